@@ -1,0 +1,37 @@
+// @ts-check
+import { defineConfig, envField } from 'astro/config';
+import react from '@astrojs/react';
+import mdx from '@astrojs/mdx';
+import sitemap from '@astrojs/sitemap';
+import tailwindcss from '@tailwindcss/vite';
+import { ENV_VARS } from './src/config/env.ts';
+
+/** Netlify sets URL on every build; SITE_URL overrides it; locally the site is served on :4321. */
+const site = process.env.SITE_URL || process.env.URL || 'http://localhost:4321';
+
+/** Pages that exist only to be reached by a flow, never from search. */
+const NOT_IN_SITEMAP = ['/404', '/cart', '/checkout', '/order-confirmation', '/auth', '/profile', '/blog/not-found', '/pay/'];
+
+const clientEnv = Object.fromEntries(
+  Object.entries(ENV_VARS)
+    .filter(([, v]) => v.context === 'client')
+    .map(([name]) => [name, envField.string({ context: 'client', access: 'public', optional: true })]),
+);
+
+export default defineConfig({
+  site,
+  output: 'static',
+  trailingSlash: 'never',
+  build: { format: 'file' },
+  integrations: [
+    react(),
+    mdx(),
+    sitemap({
+      filter: (page) => !NOT_IN_SITEMAP.some((path) => new URL(page).pathname.startsWith(path)),
+    }),
+  ],
+  env: { schema: clientEnv },
+  // Scripts stay external files so the CSP can allow them by origin instead of by hash.
+  vite: { plugins: [tailwindcss()], build: { assetsInlineLimit: 0 } },
+  devToolbar: { enabled: false },
+});

@@ -1,0 +1,46 @@
+/**
+ * Loads every handler in functions/ and routes requests to it by its `config.path`, as Netlify does,
+ * including the per-function rate limit (in memory here).
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FunctionConfig, FunctionHandler } from '../functions/_lib/http';
+
+export interface MountedFunction {
+  name: string;
+  config: FunctionConfig;
+  handler: FunctionHandler;
+}
+
+export async function loadFunctions(dir: string): Promise<MountedFunction[]> {
+  const files = readdirSync(dir).filter((file) => /^[a-z0-9-]+\.ts$/.test(file));
+  return Promise.all(
+    files.map(async (file) => {
+      const module = (await import(pathToFileURL(join(dir, file)).href)) as { default: FunctionHandler; config: FunctionConfig };
+      if (typeof module.default !== 'function' || !module.config?.path) {
+        throw new Error(`functions/${file} must export a default handler and a config with a path`);
+      }
+      return { name: file.replace(/\.ts$/, ''), config: module.config, handler: module.default };
+    }),
+  );
+}
+
+/** A fixed-window counter per function and client address. */
+export class RateLimiter {
+  readonly #windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  allow(key: string, limit: FunctionConfig['rateLimit']): boolean {
+    if (!limit) return true;
+    const t = this.now();
+    const window = this.#windows.get(key);
+    if (!window || t - window.start >= limit.windowSize * 1000) {
+      this.#windows.set(key, { start: t, count: 1 });
+      return true;
+    }
+    window.count += 1;
+    return window.count <= limit.windowLimit;
+  }
+}

@@ -1,0 +1,27 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/** Browser tests run Debian's Chromium against the built site on the local server; nothing is downloaded. */
+const PORT = Number(process.env.E2E_PORT ?? 4399);
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+  },
+  // Desktop by default; tests that check the 375 px layout set their own viewport.
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: `tsx local/start.ts --no-build`,
+    url: `http://localhost:${PORT}/api/health`,
+    env: { PORT: String(PORT), LOCAL_DB: 'memory' },
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,67 @@
+/**
+ * Every environment variable the hosted mode uses, declared once.
+ * `astro.config.mjs` turns the client ones into Astro `envField`s; the functions read the server ones
+ * through `readServerEnv`. `.env.example` lists exactly these (a test keeps it so).
+ * No variable is needed locally: without them the embedded backend and local stand-ins run.
+ */
+import { z } from 'zod';
+
+interface EnvVar {
+  context: 'client' | 'server';
+  description: string;
+}
+
+export const ENV_VARS = {
+  SITE_URL: { context: 'server', description: 'Public origin of the deployed site, used for canonical URLs and the sitemap (e.g. https://www.example.com.au).' },
+  PUBLIC_SUPABASE_URL: { context: 'client', description: 'Hosted Supabase project URL. Unset: the embedded backend on the local server.' },
+  PUBLIC_SUPABASE_ANON_KEY: { context: 'client', description: 'Hosted Supabase anon (public) key, sent by the browser; RLS protects the data.' },
+  PUBLIC_GA4_ID: { context: 'client', description: 'Google Analytics 4 measurement ID (G-XXXX). Unset: no analytics script is loaded.' },
+  PUBLIC_TURNSTILE_SITE_KEY: { context: 'client', description: 'Cloudflare Turnstile site key for the invisible bot-check on the newsletter and contact forms.' },
+  SUPABASE_URL: { context: 'server', description: 'Hosted Supabase project URL for the functions (usually the same as PUBLIC_SUPABASE_URL).' },
+  SUPABASE_SERVICE_ROLE_KEY: { context: 'server', description: 'Supabase service-role key. Secret: only the functions use it, to create orders and fulfil them.' },
+  STRIPE_SECRET_KEY: { context: 'server', description: 'Stripe secret key (sk_live_… or sk_test_…). Unset: the local test-payment page (refused in production).' },
+  STRIPE_PUBLISHABLE_KEY: { context: 'server', description: 'Stripe publishable key (pk_…), served to the checkout by the payment-config function.' },
+  STRIPE_WEBHOOK_SECRET: { context: 'server', description: 'Signing secret of the Stripe webhook endpoint /api/stripe-webhook (whsec_…).' },
+  AUSPOST_API_KEY: { context: 'server', description: 'Australia Post Postage Assessment Calculator API key. Unset: the fixed fallback rate table.' },
+  GOOGLE_PLACES_API_KEY: { context: 'server', description: 'Google Places API (New) key for address autocomplete. Unset: manual address entry only.' },
+  TURNSTILE_SECRET_KEY: { context: 'server', description: 'Cloudflare Turnstile secret key for server-side token verification. Unset: the check is off (logged).' },
+  RESEND_API_KEY: { context: 'server', description: 'Resend API key for order confirmations and notifications. Unset: emails go to the local outbox.' },
+  EMAIL_FROM: { context: 'server', description: 'Sender address for emails, on a domain verified with Resend.' },
+  NOTIFY_EMAIL_TO: { context: 'server', description: 'Where contact-form and newsletter notifications are sent (the publisher).' },
+} as const satisfies Record<string, EnvVar>;
+
+export type EnvVarName = keyof typeof ENV_VARS;
+
+const optional = z.string().trim().min(1).optional().catch(undefined);
+
+/** Server-side variables, parsed from `process.env`; empty strings count as unset. */
+export const serverEnvSchema = z.object({
+  SITE_URL: z.url().optional().catch(undefined),
+  SUPABASE_URL: z.url().optional().catch(undefined),
+  PUBLIC_SUPABASE_URL: z.url().optional().catch(undefined),
+  PUBLIC_SUPABASE_ANON_KEY: optional,
+  SUPABASE_SERVICE_ROLE_KEY: optional,
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_PUBLISHABLE_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  AUSPOST_API_KEY: optional,
+  GOOGLE_PLACES_API_KEY: optional,
+  TURNSTILE_SECRET_KEY: optional,
+  RESEND_API_KEY: optional,
+  EMAIL_FROM: optional,
+  NOTIFY_EMAIL_TO: optional,
+  /** Set by Netlify on every build and function: "production", "deploy-preview" or "branch-deploy". */
+  CONTEXT: optional,
+  NODE_ENV: optional,
+});
+
+export type ServerEnv = z.infer<typeof serverEnvSchema>;
+
+export function readServerEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
+  return serverEnvSchema.parse(source);
+}
+
+/** True in a Netlify production deploy, where local stand-ins (test payments) must never run. */
+export function isProductionDeploy(env: ServerEnv): boolean {
+  return env.CONTEXT === 'production';
+}

@@ -1,0 +1,69 @@
+/** Site identity and navigation: data, so pages and components never repeat these literals. */
+
+export const SITE = {
+  name: 'Awesome Catholic Kids',
+  publisher: 'Awesome Catholic Kids Publishing',
+  tagline: "Catholic children's books, written and published in Sydney",
+  description:
+    "Joyful Catholic children's books from a family publisher in Sydney. Home of the counting board book 10 Reasons Why Being Catholic is Awesome!",
+  email: 'hello@awesomecatholickids.com.au',
+  location: 'Sydney, Australia',
+  defaultOgImage: '/images/og-default.png',
+} as const;
+
+export interface NavLink {
+  label: string;
+  href: string;
+}
+
+export const HEADER_LINKS: readonly NavLink[] = [
+  { label: 'Home', href: '/' },
+  { label: 'About Us', href: '/about' },
+  { label: 'Our Books', href: '/book' },
+  { label: 'Blog', href: '/blog' },
+  { label: 'Contact Us', href: '/contact' },
+  { label: 'Store', href: '/store' },
+];
+
+export const FOOTER_QUICK_LINKS: readonly NavLink[] = [
+  { label: 'Home Page', href: '/' },
+  { label: 'About Our Mission', href: '/about' },
+  { label: 'Explore Our Books', href: '/book' },
+  { label: 'Shop Our Products', href: '/store' },
+  { label: 'Read Our Blog', href: '/blog' },
+  { label: 'Contact Our Team', href: '/contact' },
+];
+
+export const LEGAL_LINKS: readonly NavLink[] = [
+  { label: 'Privacy Policy', href: '/privacy-policy' },
+  { label: 'Terms of Service', href: '/terms-of-service' },
+];
+
+export interface SocialNetwork {
+  name: string;
+  href: string;
+  /** Builds a share link for a page on this network, when it offers one. */
+  share?: (url: string, title: string) => string;
+}
+
+export const SOCIAL: readonly SocialNetwork[] = [
+  {
+    name: 'Instagram',
+    href: 'https://www.instagram.com/awesomecatholickids',
+  },
+  {
+    name: 'Facebook',
+    href: 'https://www.facebook.com/awesomecatholickids',
+    share: (url) => `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}`,
+  },
+];
+
+/** The two networks a blog post can be shared to. */
+export const SHARE_TARGETS = [
+  { name: 'Facebook', build: (url: string) => `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}` },
+  {
+    name: 'X',
+    build: (url: string, title: string) =>
+      `https://x.com/intent/post?url=${encodeURIComponent(url)}&text=${encodeURIComponent(title)}`,
+  },
+] as const;

@@ -1,0 +1,162 @@
+/**
+ * Typed content collections. Copy lives in the top-level `content/` folder, edited in git by the publisher;
+ * live data (stock, prices charged, orders) never goes here.
+ */
+import { defineCollection } from 'astro:content';
+import { glob } from 'astro/loaders';
+import { z } from 'astro/zod';
+
+const link = z.object({
+  label: z.string().min(1),
+  href: z.string().regex(/^\/[a-z0-9\-/]*$/, 'internal path like /book'),
+  /** Analytics click event, when the click is one the spec names. */
+  event: z.enum(['explore_books_click', 'contact_click', 'blog_click', 'connect_click']).optional(),
+});
+
+const faqItem = z.object({ question: z.string().min(1), answer: z.string().min(1) });
+const card = z.object({ title: z.string().min(1), text: z.string().min(1) });
+
+/** The blocks a landing page is composed of; one component renders each type. */
+const landingBlock = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('hero'),
+    eyebrow: z.string().optional(),
+    heading: z.string().min(1),
+    intro: z.string().min(1),
+    buttons: z.array(link).max(2).default([]),
+  }),
+  z.object({
+    type: z.literal('prose'),
+    heading: z.string().min(1),
+    paragraphs: z.array(z.string().min(1)).min(1),
+  }),
+  z.object({
+    type: z.literal('cards'),
+    heading: z.string().min(1),
+    intro: z.string().optional(),
+    items: z.array(card).min(1).max(6),
+  }),
+  z.object({
+    type: z.literal('featuredBook'),
+    heading: z.string().default('Our Featured Book'),
+    text: z.string().min(1),
+    buttonLabel: z.string().default('Learn More'),
+  }),
+  z.object({
+    type: z.literal('ageGuide'),
+    heading: z.string().min(1),
+    intro: z.string().optional(),
+    bands: z.array(z.object({ ages: z.string().regex(/^\d+-\d+$/), title: z.string().min(1), text: z.string().min(1) })).min(1),
+  }),
+  z.object({
+    type: z.literal('countingList'),
+    heading: z.string().min(1),
+    intro: z.string().optional(),
+    items: z.array(z.object({ number: z.number().int().min(1).max(10), word: z.string().min(1), text: z.string().min(1) })).min(1),
+  }),
+  z.object({
+    type: z.literal('links'),
+    heading: z.string().min(1),
+    intro: z.string().optional(),
+    items: z.array(link.extend({ text: z.string().optional() })).min(1),
+  }),
+  z.object({
+    type: z.literal('cityFacts'),
+    heading: z.string().min(1),
+    items: z.array(card).min(1).max(6),
+  }),
+  z.object({
+    type: z.literal('faq'),
+    heading: z.string().default('Frequently Asked Questions'),
+    items: z.array(faqItem).min(1),
+  }),
+  z.object({
+    type: z.literal('cta'),
+    heading: z.string().min(1),
+    text: z.string().min(1),
+    buttons: z
+      .array(link)
+      .min(1)
+      .max(2)
+      .default([
+        { label: 'Explore Our Books', href: '/book', event: 'explore_books_click' },
+        { label: 'Contact Us', href: '/contact', event: 'contact_click' },
+      ]),
+  }),
+]);
+
+export type LandingBlock = z.infer<typeof landingBlock>;
+
+const landing = defineCollection({
+  loader: glob({ pattern: '*.yaml', base: './content/landing' }),
+  schema: z.object({
+    title: z.string().min(10).max(70),
+    description: z.string().min(50).max(170),
+    breadcrumb: z.string().min(1),
+    /** `landing_page_type` sent with the landing-page analytics event. */
+    pageType: z.enum([
+      'education',
+      'guide',
+      'educational',
+      'parent_resources',
+      'location_specific',
+      'transactional',
+      'resource_category',
+      'gift_category',
+      'age_specific_category',
+      'product_specific_category',
+    ]),
+    /** Which price the Product structured data shows: AUD, or the US/UK regional price. */
+    market: z.enum(['AU', 'US', 'UK']).default('AU'),
+    productSchema: z.boolean().default(true),
+    /**
+     * LocalBusiness structured data: the publisher (always in Sydney) serving this page's city.
+     * `shippingDetails` adds the Sydney delivery figures (lead time, transit, NSW, opening hours).
+     */
+    localBusiness: z.object({ areaServed: z.string().min(1), shippingDetails: z.boolean().default(false) }).optional(),
+    blocks: z.array(landingBlock).min(3),
+  }),
+});
+
+const blog = defineCollection({
+  loader: glob({ pattern: '*.mdx', base: './content/blog' }),
+  schema: z.object({
+    title: z.string().min(1),
+    category: z.string().min(1),
+    date: z.coerce.date(),
+    excerpt: z.string().min(1).max(300),
+    image: z.string().startsWith('/images/'),
+    imageAlt: z.string().min(1),
+  }),
+});
+
+const legal = defineCollection({
+  loader: glob({ pattern: '*.mdx', base: './content/legal' }),
+  schema: z.object({ title: z.string().min(1), description: z.string().min(50).max(170), updated: z.coerce.date() }),
+});
+
+/** Catalog copy for products; the database holds the same ids with live price and stock. */
+const books = defineCollection({
+  loader: glob({ pattern: '*.mdx', base: './content/books' }),
+  schema: z.object({
+    title: z.string().min(1),
+    tagline: z.string().min(1),
+    summary: z.string().min(1),
+    image: z.string().startsWith('/images/'),
+    imageAlt: z.string().min(1),
+    author: z.string().min(1),
+    publisher: z.string().min(1),
+    insideTheBook: z.array(z.string().min(1)).min(3),
+  }),
+});
+
+const site = defineCollection({
+  loader: glob({ pattern: '*.yaml', base: './content/site' }),
+  schema: z.object({
+    heading: z.string(),
+    intro: z.string(),
+    sections: z.array(z.object({ heading: z.string(), paragraphs: z.array(z.string()).default([]), items: z.array(card).default([]) })),
+  }),
+});
+
+export const collections = { landing, blog, legal, books, site };

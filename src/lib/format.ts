@@ -1,0 +1,25 @@
+import { CURRENCY, LOCALE, LIMITS } from '@/config/constants';
+
+const priceFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: CURRENCY });
+const shortDate = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short' });
+const longDate = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone: 'Australia/Sydney' });
+
+/** A price in AUD for the en-AU locale, e.g. "$22.00". */
+export function formatPrice(amount: number): string {
+  return priceFormat.format(amount);
+}
+
+/** en-AU short date, e.g. "22/11/2026". */
+export function formatShortDate(value: string | Date): string {
+  return shortDate.format(new Date(value));
+}
+
+/** e.g. "15 April 2025". */
+export function formatLongDate(value: string | Date): string {
+  return longDate.format(new Date(value));
+}
+
+/** The order number shown to buyers: the first characters of the order id, uppercase. */
+export function orderNumber(orderId: string): string {
+  return orderId.slice(0, LIMITS.orderNumberLength).toUpperCase();
+}

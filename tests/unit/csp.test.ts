@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { headersFor, readNetlifyConfig } from '../../local/netlify-config';
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? htmlFiles(path) : path.endsWith('.html') ? [path] : [];
+  });
+}
+
+describe('Content-Security-Policy against the built site', () => {
+  const csp = headersFor(readNetlifyConfig('netlify.toml'), '/')['Content-Security-Policy'] ?? '';
+
+  it('allows every inline script of every page by its hash', () => {
+    const pages = htmlFiles('dist');
+    expect(pages.length).toBeGreaterThan(0);
+    const missing = new Set<string>();
+    for (const page of pages) {
+      const html = readFileSync(page, 'utf8');
+      for (const match of html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)) {
+        const hash = `'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`;
+        if (!csp.includes(hash)) missing.add(`${hash} (first in ${page})`);
+      }
+    }
+    expect([...missing], 'add these to script-src in netlify.toml').toEqual([]);
+  });
+
+  it('allows no inline script or eval wholesale', () => {
+    expect(csp).not.toContain("'unsafe-eval'");
+    expect(/script-src[^;]*'unsafe-inline'/.test(csp)).toBe(false);
+  });
+});
