@@ -57,7 +57,8 @@ async function sendWebResponse(res: ServerResponse, response: Response): Promise
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const { projectRoot, port, host = '127.0.0.1', mounts = [] } = options;
-  const dist = join(projectRoot, 'dist');
+  // LOCAL_DIST_DIR serves another build output (parallel work on one checkout).
+  const dist = process.env.LOCAL_DIST_DIR ? join(projectRoot, process.env.LOCAL_DIST_DIR) : join(projectRoot, 'dist');
   const netlify = readNetlifyConfig(join(projectRoot, 'netlify.toml'));
   const functions = await loadFunctions(join(projectRoot, 'functions'));
   const limiter = new RateLimiter();
