@@ -1,0 +1,58 @@
+/**
+ * The embedded database: real Postgres (PGlite), file-backed under local/.data/ or in memory for tests.
+ * On first start it gets Supabase's auth schema and roles, then every migration in supabase/migrations
+ * (recorded as the Supabase CLI does) and supabase/seed.sql; later starts apply only new migrations.
+ */
+import { PGlite, types } from '@electric-sql/pglite';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const projectRoot = join(here, '..', '..');
+export const DEFAULT_DATA_DIR = join(projectRoot, 'local', '.data', 'pglite');
+const MIGRATIONS_DIR = join(projectRoot, 'supabase', 'migrations');
+
+export type Database = PGlite;
+
+/** `memory` for a throwaway database, else a folder that keeps the data across restarts. */
+export type DataLocation = 'memory' | { dir: string };
+
+export async function openDatabase(location: DataLocation = { dir: DEFAULT_DATA_DIR }): Promise<Database> {
+  const fresh = location === 'memory' || !existsSync(join(location.dir, 'PG_VERSION'));
+  if (location !== 'memory') mkdirSync(dirname(location.dir), { recursive: true });
+  const db = new PGlite(location === 'memory' ? undefined : location.dir, {
+    // PostgREST answers numeric and bigint columns as JSON numbers; so does the embedded backend.
+    parsers: { [types.NUMERIC]: Number, [types.INT8]: Number },
+  });
+  await db.waitReady;
+  if (fresh) await db.exec(readFileSync(join(here, 'auth-schema.sql'), 'utf8'));
+  const applied = await applyMigrations(db);
+  if (fresh) await db.exec(readFileSync(join(projectRoot, 'supabase', 'seed.sql'), 'utf8'));
+  if (applied.length && !fresh) console.log(`Applied migrations: ${applied.join(', ')}`);
+  return db;
+}
+
+async function applyMigrations(db: Database): Promise<string[]> {
+  await db.exec(`
+    create schema if not exists supabase_migrations;
+    create table if not exists supabase_migrations.schema_migrations (version text primary key, name text, statements text[]);
+  `);
+  const done = new Set((await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map((r) => r.version));
+  const applied: string[] = [];
+  for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+    const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
+    if (!version || done.has(version)) continue;
+    await db.transaction(async (tx) => {
+      await tx.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
+      await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [version, rest.join('_')]);
+    });
+    applied.push(file);
+  }
+  return applied;
+}
+
+/** Deletes the local data folder; the next start recreates and seeds it. */
+export function wipeData(dir: string = DEFAULT_DATA_DIR): void {
+  rmSync(dir, { recursive: true, force: true });
+}

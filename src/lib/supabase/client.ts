@@ -1,0 +1,25 @@
+/**
+ * The one place that knows which Supabase the browser talks to: the hosted project when
+ * PUBLIC_SUPABASE_URL is set at build, else the embedded backend on the site's own origin.
+ */
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { PUBLIC_SUPABASE_ANON_KEY, PUBLIC_SUPABASE_URL } from 'astro:env/client';
+import { EMBEDDED_ANON_KEY } from './embedded-keys';
+
+let client: SupabaseClient | undefined;
+
+export function supabaseSettings(origin: string): { url: string; anonKey: string; embedded: boolean } {
+  if (PUBLIC_SUPABASE_URL && PUBLIC_SUPABASE_ANON_KEY) return { url: PUBLIC_SUPABASE_URL, anonKey: PUBLIC_SUPABASE_ANON_KEY, embedded: false };
+  return { url: origin, anonKey: EMBEDDED_ANON_KEY, embedded: true };
+}
+
+/** The browser's client, created on first use (islands call this only in the browser). */
+export function getSupabase(): SupabaseClient {
+  if (!client) {
+    const { url, anonKey } = supabaseSettings(window.location.origin);
+    client = createClient(url, anonKey, {
+      auth: { flowType: 'pkce', persistSession: true, autoRefreshToken: true, detectSessionInUrl: false },
+    });
+  }
+  return client;
+}

@@ -1,0 +1,52 @@
+/** Starts the shop with an in-memory embedded backend for a test, and gives supabase-js clients for each role. */
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { startShop, type Shop } from '../../local/shop';
+import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
+
+export interface TestShop {
+  shop: Shop;
+  url: string;
+  anon: () => SupabaseClient;
+  service: () => SupabaseClient;
+  /** Signs in through the local sign-in page with the PKCE flow, as a browser would. */
+  signIn: (email: string, name?: string) => Promise<SupabaseClient>;
+  close: () => Promise<void>;
+}
+
+function memoryStorage() {
+  const items = new Map<string, string>();
+  return { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+}
+
+export async function startTestShop(options: { jwtExpirySeconds?: number } = {}): Promise<TestShop> {
+  const shop = await startShop({ projectRoot: process.cwd(), port: 0, data: 'memory', jwtExpirySeconds: options.jwtExpirySeconds });
+  const url = shop.server.url;
+  const make = (key: string, autoRefreshToken = false) =>
+    createClient(url, key, { auth: { flowType: 'pkce', persistSession: true, autoRefreshToken, detectSessionInUrl: false, storage: memoryStorage() } });
+
+  async function signIn(email: string, name = 'Test Shopper'): Promise<SupabaseClient> {
+    const client = make(LOCAL_ANON_KEY);
+    const { data, error } = await client.auth.signInWithOAuth({
+      provider: 'google',
+      options: { redirectTo: `${url}/auth/callback`, skipBrowserRedirect: true, queryParams: { access_type: 'offline', prompt: 'consent' } },
+    });
+    if (error || !data.url) throw error ?? new Error('no authorize URL');
+    const page = new URL(data.url);
+    const form = new URLSearchParams({
+      email,
+      name,
+      action: 'continue',
+      redirect_to: page.searchParams.get('redirect_to') ?? '',
+      code_challenge: page.searchParams.get('code_challenge') ?? '',
+      code_challenge_method: page.searchParams.get('code_challenge_method') ?? 's256',
+    });
+    const answer = await fetch(`${url}/auth/v1/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+    const code = new URL(answer.headers.get('location') ?? '', url).searchParams.get('code');
+    if (!code) throw new Error(`sign-in gave no code (status ${answer.status})`);
+    const exchanged = await client.auth.exchangeCodeForSession(code);
+    if (exchanged.error) throw exchanged.error;
+    return client;
+  }
+
+  return { shop, url, anon: () => make(LOCAL_ANON_KEY), service: () => make(LOCAL_SERVICE_ROLE_KEY), signIn, close: () => shop.close() };
+}

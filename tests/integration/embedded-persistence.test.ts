@@ -1,0 +1,37 @@
+/** The file-backed embedded database keeps what was committed across a restart, and the seed matches the catalog. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../local/backend/database';
+import { startShop } from '../../local/shop';
+import { LOCAL_ANON_KEY } from '../../local/backend/keys';
+import { BOOK } from '@/config/constants';
+
+const dir = join(mkdtempSync(join(tmpdir(), 'pglite-')), 'data');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('embedded database on disk', () => {
+  it('serves the seeded book over REST, and keeps a committed row after a restart', async () => {
+    const first = await startShop({ projectRoot: process.cwd(), port: 0, data: { dir } });
+    const products = await fetch(`${first.server.url}/rest/v1/products?select=id,price,stock,weight,dimensions,featured`, { headers: { apikey: LOCAL_ANON_KEY } });
+    expect(products.status).toBe(200);
+    expect(await products.json()).toEqual([
+      { id: BOOK.id, price: BOOK.price, stock: expect.any(Number), weight: BOOK.weightGrams, dimensions: BOOK.dimensionsCm, featured: true },
+    ]);
+    const insert = await fetch(`${first.server.url}/rest/v1/newsletter_subscriptions`, {
+      method: 'POST',
+      headers: { apikey: LOCAL_ANON_KEY, 'content-type': 'application/json', prefer: 'return=minimal' },
+      body: JSON.stringify({ email: 'keep@example.com' }),
+    });
+    expect(insert.status).toBe(201);
+    await first.close();
+
+    const db = await openDatabase({ dir });
+    const { rows } = await db.query<{ email: string }>('select email from public.newsletter_subscriptions');
+    expect(rows).toEqual([{ email: 'keep@example.com' }]);
+    const { rows: stock } = await db.query<{ stock: number }>(`select stock from public.products where id = '${BOOK.id}'`);
+    expect(stock[0]!.stock).toBeGreaterThan(0);
+    await db.close();
+  });
+});
