@@ -10,7 +10,7 @@ import { ENV_VARS } from './src/config/env.ts';
 const site = process.env.SITE_URL || process.env.URL || 'http://localhost:4321';
 
 /** Pages that exist only to be reached by a flow, never from search. */
-const NOT_IN_SITEMAP = ['/404', '/cart', '/checkout', '/order-confirmation', '/auth', '/profile', '/blog/not-found', '/pay/'];
+const NOT_IN_SITEMAP = ['/404', '/cart', '/checkout', '/order-confirmation', '/auth', '/auth/callback', '/profile', '/blog/not-found', '/store/product', '/pay'];
 
 const clientEnv = Object.fromEntries(
   Object.entries(ENV_VARS)
@@ -27,7 +27,7 @@ export default defineConfig({
     react(),
     mdx(),
     sitemap({
-      filter: (page) => !NOT_IN_SITEMAP.some((path) => new URL(page).pathname.startsWith(path)),
+      filter: (page) => !NOT_IN_SITEMAP.includes(new URL(page).pathname.replace(/\/$/, '')),
     }),
   ],
   env: { schema: clientEnv },

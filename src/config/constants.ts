@@ -37,6 +37,7 @@ export const BOOK = {
   id: 'book-10-reasons',
   sku: 'book-10-reasons',
   title: '10 Reasons Why Being Catholic is Awesome!',
+  category: "Children's Books",
   price: 22,
   pages: 14,
   language: 'English',

@@ -14,10 +14,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('embedded database on disk', () => {
   it('serves the seeded book over REST, and keeps a committed row after a restart', async () => {
     const first = await startShop({ projectRoot: process.cwd(), port: 0, data: { dir } });
-    const products = await fetch(`${first.server.url}/rest/v1/products?select=id,price,stock,weight,dimensions,featured`, { headers: { apikey: LOCAL_ANON_KEY } });
+    const products = await fetch(`${first.server.url}/rest/v1/products?select=id,title,category,price,stock,weight,dimensions,featured`, { headers: { apikey: LOCAL_ANON_KEY } });
     expect(products.status).toBe(200);
     expect(await products.json()).toEqual([
-      { id: BOOK.id, price: BOOK.price, stock: expect.any(Number), weight: BOOK.weightGrams, dimensions: BOOK.dimensionsCm, featured: true },
+      { id: BOOK.id, title: BOOK.title, category: BOOK.category, price: BOOK.price, stock: expect.any(Number), weight: BOOK.weightGrams, dimensions: BOOK.dimensionsCm, featured: true },
     ]);
     const insert = await fetch(`${first.server.url}/rest/v1/newsletter_subscriptions`, {
       method: 'POST',

@@ -1,0 +1,54 @@
+/**
+ * Sign-in state for every island, fed by supabase-js: loading until the first session lookup, then following
+ * auth events (signed in/out, token refreshed, user updated). The subscription starts when the first island
+ * reads the store and stops when the last one goes, so there is no provider to forget.
+ */
+import type { Session, User } from '@supabase/supabase-js';
+import { atom, onMount } from 'nanostores';
+import { getSupabase } from '@/lib/supabase/client';
+
+export interface AuthUser {
+  id: string;
+  email: string;
+  avatarUrl: string | null;
+  createdAt: string;
+}
+
+export type AuthState =
+  | { status: 'loading'; user: null; session: null }
+  | { status: 'signed-out'; user: null; session: null }
+  | { status: 'signed-in'; user: AuthUser; session: Session };
+
+export const $auth = atom<AuthState>({ status: 'loading', user: null, session: null });
+
+export function toAuthUser(user: User): AuthUser {
+  const meta = user.user_metadata ?? {};
+  const avatar = typeof meta.avatar_url === 'string' ? meta.avatar_url : typeof meta.picture === 'string' ? meta.picture : null;
+  return { id: user.id, email: user.email ?? '', avatarUrl: avatar, createdAt: user.created_at };
+}
+
+function fromSession(session: Session | null): AuthState {
+  return session ? { status: 'signed-in', user: toAuthUser(session.user), session } : { status: 'signed-out', user: null, session: null };
+}
+
+onMount($auth, () => {
+  // Islands render once at build with no session; the browser takes over on hydration.
+  if (typeof window === 'undefined') return;
+  const supabase = getSupabase();
+  let active = true;
+  supabase.auth.getSession().then(({ data }) => active && $auth.set(fromSession(data.session)));
+  const { data } = supabase.auth.onAuthStateChange((_event, session) => {
+    // INITIAL_SESSION, SIGNED_IN, SIGNED_OUT, TOKEN_REFRESHED, USER_UPDATED, PASSWORD_RECOVERY
+    if (active) $auth.set(fromSession(session));
+  });
+  return () => {
+    active = false;
+    data.subscription.unsubscribe();
+  };
+});
+
+/** The name shown in the header: the part of the email before the @. */
+export const displayName = (email: string) => email.split('@')[0] ?? email;
+
+/** Initials for an avatar: the first two letters of the email, uppercase. */
+export const initials = (email: string) => email.slice(0, 2).toUpperCase();

@@ -1,0 +1,227 @@
+/**
+ * Analytics (spec section 7), as pure functions over a window-like object so they run in tests without a DOM.
+ *
+ * With a GA4 measurement ID: events queue in `dataLayer` through the standard `gtag` function at once, and
+ * gtag.js itself is injected (async) only after the page has loaded and the browser is idle, together with a
+ * lazily imported `web-vitals`. Without an ID nothing is loaded and every event goes to `console.debug`.
+ */
+
+export type EventParams = Record<string, string | number | boolean | undefined>;
+
+/** The click events the spec names; links and buttons carry one in `data-track`. */
+export const CLICK_EVENTS = ['explore_books_click', 'contact_click', 'blog_click', 'connect_click'] as const;
+export type ClickEvent = (typeof CLICK_EVENTS)[number];
+
+/** Attribute on <main> holding the landing page's `pageType` (absent on other pages). */
+export const LANDING_TYPE_ATTRIBUTE = 'data-landing-page-type';
+
+const GTAG_SRC = 'https://www.googletagmanager.com/gtag/js';
+/** GA4 rejects event names longer than this. */
+const MAX_EVENT_NAME = 40;
+
+type Gtag = (...args: unknown[]) => void;
+
+interface ElementLike {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+  closest?(selector: string): ElementLike | null;
+}
+
+interface ScriptLike {
+  src: string;
+  async: boolean;
+}
+
+/** The parts of `window` the module touches. */
+export interface AnalyticsWindow {
+  location: { pathname: string; search: string };
+  document: {
+    title: string;
+    referrer: string;
+    readyState: string;
+    querySelector(selector: string): ElementLike | null;
+    addEventListener(type: 'click', listener: (event: { target: unknown }) => void): void;
+    createElement(tag: 'script'): ScriptLike;
+    head: { appendChild(node: ScriptLike): unknown };
+  };
+  addEventListener(type: 'load', listener: () => void, options?: { once?: boolean }): void;
+  setTimeout(callback: () => void, ms: number): unknown;
+  requestIdleCallback?(callback: () => void, options?: { timeout: number }): unknown;
+  dataLayer?: unknown[];
+  gtag?: Gtag;
+}
+
+export interface Metric {
+  name: string;
+  value: number;
+  rating: string;
+  id: string;
+}
+type OnMetric = (report: (metric: Metric) => void) => void;
+export interface WebVitalsModule {
+  onCLS: OnMetric;
+  onFCP: OnMetric;
+  onINP: OnMetric;
+  onLCP: OnMetric;
+  onTTFB: OnMetric;
+}
+
+export interface AnalyticsDeps {
+  win: AnalyticsWindow;
+  /** GA4 measurement ID; empty or undefined means analytics is off. */
+  measurementId?: string | undefined;
+  /** Imported only when analytics is on. */
+  loadWebVitals?: () => Promise<WebVitalsModule>;
+  logger?: Pick<Console, 'debug' | 'warn'>;
+  now?: () => Date;
+}
+
+export interface Tracker {
+  readonly enabled: boolean;
+  send(name: string, params?: EventParams): void;
+}
+
+/** `/about.html`, `/about/` → `/about`. */
+export function normalizePath(pathname: string): string {
+  const path = pathname.replace(/\.html$/, '').replace(/\/index$/, '/').replace(/(.)\/+$/, '$1');
+  return path === '' ? '/' : path;
+}
+
+const NAMED_PATHS: Record<string, string> = {
+  '/': 'home_page_view',
+  '/store': 'store_page_view',
+  '/book': 'book_detail_view',
+  '/blog': 'blog_page_view',
+  '/contact': 'contact_page_view',
+  '/about': 'about_page_view',
+  '/cart': 'cart_page_view',
+  '/checkout': 'checkout_page_view',
+};
+
+/**
+ * The named event for a known path, or undefined for paths the spec does not name.
+ * As the spec says, any path containing `catholic-books-` counts as a location page; other landing pages
+ * share `landing_page_view` (their own page-named event says which one).
+ */
+export function pathEventName(pathname: string, isLandingPage = false): string | undefined {
+  const path = normalizePath(pathname);
+  const named = NAMED_PATHS[path];
+  if (named) return named;
+  if (path.startsWith('/store/product/')) return 'product_detail_view';
+  if (path.startsWith('/blog/')) return 'blog_post_view';
+  if (path.includes('catholic-books-')) return 'location_page_view';
+  if (isLandingPage) return 'landing_page_view';
+  return undefined;
+}
+
+/**
+ * The page-view event named for a landing page: `/catholic-books-sydney` → `catholic_books_sydney_view`.
+ * GA4 allows 40 characters, so a too-long name drops its leading `catholic_`, then is cut.
+ */
+export function landingEventName(pathname: string): string {
+  let name = `${pageLabel(pathname).replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_view`;
+  if (name.length > MAX_EVENT_NAME) name = name.replace(/^catholic_/, '');
+  return name.slice(0, MAX_EVENT_NAME);
+}
+
+/** The page label sent with click events: the path without its slash, `home` for `/`. */
+export function pageLabel(pathname: string): string {
+  const path = normalizePath(pathname);
+  return path === '/' ? 'home' : path.slice(1);
+}
+
+export function createTracker({ win, measurementId, logger = console }: AnalyticsDeps): Tracker {
+  const id = measurementId?.trim();
+  if (!id) {
+    return { enabled: false, send: (name, params) => logger.debug('[analytics off]', name, params ?? {}) };
+  }
+  const dataLayer = (win.dataLayer ??= []);
+  // The standard gtag stub: calls queue until gtag.js loads and replays them. `arguments` is what gtag.js expects.
+  win.gtag ??= function gtag() {
+    dataLayer.push(arguments);
+  };
+  const gtag = win.gtag;
+  gtag('js', new Date());
+  gtag('config', id, { send_page_view: false });
+  return { enabled: true, send: (name, params) => gtag('event', name, params ?? {}) };
+}
+
+/** Runs `task` once the page has loaded and the browser is idle, so nothing competes with first render. */
+export function afterLoadAndIdle(win: AnalyticsWindow, task: () => void): void {
+  const idle = () => (win.requestIdleCallback ? win.requestIdleCallback(task, { timeout: 4000 }) : win.setTimeout(task, 1));
+  if (win.document.readyState === 'complete') idle();
+  else win.addEventListener('load', idle, { once: true });
+}
+
+export function injectGtagScript(win: AnalyticsWindow, measurementId: string): void {
+  const script = win.document.createElement('script');
+  script.async = true;
+  script.src = `${GTAG_SRC}?id=${encodeURIComponent(measurementId)}`;
+  win.document.head.appendChild(script);
+}
+
+/** The page-load events: page_view, the named path event, and on landing pages the page-named event. */
+export function trackPageLoad(tracker: Tracker, win: AnalyticsWindow, now: () => Date = () => new Date()): void {
+  const { pathname, search } = win.location;
+  const path = normalizePath(pathname);
+  const landingType = win.document.querySelector(`[${LANDING_TYPE_ATTRIBUTE}]`)?.getAttribute(LANDING_TYPE_ATTRIBUTE) || undefined;
+
+  tracker.send('page_view', { page_path: path, page_title: win.document.title });
+
+  const named = pathEventName(path, landingType !== undefined);
+  if (named) tracker.send(named, { page_path: path, query_string: search, timestamp: now().toISOString() });
+
+  if (landingType) {
+    const source = win.document.referrer || 'direct';
+    tracker.send(landingEventName(path), { page_path: path, source, landing_page_type: landingType });
+    tracker.send('seo_page_view', { page_path: path, source, landing_page_type: landingType });
+  }
+}
+
+/** The click event for an element carrying `data-track`, or undefined when it names no known event. */
+export function clickEvent(element: ElementLike, pathname: string): { name: ClickEvent; params: EventParams } | undefined {
+  const name = element.getAttribute('data-track');
+  if (!name || !(CLICK_EVENTS as readonly string[]).includes(name)) return undefined;
+  const action = element.getAttribute('data-track-action') || (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return { name: name as ClickEvent, params: { page_label: pageLabel(pathname), action } };
+}
+
+/** One delegated listener for every `[data-track]` link or button on the page. */
+export function listenForClicks(tracker: Tracker, win: AnalyticsWindow): void {
+  win.document.addEventListener('click', (event) => {
+    const target = event.target as ElementLike | null;
+    const element = target?.closest?.('[data-track]');
+    if (!element) return;
+    const click = clickEvent(element, win.location.pathname);
+    if (!click) return;
+    tracker.send(click.name, click.params);
+    if (win.document.querySelector(`[${LANDING_TYPE_ATTRIBUTE}]`)) {
+      tracker.send('seo_conversion', { ...click.params, conversion_type: click.name });
+    }
+  });
+}
+
+export function reportWebVitals(tracker: Tracker, vitals: WebVitalsModule): void {
+  const report = (metric: Metric) =>
+    tracker.send('web_vitals', { metric_name: metric.name, value: metric.value, rating: metric.rating, metric_id: metric.id });
+  // web-vitals 5+ has no FID; INP replaced it.
+  for (const on of [vitals.onCLS, vitals.onINP, vitals.onFCP, vitals.onLCP, vitals.onTTFB]) on(report);
+}
+
+/** Wires everything up once per page. Returns the tracker (tests read it). */
+export function startAnalytics(deps: AnalyticsDeps): Tracker {
+  const { win, loadWebVitals, logger = console, now } = deps;
+  const tracker = createTracker(deps);
+  trackPageLoad(tracker, win, now);
+  listenForClicks(tracker, win);
+  const id = deps.measurementId?.trim();
+  if (tracker.enabled && id) {
+    afterLoadAndIdle(win, () => {
+      injectGtagScript(win, id);
+      loadWebVitals?.()
+        .then((vitals) => reportWebVitals(tracker, vitals))
+        .catch((error: unknown) => logger.warn('web-vitals failed to load', error));
+    });
+  }
+  return tracker;
+}

@@ -1,0 +1,15 @@
+/**
+ * Browser entry, bundled once from BaseLayout. Only the small core ships with every page; gtag.js and
+ * web-vitals load later (after load, when idle), and only when PUBLIC_GA4_ID is set.
+ */
+import { PUBLIC_GA4_ID } from 'astro:env/client';
+// web-vitals is one self-contained ES module: emitted as a file and imported by URL when needed, so this
+// entry carries no module-preload helper.
+import webVitalsUrl from 'web-vitals?url';
+import { startAnalytics, type AnalyticsWindow, type WebVitalsModule } from './analytics';
+
+startAnalytics({
+  win: window as unknown as AnalyticsWindow,
+  measurementId: PUBLIC_GA4_ID,
+  loadWebVitals: () => import(/* @vite-ignore */ webVitalsUrl) as Promise<WebVitalsModule>,
+});

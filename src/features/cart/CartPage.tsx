@@ -1,0 +1,113 @@
+/** The cart page: lines as a table on desktop and cards on mobile, quantity and removal, and the summary. */
+import { useStore } from '@nanostores/react';
+import { formatPrice } from '@/lib/format';
+import { useHydrated } from '@/lib/use-hydrated';
+import { toast } from '@/features/toast/store';
+import QuantityStepper from '@/features/catalog/QuantityStepper';
+import { $cartLines, $subtotal, clearCart, removeFromCart, updateQuantity } from './store';
+import type { CartLine } from './cart';
+
+function remove(line: CartLine) {
+  removeFromCart(line.product.id);
+  toast({ title: `${line.product.title} removed from cart`, variant: 'info' });
+}
+
+function RemoveButton({ line }: { line: CartLine }) {
+  return (
+    <button type="button" onClick={() => remove(line)} className="text-sm font-semibold text-red-800 underline underline-offset-4" aria-label={`Remove ${line.product.title}`}>
+      Remove
+    </button>
+  );
+}
+
+export default function CartPage() {
+  const lines = useStore($cartLines);
+  const subtotal = useStore($subtotal);
+  if (!useHydrated()) {
+    return (
+      <p className="py-16 text-center text-slate-700" role="status">
+        Loading your cart...
+      </p>
+    );
+  }
+  if (lines.length === 0) {
+    return (
+      <div className="py-16 text-center">
+        <h2 className="text-2xl font-bold">Your cart is empty</h2>
+        <a href="/store" className="btn-primary mt-6">
+          Browse Our Store
+        </a>
+      </div>
+    );
+  }
+  return (
+    <div className="grid gap-10 lg:grid-cols-[1fr_340px]">
+      <div>
+        <table className="hidden w-full md:table">
+          <caption className="sr-only">Items in your cart</caption>
+          <thead>
+            <tr className="border-b border-slate-300 text-left text-sm text-slate-600">
+              <th scope="col" className="py-3">Product</th>
+              <th scope="col">Price</th>
+              <th scope="col">Quantity</th>
+              <th scope="col" className="text-right">Total</th>
+              <th scope="col"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((line) => (
+              <tr key={line.product.id} className="border-b border-slate-200">
+                <td className="py-4">
+                  <div className="flex items-center gap-4">
+                    <img src={line.product.imageUrl} alt="" width="64" height="64" className="h-16 w-16 rounded-lg object-cover ring-1 ring-slate-200" />
+                    <a href={`/store/product/${line.product.id}`} className="font-semibold hover:underline">{line.product.title}</a>
+                  </div>
+                </td>
+                <td>{formatPrice(line.product.price)}</td>
+                <td>
+                  <QuantityStepper id={`cart-qty-${line.product.id}`} label={`Quantity of ${line.product.title}`} value={line.quantity} onChange={(q) => updateQuantity(line.product.id, q)} />
+                </td>
+                <td className="text-right font-semibold">{formatPrice(line.product.price * line.quantity)}</td>
+                <td className="pl-4 text-right"><RemoveButton line={line} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <ul className="space-y-4 md:hidden" aria-label="Items in your cart">
+          {lines.map((line) => (
+            <li key={line.product.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+              <div className="flex gap-4">
+                <img src={line.product.imageUrl} alt="" width="80" height="80" className="h-20 w-20 rounded-lg object-cover ring-1 ring-slate-200" />
+                <div className="flex-1">
+                  <a href={`/store/product/${line.product.id}`} className="font-semibold hover:underline">{line.product.title}</a>
+                  <p className="mt-1 text-slate-700">{formatPrice(line.product.price)}</p>
+                </div>
+              </div>
+              <div className="mt-4 flex items-center justify-between">
+                <QuantityStepper id={`cart-qty-m-${line.product.id}`} label={`Quantity of ${line.product.title}`} value={line.quantity} onChange={(q) => updateQuantity(line.product.id, q)} />
+                <p className="font-semibold">{formatPrice(line.product.price * line.quantity)}</p>
+              </div>
+              <div className="mt-3 text-right"><RemoveButton line={line} /></div>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <button type="button" className="btn-secondary" onClick={() => { clearCart(); toast({ title: 'Cart cleared', variant: 'info' }); }}>
+            Clear Cart
+          </button>
+          <a href="/store" className="btn-secondary">Continue Shopping</a>
+        </div>
+      </div>
+      <aside className="h-fit rounded-2xl bg-white p-6 ring-1 ring-slate-200" aria-labelledby="summary-heading">
+        <h2 id="summary-heading" className="text-xl font-bold">Order Summary</h2>
+        <dl className="mt-4 space-y-2">
+          <div className="flex justify-between"><dt>Subtotal</dt><dd>{formatPrice(subtotal)}</dd></div>
+          <div className="flex justify-between"><dt>Shipping</dt><dd className="text-slate-600">Calculated at checkout</dd></div>
+          <div className="flex justify-between border-t border-slate-200 pt-2 text-lg font-bold text-navy"><dt>Total</dt><dd>{formatPrice(subtotal)}</dd></div>
+        </dl>
+        <a href="/checkout" className="btn-primary mt-6 w-full">Proceed to Checkout</a>
+        <p className="mt-4 text-center text-sm text-slate-600">Secure checkout powered by Stripe. We accept all major cards.</p>
+      </aside>
+    </div>
+  );
+}

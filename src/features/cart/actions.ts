@@ -1,0 +1,19 @@
+/** What the shop's buttons do: add with feedback, and Buy Now. */
+import { toast } from '@/features/toast/store';
+import { addToCart, type AddResult } from './store';
+import type { CartProduct } from './cart';
+
+export const OUT_OF_STOCK_MESSAGE = 'This product is out of stock';
+
+/** Adds to the cart and says so; refuses an out-of-stock product with the spec's message. */
+export function addWithFeedback(product: CartProduct, quantity = 1, successTitle?: string): AddResult {
+  const result = addToCart(product, quantity);
+  if (result.ok) toast({ title: successTitle ?? `${product.title} added to cart` });
+  else toast({ title: OUT_OF_STOCK_MESSAGE, variant: 'error' });
+  return result;
+}
+
+/** Adds the chosen quantity, then goes straight to checkout. */
+export function buyNow(product: CartProduct, quantity = 1): void {
+  if (addWithFeedback(product, quantity).ok) window.location.assign('/checkout');
+}

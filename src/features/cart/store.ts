@@ -1,0 +1,45 @@
+/**
+ * The cart, shared by every island: lines persisted to localStorage under `cart` after each change,
+ * restored on load and kept in step across tabs; the drawer flag; the last added product.
+ */
+import { atom, computed } from 'nanostores';
+import { persistentAtom } from '@nanostores/persistent';
+import { STORAGE_KEYS } from '@/config/constants';
+import { addLine, cartProductOf, decodeCart, itemCountOf, removeLine, setLineQuantity, subtotalOf, type CartLine, type CartProduct } from './cart';
+
+export const $cartLines = persistentAtom<CartLine[]>(STORAGE_KEYS.cart, [], {
+  encode: JSON.stringify,
+  decode: decodeCart,
+  listen: true,
+});
+
+export const $subtotal = computed($cartLines, subtotalOf);
+export const $itemCount = computed($cartLines, itemCountOf);
+export const $drawerOpen = atom(false);
+export const $lastAdded = atom<CartProduct | null>(null);
+
+export type AddResult = { ok: true } | { ok: false; reason: 'out_of_stock' };
+
+/** Adds to the cart and opens the drawer; an out-of-stock product is refused. */
+export function addToCart(product: CartProduct, quantity = 1): AddResult {
+  if (product.stock <= 0) return { ok: false, reason: 'out_of_stock' };
+  $cartLines.set(addLine($cartLines.get(), product, quantity));
+  $lastAdded.set(cartProductOf(product));
+  $drawerOpen.set(true);
+  return { ok: true };
+}
+
+export function updateQuantity(productId: string, quantity: number): void {
+  $cartLines.set(setLineQuantity($cartLines.get(), productId, quantity));
+}
+
+export function removeFromCart(productId: string): void {
+  $cartLines.set(removeLine($cartLines.get(), productId));
+}
+
+export function clearCart(): void {
+  $cartLines.set([]);
+}
+
+export const openDrawer = () => $drawerOpen.set(true);
+export const closeDrawer = () => $drawerOpen.set(false);

@@ -1,0 +1,53 @@
+/** A product in the store grid: image and title to its page, price, clamped description, wishlist, add and buy. */
+import { formatPrice } from '@/lib/format';
+import { addWithFeedback, buyNow } from '@/features/cart/actions';
+import WishlistButton from '@/features/wishlist/WishlistButton';
+import { isInStock, type Product } from './product';
+
+export default function ProductCard({ product }: { product: Product }) {
+  const href = `/store/product/${product.id}`;
+  const inStock = isInStock(product);
+  return (
+    <article className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+      <div className="relative">
+        <a href={href} tabIndex={-1} aria-hidden="true">
+          <img src={product.imageUrl} alt="" width="800" height="800" loading="lazy" decoding="async" className="aspect-square w-full object-cover" />
+        </a>
+        <div className="absolute top-3 right-3">
+          <WishlistButton productId={product.id} productTitle={product.title} variant="heart" />
+        </div>
+      </div>
+      <div className="flex flex-1 flex-col p-5">
+        <h2 className="text-lg font-bold">
+          <a href={href} className="hover:underline">
+            {product.title}
+          </a>
+        </h2>
+        <p className="mt-1 text-xl font-bold text-navy">{formatPrice(product.price)}</p>
+        <p className="mt-2 line-clamp-3 flex-1 text-slate-700">{product.description}</p>
+        {!inStock && <p className="mt-2 text-sm font-semibold text-red-800">Out of Stock</p>}
+        <div className="mt-4 grid grid-cols-2 gap-2">
+          <button type="button" className="btn-primary px-3 text-sm" disabled={!inStock} onClick={() => addWithFeedback(product)} aria-label={`Add ${product.title} to cart`}>
+            Add to Cart
+          </button>
+          <button type="button" className="btn-secondary px-3 text-sm" disabled={!inStock} onClick={() => buyNow(product)} aria-label={`Buy ${product.title} now`}>
+            Buy Now
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function ProductCardSkeleton() {
+  return (
+    <div className="animate-pulse overflow-hidden rounded-2xl bg-white ring-1 ring-slate-200" aria-hidden="true" data-testid="product-skeleton">
+      <div className="aspect-square bg-slate-200" />
+      <div className="space-y-3 p-5">
+        <div className="h-5 w-3/4 rounded bg-slate-200" />
+        <div className="h-5 w-1/4 rounded bg-slate-200" />
+        <div className="h-16 rounded bg-slate-200" />
+      </div>
+    </div>
+  );
+}

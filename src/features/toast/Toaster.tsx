@@ -1,0 +1,53 @@
+/**
+ * Shows the toast store with Radix Toast: one at a time, 5 s, paused while hovered or focused,
+ * swipe right past 50 px to close, F8 to reach the region from the keyboard.
+ */
+import * as Toast from '@radix-ui/react-toast';
+import { useStore } from '@nanostores/react';
+import { TIMINGS, TOAST } from '@/config/constants';
+import { $toasts, dismissToast, removeToast, type ToastMessage } from './store';
+
+const VARIANT_STYLES: Record<ToastMessage['variant'], string> = {
+  success: 'border-emerald-700 bg-white',
+  error: 'border-red-700 bg-white',
+  info: 'border-navy bg-white',
+};
+
+export default function Toaster() {
+  const toasts = useStore($toasts);
+  return (
+    <Toast.Provider duration={TIMINGS.toastDurationMs} swipeDirection="right" swipeThreshold={TOAST.swipeThresholdPx} label="Notification">
+      {toasts.map((t) => (
+        <Toast.Root
+          key={t.id}
+          open={t.open}
+          type={t.variant === 'error' ? 'foreground' : 'background'}
+          onOpenChange={(open) => {
+            if (!open) {
+              dismissToast(t.id);
+              // Leave time for the exit animation before the toast leaves the store.
+              window.setTimeout(() => removeToast(t.id), 200);
+            }
+          }}
+          className={`toast-root pointer-events-auto flex w-full items-start gap-3 rounded-xl border-l-4 p-4 shadow-lg ring-1 ring-slate-200 ${VARIANT_STYLES[t.variant]}`}
+        >
+          <div className="flex-1">
+            <Toast.Title className="font-semibold text-slate-900">{t.title}</Toast.Title>
+            {t.description && <Toast.Description className="mt-1 text-sm text-slate-700">{t.description}</Toast.Description>}
+          </div>
+          {t.action && (
+            <Toast.Action altText={t.action.label} asChild>
+              <a href={t.action.href} className="btn-primary px-3 py-1 text-sm">
+                {t.action.label}
+              </a>
+            </Toast.Action>
+          )}
+          <Toast.Close className="rounded-full px-2 text-lg leading-none text-slate-600 hover:bg-slate-100" aria-label="Close">
+            <span aria-hidden="true">×</span>
+          </Toast.Close>
+        </Toast.Root>
+      ))}
+      <Toast.Viewport hotkey={[TOAST.hotkey]} className="fixed top-0 right-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none sm:top-auto sm:right-auto sm:bottom-0 sm:left-0" />
+    </Toast.Provider>
+  );
+}

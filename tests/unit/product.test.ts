@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { matchesSearch, parseDimensions, productFromRow, PLACEHOLDER_IMAGE } from '@/features/catalog/product';
+
+const row = {
+  id: 'book-10-reasons',
+  title: '10 Reasons Why Being Catholic is Awesome!',
+  description: 'A counting board book',
+  price: 22,
+  image_url: '/images/book-10-reasons.svg',
+  category: "Children's Books",
+  stock: 100,
+  weight: 300,
+  dimensions: { length: 21.6, width: 21.6, height: 0.6 },
+  featured: true,
+};
+
+describe('productFromRow', () => {
+  it('maps a row to the app’s Product', () => {
+    expect(productFromRow(row)).toEqual({
+      id: 'book-10-reasons',
+      title: '10 Reasons Why Being Catholic is Awesome!',
+      description: 'A counting board book',
+      price: 22,
+      imageUrl: '/images/book-10-reasons.svg',
+      category: "Children's Books",
+      stock: 100,
+      weight: 300,
+      dimensions: { length: 21.6, width: 21.6, height: 0.6 },
+      featured: true,
+    });
+  });
+
+  it('defaults featured to false, fills missing text and image, and reads numeric strings', () => {
+    const product = productFromRow({ ...row, featured: null, description: null, image_url: null, price: '22.50', stock: '3' });
+    expect(product).toMatchObject({ featured: false, description: '', imageUrl: PLACEHOLDER_IMAGE, price: 22.5, stock: 3 });
+  });
+
+  it('rejects a row without an id or title', () => {
+    expect(() => productFromRow({ ...row, id: undefined })).toThrow();
+  });
+});
+
+describe('parseDimensions', () => {
+  it.each([
+    ['an object', { length: 1, width: 2, height: 3 }, { length: 1, width: 2, height: 3 }],
+    ['a JSON string', '{"length": 21.6, "width": 21.6, "height": 0.6}', { length: 21.6, width: 21.6, height: 0.6 }],
+    ['malformed JSON', '{length: 1', { length: 0, width: 0, height: 0 }],
+    ['non-numeric fields', { length: 'long', width: null, height: '2' }, { length: 0, width: 0, height: 2 }],
+    ['nothing', null, { length: 0, width: 0, height: 0 }],
+    ['an array', [1, 2, 3], { length: 0, width: 0, height: 0 }],
+  ])('reads %s', (_, input, expected) => {
+    expect(parseDimensions(input)).toEqual(expected);
+  });
+});
+
+describe('store search', () => {
+  const product = productFromRow(row);
+  it.each(['REASONS', 'counting', "children's", '  board  '])('matches %j case-insensitively in title, description or category', (term) => {
+    expect(matchesSearch(product, term)).toBe(true);
+  });
+  it('does not match other words, and an empty term matches everything', () => {
+    expect(matchesSearch(product, 'rosary')).toBe(false);
+    expect(matchesSearch(product, '')).toBe(true);
+  });
+});
