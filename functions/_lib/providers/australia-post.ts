@@ -1,0 +1,159 @@
+/**
+ * Australia Post Postage Assessment Calculator (PAC): the retail domestic parcel prices for one parcel.
+ * GET {base}/postage/parcel/domestic/service.json?from_postcode&to_postcode&length&width&height (cm)&weight (kg),
+ * key in the AUTH-KEY header. The answer is XML turned into JSON, so a list of one arrives as a bare object.
+ */
+import { z } from 'zod';
+import { SHIPPING } from '../../../src/config/constants';
+import { ProviderError, requestProvider, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider } from './types';
+
+const NAME = 'australia-post';
+const CARRIER = 'Australia Post';
+
+export interface AustraliaPostOptions {
+  apiKey: string;
+  baseUrl?: string;
+  fetch?: typeof globalThis.fetch;
+  timeoutMs?: number;
+}
+
+/** PAC turns `<service>` lists into an array, but a single entry into an object. */
+function listOf<T extends z.ZodType>(item: T) {
+  return z.union([z.array(item), item.transform((one) => [one])]);
+}
+
+const serviceSchema = z.object({
+  code: z.string().min(1),
+  name: z.string().min(1),
+  // Prices are strings ("15.05"); accept a number too, refuse anything else.
+  price: z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)]).pipe(z.number().finite().nonnegative()),
+  max_extra_cover: z.unknown().optional(),
+  options: z.unknown().optional(),
+  // Documented on calculate.json's postage_result; read here too in case a service carries it.
+  delivery_time: z.string().optional(),
+});
+
+const serviceListSchema = z.object({
+  // No services at all comes back as an empty string or an object without `service`.
+  services: z.union([z.object({ service: listOf(serviceSchema).optional() }), z.literal('')]),
+});
+
+/** PAC's own error body, and the API gateway's. */
+const errorSchema = z.union([
+  z.object({ error: z.object({ errorMessage: z.string() }) }).transform((e) => e.error.errorMessage),
+  z.object({ errors: z.array(z.object({ message: z.string() })).min(1) }).transform((e) => e.errors.map((x) => x.message).join('; ')),
+]);
+
+type PacService = z.infer<typeof serviceSchema>;
+
+/**
+ * Satchel size from the service code or name. Current codes end in _SMALL/_MEDIUM/_LARGE/_EXTRA_LARGE;
+ * older ones name a weight (_500G, _1KG, _3KG, _5KG), where the name ("Small-Medium satchel") says more.
+ */
+function satchelOf(service: PacService): { isSatchel: boolean; size: SatchelSize | null } {
+  const code = service.code.toUpperCase();
+  const name = service.name.toLowerCase();
+  if (!code.includes('SATCHEL') && !name.includes('satchel')) return { isSatchel: false, size: null };
+  const bySuffix = /SATCHEL_(EXTRA_LARGE|LARGE|MEDIUM|SMALL)\b/.exec(code)?.[1];
+  if (bySuffix) return { isSatchel: true, size: bySuffix.toLowerCase() as SatchelSize };
+  if (/extra[\s-]*large/.test(name)) return { isSatchel: true, size: 'extra_large' };
+  if (name.includes('large')) return { isSatchel: true, size: 'large' };
+  if (name.includes('medium')) return { isSatchel: true, size: 'medium' };
+  if (name.includes('small')) return { isSatchel: true, size: 'small' };
+  const byWeight: Record<string, SatchelSize> = { '500G': 'small', '1KG': 'small', '3KG': 'medium', '5KG': 'large' };
+  const weight = /SATCHEL_(\d+K?G)\b/.exec(code)?.[1];
+  return { isSatchel: true, size: (weight && byWeight[weight]) || null };
+}
+
+/** "Delivered in 2-4 business days" → "2-4 business days"; "Delivered next business day" → "1 business day". */
+export function etaFromDeliveryTime(text: string | undefined): string {
+  const value = (text ?? '').trim();
+  if (!value) return SHIPPING.defaultDeliveryEstimate;
+  const range = /(\d+)\s*(?:-|–|to)\s*(\d+)\s*business days?/i.exec(value);
+  if (range) return `${range[1]}-${range[2]} business days`;
+  const single = /(\d+)\s*business days?/i.exec(value);
+  if (single) return single[1] === '1' ? '1 business day' : `${single[1]} business days`;
+  if (/next business day/i.test(value)) return '1 business day';
+  return value.replace(/^delivered\s+(in\s+)?/i, '').trim() || SHIPPING.defaultDeliveryEstimate;
+}
+
+/** Satchel names ("Small satchel") don't say which service they belong to; the code does. */
+function planNameOf(service: PacService, isSatchel: boolean): string {
+  if (!isSatchel || /post/i.test(service.name)) return service.name;
+  const code = service.code.toUpperCase();
+  const family = code.includes('EXPRESS') ? 'Express Post' : code.includes('COURIER') ? 'Courier Post' : code.includes('REGULAR') ? 'Parcel Post' : '';
+  return family ? `${family} ${service.name}` : service.name;
+}
+
+function toQuote(service: PacService): ShippingQuote {
+  const satchel = satchelOf(service);
+  return {
+    id: service.code,
+    plan_name: planNameOf(service, satchel.isSatchel),
+    carrier: CARRIER,
+    is_satchel: satchel.isSatchel,
+    satchel_size: satchel.size,
+    price: Math.round(service.price * 100) / 100,
+    eta: { days_range: etaFromDeliveryTime(service.delivery_time), date_range: '' },
+  };
+}
+
+/** Centimetres with one decimal, never below 1: a flat item still has a packaging thickness. */
+function cm(value: number): string {
+  return String(Math.max(1, Math.round(value * 10) / 10));
+}
+
+export function createAustraliaPostRates(options: AustraliaPostOptions): ShippingRatesProvider {
+  const { apiKey, baseUrl = 'https://digitalapi.auspost.com.au', fetch: fetchImpl = globalThis.fetch, timeoutMs = 8000 } = options;
+
+  return {
+    name: NAME,
+    async quote(request: ParcelRequest): Promise<ShippingQuote[]> {
+      if (request.country !== 'AU') {
+        throw new ProviderError(NAME, 400, `Australia Post domestic rates cover Australian addresses only, not ${request.country}.`, { code: 'unsupported' });
+      }
+      if (!/^\d{4}$/.test(request.toPostcode.trim()) || !/^\d{4}$/.test(request.fromPostcode.trim())) {
+        throw new ProviderError(NAME, 400, `Not an Australian postcode pair: ${request.fromPostcode} → ${request.toPostcode}.`, {
+          code: 'unsupported',
+          userMessage: 'Please enter a valid Australian postcode.',
+        });
+      }
+      if (!(request.weightGrams > 0)) {
+        throw new ProviderError(NAME, 400, 'The parcel has no weight, so Australia Post cannot price it.', { code: 'unsupported' });
+      }
+
+      const query = new URLSearchParams({
+        from_postcode: request.fromPostcode.trim(),
+        to_postcode: request.toPostcode.trim(),
+        length: cm(request.lengthCm),
+        width: cm(request.widthCm),
+        height: cm(request.heightCm),
+        // PAC takes kilograms; grams → kg to the gram.
+        weight: String(Math.round(request.weightGrams) / 1000),
+      });
+      const response = await requestProvider(
+        NAME,
+        fetchImpl,
+        `${baseUrl.replace(/\/$/, '')}/postage/parcel/domestic/service.json?${query}`,
+        { method: 'GET', headers: { 'AUTH-KEY': apiKey, accept: 'application/json' } },
+        timeoutMs,
+      );
+
+      const error = errorSchema.safeParse(response.body);
+      if (!response.ok || error.success) {
+        const status = response.ok ? 400 : response.status;
+        const message = error.success ? error.data : `HTTP ${response.status}`;
+        // PAC's validation texts ("Please enter a valid To postcode.") help the shopper; key and server errors do not.
+        const forShopper = error.success && status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
+        throw new ProviderError(NAME, status, `Australia Post refused the quote (${status}): ${message}`, forShopper ? { userMessage: message } : {});
+      }
+
+      const parsed = serviceListSchema.safeParse(response.body);
+      if (!parsed.success) {
+        throw new ProviderError(NAME, 502, 'Australia Post answered something that is not a service list.', { code: 'invalid-response', cause: parsed.error });
+      }
+      const services = parsed.data.services === '' ? [] : (parsed.data.services.service ?? []);
+      return services.map(toQuote);
+    },
+  };
+}

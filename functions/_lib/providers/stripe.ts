@@ -1,0 +1,162 @@
+/**
+ * Stripe Checkout through the official `stripe` package: create and read Checkout Sessions, and verify webhooks.
+ * This module is the only code that imports the SDK; everything else sees PaymentSession and PaymentEvent.
+ */
+import Stripe from 'stripe';
+import { z } from 'zod';
+import { ProviderError, WebhookSignatureError, type CheckoutSessionInput, type PaymentEvent, type PaymentProvider, type PaymentSession } from './types';
+
+const NAME = 'stripe';
+
+export interface StripePaymentsOptions {
+  secretKey: string;
+  /** whsec_… of the /api/stripe-webhook endpoint. Without it webhooks cannot be trusted, so parseWebhook refuses. */
+  webhookSecret?: string;
+  /** Passed to the Stripe client; tests point it at a local server with { host, port, protocol }. */
+  stripeOptions?: Stripe.StripeConfig;
+}
+
+const checkoutInputSchema = z.object({
+  orderId: z.string().min(1).max(200),
+  customerEmail: z.string().min(3),
+  lineItems: z.array(z.object({ name: z.string().min(1), unitAmountCents: z.number().int().nonnegative(), quantity: z.number().int().positive() })).min(1),
+  shipping: z
+    .object({ name: z.string().min(1), amountCents: z.number().int().nonnegative(), minDays: z.number().int().positive(), maxDays: z.number().int().positive() })
+    .refine((s) => s.minDays <= s.maxDays, 'shipping.minDays must not exceed shipping.maxDays'),
+  successUrl: z.string().url().refine((url) => url.includes('{CHECKOUT_SESSION_ID}'), 'successUrl must contain {CHECKOUT_SESSION_ID}'),
+  cancelUrl: z.string().url(),
+  idempotencyKey: z.string().min(1).max(255),
+});
+
+const createdSchema = z.object({ id: z.string().min(1), url: z.string().url() });
+
+/** The fields of a Checkout Session we act on; Stripe's `status` can be null on old sessions, which are still open. */
+const sessionSchema = z
+  .object({
+    object: z.literal('checkout.session').optional(),
+    id: z.string().min(1),
+    status: z.enum(['open', 'complete', 'expired']).nullable(),
+    payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']),
+    client_reference_id: z.string().nullable().optional(),
+    metadata: z.record(z.string(), z.string()).nullable().optional(),
+  })
+  .transform(
+    (s): PaymentSession => ({
+      id: s.id,
+      status: s.status ?? 'open',
+      paymentStatus: s.payment_status,
+      orderId: s.metadata?.order_id || s.client_reference_id || null,
+    }),
+  );
+
+const eventSchema = z.object({ id: z.string().min(1), type: z.string().min(1), data: z.object({ object: z.unknown() }) });
+
+/** Stripe's typed errors become ProviderErrors, keeping the HTTP status; anything else is passed on unchanged. */
+function fromStripeError(error: unknown, action: string): unknown {
+  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  // Connection errors (refused, reset, timed out) carry no status: Stripe was not reached, or not in time.
+  const unreached = error instanceof Stripe.errors.StripeConnectionError;
+  const status = error.statusCode ?? (unreached ? 504 : 502);
+  const code = unreached ? 'network' : 'rejected';
+  return new ProviderError(NAME, status, `Stripe could not ${action} (${status}${error.code ? ` ${error.code}` : ''}): ${error.message}`, { code, cause: error });
+}
+
+function invalid(what: string, cause: unknown): ProviderError {
+  return new ProviderError(NAME, 502, `Stripe answered ${what} we cannot read.`, { code: 'invalid-response', cause });
+}
+
+export function createStripePayments(options: StripePaymentsOptions): PaymentProvider {
+  const { secretKey, webhookSecret, stripeOptions } = options;
+  // Made once per module load, not per request (STYLE.md): connections and settings are reused across invocations.
+  const stripe = new Stripe(secretKey, {
+    // Well inside Netlify's function limit; idempotency keys make the SDK's retries safe.
+    timeout: 15_000,
+    maxNetworkRetries: 2,
+    appInfo: { name: 'catholic-kids-books-shop' },
+    ...stripeOptions,
+  });
+
+  return {
+    name: 'stripe',
+
+    async createCheckoutSession(input: CheckoutSessionInput): Promise<{ id: string; url: string }> {
+      const checked = checkoutInputSchema.safeParse(input);
+      if (!checked.success) throw new TypeError(`Invalid checkout session input: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      const { orderId, customerEmail, lineItems, shipping, successUrl, cancelUrl, idempotencyKey } = checked.data;
+
+      let session: unknown;
+      try {
+        session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            currency: 'aud',
+            customer_email: customerEmail,
+            client_reference_id: orderId,
+            line_items: lineItems.map((item) => ({
+              quantity: item.quantity,
+              price_data: { currency: 'aud', unit_amount: item.unitAmountCents, product_data: { name: item.name } },
+            })),
+            shipping_options: [
+              {
+                shipping_rate_data: {
+                  type: 'fixed_amount',
+                  fixed_amount: { amount: shipping.amountCents, currency: 'aud' },
+                  display_name: shipping.name,
+                  delivery_estimate: {
+                    minimum: { unit: 'business_day', value: shipping.minDays },
+                    maximum: { unit: 'business_day', value: shipping.maxDays },
+                  },
+                },
+              },
+            ],
+            success_url: successUrl,
+            cancel_url: cancelUrl,
+            // The order id rides on the session and on the payment, so either can be traced back to the order.
+            metadata: { order_id: orderId },
+            payment_intent_data: { metadata: { order_id: orderId } },
+          },
+          { idempotencyKey },
+        );
+      } catch (error) {
+        throw fromStripeError(error, 'create the checkout session');
+      }
+      const parsed = createdSchema.safeParse(session);
+      if (!parsed.success) throw invalid('a checkout session without a payment page URL', parsed.error);
+      return parsed.data;
+    },
+
+    async retrieveSession(id: string): Promise<PaymentSession> {
+      let session: unknown;
+      try {
+        session = await stripe.checkout.sessions.retrieve(id);
+      } catch (error) {
+        throw fromStripeError(error, 'read the checkout session');
+      }
+      const parsed = sessionSchema.safeParse(session);
+      if (!parsed.success) throw invalid('a checkout session', parsed.error);
+      return parsed.data;
+    },
+
+    async parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent> {
+      if (!webhookSecret) throw new ProviderError(NAME, 500, 'STRIPE_WEBHOOK_SECRET is not set, so webhooks cannot be verified.', { code: 'unsupported' });
+      if (!signature) throw new WebhookSignatureError('The Stripe-Signature header is missing.');
+
+      let event: unknown;
+      try {
+        // The raw body, byte for byte: any re-serialisation would break the signature.
+        event = await stripe.webhooks.constructEventAsync(rawBody, signature, webhookSecret);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError(error.message, { cause: error });
+        throw invalid('a webhook body', error);
+      }
+
+      const parsed = eventSchema.safeParse(event);
+      if (!parsed.success) throw invalid('an event', parsed.error);
+      const { id, type, data } = parsed.data;
+      if (!type.startsWith('checkout.session.')) return { id, type, session: null };
+      const session = sessionSchema.safeParse(data.object);
+      if (!session.success) throw invalid(`a ${type} event`, session.error);
+      return { id, type, session: session.data };
+    },
+  };
+}

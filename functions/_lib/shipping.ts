@@ -1,0 +1,180 @@
+/**
+ * Shipping quotes: the rules the spec puts around whatever the carrier answers (sections 3, 8, 9).
+ * Duplicates go, the cheapest comes first, a failed carrier falls back to the flat table, and AU orders
+ * from 75 AUD ship free. Pure apart from the one provider call in quoteShipping.
+ */
+import { z } from 'zod';
+import { SHIPPING, type CountryCode } from '../../src/config/constants';
+import type { ParcelRequest, SatchelSize, ShippingQuote, ShippingRatesProvider } from './providers/types';
+
+export const SHIPPING_RATES_FAILURE_MESSAGE = 'Could not fetch shipping rates.';
+
+const satchelSizeSchema = z.enum(SHIPPING.satchelSizes);
+
+/**
+ * Both quote forms the spec allows: `plan_name` or `plan`, and `eta { days_range, date_range }` or
+ * `eta_days_range` / `eta_date_range`. Prices may arrive as numeric strings (carriers send "15.05").
+ */
+const quoteInputSchema = z.object({
+  id: z.string().trim().min(1).optional(),
+  plan_name: z.string().trim().min(1).optional(),
+  plan: z.string().trim().min(1).optional(),
+  carrier: z.string().trim().min(1).optional(),
+  is_satchel: z.boolean().optional(),
+  satchel_size: satchelSizeSchema.nullable().optional(),
+  // Only real numbers and numeric strings: a null or empty price must not turn into a free $0 option.
+  price: z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)]).pipe(z.number().finite().nonnegative()),
+  eta: z.object({ days_range: z.string().optional(), date_range: z.string().optional() }).partial().nullable().optional(),
+  eta_days_range: z.string().optional(),
+  eta_date_range: z.string().optional(),
+});
+
+export type QuoteInput = z.input<typeof quoteInputSchema>;
+
+function toCents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** One quote in the canonical shape, or undefined when it has no name or no usable price. */
+function canonical(input: unknown): ShippingQuote | undefined {
+  const parsed = quoteInputSchema.safeParse(input);
+  if (!parsed.success) return undefined;
+  const q = parsed.data;
+  const planName = q.plan_name ?? q.plan;
+  if (!planName) return undefined;
+  const satchelSize: SatchelSize | null = q.satchel_size ?? null;
+  return {
+    id: q.id ?? slug(planName),
+    plan_name: planName,
+    carrier: q.carrier ?? SHIPPING.defaultCarrier,
+    // A quote with a satchel size is a satchel even if the flag was left out.
+    is_satchel: q.is_satchel ?? satchelSize !== null,
+    satchel_size: satchelSize,
+    price: toCents(q.price) / 100,
+    eta: {
+      days_range: (q.eta?.days_range ?? q.eta_days_range ?? '').trim() || SHIPPING.defaultDeliveryEstimate,
+      date_range: (q.eta?.date_range ?? q.eta_date_range ?? '').trim(),
+    },
+  };
+}
+
+/**
+ * Canonical quotes, duplicates removed (same plan, price and satchel: carriers list one service under several
+ * codes), sorted by ascending price. Entries without a name or a price are dropped rather than shown as $NaN.
+ */
+export function normaliseQuotes(quotes: readonly unknown[]): ShippingQuote[] {
+  const seen = new Set<string>();
+  const result: ShippingQuote[] = [];
+  for (const input of quotes) {
+    const quote = canonical(input);
+    if (!quote) continue;
+    const key = [quote.plan_name.trim().toLowerCase(), toCents(quote.price), quote.is_satchel ? (quote.satchel_size ?? 'satchel') : 'parcel'].join('|');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push(quote);
+  }
+  // Array.prototype.sort is stable, so equal prices keep the carrier's order.
+  return result.sort((a, b) => toCents(a.price) - toCents(b.price));
+}
+
+/** The flat table from spec section 9: used when live rates fail, and as the embedded default. */
+export function fallbackQuotes(country: CountryCode): ShippingQuote[] {
+  const rate = country === 'AU' ? SHIPPING.fallback.domestic : SHIPPING.fallback.international;
+  return [
+    {
+      id: rate.id,
+      plan_name: rate.name,
+      carrier: SHIPPING.defaultCarrier,
+      is_satchel: false,
+      satchel_size: null,
+      price: rate.price,
+      eta: { days_range: rate.etaDays, date_range: '' },
+    },
+  ];
+}
+
+/** Free shipping: AU destinations with a subtotal of at least the threshold; never abroad. Compared in cents. */
+export function applyFreeShipping(quotes: readonly ShippingQuote[], order: { country: CountryCode | string; subtotal: number }): ShippingQuote[] {
+  const free = order.country === 'AU' && toCents(order.subtotal) >= toCents(SHIPPING.freeShippingThreshold);
+  return quotes.map((quote) => (free ? { ...quote, price: 0 } : { ...quote }));
+}
+
+export interface ShippingQuoteResult {
+  quotes: ShippingQuote[];
+  /** True when live rates failed and the flat table stands in. */
+  fallback: boolean;
+  /** What to tell the shopper when `fallback` is true. */
+  message?: string;
+}
+
+/**
+ * Quotes for a parcel, never failing: the shopper always gets something to choose.
+ * - No provider configured: the flat table is the rate card itself (not a failure, so no message).
+ * - Outside Australia: the international flat rate, per the spec; the carrier API is domestic only.
+ * - Provider error or an empty answer: the flat table, with the provider's shopper-safe message or the spec's text.
+ * Free shipping is applied last, so it covers live and fallback quotes alike.
+ */
+export async function quoteShipping(provider: ShippingRatesProvider | undefined, request: ParcelRequest, subtotal: number): Promise<ShippingQuoteResult> {
+  const finish = (quotes: ShippingQuote[], extra: Omit<ShippingQuoteResult, 'quotes'>): ShippingQuoteResult => ({
+    quotes: applyFreeShipping(quotes, { country: request.country, subtotal }),
+    ...extra,
+  });
+
+  if (!provider || request.country !== 'AU') return finish(fallbackQuotes(request.country), { fallback: false });
+
+  try {
+    const quotes = normaliseQuotes(await provider.quote(request));
+    if (quotes.length === 0) return finish(fallbackQuotes(request.country), { fallback: true, message: SHIPPING_RATES_FAILURE_MESSAGE });
+    return finish(quotes, { fallback: false });
+  } catch (error) {
+    const userMessage = error instanceof Error && 'userMessage' in error && typeof error.userMessage === 'string' ? error.userMessage : undefined;
+    return finish(fallbackQuotes(request.country), { fallback: true, message: userMessage || SHIPPING_RATES_FAILURE_MESSAGE });
+  }
+}
+
+export interface CartParcelItem {
+  /** Grams, per unit. */
+  weight: number;
+  /** Centimetres, per unit. */
+  dimensions: { length: number; width: number; height: number };
+  quantity: number;
+}
+
+export type CartParcel = Pick<ParcelRequest, 'weightGrams' | 'lengthCm' | 'widthCm' | 'heightCm'>;
+
+/** A number we can add, or 0: the spec has product dimensions default to 0 when they cannot be read. */
+function measure(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/** Rounds away float noise (3 × 0.6 = 1.7999999999999998) without losing real precision. */
+function tidy(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+/**
+ * The cart as one parcel: books stacked on each other, so weights and heights add up and the footprint is
+ * the largest item's length and width.
+ */
+export function parcelForCart(items: readonly CartParcelItem[]): CartParcel {
+  let weightGrams = 0;
+  let heightCm = 0;
+  let lengthCm = 0;
+  let widthCm = 0;
+  for (const item of items) {
+    const quantity = Number.isInteger(item.quantity) && item.quantity > 0 ? item.quantity : 0;
+    if (quantity === 0) continue;
+    weightGrams += measure(item.weight) * quantity;
+    heightCm += measure(item.dimensions?.height) * quantity;
+    lengthCm = Math.max(lengthCm, measure(item.dimensions?.length));
+    widthCm = Math.max(widthCm, measure(item.dimensions?.width));
+  }
+  return { weightGrams: tidy(weightGrams), lengthCm: tidy(lengthCm), widthCm: tidy(widthCm), heightCm: tidy(heightCm) };
+}

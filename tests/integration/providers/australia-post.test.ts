@@ -1,0 +1,172 @@
+/**
+ * The Australia Post PAC adapter against a local server that answers like PAC's domestic service list:
+ * XML-shaped JSON (a list of one is a bare object), string prices, and PAC's and its gateway's error bodies.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAustraliaPostRates } from '../../../functions/_lib/providers/australia-post';
+import { ProviderError, type ParcelRequest } from '../../../functions/_lib/providers/types';
+import { quoteShipping } from '../../../functions/_lib/shipping';
+
+const API_KEY = 'test-pac-key';
+
+type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) => void;
+
+let server: Server | undefined;
+const seen: Array<{ url: URL; headers: IncomingMessage['headers'] }> = [];
+
+async function fakePac(handler: Handler): Promise<string> {
+  server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    seen.push({ url, headers: request.headers });
+    // PAC answers a missing or wrong key before anything else.
+    if (request.headers['auth-key'] !== API_KEY) {
+      response.writeHead(403, { 'content-type': 'text/html' }).end('<html><body>Forbidden</body></html>');
+      return;
+    }
+    handler(request, response, url);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  seen.length = 0;
+  const running = server;
+  server = undefined;
+  if (!running) return;
+  running.closeAllConnections();
+  await new Promise((resolve) => running.close(resolve));
+});
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+const option = (code: string, name: string) => ({ code, name, suboptions: { option: { code: 'AUS_SERVICE_OPTION_EXTRA_COVER', name: 'Extra Cover', max_extra_cover: 5000 } } });
+
+const SERVICE_LIST = {
+  services: {
+    service: [
+      { code: 'AUS_PARCEL_EXPRESS', name: 'Express Post', price: '21.45', max_extra_cover: 5000, options: { option: [option('AUS_SERVICE_OPTION_STANDARD', 'Standard Service')] } },
+      { code: 'AUS_PARCEL_REGULAR', name: 'Parcel Post', price: '15.05', max_extra_cover: 5000, options: { option: option('AUS_SERVICE_OPTION_STANDARD', 'Standard Service') } },
+      { code: 'AUS_PARCEL_REGULAR_SATCHEL_SMALL', name: 'Small satchel', price: '11.60', max_extra_cover: 5000, options: { option: [] } },
+      { code: 'AUS_PARCEL_EXPRESS_SATCHEL_1KG', name: 'Small-Medium satchel', price: '14.55', max_extra_cover: 500 },
+      { code: 'AUS_PARCEL_REGULAR_SATCHEL_EXTRA_LARGE', name: 'Extra Large satchel', price: '24.30', max_extra_cover: 5000, delivery_time: 'Delivered in 2-4 business days' },
+    ],
+  },
+};
+
+const PARCEL: ParcelRequest = { fromPostcode: '2170', toPostcode: '3000', country: 'AU', weightGrams: 900, lengthCm: 21.6, widthCm: 21.6, heightCm: 1.8 };
+
+describe('Australia Post domestic parcel services', () => {
+  it('asks PAC for the parcel in cm and kg with the key in AUTH-KEY, and maps every service to a quote', async () => {
+    const baseUrl = await fakePac((_req, res, url) => {
+      expect(url.pathname).toBe('/postage/parcel/domestic/service.json');
+      sendJson(res, 200, SERVICE_LIST);
+    });
+    const quotes = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL);
+
+    const { url } = seen[0]!;
+    expect(Object.fromEntries(url.searchParams)).toEqual({ from_postcode: '2170', to_postcode: '3000', length: '21.6', width: '21.6', height: '1.8', weight: '0.9' });
+
+    expect(quotes).toEqual([
+      { id: 'AUS_PARCEL_EXPRESS', plan_name: 'Express Post', carrier: 'Australia Post', is_satchel: false, satchel_size: null, price: 21.45, eta: { days_range: '3-7 business days', date_range: '' } },
+      { id: 'AUS_PARCEL_REGULAR', plan_name: 'Parcel Post', carrier: 'Australia Post', is_satchel: false, satchel_size: null, price: 15.05, eta: { days_range: '3-7 business days', date_range: '' } },
+      { id: 'AUS_PARCEL_REGULAR_SATCHEL_SMALL', plan_name: 'Parcel Post Small satchel', carrier: 'Australia Post', is_satchel: true, satchel_size: 'small', price: 11.6, eta: { days_range: '3-7 business days', date_range: '' } },
+      { id: 'AUS_PARCEL_EXPRESS_SATCHEL_1KG', plan_name: 'Express Post Small-Medium satchel', carrier: 'Australia Post', is_satchel: true, satchel_size: 'medium', price: 14.55, eta: { days_range: '3-7 business days', date_range: '' } },
+      { id: 'AUS_PARCEL_REGULAR_SATCHEL_EXTRA_LARGE', plan_name: 'Parcel Post Extra Large satchel', carrier: 'Australia Post', is_satchel: true, satchel_size: 'extra_large', price: 24.3, eta: { days_range: '2-4 business days', date_range: '' } },
+    ]);
+  });
+
+  it('reads a single service, which PAC sends as an object rather than a list', async () => {
+    const baseUrl = await fakePac((_req, res) => sendJson(res, 200, { services: { service: { code: 'AUS_PARCEL_REGULAR', name: 'Parcel Post', price: '9.70', max_extra_cover: 5000 } } }));
+    const quotes = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL);
+    expect(quotes.map((q) => [q.id, q.price])).toEqual([['AUS_PARCEL_REGULAR', 9.7]]);
+  });
+
+  it('sends flat items as at least 1 cm, and grams as kilograms', async () => {
+    const baseUrl = await fakePac((_req, res) => sendJson(res, 200, { services: '' }));
+    const quotes = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote({ ...PARCEL, weightGrams: 300, heightCm: 0, widthCm: 0.4 });
+    expect(quotes).toEqual([]);
+    expect(seen[0]!.url.searchParams.get('height')).toBe('1');
+    expect(seen[0]!.url.searchParams.get('width')).toBe('1');
+    expect(seen[0]!.url.searchParams.get('weight')).toBe('0.3');
+  });
+
+  it('a wrong key: PAC answers 403, the adapter throws a ProviderError without a shopper message', async () => {
+    const baseUrl = await fakePac(() => undefined);
+    const error = await createAustraliaPostRates({ apiKey: 'wrong-key', baseUrl }).quote(PARCEL).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ provider: 'australia-post', status: 403, code: 'rejected', userMessage: undefined });
+  });
+
+  it("PAC's validation error { error: { errorMessage } } becomes a ProviderError the shopper may read", async () => {
+    const baseUrl = await fakePac((_req, res) => sendJson(res, 404, { error: { errorMessage: 'Please enter a valid To postcode.' } }));
+    const error = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 404, userMessage: 'Please enter a valid To postcode.' });
+    expect((error as Error).message).toContain('Please enter a valid To postcode.');
+  });
+
+  it('an error body in a 200 answer is still an error', async () => {
+    const baseUrl = await fakePac((_req, res) => sendJson(res, 200, { error: { errorMessage: 'The maximum weight of a parcel is 22 kg.' } }));
+    await expect(createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL)).rejects.toMatchObject({ status: 400, userMessage: 'The maximum weight of a parcel is 22 kg.' });
+  });
+
+  it("the gateway's { status, errors[] } body and a 5xx both become ProviderErrors", async () => {
+    let status = 404;
+    const baseUrl = await fakePac((_req, res) => sendJson(res, status, status === 404 ? { status: 'Failed', errors: [{ code: '404', message: 'Not found' }] } : { error: 'internal' }));
+    const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
+    await expect(pac.quote(PARCEL)).rejects.toMatchObject({ status: 404, message: expect.stringContaining('Not found') });
+    status = 503;
+    await expect(pac.quote(PARCEL)).rejects.toMatchObject({ status: 503, code: 'rejected', userMessage: undefined });
+  });
+
+  it('garbage in a 200 answer is a ProviderError, never a crash', async () => {
+    let body: unknown = { services: { service: [{ code: 'AUS_PARCEL_REGULAR', name: 'Parcel Post', price: 'free' }] } };
+    const baseUrl = await fakePac((_req, res) => (typeof body === 'string' ? res.writeHead(200).end(body) : sendJson(res, 200, body)));
+    const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
+    await expect(pac.quote(PARCEL)).rejects.toMatchObject({ code: 'invalid-response', status: 502 });
+    body = '<html>maintenance</html>';
+    await expect(pac.quote(PARCEL)).rejects.toMatchObject({ code: 'invalid-response' });
+    body = [1, 2, 3];
+    await expect(pac.quote(PARCEL)).rejects.toBeInstanceOf(ProviderError);
+  });
+
+  it('a PAC that does not answer in time is a timeout ProviderError', async () => {
+    const baseUrl = await fakePac(() => undefined /* never answers */);
+    const started = Date.now();
+    await expect(createAustraliaPostRates({ apiKey: API_KEY, baseUrl, timeoutMs: 150 }).quote(PARCEL)).rejects.toMatchObject({ code: 'timeout', status: 504 });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('an unreachable host is a network ProviderError', async () => {
+    const baseUrl = await fakePac(() => undefined);
+    server!.close();
+    await expect(createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL)).rejects.toMatchObject({ code: 'network', status: 502 });
+  });
+
+  it('refuses, without calling PAC, destinations abroad, bad postcodes and weightless parcels', async () => {
+    const baseUrl = await fakePac((_req, res) => sendJson(res, 200, SERVICE_LIST));
+    const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
+    await expect(pac.quote({ ...PARCEL, country: 'NZ', toPostcode: '6011' })).rejects.toMatchObject({ code: 'unsupported' });
+    await expect(pac.quote({ ...PARCEL, toPostcode: '30' })).rejects.toMatchObject({ userMessage: 'Please enter a valid Australian postcode.' });
+    await expect(pac.quote({ ...PARCEL, weightGrams: 0 })).rejects.toMatchObject({ code: 'unsupported' });
+    expect(seen).toHaveLength(0);
+  });
+
+  it('through quoteShipping: live quotes sorted by price, and a PAC failure falls back to the flat table with its message', async () => {
+    let fail = false;
+    const baseUrl = await fakePac((_req, res) => (fail ? sendJson(res, 404, { error: { errorMessage: 'Please enter a valid To postcode.' } }) : sendJson(res, 200, SERVICE_LIST)));
+    const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
+
+    const live = await quoteShipping(pac, PARCEL, 22);
+    expect(live.fallback).toBe(false);
+    expect(live.quotes.map((q) => q.price)).toEqual([11.6, 14.55, 15.05, 21.45, 24.3]);
+
+    fail = true;
+    const fallback = await quoteShipping(pac, PARCEL, 22);
+    expect(fallback).toEqual({ fallback: true, message: 'Please enter a valid To postcode.', quotes: [expect.objectContaining({ id: 'au-standard', price: 15 })] });
+  });
+});

@@ -1,0 +1,283 @@
+/**
+ * The Stripe adapter, through the real `stripe` package, against a local server answering /v1/checkout/sessions
+ * like Stripe: form-encoded parameters in, JSON out, and { error: { type, message, code } } on failure.
+ * Webhooks are signed with the package's own test-header helper, exactly as Stripe signs them.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createStripePayments } from '../../../functions/_lib/providers/stripe';
+import { ProviderError, WebhookSignatureError, type CheckoutSessionInput } from '../../../functions/_lib/providers/types';
+
+const SECRET_KEY = 'sk_test_51LocalFakeKey';
+const WEBHOOK_SECRET = 'whsec_test_local_secret';
+
+interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  form: URLSearchParams;
+}
+type Handler = (seen: Seen, response: ServerResponse) => void;
+
+let server: Server | undefined;
+const seen: Seen[] = [];
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_local' }).end(JSON.stringify(body));
+}
+
+function stripeError(response: ServerResponse, status: number, error: { type: string; message: string; code?: string; param?: string }): void {
+  sendJson(response, status, { error });
+}
+
+function session(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 'cs_test_a1b2c3',
+    object: 'checkout.session',
+    mode: 'payment',
+    currency: 'aud',
+    amount_total: 5900,
+    client_reference_id: 'order-123',
+    customer_email: 'buyer@example.com',
+    livemode: false,
+    metadata: { order_id: 'order-123' },
+    payment_status: 'unpaid',
+    status: 'open',
+    url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3#fidkdWxOYHwnPyd1blpxYHZxWjA0',
+    ...overrides,
+  };
+}
+
+async function fakeStripe(handler: Handler): Promise<Stripe.StripeConfig> {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const [path, query = ''] = (request.url ?? '/').split('?');
+      const entry = { method: request.method ?? '', path: path ?? '/', headers: request.headers, form: new URLSearchParams(request.method === 'GET' ? query : body) };
+      seen.push(entry);
+      if (request.headers.authorization !== `Bearer ${SECRET_KEY}`) {
+        stripeError(response, 401, { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***rong' });
+        return;
+      }
+      handler(entry, response);
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { host: '127.0.0.1', port: (server!.address() as AddressInfo).port, protocol: 'http', maxNetworkRetries: 0, telemetry: false };
+}
+
+afterEach(async () => {
+  seen.length = 0;
+  const running = server;
+  server = undefined;
+  if (!running) return;
+  running.closeAllConnections();
+  await new Promise((resolve) => running.close(resolve));
+});
+
+const INPUT: CheckoutSessionInput = {
+  orderId: 'order-123',
+  customerEmail: 'buyer@example.com',
+  lineItems: [
+    { name: '10 Reasons Why Being Catholic is Awesome!', unitAmountCents: 2200, quantity: 2 },
+    { name: 'Counting Book', unitAmountCents: 1500, quantity: 1 },
+  ],
+  shipping: { name: 'AU Standard Courier', amountCents: 0, minDays: 3, maxDays: 7 },
+  successUrl: 'https://shop.example.com.au/order-confirmation?session_id={CHECKOUT_SESSION_ID}',
+  cancelUrl: 'https://shop.example.com.au/cart',
+  idempotencyKey: 'checkout-order-123',
+};
+
+describe('Stripe Checkout Sessions', () => {
+  it('creates a payment session in AUD with database prices, the shipping rate, the order id and the idempotency key', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, session()));
+    const created = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).createCheckoutSession(INPUT);
+    expect(created).toEqual({ id: 'cs_test_a1b2c3', url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3#fidkdWxOYHwnPyd1blpxYHZxWjA0' });
+
+    const request = seen[0]!;
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/v1/checkout/sessions');
+    expect(request.headers['idempotency-key']).toBe('checkout-order-123');
+    expect(request.headers['content-type']).toContain('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(request.form)).toEqual({
+      mode: 'payment',
+      currency: 'aud',
+      customer_email: 'buyer@example.com',
+      client_reference_id: 'order-123',
+      'line_items[0][quantity]': '2',
+      'line_items[0][price_data][currency]': 'aud',
+      'line_items[0][price_data][unit_amount]': '2200',
+      'line_items[0][price_data][product_data][name]': '10 Reasons Why Being Catholic is Awesome!',
+      'line_items[1][quantity]': '1',
+      'line_items[1][price_data][currency]': 'aud',
+      'line_items[1][price_data][unit_amount]': '1500',
+      'line_items[1][price_data][product_data][name]': 'Counting Book',
+      'shipping_options[0][shipping_rate_data][type]': 'fixed_amount',
+      'shipping_options[0][shipping_rate_data][fixed_amount][amount]': '0',
+      'shipping_options[0][shipping_rate_data][fixed_amount][currency]': 'aud',
+      'shipping_options[0][shipping_rate_data][display_name]': 'AU Standard Courier',
+      'shipping_options[0][shipping_rate_data][delivery_estimate][minimum][unit]': 'business_day',
+      'shipping_options[0][shipping_rate_data][delivery_estimate][minimum][value]': '3',
+      'shipping_options[0][shipping_rate_data][delivery_estimate][maximum][unit]': 'business_day',
+      'shipping_options[0][shipping_rate_data][delivery_estimate][maximum][value]': '7',
+      success_url: INPUT.successUrl,
+      cancel_url: INPUT.cancelUrl,
+      'metadata[order_id]': 'order-123',
+      'payment_intent_data[metadata][order_id]': 'order-123',
+    });
+  });
+
+  it('refuses malformed input before calling Stripe (fractional cents, no session placeholder, no items)', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, session()));
+    const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
+    await expect(payments.createCheckoutSession({ ...INPUT, lineItems: [{ name: 'Book', unitAmountCents: 22.5, quantity: 1 }] })).rejects.toThrow(/unitAmountCents/);
+    await expect(payments.createCheckoutSession({ ...INPUT, successUrl: 'https://shop.example.com.au/order-confirmation' })).rejects.toThrow(/CHECKOUT_SESSION_ID/);
+    await expect(payments.createCheckoutSession({ ...INPUT, lineItems: [] })).rejects.toThrow(/lineItems/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('a wrong secret key: 401 invalid_request_error becomes a ProviderError with status 401', async () => {
+    const stripeOptions = await fakeStripe(() => undefined);
+    const error = await createStripePayments({ secretKey: 'sk_test_wrong', webhookSecret: WEBHOOK_SECRET, stripeOptions }).createCheckoutSession(INPUT).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ provider: 'stripe', status: 401, code: 'rejected', message: expect.stringContaining('Invalid API Key') });
+  });
+
+  it('a 400 parameter error keeps Stripe’s code and message', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) =>
+      stripeError(res, 400, { type: 'invalid_request_error', code: 'email_invalid', param: 'customer_email', message: 'Invalid email address: buyer@example' }),
+    );
+    await expect(createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).createCheckoutSession({ ...INPUT, customerEmail: 'buyer@example' })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/email_invalid.*Invalid email address/),
+    });
+  });
+
+  it('an idempotency key reused with different parameters (idempotency_error) is a ProviderError', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) =>
+      stripeError(res, 400, { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' }),
+    );
+    await expect(createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).createCheckoutSession(INPUT)).rejects.toMatchObject({ status: 400, code: 'rejected' });
+  });
+
+  it('a 500 api_error and a 429 rate_limit_error are ProviderErrors with their status', async () => {
+    let status = 500;
+    const stripeOptions = await fakeStripe((_seen, res) =>
+      status === 500 ? stripeError(res, 500, { type: 'api_error', message: 'An unknown error occurred' }) : stripeError(res, 429, { type: 'rate_limit_error', code: 'rate_limit', message: 'Too many requests.' }),
+    );
+    const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
+    await expect(payments.createCheckoutSession(INPUT)).rejects.toMatchObject({ status: 500 });
+    status = 429;
+    await expect(payments.createCheckoutSession(INPUT)).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('a session without a payment page URL, or garbage, is a ProviderError', async () => {
+    let body: unknown = session({ url: null });
+    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, body));
+    const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
+    await expect(payments.createCheckoutSession(INPUT)).rejects.toMatchObject({ code: 'invalid-response' });
+    body = { id: 42 };
+    await expect(payments.createCheckoutSession(INPUT)).rejects.toMatchObject({ code: 'invalid-response' });
+  });
+
+  it('a Stripe that does not answer in time is a ProviderError', async () => {
+    const stripeOptions = await fakeStripe(() => undefined /* never answers */);
+    const started = Date.now();
+    const error = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions: { ...stripeOptions, timeout: 200 } })
+      .createCheckoutSession(INPUT)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'network', status: 504 });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('retrieves a session and maps status, payment status and the order id', async () => {
+    let body = session({ status: 'complete', payment_status: 'paid' });
+    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, body));
+    const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
+
+    expect(await payments.retrieveSession('cs_test_a1b2c3')).toEqual({ id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', orderId: 'order-123' });
+    expect(seen[0]).toMatchObject({ method: 'GET', path: '/v1/checkout/sessions/cs_test_a1b2c3' });
+
+    // Without metadata, the client reference id still names the order.
+    body = session({ status: 'expired', payment_status: 'unpaid', metadata: {}, client_reference_id: 'order-456' });
+    expect(await payments.retrieveSession('cs_test_a1b2c3')).toMatchObject({ status: 'expired', paymentStatus: 'unpaid', orderId: 'order-456' });
+
+    body = session({ payment_status: 'no_payment_required', metadata: null, client_reference_id: null });
+    expect(await payments.retrieveSession('cs_test_a1b2c3')).toMatchObject({ paymentStatus: 'no_payment_required', orderId: null });
+  });
+
+  it('an unknown session: 404 resource_missing becomes a ProviderError with status 404', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) =>
+      stripeError(res, 404, { type: 'invalid_request_error', code: 'resource_missing', param: 'session', message: "No such checkout.session: 'cs_test_missing'" }),
+    );
+    await expect(createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).retrieveSession('cs_test_missing')).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining('resource_missing'),
+    });
+  });
+
+  it('a session with a status we do not know is a ProviderError, not a guess', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, session({ payment_status: 'maybe' })));
+    await expect(createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).retrieveSession('cs_test_a1b2c3')).rejects.toMatchObject({
+      code: 'invalid-response',
+    });
+  });
+});
+
+describe('Stripe webhooks', () => {
+  // Webhooks are verified locally; the client still points at a closed local port so nothing can reach Stripe.
+  const offline: Stripe.StripeConfig = { host: '127.0.0.1', port: 9, protocol: 'http', maxNetworkRetries: 0, telemetry: false };
+  const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions: offline });
+
+  function event(type: string, object: Record<string, unknown>): string {
+    return JSON.stringify({ id: 'evt_1Q2w3e', object: 'event', api_version: '2026-10-28.endive', created: 1763778600, livemode: false, type, data: { object } }, null, 2);
+  }
+
+  async function sign(payload: string, options: { secret?: string; timestamp?: number } = {}): Promise<string> {
+    return Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: options.secret ?? WEBHOOK_SECRET, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
+  }
+
+  it('a correctly signed checkout.session.completed gives the event and the mapped session', async () => {
+    const payload = event('checkout.session.completed', session({ status: 'complete', payment_status: 'paid' }));
+    expect(await payments.parseWebhook(payload, await sign(payload))).toEqual({
+      id: 'evt_1Q2w3e',
+      type: 'checkout.session.completed',
+      session: { id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', orderId: 'order-123' },
+    });
+  });
+
+  it('other event types come through without a session', async () => {
+    const payload = event('payment_intent.succeeded', { id: 'pi_1', object: 'payment_intent' });
+    expect(await payments.parseWebhook(payload, await sign(payload))).toEqual({ id: 'evt_1Q2w3e', type: 'payment_intent.succeeded', session: null });
+  });
+
+  it('a missing, forged, stale or tampered signature is a WebhookSignatureError', async () => {
+    const payload = event('checkout.session.completed', session({ status: 'complete', payment_status: 'paid' }));
+    await expect(payments.parseWebhook(payload, null)).rejects.toBeInstanceOf(WebhookSignatureError);
+    await expect(payments.parseWebhook(payload, await sign(payload, { secret: 'whsec_someone_else' }))).rejects.toBeInstanceOf(WebhookSignatureError);
+    await expect(payments.parseWebhook(payload, await sign(payload, { timestamp: Math.floor(Date.now() / 1000) - 3600 }))).rejects.toBeInstanceOf(WebhookSignatureError);
+    await expect(payments.parseWebhook(payload.replace('"paid"', '"unpaid"'), await sign(payload))).rejects.toBeInstanceOf(WebhookSignatureError);
+    await expect(payments.parseWebhook(payload, 'garbage')).rejects.toBeInstanceOf(WebhookSignatureError);
+  });
+
+  it('the raw body must be used as received: re-serialised JSON no longer matches', async () => {
+    const payload = event('checkout.session.completed', session());
+    const reserialised = JSON.stringify(JSON.parse(payload));
+    await expect(payments.parseWebhook(reserialised, await sign(payload))).rejects.toBeInstanceOf(WebhookSignatureError);
+  });
+
+  it('a signed checkout event whose session is unreadable is a ProviderError', async () => {
+    const payload = event('checkout.session.completed', { id: 'cs_test_x', object: 'checkout.session', status: 'open' });
+    await expect(payments.parseWebhook(payload, await sign(payload))).rejects.toMatchObject({ code: 'invalid-response' });
+  });
+
+  it('without a webhook secret nothing is trusted', async () => {
+    const payload = event('checkout.session.completed', session());
+    const unconfigured = createStripePayments({ secretKey: SECRET_KEY, stripeOptions: offline });
+    await expect(unconfigured.parseWebhook(payload, await sign(payload))).rejects.toMatchObject({ status: 500, code: 'unsupported' });
+  });
+});

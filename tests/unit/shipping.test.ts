@@ -1,0 +1,188 @@
+/** Shipping rules from the spec (sections 3, 8, 9): normalised quotes, the fallback table, free shipping, the parcel. */
+import { describe, expect, it } from 'vitest';
+import { ALLOWED_COUNTRIES, BOOK, SHIPPING } from '@/config/constants';
+import { ProviderError, type ParcelRequest, type ShippingQuote, type ShippingRatesProvider } from '../../functions/_lib/providers/types';
+import { applyFreeShipping, fallbackQuotes, normaliseQuotes, parcelForCart, quoteShipping, SHIPPING_RATES_FAILURE_MESSAGE } from '../../functions/_lib/shipping';
+
+const quote = (overrides: Partial<ShippingQuote>): ShippingQuote => ({
+  id: 'q',
+  plan_name: 'Parcel Post',
+  carrier: 'Australia Post',
+  is_satchel: false,
+  satchel_size: null,
+  price: 10,
+  eta: { days_range: '2-4 business days', date_range: '' },
+  ...overrides,
+});
+
+describe('normaliseQuotes', () => {
+  it('sorts by ascending price and removes duplicates of the same plan, price and satchel', () => {
+    const result = normaliseQuotes([
+      quote({ id: 'express', plan_name: 'Express Post', price: 21.45 }),
+      quote({ id: 'regular', plan_name: 'Parcel Post', price: 15.05 }),
+      quote({ id: 'regular-again', plan_name: 'parcel post ', price: 15.05 }),
+      quote({ id: 'satchel', plan_name: 'Parcel Post', price: 15.05, is_satchel: true, satchel_size: 'small' }),
+      quote({ id: 'cheap', plan_name: 'Economy', price: 9.5 }),
+    ]);
+    expect(result.map((q) => q.id)).toEqual(['cheap', 'regular', 'satchel', 'express']);
+  });
+
+  it('keeps the same plan at different prices, and equal prices in the order given', () => {
+    const result = normaliseQuotes([quote({ id: 'a', price: 12 }), quote({ id: 'b', price: 11 }), quote({ id: 'c', plan_name: 'Other', price: 12 })]);
+    expect(result.map((q) => q.id)).toEqual(['b', 'a', 'c']);
+  });
+
+  it('accepts eta { days_range, date_range } and plan_name', () => {
+    expect(normaliseQuotes([{ id: 'x', plan_name: 'Courier', price: 30, eta: { days_range: '1-2 business days', date_range: 'Tue 24 Nov - Wed 25 Nov' } }])).toEqual([
+      { id: 'x', plan_name: 'Courier', carrier: SHIPPING.defaultCarrier, is_satchel: false, satchel_size: null, price: 30, eta: { days_range: '1-2 business days', date_range: 'Tue 24 Nov - Wed 25 Nov' } },
+    ]);
+  });
+
+  it('accepts the flat eta_days_range / eta_date_range form and plan', () => {
+    expect(normaliseQuotes([{ id: 'y', plan: 'Standard', price: '8.95', is_satchel: true, satchel_size: 'medium', eta_days_range: '3-5 business days', eta_date_range: '26-28 Nov' }])).toEqual([
+      { id: 'y', plan_name: 'Standard', carrier: SHIPPING.defaultCarrier, is_satchel: true, satchel_size: 'medium', price: 8.95, eta: { days_range: '3-5 business days', date_range: '26-28 Nov' } },
+    ]);
+  });
+
+  it('fills in what is missing: an id from the name, the default estimate, satchel from its size', () => {
+    const [result] = normaliseQuotes([{ plan_name: 'Large Satchel', price: 12, satchel_size: 'large' }]);
+    expect(result).toMatchObject({ id: 'large-satchel', is_satchel: true, eta: { days_range: SHIPPING.defaultDeliveryEstimate, date_range: '' } });
+  });
+
+  it('drops entries without a name or a usable price instead of offering them', () => {
+    expect(normaliseQuotes([{ price: 5 }, { plan_name: 'A', price: null }, { plan_name: 'B', price: 'soon' }, { plan_name: 'C', price: -1 }, { plan_name: 'D' }, null, 'x'])).toEqual([]);
+  });
+
+  it('rounds prices to cents, so 15.049999 and 15.05 are one option', () => {
+    const result = normaliseQuotes([quote({ price: 15.049999 }), quote({ price: 15.05 })]);
+    expect(result).toHaveLength(1);
+    expect(result[0]!.price).toBe(15.05);
+  });
+});
+
+describe('fallbackQuotes', () => {
+  it('AU: AU Standard Courier at 15 AUD, 3-7 business days', () => {
+    expect(fallbackQuotes('AU')).toEqual([
+      { id: 'au-standard', plan_name: 'AU Standard Courier', carrier: 'Australia Post', is_satchel: false, satchel_size: null, price: 15, eta: { days_range: '3-7 business days', date_range: '' } },
+    ]);
+  });
+
+  it.each(ALLOWED_COUNTRIES.filter((c) => c !== 'AU'))('%s: the international flat rate of 25 AUD', (country) => {
+    expect(fallbackQuotes(country)).toEqual([expect.objectContaining({ id: 'international-flat', plan_name: 'International Shipping', price: 25 })]);
+  });
+});
+
+describe('applyFreeShipping', () => {
+  const quotes = [quote({ price: 15 }), quote({ id: 'express', price: 21.45 })];
+
+  it('AU at exactly 75 AUD: every option is free', () => {
+    expect(applyFreeShipping(quotes, { country: 'AU', subtotal: 75 }).map((q) => q.price)).toEqual([0, 0]);
+  });
+
+  it('AU at 74.99 AUD: prices unchanged', () => {
+    expect(applyFreeShipping(quotes, { country: 'AU', subtotal: 74.99 }).map((q) => q.price)).toEqual([15, 21.45]);
+  });
+
+  it('a subtotal of 75 summed in floating point (64.13 + 10.85 + 0.02 = 74.99999999999999) still counts as 75', () => {
+    const subtotal = 64.13 + 10.85 + 0.02;
+    expect(subtotal).toBeLessThan(75);
+    expect(applyFreeShipping(quotes, { country: 'AU', subtotal }).map((q) => q.price)).toEqual([0, 0]);
+  });
+
+  it.each(ALLOWED_COUNTRIES.filter((c) => c !== 'AU'))('never free to %s, whatever the subtotal', (country) => {
+    expect(applyFreeShipping(fallbackQuotes(country), { country, subtotal: 500 })[0]!.price).toBe(25);
+  });
+
+  it('does not change the quotes it was given', () => {
+    applyFreeShipping(quotes, { country: 'AU', subtotal: 100 });
+    expect(quotes[0]!.price).toBe(15);
+  });
+});
+
+describe('quoteShipping', () => {
+  const request: ParcelRequest = { fromPostcode: SHIPPING.pickupPostcode, toPostcode: '3000', country: 'AU', weightGrams: 300, lengthCm: 21.6, widthCm: 21.6, heightCm: 0.6 };
+  const provider = (answer: () => Promise<unknown[]>): ShippingRatesProvider & { calls: number } => {
+    const p = {
+      name: 'fake',
+      calls: 0,
+      async quote() {
+        p.calls += 1;
+        return (await answer()) as ShippingQuote[];
+      },
+    };
+    return p;
+  };
+
+  it('no provider configured: the fallback table itself, not reported as a failure', async () => {
+    expect(await quoteShipping(undefined, request, 22)).toEqual({ quotes: fallbackQuotes('AU'), fallback: false });
+    expect(await quoteShipping(undefined, { ...request, country: 'US', toPostcode: '10001' }, 22)).toEqual({ quotes: fallbackQuotes('US'), fallback: false });
+  });
+
+  it('live quotes are normalised (deduplicated, sorted)', async () => {
+    const live = provider(async () => [quote({ id: 'b', price: 20 }), quote({ id: 'a', price: 10 }), quote({ id: 'a2', price: 10 })]);
+    const result = await quoteShipping(live, request, 22);
+    expect(result.fallback).toBe(false);
+    expect(result.quotes.map((q) => q.id)).toEqual(['a', 'b']);
+  });
+
+  it('abroad: the international flat rate, without asking the domestic carrier', async () => {
+    const live = provider(async () => [quote({})]);
+    expect(await quoteShipping(live, { ...request, country: 'NZ', toPostcode: '6011' }, 200)).toEqual({ quotes: fallbackQuotes('NZ'), fallback: false });
+    expect(live.calls).toBe(0);
+  });
+
+  it("a provider error: the fallback table with the spec's message", async () => {
+    const failing = provider(async () => {
+      throw new ProviderError('fake', 503, 'Service Unavailable');
+    });
+    expect(await quoteShipping(failing, request, 22)).toEqual({ quotes: fallbackQuotes('AU'), fallback: true, message: SHIPPING_RATES_FAILURE_MESSAGE });
+    expect(SHIPPING_RATES_FAILURE_MESSAGE).toBe('Could not fetch shipping rates.');
+  });
+
+  it("a provider error meant for the shopper: the fallback table with the provider's message", async () => {
+    const failing = provider(async () => {
+      throw new ProviderError('fake', 404, 'PAC: Please enter a valid To postcode.', { userMessage: 'Please enter a valid To postcode.' });
+    });
+    expect(await quoteShipping(failing, request, 22)).toMatchObject({ fallback: true, message: 'Please enter a valid To postcode.' });
+  });
+
+  it('an empty answer counts as a failure: the shopper must have something to choose', async () => {
+    expect(await quoteShipping(provider(async () => []), request, 22)).toMatchObject({ quotes: fallbackQuotes('AU'), fallback: true });
+  });
+
+  it('free shipping is applied last, to live and fallback quotes alike', async () => {
+    const live = provider(async () => [quote({ price: 11.6 })]);
+    expect((await quoteShipping(live, request, 75)).quotes.map((q) => q.price)).toEqual([0]);
+    const failing = provider(async () => {
+      throw new Error('socket hang up');
+    });
+    expect(await quoteShipping(failing, request, 80)).toMatchObject({ fallback: true, quotes: [expect.objectContaining({ id: 'au-standard', price: 0 })] });
+    expect((await quoteShipping(undefined, request, 74.99)).quotes[0]!.price).toBe(15);
+  });
+});
+
+describe('parcelForCart', () => {
+  const book = { weight: BOOK.weightGrams, dimensions: BOOK.dimensionsCm };
+
+  it('one book is one book', () => {
+    expect(parcelForCart([{ ...book, quantity: 1 }])).toEqual({ weightGrams: 300, lengthCm: 21.6, widthCm: 21.6, heightCm: 0.6 });
+  });
+
+  it('sums weights, stacks heights, and takes the largest length and width', () => {
+    const parcel = parcelForCart([
+      { ...book, quantity: 3 },
+      { weight: 150, dimensions: { length: 25, width: 18, height: 1.2 }, quantity: 2 },
+    ]);
+    expect(parcel).toEqual({ weightGrams: 1200, lengthCm: 25, widthCm: 21.6, heightCm: 4.2 });
+  });
+
+  it('ignores missing measurements and non-positive quantities; an empty cart is an empty parcel', () => {
+    expect(parcelForCart([{ weight: Number.NaN, dimensions: { length: 0, width: 0, height: 0 }, quantity: 2 }, { ...book, quantity: 0 }])).toEqual({
+      weightGrams: 0,
+      lengthCm: 0,
+      widthCm: 0,
+      heightCm: 0,
+    });
+    expect(parcelForCart([])).toEqual({ weightGrams: 0, lengthCm: 0, widthCm: 0, heightCm: 0 });
+  });
+});
