@@ -20,7 +20,7 @@ export default defineConfig({
   webServer: {
     command: `tsx local/start.ts --no-build`,
     url: `http://localhost:${PORT}/api/health`,
-    env: { PORT: String(PORT), LOCAL_DB: 'memory', ...(process.env.LOCAL_DIST_DIR && { LOCAL_DIST_DIR: process.env.LOCAL_DIST_DIR }) },
+    env: { PORT: String(PORT), LOCAL_DB: 'memory', LOCAL_OUTBOX_FILE: 'test-results/outbox.jsonl', ...(process.env.LOCAL_DIST_DIR && { LOCAL_DIST_DIR: process.env.LOCAL_DIST_DIR }) },
     reuseExistingServer: false,
     timeout: 60_000,
   },

@@ -1,0 +1,52 @@
+/**
+ * LOCAL STAND-IN for the email provider (Resend in hosted mode), used when RESEND_API_KEY or EMAIL_FROM
+ * is unset. Nothing is sent: each message is appended as one JSON line to an outbox file
+ * (LOCAL_OUTBOX_FILE, default local/.data/outbox.jsonl) and one line is logged, so a developer or a test
+ * can read exactly what would have gone out.
+ */
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { EmailMessage, EmailProvider } from './types';
+
+export const DEFAULT_OUTBOX_FILE = 'local/.data/outbox.jsonl';
+
+/** One line of the outbox. */
+export interface OutboxEntry extends EmailMessage {
+  provider: 'local-outbox';
+  /** ISO time the message was "sent". */
+  sentAt: string;
+}
+
+export function outboxFileFromEnv(env: Record<string, string | undefined> = process.env): string {
+  return resolve(env.LOCAL_OUTBOX_FILE?.trim() || DEFAULT_OUTBOX_FILE);
+}
+
+export function createLocalOutboxEmail(options: { file?: string; log?: (line: string) => void } = {}): EmailProvider {
+  const log = options.log ?? ((line: string) => console.log(line));
+  return {
+    name: 'local-outbox',
+    async send(message) {
+      const file = options.file ? resolve(options.file) : outboxFileFromEnv();
+      const entry: OutboxEntry = { provider: 'local-outbox', sentAt: new Date().toISOString(), ...message };
+      await mkdir(dirname(file), { recursive: true });
+      // One write per line: appends of this size do not interleave between concurrent sends.
+      await appendFile(file, `${JSON.stringify(entry)}\n`, 'utf8');
+      log(`[email outbox] to ${message.to} subject ${JSON.stringify(message.subject)} (local stand-in, not sent; see ${file})`);
+    },
+  };
+}
+
+/** Every message in an outbox file, oldest first; [] when the file does not exist yet. */
+export async function readOutbox(file: string = outboxFileFromEnv()): Promise<OutboxEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as OutboxEntry);
+}

@@ -1,0 +1,79 @@
+/**
+ * Small pieces both form islands share: labelled fields, the busy-state announcement, and the checks the
+ * browser's own validation misses: a required field holding only spaces, and an address `type=email`
+ * accepts but the database does not (EMAIL_PATTERN wants a dot in the domain).
+ */
+import { useEffect, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { EMAIL_PATTERN } from '@/config/constants';
+
+export const BLANK_FIELD_MESSAGE = 'Please fill out this field.';
+export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address.';
+
+/** Marks the first field that fails those checks invalid and reports it; true when all are fine. */
+export function checkFields(form: HTMLFormElement): boolean {
+  for (const element of Array.from(form.elements)) {
+    if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)) continue;
+    const value = element.value.trim();
+    const problem =
+      element.required && value === '' ? BLANK_FIELD_MESSAGE : element.type === 'email' && value !== '' && !EMAIL_PATTERN.test(value) ? INVALID_EMAIL_MESSAGE : '';
+    if (problem) {
+      element.setCustomValidity(problem);
+      element.reportValidity();
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Clears a custom "blank" message as soon as the person types again. */
+export function clearCustomValidity(event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }): void {
+  event.currentTarget.setCustomValidity('');
+}
+
+interface LabelledProps {
+  id: string;
+  label: ReactNode;
+  className?: string;
+}
+
+export function TextField({ id, label, className = '', ...input }: LabelledProps & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <input id={id} className="field" onInput={clearCustomValidity} {...input} />
+    </div>
+  );
+}
+
+export function TextAreaField({ id, label, className = '', ...textarea }: LabelledProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <textarea id={id} className="field" onInput={clearCustomValidity} {...textarea} />
+    </div>
+  );
+}
+
+/** Announces the busy text to screen readers; the button label changes for everyone else. */
+export function BusyStatus({ busy, text }: { busy: boolean; text: string }) {
+  return (
+    <p role="status" aria-live="polite" className="sr-only">
+      {busy ? text : ''}
+    </p>
+  );
+}
+
+/**
+ * False in the server-rendered HTML and until the island hydrates. Submit buttons stay disabled until then,
+ * so a click (or Enter) before hydration cannot fall through to a native GET submit that would put the
+ * visitor's details in the address bar.
+ */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}

@@ -1,0 +1,228 @@
+/**
+ * The newsletter (/blog) and contact (/contact) forms end to end on the embedded backend: toasts, what is
+ * stored (read back with the embedded backend's well-known service-role key) and the notification in the
+ * local outbox file (LOCAL_OUTBOX_FILE in playwright.config.ts). No site key is set, so the bot-check is off.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
+
+const OUTBOX = 'test-results/outbox.jsonl';
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+const unique = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** Rows of a table with this email, read as the service role (anon may only insert). */
+async function storedRows(baseURL: string | undefined, table: 'contact_submissions' | 'newsletter_subscriptions', email: string) {
+  const response = await fetch(`${baseURL}/rest/v1/${table}?email=eq.${encodeURIComponent(email)}&select=*`, {
+    headers: { apikey: LOCAL_SERVICE_ROLE_KEY, Authorization: `Bearer ${LOCAL_SERVICE_ROLE_KEY}` },
+  });
+  expect(response.ok, await response.clone().text()).toBe(true);
+  return (await response.json()) as Array<Record<string, string>>;
+}
+
+/** The toast region Radix renders (one toast at a time). */
+const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/ });
+
+async function newsletterForm(page: Page) {
+  await page.goto('/blog');
+  const box = page.getByRole('region', { name: 'Subscribe to Our Newsletter' });
+  const button = box.getByRole('button', { name: 'Subscribe' });
+  await button.scrollIntoViewIfNeeded();
+  await expect(button).toBeEnabled(); // hydrated (client:visible)
+  return { box, email: box.getByRole('textbox', { name: 'Email address' }), button };
+}
+
+async function contactForm(page: Page) {
+  await page.goto('/contact');
+  const region = page.getByRole('region', { name: 'Send Us a Message' });
+  const button = region.getByRole('button', { name: 'Send Message' });
+  await button.scrollIntoViewIfNeeded();
+  await expect(button).toBeEnabled();
+  return {
+    region,
+    button,
+    name: region.getByRole('textbox', { name: 'Name' }),
+    email: region.getByRole('textbox', { name: 'Email' }),
+    subject: region.getByRole('textbox', { name: 'Subject' }),
+    message: region.getByRole('textbox', { name: 'Message' }),
+  };
+}
+
+test.describe('newsletter on /blog', () => {
+  test('subscribes, notifies the publisher, and says so when the same address (any case) subscribes again', async ({ page, baseURL }) => {
+    const address = unique('newsletter');
+    const form = await newsletterForm(page);
+    await expect(form.email).toHaveAttribute('type', 'email');
+    await expect(form.email).toHaveAttribute('required', '');
+    await expect(form.email).toHaveAttribute('maxlength', '254');
+
+    await form.email.fill(address);
+    await form.button.click();
+    await expect(toasts(page).getByText('Successfully subscribed!')).toBeVisible();
+    await expect(form.email).toHaveValue('');
+    expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toHaveLength(1);
+    await expect
+      .poll(async () => (await readOutbox(OUTBOX)).some((m) => m.subject === `New newsletter subscriber: ${address}`), { message: 'notification in the outbox' })
+      .toBe(true);
+
+    await form.email.fill(address.toUpperCase());
+    await form.button.click();
+    const again = toasts(page).getByRole('listitem').filter({ hasText: "You're already subscribed!" });
+    await expect(again).toBeVisible();
+    await expect(again).toContainText('No need to subscribe again.');
+    expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toHaveLength(1);
+  });
+
+  test('shows Subscribing... while busy and Failed to subscribe when the database refuses', async ({ page }) => {
+    const form = await newsletterForm(page);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/rest/v1/newsletter_subscriptions*', async (route) => {
+      await held;
+      await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'XX000', message: 'boom', details: null, hint: null }) });
+    });
+
+    await form.email.fill(unique('busy'));
+    await form.button.click();
+    await expect(form.box.getByRole('button', { name: 'Subscribing...' })).toHaveAttribute('aria-disabled', 'true');
+    await expect(form.box.getByRole('status')).toHaveText('Subscribing...');
+    release();
+    await expect(toasts(page).getByText('Failed to subscribe')).toBeVisible();
+    await expect(toasts(page).getByText('Please try again later.')).toBeVisible();
+    await expect(form.box.getByRole('button', { name: 'Subscribe', exact: true })).toBeVisible();
+  });
+
+  test('the browser blocks an empty or malformed address before anything is sent', async ({ page }) => {
+    const form = await newsletterForm(page);
+    const inserts: string[] = [];
+    page.on('request', (r) => r.url().includes('/rest/v1/') && inserts.push(r.url()));
+
+    await form.button.click();
+    expect(await form.email.evaluate((el) => el.matches(':invalid'))).toBe(true);
+    await form.email.fill('parent@localhost'); // type=email accepts it; the shop's pattern does not
+    await form.button.click();
+    expect(await form.email.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe('Please enter a valid email address.');
+    expect(inserts).toEqual([]);
+  });
+});
+
+test.describe('contact form on /contact', () => {
+  test('sends a message: toast, cleared form, stored row and a notification', async ({ page, baseURL }) => {
+    const address = unique('contact');
+    const subject = `Parish order ${Date.now()}`;
+    const form = await contactForm(page);
+    for (const [field, max] of [
+      [form.name, '100'],
+      [form.email, '254'],
+      [form.subject, '200'],
+      [form.message, '5000'],
+    ] as const) {
+      await expect(field).toHaveAttribute('required', '');
+      await expect(field).toHaveAttribute('maxlength', max);
+    }
+
+    await form.name.fill('Maria Rossi');
+    await form.email.fill(address);
+    await form.subject.fill(subject);
+    await form.message.fill('Could we order 30 copies for our parish school?\nThank you!');
+    await form.button.click();
+
+    await expect(toasts(page).getByText('Message sent!')).toBeVisible();
+    for (const field of [form.name, form.email, form.subject, form.message]) await expect(field).toHaveValue('');
+
+    const rows = await storedRows(baseURL, 'contact_submissions', address);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ name: 'Maria Rossi', email: address, subject, message: 'Could we order 30 copies for our parish school?\nThank you!' });
+
+    await expect.poll(async () => (await readOutbox(OUTBOX)).find((m) => m.subject === `Contact form: ${subject}`)?.text ?? '').toContain(`Email: ${address}`);
+  });
+
+  test('shows Sending... while busy', async ({ page }) => {
+    const form = await contactForm(page);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/rest/v1/contact_submissions*', async (route) => {
+      await held;
+      await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'XX000', message: 'boom', details: null, hint: null }) });
+    });
+    await form.name.fill('Busy Person');
+    await form.email.fill(unique('busy'));
+    await form.subject.fill('Hello');
+    await form.message.fill('Hello there');
+    await form.button.click();
+    await expect(form.region.getByRole('button', { name: 'Sending...' })).toHaveAttribute('aria-disabled', 'true');
+    await expect(form.region.getByRole('status')).toHaveText('Sending your message...');
+    release();
+    await expect(toasts(page).getByText('Failed to send message')).toBeVisible();
+    // A failed send keeps what the person wrote.
+    await expect(form.message).toHaveValue('Hello there');
+  });
+
+  test('a missing field is blocked by the browser and nothing is stored', async ({ page, baseURL }) => {
+    const address = unique('missing');
+    const form = await contactForm(page);
+    const inserts: string[] = [];
+    page.on('request', (r) => r.url().includes('/rest/v1/contact_submissions') && inserts.push(r.url()));
+
+    await form.name.fill('Maria Rossi');
+    await form.email.fill(address);
+    await form.message.fill('A message without a subject');
+    await form.button.click();
+    expect(await form.subject.evaluate((el) => el.matches(':invalid'))).toBe(true);
+    await expect(form.subject).toBeFocused();
+
+    // Spaces only count as missing too.
+    await form.subject.fill('   ');
+    await form.button.click();
+    expect(await form.subject.evaluate((el) => el.matches(':invalid'))).toBe(true);
+
+    await expect(toasts(page).getByText('Message sent!')).toHaveCount(0);
+    expect(inserts).toEqual([]);
+    expect(await storedRows(baseURL, 'contact_submissions', address)).toEqual([]);
+  });
+});
+
+test.describe('forms at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true });
+
+  test('both forms fit the viewport and their fields are full width', async ({ page }) => {
+    for (const open of [newsletterForm, contactForm]) {
+      const form = await open(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      const box = await form.button.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    }
+  });
+});
+
+test.describe('forms accessibility', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test('the hydrated forms and a toast have no WCAG 2.1 A/AA violations', async ({ page }) => {
+    const form = await contactForm(page);
+    await form.button.click(); // shows the browser's own validation bubble, not a page change
+    let results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+    expect(results.violations).toEqual([]);
+
+    const newsletter = await newsletterForm(page);
+    await newsletter.email.fill(unique('axe'));
+    await newsletter.button.click();
+    await expect(toasts(page).getByText('Successfully subscribed!')).toBeVisible();
+    results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+    expect(results.violations).toEqual([]);
+  });
+
+  test('every field shows a visible focus ring from the keyboard', async ({ page }) => {
+    const form = await contactForm(page);
+    await form.name.focus();
+    for (const field of [form.name, form.email, form.subject, form.message, form.button]) {
+      await expect(field).toBeFocused();
+      const outline = await field.evaluate((el) => getComputedStyle(el).outlineStyle);
+      expect(outline).not.toBe('none');
+      await page.keyboard.press('Tab');
+    }
+  });
+});
