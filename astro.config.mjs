@@ -18,12 +18,25 @@ const clientEnv = Object.fromEntries(
     .map(([name]) => [name, envField.string({ context: 'client', access: 'public', optional: true })]),
 );
 
+/** A production deploy must take real payments: without Stripe keys the build stops here. */
+const refuseTestPaymentsInProduction = {
+  name: 'refuse-test-payments-in-production',
+  hooks: {
+    'astro:config:setup': () => {
+      if (process.env.CONTEXT === 'production' && !process.env.STRIPE_SECRET_KEY) {
+        throw new Error('Refusing to build a production deploy without STRIPE_SECRET_KEY: the local test-payment page must never run in production.');
+      }
+    },
+  },
+};
+
 export default defineConfig({
   site,
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },
   integrations: [
+    refuseTestPaymentsInProduction,
     react(),
     mdx(),
     sitemap({

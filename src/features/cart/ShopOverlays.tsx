@@ -5,6 +5,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { $drawerOpen } from './store';
 import { $toasts } from '@/features/toast/store';
+import { showFlashToast } from '@/features/toast/flash';
 
 const CartDrawer = lazy(() => import('./CartDrawer'));
 const Toaster = lazy(() => import('@/features/toast/Toaster'));
@@ -19,6 +20,7 @@ function useOnceTrue(subscribe: (cb: () => void) => () => void, check: () => boo
 }
 
 export default function ShopOverlays() {
+  useEffect(showFlashToast, []);
   const drawerNeeded = useOnceTrue((cb) => $drawerOpen.subscribe(cb), () => $drawerOpen.get());
   const toastsNeeded = useOnceTrue((cb) => $toasts.subscribe(cb), () => $toasts.get().length > 0);
   return (

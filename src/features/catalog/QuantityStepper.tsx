@@ -22,14 +22,13 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
       </label>
       <input
         id={id}
-        type="number"
+        type="text"
         inputMode="numeric"
-        min={1}
-        step={1}
+        pattern="[0-9]*"
         value={value}
         disabled={disabled}
         onChange={(event) => onChange(toQuantity(event.target.value))}
-        className="h-10 w-14 [appearance:textfield] border-x border-slate-300 text-center font-semibold [&::-webkit-inner-spin-button]:appearance-none"
+        className="h-10 w-14 border-x border-slate-300 text-center font-semibold"
       />
       <button type="button" className="h-10 w-10 rounded-r-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40" aria-label={`Increase ${label.toLowerCase()}`} disabled={disabled} onClick={() => onChange(value + 1)}>
         +

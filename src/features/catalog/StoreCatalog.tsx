@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import ProductCard, { ProductCardSkeleton } from './ProductCard';
 import { matchesSearch, type Product } from './product';
 import { useLiveProducts } from './use-live-catalog';
+import { useHydrated } from '@/lib/use-hydrated';
 
 const SKELETON_CARDS = 3;
 
@@ -16,6 +17,8 @@ function readSearchParam(): string {
 export default function StoreCatalog({ initialProducts }: { initialProducts: Product[] }) {
   const live = useLiveProducts(initialProducts);
   const [term, setTerm] = useState('');
+  // Typing before the island is live would be lost when it takes over the box.
+  const ready = useHydrated();
   useEffect(() => setTerm(readSearchParam()), []);
 
   useEffect(() => {
@@ -34,7 +37,7 @@ export default function StoreCatalog({ initialProducts }: { initialProducts: Pro
         <label htmlFor="store-search" className="sr-only">
           Search products
         </label>
-        <input id="store-search" type="search" className="field rounded-full px-5 py-3" placeholder="Search Catholic children's books..." value={term} onChange={(e) => setTerm(e.target.value)} maxLength={100} />
+        <input id="store-search" type="search" className="field rounded-full px-5 py-3" placeholder="Search Catholic children's books..." value={term} readOnly={!ready} onChange={(e) => setTerm(e.target.value)} maxLength={100} />
       </form>
       <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-live="polite" aria-busy={live.status === 'loading'}>
         {showSkeleton && Array.from({ length: SKELETON_CARDS }, (_, i) => <ProductCardSkeleton key={i} />)}

@@ -6,6 +6,7 @@ import * as Toast from '@radix-ui/react-toast';
 import { useStore } from '@nanostores/react';
 import { TIMINGS, TOAST } from '@/config/constants';
 import { $toasts, dismissToast, removeToast, type ToastMessage } from './store';
+import { $drawerOpen, closeDrawer } from '@/features/cart/store';
 
 const VARIANT_STYLES: Record<ToastMessage['variant'], string> = {
   success: 'border-emerald-700 bg-white',
@@ -22,6 +23,13 @@ export default function Toaster() {
           key={t.id}
           open={t.open}
           type={t.variant === 'error' ? 'foreground' : 'background'}
+          onEscapeKeyDown={(event) => {
+            // Escape belongs to the open cart drawer first, though the toast sits above it.
+            if ($drawerOpen.get()) {
+              event.preventDefault();
+              closeDrawer();
+            }
+          }}
           onOpenChange={(open) => {
             if (!open) {
               dismissToast(t.id);

@@ -24,7 +24,8 @@ export const $toasts = atom<ToastMessage[]>([]);
 
 export function toast(message: Omit<ToastMessage, 'id' | 'open' | 'variant'> & { variant?: ToastMessage['variant'] }): number {
   const id = nextId++;
-  $toasts.set([{ variant: 'success', ...message, id, open: true }, ...$toasts.get()].slice(0, TOAST.limit));
+  const next: ToastMessage = { ...message, variant: message.variant ?? 'success', id, open: true };
+  $toasts.set([next, ...$toasts.get()].slice(0, TOAST.limit));
   return id;
 }
 

@@ -1,0 +1,107 @@
+/**
+ * Checkout rules on the server: the request shapes, and pricing a cart from the database. The browser's
+ * prices are never read; quantities and stock are checked here, then again by fulfilment.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import { ALLOWED_COUNTRIES, EMAIL_PATTERN, LIMITS, SHIPPING } from '../../src/config/constants';
+import { parcelForCart, quoteShipping } from './shipping';
+import type { ShippingQuote, ShippingRatesProvider } from './providers/types';
+
+const text = (max: number) => z.string().trim().max(max);
+export const email = z.string().trim().max(LIMITS.emailMaxLength).regex(EMAIL_PATTERN, 'Please enter a valid email address');
+export const country = z.enum(ALLOWED_COUNTRIES, { error: `We ship to ${ALLOWED_COUNTRIES.join(', ')} only.` });
+
+export const cartItemsSchema = z
+  .array(
+    z.looseObject({
+      id: z.string().trim().min(1).max(100),
+      quantity: z.number({ error: 'Quantity must be a whole number.' }).int('Quantity must be a whole number.').min(1, 'Quantity must be at least 1.').max(LIMITS.maxLineQuantity),
+    }),
+  )
+  .min(1, 'Your cart is empty')
+  .max(LIMITS.maxCartLines)
+  .refine((items) => new Set(items.map((i) => i.id)).size === items.length, 'Each product may appear only once in the cart.');
+
+/** Accepts the cart as the browser keeps it ({ product: { id }, quantity }) or flat ({ id, quantity }). */
+export const cartInput = z.preprocess(
+  (value) =>
+    Array.isArray(value)
+      ? value.map((item) => (item && typeof item === 'object' && 'product' in item && item.product && typeof item.product === 'object' ? { ...item, id: (item.product as { id?: unknown }).id } : item))
+      : value,
+  cartItemsSchema,
+);
+
+export const shippingDetailsSchema = z.object({
+  fullName: text(LIMITS.nameMaxLength).optional().default(''),
+  email: email.optional(),
+  phone: text(40).optional().default(''),
+  addressLine1: text(LIMITS.addressFieldMaxLength).min(1, 'Please complete your shipping address'),
+  addressLine2: text(LIMITS.addressFieldMaxLength).optional().default(''),
+  city: text(100).min(1, 'Please complete your shipping address'),
+  state: text(100).optional().default(''),
+  postalCode: text(20).min(1, 'Please complete your shipping address'),
+  country,
+  shippingMethod: z.looseObject({ id: z.string().trim().min(1, 'Please select a shipping method').max(100) }, { error: 'Please select a shipping method' }),
+});
+export type ShippingDetails = z.infer<typeof shippingDetailsSchema>;
+
+export interface PricedLine {
+  productId: string;
+  title: string;
+  quantity: number;
+  unitPrice: number;
+  weight: number;
+  dimensions: { length: number; width: number; height: number };
+}
+
+export class CheckoutRejection extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const toCents = (amount: number) => Math.round(amount * 100);
+
+/** Reads every product from the database: unknown ids and short stock are refused with a clear message. */
+export async function priceCart(db: SupabaseClient, items: Array<{ id: string; quantity: number }>): Promise<{ lines: PricedLine[]; subtotal: number }> {
+  const { data, error } = await db.from('products').select('id, title, price, stock, weight, dimensions').in('id', items.map((i) => i.id));
+  if (error) throw error;
+  const byId = new Map(data.map((row) => [row.id as string, row]));
+  const lines = items.map((item) => {
+    const row = byId.get(item.id);
+    if (!row) throw new CheckoutRejection(400, `We couldn't find one of the products in your cart (${item.id}). Please remove it and try again.`);
+    if (row.stock < item.quantity) {
+      throw new CheckoutRejection(409, row.stock > 0 ? `Only ${row.stock} left of ${row.title}. Please lower the quantity.` : `${row.title}: This product is out of stock`);
+    }
+    const dims = (row.dimensions ?? {}) as Record<string, unknown>;
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+    return {
+      productId: row.id as string,
+      title: row.title as string,
+      quantity: item.quantity,
+      unitPrice: Number(row.price),
+      weight: Number(row.weight),
+      dimensions: { length: num(dims.length), width: num(dims.width), height: num(dims.height) },
+    };
+  });
+  const subtotal = lines.reduce((sum, l) => sum + toCents(l.unitPrice) * l.quantity, 0) / 100;
+  return { lines, subtotal };
+}
+
+/** Quotes for the destination, computed here whatever the browser showed. */
+export async function quotesFor(rates: ShippingRatesProvider | undefined, lines: PricedLine[], subtotal: number, address: { postalCode: string; city?: string; state?: string; country: (typeof ALLOWED_COUNTRIES)[number] }) {
+  const parcel = parcelForCart(lines.map((l) => ({ weight: l.weight, dimensions: l.dimensions, quantity: l.quantity })));
+  return quoteShipping(rates, { fromPostcode: SHIPPING.pickupPostcode, toPostcode: address.postalCode, toSuburb: address.city, toState: address.state, country: address.country, ...parcel }, subtotal);
+}
+
+/** Business days from an estimate like "3-7 business days", for the payment page's delivery estimate. */
+export function deliveryDays(quote: ShippingQuote): { min: number; max: number } {
+  const match = quote.eta.days_range.match(/(\d+)\s*[-–]\s*(\d+)/) ?? quote.eta.days_range.match(/(\d+)/);
+  const min = Number(match?.[1] ?? 3);
+  const max = Number(match?.[2] ?? match?.[1] ?? 7);
+  return { min, max: Math.max(min, max) };
+}

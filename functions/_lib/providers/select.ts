@@ -1,0 +1,62 @@
+/**
+ * The ONE place that picks each side service from the environment (ARCHITECTURE.md, "Two ways to run"):
+ * a provider's variables set → the real adapter; unset → the local stand-in (or the check is off).
+ * Callers pass `readServerEnv()` and use the interfaces in ./types only.
+ */
+import type { ServerEnv } from '../../../src/config/env';
+import { isProductionDeploy } from '../../../src/config/env';
+import { createLocalOutboxEmail } from './local-email';
+import { createResendEmail } from './resend';
+import { createTurnstileCheck } from './turnstile';
+import type { AddressLookupProvider, EmailProvider, HumanCheckProvider, PaymentProvider, ShippingRatesProvider } from './types';
+import { ConfigurationError, serviceClient } from '../supabase-admin';
+import { createAustraliaPostRates } from './australia-post';
+import { createGooglePlacesLookup } from './google-places';
+import { createLocalTestPayments } from './local-payments';
+import { createStripePayments } from './stripe';
+
+const warned = new Set<string>();
+function warnOnce(key: string, message: string): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  console.warn(message);
+}
+
+/** Resend when RESEND_API_KEY and EMAIL_FROM are set; otherwise the local outbox file. */
+export function selectEmailProvider(env: ServerEnv): EmailProvider {
+  if (env.RESEND_API_KEY && env.EMAIL_FROM) return createResendEmail({ apiKey: env.RESEND_API_KEY, from: env.EMAIL_FROM });
+  if (isProductionDeploy(env)) {
+    warnOnce('email', '[providers] RESEND_API_KEY or EMAIL_FROM is not set in production: emails go to the local outbox and nobody receives them.');
+  }
+  return createLocalOutboxEmail();
+}
+
+/** Turnstile when TURNSTILE_SECRET_KEY is set; otherwise undefined: the bot-check is off (logged once). */
+export function selectHumanCheck(env: ServerEnv): HumanCheckProvider | undefined {
+  if (env.TURNSTILE_SECRET_KEY) return createTurnstileCheck({ secretKey: env.TURNSTILE_SECRET_KEY });
+  warnOnce('human-check', '[providers] TURNSTILE_SECRET_KEY is not set: the bot-check is off and form tokens are not verified.');
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Commerce: payments, shipping rates, address lookup.
+
+/** Stripe when STRIPE_SECRET_KEY is set; otherwise the local test-payment page, which a production deploy refuses. */
+export function selectPaymentProvider(env: ServerEnv): PaymentProvider {
+  if (env.STRIPE_SECRET_KEY) {
+    return createStripePayments({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET });
+  }
+  if (isProductionDeploy(env)) throw new ConfigurationError('STRIPE_SECRET_KEY is not set: test payments are refused in production.');
+  warnOnce('payments', '[providers] STRIPE_SECRET_KEY is not set: using the LOCAL TEST payment page (no real money).');
+  return createLocalTestPayments(() => serviceClient(env));
+}
+
+/** Australia Post when AUSPOST_API_KEY is set; otherwise undefined: the flat rate table is the rate card. */
+export function selectShippingRates(env: ServerEnv): ShippingRatesProvider | undefined {
+  return env.AUSPOST_API_KEY ? createAustraliaPostRates({ apiKey: env.AUSPOST_API_KEY }) : undefined;
+}
+
+/** Google Places when GOOGLE_PLACES_API_KEY is set; otherwise undefined: manual address entry only. */
+export function selectAddressLookup(env: ServerEnv): AddressLookupProvider | undefined {
+  return env.GOOGLE_PLACES_API_KEY ? createGooglePlacesLookup({ apiKey: env.GOOGLE_PLACES_API_KEY }) : undefined;
+}

@@ -1,0 +1,39 @@
+/**
+ * Delivery options for the checkout: the cart's parcel from database weights and sizes, quoted by the
+ * carrier when one is configured, else the flat table; free shipping in Australia from the threshold.
+ */
+import { z } from 'zod';
+import { readServerEnv } from '../src/config/env';
+import { CheckoutRejection, cartInput, country, priceCart, quotesFor } from './_lib/checkout';
+import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { selectShippingRates } from './_lib/providers/select';
+import { serviceClient } from './_lib/supabase-admin';
+
+const text = (max: number) => z.string().trim().max(max).optional().default('');
+const body = z.object({
+  pickupPostcode: text(10),
+  deliveryPostcode: z.string().trim().min(1, 'deliveryPostcode is required').max(20),
+  deliverySuburb: text(100),
+  deliveryState: text(100),
+  deliveryAddressLine1: text(200),
+  deliveryAddressLine2: text(200),
+  deliveryCountry: country,
+  cart: cartInput,
+});
+
+export default handle(async (request) => {
+  const parsed = await readJsonBody(request, body);
+  if ('response' in parsed) return parsed.response;
+  const { deliveryPostcode, deliverySuburb, deliveryState, deliveryCountry, cart } = parsed.data;
+  const env = readServerEnv();
+  try {
+    const { lines, subtotal } = await priceCart(serviceClient(env), cart);
+    const result = await quotesFor(selectShippingRates(env), lines, subtotal, { postalCode: deliveryPostcode, city: deliverySuburb, state: deliveryState, country: deliveryCountry });
+    return json(result);
+  } catch (error) {
+    if (error instanceof CheckoutRejection) return problem(error.status, error.message);
+    throw error;
+  }
+});
+
+export const config: FunctionConfig = { path: '/api/courier-rates', method: ['POST'], rateLimit: { windowLimit: 120, windowSize: 60, aggregateBy: ['ip', 'domain'] } };

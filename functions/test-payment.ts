@@ -1,0 +1,76 @@
+/**
+ * LOCAL TEST PAYMENT PAGE — the stand-in for Stripe's hosted checkout when no Stripe key is set. Shows the
+ * items and total the server computed, and Pay / Cancel. Refused in a production deploy.
+ */
+import { z } from 'zod';
+import { isProductionDeploy, readServerEnv } from '../src/config/env';
+import { formatPrice } from '../src/lib/format';
+import { fulfilOrder } from './_lib/fulfilment';
+import { handle, problem, type FunctionConfig } from './_lib/http';
+import { LOCAL_SESSION_PREFIX } from './_lib/providers/local-payments';
+import { selectEmailProvider } from './_lib/providers/select';
+import { serviceClient } from './_lib/supabase-admin';
+
+const params = z.object({
+  session: z.string().startsWith(LOCAL_SESSION_PREFIX).max(100).regex(/^[A-Za-z0-9_-]+$/),
+  success: z.url(),
+  cancel: z.url(),
+});
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string, status = 200): Response {
+  return new Response(
+    `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;background:#fff8ee;color:#1e293b;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:16px;padding:32px;max-width:520px;width:calc(100% - 32px);box-shadow:0 4px 24px #0001}h1{color:#1e3a5f;margin-top:0}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}table{width:100%;border-collapse:collapse;margin:16px 0}td,th{padding:8px 4px;border-bottom:1px solid #e2e8f0;text-align:left}td:last-child,th:last-child{text-align:right}tfoot td{font-weight:700}.actions{display:flex;gap:12px;margin-top:20px}button{flex:1;padding:12px;border-radius:999px;font-weight:700;font-size:16px;cursor:pointer;border:2px solid #1e3a5f}button[value=pay]{background:#1e3a5f;color:#fff}button[value=cancel]{background:#fff;color:#1e3a5f}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`,
+    { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } },
+  );
+}
+
+export default handle(async (request) => {
+  const env = readServerEnv();
+  if (isProductionDeploy(env) || env.STRIPE_SECRET_KEY) return problem(404, 'Test payments are not available on this site.');
+  const url = new URL(request.url);
+  const source = request.method === 'POST' ? Object.fromEntries(await request.formData()) : Object.fromEntries(url.searchParams);
+  const parsed = params.safeParse(source);
+  if (!parsed.success) return problem(400, 'This test payment link is incomplete or damaged.');
+  const { session, success, cancel } = parsed.data;
+  if (new URL(success).origin !== url.origin || new URL(cancel).origin !== url.origin) return problem(400, 'Return addresses must be on this site.');
+
+  const db = serviceClient(env);
+  const order = await db.from('orders').select('id, total_amount, shipping_amount, shipping_method, payment_status').eq('checkout_session_id', session).maybeSingle();
+  if (order.error) throw order.error;
+  if (!order.data) return problem(404, 'No test payment session with that id.');
+  const orderId = order.data.id as string;
+
+  if (request.method === 'POST') {
+    if (source.action === 'cancel') {
+      const cancelled = await db.rpc('cancel_unpaid_order', { p_order_id: orderId });
+      if (cancelled.error) throw cancelled.error;
+      return Response.redirect(cancel, 303);
+    }
+    await fulfilOrder(db, selectEmailProvider(env), orderId);
+    return Response.redirect(success.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session)), 303);
+  }
+
+  const items = await db.from('order_items').select('title, quantity, price_at_time').eq('order_id', orderId);
+  if (items.error) throw items.error;
+  const rows = items.data.map((i) => `<tr><td>${escapeHtml(i.title)} × ${i.quantity}</td><td>${formatPrice(i.price_at_time * i.quantity)}</td></tr>`).join('');
+  const method = (order.data.shipping_method ?? {}) as { name?: string };
+  const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+  const settled = order.data.payment_status !== 'unpaid';
+  return page(
+    'TEST payment',
+    `<p class="test">TEST PAYMENT — no real money moves</p>
+<h1>Pay for your order</h1>
+<p>This page stands in for the card payment provider while the shop runs locally.</p>
+<table><thead><tr><th scope="col">Item</th><th scope="col">Amount</th></tr></thead><tbody>${rows}
+<tr><td>Shipping: ${escapeHtml(method.name ?? 'Standard')}</td><td>${formatPrice(Number(order.data.shipping_amount))}</td></tr></tbody>
+<tfoot><tr><td>Total (AUD)</td><td>${formatPrice(Number(order.data.total_amount))}</td></tr></tfoot></table>
+${settled ? `<p role="status">This order is already ${escapeHtml(order.data.payment_status)}.</p>` : ''}
+<form method="post">${hidden('session', session)}${hidden('success', success)}${hidden('cancel', cancel)}
+<div class="actions"><button type="submit" name="action" value="cancel">Cancel</button><button type="submit" name="action" value="pay"${settled ? ' disabled' : ''}>Pay ${formatPrice(Number(order.data.total_amount))}</button></div></form>`,
+  );
+});
+
+export const config: FunctionConfig = { path: '/api/test-payment', method: ['GET', 'POST'] };

@@ -1,0 +1,40 @@
+/** /auth/callback: exchanges the one-time code for a session, or shows why sign-in failed. */
+import { useEffect, useState } from 'react';
+import { TIMINGS } from '@/config/constants';
+import { flashToast } from '@/features/toast/flash';
+import { completeSignIn, readCallback } from './session';
+
+export default function AuthCallback() {
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    const fail = (message: string) => {
+      setFailure(message);
+      window.setTimeout(() => window.location.replace('/auth'), TIMINGS.authCallbackRedirectMs);
+    };
+    const result = readCallback(window.location);
+    if ('error' in result) return fail(result.error);
+    completeSignIn(result.code).then(
+      () => {
+        flashToast({ title: 'Successfully signed in!' });
+        window.location.replace('/');
+      },
+      (error: Error) => fail(`Authentication error: ${error.message}`),
+    );
+  }, []);
+
+  if (failure) {
+    return (
+      <div role="alert" className="text-center">
+        <h1 className="text-3xl font-bold">Authentication Failed</h1>
+        <p className="mt-3 text-slate-700">{failure}</p>
+        <p className="mt-2 text-sm text-slate-600">Taking you back to sign in…</p>
+      </div>
+    );
+  }
+  return (
+    <p className="text-center text-lg text-slate-700" role="status">
+      Processing login...
+    </p>
+  );
+}

@@ -1,0 +1,150 @@
+/** /profile: the account (read-only), Sign Out, and the order history. Signed-out visitors go to /auth. */
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import { formatPrice, formatShortDate } from '@/lib/format';
+import { toast } from '@/features/toast/store';
+import { flashToast } from '@/features/toast/flash';
+import { $auth, initials, type AuthUser } from './auth';
+import { getOrderHistory, OrderHistoryError, statusBadgeClass, type OrderSummary } from './orders';
+import { signOut } from './session';
+
+type History = { status: 'loading' } | { status: 'ready'; orders: OrderSummary[] } | { status: 'error' };
+
+async function signOutFromProfile() {
+  try {
+    await signOut();
+    flashToast({ title: 'Signed out successfully' });
+    window.location.assign('/');
+  } catch (error) {
+    toast({ title: error instanceof Error && error.message ? error.message : 'Failed to sign out', variant: 'error' });
+  }
+}
+
+function Account({ user }: { user: AuthUser }) {
+  return (
+    <section aria-labelledby="account-heading" className="rounded-3xl bg-white p-6 ring-1 ring-slate-200 md:p-8">
+      <div className="flex items-center gap-4">
+        {user.avatarUrl ? (
+          <img src={user.avatarUrl} alt="" width="64" height="64" className="h-16 w-16 rounded-full object-cover" referrerPolicy="no-referrer" />
+        ) : (
+          <span aria-hidden="true" className="grid h-16 w-16 place-items-center rounded-full bg-navy text-xl font-bold text-white">
+            {initials(user.email)}
+          </span>
+        )}
+        <h1 id="account-heading" className="text-3xl font-extrabold">
+          My Profile
+        </h1>
+      </div>
+      <div className="mt-6 grid gap-4 sm:grid-cols-2">
+        <div>
+          <label htmlFor="profile-email" className="label">
+            Email
+          </label>
+          <input id="profile-email" className="field bg-slate-50" value={user.email} readOnly />
+        </div>
+        <div>
+          <label htmlFor="profile-created" className="label">
+            Member since
+          </label>
+          <input id="profile-created" className="field bg-slate-50" value={formatShortDate(user.createdAt)} readOnly />
+        </div>
+      </div>
+      <button type="button" className="btn-secondary mt-6" onClick={signOutFromProfile}>
+        Sign Out
+      </button>
+    </section>
+  );
+}
+
+function OrderHistory({ history }: { history: History }) {
+  return (
+    <section aria-labelledby="orders-heading" className="mt-10">
+      <h2 id="orders-heading" className="text-2xl font-bold">
+        Order History
+      </h2>
+      {history.status === 'loading' && (
+        <p className="mt-4 text-slate-700" role="status">
+          Loading your orders...
+        </p>
+      )}
+      {history.status === 'error' && <p className="mt-4 text-slate-700">We couldn't load your orders just now.</p>}
+      {history.status === 'ready' && history.orders.length === 0 && (
+        <div className="mt-4 rounded-2xl bg-white p-8 text-center ring-1 ring-slate-200">
+          <p className="text-slate-700">You haven't placed any orders yet.</p>
+          <a href="/store" className="btn-primary mt-4">
+            Go to Store
+          </a>
+        </div>
+      )}
+      {history.status === 'ready' && history.orders.length > 0 && (
+        <div className="mt-4 overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
+          <table className="w-full text-left">
+            <thead className="border-b border-slate-200 text-sm text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-3">Order ID</th>
+                <th scope="col" className="px-4 py-3">Date</th>
+                <th scope="col" className="px-4 py-3">Items</th>
+                <th scope="col" className="px-4 py-3">Status</th>
+                <th scope="col" className="px-4 py-3 text-right">Total</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.orders.map((order) => (
+                <tr key={order.id} className="border-b border-slate-100 last:border-0">
+                  <td className="px-4 py-3 font-mono">{order.id.slice(0, 8)}</td>
+                  <td className="px-4 py-3">{formatShortDate(order.createdAt)}</td>
+                  <td className="px-4 py-3">{order.itemCount}</td>
+                  <td className="px-4 py-3">
+                    <span className={`rounded-full px-3 py-1 text-sm font-semibold capitalize ${statusBadgeClass(order.status)}`}>{order.status}</span>
+                  </td>
+                  <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export default function ProfilePage() {
+  const auth = useStore($auth);
+  const [history, setHistory] = useState<History>({ status: 'loading' });
+  const userId = auth.user?.id;
+
+  useEffect(() => {
+    if (auth.status === 'signed-out') window.location.replace('/auth');
+  }, [auth.status]);
+
+  useEffect(() => {
+    if (!userId) return;
+    let current = true;
+    getOrderHistory(userId).then(
+      (orders) => current && setHistory({ status: 'ready', orders }),
+      (error: unknown) => {
+        console.error(error);
+        if (!current) return;
+        setHistory({ status: 'error' });
+        toast({ title: error instanceof OrderHistoryError ? error.message : 'Failed to load order history', variant: 'error' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [userId]);
+
+  if (auth.status !== 'signed-in') {
+    return (
+      <p className="py-16 text-center text-slate-700" role="status">
+        Loading your profile...
+      </p>
+    );
+  }
+  return (
+    <>
+      <Account user={auth.user} />
+      <OrderHistory history={history} />
+    </>
+  );
+}

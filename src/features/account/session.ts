@@ -1,0 +1,34 @@
+/** Sign-in and sign-out as the screens use them; errors come back as messages. */
+import { getSupabase } from '@/lib/supabase/client';
+
+export async function signInWithGoogle(): Promise<void> {
+  const { error } = await getSupabase().auth.signInWithOAuth({
+    provider: 'google',
+    options: {
+      redirectTo: `${window.location.origin}/auth/callback`,
+      // Google returns a refresh token only with offline access and a consent prompt.
+      queryParams: { access_type: 'offline', prompt: 'consent' },
+    },
+  });
+  if (error) throw new Error(error.message || 'Failed to sign in with Google');
+}
+
+/** Reads the callback address: an error from the provider, or the one-time code to exchange. */
+export function readCallback(location: Pick<Location, 'search' | 'hash'>): { error: string } | { code: string } {
+  const query = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const error = query.get('error_description') ?? fragment.get('error_description') ?? query.get('error') ?? fragment.get('error');
+  if (error) return { error };
+  const code = query.get('code');
+  return code ? { code } : { error: 'No sign-in code was returned.' };
+}
+
+export async function completeSignIn(code: string): Promise<void> {
+  const { error } = await getSupabase().auth.exchangeCodeForSession(code);
+  if (error) throw new Error(error.message);
+}
+
+export async function signOut(): Promise<void> {
+  const { error } = await getSupabase().auth.signOut();
+  if (error) throw new Error(error.message || 'Failed to sign out');
+}

@@ -1,0 +1,90 @@
+/**
+ * Address line 1 with suggestions (250 ms after typing stops, from 3 characters). Choosing one fills the
+ * address; any lookup failure is silent and the field stays a plain text input.
+ */
+import { useEffect, useId, useMemo, useState } from 'react';
+import { TIMINGS } from '@/config/constants';
+import { useDebounced } from '@/lib/use-debounced';
+import { addressDetails, suggestAddresses } from './api';
+
+interface Props {
+  value: string;
+  country: string;
+  onChange: (value: string) => void;
+  onSelect: (address: { line1: string; line2: string; city: string; state: string; postal_code: string; country: string }) => void;
+}
+
+export default function AddressAutocomplete({ value, country, onChange, onSelect }: Props) {
+  const listId = useId();
+  const sessionToken = useMemo(() => crypto.randomUUID(), []);
+  const [predictions, setPredictions] = useState<Array<{ place_id: string; description: string }>>([]);
+  const [active, setActive] = useState(-1);
+  const [focused, setFocused] = useState(false);
+  const term = useDebounced(value, TIMINGS.addressSuggestDebounceMs);
+
+  useEffect(() => {
+    if (term.trim().length < 3 || !focused) return setPredictions([]);
+    let current = true;
+    suggestAddresses(term.trim(), country, sessionToken).then(
+      (r) => current && setPredictions(r.predictions),
+      () => current && setPredictions([]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [term, country, focused, sessionToken]);
+
+  async function choose(placeId: string) {
+    setPredictions([]);
+    try {
+      const { address } = await addressDetails(placeId, sessionToken);
+      onSelect(address);
+    } catch {
+      // Silent: the shopper can keep typing the address by hand.
+    }
+  }
+
+  const open = focused && predictions.length > 0;
+  return (
+    <div className="relative">
+      <label htmlFor="address-line1" className="label">
+        Address line 1
+      </label>
+      <input
+        id="address-line1"
+        className="field"
+        autoComplete="address-line1"
+        required
+        maxLength={200}
+        value={value}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={open && active >= 0 ? `${listId}-${active}` : undefined}
+        onChange={(e) => {
+          onChange(e.target.value);
+          setActive(-1);
+        }}
+        onFocus={() => setFocused(true)}
+        onBlur={() => window.setTimeout(() => setFocused(false), 150)}
+        onKeyDown={(e) => {
+          if (!open) return;
+          if (e.key === 'ArrowDown') setActive((i) => Math.min(i + 1, predictions.length - 1));
+          else if (e.key === 'ArrowUp') setActive((i) => Math.max(i - 1, 0));
+          else if (e.key === 'Enter' && active >= 0) choose(predictions[active]!.place_id);
+          else if (e.key === 'Escape') setPredictions([]);
+          else return;
+          e.preventDefault();
+        }}
+      />
+      <ul id={listId} role="listbox" aria-label="Address suggestions" hidden={!open} className="absolute z-10 mt-1 w-full overflow-hidden rounded-lg bg-white shadow-lg ring-1 ring-slate-300">
+        {predictions.map((p, i) => (
+          <li key={p.place_id} id={`${listId}-${i}`} role="option" aria-selected={i === active} className={`cursor-pointer px-3 py-2 ${i === active ? 'bg-sky' : 'hover:bg-slate-50'}`} onMouseDown={() => choose(p.place_id)}>
+            {p.description}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

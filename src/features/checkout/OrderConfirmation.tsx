@@ -1,0 +1,88 @@
+/**
+ * /order-confirmation: verifies the stored payment session. Paid: the cart is cleared and the stored id
+ * removed. Anything else reads 'Payment Pending'. No session at all: back to the store.
+ */
+import { useEffect, useState } from 'react';
+import { SHIPPING, STORAGE_KEYS } from '@/config/constants';
+import { orderNumber } from '@/lib/format';
+import { clearCart } from '@/features/cart/store';
+import { toast } from '@/features/toast/store';
+import { verifyPayment, type VerifiedPayment } from './api';
+
+type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending' };
+
+function storedSessionId(): string | null {
+  return new URLSearchParams(window.location.search).get('session_id') ?? localStorage.getItem(STORAGE_KEYS.checkoutSessionId);
+}
+
+export default function OrderConfirmation() {
+  const [state, setState] = useState<State>({ status: 'verifying' });
+
+  useEffect(() => {
+    const sessionId = storedSessionId();
+    if (!sessionId) return void window.location.replace('/store');
+    verifyPayment(sessionId).then(
+      (payment) => {
+        if (payment.paymentStatus !== 'paid') return setState({ status: 'pending' });
+        clearCart();
+        localStorage.removeItem(STORAGE_KEYS.checkoutSessionId);
+        setState({ status: 'paid', payment });
+      },
+      (error) => {
+        console.error(error);
+        toast({ title: 'Failed to verify payment status.', variant: 'error' });
+        setState({ status: 'pending' });
+      },
+    );
+  }, []);
+
+  if (state.status === 'verifying') {
+    return (
+      <p className="py-16 text-center text-lg text-slate-700" role="status">
+        Verifying your order...
+      </p>
+    );
+  }
+  if (state.status === 'pending') {
+    return (
+      <div className="mx-auto max-w-xl py-12 text-center">
+        <h1 className="text-3xl font-extrabold">Payment Pending</h1>
+        <p className="mt-3 text-slate-700">Your payment is still being processed. We will email you as soon as it is confirmed.</p>
+        <a href="/store" className="btn-primary mt-6">
+          Return to Store
+        </a>
+      </div>
+    );
+  }
+  const { shippingMethod } = state.payment.shippingDetails;
+  return (
+    <div className="mx-auto max-w-xl rounded-3xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200">
+      <h1 className="text-3xl font-extrabold">Order Confirmed!</h1>
+      <p className="mt-3 text-slate-700">Thank you for your order. A confirmation is on its way to your inbox.</p>
+      <dl className="mt-6 space-y-3 text-left">
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Order number</dt>
+          <dd className="font-mono text-lg font-bold" data-testid="order-number">
+            {orderNumber(state.payment.orderId)}
+          </dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Shipping method</dt>
+          <dd className="font-semibold">{shippingMethod.name}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Estimated delivery</dt>
+          <dd className="font-semibold">{shippingMethod.estimatedDelivery || SHIPPING.confirmationDeliveryEstimate}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-slate-600">Carrier</dt>
+          <dd className="font-semibold">{shippingMethod.carrier || SHIPPING.defaultCarrier}</dd>
+        </div>
+      </dl>
+      <p className="mt-6 text-sm text-slate-600">Your tracking number will arrive by email once your order ships.</p>
+      <a href="/store" className="btn-primary mt-6">
+        Continue Shopping
+      </a>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+/** The checkout's calls to the server functions, with readable errors. */
+import type { ShippingQuote } from '../../../functions/_lib/providers/types';
+import type { CartLine } from '@/features/cart/cart';
+import { $auth } from '@/features/account/auth';
+
+export type { ShippingQuote };
+
+async function post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const data = (await response.json().catch(() => ({}))) as T & { error?: string };
+  if (!response.ok) throw new Error(data.error || `Request failed (${response.status})`);
+  return data;
+}
+
+export interface PaymentConfig {
+  mode: 'stripe' | 'local-test';
+  publishableKey: string | null;
+}
+
+export const getPaymentConfig = () => post<PaymentConfig>('/api/payment-config', {});
+
+const cartPayload = (lines: readonly CartLine[]) => lines.map((l) => ({ id: l.product.id, quantity: l.quantity }));
+
+export interface AddressFields {
+  fullName: string;
+  phone: string;
+  addressLine1: string;
+  addressLine2: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  country: string;
+}
+
+export const fetchQuotes = (address: AddressFields, lines: readonly CartLine[]) =>
+  post<{ quotes: ShippingQuote[]; fallback: boolean; message?: string }>('/api/courier-rates', {
+    pickupPostcode: '',
+    deliveryPostcode: address.postalCode,
+    deliverySuburb: address.city,
+    deliveryState: address.state,
+    deliveryAddressLine1: address.addressLine1,
+    deliveryAddressLine2: address.addressLine2,
+    deliveryCountry: address.country,
+    cart: cartPayload(lines),
+  });
+
+export const suggestAddresses = (input: string, country: string, sessionToken: string) =>
+  post<{ predictions: Array<{ place_id: string; description: string }> }>('/api/address-places', { action: 'suggest', input, country, sessionToken });
+
+export const addressDetails = (placeId: string, sessionToken: string) =>
+  post<{ ok: boolean; address: { line1: string; line2: string; city: string; state: string; postal_code: string; country: string } }>('/api/address-places', {
+    action: 'details',
+    place_id: placeId,
+    sessionToken,
+  });
+
+export function createCheckout(input: { lines: readonly CartLine[]; email: string; address: AddressFields; method: ShippingQuote }) {
+  const token = $auth.get().session?.access_token;
+  return post<{ url: string; sessionId: string; orderId: string }>(
+    '/api/create-checkout',
+    {
+      cartItems: cartPayload(input.lines),
+      customerEmail: input.email,
+      shippingDetails: {
+        ...input.address,
+        email: input.email,
+        shippingMethod: { id: input.method.id, name: input.method.plan_name, carrier: input.method.carrier, price: input.method.price },
+      },
+      successUrl: `${window.location.origin}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${window.location.origin}/cart`,
+    },
+    token ? { authorization: `Bearer ${token}` } : {},
+  );
+}
+
+export interface VerifiedPayment {
+  paymentStatus: string;
+  orderId: string;
+  shippingDetails: { shippingMethod: { name: string; estimatedDelivery: string; carrier: string } };
+}
+
+export const verifyPayment = (sessionId: string) => post<VerifiedPayment>('/api/verify-payment', { sessionId });

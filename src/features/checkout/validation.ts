@@ -1,0 +1,29 @@
+/** The checkout's rules before anything is sent (spec section 5), in the order a shopper meets them. */
+import { EMAIL_PATTERN } from '@/config/constants';
+import type { AddressFields } from './api';
+
+export const MESSAGES = {
+  emptyCart: 'Your cart is empty',
+  address: 'Please complete your shipping address',
+  email: 'Please enter a valid email address',
+  method: 'Please select a shipping method',
+} as const;
+
+export function checkoutProblem(input: { itemCount: number; email: string; address: AddressFields; methodId: string | null }): string | null {
+  if (input.itemCount === 0) return MESSAGES.emptyCart;
+  const { addressLine1, city, country } = input.address;
+  if (!addressLine1.trim() || !city.trim() || !country.trim()) return MESSAGES.address;
+  if (!EMAIL_PATTERN.test(input.email.trim())) return MESSAGES.email;
+  if (!input.methodId) return MESSAGES.method;
+  return null;
+}
+
+/** 'Proceed to Payment' waits for line 1, city, postcode, country and email. */
+export function canProceed(email: string, address: AddressFields): boolean {
+  return [address.addressLine1, address.city, address.postalCode, address.country, email].every((v) => v.length > 0);
+}
+
+/** Quotes are asked for only with a full Australian address. */
+export function wantsLiveQuotes(address: AddressFields): boolean {
+  return address.country === 'AU' && [address.postalCode, address.city, address.addressLine1].every((v) => v.trim().length > 0);
+}

@@ -1,0 +1,117 @@
+import { expect, test } from '@playwright/test';
+import { asService, signIn, uniqueEmail } from './support';
+
+test.describe('sign-in, wishlist and profile', () => {
+  test('sign in through the local page, wishlist the book across a reload, see seeded orders, sign out', async ({ page, request }) => {
+    const email = uniqueEmail('ada');
+    await signIn(page, email);
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('link', { name: `Profile: ${email.split('@')[0]}` })).toBeVisible();
+    await expect(header.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+
+    await page.goto('/book');
+    await page.getByRole('button', { name: 'Add to Wishlist' }).dblclick();
+    await expect(page.getByText('Added to your wishlist!').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Added to Wishlist' })).toBeDisabled();
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Added to Wishlist' })).toBeDisabled();
+    await page.goto('/store');
+    await expect(page.getByRole('button', { name: /Added to Wishlist/ })).toBeDisabled();
+
+    const wishes = await asService<Array<{ user_id: string }>>(request, 'GET', 'wishlists?select=user_id,product_id&product_id=eq.book-10-reasons');
+    const mine = await page.evaluate(async () => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
+      return key ? (JSON.parse(localStorage.getItem(key)!).user.id as string) : null;
+    });
+    expect(wishes.filter((w) => w.user_id === mine)).toHaveLength(1);
+
+    const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
+      user_id: mine,
+      customer_email: email,
+      status: 'completed',
+      subtotal_amount: 44,
+      shipping_amount: 15,
+      total_amount: 59,
+      shipping_address: { line1: '1 Test St', city: 'Sydney', country: 'AU' },
+      shipping_method: { name: 'AU Standard Courier' },
+    });
+    await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: 'book-10-reasons', title: 'Book', quantity: 2, price_at_time: 22 });
+
+    await page.goto('/profile');
+    await expect(page.getByLabel('Email')).toHaveValue(email);
+    await expect(page.getByText(email.slice(0, 2).toUpperCase(), { exact: true })).toBeVisible();
+    const row = page.getByRole('row').filter({ hasText: order!.id.slice(0, 8) });
+    await expect(row.getByRole('cell', { name: '2', exact: true })).toBeVisible();
+    await expect(row.getByText('completed')).toHaveClass(/green/);
+    await expect(row.getByText('$59.00')).toBeVisible();
+
+    await page.getByRole('main').getByRole('button', { name: 'Sign Out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByText('Signed out successfully').first()).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
+  });
+
+  test('a new account sees the empty order history', async ({ page }) => {
+    await signIn(page, uniqueEmail('new'));
+    await page.goto('/profile');
+    await expect(page.getByRole('link', { name: 'Go to Store' })).toBeVisible();
+  });
+
+  test('signed out: /profile goes to /auth, and the wishlist asks to sign in', async ({ page }) => {
+    await page.goto('/profile');
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();
+    await page.goto('/store/product/book-10-reasons');
+    await page.getByRole('button', { name: 'Add to Wishlist' }).click();
+    await expect(page.getByText('Please sign in to add items to your wishlist').first()).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign In' }).last()).toHaveAttribute('href', '/auth');
+  });
+
+  test('a tampered callback shows Authentication Failed and returns to /auth', async ({ page }) => {
+    await page.goto('/auth/callback#error=access_denied&error_description=Access+was+denied');
+    await expect(page.getByRole('heading', { name: 'Authentication Failed' })).toBeVisible();
+    await expect(page.getByText('Access was denied')).toBeVisible();
+    await expect(page).toHaveURL(/\/auth$/, { timeout: 5000 });
+
+    await page.goto('/auth/callback?code=not-a-real-code');
+    await expect(page.getByRole('heading', { name: 'Authentication Failed' })).toBeVisible();
+    await expect(page).toHaveURL(/\/auth$/, { timeout: 5000 });
+  });
+
+  test('a signed-in visitor to /auth goes home; the mobile menu offers Sign Out', async ({ page }) => {
+    await signIn(page, uniqueEmail('mobile'));
+    await page.goto('/auth');
+    await expect(page).toHaveURL(/\/$/);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Sign Out' })).toBeVisible();
+  });
+
+  test('user B sees none of user A’s orders or wishlist on the profile', async ({ browser, request }) => {
+    const a = await browser.newPage();
+    await signIn(a, uniqueEmail('usera'));
+    await a.goto('/book');
+    await a.getByRole('button', { name: 'Add to Wishlist' }).click();
+    await expect(a.getByRole('button', { name: 'Added to Wishlist' })).toBeVisible();
+    const idA = await a.evaluate(() => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'))!;
+      return JSON.parse(localStorage.getItem(key)!).user.id as string;
+    });
+    await asService(request, 'POST', 'orders', {
+      user_id: idA,
+      customer_email: 'a@example.com',
+      subtotal_amount: 22,
+      shipping_amount: 15,
+      total_amount: 37,
+      shipping_address: { line1: '1 A St' },
+      shipping_method: { name: 'AU Standard Courier' },
+    });
+
+    const b = await browser.newPage();
+    await signIn(b, uniqueEmail('userb'));
+    await b.goto('/profile');
+    await expect(b.getByRole('link', { name: 'Go to Store' })).toBeVisible();
+    await b.goto('/book');
+    await expect(b.getByRole('button', { name: 'Add to Wishlist' })).toBeEnabled();
+  });
+});

@@ -1,0 +1,32 @@
+/** Shared steps for browser tests: the embedded backend's service role, and signing in as a shopper would. */
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
+
+const serviceHeaders = {
+  apikey: LOCAL_SERVICE_ROLE_KEY,
+  authorization: `Bearer ${LOCAL_SERVICE_ROLE_KEY}`,
+  'content-type': 'application/json',
+  prefer: 'return=representation',
+};
+
+/** Calls the embedded backend's REST API as the service role (test fixtures only). */
+export async function asService<T = unknown>(request: APIRequestContext, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, data?: unknown): Promise<T> {
+  const response = await request.fetch(`/rest/v1/${path}`, { method, headers: serviceHeaders, data });
+  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
+  return (response.status() === 204 ? undefined : await response.json()) as T;
+}
+
+export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** Signs in through /auth and the local sign-in page standing in for Google. */
+export async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/auth');
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await expect(page.getByText('stands in for Google')).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Name').fill('Test Shopper');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('Successfully signed in!').first()).toBeVisible();
+}
+
