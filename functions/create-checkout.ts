@@ -7,7 +7,7 @@ import { readServerEnv } from '../src/config/env';
 import { CheckoutRejection, cartInput, deliveryDays, email, priceCart, quotesFor, shippingDetailsSchema } from './_lib/checkout';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { selectPaymentProvider, selectShippingRates } from './_lib/providers/select';
-import { serviceClient, userIdFromRequest } from './_lib/supabase-admin';
+import { ConfigurationError, serviceClient, userIdFromRequest } from './_lib/supabase-admin';
 
 const body = z.object({
   cartItems: cartInput,
@@ -81,6 +81,10 @@ export default handle(async (request) => {
     return json({ url: session.url, sessionId: session.id, orderId });
   } catch (error) {
     if (error instanceof CheckoutRejection) return problem(error.status, error.message);
+    if (error instanceof ConfigurationError) {
+      console.error('[create-checkout]', error.message);
+      return problem(503, 'Card payments are not set up on this site yet. Please contact us to order.');
+    }
     throw error;
   }
 });

@@ -41,10 +41,17 @@ export function selectHumanCheck(env: ServerEnv): HumanCheckProvider | undefined
 // ---------------------------------------------------------------------------------------------------------------------
 // Commerce: payments, shipping rates, address lookup.
 
+/** STRIPE_API_BASE_URL (stripe-mock and tests) as the Stripe client's host options. */
+function stripeEndpoint(baseUrl: string | undefined) {
+  if (!baseUrl) return undefined;
+  const url = new URL(baseUrl);
+  return { host: url.hostname, port: url.port || (url.protocol === 'https:' ? '443' : '80'), protocol: url.protocol.replace(':', '') as 'http' | 'https' };
+}
+
 /** Stripe when STRIPE_SECRET_KEY is set; otherwise the local test-payment page, which a production deploy refuses. */
 export function selectPaymentProvider(env: ServerEnv): PaymentProvider {
   if (env.STRIPE_SECRET_KEY) {
-    return createStripePayments({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET });
+    return createStripePayments({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, stripeOptions: stripeEndpoint(env.STRIPE_API_BASE_URL) });
   }
   if (isProductionDeploy(env)) throw new ConfigurationError('STRIPE_SECRET_KEY is not set: test payments are refused in production.');
   warnOnce('payments', '[providers] STRIPE_SECRET_KEY is not set: using the LOCAL TEST payment page (no real money).');

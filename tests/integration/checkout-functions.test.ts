@@ -1,0 +1,138 @@
+/**
+ * The checkout functions as an attacker or a broken client would call them: the browser's prices are
+ * never charged, bad input gets a 4xx with a message, and no body whatever yields a 5xx.
+ */
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestShop, type TestShop } from '../helpers/shop';
+
+let t: TestShop;
+beforeAll(async () => {
+  t = await startTestShop();
+  await t.service().from('products').insert({ id: 'two-left', title: 'Two Left', price: 10, stock: 2 });
+});
+afterAll(() => t.close());
+
+const address = { fullName: 'Guest', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } };
+
+async function post(path: string, body: unknown, raw = false) {
+  const response = await fetch(`${t.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw ? (body as string) : JSON.stringify(body) });
+  return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
+}
+
+async function orderTotals(orderId: string) {
+  const { data } = await t.service().from('orders').select('subtotal_amount, shipping_amount, total_amount, customer_name').eq('id', orderId).single();
+  const { data: items } = await t.service().from('order_items').select('price_at_time, quantity').eq('order_id', orderId);
+  return { ...data, items };
+}
+
+describe('create-checkout charges the database price', () => {
+  it('ignores a tampered price and recomputes shipping', async () => {
+    const { status, body } = await post('create-checkout', {
+      cartItems: [{ product: { id: 'book-10-reasons', price: 0.01 }, id: 'book-10-reasons', quantity: 2, price: 0.01 }],
+      shippingDetails: { ...address, shippingMethod: { id: 'au-standard', price: 0 } },
+      customerEmail: 'buyer@example.com',
+      total: 0.02,
+    });
+    expect(status).toBe(200);
+    expect(body?.url).toMatch(/\/api\/test-payment\?session=cs_local_/);
+    expect(await orderTotals(body!.orderId as string)).toMatchObject({
+      subtotal_amount: 44,
+      shipping_amount: 15,
+      total_amount: 59,
+      customer_name: 'Guest',
+      items: [{ price_at_time: 22, quantity: 2 }],
+    });
+    const page = await (await fetch(body!.url as string)).text();
+    expect(page).toContain('$59.00');
+    expect(page).toContain('TEST PAYMENT');
+  });
+
+  it('names a guest without a name "Guest Customer"', async () => {
+    const { body } = await post('create-checkout', { cartItems: [{ id: 'book-10-reasons', quantity: 1 }], shippingDetails: { ...address, fullName: '' }, customerEmail: 'g@example.com' });
+    expect((await orderTotals(body!.orderId as string)).customer_name).toBe('Guest Customer');
+  });
+
+  it.each([
+    ['AU at 75 AUD or more ships free', 'AU', 4, 0],
+    ['AU below 75 AUD pays the standard rate', 'AU', 3, 15],
+    ['abroad pays the international rate, whatever the subtotal', 'NZ', 4, 25],
+  ])('%s', async (_, country, quantity, shipping) => {
+    const method = country === 'AU' ? 'au-standard' : 'international-flat';
+    const { status, body } = await post('create-checkout', {
+      cartItems: [{ id: 'book-10-reasons', quantity }],
+      shippingDetails: { ...address, country, shippingMethod: { id: method } },
+      customerEmail: 'free@example.com',
+    });
+    expect(status).toBe(200);
+    expect((await orderTotals(body!.orderId as string)).shipping_amount).toBe(shipping);
+  });
+});
+
+describe('create-checkout refuses bad input with a 4xx and a message', () => {
+  const good = { cartItems: [{ id: 'book-10-reasons', quantity: 1 }], shippingDetails: address, customerEmail: 'x@example.com' };
+  it.each([
+    ['a negative quantity', { ...good, cartItems: [{ id: 'book-10-reasons', quantity: -1 }] }, 400, /at least 1/],
+    ['a fractional quantity', { ...good, cartItems: [{ id: 'book-10-reasons', quantity: 1.5 }] }, 400, /whole number/],
+    ['an empty cart', { ...good, cartItems: [] }, 400, /Your cart is empty/],
+    ['an unknown product', { ...good, cartItems: [{ id: 'no-such-book', quantity: 1 }] }, 400, /couldn't find/],
+    ['more than the stock', { ...good, cartItems: [{ id: 'two-left', quantity: 3 }] }, 409, /Only 2 left/],
+    ['a country we do not ship to', { ...good, shippingDetails: { ...address, country: 'FR' } }, 400, /We ship to/],
+    ['an invalid email', { ...good, customerEmail: 'nope' }, 400, /valid email/],
+    ['a missing address line', { ...good, shippingDetails: { ...address, addressLine1: '  ' } }, 400, /complete your shipping address/],
+    ['a shipping method that is not offered', { ...good, shippingDetails: { ...address, shippingMethod: { id: 'teleport' } } }, 400, /select a shipping method/],
+    ['a return address on another site', { ...good, successUrl: 'https://evil.example/ok' }, 400, /on this site/],
+  ])('%s', async (_, body, status, message) => {
+    const answer = await post('create-checkout', body);
+    expect(answer.status).toBe(status);
+    expect(String(answer.body?.error)).toMatch(message);
+  });
+
+  it('a malformed body', async () => {
+    const answer = await post('create-checkout', '{"cartItems": [', true);
+    expect(answer.status).toBe(400);
+    expect(answer.body?.error).toBe('The request body is not valid JSON.');
+  });
+});
+
+describe('fuzz: random bodies never yield a 5xx', () => {
+  const functionPaths = readdirSync('functions')
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.replace(/\.ts$/, ''))
+    .filter((name) => !['health', 'stripe-webhook', 'test-payment'].includes(name));
+
+  function randomValue(depth = 0): unknown {
+    const pick = Math.floor(Math.random() * (depth > 2 ? 5 : 8));
+    switch (pick) {
+      case 0: return null;
+      case 1: return Math.random() > 0.5;
+      case 2: return [Math.random() * 1e6 - 5e5, -1, 0, 1.5, Number.MAX_SAFE_INTEGER][Math.floor(Math.random() * 5)];
+      case 3: return ['', 'book-10-reasons', 'AU', 'a'.repeat(5000), '<script>', "'; drop table orders; --", 'x@y.z', '{CHECKOUT_SESSION_ID}'][Math.floor(Math.random() * 8)];
+      case 4: return 'suggest';
+      case 5: return Array.from({ length: Math.floor(Math.random() * 4) }, () => randomValue(depth + 1));
+      default: {
+        const keys = ['cartItems', 'shippingDetails', 'customerEmail', 'id', 'quantity', 'country', 'action', 'input', 'place_id', 'sessionId', 'deliveryPostcode', 'deliveryCountry', 'cart', 'type', 'data', 'turnstileToken', 'product'];
+        return Object.fromEntries(Array.from({ length: Math.floor(Math.random() * 6) }, () => [keys[Math.floor(Math.random() * keys.length)]!, randomValue(depth + 1)]));
+      }
+    }
+  }
+
+  it(`covers ${'every'} function`, () => expect(functionPaths.length).toBeGreaterThanOrEqual(6));
+
+  // Called directly (not through the local server's rate limit), so every body reaches the validation.
+  it('200 random bodies per function', async () => {
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    for (const name of functionPaths) {
+      const handler = ((await import(`../../functions/${name}.ts`)) as { default: (r: Request) => Promise<Response> }).default;
+      for (let i = 0; i < 200; i += 1) {
+        const body = i % 10 === 0 ? '{not json' : JSON.stringify(randomValue());
+        const response = await handler(new Request(`${t.url}/api/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (response.status >= 500) failures.push(`${name} ${response.status} ${body.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(statuses.get(400)).toBeGreaterThan(100);
+  }, 180_000);
+});
