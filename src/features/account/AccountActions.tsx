@@ -2,9 +2,9 @@
  * The header's account area (and the mobile menu's): Sign In when signed out; the name before the @
  * linking to the profile, and Sign Out, when signed in.
  */
-import { useStore } from '@nanostores/react';
+import { useAuth } from './use-auth';
 import { flashToast } from '@/features/toast/flash';
-import { $auth, displayName } from './auth';
+import { displayName } from './auth';
 import { signOut } from './session';
 
 async function signOutFromHeader() {
@@ -19,7 +19,7 @@ async function signOutFromHeader() {
 }
 
 export default function AccountActions({ variant }: { variant: 'header' | 'menu' }) {
-  const auth = useStore($auth);
+  const auth = useAuth();
   const wrapper = variant === 'header' ? 'hidden items-center gap-2 md:flex' : 'flex flex-col gap-3';
   const button = variant === 'header' ? 'btn-primary px-4 py-1.5 text-sm' : 'btn-primary w-full';
   if (auth.status === 'loading') return <div className={wrapper} aria-hidden="true" style={{ minWidth: variant === 'header' ? '5.5rem' : undefined }} />;

@@ -1,10 +1,10 @@
 /** /profile: the account (read-only), Sign Out, and the order history. Signed-out visitors go to /auth. */
-import { useStore } from '@nanostores/react';
+import { useAuth } from './use-auth';
 import { useEffect, useState } from 'react';
 import { formatPrice, formatShortDate } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { flashToast } from '@/features/toast/flash';
-import { $auth, initials, type AuthUser } from './auth';
+import { initials, type AuthUser } from './auth';
 import { getOrderHistory, OrderHistoryError, statusBadgeClass, type OrderSummary } from './orders';
 import { signOut } from './session';
 
@@ -109,7 +109,7 @@ function OrderHistory({ history }: { history: History }) {
 }
 
 export default function ProfilePage() {
-  const auth = useStore($auth);
+  const auth = useAuth();
   const [history, setHistory] = useState<History>({ status: 'loading' });
   const userId = auth.user?.id;
 

@@ -1,12 +1,11 @@
 /** /auth: Welcome, and Continue with Google. A visitor already signed in goes home. */
-import { useStore } from '@nanostores/react';
+import { useAuth } from './use-auth';
 import { useEffect, useState } from 'react';
 import { toast } from '@/features/toast/store';
-import { $auth } from './auth';
 import { signInWithGoogle } from './session';
 
 export default function SignInPage() {
-  const auth = useStore($auth);
+  const auth = useAuth();
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (auth.status === 'signed-in') window.location.replace('/');

@@ -2,6 +2,7 @@
  * /checkout: contact email, shipping address, delivery method, order summary, then 'Proceed to Payment',
  * which opens the payment page in a new tab. Totals shown here are a preview: the server recomputes them.
  */
+import { useAuth } from '@/features/account/use-auth';
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { ALLOWED_COUNTRIES, LIMITS, STORAGE_KEYS, TIMINGS } from '@/config/constants';
@@ -9,7 +10,6 @@ import { formatPrice } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
 import { useHydrated } from '@/lib/use-hydrated';
 import { $cartLines, $itemCount, $subtotal } from '@/features/cart/store';
-import { $auth } from '@/features/account/auth';
 import { toast } from '@/features/toast/store';
 import { applyFreeShipping, fallbackQuotes, SHIPPING_RATES_FAILURE_MESSAGE } from '../../../functions/_lib/shipping';
 import AddressAutocomplete from './AddressAutocomplete';
@@ -55,7 +55,7 @@ export default function CheckoutPage() {
   const lines = useStore($cartLines);
   const subtotal = useStore($subtotal);
   const itemCount = useStore($itemCount);
-  const auth = useStore($auth);
+  const auth = useAuth();
   const [email, setEmail] = useState('');
   const [address, setAddress] = useState<AddressFields>(EMPTY_ADDRESS);
   const [quotes, setQuotes] = useState<Quotes>({ status: 'idle' });

@@ -2,9 +2,8 @@
  * Add to Wishlist, as a full button (book and product pages) or a heart (store cards). Signed out, it asks
  * the visitor to sign in; signed in, it shows whether the product is already on the list.
  */
-import { useStore } from '@nanostores/react';
+import { useAuth } from '@/features/account/use-auth';
 import { useEffect, useState } from 'react';
-import { $auth } from '@/features/account/auth';
 import { toast } from '@/features/toast/store';
 import { useHydrated } from '@/lib/use-hydrated';
 import { addToWishlist, isInWishlist } from './wishlist';
@@ -18,7 +17,7 @@ interface Props {
 type State = 'idle' | 'adding' | 'added';
 
 export default function WishlistButton({ productId, productTitle, variant = 'button' }: Props) {
-  const auth = useStore($auth);
+  const auth = useAuth();
   const [state, setState] = useState<State>('idle');
   const ready = useHydrated() && auth.status !== 'loading';
   const userId = auth.user?.id;
