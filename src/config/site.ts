@@ -42,8 +42,6 @@ export const LEGAL_LINKS: readonly NavLink[] = [
 export interface SocialNetwork {
   name: string;
   href: string;
-  /** Builds a share link for a page on this network, when it offers one. */
-  share?: (url: string, title: string) => string;
 }
 
 export const SOCIAL: readonly SocialNetwork[] = [
@@ -54,7 +52,6 @@ export const SOCIAL: readonly SocialNetwork[] = [
   {
     name: 'Facebook',
     href: 'https://www.facebook.com/awesomecatholickids',
-    share: (url) => `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}`,
   },
 ];
 

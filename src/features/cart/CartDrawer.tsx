@@ -3,6 +3,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useStore } from '@nanostores/react';
 import { LIMITS } from '@/config/constants';
 import { formatPrice } from '@/lib/format';
+import CartLineList from './CartLineList';
 import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $subtotal, closeDrawer } from './store';
 
 export default function CartDrawer() {
@@ -40,16 +41,7 @@ export default function CartDrawer() {
             {others.length > 0 && (
               <div className="mt-6 border-t border-slate-200 pt-4">
                 <h3 className="text-sm font-semibold tracking-wide text-slate-600 uppercase">Also in your cart</h3>
-                <ul className="mt-2 space-y-2">
-                  {others.map((line) => (
-                    <li key={line.product.id} className="flex justify-between gap-3 text-sm">
-                      <span>
-                        {line.product.title} <span className="text-slate-600">× {line.quantity}</span>
-                      </span>
-                      <span className="font-semibold">{formatPrice(line.product.price * line.quantity)}</span>
-                    </li>
-                  ))}
-                </ul>
+                <CartLineList lines={others} className="mt-2 space-y-2 text-sm" />
               </div>
             )}
           </div>

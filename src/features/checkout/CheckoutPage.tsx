@@ -12,6 +12,7 @@ import { useHydrated } from '@/lib/use-hydrated';
 import { $cartLines, $itemCount, $subtotal } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
 import { applyFreeShipping, fallbackQuotes, SHIPPING_RATES_FAILURE_MESSAGE } from '../../../functions/_lib/shipping';
+import CartLineList from '@/features/cart/CartLineList';
 import AddressAutocomplete from './AddressAutocomplete';
 import { createCheckout, fetchQuotes, getPaymentConfig, type AddressFields, type PaymentConfig, type ShippingQuote } from './api';
 import { canProceed, checkoutProblem, wantsLiveQuotes } from './validation';
@@ -223,16 +224,7 @@ export default function CheckoutPage() {
         <h2 id="order-summary-heading" className="text-xl font-bold">
           Order Summary
         </h2>
-        <ul className="space-y-3">
-          {lines.map((line) => (
-            <li key={line.product.id} className="flex justify-between gap-3">
-              <span>
-                {line.product.title} <span className="text-slate-600">× {line.quantity}</span>
-              </span>
-              <span className="font-semibold">{formatPrice(line.product.price * line.quantity)}</span>
-            </li>
-          ))}
-        </ul>
+        <CartLineList lines={lines} className="space-y-3" />
         <dl className="space-y-2 border-t border-slate-200 pt-4">
           <div className="flex justify-between">
             <dt>Subtotal</dt>

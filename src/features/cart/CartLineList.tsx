@@ -1,0 +1,18 @@
+/** Cart lines as "title × quantity … line total": the drawer's other items and the checkout summary. */
+import { formatPrice } from '@/lib/format';
+import type { CartLine } from './cart';
+
+export default function CartLineList({ lines, className = 'space-y-2' }: { lines: readonly CartLine[]; className?: string }) {
+  return (
+    <ul className={className}>
+      {lines.map((line) => (
+        <li key={line.product.id} className="flex justify-between gap-3">
+          <span>
+            {line.product.title} <span className="text-slate-600">× {line.quantity}</span>
+          </span>
+          <span className="font-semibold">{formatPrice(line.product.price * line.quantity)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
