@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoHorizontalOverflow } from './support';
 
 const FAITH = {
   id: 'why-faith-based-books-matter',
@@ -127,11 +128,7 @@ test.describe('blog at 375 px', () => {
   test.use({ viewport: { width: 375, height: 812 }, hasTouch: true });
 
   test('nothing overflows the viewport horizontally', async ({ page }) => {
-    for (const path of ['/blog', ...POSTS.map((p) => `/blog/${p.id}`), '/blog/unknown-post']) {
-      await page.goto(path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, path).toBeLessThanOrEqual(0);
-    }
+    await expectNoHorizontalOverflow(page, ['/blog', ...POSTS.map((p) => `/blog/${p.id}`), '/blog/unknown-post']);
   });
 });
 

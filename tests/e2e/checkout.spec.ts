@@ -80,23 +80,26 @@ test.describe('guest checkout on the embedded defaults', () => {
   });
 
   test('free shipping at 75 AUD in Australia, not below it, and never abroad', async ({ page }) => {
+    const summary = page.getByRole('complementary', { name: 'Order Summary' });
+    /** Opens checkout for a Sydney address and waits for the domestic rate. */
+    const checkoutToSydney = async () => {
+      await page.goto('/checkout');
+      await page.getByLabel('Email').fill(uniqueEmail('free'));
+      await fillAddress(page, { line1: '5 George St', city: 'Sydney', postcode: '2000' });
+      await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeVisible();
+    };
+
     await addBook(page, 3); // 66 AUD
-    await page.goto('/checkout');
-    await page.getByLabel('Email').fill(uniqueEmail('free'));
-    await fillAddress(page, { line1: '5 George St', city: 'Sydney', postcode: '2000' });
-    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeVisible();
-    await expect(page.getByRole('complementary', { name: 'Order Summary' }).getByText('$15.00')).toBeVisible();
+    await checkoutToSydney();
+    await expect(summary.getByText('$15.00')).toBeVisible();
 
     await addBook(page, 1); // 88 AUD
-    await page.goto('/checkout');
-    await page.getByLabel('Email').fill(uniqueEmail('free'));
-    await fillAddress(page, { line1: '5 George St', city: 'Sydney', postcode: '2000' });
-    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeVisible();
-    await expect(page.getByRole('complementary', { name: 'Order Summary' }).getByText('Free')).toBeVisible();
+    await checkoutToSydney();
+    await expect(summary.getByText('Free')).toBeVisible();
 
     await page.getByLabel('Country').selectOption('NZ');
     await expect(page.getByRole('radio', { name: /International/ })).toBeChecked();
-    await expect(page.getByRole('complementary', { name: 'Order Summary' }).getByText('$25.00')).toBeVisible();
+    await expect(summary.getByText('$25.00')).toBeVisible();
   });
 
   test('Cancel on the payment page returns to the cart and leaves stock alone', async ({ page, request }) => {

@@ -7,11 +7,10 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
+import { horizontalOverflow, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-const unique = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 /** Rows of a table with this email, read as the service role (anon may only insert). */
 async function storedRows(baseURL: string | undefined, table: 'contact_submissions' | 'newsletter_subscriptions', email: string) {
@@ -20,6 +19,17 @@ async function storedRows(baseURL: string | undefined, table: 'contact_submissio
   });
   expect(response.ok, await response.clone().text()).toBe(true);
   return (await response.json()) as Array<Record<string, string>>;
+}
+
+/** Holds the form's insert into `table` until `release()` is called, then answers it as a database that refuses. */
+async function holdThenRefuseInsert(page: Page, table: 'contact_submissions' | 'newsletter_subscriptions'): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/rest/v1/${table}*`, async (route) => {
+    await held;
+    await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'XX000', message: 'boom', details: null, hint: null }) });
+  });
+  return release;
 }
 
 /** The toast region Radix renders (one toast at a time). */
@@ -52,7 +62,7 @@ async function contactForm(page: Page) {
 
 test.describe('newsletter on /blog', () => {
   test('subscribes, notifies the publisher, and says so when the same address (any case) subscribes again', async ({ page, baseURL }) => {
-    const address = unique('newsletter');
+    const address = uniqueEmail('newsletter');
     const form = await newsletterForm(page);
     await expect(form.email).toHaveAttribute('type', 'email');
     await expect(form.email).toHaveAttribute('required', '');
@@ -77,14 +87,9 @@ test.describe('newsletter on /blog', () => {
 
   test('shows Subscribing... while busy and Failed to subscribe when the database refuses', async ({ page }) => {
     const form = await newsletterForm(page);
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/rest/v1/newsletter_subscriptions*', async (route) => {
-      await held;
-      await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'XX000', message: 'boom', details: null, hint: null }) });
-    });
+    const release = await holdThenRefuseInsert(page, 'newsletter_subscriptions');
 
-    await form.email.fill(unique('busy'));
+    await form.email.fill(uniqueEmail('busy'));
     await form.button.click();
     await expect(form.box.getByRole('button', { name: 'Subscribing...' })).toHaveAttribute('aria-disabled', 'true');
     await expect(form.box.getByRole('status')).toHaveText('Subscribing...');
@@ -110,7 +115,7 @@ test.describe('newsletter on /blog', () => {
 
 test.describe('contact form on /contact', () => {
   test('sends a message: toast, cleared form, stored row and a notification', async ({ page, baseURL }) => {
-    const address = unique('contact');
+    const address = uniqueEmail('contact');
     const subject = `Parish order ${Date.now()}`;
     const form = await contactForm(page);
     for (const [field, max] of [
@@ -141,14 +146,9 @@ test.describe('contact form on /contact', () => {
 
   test('shows Sending... while busy', async ({ page }) => {
     const form = await contactForm(page);
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/rest/v1/contact_submissions*', async (route) => {
-      await held;
-      await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'XX000', message: 'boom', details: null, hint: null }) });
-    });
+    const release = await holdThenRefuseInsert(page, 'contact_submissions');
     await form.name.fill('Busy Person');
-    await form.email.fill(unique('busy'));
+    await form.email.fill(uniqueEmail('busy'));
     await form.subject.fill('Hello');
     await form.message.fill('Hello there');
     await form.button.click();
@@ -161,7 +161,7 @@ test.describe('contact form on /contact', () => {
   });
 
   test('a missing field is blocked by the browser and nothing is stored', async ({ page, baseURL }) => {
-    const address = unique('missing');
+    const address = uniqueEmail('missing');
     const form = await contactForm(page);
     const inserts: string[] = [];
     page.on('request', (r) => r.url().includes('/rest/v1/contact_submissions') && inserts.push(r.url()));
@@ -190,8 +190,7 @@ test.describe('forms at 375 px', () => {
   test('both forms fit the viewport and their fields are full width', async ({ page }) => {
     for (const open of [newsletterForm, contactForm]) {
       const form = await open(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       const box = await form.button.boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
     }
@@ -208,7 +207,7 @@ test.describe('forms accessibility', () => {
     expect(results.violations).toEqual([]);
 
     const newsletter = await newsletterForm(page);
-    await newsletter.email.fill(unique('axe'));
+    await newsletter.email.fill(uniqueEmail('axe'));
     await newsletter.button.click();
     await expect(toasts(page).getByText('Successfully subscribed!')).toBeVisible();
     results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();

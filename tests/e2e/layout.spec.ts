@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoHorizontalOverflow } from './support';
 
 const HEADER_LINKS = ['Home', 'About Us', 'Our Books', 'Blog', 'Contact Us', 'Store'];
 const FOOTER_LINKS = ['Home Page', 'About Our Mission', 'Explore Our Books', 'Shop Our Products', 'Read Our Blog', 'Contact Our Team'];
@@ -102,11 +103,7 @@ test.describe('mobile layout at 375 px', () => {
   });
 
   test('nothing overflows the viewport horizontally', async ({ page }) => {
-    for (const path of ['/', '/about', '/missing-page']) {
-      await page.goto(path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, path).toBeLessThanOrEqual(0);
-    }
+    await expectNoHorizontalOverflow(page, ['/', '/about', '/missing-page']);
   });
 });
 

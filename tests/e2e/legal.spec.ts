@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { expectNoHorizontalOverflow } from './support';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const EMAIL = 'hello@awesomecatholickids.com.au';
@@ -76,11 +77,7 @@ test.describe('legal and contact at 375 px', () => {
   test.use({ viewport: { width: 375, height: 812 }, hasTouch: true });
 
   test('nothing overflows the viewport horizontally', async ({ page }) => {
-    for (const path of ['/privacy-policy', '/terms-of-service', '/contact']) {
-      await page.goto(path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, path).toBeLessThanOrEqual(0);
-    }
+    await expectNoHorizontalOverflow(page, ['/privacy-policy', '/terms-of-service', '/contact']);
   });
 });
 

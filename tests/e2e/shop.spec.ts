@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { asService } from './support';
+import { asService, horizontalOverflow } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
@@ -117,8 +117,7 @@ test.describe('cart page', () => {
       await line.getByRole('button', { name: `Remove ${BOOK}` }).click();
       await expect(page.getByText(`${BOOK} removed from cart`).first()).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     });
   }
 

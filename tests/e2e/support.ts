@@ -1,4 +1,4 @@
-/** Shared steps for browser tests: the embedded backend's service role, and signing in as a shopper would. */
+/** Shared steps for browser tests: the embedded backend's service role, signing in as a shopper would, and the no-horizontal-scroll check. */
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 
@@ -30,3 +30,14 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await expect(page.getByText('Successfully signed in!').first()).toBeVisible();
 }
 
+
+/** How many px the page is wider than the viewport; 0 or less means no horizontal scrolling. */
+export const horizontalOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/** Visits each path in turn and expects none to be wider than the viewport (the path names any failure). */
+export async function expectNoHorizontalOverflow(page: Page, paths: readonly string[]): Promise<void> {
+  for (const path of paths) {
+    await page.goto(path);
+    expect(await horizontalOverflow(page), path).toBeLessThanOrEqual(0);
+  }
+}

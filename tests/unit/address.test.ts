@@ -70,9 +70,10 @@ describe('normaliseAuState', () => {
 describe('addressFromGoogleComponents', () => {
   const part = (longText: string, shortText: string, ...types: string[]): GoogleAddressComponent => ({ longText, shortText, types });
 
-  it('an Australian unit: street number and route, subpremise as line 2, the state as its code', () => {
-    expect(
-      addressFromGoogleComponents([
+  it.each<[string, GoogleAddressComponent[], Record<string, string>]>([
+    [
+      'an Australian unit: street number and route, subpremise as line 2, the state as its code',
+      [
         part('5', '5', 'subpremise'),
         part('10', '10', 'street_number'),
         part('George Street', 'George St', 'route'),
@@ -80,18 +81,12 @@ describe('addressFromGoogleComponents', () => {
         part('New South Wales', 'NSW', 'administrative_area_level_1', 'political'),
         part('Australia', 'AU', 'country', 'political'),
         part('2000', '2000', 'postal_code'),
-      ]),
-    ).toEqual({ line1: '10 George Street', line2: '5', city: 'Sydney', state: 'NSW', postal_code: '2000', country: 'AU' });
-  });
-
-  it('an AU state given only by name still becomes its code', () => {
-    const address = addressFromGoogleComponents([part('Tasmania', 'Tasmania', 'administrative_area_level_1'), part('Australia', 'Australia', 'country')]);
-    expect(address).toMatchObject({ state: 'TAS', country: 'AU' });
-  });
-
-  it('a UK address: the city is the postal town, the state is the nation as Google gives it', () => {
-    expect(
-      addressFromGoogleComponents([
+      ],
+      { line1: '10 George Street', line2: '5', city: 'Sydney', state: 'NSW', postal_code: '2000', country: 'AU' },
+    ],
+    [
+      'a UK address: the city is the postal town, the state is the nation as Google gives it',
+      [
         part('221B', '221B', 'street_number'),
         part('Baker Street', 'Baker St', 'route'),
         part('London', 'London', 'postal_town'),
@@ -99,13 +94,12 @@ describe('addressFromGoogleComponents', () => {
         part('England', 'England', 'administrative_area_level_1', 'political'),
         part('United Kingdom', 'GB', 'country', 'political'),
         part('NW1 6XE', 'NW1 6XE', 'postal_code'),
-      ]),
-    ).toEqual({ line1: '221B Baker Street', line2: '', city: 'London', state: 'England', postal_code: 'NW1 6XE', country: 'GB' });
-  });
-
-  it('a US address: the state is its short code', () => {
-    expect(
-      addressFromGoogleComponents([
+      ],
+      { line1: '221B Baker Street', line2: '', city: 'London', state: 'England', postal_code: 'NW1 6XE', country: 'GB' },
+    ],
+    [
+      'a US address: the state is its short code',
+      [
         part('350', '350', 'street_number'),
         part('5th Avenue', '5th Ave', 'route'),
         part('Manhattan', 'Manhattan', 'sublocality_level_1', 'sublocality', 'political'),
@@ -113,8 +107,16 @@ describe('addressFromGoogleComponents', () => {
         part('New York', 'NY', 'administrative_area_level_1', 'political'),
         part('United States', 'US', 'country', 'political'),
         part('10118', '10118', 'postal_code'),
-      ]),
-    ).toEqual({ line1: '350 5th Avenue', line2: '', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' });
+      ],
+      { line1: '350 5th Avenue', line2: '', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
+    ],
+  ])('%s', (_name, components, address) => {
+    expect(addressFromGoogleComponents(components)).toEqual(address);
+  });
+
+  it('an AU state given only by name still becomes its code', () => {
+    const address = addressFromGoogleComponents([part('Tasmania', 'Tasmania', 'administrative_area_level_1'), part('Australia', 'Australia', 'country')]);
+    expect(address).toMatchObject({ state: 'TAS', country: 'AU' });
   });
 
   it('a sublocality stands in for a missing locality, and a route without a number is line 1', () => {

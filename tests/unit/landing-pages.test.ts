@@ -5,33 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LANDING_PATHS } from '../helpers/landing-paths';
 
 const DIST = process.env.LOCAL_DIST_DIR ?? 'dist';
-
-const CITIES = ['sydney', 'melbourne', 'brisbane', 'perth', 'adelaide', 'new-york', 'los-angeles', 'chicago', 'london', 'birmingham', 'manchester'];
-/** Spec section 2, "Search landing pages". */
-const LANDING_PATHS = [
-  '/catholic-childrens-books',
-  '/faith-formation-for-kids',
-  '/catholic-childrens-book-guide',
-  '/faith-journey-for-kids',
-  '/catholic-resources-for-parents',
-  '/catholic-family-education',
-  '/catholic-books-australia',
-  '/catholic-books-for-kids-australia',
-  '/buy-catholic-childrens-books',
-  '/best-catholic-childrens-books',
-  ...CITIES.map((city) => `/catholic-books-${city}`),
-  '/communion-gifts',
-  '/catholic-kids-gifts',
-  '/baptism-gifts',
-  '/confirmation-gifts',
-  '/catholic-books-for-toddlers',
-  '/catholic-board-books-for-babies',
-  '/catholic-books-for-preschool-kindergarten',
-  '/catholic-books-for-kids-ages-5-9',
-  '/catholic-counting-books-for-kids',
-];
 
 /** What the content entry (content/landing/*.yaml) says the page must carry: its top-level keys, read plainly. */
 interface Entry {

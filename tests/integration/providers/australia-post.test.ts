@@ -2,46 +2,26 @@
  * The Australia Post PAC adapter against a local server that answers like PAC's domestic service list:
  * XML-shaped JSON (a list of one is a bare object), string prices, and PAC's and its gateway's error bodies.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAustraliaPostRates } from '../../../functions/_lib/providers/australia-post';
 import { ProviderError, type ParcelRequest } from '../../../functions/_lib/providers/types';
 import { quoteShipping } from '../../../functions/_lib/shipping';
+import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const API_KEY = 'test-pac-key';
 
-type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) => void;
-
-let server: Server | undefined;
-const seen: Array<{ url: URL; headers: IncomingMessage['headers'] }> = [];
+const fake = useFakeProvider();
 
 async function fakePac(handler: Handler): Promise<string> {
-  server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    seen.push({ url, headers: request.headers });
+  const { url } = await fake.start((seen, response) => {
     // PAC answers a missing or wrong key before anything else.
-    if (request.headers['auth-key'] !== API_KEY) {
+    if (seen.headers['auth-key'] !== API_KEY) {
       response.writeHead(403, { 'content-type': 'text/html' }).end('<html><body>Forbidden</body></html>');
       return;
     }
-    handler(request, response, url);
+    handler(seen, response);
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
-}
-
-afterEach(async () => {
-  seen.length = 0;
-  const running = server;
-  server = undefined;
-  if (!running) return;
-  running.closeAllConnections();
-  await new Promise((resolve) => running.close(resolve));
-});
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  return url;
 }
 
 const option = (code: string, name: string) => ({ code, name, suboptions: { option: { code: 'AUS_SERVICE_OPTION_EXTRA_COVER', name: 'Extra Cover', max_extra_cover: 5000 } } });
@@ -62,13 +42,13 @@ const PARCEL: ParcelRequest = { fromPostcode: '2170', toPostcode: '3000', countr
 
 describe('Australia Post domestic parcel services', () => {
   it('asks PAC for the parcel in cm and kg with the key in AUTH-KEY, and maps every service to a quote', async () => {
-    const baseUrl = await fakePac((_req, res, url) => {
+    const baseUrl = await fakePac(({ url }, res) => {
       expect(url.pathname).toBe('/postage/parcel/domestic/service.json');
       sendJson(res, 200, SERVICE_LIST);
     });
     const quotes = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL);
 
-    const { url } = seen[0]!;
+    const { url } = fake.seen[0]!;
     expect(Object.fromEntries(url.searchParams)).toEqual({ from_postcode: '2170', to_postcode: '3000', length: '21.6', width: '21.6', height: '1.8', weight: '0.9' });
 
     expect(quotes).toEqual([
@@ -81,18 +61,18 @@ describe('Australia Post domestic parcel services', () => {
   });
 
   it('reads a single service, which PAC sends as an object rather than a list', async () => {
-    const baseUrl = await fakePac((_req, res) => sendJson(res, 200, { services: { service: { code: 'AUS_PARCEL_REGULAR', name: 'Parcel Post', price: '9.70', max_extra_cover: 5000 } } }));
+    const baseUrl = await fakePac((_seen, res) => sendJson(res, 200, { services: { service: { code: 'AUS_PARCEL_REGULAR', name: 'Parcel Post', price: '9.70', max_extra_cover: 5000 } } }));
     const quotes = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL);
     expect(quotes.map((q) => [q.id, q.price])).toEqual([['AUS_PARCEL_REGULAR', 9.7]]);
   });
 
   it('sends flat items as at least 1 cm, and grams as kilograms', async () => {
-    const baseUrl = await fakePac((_req, res) => sendJson(res, 200, { services: '' }));
+    const baseUrl = await fakePac((_seen, res) => sendJson(res, 200, { services: '' }));
     const quotes = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote({ ...PARCEL, weightGrams: 300, heightCm: 0, widthCm: 0.4 });
     expect(quotes).toEqual([]);
-    expect(seen[0]!.url.searchParams.get('height')).toBe('1');
-    expect(seen[0]!.url.searchParams.get('width')).toBe('1');
-    expect(seen[0]!.url.searchParams.get('weight')).toBe('0.3');
+    expect(fake.seen[0]!.url.searchParams.get('height')).toBe('1');
+    expect(fake.seen[0]!.url.searchParams.get('width')).toBe('1');
+    expect(fake.seen[0]!.url.searchParams.get('weight')).toBe('0.3');
   });
 
   it('a wrong key: PAC answers 403, the adapter throws a ProviderError without a shopper message', async () => {
@@ -103,20 +83,20 @@ describe('Australia Post domestic parcel services', () => {
   });
 
   it("PAC's validation error { error: { errorMessage } } becomes a ProviderError the shopper may read", async () => {
-    const baseUrl = await fakePac((_req, res) => sendJson(res, 404, { error: { errorMessage: 'Please enter a valid To postcode.' } }));
+    const baseUrl = await fakePac((_seen, res) => sendJson(res, 404, { error: { errorMessage: 'Please enter a valid To postcode.' } }));
     const error = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 404, userMessage: 'Please enter a valid To postcode.' });
     expect((error as Error).message).toContain('Please enter a valid To postcode.');
   });
 
   it('an error body in a 200 answer is still an error', async () => {
-    const baseUrl = await fakePac((_req, res) => sendJson(res, 200, { error: { errorMessage: 'The maximum weight of a parcel is 22 kg.' } }));
+    const baseUrl = await fakePac((_seen, res) => sendJson(res, 200, { error: { errorMessage: 'The maximum weight of a parcel is 22 kg.' } }));
     await expect(createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL)).rejects.toMatchObject({ status: 400, userMessage: 'The maximum weight of a parcel is 22 kg.' });
   });
 
   it("the gateway's { status, errors[] } body and a 5xx both become ProviderErrors", async () => {
     let status = 404;
-    const baseUrl = await fakePac((_req, res) => sendJson(res, status, status === 404 ? { status: 'Failed', errors: [{ code: '404', message: 'Not found' }] } : { error: 'internal' }));
+    const baseUrl = await fakePac((_seen, res) => sendJson(res, status, status === 404 ? { status: 'Failed', errors: [{ code: '404', message: 'Not found' }] } : { error: 'internal' }));
     const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
     await expect(pac.quote(PARCEL)).rejects.toMatchObject({ status: 404, message: expect.stringContaining('Not found') });
     status = 503;
@@ -125,7 +105,7 @@ describe('Australia Post domestic parcel services', () => {
 
   it('garbage in a 200 answer is a ProviderError, never a crash', async () => {
     let body: unknown = { services: { service: [{ code: 'AUS_PARCEL_REGULAR', name: 'Parcel Post', price: 'free' }] } };
-    const baseUrl = await fakePac((_req, res) => (typeof body === 'string' ? res.writeHead(200).end(body) : sendJson(res, 200, body)));
+    const baseUrl = await fakePac((_seen, res) => (typeof body === 'string' ? res.writeHead(200).end(body) : sendJson(res, 200, body)));
     const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
     await expect(pac.quote(PARCEL)).rejects.toMatchObject({ code: 'invalid-response', status: 502 });
     body = '<html>maintenance</html>';
@@ -143,22 +123,22 @@ describe('Australia Post domestic parcel services', () => {
 
   it('an unreachable host is a network ProviderError', async () => {
     const baseUrl = await fakePac(() => undefined);
-    server!.close();
+    await fake.close();
     await expect(createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL)).rejects.toMatchObject({ code: 'network', status: 502 });
   });
 
   it('refuses, without calling PAC, destinations abroad, bad postcodes and weightless parcels', async () => {
-    const baseUrl = await fakePac((_req, res) => sendJson(res, 200, SERVICE_LIST));
+    const baseUrl = await fakePac((_seen, res) => sendJson(res, 200, SERVICE_LIST));
     const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
     await expect(pac.quote({ ...PARCEL, country: 'NZ', toPostcode: '6011' })).rejects.toMatchObject({ code: 'unsupported' });
     await expect(pac.quote({ ...PARCEL, toPostcode: '30' })).rejects.toMatchObject({ userMessage: 'Please enter a valid Australian postcode.' });
     await expect(pac.quote({ ...PARCEL, weightGrams: 0 })).rejects.toMatchObject({ code: 'unsupported' });
-    expect(seen).toHaveLength(0);
+    expect(fake.seen).toHaveLength(0);
   });
 
   it('through quoteShipping: live quotes sorted by price, and a PAC failure falls back to the flat table with its message', async () => {
     let fail = false;
-    const baseUrl = await fakePac((_req, res) => (fail ? sendJson(res, 404, { error: { errorMessage: 'Please enter a valid To postcode.' } }) : sendJson(res, 200, SERVICE_LIST)));
+    const baseUrl = await fakePac((_seen, res) => (fail ? sendJson(res, 404, { error: { errorMessage: 'Please enter a valid To postcode.' } }) : sendJson(res, 200, SERVICE_LIST)));
     const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
 
     const live = await quoteShipping(pac, PARCEL, 22);

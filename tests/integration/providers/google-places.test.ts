@@ -2,61 +2,37 @@
  * The Google Places (New) adapter against a local server answering like places.googleapis.com:
  * autocomplete suggestions, place details with addressComponents, and google.rpc.Status errors.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { createGooglePlacesLookup } from '../../../functions/_lib/providers/google-places';
 import { ProviderError } from '../../../functions/_lib/providers/types';
+import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const API_KEY = 'test-places-key';
 const SESSION = '3f1c9a52-7d0e-4b8a-9c61-2f5e8d7a4b10';
 
-interface Seen {
-  method: string;
-  url: URL;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-type Handler = (seen: Seen, response: ServerResponse) => void;
+const fake = useFakeProvider();
 
-let server: Server | undefined;
-const seen: Seen[] = [];
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+/** Google's JSON answers name their charset. */
+function googleJson(response: ServerResponse, status: number, body: unknown): void {
+  sendJson(response, status, body, { 'content-type': 'application/json; charset=UTF-8' });
 }
 
 /** google.rpc.Status, as Google answers every error. */
 function googleError(response: ServerResponse, code: number, status: string, message: string): void {
-  sendJson(response, code, { error: { code, message, status } });
+  googleJson(response, code, { error: { code, message, status } });
 }
 
 async function fakeGoogle(handler: Handler): Promise<string> {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const entry = { method: request.method ?? '', url: new URL(request.url ?? '/', 'http://127.0.0.1'), headers: request.headers, body };
-      seen.push(entry);
-      if (request.headers['x-goog-api-key'] !== API_KEY) {
-        googleError(response, 400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
-        return;
-      }
-      handler(entry, response);
-    });
+  const { url } = await fake.start((seen, response) => {
+    if (seen.headers['x-goog-api-key'] !== API_KEY) {
+      googleError(response, 400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
+      return;
+    }
+    handler(seen, response);
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  return url;
 }
-
-afterEach(async () => {
-  seen.length = 0;
-  const running = server;
-  server = undefined;
-  if (!running) return;
-  running.closeAllConnections();
-  await new Promise((resolve) => running.close(resolve));
-});
 
 const SUGGESTIONS = {
   suggestions: [
@@ -96,14 +72,14 @@ const SYDNEY_UNIT = {
 
 describe('Google Places autocomplete', () => {
   it('posts the input restricted to the one country, with the session token and a field mask, and keeps place predictions only', async () => {
-    const baseUrl = await fakeGoogle((_seen, res) => sendJson(res, 200, SUGGESTIONS));
+    const baseUrl = await fakeGoogle((_seen, res) => googleJson(res, 200, SUGGESTIONS));
     const places = createGooglePlacesLookup({ apiKey: API_KEY, baseUrl });
 
     expect(await places.suggest('  10 George St ', 'AU', SESSION)).toEqual([
       { place_id: 'ChIJ3S-JXmauEmsRUcIaWtf4MzE', description: '10 George Street, Sydney NSW, Australia' },
       { place_id: 'ChIJx', description: '10 George Street, Parramatta NSW, Australia' },
     ]);
-    const request = seen[0]!;
+    const request = fake.seen[0]!;
     expect(request.method).toBe('POST');
     expect(request.url.pathname).toBe('/v1/places:autocomplete');
     expect(request.headers['x-goog-fieldmask']).toContain('suggestions.placePrediction.placeId');
@@ -111,23 +87,23 @@ describe('Google Places autocomplete', () => {
   });
 
   it('restricts the United Kingdom as region "gb"', async () => {
-    const baseUrl = await fakeGoogle((_seen, res) => sendJson(res, 200, {}));
+    const baseUrl = await fakeGoogle((_seen, res) => googleJson(res, 200, {}));
     await createGooglePlacesLookup({ apiKey: API_KEY, baseUrl }).suggest('221B Baker', 'GB', SESSION);
-    expect(JSON.parse(seen[0]!.body).includedRegionCodes).toEqual(['gb']);
+    expect(JSON.parse(fake.seen[0]!.body).includedRegionCodes).toEqual(['gb']);
   });
 
   it('an empty answer ({}, no suggestions key) is an empty list; fewer than 3 characters never calls Google', async () => {
-    const baseUrl = await fakeGoogle((_seen, res) => sendJson(res, 200, {}));
+    const baseUrl = await fakeGoogle((_seen, res) => googleJson(res, 200, {}));
     const places = createGooglePlacesLookup({ apiKey: API_KEY, baseUrl });
     expect(await places.suggest('zzzzqqq', 'NZ', SESSION)).toEqual([]);
     expect(await places.suggest('10', 'AU', SESSION)).toEqual([]);
-    expect(seen).toHaveLength(1);
+    expect(fake.seen).toHaveLength(1);
   });
 
   it('leaves out a session token Google would reject (longer than 36 characters or not URL-safe)', async () => {
-    const baseUrl = await fakeGoogle((_seen, res) => sendJson(res, 200, {}));
+    const baseUrl = await fakeGoogle((_seen, res) => googleJson(res, 200, {}));
     await createGooglePlacesLookup({ apiKey: API_KEY, baseUrl }).suggest('10 George', 'AU', 'not a token / '.repeat(5));
-    expect(JSON.parse(seen[0]!.body)).not.toHaveProperty('sessionToken');
+    expect(JSON.parse(fake.seen[0]!.body)).not.toHaveProperty('sessionToken');
   });
 
   it('a bad key: 400 INVALID_ARGUMENT becomes a ProviderError carrying Google’s status and message', async () => {
@@ -156,7 +132,7 @@ describe('Google Places autocomplete', () => {
   });
 
   it('garbage in a 200 answer is a ProviderError', async () => {
-    const baseUrl = await fakeGoogle((_seen, res) => sendJson(res, 200, { suggestions: [{ placePrediction: { placeId: 42 } }] }));
+    const baseUrl = await fakeGoogle((_seen, res) => googleJson(res, 200, { suggestions: [{ placePrediction: { placeId: 42 } }] }));
     await expect(createGooglePlacesLookup({ apiKey: API_KEY, baseUrl }).suggest('10 George', 'AU', SESSION)).rejects.toMatchObject({ code: 'invalid-response' });
   });
 
@@ -168,11 +144,11 @@ describe('Google Places autocomplete', () => {
 
 describe('Google Places details', () => {
   it('gets the address parts with the same session token and normalises them', async () => {
-    const baseUrl = await fakeGoogle((_seen, res) => sendJson(res, 200, SYDNEY_UNIT));
+    const baseUrl = await fakeGoogle((_seen, res) => googleJson(res, 200, SYDNEY_UNIT));
     const address = await createGooglePlacesLookup({ apiKey: API_KEY, baseUrl }).details('ChIJ3S-JXmauEmsRUcIaWtf4MzE', SESSION);
 
     expect(address).toEqual({ line1: '10 George Street', line2: '5', city: 'Sydney', state: 'NSW', postal_code: '2000', country: 'AU' });
-    const request = seen[0]!;
+    const request = fake.seen[0]!;
     expect(request.method).toBe('GET');
     expect(request.url.pathname).toBe('/v1/places/ChIJ3S-JXmauEmsRUcIaWtf4MzE');
     expect(request.url.searchParams.get('sessionToken')).toBe(SESSION);
@@ -181,7 +157,7 @@ describe('Google Places details', () => {
 
   it('a place without street parts takes line 1 from the formatted address', async () => {
     const baseUrl = await fakeGoogle((_seen, res) =>
-      sendJson(res, 200, {
+      googleJson(res, 200, {
         formattedAddress: 'Sydney Opera House, Bennelong Point, Sydney NSW 2000, Australia',
         addressComponents: SYDNEY_UNIT.addressComponents.filter((c) => !['subpremise', 'street_number', 'route'].includes(c.types[0]!)),
       }),
@@ -195,11 +171,11 @@ describe('Google Places details', () => {
     const places = createGooglePlacesLookup({ apiKey: API_KEY, baseUrl });
     await expect(places.details('ChIJnope', SESSION)).rejects.toMatchObject({ status: 404, message: expect.stringContaining('NOT_FOUND') });
     await expect(places.details('  ', SESSION)).rejects.toMatchObject({ code: 'unsupported' });
-    expect(seen).toHaveLength(1);
+    expect(fake.seen).toHaveLength(1);
   });
 
   it('an answer without address components is a ProviderError, not an empty address', async () => {
-    const baseUrl = await fakeGoogle((_seen, res) => sendJson(res, 200, { formattedAddress: 'Somewhere' }));
+    const baseUrl = await fakeGoogle((_seen, res) => googleJson(res, 200, { formattedAddress: 'Somewhere' }));
     await expect(createGooglePlacesLookup({ apiKey: API_KEY, baseUrl }).details('ChIJx', SESSION)).rejects.toMatchObject({ code: 'invalid-response' });
   });
 

@@ -2,59 +2,30 @@
  * The Resend adapter against a local server answering like api.resend.com/emails:
  * { id } on success, { statusCode, name, message } on every documented error.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { createResendEmail } from '../../../functions/_lib/providers/resend';
 import { ProviderError } from '../../../functions/_lib/providers/types';
+import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const API_KEY = 're_test_key';
 const FROM = 'Shop <orders@example.com.au>';
 
-interface Seen {
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-type Handler = (seen: Seen, response: ServerResponse) => void;
-
-let server: Server | undefined;
-const seen: Seen[] = [];
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
+const fake = useFakeProvider();
 
 function resendError(response: ServerResponse, statusCode: number, name: string, message: string): void {
   sendJson(response, statusCode, { statusCode, name, message });
 }
 
 async function fakeResend(handler: Handler): Promise<string> {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const entry = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body };
-      seen.push(entry);
-      const auth = request.headers.authorization?.trim();
-      if (!auth || auth === 'Bearer') return resendError(response, 401, 'missing_api_key', 'Missing API key in the authorization header.');
-      if (auth !== `Bearer ${API_KEY}`) return resendError(response, 403, 'invalid_api_key', 'API key is invalid');
-      handler(entry, response);
-    });
+  const { url } = await fake.start((seen, response) => {
+    const auth = seen.headers.authorization?.trim();
+    if (!auth || auth === 'Bearer') return resendError(response, 401, 'missing_api_key', 'Missing API key in the authorization header.');
+    if (auth !== `Bearer ${API_KEY}`) return resendError(response, 403, 'invalid_api_key', 'API key is invalid');
+    handler(seen, response);
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  return url;
 }
-
-afterEach(async () => {
-  seen.length = 0;
-  const running = server;
-  server = undefined;
-  if (!running) return;
-  running.closeAllConnections();
-  await new Promise((resolve) => running.close(resolve));
-});
 
 const MESSAGE = { to: 'buyer@example.com', subject: 'Your order', text: 'Thank you for your order.', html: '<p>Thank you for your order.</p>' };
 
@@ -63,7 +34,7 @@ describe('Resend emails', () => {
     const baseUrl = await fakeResend((_seen, res) => sendJson(res, 200, { id: '49a3999c-0ce1-4ea6-ab68-afcd6dc2e794' }));
     await createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl }).send({ ...MESSAGE, idempotencyKey: 'order-confirmation/1234' });
 
-    const request = seen[0]!;
+    const request = fake.seen[0]!;
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/emails');
     expect(request.headers['idempotency-key']).toBe('order-confirmation/1234');
@@ -75,8 +46,8 @@ describe('Resend emails', () => {
   it('sends text-only mail without html and without an idempotency header when none is given', async () => {
     const baseUrl = await fakeResend((_seen, res) => sendJson(res, 200, { id: 'abc' }));
     await createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl }).send({ to: 'a@example.com', subject: 'Hi', text: 'Hello' });
-    expect(JSON.parse(seen[0]!.body)).not.toHaveProperty('html');
-    expect(seen[0]!.headers).not.toHaveProperty('idempotency-key');
+    expect(JSON.parse(fake.seen[0]!.body)).not.toHaveProperty('html');
+    expect(fake.seen[0]!.headers).not.toHaveProperty('idempotency-key');
   });
 
   it('401 missing_api_key and 403 invalid_api_key become ProviderErrors naming the error', async () => {
@@ -124,7 +95,7 @@ describe('Resend emails', () => {
   it('refuses an idempotency key longer than 256 characters before calling Resend', async () => {
     const baseUrl = await fakeResend((_seen, res) => sendJson(res, 200, { id: 'x' }));
     await expect(createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl }).send({ ...MESSAGE, idempotencyKey: 'k'.repeat(257) })).rejects.toMatchObject({ code: 'unsupported' });
-    expect(seen).toHaveLength(0);
+    expect(fake.seen).toHaveLength(0);
   });
 
   it('a Resend that does not answer in time is a timeout ProviderError', async () => {

@@ -3,33 +3,26 @@
  * like Stripe: form-encoded parameters in, JSON out, and { error: { type, message, code } } on failure.
  * Webhooks are signed with the package's own test-header helper, exactly as Stripe signs them.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import Stripe from 'stripe';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createStripePayments } from '../../../functions/_lib/providers/stripe';
 import { ProviderError, WebhookSignatureError, type CheckoutSessionInput } from '../../../functions/_lib/providers/types';
+import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const SECRET_KEY = 'sk_test_51LocalFakeKey';
 const WEBHOOK_SECRET = 'whsec_test_local_secret';
 
-interface Seen {
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  form: URLSearchParams;
-}
-type Handler = (seen: Seen, response: ServerResponse) => void;
+// Stripe takes form-encoded parameters: in the query for a GET, in the body otherwise.
+const fake = useFakeProvider({ parseBody: (raw, { method, url }) => new URLSearchParams(method === 'GET' ? url.search : raw) });
 
-let server: Server | undefined;
-const seen: Seen[] = [];
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_local' }).end(JSON.stringify(body));
+/** Stripe's JSON answers carry a request id. */
+function stripeJson(response: ServerResponse, status: number, body: unknown): void {
+  sendJson(response, status, body, { 'request-id': 'req_local' });
 }
 
 function stripeError(response: ServerResponse, status: number, error: { type: string; message: string; code?: string; param?: string }): void {
-  sendJson(response, status, { error });
+  stripeJson(response, status, { error });
 }
 
 function session(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -50,33 +43,16 @@ function session(overrides: Record<string, unknown> = {}): Record<string, unknow
   };
 }
 
-async function fakeStripe(handler: Handler): Promise<Stripe.StripeConfig> {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const [path, query = ''] = (request.url ?? '/').split('?');
-      const entry = { method: request.method ?? '', path: path ?? '/', headers: request.headers, form: new URLSearchParams(request.method === 'GET' ? query : body) };
-      seen.push(entry);
-      if (request.headers.authorization !== `Bearer ${SECRET_KEY}`) {
-        stripeError(response, 401, { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***rong' });
-        return;
-      }
-      handler(entry, response);
-    });
+async function fakeStripe(handler: Handler<URLSearchParams>): Promise<Stripe.StripeConfig> {
+  const { port } = await fake.start((seen, response) => {
+    if (seen.headers.authorization !== `Bearer ${SECRET_KEY}`) {
+      stripeError(response, 401, { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***rong' });
+      return;
+    }
+    handler(seen, response);
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { host: '127.0.0.1', port: (server!.address() as AddressInfo).port, protocol: 'http', maxNetworkRetries: 0, telemetry: false };
+  return { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0, telemetry: false };
 }
-
-afterEach(async () => {
-  seen.length = 0;
-  const running = server;
-  server = undefined;
-  if (!running) return;
-  running.closeAllConnections();
-  await new Promise((resolve) => running.close(resolve));
-});
 
 const INPUT: CheckoutSessionInput = {
   orderId: 'order-123',
@@ -93,16 +69,16 @@ const INPUT: CheckoutSessionInput = {
 
 describe('Stripe Checkout Sessions', () => {
   it('creates a payment session in AUD with database prices, the shipping rate, the order id and the idempotency key', async () => {
-    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, session()));
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session()));
     const created = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).createCheckoutSession(INPUT);
     expect(created).toEqual({ id: 'cs_test_a1b2c3', url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3#fidkdWxOYHwnPyd1blpxYHZxWjA0' });
 
-    const request = seen[0]!;
+    const request = fake.seen[0]!;
     expect(request.method).toBe('POST');
-    expect(request.path).toBe('/v1/checkout/sessions');
+    expect(request.url.pathname).toBe('/v1/checkout/sessions');
     expect(request.headers['idempotency-key']).toBe('checkout-order-123');
     expect(request.headers['content-type']).toContain('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(request.form)).toEqual({
+    expect(Object.fromEntries(request.body)).toEqual({
       mode: 'payment',
       currency: 'aud',
       customer_email: 'buyer@example.com',
@@ -131,12 +107,12 @@ describe('Stripe Checkout Sessions', () => {
   });
 
   it('refuses malformed input before calling Stripe (fractional cents, no session placeholder, no items)', async () => {
-    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, session()));
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session()));
     const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
     await expect(payments.createCheckoutSession({ ...INPUT, lineItems: [{ name: 'Book', unitAmountCents: 22.5, quantity: 1 }] })).rejects.toThrow(/unitAmountCents/);
     await expect(payments.createCheckoutSession({ ...INPUT, successUrl: 'https://shop.example.com.au/order-confirmation' })).rejects.toThrow(/CHECKOUT_SESSION_ID/);
     await expect(payments.createCheckoutSession({ ...INPUT, lineItems: [] })).rejects.toThrow(/lineItems/);
-    expect(seen).toHaveLength(0);
+    expect(fake.seen).toHaveLength(0);
   });
 
   it('a wrong secret key: 401 invalid_request_error becomes a ProviderError with status 401', async () => {
@@ -176,7 +152,7 @@ describe('Stripe Checkout Sessions', () => {
 
   it('a session without a payment page URL, or garbage, is a ProviderError', async () => {
     let body: unknown = session({ url: null });
-    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, body));
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, body));
     const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
     await expect(payments.createCheckoutSession(INPUT)).rejects.toMatchObject({ code: 'invalid-response' });
     body = { id: 42 };
@@ -196,11 +172,12 @@ describe('Stripe Checkout Sessions', () => {
 
   it('retrieves a session and maps status, payment status and the order id', async () => {
     let body = session({ status: 'complete', payment_status: 'paid' });
-    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, body));
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, body));
     const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
 
     expect(await payments.retrieveSession('cs_test_a1b2c3')).toEqual({ id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', orderId: 'order-123' });
-    expect(seen[0]).toMatchObject({ method: 'GET', path: '/v1/checkout/sessions/cs_test_a1b2c3' });
+    expect(fake.seen[0]!.method).toBe('GET');
+    expect(fake.seen[0]!.url.pathname).toBe('/v1/checkout/sessions/cs_test_a1b2c3');
 
     // Without metadata, the client reference id still names the order.
     body = session({ status: 'expired', payment_status: 'unpaid', metadata: {}, client_reference_id: 'order-456' });
@@ -221,7 +198,7 @@ describe('Stripe Checkout Sessions', () => {
   });
 
   it('a session with a status we do not know is a ProviderError, not a guess', async () => {
-    const stripeOptions = await fakeStripe((_seen, res) => sendJson(res, 200, session({ payment_status: 'maybe' })));
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session({ payment_status: 'maybe' })));
     await expect(createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).retrieveSession('cs_test_a1b2c3')).rejects.toMatchObject({
       code: 'invalid-response',
     });

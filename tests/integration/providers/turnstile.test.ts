@@ -2,24 +2,19 @@
  * The Turnstile adapter against a local server answering like challenges.cloudflare.com siteverify,
  * including Cloudflare's documented dummy secrets (1x… passes, 2x… fails, 3x… "token already spent").
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTurnstileCheck } from '../../../functions/_lib/providers/turnstile';
 import { HUMAN_CHECK_ACTIONS } from '../../../src/config/constants';
+import { sendJson, useFakeProvider } from '../../helpers/fake-provider';
 
 const SECRET = '0x4AAAAAAAtestSecretForOurSite';
 const HOST = 'shop.example.com.au';
 const DUMMY = { passes: '1x0000000000000000000000000000000AA', fails: '2x0000000000000000000000000000000AA', spent: '3x0000000000000000000000000000000AA' };
 const NEWSLETTER = { action: HUMAN_CHECK_ACTIONS.newsletter, hostname: HOST };
 
-let server: Server | undefined;
-const seen: URLSearchParams[] = [];
+const fake = useFakeProvider({ parseBody: (raw) => new URLSearchParams(raw) });
 let override: ((response: ServerResponse) => void) | undefined;
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
 
 const failure = (...codes: string[]) => ({ success: false, 'error-codes': codes });
 const passed = (action: string, hostname: string) => ({ success: true, challenge_ts: '2026-11-22T02:30:00.000Z', hostname, 'error-codes': [], action, cdata: '', metadata: { interactive: false } });
@@ -42,30 +37,17 @@ function siteverify(form: URLSearchParams): unknown {
 }
 
 async function fakeCloudflare(): Promise<string> {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      expect(request.method).toBe('POST');
-      expect(request.url).toBe('/turnstile/v0/siteverify');
-      const form = new URLSearchParams(body);
-      seen.push(form);
-      if (override) return override(response);
-      sendJson(response, 200, siteverify(form));
-    });
+  const { url } = await fake.start(({ method, path, body: form }, response) => {
+    expect(method).toBe('POST');
+    expect(path).toBe('/turnstile/v0/siteverify');
+    if (override) return override(response);
+    sendJson(response, 200, siteverify(form));
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  return url;
 }
 
-afterEach(async () => {
-  seen.length = 0;
+afterEach(() => {
   override = undefined;
-  const running = server;
-  server = undefined;
-  if (!running) return;
-  running.closeAllConnections();
-  await new Promise((resolve) => running.close(resolve));
 });
 
 describe('Turnstile siteverify', () => {
@@ -74,7 +56,7 @@ describe('Turnstile siteverify', () => {
     const check = createTurnstileCheck({ secretKey: SECRET, baseUrl });
     expect(await check.verify('token-newsletter', { ...NEWSLETTER, remoteIp: '203.0.113.7' })).toEqual({ ok: true });
 
-    const form = seen[0]!;
+    const form = fake.seen[0]!.body;
     expect(form.get('secret')).toBe(SECRET);
     expect(form.get('response')).toBe('token-newsletter');
     expect(form.get('remoteip')).toBe('203.0.113.7');
@@ -102,7 +84,7 @@ describe('Turnstile siteverify', () => {
     expect(await check.verify('', NEWSLETTER)).toEqual({ ok: false, reason: 'missing-input-response' });
     expect(await check.verify('   ', NEWSLETTER)).toEqual({ ok: false, reason: 'missing-input-response' });
     expect(await check.verify('x'.repeat(2049), NEWSLETTER)).toEqual({ ok: false, reason: 'invalid-input-response' });
-    expect(seen).toHaveLength(0);
+    expect(fake.seen).toHaveLength(0);
   });
 
   it('the documented dummy secrets: 1x always passes, 2x always fails, 3x yields timeout-or-duplicate', async () => {
@@ -133,8 +115,7 @@ describe('Turnstile siteverify', () => {
     const baseUrl = await fakeCloudflare();
     override = () => undefined; // never answers
     expect(await createTurnstileCheck({ secretKey: SECRET, baseUrl, timeoutMs: 150 }).verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable' });
-    server!.closeAllConnections();
-    server!.close();
+    await fake.close();
     expect(await createTurnstileCheck({ secretKey: SECRET, baseUrl }).verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable' });
   });
 });
