@@ -94,6 +94,8 @@ export const STORAGE_KEYS = {
   cart: 'cart',
   freeShippingBannerDismissed: 'freeShippingBannerDismissed',
   checkoutSessionId: 'checkoutSessionId',
+  /** Where supabase-js keeps the signed-in session. */
+  authSession: 'sb-auth-session',
 } as const;
 
 export const RETURNS = {

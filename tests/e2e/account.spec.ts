@@ -5,6 +5,7 @@ test.describe('sign-in, wishlist and profile', () => {
   test('sign in through the local page, wishlist the book across a reload, see seeded orders, sign out', async ({ page, request }) => {
     const email = uniqueEmail('ada');
     await signIn(page, email);
+    await expect(page.getByText('Successfully signed in!').first()).toBeVisible();
     const header = page.getByRole('banner');
     await expect(header.getByRole('link', { name: `Profile: ${email.split('@')[0]}` })).toBeVisible();
     await expect(header.getByRole('button', { name: 'Sign Out' })).toBeVisible();
@@ -20,7 +21,7 @@ test.describe('sign-in, wishlist and profile', () => {
 
     const wishes = await asService<Array<{ user_id: string }>>(request, 'GET', 'wishlists?select=user_id,product_id&product_id=eq.book-10-reasons');
     const mine = await page.evaluate(async () => {
-      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
+      const key = Object.keys(localStorage).find((k) => k === 'sb-auth-session');
       return key ? (JSON.parse(localStorage.getItem(key)!).user.id as string) : null;
     });
     expect(wishes.filter((w) => w.user_id === mine)).toHaveLength(1);
@@ -94,7 +95,7 @@ test.describe('sign-in, wishlist and profile', () => {
     await a.getByRole('button', { name: 'Add to Wishlist' }).click();
     await expect(a.getByRole('button', { name: 'Added to Wishlist' })).toBeVisible();
     const idA = await a.evaluate(() => {
-      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'))!;
+      const key = Object.keys(localStorage).find((k) => k === 'sb-auth-session')!;
       return JSON.parse(localStorage.getItem(key)!).user.id as string;
     });
     await asService(request, 'POST', 'orders', {

@@ -103,7 +103,7 @@ test.describe('cart page', () => {
       await page.goto('/cart');
       await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();
       await page.getByRole('link', { name: 'Browse Our Store' }).click();
-      await page.getByRole('button', { name: `Add ${BOOK} to cart` }).click();
+      await page.getByRole('button', { name: `Add to Cart: ${BOOK}` }).click();
       await page.goto('/cart');
       const line = width > 768 ? page.getByRole('table') : page.getByRole('list', { name: 'Items in your cart' });
       await expect(line.getByRole('link', { name: BOOK })).toBeVisible();
@@ -123,7 +123,7 @@ test.describe('cart page', () => {
 
   test('Clear Cart empties it', async ({ page }) => {
     await page.goto('/store');
-    await page.getByRole('button', { name: `Add ${BOOK} to cart` }).click();
+    await page.getByRole('button', { name: `Add to Cart: ${BOOK}` }).click();
     await page.goto('/cart');
     await page.getByRole('button', { name: 'Clear Cart' }).click();
     await expect(page.getByText('Cart cleared').first()).toBeVisible();
@@ -138,8 +138,8 @@ test.describe('out of stock', () => {
     await page.goto('/store');
     const card = page.getByRole('article').filter({ hasText: `Sold Out Storybook ${id}` });
     await expect(card.getByText('Out of Stock')).toBeVisible();
-    await expect(card.getByRole('button', { name: /to cart/ })).toBeDisabled();
-    await expect(card.getByRole('button', { name: /now/ })).toBeDisabled();
+    await expect(card.getByRole('button', { name: /^Add to Cart/ })).toBeDisabled();
+    await expect(card.getByRole('button', { name: /^Buy Now/ })).toBeDisabled();
 
     await page.goto(`/store/product/${id}`);
     await expect(page.getByRole('heading', { level: 1, name: `Sold Out Storybook ${id}` })).toBeVisible();

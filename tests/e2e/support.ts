@@ -27,7 +27,7 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.getByLabel('Name').fill('Test Shopper');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByText('Successfully signed in!').first()).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Sign Out' })).toBeVisible();
 }
 
 

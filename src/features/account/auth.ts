@@ -5,7 +5,8 @@
  */
 import type { Session, User } from '@supabase/supabase-js';
 import { atom, onMount } from 'nanostores';
-import { getSupabase } from '@/lib/supabase/client';
+import { STORAGE_KEYS } from '@/config/constants';
+import { getSupabase, hasSavedSession } from '@/lib/supabase/client';
 
 export interface AuthUser {
   id: string;
@@ -34,16 +35,36 @@ function fromSession(session: Session | null): AuthState {
 onMount($auth, () => {
   // Islands render once at build with no session; the browser takes over on hydration.
   if (typeof window === 'undefined') return;
-  const supabase = getSupabase();
   let active = true;
-  supabase.auth.getSession().then(({ data }) => active && $auth.set(fromSession(data.session)));
-  const { data } = supabase.auth.onAuthStateChange((_event, session) => {
-    // INITIAL_SESSION, SIGNED_IN, SIGNED_OUT, TOKEN_REFRESHED, USER_UPDATED, PASSWORD_RECOVERY
-    if (active) $auth.set(fromSession(session));
-  });
+  let unsubscribe: (() => void) | undefined;
+
+  async function follow() {
+    window.removeEventListener('storage', onStorage);
+    const supabase = await getSupabase();
+    if (!active) return;
+    const { data } = await supabase.auth.getSession();
+    if (active) $auth.set(fromSession(data.session));
+    const subscription = supabase.auth.onAuthStateChange((_event, session) => {
+      // INITIAL_SESSION, SIGNED_IN, SIGNED_OUT, TOKEN_REFRESHED, USER_UPDATED, PASSWORD_RECOVERY
+      if (active) $auth.set(fromSession(session));
+    });
+    unsubscribe = () => subscription.data.subscription.unsubscribe();
+  }
+  // A sign-in in another tab saves a session here too.
+  function onStorage(event: StorageEvent) {
+    if (event.key === STORAGE_KEYS.authSession && event.newValue) void follow();
+  }
+
+  // Most visitors never sign in: without a saved session, supabase-js is not even loaded.
+  if (hasSavedSession()) void follow();
+  else {
+    $auth.set({ status: 'signed-out', user: null, session: null });
+    window.addEventListener('storage', onStorage);
+  }
   return () => {
     active = false;
-    data.subscription.unsubscribe();
+    window.removeEventListener('storage', onStorage);
+    unsubscribe?.();
   };
 });
 

@@ -16,7 +16,7 @@ export interface OrderSummary {
 export class OrderHistoryError extends Error {}
 
 export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
-  const supabase = getSupabase();
+  const supabase = await getSupabase();
   const orders = await supabase
     .from('orders')
     .select('id, created_at, status, total_amount, payment_status, shipping_address')

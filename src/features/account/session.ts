@@ -2,7 +2,7 @@
 import { getSupabase } from '@/lib/supabase/client';
 
 export async function signInWithGoogle(): Promise<void> {
-  const { error } = await getSupabase().auth.signInWithOAuth({
+  const { error } = await (await getSupabase()).auth.signInWithOAuth({
     provider: 'google',
     options: {
       redirectTo: `${window.location.origin}/auth/callback`,
@@ -24,11 +24,11 @@ export function readCallback(location: Pick<Location, 'search' | 'hash'>): { err
 }
 
 export async function completeSignIn(code: string): Promise<void> {
-  const { error } = await getSupabase().auth.exchangeCodeForSession(code);
+  const { error } = await (await getSupabase()).auth.exchangeCodeForSession(code);
   if (error) throw new Error(error.message);
 }
 
 export async function signOut(): Promise<void> {
-  const { error } = await getSupabase().auth.signOut();
+  const { error } = await (await getSupabase()).auth.signOut();
   if (error) throw new Error(error.message || 'Failed to sign out');
 }

@@ -2,7 +2,8 @@
  * Cart rules as pure functions over a list of lines. The store (store.ts) applies them; tests call them
  * directly.
  */
-import { z } from 'zod';
+// zod's tree-shakable build: the cart ships on every page, so it must stay small.
+import * as z from 'zod/mini';
 import { LIMITS } from '@/config/constants';
 import type { Product } from '@/features/catalog/product';
 
@@ -54,19 +55,20 @@ export function itemCountOf(lines: readonly CartLine[]): number {
   return lines.reduce((sum, line) => sum + line.quantity, 0);
 }
 
+const dimensions = z.object({ length: z.number(), width: z.number(), height: z.number() });
 const savedLine = z.object({
   product: z.object({
-    id: z.string().min(1),
+    id: z.string().check(z.minLength(1)),
     title: z.string(),
-    price: z.number().nonnegative(),
+    price: z.number().check(z.nonnegative()),
     imageUrl: z.string(),
     stock: z.number(),
-    weight: z.number().default(0),
-    dimensions: z.object({ length: z.number(), width: z.number(), height: z.number() }).default({ length: 0, width: 0, height: 0 }),
+    weight: z._default(z.number(), 0),
+    dimensions: z._default(dimensions, { length: 0, width: 0, height: 0 }),
   }),
-  quantity: z.number().int().positive(),
+  quantity: z.int().check(z.positive()),
 });
-const savedCart = z.array(savedLine).max(LIMITS.maxCartLines);
+const savedCart = z.array(savedLine).check(z.maxLength(LIMITS.maxCartLines));
 
 /** Reads a saved cart; anything unreadable is ignored (an empty cart). */
 export function decodeCart(raw: string | undefined | null): CartLine[] {

@@ -30,10 +30,10 @@ export default function ProductCard({ product }: { product: Product }) {
         <p className="mt-2 line-clamp-3 flex-1 text-slate-700">{product.description}</p>
         {!inStock && <p className="mt-2 text-sm font-semibold text-red-800">Out of Stock</p>}
         <div className="mt-4 grid grid-cols-2 gap-2">
-          <button type="button" className="btn-primary px-3 text-sm" disabled={!inStock || !ready} onClick={() => addWithFeedback(product)} aria-label={`Add ${product.title} to cart`}>
+          <button type="button" className="btn-primary px-3 text-sm" disabled={!inStock || !ready} onClick={() => addWithFeedback(product)} aria-label={`Add to Cart: ${product.title}`}>
             Add to Cart
           </button>
-          <button type="button" className="btn-secondary px-3 text-sm" disabled={!inStock || !ready} onClick={() => buyNow(product)} aria-label={`Buy ${product.title} now`}>
+          <button type="button" className="btn-secondary px-3 text-sm" disabled={!inStock || !ready} onClick={() => buyNow(product)} aria-label={`Buy Now: ${product.title}`}>
             Buy Now
           </button>
         </div>

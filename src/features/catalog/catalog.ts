@@ -6,7 +6,7 @@ import { PRODUCT_COLUMNS, productFromRow, type Product } from './product';
 export class CatalogError extends Error {}
 
 export async function listProducts(): Promise<Product[]> {
-  const { data, error } = await getSupabase().from('products').select(PRODUCT_COLUMNS).order('featured', { ascending: false }).order('title');
+  const { data, error } = await (await getSupabase()).from('products').select(PRODUCT_COLUMNS).order('featured', { ascending: false }).order('title');
   if (error) throw new CatalogError('Failed to fetch products');
   return data.map(productFromRow);
 }
@@ -14,13 +14,13 @@ export async function listProducts(): Promise<Product[]> {
 /** One product, or null when there is no such id. */
 export async function getProduct(id: string): Promise<Product | null> {
   if (!id) throw new CatalogError('Product ID is missing');
-  const { data, error } = await getSupabase().from('products').select(PRODUCT_COLUMNS).eq('id', id).maybeSingle();
+  const { data, error } = await (await getSupabase()).from('products').select(PRODUCT_COLUMNS).eq('id', id).maybeSingle();
   if (error) throw new CatalogError('Failed to fetch product details');
   return data ? productFromRow(data) : null;
 }
 
 export async function getRelatedProducts(product: Pick<Product, 'id' | 'category'>): Promise<Product[]> {
-  const { data, error } = await getSupabase()
+  const { data, error } = await (await getSupabase())
     .from('products')
     .select(PRODUCT_COLUMNS)
     .eq('category', product.category)

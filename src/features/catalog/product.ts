@@ -2,7 +2,7 @@
  * The app's Product and the mapping from a `products` row. Rows come from supabase-js (hosted or embedded);
  * nothing else in the app sees the row shape.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export interface Dimensions {
   length: number;
@@ -46,17 +46,18 @@ export function parseDimensions(raw: unknown): Dimensions {
   return { length: finite(object.length), width: finite(object.width), height: finite(object.height) };
 }
 
+const numeric = z.union([z.number(), z.string()]);
 const productRow = z.object({
   id: z.string(),
   title: z.string(),
-  description: z.string().nullish(),
-  price: z.union([z.number(), z.string()]),
-  image_url: z.string().nullish(),
-  category: z.string().nullish(),
-  stock: z.union([z.number(), z.string()]).nullish(),
-  weight: z.union([z.number(), z.string()]).nullish(),
+  description: z.nullish(z.string()),
+  price: numeric,
+  image_url: z.nullish(z.string()),
+  category: z.nullish(z.string()),
+  stock: z.nullish(numeric),
+  weight: z.nullish(numeric),
   dimensions: z.unknown(),
-  featured: z.boolean().nullish(),
+  featured: z.nullish(z.boolean()),
 });
 
 export type ProductRow = z.input<typeof productRow>;

@@ -58,7 +58,7 @@ export default function ContactForm() {
         return;
       }
 
-      const { error } = await getSupabase().from('contact_submissions').insert(submission);
+      const { error } = await (await getSupabase()).from('contact_submissions').insert(submission);
       if (error) {
         console.error('[contact] Sending the message failed.', error);
         toast({ title: 'Failed to send message', description: 'Please try again later.', variant: 'error' });

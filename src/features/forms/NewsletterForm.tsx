@@ -32,7 +32,7 @@ export default function NewsletterForm() {
       const token = await getHumanCheckToken(HUMAN_CHECK_ACTIONS.newsletter);
       if (!token && humanCheckEnabled()) console.warn('[newsletter] No bot-check token; subscribing anyway.');
 
-      const { error } = await getSupabase().from('newsletter_subscriptions').insert({ email: address });
+      const { error } = await (await getSupabase()).from('newsletter_subscriptions').insert({ email: address });
       if (error) {
         if (error.code === DUPLICATE) {
           toast({ title: "You're already subscribed!", description: 'No need to subscribe again.', variant: 'info' });

@@ -2,7 +2,7 @@
 import { getSupabase } from '@/lib/supabase/client';
 
 export async function isInWishlist(userId: string, productId: string): Promise<boolean> {
-  const { data, error } = await getSupabase().from('wishlists').select('id').eq('user_id', userId).eq('product_id', productId).maybeSingle();
+  const { data, error } = await (await getSupabase()).from('wishlists').select('id').eq('user_id', userId).eq('product_id', productId).maybeSingle();
   if (error) throw error;
   return data !== null;
 }
@@ -10,7 +10,7 @@ export async function isInWishlist(userId: string, productId: string): Promise<b
 export type AddToWishlistResult = 'added' | 'already-added' | 'failed';
 
 export async function addToWishlist(userId: string, productId: string): Promise<AddToWishlistResult> {
-  const { error } = await getSupabase().from('wishlists').insert({ user_id: userId, product_id: productId });
+  const { error } = await (await getSupabase()).from('wishlists').insert({ user_id: userId, product_id: productId });
   if (!error) return 'added';
   // The unique (user_id, product_id) constraint: a second click or another tab got there first.
   if (error.code === '23505') return 'already-added';
