@@ -1,0 +1,208 @@
+/**
+ * Structured data checks on built pages: every `<script type="application/ld+json">` parses, each page
+ * carries the schema.org types it should, and those types have the fields search engines need.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BuiltPage } from './built-site';
+
+type Node = Record<string, unknown>;
+
+export interface JsonLdResult {
+  path: string;
+  blocks: number;
+  /** Top-level @type of each block, in page order. */
+  types: string[];
+  expected: string[];
+  problems: string[];
+}
+
+const SCRIPT = /<script\b[^>]*\btype=(["'])application\/ld\+json\1[^>]*>([\s\S]*?)<\/script>/gi;
+
+/** The raw text of each JSON-LD block on a page. */
+export function jsonLdBlocks(html: string): string[] {
+  return [...html.matchAll(SCRIPT)].map((match) => match[2] ?? '');
+}
+
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+const typesOf = (node: Node): string[] => (Array.isArray(node['@type']) ? (node['@type'] as string[]) : typeof node['@type'] === 'string' ? [node['@type']] : []);
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+const filled = (value: unknown) => (typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null);
+const isAbsoluteUrl = (value: unknown) => typeof value === 'string' && /^https?:\/\/[^\s]+$/.test(value);
+const isPrice = (value: unknown) => (typeof value === 'number' && value >= 0) || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value));
+
+/** Every object in a JSON-LD value, nested ones included (each block may be a node, an array or a @graph). */
+function allNodes(value: unknown, out: Node[] = []): Node[] {
+  if (Array.isArray(value)) value.forEach((item) => allNodes(item, out));
+  else if (isNode(value)) {
+    out.push(value);
+    Object.values(value).forEach((child) => allNodes(child, out));
+  }
+  return out;
+}
+
+/** The top-level entities of one block. */
+function topLevel(value: unknown): Node[] {
+  if (Array.isArray(value)) return value.filter(isNode);
+  if (isNode(value) && Array.isArray(value['@graph'])) return (value['@graph'] as unknown[]).filter(isNode);
+  return isNode(value) ? [value] : [];
+}
+
+function checkOffer(offer: unknown, where: string, problems: string[]): void {
+  if (!isNode(offer)) return void problems.push(`${where}: offer is not an object`);
+  const types = typesOf(offer);
+  if (types.includes('AggregateOffer')) {
+    if (!isPrice(offer.lowPrice)) problems.push(`${where}: AggregateOffer lowPrice missing or not a number`);
+    if (offer.highPrice !== undefined && !isPrice(offer.highPrice)) problems.push(`${where}: AggregateOffer highPrice not a number`);
+    if (!/^[A-Z]{3}$/.test(String(offer.priceCurrency ?? ''))) problems.push(`${where}: AggregateOffer priceCurrency missing or not ISO 4217`);
+    asList(offer.offers).forEach((inner, i) => checkOffer(inner, `${where}.offers[${i}]`, problems));
+    return;
+  }
+  if (!isPrice(offer.price)) problems.push(`${where}: offer price missing or not a number`);
+  if (!/^[A-Z]{3}$/.test(String(offer.priceCurrency ?? ''))) problems.push(`${where}: offer priceCurrency missing or not ISO 4217`);
+  if (!/^https?:\/\/schema\.org\/\w+$/.test(String(offer.availability ?? ''))) problems.push(`${where}: offer availability missing or not a schema.org URL`);
+}
+
+function checkProduct(product: Node, where: string, problems: string[]): void {
+  for (const field of ['name', 'image', 'sku'] as const) if (!filled(product[field])) problems.push(`${where}: Product ${field} missing`);
+  const offers = asList(product.offers);
+  if (offers.length === 0) problems.push(`${where}: Product has no offers`);
+  offers.forEach((offer, i) => checkOffer(offer, `${where}.offers${offers.length > 1 ? `[${i}]` : ''}`, problems));
+}
+
+function checkBreadcrumbs(list: Node, where: string, problems: string[]): void {
+  const items = asList(list.itemListElement);
+  if (items.length === 0) return void problems.push(`${where}: BreadcrumbList has no itemListElement`);
+  items.forEach((item, i) => {
+    const at = `${where}.itemListElement[${i}]`;
+    if (!isNode(item)) return void problems.push(`${at}: not an object`);
+    if (item.position !== i + 1) problems.push(`${at}: position is ${JSON.stringify(item.position)}, expected ${i + 1}`);
+    if (!filled(item.name)) problems.push(`${at}: name missing`);
+    const target = isNode(item.item) ? item.item['@id'] : item.item;
+    if (!isAbsoluteUrl(target)) problems.push(`${at}: item missing or not an absolute URL`);
+  });
+}
+
+function checkFaq(faq: Node, where: string, problems: string[]): number {
+  const questions = asList(faq.mainEntity);
+  if (questions.length === 0) problems.push(`${where}: FAQPage has no mainEntity questions`);
+  questions.forEach((question, i) => {
+    const at = `${where}.mainEntity[${i}]`;
+    if (!isNode(question) || !typesOf(question).includes('Question')) return void problems.push(`${at}: not a Question`);
+    if (!filled(question.name)) problems.push(`${at}: Question name missing`);
+    const answer = question.acceptedAnswer;
+    if (!isNode(answer) || !typesOf(answer).includes('Answer') || !filled(answer.text)) problems.push(`${at}: acceptedAnswer missing, not an Answer or without text`);
+  });
+  return questions.length;
+}
+
+function checkArticle(post: Node, where: string, problems: string[]): void {
+  if (!filled(post.headline)) problems.push(`${where}: headline missing`);
+  if (typeof post.datePublished !== 'string' || Number.isNaN(Date.parse(post.datePublished))) problems.push(`${where}: datePublished missing or not a date`);
+  if (!asList(post.author).some((a) => isNode(a) && filled(a.name))) problems.push(`${where}: author with a name missing`);
+  if (!filled(post.image)) problems.push(`${where}: image missing`);
+}
+
+export interface JsonLdExpectation {
+  /** Top-level types the page must carry. */
+  types: string[];
+  /** Number of FAQ questions the content has (the FAQPage must list them all). */
+  faqQuestions?: number;
+}
+
+/** Validates the JSON-LD of one page's HTML against what the page should carry. */
+export function validateJsonLd(path: string, html: string, expectation: JsonLdExpectation = { types: [] }): JsonLdResult {
+  const problems: string[] = [];
+  const types: string[] = [];
+  const entities: Node[] = [];
+  const nodes: Node[] = [];
+  const blocks = jsonLdBlocks(html);
+  blocks.forEach((raw, b) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      types.push('(unparsable)');
+      return void problems.push(`block ${b + 1}: does not parse: ${(error as Error).message}`);
+    }
+    const top = topLevel(value);
+    if (top.length === 0) problems.push(`block ${b + 1}: holds no JSON-LD object`);
+    const context = isNode(value) ? value['@context'] : undefined;
+    for (const entity of top) {
+      const ctx = entity['@context'] ?? context;
+      if (typeof ctx !== 'string' || !/^https?:\/\/schema\.org\/?$/.test(ctx)) problems.push(`block ${b + 1}: @context is not schema.org`);
+      if (typesOf(entity).length === 0) problems.push(`block ${b + 1}: an entity has no @type`);
+      types.push(typesOf(entity).join('+') || '(no @type)');
+    }
+    entities.push(...top);
+    nodes.push(...allNodes(value));
+  });
+
+  // Field checks wherever the type appears (a Product nested in an Offer is held to the same rules).
+  let faqCount = 0;
+  nodes.forEach((node) => {
+    const t = typesOf(node);
+    const label = `${t.join('+')}${typeof node['@id'] === 'string' ? ` ${node['@id']}` : ''}`;
+    if (t.includes('Product')) checkProduct(node, label, problems);
+    if (t.includes('BreadcrumbList')) checkBreadcrumbs(node, label, problems);
+    if (t.includes('FAQPage')) faqCount += checkFaq(node, label, problems);
+    if (t.includes('BlogPosting') || t.includes('Article')) checkArticle(node, label, problems);
+    if (t.includes('LocalBusiness') && (!filled(node.name) || !isNode(node.address))) problems.push(`${label}: LocalBusiness name or address missing`);
+  });
+
+  // A bare {"@id": …} reference must point at an entity on the same page.
+  const isReference = (n: Node) => Object.keys(n).length === 1 && typeof n['@id'] === 'string';
+  const defined = new Set(nodes.filter((n) => !isReference(n)).map((n) => n['@id']));
+  for (const node of nodes.filter(isReference)) {
+    if (!defined.has(node['@id'])) problems.push(`reference to ${String(node['@id'])} has no entity with that @id on the page`);
+  }
+
+  const present = new Set(entities.flatMap(typesOf));
+  for (const type of expectation.types) if (!present.has(type)) problems.push(`expected a top-level ${type}, found none`);
+  if (expectation.faqQuestions !== undefined && expectation.faqQuestions > 0 && faqCount !== expectation.faqQuestions) {
+    problems.push(`the page has ${expectation.faqQuestions} FAQ questions, FAQPage lists ${faqCount}`);
+  }
+  return { path, blocks: blocks.length, types, expected: expectation.types, problems };
+}
+
+/** What a landing page's content entry promises: read from its YAML's top-level keys. */
+function landingExpectation(projectRoot: string, slug: string): JsonLdExpectation {
+  const file = join(projectRoot, 'content', 'landing', `${slug}.yaml`);
+  if (!existsSync(file)) return { types: ['WebPage', 'BreadcrumbList'] };
+  const yaml = readFileSync(file, 'utf8');
+  const faqQuestions = yaml.match(/^\s+- question:/gm)?.length ?? 0;
+  return {
+    types: [
+      'WebPage',
+      'BreadcrumbList',
+      ...(/^productSchema:\s*false/m.test(yaml) ? [] : ['Product']),
+      ...(/^localBusiness:/m.test(yaml) ? ['LocalBusiness'] : []),
+      ...(faqQuestions > 0 ? ['FAQPage'] : []),
+    ],
+    faqQuestions,
+  };
+}
+
+/** The structured data each kind of page must carry; pages not listed need none (but what they have must be valid). */
+export function expectationFor(page: Pick<BuiltPage, 'path' | 'kind'>, projectRoot = process.cwd()): JsonLdExpectation {
+  switch (page.kind) {
+    case 'landing':
+      return landingExpectation(projectRoot, page.path.slice(1));
+    case 'book':
+      return { types: ['Product', 'BreadcrumbList'] };
+    case 'product':
+      // /store/product is the fallback page that loads a product added after the build: nothing to describe yet.
+      return { types: page.path === '/store/product' ? [] : ['Product', 'BreadcrumbList'] };
+    case 'blog':
+    case 'store':
+      return { types: ['BreadcrumbList'] };
+    case 'post':
+      return { types: ['BlogPosting', 'BreadcrumbList'] };
+    default:
+      return { types: [] };
+  }
+}
+
+export function validateBuiltPages(pages: BuiltPage[], projectRoot = process.cwd()): JsonLdResult[] {
+  return pages.map((page) => validateJsonLd(page.path, page.html, expectationFor(page, projectRoot)));
+}

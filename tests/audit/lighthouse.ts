@@ -1,0 +1,158 @@
+/**
+ * Lighthouse 13 runs through its command line (one Chromium per run, in its own process), mobile (the
+ * default: simulated slow 4G and 4× CPU slowdown) or desktop (`--preset=desktop`). Keeps the JSON and HTML
+ * reports and returns the four category scores and the figures the audit report tabulates.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHROMIUM_PATH, LIGHTHOUSE_CHROME_FLAGS } from './chromium';
+
+export type Preset = 'mobile' | 'desktop';
+export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export interface LighthouseRun {
+  path: string;
+  preset: Preset;
+  /** 0-100 per category; null when Lighthouse could not score it. */
+  scores: Record<Category, number | null>;
+  /** SEO without "page isn't blocked from indexing", for pages that are noindex on purpose. */
+  seoIndexableExcused: number | null;
+  noindex: boolean;
+  lcpMs: number | null;
+  cls: number | null;
+  tbtMs: number | null;
+  transferBytes: number | null;
+  scriptBytes: number | null;
+  /** The audits that cost the most points, worst first: "id: title (display value)". */
+  losses: string[];
+  reportFile?: string;
+  seconds: number;
+  error?: string;
+}
+
+interface LhAudit {
+  id: string;
+  title: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  numericValue?: number;
+  displayValue?: string;
+  details?: { items?: Array<Record<string, unknown>> };
+}
+interface LhResult {
+  categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
+  audits: Record<string, LhAudit>;
+  runtimeError?: { code: string; message: string };
+}
+
+const numeric = (audit: LhAudit | undefined) => (typeof audit?.numericValue === 'number' ? audit.numericValue : null);
+
+/** A category score recomputed as Lighthouse does (weighted mean of scored audits), leaving some audits out. */
+function categoryScoreWithout(result: LhResult, category: Category, leaveOut: string[]): number | null {
+  let total = 0;
+  let weights = 0;
+  for (const ref of result.categories[category]?.auditRefs ?? []) {
+    const audit = result.audits[ref.id];
+    if (!audit || leaveOut.includes(ref.id) || ref.weight === 0 || audit.score === null) continue;
+    if (audit.scoreDisplayMode !== 'binary' && audit.scoreDisplayMode !== 'numeric' && audit.scoreDisplayMode !== 'metricSavings') continue;
+    total += ref.weight * audit.score;
+    weights += ref.weight;
+  }
+  return weights ? Math.round((total / weights) * 100) : null;
+}
+
+/** The audits that lost points across all categories, most expensive first. */
+function pointLosses(result: LhResult): string[] {
+  const losses: Array<{ cost: number; text: string }> = [];
+  for (const category of CATEGORIES) {
+    const refs = result.categories[category]?.auditRefs ?? [];
+    const weights = refs.reduce((sum, ref) => sum + ref.weight, 0) || 1;
+    for (const ref of refs) {
+      const audit = result.audits[ref.id];
+      if (!audit || audit.score === null || audit.score >= 1 || ref.weight === 0) continue;
+      const cost = (ref.weight / weights) * (1 - audit.score) * 100;
+      losses.push({ cost, text: `${category}/${audit.id} −${cost.toFixed(1)}${audit.displayValue ? ` (${audit.displayValue})` : ''}` });
+    }
+  }
+  return losses.sort((a, b) => b.cost - a.cost).map((l) => l.text);
+}
+
+export function summarise(path: string, preset: Preset, result: LhResult, seconds: number, reportFile?: string): LighthouseRun {
+  const score = (category: Category) => {
+    const value = result.categories[category]?.score;
+    return typeof value === 'number' ? Math.round(value * 100) : null;
+  };
+  const scriptRow = result.audits['resource-summary']?.details?.items?.find((item) => item.resourceType === 'script');
+  const noindex = result.audits['is-crawlable']?.score === 0;
+  return {
+    path,
+    preset,
+    scores: { performance: score('performance'), accessibility: score('accessibility'), 'best-practices': score('best-practices'), seo: score('seo') },
+    seoIndexableExcused: noindex ? categoryScoreWithout(result, 'seo', ['is-crawlable']) : score('seo'),
+    noindex,
+    lcpMs: numeric(result.audits['largest-contentful-paint']),
+    cls: numeric(result.audits['cumulative-layout-shift']),
+    tbtMs: numeric(result.audits['total-blocking-time']),
+    transferBytes: numeric(result.audits['total-byte-weight']),
+    scriptBytes: typeof scriptRow?.transferSize === 'number' ? scriptRow.transferSize : null,
+    losses: pointLosses(result),
+    reportFile,
+    seconds,
+    error: result.runtimeError ? `${result.runtimeError.code}: ${result.runtimeError.message}` : undefined,
+  };
+}
+
+const slug = (path: string) => (path === '/' ? 'home' : path.slice(1).replace(/[^a-z0-9]+/gi, '-'));
+
+/** Runs Lighthouse on one page; never throws (a failed run comes back with `error` set and no scores). */
+export async function runLighthouse(baseUrl: string, path: string, preset: Preset, outDir: string, projectRoot = process.cwd()): Promise<LighthouseRun> {
+  mkdirSync(outDir, { recursive: true });
+  const outBase = join(outDir, `${slug(path)}-${preset}`);
+  const cli = join(projectRoot, 'node_modules', 'lighthouse', 'cli', 'index.js');
+  const args = [
+    cli,
+    new URL(path, baseUrl).href,
+    '--output=json',
+    '--output=html',
+    `--output-path=${outBase}`,
+    `--chrome-flags=${LIGHTHOUSE_CHROME_FLAGS.join(' ')}`,
+    `--only-categories=${CATEGORIES.join(',')}`,
+    '--quiet',
+    ...(preset === 'desktop' ? ['--preset=desktop'] : []),
+  ];
+  const jsonFile = `${outBase}.report.json`;
+  rmSync(jsonFile, { force: true });
+  const started = Date.now();
+  const stderr: string[] = [];
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, CHROME_PATH: CHROMIUM_PATH }, stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve(exitCode);
+    });
+  });
+  const seconds = (Date.now() - started) / 1000;
+  if (code !== 0 || !existsSync(jsonFile)) {
+    const empty = { performance: null, accessibility: null, 'best-practices': null, seo: null };
+    return {
+      path,
+      preset,
+      scores: empty,
+      seoIndexableExcused: null,
+      noindex: false,
+      lcpMs: null,
+      cls: null,
+      tbtMs: null,
+      transferBytes: null,
+      scriptBytes: null,
+      losses: [],
+      seconds,
+      error: `lighthouse exited with ${code}: ${stderr.join('').trim().split('\n').slice(-3).join(' ')}`,
+    };
+  }
+  return summarise(path, preset, JSON.parse(readFileSync(jsonFile, 'utf8')) as LhResult, seconds, `${outBase}.report.html`);
+}

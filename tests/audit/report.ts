@@ -1,0 +1,197 @@
+/** The audit report: Markdown for reports/audit.md and a short summary for the terminal. */
+import type { AxeScan } from './accessibility';
+import { LIGHTHOUSE_TARGETS } from './budgets';
+import { judgedScore, type Gate } from './gates';
+import type { JsonLdResult } from './json-ld';
+import { CATEGORIES, type LighthouseRun } from './lighthouse';
+import type { LinkReport } from './links';
+import type { SiteRoute } from './routes';
+import { kib, type BudgetResult } from './size-budget';
+
+export interface AuditResults {
+  startedAt: Date;
+  mode: 'ci' | 'local';
+  baseUrl?: string;
+  routes: SiteRoute[];
+  gates: Gate[];
+  timings: Array<{ part: string; seconds: number }>;
+  lighthouse?: LighthouseRun[];
+  axe?: AxeScan[];
+  links?: LinkReport;
+  jsonLd?: JsonLdResult[];
+  budgets?: BudgetResult[];
+}
+
+const cell = (value: unknown) => String(value ?? '—').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+export function table(headers: string[], rows: unknown[][]): string {
+  const align = headers.map((h) => (h.startsWith('>') ? '---:' : '---'));
+  const head = headers.map((h) => h.replace(/^>/, ''));
+  return [`| ${head.join(' | ')} |`, `| ${align.join(' | ')} |`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+}
+
+const ICON: Record<Gate['status'], string> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL', skipped: 'skipped' };
+const ms = (value: number | null) => (value === null ? '—' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`);
+const kb = (bytes: number | null) => (bytes === null ? '—' : `${kib(bytes).toFixed(1)}`);
+const size = (raw: number, gzip: number) => `${kib(raw).toFixed(1)} / ${kib(gzip).toFixed(1)}`;
+
+function lighthouseSection(runs: LighthouseRun[]): string {
+  const mark = (run: LighthouseRun, category: (typeof CATEGORIES)[number]) => {
+    const raw = run.scores[category];
+    const judged = judgedScore(run, category);
+    const below = judged === null || judged < LIGHTHOUSE_TARGETS[run.preset];
+    const text = category === 'seo' && run.noindex ? `${raw ?? '—'} (${judged ?? '—'}†)` : `${raw ?? '—'}`;
+    return below ? `**${text}**` : text;
+  };
+  const rows = runs.map((run) => [
+    run.path,
+    run.preset,
+    ...CATEGORIES.map((category) => mark(run, category)),
+    ms(run.lcpMs),
+    run.cls === null ? '—' : run.cls.toFixed(3),
+    ms(run.tbtMs),
+    kb(run.transferBytes),
+    kb(run.scriptBytes),
+    run.seconds.toFixed(0),
+  ]);
+  const losses = runs
+    .filter((run) => run.error || run.losses.length)
+    .map((run) => `- \`${run.path}\` ${run.preset}: ${run.error ?? run.losses.slice(0, 5).join('; ')}`);
+  return [
+    `## Lighthouse`,
+    '',
+    `Targets: desktop ${LIGHTHOUSE_TARGETS.desktop}, mobile ≥ ${LIGHTHOUSE_TARGETS.mobile} in every category; **bold** = below target. Mobile is Lighthouse's default (simulated slow 4G, 4× CPU slowdown); desktop is \`--preset=desktop\`. Transfer and JS are KiB as served by the local server, which does not compress (Netlify serves gzip/brotli: see the size budgets for compressed sizes).`,
+    '',
+    table(['page', 'preset', '>Perf', '>A11y', '>BP', '>SEO', '>LCP', '>CLS', '>TBT', '>transfer KiB', '>JS KiB', '>run s'], rows),
+    '',
+    '† The page is `noindex` on purpose (cart, checkout): the second figure leaves out "Page isn\'t blocked from indexing", and is the one judged.',
+    '',
+    '### Where the points went (largest losses first)',
+    '',
+    ...(losses.length ? losses : ['- nothing lost']),
+  ].join('\n');
+}
+
+function axeSection(scans: AxeScan[], routes: SiteRoute[]): string {
+  const byRoute = new Map<string, AxeScan[]>();
+  scans.forEach((scan) => byRoute.set(scan.path, [...(byRoute.get(scan.path) ?? []), scan]));
+  const summary = (scan: AxeScan | undefined) => {
+    if (!scan) return '—';
+    if (scan.error) return `error: ${scan.error}`;
+    const count = scan.violations.reduce((n, v) => n + v.nodes.length, 0);
+    return count === 0 ? '0' : `**${count}** (${scan.violations.map((v) => v.rule).join(', ')})`;
+  };
+  const rows = routes
+    .filter((route) => byRoute.has(route.path))
+    .map((route) => {
+      const list = byRoute.get(route.path)!;
+      const landed = list[0]?.finalPath !== route.path ? ` → ${list[0]?.finalPath}` : '';
+      return [`${route.path}${landed}`, route.kind, list[0]?.status ?? '—', summary(list.find((s) => s.viewport === 'desktop')), summary(list.find((s) => s.viewport === 'mobile'))];
+    });
+  const details = scans.flatMap((scan) => scan.violations.flatMap((v) => v.nodes.map((node) => [scan.path, scan.viewport, v.rule, v.impact, v.help, `\`${node.target}\``, `\`${node.html}\``])));
+  return [
+    `## Accessibility (axe-core, WCAG 2.0/2.1 A and AA)`,
+    '',
+    `Every route at 1280 px and 375 px, reduced motion, FAQ \`<details>\` opened; a fresh browser context each time (empty cart, signed out). Pages that redirect without a session are scanned where they land.`,
+    '',
+    table(['route', 'kind', '>status', 'desktop 1280', 'mobile 375'], rows),
+    '',
+    ...(details.length ? ['### Violations', '', table(['route', 'width', 'rule', 'impact', 'what', 'element', 'html'], details)] : ['No violations.']),
+  ].join('\n');
+}
+
+function linksSection(report: LinkReport): string {
+  const external = report.skipped.filter((url) => /^https?:/i.test(url));
+  const other = report.skipped.filter((url) => !/^https?:/i.test(url));
+  return [
+    `## Links (linkinator)`,
+    '',
+    `Crawled from \`/\` and the sitemap (plus the routes no page links to) on the local server: ${report.pages} pages, ${report.checked} links (${report.ok} OK), ${report.broken.length} broken, in ${report.seconds.toFixed(1)} s. External links are listed, never fetched.`,
+    '',
+    ...(report.broken.length ? [table(['broken link', '>status', 'found on'], report.broken.map((b) => [b.url, b.status ?? 'error', b.parent]))] : ['No broken internal links.']),
+    '',
+    `### Skipped: external (${external.length})`,
+    '',
+    ...external.map((url) => `- ${url}`),
+    ...(other.length ? ['', `### Skipped: not web links (${other.length}; e.g. mailto:, and Open Graph text linkinator reads as a URL)`, '', ...other.map((url) => `- ${url}`)] : []),
+  ].join('\n');
+}
+
+function jsonLdSection(results: JsonLdResult[]): string {
+  const rows = [...results]
+    .sort((a, b) => a.path.localeCompare(b.path))
+    .map((r) => [r.path, r.blocks, r.types.join(', ') || '—', r.expected.join(', ') || '—', r.problems.length ? `**${r.problems.join('; ')}**` : 'valid']);
+  return [
+    `## Structured data (JSON-LD)`,
+    '',
+    'Every built page in dist/. Each block must parse; Product needs name, image, sku and offers with price, priceCurrency and availability; BreadcrumbList items need position, name and item; FAQPage needs Questions with an acceptedAnswer (as many as the page\'s FAQ); BlogPosting needs headline, datePublished, author and image; every `{"@id"}` reference must resolve on the page. "Expected" is what the page kind (and, for landing pages, its content file) requires.',
+    '',
+    table(['page', '>blocks', 'types', 'expected', 'result'], rows),
+  ].join('\n');
+}
+
+function budgetSection(results: BudgetResult[]): string {
+  const rows = [...results]
+    .sort((a, b) => a.weight.kind.localeCompare(b.weight.kind) || a.weight.path.localeCompare(b.weight.path))
+    .map(({ weight: w, budget: b, over }) => [
+      w.path,
+      w.kind,
+      size(w.html.raw, w.html.gzip),
+      size(w.css.raw, w.css.gzip),
+      size(w.js.raw, w.js.gzip),
+      w.js.files.length,
+      size(w.lazyJs.raw, w.lazyJs.gzip),
+      `${b.html.raw}/${b.html.gzip} · ${b.css.raw}/${b.css.gzip} · ${b.js.raw}/${b.js.gzip} · ${b.lazyJs.raw}/${b.lazyJs.gzip}`,
+      over.length ? `**${over.join('; ')}**` : 'within',
+    ]);
+  return [
+    `## Size budgets`,
+    '',
+    'KiB raw / gzip, from dist/: the HTML; its stylesheets; the JavaScript it starts (script src, modulepreload, island component and renderer URLs) with every module those import statically; and the lazy JavaScript those modules can load later by dynamic import(). Budgets (HTML · CSS · JS · lazy JS, raw/gzip) are in tests/audit/budgets.ts.',
+    '',
+    table(['page', 'kind', '>HTML', '>CSS', '>JS', '>JS files', '>lazy JS', 'budget', 'result'], rows),
+  ].join('\n');
+}
+
+export function renderMarkdown(results: AuditResults): string {
+  const parts = [
+    `# Quality audit`,
+    '',
+    `${results.startedAt.toISOString()} · ${results.mode === 'ci' ? 'CI mode' : 'local mode'} · Node ${process.version}${results.baseUrl ? ` · served at ${results.baseUrl} (in-memory database)` : ''}`,
+    '',
+    '## Summary',
+    '',
+    table(['gate', 'result', 'details'], results.gates.map((gate) => [gate.name, ICON[gate.status], gate.summary])),
+    '',
+    table(['part', '>seconds'], results.timings.map((t) => [t.part, t.seconds.toFixed(1)])),
+  ];
+  if (results.lighthouse) parts.push('', lighthouseSection(results.lighthouse));
+  if (results.axe) parts.push('', axeSection(results.axe, results.routes));
+  if (results.links) parts.push('', linksSection(results.links));
+  if (results.jsonLd) parts.push('', jsonLdSection(results.jsonLd));
+  if (results.budgets) parts.push('', budgetSection(results.budgets));
+  return `${parts.join('\n')}\n`;
+}
+
+/** A few lines per gate for the terminal. */
+export function renderSummary(results: AuditResults, reportFile: string): string {
+  const lines = ['', 'Quality audit', ''];
+  for (const gate of results.gates) lines.push(`  ${ICON[gate.status].padEnd(7)} ${gate.name}: ${gate.summary}`);
+  if (results.lighthouse) {
+    lines.push('', '  Lighthouse      preset   Perf A11y  BP  SEO   LCP      TBT     CLS');
+    for (const run of results.lighthouse) {
+      const s = CATEGORIES.map((c) => String(judgedScore(run, c) ?? '—').padStart(4)).join(' ');
+      lines.push(`  ${run.path.slice(0, 34).padEnd(34)} ${run.preset.padEnd(8)} ${s}  ${ms(run.lcpMs).padStart(8)} ${ms(run.tbtMs).padStart(8)} ${run.cls === null ? '—' : run.cls.toFixed(3)}`);
+    }
+  }
+  const failing = results.axe?.filter((scan) => scan.violations.length || scan.error) ?? [];
+  if (failing.length) {
+    lines.push('', '  axe violations:');
+    for (const scan of failing) for (const v of scan.violations) lines.push(`    ${scan.path} @${scan.viewport}: ${v.rule} (${v.impact}) on ${v.nodes.map((n) => n.target).join(', ')}`);
+    for (const scan of failing.filter((s) => s.error)) lines.push(`    ${scan.path} @${scan.viewport}: ${scan.error}`);
+  }
+  for (const broken of results.links?.broken ?? []) lines.push(`  broken link: ${broken.url} (${broken.status ?? 'error'}) on ${broken.parent}`);
+  for (const r of results.jsonLd?.filter((x) => x.problems.length) ?? []) lines.push(`  JSON-LD ${r.path}: ${r.problems.join('; ')}`);
+  for (const r of results.budgets?.filter((x) => x.over.length) ?? []) lines.push(`  over budget ${r.weight.path}: ${r.over.join('; ')}`);
+  lines.push('', `  ${results.timings.map((t) => `${t.part} ${t.seconds.toFixed(0)} s`).join(' · ')}`, `  Report: ${reportFile}`, '');
+  return lines.join('\n');
+}

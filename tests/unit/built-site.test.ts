@@ -1,0 +1,68 @@
+/**
+ * Fast quality gate on the built site (dist/, which `npm test` builds first): the structured data of
+ * every page and the size budget of every page. The same checks as `npm run audit` (tests/audit/).
+ */
+import { describe, expect, it } from 'vitest';
+import { builtPages, DIST_DIR } from '../audit/built-site';
+import { expectationFor, validateJsonLd } from '../audit/json-ld';
+import { landingSlugs } from '../audit/routes';
+import { checkBudget, checkPageBudgets } from '../audit/size-budget';
+
+const pages = builtPages(DIST_DIR);
+
+describe('structured data (JSON-LD) on every built page', () => {
+  it('the build has every landing page of content/landing', () => {
+    const built = new Set(pages.map((page) => page.path));
+    expect(landingSlugs().filter((slug) => !built.has(`/${slug}`))).toEqual([]);
+  });
+
+  it.each(pages.map((page) => [page.path, page] as const))('%s', (path, page) => {
+    const result = validateJsonLd(path, page.html, expectationFor(page));
+    expect(result.problems).toEqual([]);
+  });
+});
+
+describe('size budgets (tests/audit/budgets.ts)', () => {
+  it.each(checkPageBudgets(DIST_DIR, pages).map((result) => [result.weight.path, result] as const))('%s', (_path, result) => {
+    expect(result.over).toEqual([]);
+  });
+
+  it('an overrun is reported with the figure and the budget', () => {
+    const size = (kib: number) => ({ raw: kib * 1024, gzip: (kib / 4) * 1024, files: [] });
+    const weight = { path: '/x', kind: 'home' as const, html: size(10), css: size(10), js: size(200), lazyJs: size(10) };
+    const budget = { raw: 100, gzip: 100 };
+    expect(checkBudget(weight, { html: budget, css: budget, js: budget, lazyJs: budget })).toEqual(['JS raw 200.0 KiB > 100 KiB']);
+  });
+});
+
+describe('the JSON-LD validator catches what it should', () => {
+  const ld = (value: unknown) => `<script type="application/ld+json">${typeof value === 'string' ? value : JSON.stringify(value)}</script>`;
+  const problems = (html: string, types: string[] = []) => validateJsonLd('/x', html, { types }).problems;
+  const product = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: 'Book',
+    image: 'https://example.com/b.png',
+    sku: 'b',
+    offers: { '@type': 'Offer', price: '22.00', priceCurrency: 'AUD', availability: 'https://schema.org/InStock' },
+  };
+
+  it('accepts a complete Product', () => expect(problems(ld(product), ['Product'])).toEqual([]));
+  it('a block that does not parse', () => expect(problems(ld('{"@type": "Product",}'))[0]).toMatch(/does not parse/));
+  it('an expected type that is missing', () => expect(problems(ld(product), ['Product', 'FAQPage'])).toEqual(['expected a top-level FAQPage, found none']));
+  it('an offer without price, currency or availability', () => {
+    expect(problems(ld({ ...product, offers: { '@type': 'Offer' } }))).toHaveLength(3);
+  });
+  it('breadcrumbs out of order or without item', () => {
+    const list = { '@context': 'https://schema.org', '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 2, name: 'Home' }] };
+    expect(problems(ld(list))).toEqual(expect.arrayContaining([expect.stringMatching(/position/), expect.stringMatching(/item missing/)]));
+  });
+  it('a FAQ question without an answer', () => {
+    const faq = { '@context': 'https://schema.org', '@type': 'FAQPage', mainEntity: [{ '@type': 'Question', name: 'Why?' }] };
+    expect(problems(ld(faq))[0]).toMatch(/acceptedAnswer/);
+  });
+  it('a reference to an @id the page does not define', () => {
+    const business = { '@context': 'https://schema.org', '@type': 'LocalBusiness', name: 'Shop', address: {}, makesOffer: { '@type': 'Offer', itemOffered: { '@id': 'https://example.com/#nope' } } };
+    expect(problems(ld(business))).toEqual(['reference to https://example.com/#nope has no entity with that @id on the page']);
+  });
+});
