@@ -136,7 +136,7 @@ export default function ProfilePage() {
 
   if (auth.status !== 'signed-in') {
     return (
-      <p className="min-h-[100svh] py-16 text-center text-slate-700" role="status">
+      <p className="py-16 text-center text-slate-700" role="status">
         Loading your profile...
       </p>
     );

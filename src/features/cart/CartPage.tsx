@@ -25,7 +25,7 @@ export default function CartPage() {
   const subtotal = useStore($subtotal);
   if (!useHydrated()) {
     return (
-      <p className="min-h-[100svh] py-16 text-center text-slate-700" role="status">
+      <p className="py-16 text-center text-slate-700" role="status">
         Loading your cart...
       </p>
     );

@@ -133,7 +133,7 @@ export default function CheckoutPage() {
 
   if (!hydrated) {
     return (
-      <p className="min-h-[100svh] py-16 text-center text-slate-700" role="status">
+      <p className="py-16 text-center text-slate-700" role="status">
         Loading checkout...
       </p>
     );
