@@ -27,7 +27,9 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await page.getByLabel('Name').fill('Test Shopper');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('banner').getByRole('button', { name: 'Sign Out' })).toBeVisible();
+  // The welcome toast shows once the layout's overlays hydrate and lasts 5 s: look for it before anything else.
+  await expect(page.getByText('Successfully signed in!').first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Sign Out' })).toBeVisible({ timeout: 15_000 });
 }
 
 
