@@ -3,13 +3,15 @@ import type { AxeScan } from './accessibility';
 import { LIGHTHOUSE_TARGETS } from './budgets';
 import { judgedScore, type Gate } from './gates';
 import type { JsonLdResult } from './json-ld';
-import { CATEGORIES, type LighthouseRun } from './lighthouse';
+import { BUSY_BENCHMARK_INDEX, CATEGORIES, type LighthouseRun } from './lighthouse';
 import type { LinkReport } from './links';
 import type { SiteRoute } from './routes';
 import { kib, type BudgetResult } from './size-budget';
 
 export interface AuditResults {
   startedAt: Date;
+  /** 1, 5 and 15-minute load averages when the audit started, e.g. "1.2 / 3.4 / 5.0 on 2 cores". */
+  loadAverage: string;
   mode: 'ci' | 'local';
   baseUrl?: string;
   routes: SiteRoute[];
@@ -34,7 +36,7 @@ const ms = (value: number | null) => (value === null ? '—' : value >= 1000 ? `
 const kb = (bytes: number | null) => (bytes === null ? '—' : `${kib(bytes).toFixed(1)}`);
 const size = (raw: number, gzip: number) => `${kib(raw).toFixed(1)} / ${kib(gzip).toFixed(1)}`;
 
-function lighthouseSection(runs: LighthouseRun[]): string {
+function lighthouseSection(runs: LighthouseRun[], loadAverage: string): string {
   const mark = (run: LighthouseRun, category: (typeof CATEGORIES)[number]) => {
     const raw = run.scores[category];
     const judged = judgedScore(run, category);
@@ -51,7 +53,7 @@ function lighthouseSection(runs: LighthouseRun[]): string {
     ms(run.tbtMs),
     kb(run.transferBytes),
     kb(run.scriptBytes),
-    run.seconds.toFixed(0),
+    `${run.benchmarkIndex ?? '—'}${run.attempts > 1 ? ` (${run.attempts} runs)` : ''}`,
   ]);
   const losses = runs
     .filter((run) => run.error || run.losses.length)
@@ -61,9 +63,11 @@ function lighthouseSection(runs: LighthouseRun[]): string {
     '',
     `Targets: desktop ${LIGHTHOUSE_TARGETS.desktop}, mobile ≥ ${LIGHTHOUSE_TARGETS.mobile} in every category; **bold** = below target. Mobile is Lighthouse's default (simulated slow 4G, 4× CPU slowdown); desktop is \`--preset=desktop\`. Transfer and JS are KiB as served by the local server, which does not compress (Netlify serves gzip/brotli: see the size budgets for compressed sizes).`,
     '',
-    table(['page', 'preset', '>Perf', '>A11y', '>BP', '>SEO', '>LCP', '>CLS', '>TBT', '>transfer KiB', '>JS KiB', '>run s'], rows),
+    table(['page', 'preset', '>Perf', '>A11y', '>BP', '>SEO', '>LCP', '>CLS', '>TBT', '>transfer KiB', '>JS KiB', '>CPU index'], rows),
     '',
     '† The page is `noindex` on purpose (cart, checkout): the second figure leaves out "Page isn\'t blocked from indexing", and is the one judged.',
+    '',
+    `CPU index is Lighthouse's benchmark of the host during the run (a quiet machine here scores about 1 000-2 000). Below ${BUSY_BENCHMARK_INDEX} the machine was busy with other work and the run is repeated (up to 3 runs, the least disturbed one is kept); performance figures from a busy machine are pessimistic. Load average at the start of the audit: ${loadAverage}.`,
     '',
     '### Where the points went (largest losses first)',
     '',
@@ -156,7 +160,7 @@ export function renderMarkdown(results: AuditResults): string {
   const parts = [
     `# Quality audit`,
     '',
-    `${results.startedAt.toISOString()} · ${results.mode === 'ci' ? 'CI mode' : 'local mode'} · Node ${process.version}${results.baseUrl ? ` · served at ${results.baseUrl} (in-memory database)` : ''}`,
+    `${results.startedAt.toISOString()} · ${results.mode === 'ci' ? 'CI mode' : 'local mode'} · Node ${process.version} · load average ${results.loadAverage}${results.baseUrl ? ` · served at ${results.baseUrl} (in-memory database)` : ''}`,
     '',
     '## Summary',
     '',
@@ -164,7 +168,7 @@ export function renderMarkdown(results: AuditResults): string {
     '',
     table(['part', '>seconds'], results.timings.map((t) => [t.part, t.seconds.toFixed(1)])),
   ];
-  if (results.lighthouse) parts.push('', lighthouseSection(results.lighthouse));
+  if (results.lighthouse) parts.push('', lighthouseSection(results.lighthouse, results.loadAverage));
   if (results.axe) parts.push('', axeSection(results.axe, results.routes));
   if (results.links) parts.push('', linksSection(results.links));
   if (results.jsonLd) parts.push('', jsonLdSection(results.jsonLd));
@@ -177,10 +181,10 @@ export function renderSummary(results: AuditResults, reportFile: string): string
   const lines = ['', 'Quality audit', ''];
   for (const gate of results.gates) lines.push(`  ${ICON[gate.status].padEnd(7)} ${gate.name}: ${gate.summary}`);
   if (results.lighthouse) {
-    lines.push('', '  Lighthouse      preset   Perf A11y  BP  SEO   LCP      TBT     CLS');
+    lines.push('', '  Lighthouse                         preset   Perf A11y  BP  SEO      LCP      TBT   CLS    CPU index');
     for (const run of results.lighthouse) {
       const s = CATEGORIES.map((c) => String(judgedScore(run, c) ?? '—').padStart(4)).join(' ');
-      lines.push(`  ${run.path.slice(0, 34).padEnd(34)} ${run.preset.padEnd(8)} ${s}  ${ms(run.lcpMs).padStart(8)} ${ms(run.tbtMs).padStart(8)} ${run.cls === null ? '—' : run.cls.toFixed(3)}`);
+      lines.push(`  ${run.path.slice(0, 34).padEnd(34)} ${run.preset.padEnd(8)} ${s}  ${ms(run.lcpMs).padStart(8)} ${ms(run.tbtMs).padStart(8)} ${run.cls === null ? '  —  ' : run.cls.toFixed(3)}  ${run.benchmarkIndex ?? '—'}`);
     }
   }
   const failing = results.axe?.filter((scan) => scan.violations.length || scan.error) ?? [];

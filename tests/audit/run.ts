@@ -1,26 +1,27 @@
 /**
  * `npm run audit`: one command that proves speed, accessibility, links, structured data and page weight.
- * Builds, serves the site on a free local port (in-memory database), runs Lighthouse, axe, the link
- * checker, the JSON-LD validator and the size budgets, writes reports/audit.md and exits non-zero when a
- * gate fails.
+ * Builds, copies the build aside (.dist-audit, so a rebuild of dist/ meanwhile cannot disturb it), serves
+ * that on a free local port (in-memory database), runs Lighthouse, axe, the link checker, the JSON-LD
+ * validator and the size budgets, writes reports/audit.md and exits non-zero when a gate fails.
  *
  *   --no-build            audit the dist/ that is there
  *   --only=a,b            run some parts: lighthouse, axe, links, jsonld, budgets
  *   --ci                  CI mode (also when CI is set): Lighthouse targets warn instead of failing
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
 import { scanRoutes, type AxeScan } from './accessibility';
-import { builtPages, builtSiteOrigin, DIST_DIR } from './built-site';
+import { builtPages, builtSiteOrigin } from './built-site';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 import { axeGate, budgetGate, jsonLdGate, lighthouseGate, linksGate } from './gates';
 import { validateBuiltPages } from './json-ld';
-import { runLighthouse, type LighthouseRun, type Preset } from './lighthouse';
+import { runLighthouseSteady, type LighthouseRun, type Preset } from './lighthouse';
 import { checkLinks } from './links';
 import { renderMarkdown, renderSummary, type AuditResults } from './report';
 import { LIGHTHOUSE_PATHS, siteRoutes } from './routes';
-import { buildSite, startAuditServer, type AuditServer } from './site-server';
+import { buildSite, snapshotBuild, startAuditServer, type AuditServer } from './site-server';
 import { checkPageBudgets } from './size-budget';
 
 const PARTS = ['lighthouse', 'axe', 'links', 'jsonld', 'budgets'] as const;
@@ -39,7 +40,8 @@ const ci = argv.includes('--ci') || Boolean(process.env.CI);
 const reportsDir = join(projectRoot, 'reports');
 const reportFile = join(reportsDir, 'audit.md');
 
-const results: AuditResults = { startedAt: new Date(), mode: ci ? 'ci' : 'local', routes: siteRoutes(projectRoot), gates: [], timings: [] };
+const loadAverage = `${loadavg().map((n) => n.toFixed(1)).join(' / ')} on ${availableParallelism()} cores`;
+const results: AuditResults = { startedAt: new Date(), mode: ci ? 'ci' : 'local', loadAverage, routes: siteRoutes(projectRoot), gates: [], timings: [] };
 
 async function timed<T>(part: string, work: () => Promise<T> | T): Promise<T> {
   const started = Date.now();
@@ -53,17 +55,14 @@ async function timed<T>(part: string, work: () => Promise<T> | T): Promise<T> {
 
 async function lighthouseRuns(baseUrl: string): Promise<LighthouseRun[]> {
   const runs: LighthouseRun[] = [];
+  rmSync(join(reportsDir, 'lighthouse'), { recursive: true, force: true });
   // One at a time: parallel runs on a small machine skew each other's timings.
   for (const path of LIGHTHOUSE_PATHS) {
     for (const preset of ['mobile', 'desktop'] as Preset[]) {
-      let run = await runLighthouse(baseUrl, path, preset, join(reportsDir, 'lighthouse'), projectRoot);
-      // Lighthouse sometimes fails to record a trace (NO_NAVSTART and the like): one more try.
-      if (run.error) {
-        console.log(`  ${path} ${preset}: ${run.error} — running it again`);
-        run = await runLighthouse(baseUrl, path, preset, join(reportsDir, 'lighthouse'), projectRoot);
-      }
+      const run = await runLighthouseSteady(baseUrl, path, preset, join(reportsDir, 'lighthouse'), 3, projectRoot);
       const s = run.scores;
-      console.log(`  ${path} ${preset}: ${run.error ?? `${s.performance}/${s.accessibility}/${s['best-practices']}/${s.seo}`} (${run.seconds.toFixed(0)} s)`);
+      const figures = run.error ?? `${s.performance}/${s.accessibility}/${s['best-practices']}/${s.seo}, CPU index ${run.benchmarkIndex}`;
+      console.log(`  ${path} ${preset}: ${figures} (${run.seconds.toFixed(0)} s${run.attempts > 1 ? `, ${run.attempts} runs` : ''})`);
       runs.push(run);
     }
   }
@@ -85,22 +84,23 @@ async function axeScans(baseUrl: string): Promise<AxeScan[]> {
 async function main(): Promise<number> {
   mkdirSync(reportsDir, { recursive: true });
   if (!argv.includes('--no-build')) await timed('build', () => buildSite(projectRoot));
+  const distDir = snapshotBuild(projectRoot);
 
-  const pages = builtPages(DIST_DIR, projectRoot);
+  const pages = builtPages(distDir, projectRoot);
   if (wanted('jsonld')) results.jsonLd = await timed('JSON-LD', () => validateBuiltPages(pages, projectRoot));
-  if (wanted('budgets')) results.budgets = await timed('size budgets', () => checkPageBudgets(DIST_DIR, pages));
+  if (wanted('budgets')) results.budgets = await timed('size budgets', () => checkPageBudgets(distDir, pages));
 
   if (wanted('lighthouse') || wanted('axe') || wanted('links')) {
     let server: AuditServer | undefined;
     try {
-      server = await timed('start server', () => startAuditServer(projectRoot));
+      server = await timed('start server', () => startAuditServer(projectRoot, distDir));
       const baseUrl = server.url;
       results.baseUrl = baseUrl;
       console.log(`  ${baseUrl}`);
       if (wanted('lighthouse')) results.lighthouse = await timed('Lighthouse', () => lighthouseRuns(baseUrl));
       if (wanted('axe')) results.axe = await timed('axe', () => axeScans(baseUrl));
       if (wanted('links')) {
-        const origin = builtSiteOrigin(DIST_DIR);
+        const origin = builtSiteOrigin(distDir);
         // Pages no other page links to (the sitemap lists only indexable ones); not the 404 routes.
         const unlinked = results.routes.filter((route) => !route.status).map((route) => route.path);
         results.links = await timed('links', () => checkLinks(baseUrl, origin ? [origin] : [], unlinked));
@@ -109,6 +109,7 @@ async function main(): Promise<number> {
       await server?.close();
     }
   }
+  rmSync(join(projectRoot, distDir), { recursive: true, force: true });
 
   results.gates = [
     lighthouseGate(results.lighthouse, ci),

@@ -3,11 +3,28 @@
  * as `npm start` (static files, functions, embedded backend) on a free port with an in-memory database.
  */
 import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { startShop } from '../../local/shop';
+
+/** The audit's own copy of the build (git-ignored like every `.dist-*` folder). */
+export const AUDIT_DIST_DIR = '.dist-audit';
 
 export function buildSite(projectRoot = process.cwd()): void {
   const result = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
   if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
+}
+
+/**
+ * Copies dist/ to the audit's own folder, which the checks read and the server serves: another build
+ * into dist/ during the audit (a test run, a colleague) then cannot pull pages out from under it.
+ */
+export function snapshotBuild(projectRoot = process.cwd()): string {
+  const target = join(projectRoot, AUDIT_DIST_DIR);
+  rmSync(target, { recursive: true, force: true });
+  cpSync(join(projectRoot, 'dist'), target, { recursive: true });
+  if (!existsSync(join(target, 'index.html'))) throw new Error('dist/ has no index.html: run npm run build');
+  return AUDIT_DIST_DIR;
 }
 
 export interface AuditServer {
@@ -15,8 +32,9 @@ export interface AuditServer {
   close: () => Promise<void>;
 }
 
-/** Port 0: the system picks a free port. Loopback only. */
-export async function startAuditServer(projectRoot = process.cwd()): Promise<AuditServer> {
+/** Port 0: the system picks a free port. Loopback only. `distDir` is relative to the project. */
+export async function startAuditServer(projectRoot = process.cwd(), distDir?: string): Promise<AuditServer> {
+  if (distDir) process.env.LOCAL_DIST_DIR = distDir;
   const shop = await startShop({ projectRoot, port: 0, data: 'memory' });
   return {
     url: shop.server.url,

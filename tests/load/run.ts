@@ -15,7 +15,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startShop, type Shop } from '../../local/shop';
 import { checkConsistency } from './consistency';
@@ -94,6 +94,7 @@ async function main(): Promise<boolean> {
   const log = (text: string) => console.log(text);
   log(`Load run: ${SHOPPERS} shoppers for ${DURATION_S} s on http://127.0.0.1:${port}${FAULT ? ', server and database restarted midway' : ''}`);
   log(`  data: ${dataDir}`);
+  log(`  load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} on ${availableParallelism()} cores (the shop, its database and the shoppers share them)`);
 
   let shop = await startShop({ projectRoot, port, data: { dir: dataDir } });
   const initialStock = await prepareCatalog(port, BOOK_STOCK, LIMITED_STOCK);
