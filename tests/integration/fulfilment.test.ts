@@ -36,6 +36,11 @@ describe('fulfil_order', () => {
     expect(await stockOf('last-copy')).toBe(0);
     const { data: orders } = await t.service().from('orders').select('id, payment_status, status').in('id', [first, second]);
     expect(orders!.map((o) => `${o.payment_status}/${o.status}`).sort()).toEqual(['paid/processing', 'refund_due/cancelled']);
+
+    // A retry (webhook redelivery, a second confirmation visit) gives each order the same answer again.
+    const again = await Promise.all([first, second].map((id) => t.service().rpc('fulfil_order', { p_order_id: id })));
+    expect(again.map((r) => r.data)).toEqual(results.map((r) => (r.data === 'fulfilled' ? 'already_fulfilled' : 'out_of_stock')));
+    expect(await stockOf('last-copy')).toBe(0);
   });
 
   it('running twice (or concurrently with itself) decrements stock once', async () => {

@@ -1,6 +1,7 @@
 /**
  * /order-confirmation: verifies the stored payment session. Paid: the cart is cleared and the stored id
- * removed. Anything else reads 'Payment Pending'. No session at all: back to the store.
+ * removed. Anything else reads 'Payment Pending'; a payment whose copies sold out first (refund due) says
+ * so. No session at all: back to the store.
  */
 import { useEffect, useState } from 'react';
 import { SHIPPING, STORAGE_KEYS } from '@/config/constants';
@@ -9,7 +10,7 @@ import { clearCart } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
 import { verifyPayment, type VerifiedPayment } from './api';
 
-type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending' };
+type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending'; refundDue?: boolean };
 
 function storedSessionId(): string | null {
   return new URLSearchParams(window.location.search).get('session_id') ?? localStorage.getItem(STORAGE_KEYS.checkoutSessionId);
@@ -23,7 +24,7 @@ export default function OrderConfirmation() {
     if (!sessionId) return void window.location.replace('/store');
     verifyPayment(sessionId).then(
       (payment) => {
-        if (payment.paymentStatus !== 'paid') return setState({ status: 'pending' });
+        if (payment.paymentStatus !== 'paid') return setState({ status: 'pending', refundDue: payment.paymentStatus === 'refund_due' });
         clearCart();
         localStorage.removeItem(STORAGE_KEYS.checkoutSessionId);
         setState({ status: 'paid', payment });
@@ -47,7 +48,11 @@ export default function OrderConfirmation() {
     return (
       <div className="mx-auto max-w-xl py-12 text-center">
         <h1 className="text-3xl font-extrabold">Payment Pending</h1>
-        <p className="mt-3 text-slate-700">Your payment is still being processed. We will email you as soon as it is confirmed.</p>
+        <p className="mt-3 text-slate-700">
+          {state.refundDue
+            ? 'We received your payment, but the last copies sold out moments before it arrived. We will refund you in full and be in touch by email.'
+            : 'Your payment is still being processed. We will email you as soon as it is confirmed.'}
+        </p>
         <a href="/store" className="btn-primary mt-6">
           Return to Store
         </a>
