@@ -6,8 +6,9 @@
 import { z } from 'zod';
 import { SHIPPING, type CountryCode } from '../../src/config/constants';
 import type { ParcelRequest, SatchelSize, ShippingQuote, ShippingRatesProvider } from './providers/types';
+import { applyFreeShipping, fallbackQuotes, SHIPPING_RATES_FAILURE_MESSAGE, toCents } from './rate-card';
 
-export const SHIPPING_RATES_FAILURE_MESSAGE = 'Could not fetch shipping rates.';
+export { applyFreeShipping, fallbackQuotes, SHIPPING_RATES_FAILURE_MESSAGE };
 
 const satchelSizeSchema = z.enum(SHIPPING.satchelSizes);
 
@@ -30,10 +31,6 @@ const quoteInputSchema = z.object({
 });
 
 export type QuoteInput = z.input<typeof quoteInputSchema>;
-
-function toCents(amount: number): number {
-  return Math.round(amount * 100);
-}
 
 function slug(text: string): string {
   return text
@@ -82,28 +79,6 @@ export function normaliseQuotes(quotes: readonly unknown[]): ShippingQuote[] {
   }
   // Array.prototype.sort is stable, so equal prices keep the carrier's order.
   return result.sort((a, b) => toCents(a.price) - toCents(b.price));
-}
-
-/** The flat table from spec section 9: used when live rates fail, and as the embedded default. */
-export function fallbackQuotes(country: CountryCode): ShippingQuote[] {
-  const rate = country === 'AU' ? SHIPPING.fallback.domestic : SHIPPING.fallback.international;
-  return [
-    {
-      id: rate.id,
-      plan_name: rate.name,
-      carrier: SHIPPING.defaultCarrier,
-      is_satchel: false,
-      satchel_size: null,
-      price: rate.price,
-      eta: { days_range: rate.etaDays, date_range: '' },
-    },
-  ];
-}
-
-/** Free shipping: AU destinations with a subtotal of at least the threshold; never abroad. Compared in cents. */
-export function applyFreeShipping(quotes: readonly ShippingQuote[], order: { country: CountryCode | string; subtotal: number }): ShippingQuote[] {
-  const free = order.country === 'AU' && toCents(order.subtotal) >= toCents(SHIPPING.freeShippingThreshold);
-  return quotes.map((quote) => (free ? { ...quote, price: 0 } : { ...quote }));
 }
 
 export interface ShippingQuoteResult {

@@ -57,6 +57,7 @@ export function siteRoutes(projectRoot = process.cwd()): SiteRoute[] {
 /** One page of each kind for Lighthouse: a topic, a city and an age landing page stand for all 30. */
 export const LIGHTHOUSE_PATHS = [
   '/',
+  '/about',
   '/catholic-childrens-books',
   '/catholic-books-sydney',
   '/catholic-books-for-toddlers',

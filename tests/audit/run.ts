@@ -6,6 +6,7 @@
  *
  *   --no-build            audit the dist/ that is there
  *   --only=a,b            run some parts: lighthouse, axe, links, jsonld, budgets
+ *   --pages=/,/book       Lighthouse on these paths instead of one page of each kind
  *   --ci                  CI mode (also when CI is set): Lighthouse targets warn instead of failing
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,7 @@ if (unknown?.length) {
   process.exit(2);
 }
 const wanted = (part: Part) => !only || only.includes(part);
+const lighthousePaths = argv.find((a) => a.startsWith('--pages='))?.slice('--pages='.length).split(',') ?? LIGHTHOUSE_PATHS;
 const ci = argv.includes('--ci') || Boolean(process.env.CI);
 const reportsDir = join(projectRoot, 'reports');
 const reportFile = join(reportsDir, 'audit.md');
@@ -57,7 +59,7 @@ async function lighthouseRuns(baseUrl: string): Promise<LighthouseRun[]> {
   const runs: LighthouseRun[] = [];
   rmSync(join(reportsDir, 'lighthouse'), { recursive: true, force: true });
   // One at a time: parallel runs on a small machine skew each other's timings.
-  for (const path of LIGHTHOUSE_PATHS) {
+  for (const path of lighthousePaths) {
     for (const preset of ['mobile', 'desktop'] as Preset[]) {
       const run = await runLighthouseSteady(baseUrl, path, preset, join(reportsDir, 'lighthouse'), 3, projectRoot);
       const s = run.scores;

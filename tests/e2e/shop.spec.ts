@@ -150,7 +150,7 @@ test.describe('out of stock', () => {
     expect(await page.evaluate(() => localStorage.getItem('cart'))).toBeNull();
   });
 
-  test('the book shows Out of Stock and home shows Coming Soon when the database says 0', async ({ page }) => {
+  test('the book and its pre-rendered product page show Out of Stock, and home Coming Soon, when the database says 0', async ({ page }) => {
     await page.route('**/rest/v1/products?*', async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as unknown;
@@ -158,6 +158,10 @@ test.describe('out of stock', () => {
       await route.fulfill({ response, json: Array.isArray(body) ? body.map(zero) : zero(body as Record<string, unknown>) });
     });
     await page.goto('/book');
+    await expect(page.getByRole('button', { name: 'Out of Stock' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Buy Now' })).toBeDisabled();
+    await page.goto('/store/product/book-10-reasons');
+    await expect(page.getByText('Out of Stock', { exact: true }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Out of Stock' })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Buy Now' })).toBeDisabled();
     await page.goto('/');

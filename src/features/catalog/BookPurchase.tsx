@@ -1,7 +1,5 @@
 /** The book page's purchase box: fetched once on load, then Add to Cart / Buy Now / Add to Wishlist. */
-import { formatPrice } from '@/lib/format';
-import PurchasePanel from './PurchasePanel';
-import { isInStock, type Product } from './product';
+import { OfferDetails } from './ProductOffer';
 import { useLiveProduct } from './use-live-catalog';
 
 export default function BookPurchase({ productId }: { productId: string }) {
@@ -13,8 +11,7 @@ export default function BookPurchase({ productId }: { productId: string }) {
       </p>
     );
   }
-  const book: Product | null = live.data;
-  if (live.status === 'error' || !book) {
+  if (live.status === 'error' || !live.data) {
     return (
       <div role="alert">
         <h2 className="text-2xl font-bold">Book Not Found</h2>
@@ -25,15 +22,5 @@ export default function BookPurchase({ productId }: { productId: string }) {
       </div>
     );
   }
-  return (
-    <div>
-      <p className="text-3xl font-bold text-navy">
-        {formatPrice(book.price)} <span className="text-base font-normal text-slate-600">AUD</span>
-      </p>
-      <p className={`mt-1 font-semibold ${isInStock(book) ? 'text-emerald-800' : 'text-red-800'}`}>{isInStock(book) ? 'In Stock' : 'Out of Stock'}</p>
-      <div className="mt-5">
-        <PurchasePanel product={book} />
-      </div>
-    </div>
-  );
+  return <OfferDetails product={live.data} />;
 }

@@ -4,7 +4,7 @@
  * live price and stock from the database.
  */
 import { getCollection } from 'astro:content';
-import { BOOK } from '@/config/constants';
+import { BOOK, LIMITS } from '@/config/constants';
 import type { Product } from './product';
 
 const SEEDED: Record<string, Pick<Product, 'price' | 'category' | 'weight' | 'dimensions' | 'featured'>> = {
@@ -24,4 +24,9 @@ export async function getBuildCatalog(): Promise<Product[]> {
       stock: 1,
       ...SEEDED[entry.id]!,
     }));
+}
+
+/** The build-time 'You May Also Like' for a product: the same rule as getRelatedProducts in catalog.ts. */
+export function relatedAtBuild(catalog: readonly Product[], product: Pick<Product, 'id' | 'category'>): Product[] {
+  return catalog.filter((p) => p.category === product.category && p.id !== product.id).slice(0, LIMITS.relatedProducts);
 }

@@ -1,12 +1,12 @@
-/** Catalog reads over supabase-js. Errors come back as readable messages, never as SDK objects. */
+/** Catalog reads (PostgREST, as supabase-js does them). Errors come back as readable messages, never as SDK objects. */
 import { LIMITS } from '@/config/constants';
-import { getSupabase } from '@/lib/supabase/client';
+import { getPublicRest } from '@/lib/supabase/public-rest';
 import { PRODUCT_COLUMNS, productFromRow, type Product } from './product';
 
 export class CatalogError extends Error {}
 
 export async function listProducts(): Promise<Product[]> {
-  const { data, error } = await (await getSupabase()).from('products').select(PRODUCT_COLUMNS).order('featured', { ascending: false }).order('title');
+  const { data, error } = await getPublicRest().from('products').select(PRODUCT_COLUMNS).order('featured', { ascending: false }).order('title');
   if (error) throw new CatalogError('Failed to fetch products');
   return data.map(productFromRow);
 }
@@ -14,13 +14,13 @@ export async function listProducts(): Promise<Product[]> {
 /** One product, or null when there is no such id. */
 export async function getProduct(id: string): Promise<Product | null> {
   if (!id) throw new CatalogError('Product ID is missing');
-  const { data, error } = await (await getSupabase()).from('products').select(PRODUCT_COLUMNS).eq('id', id).maybeSingle();
+  const { data, error } = await getPublicRest().from('products').select(PRODUCT_COLUMNS).eq('id', id).maybeSingle();
   if (error) throw new CatalogError('Failed to fetch product details');
   return data ? productFromRow(data) : null;
 }
 
 export async function getRelatedProducts(product: Pick<Product, 'id' | 'category'>): Promise<Product[]> {
-  const { data, error } = await (await getSupabase())
+  const { data, error } = await getPublicRest()
     .from('products')
     .select(PRODUCT_COLUMNS)
     .eq('category', product.category)

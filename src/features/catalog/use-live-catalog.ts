@@ -27,5 +27,5 @@ export const useLiveProducts = (initial: Product[]) => useLoad(initial, listProd
 
 export const useLiveProduct = (id: string, initial: Product | null) => useLoad<Product | null>(initial, () => getProduct(id), [id]);
 
-export const useRelatedProducts = (product: Product | null) =>
-  useLoad<Product[]>([], () => (product ? getRelatedProducts(product) : Promise.resolve([])), [product?.id, product?.category]);
+export const useRelatedProducts = (product: Pick<Product, 'id' | 'category'>, initial: Product[] = []) =>
+  useLoad<Product[]>(initial, () => getRelatedProducts(product), [product.id, product.category]);

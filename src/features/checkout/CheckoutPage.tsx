@@ -11,7 +11,7 @@ import { useDebounced } from '@/lib/use-debounced';
 import { useHydrated } from '@/lib/use-hydrated';
 import { $cartLines, $itemCount, $subtotal } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
-import { applyFreeShipping, fallbackQuotes, SHIPPING_RATES_FAILURE_MESSAGE } from '../../../functions/_lib/shipping';
+import { applyFreeShipping, fallbackQuotes, SHIPPING_RATES_FAILURE_MESSAGE } from '../../../functions/_lib/rate-card';
 import CartLineList from '@/features/cart/CartLineList';
 import AddressAutocomplete from './AddressAutocomplete';
 import { createCheckout, fetchQuotes, getPaymentConfig, type AddressFields, type PaymentConfig, type ShippingQuote } from './api';
