@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
+import { chooseEncoding, compressedFile } from './compression';
 import { loadFunctions, RateLimiter } from './functions';
 import { findRedirect, headersFor, readNetlifyConfig } from './netlify-config';
 import { contentTypeOf, resolveStaticFile } from './static-files';
@@ -63,9 +64,17 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const functions = await loadFunctions(join(projectRoot, 'functions'));
   const limiter = new RateLimiter();
 
-  async function serveFile(res: ServerResponse, file: string, status: number, path: string, method: string): Promise<void> {
-    res.writeHead(status, { 'content-type': contentTypeOf(file), ...headersFor(netlify, path) });
-    if (method === 'HEAD') return void res.end();
+  async function serveFile(req: IncomingMessage, res: ServerResponse, file: string, status: number, path: string): Promise<void> {
+    const contentType = contentTypeOf(file);
+    const headers = { 'content-type': contentType, vary: 'Accept-Encoding', ...headersFor(netlify, path) };
+    const encoding = chooseEncoding(req.headers['accept-encoding'], contentType);
+    if (encoding) {
+      const body = await compressedFile(file, encoding);
+      res.writeHead(status, { ...headers, 'content-encoding': encoding, 'content-length': body.length });
+      return void res.end(req.method === 'HEAD' ? undefined : body);
+    }
+    res.writeHead(status, headers);
+    if (req.method === 'HEAD') return void res.end();
     createReadStream(file).pipe(res);
   }
 
@@ -99,17 +108,17 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     // Netlify serves an existing file before a redirect rule, unless the rule is forced.
     const redirect = findRedirect(netlify, path);
     const file = redirect?.force ? undefined : await resolveStaticFile(dist, path);
-    if (file) return serveFile(res, file, 200, path, method);
+    if (file) return serveFile(req, res, file, 200, path);
     if (redirect && redirect.status >= 300 && redirect.status < 400) {
       res.writeHead(redirect.status, { location: redirect.to + url.search, ...headersFor(netlify, path) });
       return void res.end();
     }
     if (redirect) {
       const target = await resolveStaticFile(dist, redirect.to);
-      if (target) return serveFile(res, target, redirect.status, path, method);
+      if (target) return serveFile(req, res, target, redirect.status, path);
     }
     const notFound = await resolveStaticFile(dist, '/404');
-    if (notFound) return serveFile(res, notFound, 404, path, method);
+    if (notFound) return serveFile(req, res, notFound, 404, path);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Not found. Run `npm run build` first.');
   }

@@ -61,7 +61,7 @@ function lighthouseSection(runs: LighthouseRun[], loadAverage: string): string {
   return [
     `## Lighthouse`,
     '',
-    `Targets: desktop ${LIGHTHOUSE_TARGETS.desktop}, mobile ≥ ${LIGHTHOUSE_TARGETS.mobile} in every category; **bold** = below target. Mobile is Lighthouse's default (simulated slow 4G, 4× CPU slowdown); desktop is \`--preset=desktop\`. Transfer and JS are KiB as served by the local server, which does not compress (Netlify serves gzip/brotli: see the size budgets for compressed sizes).`,
+    `Targets: desktop ${LIGHTHOUSE_TARGETS.desktop}, mobile ≥ ${LIGHTHOUSE_TARGETS.mobile} in every category; **bold** = below target. Mobile is Lighthouse's default (simulated slow 4G, 4× CPU slowdown); desktop is \`--preset=desktop\`. Transfer and JS are KiB as sent over the wire by the local server, which compresses text with brotli as Netlify does.`,
     '',
     table(['page', 'preset', '>Perf', '>A11y', '>BP', '>SEO', '>LCP', '>CLS', '>TBT', '>transfer KiB', '>JS KiB', '>CPU index'], rows),
     '',

@@ -142,4 +142,15 @@ test.describe('not found and redirects', () => {
     expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(headers['permissions-policy']).toContain('camera=()');
   });
+
+  test('text is sent compressed, as Netlify sends it; images as they are', async ({ request }) => {
+    const page = await request.get('/', { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(page.headers()['content-encoding']).toBe('br');
+    expect(page.headers().vary).toContain('Accept-Encoding');
+    expect(await page.text()).toContain('<html');
+    const gzip = await request.get('/book', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers()['content-encoding']).toBe('gzip');
+    const image = await request.get('/favicon.ico', { headers: { 'accept-encoding': 'br' } });
+    expect(image.headers()['content-encoding']).toBeUndefined();
+  });
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findRedirect, headersFor, readNetlifyConfig } from '../../local/netlify-config';
 import { resolveStaticFile } from '../../local/static-files';
+import { chooseEncoding, compressedFile } from '../../local/compression';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { RateLimiter } from '../../local/functions';
 
 describe('netlify.toml as the local server reads it', () => {
@@ -40,6 +42,30 @@ describe('static file resolution', () => {
     expect(await resolveStaticFile(root, '/../../etc/passwd')).toBeUndefined();
     expect(await resolveStaticFile(root, '/%2e%2e/%2e%2e/etc/passwd')).toBeUndefined();
     expect(await resolveStaticFile(root, '/%E0%A4%A')).toBeUndefined();
+  });
+});
+
+describe('compression, as Netlify does it', () => {
+  it('prefers brotli, falls back to gzip, honours q=0, and leaves images alone', () => {
+    expect(chooseEncoding('gzip, deflate, br, zstd', 'text/html; charset=utf-8')).toBe('br');
+    expect(chooseEncoding('gzip', 'text/javascript; charset=utf-8')).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0.5', 'text/css')).toBe('gzip');
+    expect(chooseEncoding('identity', 'text/css')).toBeUndefined();
+    expect(chooseEncoding(undefined, 'text/css')).toBeUndefined();
+    expect(chooseEncoding('br', 'image/png')).toBeUndefined();
+    expect(chooseEncoding('br', 'image/svg+xml')).toBe('br');
+  });
+
+  it('compresses a file once and serves the same bytes until it changes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dist-'));
+    const file = join(dir, 'app.js');
+    const text = 'console.log("hello");\n'.repeat(200);
+    writeFileSync(file, text);
+    const br = await compressedFile(file, 'br');
+    expect(brotliDecompressSync(br).toString()).toBe(text);
+    expect(br.length).toBeLessThan(text.length / 10);
+    expect(await compressedFile(file, 'br')).toBe(br);
+    expect(gunzipSync(await compressedFile(file, 'gzip')).toString()).toBe(text);
   });
 });
 

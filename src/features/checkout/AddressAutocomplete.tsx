@@ -12,9 +12,10 @@ interface Props {
   country: string;
   onChange: (value: string) => void;
   onSelect: (address: { line1: string; line2: string; city: string; state: string; postal_code: string; country: string }) => void;
+  readOnly?: boolean;
 }
 
-export default function AddressAutocomplete({ value, country, onChange, onSelect }: Props) {
+export default function AddressAutocomplete({ value, country, onChange, onSelect, readOnly }: Props) {
   const listId = useId();
   const sessionToken = useMemo(() => crypto.randomUUID(), []);
   const [predictions, setPredictions] = useState<Array<{ place_id: string; description: string }>>([]);
@@ -57,6 +58,7 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
         required
         maxLength={200}
         value={value}
+        readOnly={readOnly}
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={open}

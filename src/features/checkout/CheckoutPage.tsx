@@ -30,7 +30,7 @@ const EMPTY_ADDRESS: AddressFields = { fullName: '', phone: '', addressLine1: ''
 
 type Quotes = { status: 'idle' | 'loading' } | { status: 'ready'; quotes: ShippingQuote[]; message?: string };
 
-function Field(props: { id: keyof AddressFields | 'email'; label: string; value: string; onChange: (v: string) => void; autoComplete: string; required?: boolean; type?: string; maxLength?: number }) {
+function Field(props: { id: keyof AddressFields | 'email'; label: string; value: string; onChange: (v: string) => void; autoComplete: string; required?: boolean; type?: string; maxLength?: number; readOnly?: boolean }) {
   return (
     <div>
       <label htmlFor={`checkout-${props.id}`} className="label">
@@ -45,6 +45,7 @@ function Field(props: { id: keyof AddressFields | 'email'; label: string; value:
         required={props.required}
         maxLength={props.maxLength ?? LIMITS.addressFieldMaxLength}
         value={props.value}
+        readOnly={props.readOnly}
         onChange={(e) => props.onChange(e.target.value)}
       />
     </div>
@@ -52,10 +53,13 @@ function Field(props: { id: keyof AddressFields | 'email'; label: string; value:
 }
 
 export default function CheckoutPage() {
+  // The form is pre-rendered (it is the page's main content); the saved cart exists only in the browser,
+  // so until hydration the summary is empty and the fields wait (typing would be lost at hydration).
   const hydrated = useHydrated();
-  const lines = useStore($cartLines);
-  const subtotal = useStore($subtotal);
-  const itemCount = useStore($itemCount);
+  const savedLines = useStore($cartLines);
+  const lines = hydrated ? savedLines : [];
+  const subtotal = useStore($subtotal) * Number(hydrated);
+  const itemCount = useStore($itemCount) * Number(hydrated);
   const auth = useAuth();
   const [email, setEmail] = useState('');
   const [address, setAddress] = useState<AddressFields>(EMPTY_ADDRESS);
@@ -131,36 +135,13 @@ export default function CheckoutPage() {
     }
   }
 
-  if (!hydrated) {
-    return (
-      <p className="py-16 text-center text-slate-700" role="status">
-        Loading checkout...
-      </p>
-    );
-  }
-
   const shippingCost = method?.price ?? 0;
   return (
     <form className="grid gap-10 lg:grid-cols-[1fr_380px]" onSubmit={proceed} noValidate>
       <div className="space-y-8">
-        {payments?.mode === 'stripe' && !payments.publishableKey && (
-          <p role="alert" className="rounded-xl border border-red-700 bg-red-50 p-4 font-semibold text-red-900">
-            Payments are not configured: the payment provider's publishable key is missing. Please contact us to complete your order.
-          </p>
-        )}
-        {payments?.mode === 'local-test' && (
-          <p className="rounded-xl border border-amber-700 bg-amber-50 p-4 text-amber-950">
-            <strong>Test mode.</strong> This shop is running locally: payment opens a TEST page and no real money moves.
-          </p>
-        )}
-        {itemCount === 0 && (
-          <p className="rounded-xl bg-white p-4 ring-1 ring-slate-200">
-            Your cart is empty. <a href="/store" className="font-semibold text-navy underline">Browse our store</a>
-          </p>
-        )}
         <fieldset className="space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
           <legend className="px-2 font-display text-xl font-bold text-navy">Contact</legend>
-          <Field id="email" label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} maxLength={LIMITS.emailMaxLength} />
+          <Field id="email" label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} maxLength={LIMITS.emailMaxLength} readOnly={!hydrated} />
         </fieldset>
         <fieldset className="space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
           <legend className="px-2 font-display text-xl font-bold text-navy">Shipping address</legend>
@@ -168,7 +149,7 @@ export default function CheckoutPage() {
             <label htmlFor="checkout-country" className="label">
               Country
             </label>
-            <select id="checkout-country" className="field" autoComplete="country" value={address.country} onChange={(e) => set('country')(e.target.value)}>
+            <select id="checkout-country" className="field" autoComplete="country" disabled={!hydrated} value={address.country} onChange={(e) => set('country')(e.target.value)}>
               {ALLOWED_COUNTRIES.map((code) => (
                 <option key={code} value={code}>
                   {COUNTRY_NAMES[code]}
@@ -176,20 +157,21 @@ export default function CheckoutPage() {
               ))}
             </select>
           </div>
-          <Field id="fullName" label="Full name" autoComplete="name" value={address.fullName} onChange={set('fullName')} maxLength={LIMITS.nameMaxLength} />
+          <Field id="fullName" label="Full name" autoComplete="name" value={address.fullName} onChange={set('fullName')} maxLength={LIMITS.nameMaxLength} readOnly={!hydrated} />
           <AddressAutocomplete
+            readOnly={!hydrated}
             value={address.addressLine1}
             country={address.country}
             onChange={set('addressLine1')}
             onSelect={(a) => setAddress((prev) => ({ ...prev, addressLine1: a.line1, addressLine2: a.line2, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country || prev.country }))}
           />
-          <Field id="addressLine2" label="Address line 2" autoComplete="address-line2" value={address.addressLine2} onChange={set('addressLine2')} />
+          <Field id="addressLine2" label="Address line 2" autoComplete="address-line2" value={address.addressLine2} onChange={set('addressLine2')} readOnly={!hydrated} />
           <div className="grid gap-4 sm:grid-cols-3">
-            <Field id="city" label="City / suburb" autoComplete="address-level2" required value={address.city} onChange={set('city')} />
-            <Field id="state" label="State" autoComplete="address-level1" value={address.state} onChange={set('state')} />
-            <Field id="postalCode" label="Postcode" autoComplete="postal-code" required value={address.postalCode} onChange={set('postalCode')} maxLength={20} />
+            <Field id="city" label="City / suburb" autoComplete="address-level2" required value={address.city} onChange={set('city')} readOnly={!hydrated} />
+            <Field id="state" label="State" autoComplete="address-level1" value={address.state} onChange={set('state')} readOnly={!hydrated} />
+            <Field id="postalCode" label="Postcode" autoComplete="postal-code" required value={address.postalCode} onChange={set('postalCode')} maxLength={20} readOnly={!hydrated} />
           </div>
-          <Field id="phone" label="Phone" type="tel" autoComplete="tel" value={address.phone} onChange={set('phone')} maxLength={40} />
+          <Field id="phone" label="Phone" type="tel" autoComplete="tel" value={address.phone} onChange={set('phone')} maxLength={40} readOnly={!hydrated} />
         </fieldset>
         <fieldset className="space-y-3 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
           <legend className="px-2 font-display text-xl font-bold text-navy">Delivery method</legend>
@@ -225,6 +207,12 @@ export default function CheckoutPage() {
           Order Summary
         </h2>
         <CartLineList lines={lines} className="space-y-3" />
+        {/* In the summary, not above the form: appearing after hydration, it then moves nothing. */}
+        {hydrated && itemCount === 0 && (
+          <p>
+            Your cart is empty. <a href="/store" className="font-semibold text-navy underline">Browse our store</a>
+          </p>
+        )}
         <dl className="space-y-2 border-t border-slate-200 pt-4">
           <div className="flex justify-between">
             <dt>Subtotal</dt>
@@ -248,6 +236,17 @@ export default function CheckoutPage() {
           {busy ? 'Processing...' : 'Proceed to Payment'}
         </button>
         <p className="text-center text-sm text-slate-600">The secure payment page opens in a new tab.</p>
+        {/* Below the button, so their late arrival (after the payment-config call) moves nothing. */}
+        {payments?.mode === 'stripe' && !payments.publishableKey && (
+          <p role="alert" className="rounded-xl border border-red-700 bg-red-50 p-4 font-semibold text-red-900">
+            Payments are not configured: the payment provider's publishable key is missing. Please contact us to complete your order.
+          </p>
+        )}
+        {payments?.mode === 'local-test' && (
+          <p className="rounded-xl border border-amber-700 bg-amber-50 p-4 text-sm text-amber-950">
+            <strong>Test mode.</strong> This shop is running locally: payment opens a TEST page and no real money moves.
+          </p>
+        )}
       </aside>
     </form>
   );
