@@ -29,8 +29,10 @@ export interface LighthouseRun {
   losses: string[];
   /** Lighthouse's measure of the host CPU during the run (a quiet 2-core machine here: about 1 000-2 000). */
   benchmarkIndex: number | null;
-  /** How many runs it took (runs on a busy machine are repeated). */
+  /** How many times Lighthouse ran for this row. */
   attempts: number;
+  /** The performance score of every run when the row is the median of several. */
+  performanceRuns?: number[];
   reportFile?: string;
   seconds: number;
   error?: string;
@@ -166,24 +168,26 @@ export async function runLighthouse(baseUrl: string, path: string, preset: Prese
   return summarise(path, preset, JSON.parse(readFileSync(jsonFile, 'utf8')) as LhResult, seconds, `${outBase}.report.html`);
 }
 
-/**
- * Below this benchmark index the host was busy (other processes on the machine) and the performance
- * figures mostly measure that; such a run is repeated.
- */
-export const BUSY_BENCHMARK_INDEX = Number(process.env.AUDIT_LIGHTHOUSE_MIN_BENCHMARK ?? 750);
+/** Mobile runs per page: Lighthouse's own advice against run-to-run variance is the median of several. */
+export const MOBILE_RUNS = Number(process.env.AUDIT_LIGHTHOUSE_MOBILE_RUNS ?? 3);
 
 /**
- * Runs Lighthouse up to `maxAttempts` times while a run fails (NO_NAVSTART and the like) or the machine
- * was busy, and keeps the run the host disturbed least (highest benchmark index).
+ * Runs Lighthouse `runs` times (a failed run, NO_NAVSTART and the like, is tried again, up to two extra
+ * tries) and keeps the median run by performance score, noting every performance score seen.
  */
-export async function runLighthouseSteady(baseUrl: string, path: string, preset: Preset, outDir: string, maxAttempts = 3, projectRoot = process.cwd()): Promise<LighthouseRun> {
-  const runs: LighthouseRun[] = [];
-  const disturbed = (run: LighthouseRun) => Boolean(run.error) || (run.benchmarkIndex ?? 0) < BUSY_BENCHMARK_INDEX;
-  do {
-    const run = await runLighthouse(baseUrl, path, preset, outDir, projectRoot, runs.length + 1);
-    runs.push(run);
-  } while (runs.length < maxAttempts && disturbed(runs.at(-1)!));
-  const scored = runs.filter((run) => !run.error);
-  const best = scored.length ? scored.reduce((a, b) => ((b.benchmarkIndex ?? 0) > (a.benchmarkIndex ?? 0) ? b : a)) : runs.at(-1)!;
-  return { ...best, attempts: runs.length, seconds: runs.reduce((sum, run) => sum + run.seconds, 0) };
+export async function runLighthouseMedian(baseUrl: string, path: string, preset: Preset, outDir: string, runs: number, projectRoot = process.cwd()): Promise<LighthouseRun> {
+  const scored: LighthouseRun[] = [];
+  let attempts = 0;
+  let last: LighthouseRun | undefined;
+  let seconds = 0;
+  while (scored.length < runs && attempts < runs + 2) {
+    attempts += 1;
+    last = await runLighthouse(baseUrl, path, preset, outDir, projectRoot, attempts);
+    seconds += last.seconds;
+    if (!last.error) scored.push(last);
+  }
+  if (!scored.length) return { ...last!, attempts, seconds };
+  const byPerformance = [...scored].sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0));
+  const median = byPerformance[Math.floor((byPerformance.length - 1) / 2)]!;
+  return { ...median, attempts, seconds, performanceRuns: scored.map((run) => run.scores.performance ?? 0) };
 }

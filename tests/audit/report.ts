@@ -3,7 +3,7 @@ import type { AxeScan } from './accessibility';
 import { LIGHTHOUSE_TARGETS } from './budgets';
 import { judgedScore, type Gate } from './gates';
 import type { JsonLdResult } from './json-ld';
-import { BUSY_BENCHMARK_INDEX, CATEGORIES, type LighthouseRun } from './lighthouse';
+import { CATEGORIES, MOBILE_RUNS, type LighthouseRun } from './lighthouse';
 import type { LinkReport } from './links';
 import type { SiteRoute } from './routes';
 import { kib, type BudgetResult } from './size-budget';
@@ -53,7 +53,8 @@ function lighthouseSection(runs: LighthouseRun[], loadAverage: string): string {
     ms(run.tbtMs),
     kb(run.transferBytes),
     kb(run.scriptBytes),
-    `${run.benchmarkIndex ?? '—'}${run.attempts > 1 ? ` (${run.attempts} runs)` : ''}`,
+    run.performanceRuns && run.performanceRuns.length > 1 ? run.performanceRuns.join(' ') : '—',
+    `${run.benchmarkIndex ?? '—'}`,
   ]);
   const losses = runs
     .filter((run) => run.error || run.losses.length)
@@ -63,11 +64,11 @@ function lighthouseSection(runs: LighthouseRun[], loadAverage: string): string {
     '',
     `Targets: desktop ${LIGHTHOUSE_TARGETS.desktop}, mobile ≥ ${LIGHTHOUSE_TARGETS.mobile} in every category; **bold** = below target. Mobile is Lighthouse's default (simulated slow 4G, 4× CPU slowdown); desktop is \`--preset=desktop\`. Transfer and JS are KiB as sent over the wire by the local server, which compresses text with brotli as Netlify does.`,
     '',
-    table(['page', 'preset', '>Perf', '>A11y', '>BP', '>SEO', '>LCP', '>CLS', '>TBT', '>transfer KiB', '>JS KiB', '>CPU index'], rows),
+    table(['page', 'preset', '>Perf', '>A11y', '>BP', '>SEO', '>LCP', '>CLS', '>TBT', '>transfer KiB', '>JS KiB', '>Perf of each run', '>CPU index'], rows),
     '',
     '† The page is `noindex` on purpose (cart, checkout): the second figure leaves out "Page isn\'t blocked from indexing", and is the one judged.',
     '',
-    `CPU index is Lighthouse's benchmark of the host during the run (a quiet machine here scores about 1 000-2 000). Below ${BUSY_BENCHMARK_INDEX} the machine was busy with other work and the run is repeated (up to 3 runs, the least disturbed one is kept); performance figures from a busy machine are pessimistic. Load average at the start of the audit: ${loadAverage}.`,
+    `Mobile rows are the median of ${MOBILE_RUNS} runs by performance score (Lighthouse's advice for run-to-run variance; every run's score is listed); desktop is one run. CPU index is Lighthouse's benchmark of the host during the kept run (a quiet machine here scores about 1 000-2 000; lower means other work was competing for the CPU and the performance figures are pessimistic). Load average at the start of the audit: ${loadAverage}.`,
     '',
     '### Where the points went (largest losses first)',
     '',

@@ -18,7 +18,7 @@ import { builtPages, builtSiteOrigin } from './built-site';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 import { axeGate, budgetGate, jsonLdGate, lighthouseGate, linksGate } from './gates';
 import { validateBuiltPages } from './json-ld';
-import { runLighthouseSteady, type LighthouseRun, type Preset } from './lighthouse';
+import { MOBILE_RUNS, runLighthouseMedian, type LighthouseRun, type Preset } from './lighthouse';
 import { checkLinks } from './links';
 import { renderMarkdown, renderSummary, type AuditResults } from './report';
 import { LIGHTHOUSE_PATHS, siteRoutes } from './routes';
@@ -61,10 +61,11 @@ async function lighthouseRuns(baseUrl: string): Promise<LighthouseRun[]> {
   // One at a time: parallel runs on a small machine skew each other's timings.
   for (const path of lighthousePaths) {
     for (const preset of ['mobile', 'desktop'] as Preset[]) {
-      const run = await runLighthouseSteady(baseUrl, path, preset, join(reportsDir, 'lighthouse'), 3, projectRoot);
+      const run = await runLighthouseMedian(baseUrl, path, preset, join(reportsDir, 'lighthouse'), preset === 'mobile' ? MOBILE_RUNS : 1, projectRoot);
       const s = run.scores;
       const figures = run.error ?? `${s.performance}/${s.accessibility}/${s['best-practices']}/${s.seo}, CPU index ${run.benchmarkIndex}`;
-      console.log(`  ${path} ${preset}: ${figures} (${run.seconds.toFixed(0)} s${run.attempts > 1 ? `, ${run.attempts} runs` : ''})`);
+      const all = run.performanceRuns && run.performanceRuns.length > 1 ? `, performance of each run ${run.performanceRuns.join(' ')}` : '';
+      console.log(`  ${path} ${preset}: ${figures} (${run.seconds.toFixed(0)} s${all})`);
       runs.push(run);
     }
   }
