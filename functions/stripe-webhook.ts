@@ -16,9 +16,10 @@ export default handle(async (request) => {
   if (request.method !== 'POST') return problem(405, 'Use POST.');
   const env = readServerEnv();
   const rawBody = await request.text();
+  const payments = selectPaymentProvider(env);
   let event;
   try {
-    event = await selectPaymentProvider(env).parseWebhook(rawBody, request.headers.get('stripe-signature'));
+    event = await payments.parseWebhook(rawBody, request.headers.get('stripe-signature'));
   } catch (error) {
     if (error instanceof WebhookSignatureError) return problem(400, 'Webhook signature verification failed.');
     throw error;
@@ -31,7 +32,7 @@ export default handle(async (request) => {
 
   const orderId = event.session?.orderId;
   if (orderId && FULFIL.has(event.type) && event.session?.paymentStatus !== 'unpaid') {
-    await fulfilOrder(db, selectEmailProvider(env), orderId);
+    await fulfilOrder(db, { email: selectEmailProvider(env), payments }, orderId);
   } else if (orderId && CANCEL.has(event.type)) {
     const cancelled = await db.rpc('cancel_unpaid_order', { p_order_id: orderId });
     if (cancelled.error) throw cancelled.error;

@@ -8,7 +8,7 @@ import { formatPrice } from '../src/lib/format';
 import { fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, type FunctionConfig } from './_lib/http';
 import { LOCAL_SESSION_PREFIX } from './_lib/providers/local-payments';
-import { selectEmailProvider } from './_lib/providers/select';
+import { selectEmailProvider, selectPaymentProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 
 const params = z.object({
@@ -49,7 +49,7 @@ export default handle(async (request) => {
       if (cancelled.error) throw cancelled.error;
       return Response.redirect(cancel, 303);
     }
-    await fulfilOrder(db, selectEmailProvider(env), orderId);
+    await fulfilOrder(db, { email: selectEmailProvider(env), payments: selectPaymentProvider(env) }, orderId);
     return Response.redirect(success.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session)), 303);
   }
 

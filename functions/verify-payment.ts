@@ -19,10 +19,11 @@ export default handle(async (request) => {
   if (order.error) throw order.error;
   if (!order.data) return problem(404, 'We could not find that payment session.');
 
-  const session = await selectPaymentProvider(env).retrieveSession(parsed.data.sessionId);
+  const payments = selectPaymentProvider(env);
+  const session = await payments.retrieveSession(parsed.data.sessionId);
   let paymentStatus: string = session.paymentStatus;
   if (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required') {
-    const result = await fulfilOrder(db, selectEmailProvider(env), order.data.id as string);
+    const result = await fulfilOrder(db, { email: selectEmailProvider(env), payments }, order.data.id as string);
     paymentStatus = result === 'out_of_stock' ? 'refund_due' : 'paid';
   }
   const method = (order.data.shipping_method ?? {}) as { name?: string; estimatedDelivery?: string; carrier?: string };

@@ -5,6 +5,8 @@
  * structured data, sitemap) are checked against the running server instead.
  */
 import { LinkChecker, LinkState, type LinkResult } from 'linkinator';
+import { builtSiteOrigin } from './built-site';
+import type { SiteRoute } from './routes';
 
 export interface LinkReport {
   checked: number;
@@ -68,4 +70,14 @@ export async function checkLinks(baseUrl: string, siteOrigins: string[] = [], un
     skipped,
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+/**
+ * The whole built site served at `baseUrl`: everything / and the sitemap reach, plus the pages nothing
+ * links to (the sitemap lists only indexable ones), but not the routes that answer 404 on purpose.
+ */
+export function checkSiteLinks(baseUrl: string, distDir: string, routes: SiteRoute[]): Promise<LinkReport> {
+  const origin = builtSiteOrigin(distDir);
+  const unlinked = routes.filter((route) => !route.status).map((route) => route.path);
+  return checkLinks(baseUrl, origin ? [origin] : [], unlinked);
 }

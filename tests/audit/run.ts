@@ -14,12 +14,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { chromium } from 'playwright-core';
 import { scanRoutes, type AxeScan } from './accessibility';
-import { builtPages, builtSiteOrigin } from './built-site';
+import { builtPages } from './built-site';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 import { axeGate, budgetGate, jsonLdGate, lighthouseGate, linksGate } from './gates';
 import { validateBuiltPages } from './json-ld';
 import { MOBILE_RUNS, runLighthouseMedian, type LighthouseRun, type Preset } from './lighthouse';
-import { checkLinks } from './links';
+import { checkSiteLinks } from './links';
 import { renderMarkdown, renderSummary, type AuditResults } from './report';
 import { LIGHTHOUSE_PATHS, siteRoutes } from './routes';
 import { buildSite, snapshotBuild, startAuditServer, type AuditServer } from './site-server';
@@ -102,12 +102,7 @@ async function main(): Promise<number> {
       console.log(`  ${baseUrl}`);
       if (wanted('lighthouse')) results.lighthouse = await timed('Lighthouse', () => lighthouseRuns(baseUrl));
       if (wanted('axe')) results.axe = await timed('axe', () => axeScans(baseUrl));
-      if (wanted('links')) {
-        const origin = builtSiteOrigin(distDir);
-        // Pages no other page links to (the sitemap lists only indexable ones); not the 404 routes.
-        const unlinked = results.routes.filter((route) => !route.status).map((route) => route.path);
-        results.links = await timed('links', () => checkLinks(baseUrl, origin ? [origin] : [], unlinked));
-      }
+      if (wanted('links')) results.links = await timed('links', () => checkSiteLinks(baseUrl, distDir, results.routes));
     } finally {
       await server?.close();
     }

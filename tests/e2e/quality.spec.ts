@@ -1,10 +1,13 @@
 /**
- * Fast quality gate in the normal test run: axe (WCAG 2.1 A/AA) on every route — the pages of spec
- * section 2, the not-found pages and all landing pages from content/landing — at 1280 px and 375 px.
- * The same scans as `npm run audit` (tests/audit/accessibility.ts); Lighthouse stays in the audit only.
+ * Fast quality gates in the normal test run: axe (WCAG 2.1 A/AA) on every route — the pages of spec
+ * section 2, the not-found pages and all landing pages from content/landing — at 1280 px and 375 px, and
+ * the link check over the whole site. The same checks as `npm run audit` (tests/audit/); Lighthouse stays
+ * in the audit only.
  */
 import { expect, test } from '@playwright/test';
 import { describeViolations, scanRoute, VIEWPORTS } from '../audit/accessibility';
+import { DIST_DIR } from '../audit/built-site';
+import { checkSiteLinks } from '../audit/links';
 import { siteRoutes } from '../audit/routes';
 
 // A trace would record every DOM snapshot and the axe script for each scan; the failure message says it all.
@@ -23,4 +26,11 @@ test.describe('accessibility of every route (axe-core, WCAG 2.1 A/AA)', () => {
       expect(scans.flatMap(describeViolations), 'axe violations (route @width: rule (impact) element — what to fix)').toEqual([]);
     });
   }
+});
+
+test('no broken link, image, script or stylesheet anywhere on the site (linkinator; external links not fetched)', async ({ baseURL }) => {
+  test.setTimeout(180_000);
+  const report = await checkSiteLinks(baseURL!, DIST_DIR, siteRoutes());
+  expect(report.pages, 'pages crawled').toBeGreaterThan(40);
+  expect(report.broken.map((link) => `${link.url} (${link.status ?? 'no answer'}) on ${link.parent}`)).toEqual([]);
 });

@@ -1,5 +1,7 @@
 /** Fulfilment is the one place stock changes: atomic, idempotent, and never below zero. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fulfilOrder, type FulfilmentServices } from '../../functions/_lib/fulfilment';
+import type { EmailMessage, PaymentRefund } from '../../functions/_lib/providers/types';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 let t: TestShop;
@@ -8,11 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function createOrder(productId: string, quantity: number): Promise<string> {
+async function createOrder(productId: string, quantity: number, checkoutSessionId?: string): Promise<string> {
   const service = t.service();
   const { data: order, error } = await service
     .from('orders')
-    .insert({ customer_email: 'buyer@example.com', subtotal_amount: 22 * quantity, shipping_amount: 0, total_amount: 22 * quantity, shipping_address: { line1: '1 St', city: 'Sydney', country: 'AU' }, shipping_method: { id: 'au-standard', name: 'AU Standard Courier' } })
+    .insert({ checkout_session_id: checkoutSessionId, customer_email: 'buyer@example.com', subtotal_amount: 22 * quantity, shipping_amount: 0, total_amount: 22 * quantity, shipping_address: { line1: '1 St', city: 'Sydney', country: 'AU' }, shipping_method: { id: 'au-standard', name: 'AU Standard Courier' } })
     .select('id')
     .single();
   if (error) throw error;
@@ -63,6 +65,62 @@ describe('fulfil_order', () => {
 
   it('stock can never go below zero, even for the service role', async () => {
     const { error } = await t.service().from('products').update({ stock: -1 }).eq('id', 'book-10-reasons');
+    expect(error?.code).toBe('23514');
+  });
+});
+
+/** Stand-ins for the payment and email providers that record what fulfilment asked of them. */
+function recordingServices(refund: () => Promise<PaymentRefund> = async () => ({ id: 're_test_1', status: 'succeeded' })) {
+  const sent: EmailMessage[] = [];
+  const services = {
+    email: { name: 'recording', send: vi.fn(async (message: EmailMessage) => void sent.push(message)) },
+    payments: { refundSession: vi.fn(refund) },
+  } as unknown as FulfilmentServices & { payments: { refundSession: ReturnType<typeof vi.fn> } };
+  return { services, sent };
+}
+
+describe('a payment whose copies sold out first', () => {
+  it('is refunded in full, recorded once and the shopper told once, however many callers arrive', async () => {
+    await t.service().from('products').insert({ id: 'refund-copy', title: 'Refund Copy', price: 22, stock: 1 });
+    const [first, second] = await Promise.all([createOrder('refund-copy', 1, 'cs_test_refund_1'), createOrder('refund-copy', 1, 'cs_test_refund_2')]);
+    const { services, sent } = recordingServices();
+
+    // The webhook and verify-payment for both orders, all at once, then a retry of each.
+    const results = await Promise.all([first, second, first, second].map((id) => fulfilOrder(t.service(), services, id)));
+    await Promise.all([first, second].map((id) => fulfilOrder(t.service(), services, id)));
+    expect(results.filter((r) => r === 'out_of_stock').length).toBe(2);
+
+    const { data: orders } = await t.service().from('orders').select('id, payment_status, refund_id, refunded_at, checkout_session_id').in('id', [first, second]);
+    const soldOut = orders!.find((o) => o.payment_status === 'refund_due')!;
+    expect(soldOut).toMatchObject({ refund_id: 're_test_1', refunded_at: expect.any(String) });
+    // Every refund request is for the sold-out session under one key, so the provider refunds once.
+    const refundCalls = services.payments.refundSession.mock.calls as Array<[string, { orderId: string; idempotencyKey: string }]>;
+    expect(new Set(refundCalls.map(([session, input]) => `${session}|${input.orderId}|${input.idempotencyKey}`))).toEqual(new Set([`${soldOut.checkout_session_id}|${soldOut.id}|order-refund-${soldOut.id}`]));
+    expect(sent.map((m) => m.subject.replace(/^Your order \w{8} /, '')).sort()).toEqual(['has been refunded', 'is confirmed']);
+    expect(sent.find((m) => m.subject.endsWith('refunded'))!.text).toContain('We have refunded the full $22.00 AUD');
+    expect(await stockOf('refund-copy')).toBe(0);
+  });
+
+  it('a failed refund leaves the order refund_due and unrecorded, and the next call refunds it', async () => {
+    await t.service().from('products').insert({ id: 'refund-retry', title: 'Refund Retry', price: 22, stock: 0 });
+    const order = await createOrder('refund-retry', 1, 'cs_test_refund_retry');
+    const failing = recordingServices(async () => Promise.reject(new Error('Stripe could not refund the payment (504)')));
+    expect(await fulfilOrder(t.service(), failing.services, order)).toBe('out_of_stock');
+    let { data } = await t.service().from('orders').select('payment_status, refunded_at').eq('id', order).single();
+    expect(data).toEqual({ payment_status: 'refund_due', refunded_at: null });
+    expect(failing.sent).toEqual([]);
+
+    const working = recordingServices(async () => ({ id: 're_test_retry', status: 'pending' }));
+    expect(await fulfilOrder(t.service(), working.services, order)).toBe('out_of_stock');
+    ({ data } = await t.service().from('orders').select('payment_status, refund_id').eq('id', order).single());
+    expect(data).toEqual({ payment_status: 'refund_due', refund_id: 're_test_retry' });
+    expect(working.sent).toHaveLength(1);
+  });
+
+  it('a refund can be recorded only for an order that is refund_due, and only once', async () => {
+    const order = await createOrder('book-10-reasons', 1);
+    expect((await t.service().rpc('record_refund', { p_order_id: order, p_refund_id: 're_x' })).data).toBe(false);
+    const { error } = await t.service().from('orders').update({ refund_id: 're_x', refunded_at: new Date().toISOString() }).eq('id', order);
     expect(error?.code).toBe('23514');
   });
 });

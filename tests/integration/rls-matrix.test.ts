@@ -128,8 +128,11 @@ describe('RLS matrix: table × role × operation', () => {
   });
 
   it('only the service role may run fulfilment and the other stock functions', async () => {
-    for (const fn of ['fulfil_order', 'cancel_unpaid_order', 'claim_confirmation_email']) {
-      const sql = `select public.${fn}('${ORDER_A}')`;
+    const calls: [fn: string, sql: string][] = [
+      ...['fulfil_order', 'cancel_unpaid_order', 'claim_confirmation_email'].map((fn): [string, string] => [fn, `select public.${fn}('${ORDER_A}')`]),
+      ['record_refund', `select public.record_refund('${ORDER_A}', 're_forged')`],
+    ];
+    for (const [fn, sql] of calls) {
       expect(await attempt('anon', sql), `${fn} as anon`).toBe(false);
       expect(await attempt('userA', sql), `${fn} as its owner`).toBe(false);
       expect(await attempt('service', sql), `${fn} as service`).toBe(true);

@@ -26,6 +26,7 @@ interface OrderRow {
   payment_status: string;
   paid_at: string | null;
   fulfilled_at: string | null;
+  refunded_at: string | null;
 }
 
 const list = (ids: string[], max = 5) => (ids.length ? `${ids.slice(0, max).join(', ')}${ids.length > max ? ` and ${ids.length - max} more` : ''}` : '');
@@ -33,7 +34,7 @@ const list = (ids: string[], max = 5) => (ids.length ? `${ids.slice(0, max).join
 export async function checkConsistency(dataDir: string, initialStock: Map<string, number>, ledger: Ledger): Promise<{ checks: Check[]; figures: DatabaseFigures }> {
   const db = await openDatabase({ dir: dataDir });
   try {
-    const orders = (await db.query<OrderRow>('select id, checkout_session_id, status, payment_status, paid_at, fulfilled_at from public.orders')).rows;
+    const orders = (await db.query<OrderRow>('select id, checkout_session_id, status, payment_status, paid_at, fulfilled_at, refunded_at from public.orders')).rows;
     const items = (await db.query<{ order_id: string; product_id: string; quantity: number }>('select order_id, product_id, quantity from public.order_items')).rows;
     const products = (await db.query<{ id: string; stock: number }>('select id, stock from public.products order by id')).rows;
     const sold = (await db.query<{ product_id: string; sold: number }>(
@@ -104,7 +105,17 @@ export async function checkConsistency(dataDir: string, initialStock: Map<string
       detail: `${ledger.doublePays.length} orders paid a second time on purpose, ${changed.length} changed; ${paidNotFulfilled.length} orders paid without fulfilment or fulfilled without payment`,
     });
 
-    // 6. What shoppers were told matches the database.
+    // 6. A payment whose copies sold out first was refunded (the refund recorded once, on that order only).
+    const refundDue = orders.filter((o) => o.payment_status === 'refund_due');
+    const unrefunded = refundDue.filter((o) => o.refunded_at === null).map((o) => o.id);
+    const strayRefunds = orders.filter((o) => o.payment_status !== 'refund_due' && o.refunded_at !== null).map((o) => o.id);
+    checks.push({
+      name: 'every payment that found its copies sold out was refunded',
+      pass: unrefunded.length === 0 && strayRefunds.length === 0,
+      detail: `${refundDue.length} sold out at fulfilment, ${unrefunded.length} not refunded${unrefunded.length ? ` (${list(unrefunded)})` : ''}, ${strayRefunds.length} refunds on other orders`,
+    });
+
+    // 7. What shoppers were told matches the database.
     const contradictions = told
       .filter((t) => byId.has(t.orderId))
       .filter((t) => {

@@ -35,6 +35,11 @@ export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvid
         orderId: data.id as string,
       };
     },
+    async refundSession(sessionId, { orderId }) {
+      // No money moved, so nothing goes back; the log says what a real refund would have done.
+      console.log(`[local payments] TEST refund of session ${sessionId} (order ${orderId}): no real money`);
+      return { id: `re_local_${randomUUID()}`, status: 'succeeded' };
+    },
     async parseWebhook() {
       throw new WebhookSignatureError('Local test payments send no webhooks.');
     },

@@ -1,10 +1,11 @@
 /**
- * Stripe Checkout through the official `stripe` package: create and read Checkout Sessions, and verify webhooks.
+ * Stripe Checkout through the official `stripe` package: create and read Checkout Sessions, refund a session's
+ * payment, and verify webhooks.
  * This module is the only code that imports the SDK; everything else sees PaymentSession and PaymentEvent.
  */
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { ProviderError, WebhookSignatureError, type CheckoutSessionInput, type PaymentEvent, type PaymentProvider, type PaymentSession } from './types';
+import { ProviderError, WebhookSignatureError, type CheckoutSessionInput, type PaymentEvent, type PaymentProvider, type PaymentRefund, type PaymentSession } from './types';
 
 const NAME = 'stripe';
 
@@ -48,6 +49,13 @@ const sessionSchema = z
       orderId: s.metadata?.order_id || s.client_reference_id || null,
     }),
   );
+
+/** The payment behind a session: an id, or the expanded object when a caller asked for it. */
+const sessionPaymentSchema = z.object({
+  payment_intent: z.union([z.string().min(1), z.object({ id: z.string().min(1) }).transform((pi) => pi.id)]).nullable(),
+});
+
+const refundSchema = z.object({ id: z.string().min(1), status: z.enum(['pending', 'succeeded', 'failed', 'requires_action', 'canceled']) });
 
 const eventSchema = z.object({ id: z.string().min(1), type: z.string().min(1), data: z.object({ object: z.unknown() }) });
 
@@ -134,6 +142,29 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
       }
       const parsed = sessionSchema.safeParse(session);
       if (!parsed.success) throw invalid('a checkout session', parsed.error);
+      return parsed.data;
+    },
+
+    async refundSession(sessionId: string, { orderId, idempotencyKey }: { orderId: string; idempotencyKey: string }): Promise<PaymentRefund> {
+      let session: unknown;
+      try {
+        session = await stripe.checkout.sessions.retrieve(sessionId);
+      } catch (error) {
+        throw fromStripeError(error, 'read the checkout session to refund');
+      }
+      const payment = sessionPaymentSchema.safeParse(session);
+      if (!payment.success) throw invalid('a checkout session', payment.error);
+      if (!payment.data.payment_intent) throw new ProviderError(NAME, 409, `Checkout session ${sessionId} has no payment to refund.`, { code: 'rejected' });
+
+      let refund: unknown;
+      try {
+        // The whole payment (no amount): the order could not be filled at all.
+        refund = await stripe.refunds.create({ payment_intent: payment.data.payment_intent, metadata: { order_id: orderId, reason: 'sold_out_at_fulfilment' } }, { idempotencyKey });
+      } catch (error) {
+        throw fromStripeError(error, 'refund the payment');
+      }
+      const parsed = refundSchema.safeParse(refund);
+      if (!parsed.success) throw invalid('a refund', parsed.error);
       return parsed.data;
     },
 

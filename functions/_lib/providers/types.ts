@@ -100,6 +100,14 @@ export interface PaymentProvider {
   retrieveSession(id: string): Promise<PaymentSession>;
   /** Verifies the signature on the raw body; throws WebhookSignatureError when it does not match. */
   parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent>;
+  /** Refunds a paid session in full; the same `idempotencyKey` never refunds twice. */
+  refundSession(sessionId: string, input: { orderId: string; idempotencyKey: string }): Promise<PaymentRefund>;
+}
+
+export interface PaymentRefund {
+  id: string;
+  /** Stripe's refund status: pending and succeeded both mean the money is on its way back. */
+  status: 'pending' | 'succeeded' | 'failed' | 'requires_action' | 'canceled';
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -205,6 +205,42 @@ describe('Stripe Checkout Sessions', () => {
   });
 });
 
+describe('Stripe refunds', () => {
+  it('refunds the session’s whole payment intent once, under the idempotency key, with the order id', async () => {
+    const stripeOptions = await fakeStripe((seen, res) => {
+      if (seen.method === 'GET') return stripeJson(res, 200, session({ status: 'complete', payment_status: 'paid', payment_intent: 'pi_3LocalFake' }));
+      stripeJson(res, 200, { id: 're_3LocalFake', object: 'refund', amount: 5900, currency: 'aud', payment_intent: 'pi_3LocalFake', status: 'succeeded' });
+    });
+    const refund = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).refundSession('cs_test_a1b2c3', { orderId: 'order-123', idempotencyKey: 'order-refund-order-123' });
+    expect(refund).toEqual({ id: 're_3LocalFake', status: 'succeeded' });
+
+    const [read, create] = fake.seen;
+    expect(read!.url.pathname).toBe('/v1/checkout/sessions/cs_test_a1b2c3');
+    expect(create!.method).toBe('POST');
+    expect(create!.url.pathname).toBe('/v1/refunds');
+    expect(create!.headers['idempotency-key']).toBe('order-refund-order-123');
+    // No amount: the whole payment goes back.
+    expect(Object.fromEntries(create!.body)).toEqual({ payment_intent: 'pi_3LocalFake', 'metadata[order_id]': 'order-123', 'metadata[reason]': 'sold_out_at_fulfilment' });
+  });
+
+  it('a session with no payment to refund is a ProviderError, and Stripe is not asked to refund', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session({ payment_intent: null })));
+    await expect(createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).refundSession('cs_test_a1b2c3', { orderId: 'order-123', idempotencyKey: 'k' })).rejects.toMatchObject({ status: 409 });
+    expect(fake.seen.map((r) => r.url.pathname)).toEqual(['/v1/checkout/sessions/cs_test_a1b2c3']);
+  });
+
+  it('a charge already refunded (400 charge_already_refunded) is a ProviderError with Stripe’s code', async () => {
+    const stripeOptions = await fakeStripe((seen, res) => {
+      if (seen.method === 'GET') return stripeJson(res, 200, session({ payment_intent: 'pi_3LocalFake' }));
+      stripeError(res, 400, { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'Charge ch_3LocalFake has already been refunded.' });
+    });
+    await expect(createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).refundSession('cs_test_a1b2c3', { orderId: 'order-123', idempotencyKey: 'k' })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('charge_already_refunded'),
+    });
+  });
+});
+
 describe('Stripe webhooks', () => {
   // Webhooks are verified locally; the client still points at a closed local port so nothing can reach Stripe.
   const offline: Stripe.StripeConfig = { host: '127.0.0.1', port: 9, protocol: 'http', maxNetworkRetries: 0, telemetry: false };
