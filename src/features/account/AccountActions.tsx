@@ -3,15 +3,14 @@
  * linking to the profile, and Sign Out, when signed in.
  */
 import { useAuth } from './use-auth';
-import { flashToast } from '@/features/toast/flash';
+import { redirectWithToast } from '@/features/toast/flash';
 import { displayName } from './auth';
 import { signOut } from './session';
 
 async function signOutFromHeader() {
   try {
     await signOut();
-    flashToast({ title: 'Successfully signed out' });
-    window.location.assign('/');
+    redirectWithToast('/', { title: 'Successfully signed out' });
   } catch (error) {
     // The spec keeps a header sign-out failure out of the visitor's way.
     console.error(error);

@@ -1,7 +1,7 @@
 /** /auth/callback: exchanges the one-time code for a session, or shows why sign-in failed. */
 import { useEffect, useState } from 'react';
 import { TIMINGS } from '@/config/constants';
-import { flashToast } from '@/features/toast/flash';
+import { redirectWithToast } from '@/features/toast/flash';
 import { completeSignIn, readCallback } from './session';
 
 export default function AuthCallback() {
@@ -15,10 +15,7 @@ export default function AuthCallback() {
     const result = readCallback(window.location);
     if ('error' in result) return fail(result.error);
     completeSignIn(result.code).then(
-      () => {
-        flashToast({ title: 'Successfully signed in!' });
-        window.location.replace('/');
-      },
+      () => redirectWithToast('/', { title: 'Successfully signed in!' }, { replace: true }),
       (error: Error) => fail(`Authentication error: ${error.message}`),
     );
   }, []);

@@ -3,7 +3,7 @@ import { useAuth } from './use-auth';
 import { useEffect, useState } from 'react';
 import { formatPrice, formatShortDate } from '@/lib/format';
 import { toast } from '@/features/toast/store';
-import { flashToast } from '@/features/toast/flash';
+import { redirectWithToast } from '@/features/toast/flash';
 import { initials, type AuthUser } from './auth';
 import { getOrderHistory, OrderHistoryError, statusBadgeClass, type OrderSummary } from './orders';
 import { signOut } from './session';
@@ -13,8 +13,7 @@ type History = { status: 'loading' } | { status: 'ready'; orders: OrderSummary[]
 async function signOutFromProfile() {
   try {
     await signOut();
-    flashToast({ title: 'Signed out successfully' });
-    window.location.assign('/');
+    redirectWithToast('/', { title: 'Signed out successfully' });
   } catch (error) {
     toast({ title: error instanceof Error && error.message ? error.message : 'Failed to sign out', variant: 'error' });
   }

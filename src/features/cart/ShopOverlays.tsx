@@ -20,7 +20,7 @@ function useOnceTrue(subscribe: (cb: () => void) => () => void, check: () => boo
 }
 
 export default function ShopOverlays() {
-  useEffect(showFlashToast, []);
+  useEffect(() => showFlashToast(), []);
   const drawerNeeded = useOnceTrue((cb) => $drawerOpen.subscribe(cb), () => $drawerOpen.get());
   const toastsNeeded = useOnceTrue((cb) => $toasts.subscribe(cb), () => $toasts.get().length > 0);
   return (

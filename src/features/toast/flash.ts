@@ -6,20 +6,30 @@ import { toast, type ToastMessage } from './store';
 
 const KEY = 'flashToast';
 
-export function flashToast(message: Pick<ToastMessage, 'title'> & Partial<Pick<ToastMessage, 'description' | 'variant'>>): void {
+type FlashMessage = Pick<ToastMessage, 'title'> & Partial<Pick<ToastMessage, 'description' | 'variant'>>;
+
+/** Stores the message for the next page and goes there. */
+export function redirectWithToast(path: string, message: FlashMessage, { replace = false } = {}): void {
   try {
-    sessionStorage.setItem(KEY, JSON.stringify(message));
+    sessionStorage.setItem(KEY, JSON.stringify({ ...message, setAt: Date.now() }));
   } catch {
     // Without session storage the message is simply not carried over.
   }
+  if (replace) window.location.replace(path);
+  else window.location.assign(path);
 }
 
-export function showFlashToast(): void {
+/**
+ * Shows the stored message, once. A page loaded before the message was stored leaves it alone: the
+ * page that is redirecting may still be hydrating its overlays when it stores it.
+ */
+export function showFlashToast(storage: Storage = sessionStorage, pageLoadedAt: number = performance.timeOrigin): void {
   try {
-    const raw = sessionStorage.getItem(KEY);
+    const raw = storage.getItem(KEY);
     if (!raw) return;
-    sessionStorage.removeItem(KEY);
-    const message = JSON.parse(raw) as { title?: unknown; description?: unknown; variant?: unknown };
+    const message = JSON.parse(raw) as { title?: unknown; description?: unknown; variant?: unknown; setAt?: unknown };
+    if (typeof message.setAt === 'number' && message.setAt >= pageLoadedAt) return;
+    storage.removeItem(KEY);
     if (typeof message.title !== 'string') return;
     toast({
       title: message.title,
@@ -28,5 +38,6 @@ export function showFlashToast(): void {
     });
   } catch {
     // An unreadable flash message is dropped.
+    storage.removeItem(KEY);
   }
 }
