@@ -27,7 +27,7 @@ export interface LighthouseRun {
   scriptBytes: number | null;
   /** The audits that cost the most points, worst first: "id: title (display value)". */
   losses: string[];
-  /** Lighthouse's measure of the host CPU during the run (a quiet 2-core machine here: about 1 000-2 000). */
+  /** Lighthouse's measure of the host CPU during the run (a quiet 2-core machine here: about 1 600-2 800). */
   benchmarkIndex: number | null;
   /** How many times Lighthouse ran for this row. */
   attempts: number;

@@ -68,7 +68,7 @@ function lighthouseSection(runs: LighthouseRun[], loadAverage: string): string {
     '',
     '† The page is `noindex` on purpose (cart, checkout): the second figure leaves out "Page isn\'t blocked from indexing", and is the one judged.',
     '',
-    `Mobile rows are the median of ${MOBILE_RUNS} runs by performance score (Lighthouse's advice for run-to-run variance; every run's score is listed); desktop is one run. CPU index is Lighthouse's benchmark of the host during the kept run (a quiet machine here scores about 1 000-2 000; lower means other work was competing for the CPU and the performance figures are pessimistic). Load average at the start of the audit: ${loadAverage}.`,
+    `Mobile rows are the median of ${MOBILE_RUNS} runs by performance score (Lighthouse's advice for run-to-run variance; every run's score is listed); desktop is one run. CPU index is Lighthouse's benchmark of the host during the kept run (on a quiet 2-core machine here it measured about 1 600-2 800; a lower figure means other work was competing for the CPU and the performance figures are pessimistic). Load average at the start of the audit: ${loadAverage}.`,
     '',
     '### Where the points went (largest losses first)',
     '',
