@@ -32,7 +32,8 @@ export default handle(async (request) => {
 
   const orderId = event.session?.orderId;
   if (orderId && FULFIL.has(event.type) && event.session?.paymentStatus !== 'unpaid') {
-    await fulfilOrder(db, { email: selectEmailProvider(env), payments }, orderId);
+    // A failed refund answers 502 before the event is recorded, so Stripe delivers it again and the refund is retried.
+    await fulfilOrder(db, { email: selectEmailProvider(env), payments }, orderId, { raiseRefundFailure: true });
   } else if (orderId && CANCEL.has(event.type)) {
     const cancelled = await db.rpc('cancel_unpaid_order', { p_order_id: orderId });
     if (cancelled.error) throw cancelled.error;

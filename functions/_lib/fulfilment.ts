@@ -81,22 +81,31 @@ export function refundEmail(order: OrderForEmail) {
   };
 }
 
-export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServices, orderId: string): Promise<FulfilmentResult> {
+export interface FulfilmentOptions {
+  /**
+   * Throw when a sold-out order's refund fails, instead of only logging it. The webhook sets it so the
+   * event is not recorded and the payment provider delivers it again later; the shopper's confirmation
+   * page does not, so the shopper is still told what happened.
+   */
+  raiseRefundFailure?: boolean;
+}
+
+export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServices, orderId: string, options: FulfilmentOptions = {}): Promise<FulfilmentResult> {
   const { data, error } = await db.rpc('fulfil_order', { p_order_id: orderId });
   if (error) throw error;
   const result = data as FulfilmentResult;
   if (result === 'fulfilled' || result === 'already_fulfilled') await sendConfirmationOnce(db, services.email, orderId);
-  if (result === 'out_of_stock') await refundOnce(db, services, orderId);
+  if (result === 'out_of_stock') await refundOnce(db, services, orderId, options.raiseRefundFailure ?? false);
   return result;
 }
 
 /**
  * Refunds a sold-out order's payment. The provider's idempotency key makes concurrent callers share one
  * refund; recording it in the database picks the one caller that emails the shopper. A failed refund
- * leaves the order refund_due with no refunded_at, so the next webhook retry or confirmation visit tries
- * again (and the publisher can see it).
+ * leaves the order refund_due with no refunded_at, so the next webhook delivery or confirmation visit
+ * tries again (and the publisher can see it).
  */
-async function refundOnce(db: SupabaseClient, { payments, email }: FulfilmentServices, orderId: string): Promise<void> {
+async function refundOnce(db: SupabaseClient, { payments, email }: FulfilmentServices, orderId: string, raise: boolean): Promise<void> {
   const order = await db.from('orders').select('checkout_session_id, refunded_at').eq('id', orderId).single();
   if (order.error) throw order.error;
   if (order.data.refunded_at || !order.data.checkout_session_id) return;
@@ -108,6 +117,7 @@ async function refundOnce(db: SupabaseClient, { payments, email }: FulfilmentSer
     if (recorded.data === true) await email.send(refundEmail(await loadOrderForEmail(db, orderId)));
   } catch (error) {
     console.error(`[fulfilment] refund for sold-out order ${orderId} failed`, error);
+    if (raise) throw new Error(`The refund for sold-out order ${orderId} failed; it will be tried again.`, { cause: error });
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Stripe mode end to end on the server side: the webhook checks the signature on the raw body, a replayed
  * or concurrent event (and a concurrent verify-payment) fulfils once — one stock decrement, one email —
- * and a bad signature is refused with nothing written. Stripe's API is a local server answering as Stripe.
+ * and a bad signature is refused with nothing written; a sold-out order's refund is retried by redelivery
+ * until it succeeds. Stripe's API is a local server answering as Stripe.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
@@ -15,20 +16,50 @@ import { readOutbox } from '../../functions/_lib/providers/local-email';
 const WEBHOOK_SECRET = 'whsec_test_local_secret';
 const outbox = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'outbox.jsonl');
 const sessions = new Map<string, { orderId: string; paid: boolean }>();
+/** Refund requests Stripe answered, and whether it is failing them (an outage on Stripe's side). */
+const refunds: Array<{ paymentIntent: string | null; idempotencyKey: string | undefined; answered: number }> = [];
+let refundsFailing = false;
 let stripeApi: Server;
 let t: TestShop;
 
 beforeAll(async () => {
-  // GET /v1/checkout/sessions/:id, answered the way Stripe's API reference shows it.
-  stripeApi = createServer((req, res) => {
+  // GET /v1/checkout/sessions/:id and POST /v1/refunds, answered the way Stripe's API reference shows them.
+  stripeApi = createServer(async (req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.method === 'POST' && req.url === '/v1/refunds') {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      const paymentIntent = new URLSearchParams(body).get('payment_intent');
+      const answered = refundsFailing ? 500 : 200;
+      refunds.push({ paymentIntent, idempotencyKey: req.headers['idempotency-key'] as string | undefined, answered });
+      res.statusCode = answered;
+      // Stripe's header telling its SDKs whether a retry could help; the redelivered webhook is the retry here.
+      res.setHeader('stripe-should-retry', 'false');
+      return void res.end(
+        JSON.stringify(
+          refundsFailing
+            ? { error: { type: 'api_error', message: 'An unknown error occurred' } }
+            : { id: `re_${refunds.length}`, object: 'refund', amount: 3700, currency: 'aud', payment_intent: paymentIntent, status: 'succeeded' },
+        ),
+      );
+    }
     const id = req.url?.match(/^\/v1\/checkout\/sessions\/([^/?]+)/)?.[1];
     const session = id ? sessions.get(id) : undefined;
-    res.setHeader('content-type', 'application/json');
     if (!session) {
       res.statusCode = 404;
       return void res.end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${id}'` } }));
     }
-    res.end(JSON.stringify({ id, object: 'checkout.session', status: session.paid ? 'complete' : 'open', payment_status: session.paid ? 'paid' : 'unpaid', metadata: { order_id: session.orderId }, client_reference_id: session.orderId }));
+    res.end(
+      JSON.stringify({
+        id,
+        object: 'checkout.session',
+        status: session.paid ? 'complete' : 'open',
+        payment_status: session.paid ? 'paid' : 'unpaid',
+        payment_intent: session.paid ? `pi_${id}` : null,
+        metadata: { order_id: session.orderId },
+        client_reference_id: session.orderId,
+      }),
+    );
   });
   await new Promise<void>((resolve) => stripeApi.listen(0, '127.0.0.1', resolve));
   const port = (stripeApi.address() as { port: number }).port;
@@ -41,7 +72,7 @@ afterAll(async () => {
   for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE_URL', 'LOCAL_OUTBOX_FILE']) delete process.env[key];
 });
 
-async function pendingOrder(sessionId: string, quantity = 1): Promise<string> {
+async function pendingOrder(sessionId: string, quantity = 1, productId = 'book-10-reasons'): Promise<string> {
   const { data, error } = await t
     .service()
     .from('orders')
@@ -49,7 +80,7 @@ async function pendingOrder(sessionId: string, quantity = 1): Promise<string> {
     .select('id')
     .single();
   if (error) throw error;
-  await t.service().from('order_items').insert({ order_id: data.id, product_id: 'book-10-reasons', title: 'Book', quantity, price_at_time: 22 });
+  await t.service().from('order_items').insert({ order_id: data.id, product_id: productId, title: 'Book', quantity, price_at_time: 22 });
   sessions.set(sessionId, { orderId: data.id as string, paid: true });
   return data.id as string;
 }
@@ -113,6 +144,31 @@ describe('the Stripe webhook', () => {
     expect(await sendWebhook(completedEvent('evt_expired', 'cs_test_expired', orderId, 'checkout.session.expired'))).toBe(200);
     expect(await stock()).toBe(before);
     expect((await t.service().from('orders').select('status').eq('id', orderId).single()).data?.status).toBe('cancelled');
+  });
+
+  it('a sold-out order whose refund fails answers 502 unrecorded, and Stripe’s redelivery refunds it once', async () => {
+    await t.service().from('products').insert({ id: 'webhook-sold-out', title: 'Sold Out', price: 22, stock: 0 });
+    const orderId = await pendingOrder('cs_test_sold_out', 1, 'webhook-sold-out');
+    const payload = completedEvent('evt_sold_out', 'cs_test_sold_out', orderId);
+    const order = async () => (await t.service().from('orders').select('payment_status, refund_id, refunded_at').eq('id', orderId).single()).data;
+    const refundEmails = async () => (await readOutbox(outbox)).filter((e) => e.idempotencyKey === `order-refund-${orderId}`);
+
+    refundsFailing = true;
+    expect(await sendWebhook(payload)).toBe(502);
+    expect((await t.service().from('payment_events').select('id').eq('id', 'evt_sold_out')).data).toEqual([]);
+    expect(await order()).toEqual({ payment_status: 'refund_due', refund_id: null, refunded_at: null });
+
+    refundsFailing = false;
+    expect(await sendWebhook(payload)).toBe(200);
+    expect(await sendWebhook(payload)).toBe(200);
+    expect(await order()).toMatchObject({ payment_status: 'refund_due', refund_id: expect.stringMatching(/^re_/), refunded_at: expect.any(String) });
+    // Both requests for the one payment under one key: had the first reached Stripe, the second would not refund again.
+    expect(refunds).toEqual([
+      { paymentIntent: 'pi_cs_test_sold_out', idempotencyKey: `order-refund-${orderId}`, answered: 500 },
+      { paymentIntent: 'pi_cs_test_sold_out', idempotencyKey: `order-refund-${orderId}`, answered: 200 },
+    ]);
+    expect(await refundEmails()).toHaveLength(1);
+    expect(await emailsFor(orderId)).toEqual([]);
   });
 
   it('verify-payment reports an unpaid session as not paid, without fulfilling', async () => {
