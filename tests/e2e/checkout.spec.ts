@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { asService, signIn, uniqueEmail } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
@@ -52,10 +53,17 @@ test.describe('guest checkout on the embedded defaults', () => {
     await expect(page.getByRole('alert').filter({ hasText: 'Please enter a valid email address' })).toBeVisible();
 
     await page.getByLabel('Email').fill(uniqueEmail('guest'));
-    // Submitted before the quotes arrive: no method yet.
+    // Submitted before the new postcode's quotes arrive (held back until the message is seen): no method yet.
+    let releaseQuotes!: () => void;
+    const quotesHeld = new Promise<void>((resolve) => (releaseQuotes = resolve));
+    await page.route('**/api/courier-rates', async (route) => {
+      await quotesHeld;
+      await route.continue();
+    });
     await page.getByLabel('Postcode').fill('2151');
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Please select a shipping method' })).toBeVisible();
+    releaseQuotes();
 
     const standard = page.getByRole('radio', { name: /AU Standard Courier/ });
     await expect(standard).toBeChecked();
@@ -100,6 +108,36 @@ test.describe('guest checkout on the embedded defaults', () => {
     await page.getByLabel('Country').selectOption('NZ');
     await expect(page.getByRole('radio', { name: /International/ })).toBeChecked();
     await expect(summary.getByText('$25.00')).toBeVisible();
+  });
+
+  test('the last copy sold while paying: Payment Pending says it is refunded, the refund is recorded and emailed once', async ({ page, request }) => {
+    // A category of its own, so it appears under no other product's 'You May Also Like'.
+    const id = `last-copy-${Date.now()}`;
+    await asService(request, 'POST', 'products', { id, title: `Last Copy ${id}`, price: 30, category: `Fixtures ${id}`, stock: 1 });
+    await page.goto(`/store/product/${id}`);
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.keyboard.press('Escape');
+
+    const email = uniqueEmail('lastcopy');
+    await page.goto('/checkout');
+    await page.getByLabel('Email').fill(email);
+    await fillAddress(page, { line1: '3 Mary St', city: 'Surry Hills', postcode: '2010' });
+    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
+    const payment = await payInNewTab(page);
+    // Another shopper takes the copy while this one is on the payment page.
+    await asService(request, 'PATCH', `products?id=eq.${id}`, { stock: 0 });
+    await payment.getByRole('button', { name: /^Pay/ }).click();
+
+    await expect(payment.getByRole('heading', { name: 'Payment Pending' })).toBeVisible();
+    await expect(payment.getByText(/sold out moments before it arrived.*refunded in full/)).toBeVisible();
+    const [order] = await asService<Array<{ payment_status: string; refund_id: string | null; refunded_at: string | null }>>(
+      request,
+      'GET',
+      `orders?select=payment_status,refund_id,refunded_at&customer_email=eq.${encodeURIComponent(email)}`,
+    );
+    expect(order).toMatchObject({ payment_status: 'refund_due', refund_id: expect.stringMatching(/^re_local_/), refunded_at: expect.any(String) });
+    const refundEmails = (await readOutbox('test-results/outbox.jsonl')).filter((m) => m.to === email);
+    expect(refundEmails.map((m) => m.subject)).toEqual([expect.stringMatching(/^Your order [0-9A-F]{8} has been refunded$/)]);
   });
 
   test('Cancel on the payment page returns to the cart and leaves stock alone', async ({ page, request }) => {

@@ -145,7 +145,7 @@ test.describe('out of stock', () => {
     await expect(page.getByRole('heading', { level: 1, name: `Sold Out Storybook ${id}` })).toBeVisible();
     await expect(page.getByText('Out of Stock', { exact: true }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Out of Stock' })).toBeDisabled();
-    await expect(page.getByRole('button', { name: 'Buy Now' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Buy Now', exact: true })).toBeDisabled();
     await expect(page.getByLabel('Quantity', { exact: true })).toBeDisabled();
     expect(await page.evaluate(() => localStorage.getItem('cart'))).toBeNull();
   });

@@ -50,7 +50,7 @@ export default function OrderConfirmation() {
         <h1 className="text-3xl font-extrabold">Payment Pending</h1>
         <p className="mt-3 text-slate-700">
           {state.refundDue
-            ? 'We received your payment, but the last copies sold out moments before it arrived, so we could not fill your order. Your payment is being refunded in full, and we have emailed you the details.'
+            ? 'We received your payment, but the last copies sold out moments before it arrived, so we could not fill your order. Your payment is being refunded in full, and you will receive an email with the details.'
             : 'Your payment is still being processed. We will email you as soon as it is confirmed.'}
         </p>
         <a href="/store" className="btn-primary mt-6">
