@@ -73,6 +73,22 @@ function invalid(what: string, cause: unknown): ProviderError {
   return new ProviderError(NAME, 502, `Stripe answered ${what} we cannot read.`, { code: 'invalid-response', cause });
 }
 
+/**
+ * One call to Stripe: its errors become ProviderErrors saying what could not be done (`action`), and its
+ * answer is read with `schema`, an answer that does not fit being `unreadable` (named in the error).
+ */
+async function askStripe<S extends z.ZodType>(action: string, schema: S, unreadable: string, call: () => Promise<unknown>): Promise<z.output<S>> {
+  let answer: unknown;
+  try {
+    answer = await call();
+  } catch (error) {
+    throw fromStripeError(error, action);
+  }
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success) throw invalid(unreadable, parsed.error);
+  return parsed.data;
+}
+
 export function createStripePayments(options: StripePaymentsOptions): PaymentProvider {
   const { secretKey, webhookSecret, stripeOptions } = options;
   // Made once per module load, not per request (STYLE.md): connections and settings are reused across invocations.
@@ -92,9 +108,8 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
       if (!checked.success) throw new TypeError(`Invalid checkout session input: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       const { orderId, customerEmail, lineItems, shipping, successUrl, cancelUrl, idempotencyKey } = checked.data;
 
-      let session: unknown;
-      try {
-        session = await stripe.checkout.sessions.create(
+      return askStripe('create the checkout session', createdSchema, 'a checkout session without a payment page URL', () =>
+        stripe.checkout.sessions.create(
           {
             mode: 'payment',
             currency: 'aud',
@@ -124,48 +139,23 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
             payment_intent_data: { metadata: { order_id: orderId } },
           },
           { idempotencyKey },
-        );
-      } catch (error) {
-        throw fromStripeError(error, 'create the checkout session');
-      }
-      const parsed = createdSchema.safeParse(session);
-      if (!parsed.success) throw invalid('a checkout session without a payment page URL', parsed.error);
-      return parsed.data;
+        ),
+      );
     },
 
     async retrieveSession(id: string): Promise<PaymentSession> {
-      let session: unknown;
-      try {
-        session = await stripe.checkout.sessions.retrieve(id);
-      } catch (error) {
-        throw fromStripeError(error, 'read the checkout session');
-      }
-      const parsed = sessionSchema.safeParse(session);
-      if (!parsed.success) throw invalid('a checkout session', parsed.error);
-      return parsed.data;
+      return askStripe('read the checkout session', sessionSchema, 'a checkout session', () => stripe.checkout.sessions.retrieve(id));
     },
 
     async refundSession(sessionId: string, { orderId, idempotencyKey }: { orderId: string; idempotencyKey: string }): Promise<PaymentRefund> {
-      let session: unknown;
-      try {
-        session = await stripe.checkout.sessions.retrieve(sessionId);
-      } catch (error) {
-        throw fromStripeError(error, 'read the checkout session to refund');
-      }
-      const payment = sessionPaymentSchema.safeParse(session);
-      if (!payment.success) throw invalid('a checkout session', payment.error);
-      if (!payment.data.payment_intent) throw new ProviderError(NAME, 409, `Checkout session ${sessionId} has no payment to refund.`, { code: 'rejected' });
-
-      let refund: unknown;
-      try {
-        // The whole payment (no amount): the order could not be filled at all.
-        refund = await stripe.refunds.create({ payment_intent: payment.data.payment_intent, metadata: { order_id: orderId, reason: 'sold_out_at_fulfilment' } }, { idempotencyKey });
-      } catch (error) {
-        throw fromStripeError(error, 'refund the payment');
-      }
-      const parsed = refundSchema.safeParse(refund);
-      if (!parsed.success) throw invalid('a refund', parsed.error);
-      return parsed.data;
+      const { payment_intent: paymentIntent } = await askStripe('read the checkout session to refund', sessionPaymentSchema, 'a checkout session', () =>
+        stripe.checkout.sessions.retrieve(sessionId),
+      );
+      if (!paymentIntent) throw new ProviderError(NAME, 409, `Checkout session ${sessionId} has no payment to refund.`, { code: 'rejected' });
+      // The whole payment (no amount): the order could not be filled at all.
+      return askStripe('refund the payment', refundSchema, 'a refund', () =>
+        stripe.refunds.create({ payment_intent: paymentIntent, metadata: { order_id: orderId, reason: 'sold_out_at_fulfilment' } }, { idempotencyKey }),
+      );
     },
 
     async parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent> {
