@@ -39,10 +39,15 @@ describe('a toast carried to the next page', () => {
   });
 
   it('drops an unreadable or malformed message without showing anything', () => {
-    for (const storage of [memoryStorage({ flashToast: '{not json' }), stored({ title: 42, setAt: 1 }), stored({ setAt: 1 })]) {
+    for (const storage of [memoryStorage({ flashToast: '{not json' }), memoryStorage({ flashToast: 'null' }), stored({ title: 42, setAt: 1 }), stored({ setAt: 1 })]) {
       showFlashToast(storage, 2_000);
       expect(storage.getItem('flashToast')).toBeNull();
     }
+    expect($toasts.get()).toEqual([]);
+  });
+
+  it('does nothing, and throws nothing, where the browser blocks session storage', () => {
+    expect(() => showFlashToast(null, 2_000)).not.toThrow();
     expect($toasts.get()).toEqual([]);
   });
 

@@ -19,14 +19,23 @@ export function redirectWithToast(path: string, message: FlashMessage, { replace
   else window.location.assign(path);
 }
 
+/** The tab's session storage, or null where the browser blocks it (reading the property then throws). */
+function sessionStore(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Shows the stored message, once. A page loaded before the message was stored leaves it alone: the
  * page that is redirecting may still be hydrating its overlays when it stores it.
  */
-export function showFlashToast(storage: Storage = sessionStorage, pageLoadedAt: number = performance.timeOrigin): void {
+export function showFlashToast(storage: Storage | null = sessionStore(), pageLoadedAt: number = performance.timeOrigin): void {
+  const raw = storage?.getItem(KEY);
+  if (!storage || !raw) return;
   try {
-    const raw = storage.getItem(KEY);
-    if (!raw) return;
     const message = JSON.parse(raw) as { title?: unknown; description?: unknown; variant?: unknown; setAt?: unknown };
     if (typeof message.setAt === 'number' && message.setAt >= pageLoadedAt) return;
     storage.removeItem(KEY);
