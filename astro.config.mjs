@@ -5,12 +5,31 @@ import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { ENV_VARS } from './src/config/env.ts';
+import { contentDates } from './src/lib/content-dates.ts';
+import { socialCards } from './src/features/social-card/integration.ts';
 
 /** Netlify sets URL on every build; SITE_URL overrides it; locally the site is served on :4321. */
 const site = process.env.SITE_URL || process.env.URL || 'http://localhost:4321';
 
 /** Pages that exist only to be reached by a flow, never from search. */
-const NOT_IN_SITEMAP = ['/404', '/cart', '/checkout', '/order-confirmation', '/auth', '/auth/callback', '/profile', '/blog/not-found', '/store/product', '/pay'];
+const NOT_IN_SITEMAP = [
+  '/404',
+  '/admin',
+  '/admin/packing-slip',
+  '/order-status',
+  '/cart',
+  '/checkout',
+  '/order-confirmation',
+  '/auth',
+  '/auth/callback',
+  '/profile',
+  '/blog/not-found',
+  '/store/product',
+  '/pay',
+];
+
+/** `lastmod` for each sitemap entry: the date its page's content last changed. */
+const lastModified = contentDates(process.cwd());
 
 const clientEnv = Object.fromEntries(
   Object.entries(ENV_VARS)
@@ -32,6 +51,9 @@ const refuseTestPaymentsInProduction = {
 
 export default defineConfig({
   site,
+  // A build pointed at another folder of book files (CATALOG_DIR, the tests' fixture catalog) keeps its own
+  // content cache: the glob loader would otherwise reuse the other folder's entries for unchanged files.
+  ...(process.env.CATALOG_DIR && { cacheDir: './node_modules/.astro-catalog-dir' }),
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },
@@ -41,7 +63,12 @@ export default defineConfig({
     mdx(),
     sitemap({
       filter: (page) => !NOT_IN_SITEMAP.includes(new URL(page).pathname.replace(/\/$/, '')),
+      serialize: (item) => {
+        const date = lastModified.get(new URL(item.url).pathname.replace(/(.)\/$/, '$1'));
+        return date ? { ...item, lastmod: date } : item;
+      },
     }),
+    socialCards(),
   ],
   env: { schema: clientEnv },
   // Scripts stay external files so the CSP can allow them by origin instead of by hash.

@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { botCheckPort } from './tests/e2e/bot-check/keys';
 
 /** Browser tests run Debian's Chromium against the built site on the local server; nothing is downloaded. */
 const PORT = Number(process.env.E2E_PORT ?? 4399);
@@ -17,11 +18,21 @@ export default defineConfig({
   },
   // Desktop by default; tests that check the 375 px layout set their own viewport.
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    command: `tsx local/start.ts --no-build`,
-    url: `http://localhost:${PORT}/api/health`,
-    env: { PORT: String(PORT), LOCAL_DB: 'memory', LOCAL_OUTBOX_FILE: 'test-results/outbox.jsonl', ...(process.env.LOCAL_DIST_DIR && { LOCAL_DIST_DIR: process.env.LOCAL_DIST_DIR }) },
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      command: `tsx local/start.ts --no-build`,
+      url: `http://localhost:${PORT}/api/health`,
+      env: { PORT: String(PORT), LOCAL_DB: 'memory', LOCAL_OUTBOX_FILE: 'test-results/outbox.jsonl', ...(process.env.LOCAL_DIST_DIR && { LOCAL_DIST_DIR: process.env.LOCAL_DIST_DIR }) },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      // The same shop with the bot-check on (Turnstile's test keys), for tests/e2e/forms-bot-check.spec.ts.
+      command: 'tsx tests/e2e/bot-check/server.ts',
+      url: `http://localhost:${botCheckPort(PORT)}/api/health`,
+      env: { PORT: String(botCheckPort(PORT)), LOCAL_OUTBOX_FILE: 'test-results/outbox-bot-check.jsonl' },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 });

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
 const platforms = {
   'android-arm64': { os: ['android'], cpu: ['arm64'] },
+  'android-x64': { os: ['android'], cpu: ['x64'] },
   'darwin-arm64': { os: ['darwin'], cpu: ['arm64'] },
   'darwin-x64': { os: ['darwin'], cpu: ['x64'] },
   'freebsd-x64': { os: ['freebsd'], cpu: ['x64'] },
@@ -19,6 +20,8 @@ const platforms = {
   'wasm32-wasi': { cpu: ['wasm32'] },
   'win32-arm64-msvc': { os: ['win32'], cpu: ['arm64'] },
   'win32-x64-msvc': { os: ['win32'], cpu: ['x64'] },
+  'win32-arm64': { os: ['win32'], cpu: ['arm64'] },
+  'win32-x64': { os: ['win32'], cpu: ['x64'] },
 };
 
 let added = 0;

@@ -6,11 +6,21 @@ import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib
 import { selectAddressLookup } from './_lib/providers/select';
 import { ProviderError } from './_lib/providers/types';
 
-const sessionToken = z.string().trim().max(100).regex(/^[A-Za-z0-9-]*$/).optional().default('');
-const body = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('suggest'), input: z.string().trim().max(200), country, sessionToken }),
-  z.object({ action: z.literal('details'), place_id: z.string().trim().min(1, 'place_id is required').max(300), sessionToken }),
-], { error: 'action must be "suggest" or "details".' });
+const sessionToken = z
+  .string()
+  .trim()
+  .max(100)
+  .regex(/^[A-Za-z0-9-]*$/)
+  .optional()
+  .default('');
+const body = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ action: z.literal('suggest'), input: z.string().trim().max(200), country, sessionToken }),
+    z.object({ action: z.literal('details'), place_id: z.string().trim().min(1, 'place_id is required').max(300), sessionToken }),
+  ],
+  { error: 'action must be "suggest" or "details".' },
+);
 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);

@@ -1,13 +1,18 @@
 /**
- * Creates the order (pending) from database prices and a server-side shipping quote, then the payment
- * session; answers with the payment page's URL. The browser's prices are never read.
+ * Checkout: prices the cart from the database and the delivery option from a server-side quote, writes the
+ * pending order with its items in one transaction, opens the payment session and links it to the order.
+ * The browser's prices are never read. The payment provider is chosen before anything is written, so a
+ * deploy without payments configured answers 503 and leaves no order behind.
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
+import { sumDollars, toCents } from '../src/lib/money';
+import { CHECKOUT_MESSAGES } from '../src/features/checkout/contract';
 import { CheckoutRejection, cartInput, deliveryDays, email, priceCart, quotesFor, shippingDetailsSchema } from './_lib/checkout';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { createOrder, linkCheckoutSession } from './_lib/orders';
 import { selectPaymentProvider, selectShippingRates } from './_lib/providers/select';
-import { ConfigurationError, serviceClient, userIdFromRequest } from './_lib/supabase-admin';
+import { serviceClient, userIdFromRequest } from './_lib/supabase-admin';
 
 const body = z.object({
   cartItems: cartInput,
@@ -34,57 +39,43 @@ export default handle(async (request) => {
   const success = successUrl.includes('{CHECKOUT_SESSION_ID}') ? successUrl : `${successUrl}${successUrl.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
 
   const env = readServerEnv();
+  const payments = selectPaymentProvider(env);
   const db = serviceClient(env);
   try {
     const { lines, subtotal } = await priceCart(db, cartItems);
     const shipping = await quotesFor(selectShippingRates(env), lines, subtotal, shippingDetails);
     const method = shipping.quotes.find((q) => q.id === shippingDetails.shippingMethod.id);
-    if (!method) return problem(400, 'Please select a shipping method');
+    // The carrier's options changed since the page asked (a live quote then, the fallback now, or the reverse):
+    // the current ones go back so the page can offer them again.
+    if (!method) return json({ error: CHECKOUT_MESSAGES.optionsChanged, quotes: shipping.quotes, ...(shipping.fallback && { message: shipping.message }) }, 409);
 
-    const userId = await userIdFromRequest(db, request);
-    const toCents = (n: number) => Math.round(n * 100);
-    const total = (toCents(subtotal) + toCents(method.price)) / 100;
     const { fullName, email: _ignored, shippingMethod: _chosen, ...address } = shippingDetails;
-    const order = await db
-      .from('orders')
-      .insert({
-        user_id: userId,
-        customer_email: customerEmail,
-        customer_name: fullName || 'Guest Customer',
-        subtotal_amount: subtotal,
-        shipping_amount: method.price,
-        total_amount: total,
-        shipping_address: address,
-        shipping_method: { id: method.id, name: method.plan_name, carrier: method.carrier, price: method.price, estimatedDelivery: method.eta.days_range },
-        payment_provider: env.STRIPE_SECRET_KEY ? 'stripe' : 'local-test',
-      })
-      .select('id')
-      .single();
-    if (order.error) throw order.error;
-    const orderId = order.data.id as string;
-    const items = await db.from('order_items').insert(lines.map((l) => ({ order_id: orderId, product_id: l.productId, title: l.title, quantity: l.quantity, price_at_time: l.unitPrice })));
-    if (items.error) throw items.error;
+    const orderId = await createOrder(db, {
+      userId: await userIdFromRequest(db, request),
+      customerEmail,
+      customerName: fullName,
+      subtotal,
+      shippingAmount: method.price,
+      total: sumDollars(subtotal, method.price),
+      shippingAddress: address,
+      shippingMethod: { id: method.id, name: method.plan_name, carrier: method.carrier, price: method.price, estimatedDelivery: method.eta.days_range },
+      paymentProvider: payments.name,
+      items: lines.map((l) => ({ productId: l.productId, title: l.title, quantity: l.quantity, unitPrice: l.unitPrice })),
+    });
 
-    const payments = selectPaymentProvider(env);
-    const days = deliveryDays(method);
     const session = await payments.createCheckoutSession({
       orderId,
       customerEmail,
       lineItems: lines.map((l) => ({ name: l.title, unitAmountCents: toCents(l.unitPrice), quantity: l.quantity })),
-      shipping: { name: method.plan_name, amountCents: toCents(method.price), minDays: days.min, maxDays: days.max },
+      shipping: { name: method.plan_name, amountCents: toCents(method.price), deliveryDays: deliveryDays(method) },
       successUrl: success,
       cancelUrl,
       idempotencyKey: `checkout-${orderId}`,
     });
-    const linked = await db.from('orders').update({ checkout_session_id: session.id }).eq('id', orderId);
-    if (linked.error) throw linked.error;
+    await linkCheckoutSession(db, orderId, session.id);
     return json({ url: session.url, sessionId: session.id, orderId });
   } catch (error) {
     if (error instanceof CheckoutRejection) return problem(error.status, error.message);
-    if (error instanceof ConfigurationError) {
-      console.error('[create-checkout]', error.message);
-      return problem(503, 'Card payments are not set up on this site yet. Please contact us to order.');
-    }
     throw error;
   }
 });

@@ -1,19 +1,22 @@
 /**
  * POST /api/send-notification { type: 'newsletter' | 'contact', data, turnstileToken? }
  *
- * Emails the publisher about a new subscriber or contact message (the row itself is already stored by the
- * browser). When a bot-check is configured the token is verified here, for the form's action and this
- * site's hostname: a contact message without a passing token is refused with 403 'Verification failed';
- * a newsletter sign-up is not blocked by it (spec section 5), only logged and noted in the email.
+ * Stores a newsletter sign-up or a contact message and emails the publisher about it. Browsers may not
+ * insert these rows themselves: this function is the only way in, so every row has passed its bot-check
+ * and its rate limit. When a bot-check is configured the token is verified for the form's action and this
+ * site's hostname: a contact message without a passing token is refused with 403 'Verification failed'
+ * and not stored; a newsletter sign-up is not blocked by it (only logged and noted in the email).
  *
- * Answers: 200 { ok: true }; 4xx { error } with a readable message for any bad request;
- * 502 only when the email provider fails.
+ * Answers: 200 { ok: true } once the row is stored (an email that fails is only logged: the row is what
+ * counts); 409 for an address already subscribed (in any letter case); 4xx { error } with a readable
+ * message for any bad request; 502 when the row could not be stored.
  */
 import { HUMAN_CHECK_ACTIONS } from '../src/config/constants';
 import { readServerEnv, type ServerEnv } from '../src/config/env';
 import { SITE } from '../src/config/site';
 import { notificationRequestSchema, type NotificationRequest } from '../src/features/forms/notification';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { serviceClient } from './_lib/supabase-admin';
 import { selectEmailProvider, selectHumanCheck } from './_lib/providers/select';
 import type { EmailMessage, HumanCheckResult } from './_lib/providers/types';
 
@@ -59,11 +62,6 @@ async function runHumanCheck(env: ServerEnv, request: Request, body: Notificatio
   return result.ok ? { state: 'passed' } : { state: 'failed', reason: result.reason };
 }
 
-/** Removes line breaks and other control characters from a one-line value (an email subject). */
-const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-/** Keeps line breaks and tabs in a multi-line value, drops every other control character. */
-const multiLine = (value: string) => value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
-
 function describeCheck(outcome: CheckOutcome): string {
   if (outcome.state === 'off') return 'off (no TURNSTILE_SECRET_KEY configured)';
   if (outcome.state === 'passed') return 'passed';
@@ -72,31 +70,47 @@ function describeCheck(outcome: CheckOutcome): string {
 
 export function composeNotification(body: NotificationRequest, to: string, outcome: CheckOutcome): EmailMessage {
   if (body.type === 'newsletter') {
-    const email = oneLine(body.data.email);
+    const email = body.data.email;
     return {
       to,
       subject: `New newsletter subscriber: ${email}`,
       text: [`${email} subscribed to the ${SITE.name} newsletter on the website.`, '', `Bot-check: ${describeCheck(outcome)}`].join('\n'),
     };
   }
+  // The schema has already made name, email and subject single lines and cleaned the message.
   const { name, email, subject, message } = body.data;
   return {
     to,
-    subject: `Contact form: ${oneLine(subject)}`,
+    subject: `Contact form: ${subject}`,
+    replyTo: email,
     text: [
       `New message from the ${SITE.name} contact form.`,
       '',
-      `Name: ${oneLine(name)}`,
-      `Email: ${oneLine(email)}`,
-      `Subject: ${oneLine(subject)}`,
+      `Name: ${name}`,
+      `Email: ${email}`,
+      `Subject: ${subject}`,
       '',
       'Message:',
-      multiLine(message),
+      message,
       '',
       `Bot-check: ${describeCheck(outcome)}`,
-      `Reply to ${oneLine(email)} to answer.`,
+      `Reply to this email to answer ${name}.`,
     ].join('\n'),
   };
+}
+
+/** Postgres unique_violation: the address (in any letter case) is already subscribed. */
+const UNIQUE_VIOLATION = '23505';
+export const ALREADY_SUBSCRIBED = "You're already subscribed!";
+
+/** Inserts the row with the service role; an answer for the browser when that did not happen. */
+async function store(env: ServerEnv, body: NotificationRequest): Promise<'stored' | Response> {
+  const db = serviceClient(env);
+  const { error } = body.type === 'newsletter' ? await db.from('newsletter_subscriptions').insert({ email: body.data.email }) : await db.from('contact_submissions').insert(body.data);
+  if (!error) return 'stored';
+  if (body.type === 'newsletter' && error.code === UNIQUE_VIOLATION) return problem(409, ALREADY_SUBSCRIBED);
+  console.error(`[send-notification] Storing the ${body.type} failed.`, error);
+  return problem(502, 'Your details could not be saved. Please try again later.');
 }
 
 export default handle(async (request) => {
@@ -114,18 +128,20 @@ export default handle(async (request) => {
   const outcome = await runHumanCheck(env, request, body);
   if (outcome.state === 'failed') {
     if (body.type === 'contact') {
-      console.warn(`[send-notification] contact: bot-check failed (${outcome.reason}); not notifying.`);
+      console.warn(`[send-notification] contact: bot-check failed (${outcome.reason}); not stored.`);
       return problem(403, 'Verification failed');
     }
-    console.warn(`[send-notification] newsletter: bot-check failed (${outcome.reason}); notifying anyway (it does not block a subscription).`);
+    console.warn(`[send-notification] newsletter: bot-check failed (${outcome.reason}); subscribing anyway (it does not block a subscription).`);
   }
+
+  const stored = await store(env, body);
+  if (stored !== 'stored') return stored;
 
   const email = selectEmailProvider(env);
   try {
     await email.send(composeNotification(body, notificationRecipient(env), outcome));
   } catch (error) {
-    console.error(`[send-notification] ${email.name} could not send the ${body.type} notification.`, error);
-    return problem(502, 'The notification could not be sent. Please try again later.');
+    console.error(`[send-notification] ${email.name} could not send the ${body.type} notification; the ${body.type === 'contact' ? 'message' : 'subscription'} is stored.`, error);
   }
   return json({ ok: true });
 });

@@ -1,23 +1,23 @@
 /**
- * Stripe's webhook: the signature is checked on the raw body before anything else; completed (and
- * asynchronously succeeded) sessions are fulfilled, expired ones cancelled. Replays are recorded and ignored.
+ * The payment provider's webhook: the signature is checked on the raw body before anything else, then the
+ * event's action is carried out on the order the shop stored for that payment session. Sessions the shop did
+ * not create are ignored, whatever ids they carry. Replays are recorded and ignored.
  */
 import { readServerEnv } from '../src/config/env';
-import { fulfilOrder } from './_lib/fulfilment';
+import { fulfilmentServices, fulfilPaidSession } from './_lib/fulfilment';
 import { handle, json, problem, type FunctionConfig } from './_lib/http';
-import { selectEmailProvider, selectPaymentProvider } from './_lib/providers/select';
-import { WebhookSignatureError } from './_lib/providers/types';
+import { cancelUnpaid, findOrderBySession } from './_lib/orders';
+import { isEventHandled, recordEventHandled } from './_lib/payment-events';
+import { selectPaymentProvider } from './_lib/providers/select';
+import { WebhookSignatureError, type PaymentEvent } from './_lib/providers/types';
 import { serviceClient } from './_lib/supabase-admin';
-
-const FULFIL = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
-const CANCEL = new Set(['checkout.session.expired', 'checkout.session.async_payment_failed']);
 
 export default handle(async (request) => {
   if (request.method !== 'POST') return problem(405, 'Use POST.');
   const env = readServerEnv();
   const rawBody = await request.text();
   const payments = selectPaymentProvider(env);
-  let event;
+  let event: PaymentEvent;
   try {
     event = await payments.parseWebhook(rawBody, request.headers.get('stripe-signature'));
   } catch (error) {
@@ -26,21 +26,23 @@ export default handle(async (request) => {
   }
 
   const db = serviceClient(env);
-  const seen = await db.from('payment_events').select('id').eq('id', event.id).maybeSingle();
-  if (seen.error) throw seen.error;
-  if (seen.data) return json({ received: true, duplicate: true });
+  if (await isEventHandled(db, event.id)) return json({ received: true, duplicate: true });
 
-  const orderId = event.session?.orderId;
-  if (orderId && FULFIL.has(event.type) && event.session?.paymentStatus !== 'unpaid') {
-    // A failed refund answers 502 before the event is recorded, so Stripe delivers it again and the refund is retried.
-    await fulfilOrder(db, { email: selectEmailProvider(env), payments }, orderId, { raiseRefundFailure: true });
-  } else if (orderId && CANCEL.has(event.type)) {
-    const cancelled = await db.rpc('cancel_unpaid_order', { p_order_id: orderId });
-    if (cancelled.error) throw cancelled.error;
+  if (event.action !== 'ignore') {
+    const order = await findOrderBySession(db, event.session.id);
+    if (!order) {
+      // Another Checkout session of the same account (a Payment Link, another integration): not the shop's.
+      console.warn(`[stripe-webhook] ${event.type} for session ${event.session.id}, which no order of this shop has: ignored.`);
+      return json({ received: true, ignored: true });
+    }
+    if (event.action === 'fulfil') {
+      // A failed refund answers 502 before the event is recorded, so the provider delivers it again and the refund is retried.
+      await fulfilPaidSession(db, fulfilmentServices(env, request, payments), order, event.session, { raiseRefundFailure: true });
+    } else {
+      await cancelUnpaid(db, order.id);
+    }
   }
-  // Recorded after handling, so a failure above is retried by Stripe; handling itself is idempotent.
-  const recorded = await db.from('payment_events').insert({ id: event.id, type: event.type });
-  if (recorded.error && recorded.error.code !== '23505') throw recorded.error;
+  await recordEventHandled(db, event);
   return json({ received: true });
 });
 

@@ -1,18 +1,22 @@
 /**
  * LOCAL TEST PAYMENT PAGE — the stand-in for Stripe's hosted checkout when no Stripe key is set. Shows the
- * items and total the server computed, and Pay / Cancel. Refused in a production deploy.
+ * items and total the server computed, and Pay / Cancel. Answers 404 anywhere but on the local server.
  */
 import { z } from 'zod';
-import { isProductionDeploy, readServerEnv } from '../src/config/env';
+import { readServerEnv } from '../src/config/env';
 import { formatPrice } from '../src/lib/format';
-import { fulfilOrder } from './_lib/fulfilment';
+import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, type FunctionConfig } from './_lib/http';
 import { LOCAL_SESSION_PREFIX } from './_lib/providers/local-payments';
-import { selectEmailProvider, selectPaymentProvider } from './_lib/providers/select';
+import { localStandInsAllowed } from './_lib/runtime';
 import { serviceClient } from './_lib/supabase-admin';
 
 const params = z.object({
-  session: z.string().startsWith(LOCAL_SESSION_PREFIX).max(100).regex(/^[A-Za-z0-9_-]+$/),
+  session: z
+    .string()
+    .startsWith(LOCAL_SESSION_PREFIX)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/),
   success: z.url(),
   cancel: z.url(),
 });
@@ -29,7 +33,7 @@ function page(title: string, body: string, status = 200): Response {
 
 export default handle(async (request) => {
   const env = readServerEnv();
-  if (isProductionDeploy(env) || env.STRIPE_SECRET_KEY) return problem(404, 'Test payments are not available on this site.');
+  if (!localStandInsAllowed(env) || env.STRIPE_SECRET_KEY) return problem(404, 'Test payments are not available on this site.');
   const url = new URL(request.url);
   const source = request.method === 'POST' ? Object.fromEntries(await request.formData()) : Object.fromEntries(url.searchParams);
   const parsed = params.safeParse(source);
@@ -49,7 +53,7 @@ export default handle(async (request) => {
       if (cancelled.error) throw cancelled.error;
       return Response.redirect(cancel, 303);
     }
-    await fulfilOrder(db, { email: selectEmailProvider(env), payments: selectPaymentProvider(env) }, orderId);
+    await fulfilOrder(db, fulfilmentServices(env, request), orderId);
     return Response.redirect(success.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session)), 303);
   }
 

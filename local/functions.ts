@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FunctionConfig, FunctionHandler } from '../functions/_lib/http';
+import { LOCAL_SERVER_SIGNAL } from '../functions/_lib/runtime';
 
 export interface MountedFunction {
   name: string;
@@ -14,6 +15,8 @@ export interface MountedFunction {
 }
 
 export async function loadFunctions(dir: string): Promise<MountedFunction[]> {
+  // The positive signal the local stand-ins (TEST payments, the email outbox) require; a deploy never sets it.
+  process.env[LOCAL_SERVER_SIGNAL] = '1';
   const files = readdirSync(dir).filter((file) => /^[a-z0-9-]+\.ts$/.test(file));
   return Promise.all(
     files.map(async (file) => {

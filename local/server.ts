@@ -6,9 +6,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
+import type { FunctionContext } from '../functions/_lib/http';
 import { chooseEncoding, compressedFile } from './compression';
+import { FOREIGN_HOST_MESSAGE, isLocalHost } from './host-check';
 import { loadFunctions, RateLimiter } from './functions';
-import { findRedirect, headersFor, readNetlifyConfig } from './netlify-config';
+import { decideRedirect, headersFor, readNetlifyConfig } from './netlify-config';
 import { contentTypeOf, resolveStaticFile } from './static-files';
 
 export interface Mount {
@@ -22,7 +24,12 @@ export interface LocalServerOptions {
   port: number;
   host?: string;
   mounts?: Mount[];
+  /** The build to serve, relative to the project; else LOCAL_DIST_DIR, else dist/. */
+  distDir?: string;
 }
+
+/** Answers a request and resolves to true, or resolves to false without touching the response. */
+export type DynamicHandler = (req: IncomingMessage, res: ServerResponse, origin: string) => Promise<boolean>;
 
 export interface LocalServer {
   url: string;
@@ -45,6 +52,19 @@ function toWebRequest(req: IncomingMessage, origin: string): Request {
   } as RequestInit);
 }
 
+/** Header that stands in for Netlify's geolocation here (tests set it per page); Netlify itself ignores it. */
+export const LOCAL_COUNTRY_HEADER = 'x-local-country';
+
+/**
+ * Netlify tells a function the visitor's country from their IP; the local server has no geolocation, so
+ * the country comes from the x-local-country request header, else LOCAL_VISITOR_COUNTRY, else is unknown.
+ */
+function localFunctionContext(req: IncomingMessage): FunctionContext {
+  const header = req.headers[LOCAL_COUNTRY_HEADER];
+  const code = (Array.isArray(header) ? header[0] : header) || process.env.LOCAL_VISITOR_COUNTRY || undefined;
+  return { geo: { country: { code } } };
+}
+
 async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -56,13 +76,46 @@ async function sendWebResponse(res: ServerResponse, response: Response): Promise
   res.end(Buffer.from(await response.arrayBuffer()));
 }
 
+/**
+ * Answers what is not a static file: the mounts and every function at its `config.path` (with its
+ * method list and rate limit). Resolves to false for anything else, so the caller serves the site.
+ * `npm start` serves dist/ after it; `npm run dev` puts Astro's dev server after it.
+ */
+export async function createDynamicHandler(options: { projectRoot: string; mounts?: Mount[] }): Promise<DynamicHandler> {
+  const { projectRoot, mounts = [] } = options;
+  const functions = await loadFunctions(join(projectRoot, 'functions'));
+  const limiter = new RateLimiter();
+
+  return async (req, res, origin) => {
+    const path = new URL(req.url ?? '/', origin).pathname;
+    const method = req.method ?? 'GET';
+    const answer = (response: Response) => sendWebResponse(res, response).then(() => true);
+
+    const mount = mounts.find((m) => path.startsWith(m.prefix));
+    if (mount) return answer(await mount.handle(toWebRequest(req, origin)));
+
+    const fn = functions.find((f) => f.config.path === path);
+    if (fn) {
+      if (fn.config.method && !fn.config.method.includes(method as 'GET' | 'POST')) {
+        return answer(Response.json({ error: `Use ${fn.config.method.join(' or ')}.` }, { status: 405 }));
+      }
+      const client = req.socket.remoteAddress ?? 'unknown';
+      if (!limiter.allow(`${fn.name}:${client}`, fn.config.rateLimit)) {
+        return answer(Response.json({ error: 'Too many requests. Please wait a minute and try again.' }, { status: 429 }));
+      }
+      return answer(await fn.handler(toWebRequest(req, origin), localFunctionContext(req)));
+    }
+    if (path.startsWith('/api/')) return answer(Response.json({ error: `No function is mounted at ${path}.` }, { status: 404 }));
+    return false;
+  };
+}
+
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const { projectRoot, port, host = '127.0.0.1', mounts = [] } = options;
   // LOCAL_DIST_DIR serves another build output (parallel work on one checkout).
-  const dist = process.env.LOCAL_DIST_DIR ? join(projectRoot, process.env.LOCAL_DIST_DIR) : join(projectRoot, 'dist');
+  const dist = join(projectRoot, options.distDir ?? process.env.LOCAL_DIST_DIR ?? 'dist');
   const netlify = readNetlifyConfig(join(projectRoot, 'netlify.toml'));
-  const functions = await loadFunctions(join(projectRoot, 'functions'));
-  const limiter = new RateLimiter();
+  const dynamic = await createDynamicHandler({ projectRoot, mounts });
 
   async function serveFile(req: IncomingMessage, res: ServerResponse, file: string, status: number, path: string): Promise<void> {
     const contentType = contentTypeOf(file);
@@ -83,48 +136,32 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const path = url.pathname;
     const method = req.method ?? 'GET';
 
-    const mount = mounts.find((m) => path.startsWith(m.prefix));
-    if (mount) return sendWebResponse(res, await mount.handle(toWebRequest(req, origin)));
-
-    const fn = functions.find((f) => f.config.path === path);
-    if (fn) {
-      if (fn.config.method && !fn.config.method.includes(method as 'GET' | 'POST')) {
-        return sendWebResponse(res, Response.json({ error: `Use ${fn.config.method.join(' or ')}.` }, { status: 405 }));
-      }
-      const client = req.socket.remoteAddress ?? 'unknown';
-      if (!limiter.allow(`${fn.name}:${client}`, fn.config.rateLimit)) {
-        return sendWebResponse(res, Response.json({ error: 'Too many requests. Please wait a minute and try again.' }, { status: 429 }));
-      }
-      return sendWebResponse(res, await fn.handler(toWebRequest(req, origin)));
-    }
-    if (path.startsWith('/api/')) {
-      return sendWebResponse(res, Response.json({ error: `No function is mounted at ${path}.` }, { status: 404 }));
-    }
+    if (await dynamic(req, res, origin)) return;
     if (method !== 'GET' && method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' });
       return void res.end();
     }
 
-    // Netlify serves an existing file before a redirect rule, unless the rule is forced.
-    const redirect = findRedirect(netlify, path);
-    const file = redirect?.force ? undefined : await resolveStaticFile(dist, path);
-    if (file) return serveFile(req, res, file, 200, path);
-    if (redirect && redirect.status >= 300 && redirect.status < 400) {
-      res.writeHead(redirect.status, { location: redirect.to + url.search, ...headersFor(netlify, path) });
+    const decision = await decideRedirect(netlify, url, async (p) => (await resolveStaticFile(dist, p)) !== undefined);
+    if (decision.kind === 'redirect') {
+      res.writeHead(decision.status, { location: decision.location, ...headersFor(netlify, path) });
       return void res.end();
     }
-    if (redirect) {
-      const target = await resolveStaticFile(dist, redirect.to);
-      if (target) return serveFile(req, res, target, redirect.status, path);
-    }
+    const file = await resolveStaticFile(dist, decision.kind === 'rewrite' ? decision.to : path);
+    if (file) return serveFile(req, res, file, decision.kind === 'rewrite' ? decision.status : 200, path);
     const notFound = await resolveStaticFile(dist, '/404');
     if (notFound) return serveFile(req, res, notFound, 404, path);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Not found. Run `npm run build` first.');
   }
 
+  let listeningPort = port;
   const server = createServer((req, res) => {
-    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+    if (!isLocalHost(req.headers.host, listeningPort)) {
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      return void res.end(FOREIGN_HOST_MESSAGE);
+    }
+    const origin = `http://${req.headers.host}`;
     route(req, res, origin).catch((error: unknown) => {
       console.error('[local server]', error);
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
@@ -137,6 +174,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
+  listeningPort = actualPort;
   return {
     url: `http://localhost:${actualPort}`,
     server,

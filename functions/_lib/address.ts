@@ -89,8 +89,7 @@ export function addressFromGoogleComponents(components: readonly GoogleAddressCo
   const country = normaliseCountry(countryPart?.shortText) ?? normaliseCountry(countryPart?.longText) ?? short('country').toUpperCase();
 
   const statePart = find('administrative_area_level_1');
-  const state =
-    country === 'AU' ? (normaliseAuState(statePart?.shortText) ?? normaliseAuState(statePart?.longText) ?? short('administrative_area_level_1')) : short('administrative_area_level_1');
+  const state = country === 'AU' ? (normaliseAuState(statePart?.shortText) ?? normaliseAuState(statePart?.longText) ?? short('administrative_area_level_1')) : short('administrative_area_level_1');
 
   return {
     line1,

@@ -5,11 +5,13 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { ALLOWED_COUNTRIES, EMAIL_PATTERN, LIMITS, SHIPPING } from '../../src/config/constants';
+import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
+import { fromCents, toCents } from '../../src/lib/money';
 import { parcelForCart, quoteShipping } from './shipping';
 import type { ShippingQuote, ShippingRatesProvider } from './providers/types';
 
 const text = (max: number) => z.string().trim().max(max);
-export const email = z.string().trim().max(LIMITS.emailMaxLength).regex(EMAIL_PATTERN, 'Please enter a valid email address');
+export const email = z.string().trim().max(LIMITS.emailMaxLength).regex(EMAIL_PATTERN, CHECKOUT_MESSAGES.email);
 export const country = z.enum(ALLOWED_COUNTRIES, { error: `We ship to ${ALLOWED_COUNTRIES.join(', ')} only.` });
 
 export const cartItemsSchema = z
@@ -19,7 +21,7 @@ export const cartItemsSchema = z
       quantity: z.number({ error: 'Quantity must be a whole number.' }).int('Quantity must be a whole number.').min(1, 'Quantity must be at least 1.').max(LIMITS.maxLineQuantity),
     }),
   )
-  .min(1, 'Your cart is empty')
+  .min(1, CHECKOUT_MESSAGES.emptyCart)
   .max(LIMITS.maxCartLines)
   .refine((items) => new Set(items.map((i) => i.id)).size === items.length, 'Each product may appear only once in the cart.');
 
@@ -36,13 +38,13 @@ export const shippingDetailsSchema = z.object({
   fullName: text(LIMITS.nameMaxLength).optional().default(''),
   email: email.optional(),
   phone: text(40).optional().default(''),
-  addressLine1: text(LIMITS.addressFieldMaxLength).min(1, 'Please complete your shipping address'),
+  addressLine1: text(LIMITS.addressFieldMaxLength).min(1, CHECKOUT_MESSAGES.address),
   addressLine2: text(LIMITS.addressFieldMaxLength).optional().default(''),
-  city: text(100).min(1, 'Please complete your shipping address'),
+  city: text(100).min(1, CHECKOUT_MESSAGES.address),
   state: text(100).optional().default(''),
-  postalCode: text(20).min(1, 'Please complete your shipping address'),
+  postalCode: text(20).min(1, CHECKOUT_MESSAGES.address),
   country,
-  shippingMethod: z.looseObject({ id: z.string().trim().min(1, 'Please select a shipping method').max(100) }, { error: 'Please select a shipping method' }),
+  shippingMethod: z.looseObject({ id: z.string().trim().min(1, CHECKOUT_MESSAGES.method).max(100) }, { error: CHECKOUT_MESSAGES.method }),
 });
 export type ShippingDetails = z.infer<typeof shippingDetailsSchema>;
 
@@ -64,11 +66,17 @@ export class CheckoutRejection extends Error {
   }
 }
 
-const toCents = (amount: number) => Math.round(amount * 100);
-
 /** Reads every product from the database: unknown ids and short stock are refused with a clear message. */
 export async function priceCart(db: SupabaseClient, items: Array<{ id: string; quantity: number }>): Promise<{ lines: PricedLine[]; subtotal: number }> {
-  const { data, error } = await db.from('products').select('id, title, price, stock, weight, dimensions').in('id', items.map((i) => i.id));
+  // As the service role it sees every row: a book taken off sale (its file removed) is refused like an unknown one.
+  const { data, error } = await db
+    .from('products')
+    .select('id, title, price, stock, weight, dimensions')
+    .in(
+      'id',
+      items.map((i) => i.id),
+    )
+    .eq('for_sale', true);
   if (error) throw error;
   const byId = new Map(data.map((row) => [row.id as string, row]));
   const lines = items.map((item) => {
@@ -88,20 +96,29 @@ export async function priceCart(db: SupabaseClient, items: Array<{ id: string; q
       dimensions: { length: num(dims.length), width: num(dims.width), height: num(dims.height) },
     };
   });
-  const subtotal = lines.reduce((sum, l) => sum + toCents(l.unitPrice) * l.quantity, 0) / 100;
+  const subtotal = fromCents(lines.reduce((sum, l) => sum + toCents(l.unitPrice) * l.quantity, 0));
   return { lines, subtotal };
 }
 
 /** Quotes for the destination, computed here whatever the browser showed. */
-export async function quotesFor(rates: ShippingRatesProvider | undefined, lines: PricedLine[], subtotal: number, address: { postalCode: string; city?: string; state?: string; country: (typeof ALLOWED_COUNTRIES)[number] }) {
+export async function quotesFor(
+  rates: ShippingRatesProvider | undefined,
+  lines: PricedLine[],
+  subtotal: number,
+  address: { postalCode: string; city?: string; state?: string; country: (typeof ALLOWED_COUNTRIES)[number] },
+) {
   const parcel = parcelForCart(lines.map((l) => ({ weight: l.weight, dimensions: l.dimensions, quantity: l.quantity })));
   return quoteShipping(rates, { fromPostcode: SHIPPING.pickupPostcode, toPostcode: address.postalCode, toSuburb: address.city, toState: address.state, country: address.country, ...parcel }, subtotal);
 }
 
-/** Business days from an estimate like "3-7 business days", for the payment page's delivery estimate. */
-export function deliveryDays(quote: ShippingQuote): { min: number; max: number } {
+/**
+ * Business days from an estimate like "3-7 business days" or "1 business day", for the payment page; null when
+ * the estimate names no days (international parcels are confirmed by the seller), so none is invented.
+ */
+export function deliveryDays(quote: ShippingQuote): { min: number; max: number } | null {
   const match = quote.eta.days_range.match(/(\d+)\s*[-–]\s*(\d+)/) ?? quote.eta.days_range.match(/(\d+)/);
-  const min = Number(match?.[1] ?? 3);
-  const max = Number(match?.[2] ?? match?.[1] ?? 7);
-  return { min, max: Math.max(min, max) };
+  if (!match) return null;
+  const min = Number(match[1]);
+  const max = Number(match[2] ?? match[1]);
+  return min > 0 ? { min, max: Math.max(min, max) } : null;
 }

@@ -1,84 +1,32 @@
 /**
- * Fulfilment, the one operation both the payment webhook and verify-payment call: the database marks the
- * order paid and takes the stock in one locked transaction (public.fulfil_order), then exactly one caller
+ * Fulfilment, the one operation the payment webhook, verify-payment and the TEST payment page all call: the
+ * database marks the order paid and takes the stock in one locked transaction, then exactly one caller
  * claims and sends the confirmation email. A payment whose copies sold out first is refunded in full and
  * the shopper told, once. Safe to run twice or concurrently.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { SITE } from '../../src/config/site';
-import { formatPrice, orderNumber } from '../../src/lib/format';
-import type { EmailProvider, PaymentProvider } from './providers/types';
+import { CURRENCY } from '../../src/config/constants';
+import type { ServerEnv } from '../../src/config/env';
+import { toCents } from '../../src/lib/money';
+import { confirmationEmail, newOrderNotice, refundEmail } from './emails';
+import { claimEmail, fulfil, getOrder, getOrderWithItems, recordRefund, releaseEmail, type FulfilmentResult, type Order, type OrderEmail, type OrderWithItems } from './orders';
+import { selectEmailProvider, selectPaymentProvider } from './providers/select';
+import type { EmailMessage, EmailProvider, PaymentProvider, PaymentSession } from './providers/types';
+
+export type { FulfilmentResult };
 
 export interface FulfilmentServices {
   email: EmailProvider;
   payments: PaymentProvider;
+  /** The site's origin, for the links in emails (the order status page, the back office). */
+  siteOrigin: string;
+  /** The publisher's address (NOTIFY_EMAIL_TO): told of every paid order. */
+  notifyTo?: string;
 }
 
-export type FulfilmentResult = 'fulfilled' | 'already_fulfilled' | 'out_of_stock' | 'cancelled';
-
-interface OrderForEmail {
-  id: string;
-  customer_email: string;
-  customer_name: string;
-  total_amount: number;
-  shipping_amount: number;
-  shipping_method: { name?: string; estimatedDelivery?: string };
-  order_items: Array<{ title: string; quantity: number; price_at_time: number }>;
-}
-
-async function loadOrderForEmail(db: SupabaseClient, orderId: string): Promise<OrderForEmail> {
-  const order = await db.from('orders').select('id, customer_email, customer_name, total_amount, shipping_amount, shipping_method').eq('id', orderId).single();
-  if (order.error) throw order.error;
-  const items = await db.from('order_items').select('title, quantity, price_at_time').eq('order_id', orderId);
-  if (items.error) throw items.error;
-  return { ...(order.data as Omit<OrderForEmail, 'order_items'>), order_items: items.data as OrderForEmail['order_items'] };
-}
-
-const itemLines = (order: OrderForEmail) => order.order_items.map((i) => `${i.quantity} × ${i.title} — ${formatPrice(i.price_at_time * i.quantity)}`);
-
-export function confirmationEmail(order: OrderForEmail) {
-  const number = orderNumber(order.id);
-  const lines = itemLines(order);
-  return {
-    to: order.customer_email,
-    subject: `Your order ${number} is confirmed`,
-    text: [
-      `Hello ${order.customer_name},`,
-      '',
-      `Thank you for your order ${number}. We have received your payment and are getting it ready.`,
-      '',
-      ...lines,
-      `Shipping (${order.shipping_method.name ?? 'standard'}): ${formatPrice(order.shipping_amount)}`,
-      `Total: ${formatPrice(order.total_amount)} AUD`,
-      '',
-      `Estimated delivery: ${order.shipping_method.estimatedDelivery ?? '5-7 business days'}. We will email your tracking details when it ships.`,
-      '',
-      `${SITE.name}, Sydney`,
-    ].join('\n'),
-    idempotencyKey: `order-confirmation-${order.id}`,
-  };
-}
-
-export function refundEmail(order: OrderForEmail) {
-  const number = orderNumber(order.id);
-  return {
-    to: order.customer_email,
-    subject: `Your order ${number} has been refunded`,
-    text: [
-      `Hello ${order.customer_name},`,
-      '',
-      `Thank you for your order ${number}. We are sorry: the last copies sold out moments before your payment arrived, so we could not fill it.`,
-      '',
-      `We have refunded the full ${formatPrice(order.total_amount)} AUD to your card. Banks usually show it within 5-10 business days.`,
-      '',
-      ...itemLines(order),
-      '',
-      `Reply to this email, or write to ${SITE.email}, and we will let you know as soon as the book is back in stock.`,
-      '',
-      `${SITE.name}, Sydney`,
-    ].join('\n'),
-    idempotencyKey: `order-refund-${order.id}`,
-  };
+/** The services for a request: the configured providers, the site's origin, the publisher's address. */
+export function fulfilmentServices(env: ServerEnv, request: Request, payments: PaymentProvider = selectPaymentProvider(env)): FulfilmentServices {
+  return { email: selectEmailProvider(env), payments, siteOrigin: env.SITE_URL ?? new URL(request.url).origin, notifyTo: env.NOTIFY_EMAIL_TO };
 }
 
 export interface FulfilmentOptions {
@@ -90,46 +38,105 @@ export interface FulfilmentOptions {
   raiseRefundFailure?: boolean;
 }
 
+/** What the shopper is told about a payment: the session's own state until fulfilment says more. */
+export type PaymentOutcome = 'paid' | 'refund_due' | 'cancelled' | PaymentSession['paymentStatus'];
+
+export const OUTCOME_OF_FULFILMENT: Record<FulfilmentResult, PaymentOutcome> = {
+  fulfilled: 'paid',
+  already_fulfilled: 'paid',
+  out_of_stock: 'refund_due',
+  cancelled: 'cancelled',
+};
+
+/**
+ * Why a paid session must not fulfil this order, or null when it may: the session must be the one the shop
+ * stored for the order, and it must have charged the order's total in the order's currency.
+ */
+export function paymentMismatch(order: Order, session: PaymentSession): string | null {
+  if (order.checkoutSessionId !== session.id) return `session ${session.id} is not the one stored for order ${order.id}`;
+  if (session.amountTotalCents !== null && session.amountTotalCents !== toCents(order.total)) {
+    return `session ${session.id} charged ${session.amountTotalCents} cents, order ${order.id} totals ${toCents(order.total)}`;
+  }
+  if (session.currency !== null && session.currency.toUpperCase() !== (order.currency || CURRENCY)) {
+    return `session ${session.id} charged in ${session.currency}, order ${order.id} is in ${order.currency}`;
+  }
+  return null;
+}
+
 export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServices, orderId: string, options: FulfilmentOptions = {}): Promise<FulfilmentResult> {
-  const { data, error } = await db.rpc('fulfil_order', { p_order_id: orderId });
-  if (error) throw error;
-  const result = data as FulfilmentResult;
-  if (result === 'fulfilled' || result === 'already_fulfilled') await sendConfirmationOnce(db, services.email, orderId);
-  if (result === 'out_of_stock') await refundOnce(db, services, orderId, options.raiseRefundFailure ?? false);
+  const result = await fulfil(db, orderId);
+  if (result === 'fulfilled' || result === 'already_fulfilled') {
+    await sendOrderEmailOnce(db, services, orderId, 'confirmation', confirmationEmail);
+    const { notifyTo } = services;
+    if (notifyTo) await sendOrderEmailOnce(db, services, orderId, 'publisher', (order, origin) => newOrderNotice(order, notifyTo, origin));
+  }
+  if (result === 'out_of_stock') {
+    await refundOnce(db, services.payments, orderId, options.raiseRefundFailure ?? false);
+    await sendOrderEmailOnce(db, services, orderId, 'refund', refundEmail);
+  }
   return result;
 }
 
 /**
- * Refunds a sold-out order's payment. The provider's idempotency key makes concurrent callers share one
- * refund; recording it in the database picks the one caller that emails the shopper. A failed refund
- * leaves the order refund_due with no refunded_at, so the next webhook delivery or confirmation visit
- * tries again (and the publisher can see it).
+ * Fulfils the order behind a paid session after checking the session belongs to it and charged its total;
+ * a mismatch is logged and fulfils nothing.
  */
-async function refundOnce(db: SupabaseClient, { payments, email }: FulfilmentServices, orderId: string, raise: boolean): Promise<void> {
-  const order = await db.from('orders').select('checkout_session_id, refunded_at').eq('id', orderId).single();
-  if (order.error) throw order.error;
-  if (order.data.refunded_at || !order.data.checkout_session_id) return;
+export async function fulfilPaidSession(db: SupabaseClient, services: FulfilmentServices, order: Order, session: PaymentSession, options: FulfilmentOptions = {}): Promise<PaymentOutcome> {
+  if (session.paymentStatus === 'unpaid') return 'unpaid';
+  const mismatch = paymentMismatch(order, session);
+  if (mismatch) {
+    console.error(`[fulfilment] not fulfilling: ${mismatch}`);
+    return 'unpaid';
+  }
+  return OUTCOME_OF_FULFILMENT[await fulfilOrder(db, services, order.id, options)];
+}
+
+/**
+ * Refunds a sold-out order's payment. The provider's idempotency key makes concurrent callers share one
+ * refund, and the database records it once. A failed refund leaves the order refund_due with no
+ * refunded_at, so the next webhook delivery or confirmation visit tries again (and the publisher can see it).
+ */
+async function refundOnce(db: SupabaseClient, payments: PaymentProvider, orderId: string, raise: boolean): Promise<void> {
+  const order = await getOrder(db, orderId);
+  if (!order || order.refundedAt || !order.checkoutSessionId) return;
   try {
-    const refund = await payments.refundSession(order.data.checkout_session_id as string, { orderId, idempotencyKey: `order-refund-${orderId}` });
-    if (refund.status === 'failed' || refund.status === 'canceled') throw new Error(`refund ${refund.id} ${refund.status}`);
-    const recorded = await db.rpc('record_refund', { p_order_id: orderId, p_refund_id: refund.id });
-    if (recorded.error) throw recorded.error;
-    if (recorded.data === true) await email.send(refundEmail(await loadOrderForEmail(db, orderId)));
+    await refundInFull(db, payments, order);
   } catch (error) {
     console.error(`[fulfilment] refund for sold-out order ${orderId} failed`, error);
     if (raise) throw new Error(`The refund for sold-out order ${orderId} failed; it will be tried again.`, { cause: error });
   }
 }
 
-async function sendConfirmationOnce(db: SupabaseClient, email: EmailProvider, orderId: string): Promise<void> {
-  const claim = await db.rpc('claim_confirmation_email', { p_order_id: orderId });
-  if (claim.error) throw claim.error;
-  if (claim.data !== true) return;
+/**
+ * Refunds a refund-due order's payment in full through the provider and records it. The idempotency key is
+ * the order's, so the order is never refunded twice whoever asks (fulfilment or the publisher). Throws when
+ * the provider refuses; answers the refund id and whether this caller recorded it.
+ */
+export async function refundInFull(db: SupabaseClient, payments: PaymentProvider, order: Order): Promise<{ refundId: string; recorded: boolean }> {
+  if (!order.checkoutSessionId) throw new Error('the order has no payment session');
+  const refund = await payments.refundSession(order.checkoutSessionId, { orderId: order.id, idempotencyKey: `order-refund-${order.id}` });
+  if (refund.status === 'failed' || refund.status === 'canceled') throw new Error(`refund ${refund.id} ${refund.status}`);
+  return { refundId: refund.id, recorded: await recordRefund(db, order.id, refund.id) };
+}
+
+/**
+ * Sends one of an order's once-only emails: the one caller that claims it sends it, and gives the claim back
+ * when the send fails, so the next webhook retry or confirmation visit sends it instead. True when it was sent.
+ */
+export async function sendOrderEmailOnce(
+  db: SupabaseClient,
+  { email, siteOrigin }: Pick<FulfilmentServices, 'email' | 'siteOrigin'>,
+  orderId: string,
+  kind: OrderEmail,
+  compose: (order: OrderWithItems, siteOrigin: string) => EmailMessage,
+): Promise<boolean> {
+  if (!(await claimEmail(db, orderId, kind))) return false;
   try {
-    await email.send(confirmationEmail(await loadOrderForEmail(db, orderId)));
+    await email.send(compose(await getOrderWithItems(db, orderId), siteOrigin));
+    return true;
   } catch (error) {
-    // Give the claim back so the next webhook retry or confirmation visit sends it.
-    await db.from('orders').update({ confirmation_email_sent_at: null }).eq('id', orderId);
-    console.error(`[fulfilment] confirmation email for ${orderId} failed`, error);
+    await releaseEmail(db, orderId, kind);
+    console.error(`[fulfilment] ${kind} email for ${orderId} failed`, error);
+    return false;
   }
 }

@@ -4,6 +4,7 @@
  * and the local server mounts the same modules at the same paths.
  */
 import type { ZodType } from 'zod';
+import { ConfigurationError } from './runtime';
 
 export interface FunctionConfig {
   /** Public path, always under /api/. */
@@ -13,7 +14,12 @@ export interface FunctionConfig {
   rateLimit?: { windowLimit: number; windowSize: number; aggregateBy: Array<'ip' | 'domain'> };
 }
 
-export type FunctionHandler = (request: Request) => Promise<Response>;
+/** The part of Netlify's function context this project reads: the visitor's country from Netlify's geolocation. */
+export interface FunctionContext {
+  geo?: { country?: { code?: string | undefined } | undefined } | undefined;
+}
+
+export type FunctionHandler = (request: Request, context?: FunctionContext) => Promise<Response>;
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -43,18 +49,28 @@ export async function readJsonBody<T>(request: Request, schema: ZodType<T>): Pro
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const where = first?.path.length ? `${first.path.join('.')}: ` : '';
-    return { response: problem(400, `${where}${first?.message ?? 'Invalid request.'}`, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))) };
+    return {
+      response: problem(
+        400,
+        `${where}${first?.message ?? 'Invalid request.'}`,
+        parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      ),
+    };
   }
   return { data: parsed.data };
 }
 
-/** Wraps a handler so an unexpected failure is logged and answered without leaking a stack trace. */
+/**
+ * Wraps a handler so an unexpected failure is logged and answered without leaking a stack trace, and a
+ * missing configuration is a 503 that says so (the log names what is missing).
+ */
 export function handle(handler: FunctionHandler): FunctionHandler {
-  return async (request) => {
+  return async (request, context) => {
     try {
-      return await handler(request);
+      return await handler(request, context);
     } catch (error) {
-      console.error(`[${new URL(request.url).pathname}]`, error);
+      console.error(`[${new URL(request.url).pathname}]`, error instanceof ConfigurationError ? error.message : error);
+      if (error instanceof ConfigurationError) return problem(503, error.userMessage);
       return problem(502, 'Something went wrong on our side. Please try again in a moment.');
     }
   };

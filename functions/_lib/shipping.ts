@@ -1,19 +1,21 @@
 /**
- * Shipping quotes: the rules the spec puts around whatever the carrier answers (sections 3, 8, 9).
+ * Shipping quotes: the shop's rules around whatever the carrier answers.
  * Duplicates go, the cheapest comes first, a failed carrier falls back to the flat table, and AU orders
  * from 75 AUD ship free. Pure apart from the one provider call in quoteShipping.
  */
 import { z } from 'zod';
-import { SHIPPING, type CountryCode } from '../../src/config/constants';
-import type { ParcelRequest, SatchelSize, ShippingQuote, ShippingRatesProvider } from './providers/types';
-import { applyFreeShipping, fallbackQuotes, SHIPPING_RATES_FAILURE_MESSAGE, toCents } from './rate-card';
+import { SHIPPING } from '../../src/config/constants';
+import type { ParcelRequest, SatchelSize, ShippingQuote, ShippingRatesProvider, ShippingService } from './providers/types';
+import { toCents } from '../../src/lib/money';
+import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from '../../src/features/checkout/contract';
 
-export { applyFreeShipping, fallbackQuotes, SHIPPING_RATES_FAILURE_MESSAGE };
+export { applyFreeShipping, fallbackQuotes };
+export const SHIPPING_RATES_FAILURE_MESSAGE = CHECKOUT_MESSAGES.ratesFailed;
 
 const satchelSizeSchema = z.enum(SHIPPING.satchelSizes);
 
 /**
- * Both quote forms the spec allows: `plan_name` or `plan`, and `eta { days_range, date_range }` or
+ * Both quote forms carriers send: `plan_name` or `plan`, and `eta { days_range, date_range }` or
  * `eta_days_range` / `eta_date_range`. Prices may arrive as numeric strings (carriers send "15.05").
  */
 const quoteInputSchema = z.object({
@@ -23,8 +25,18 @@ const quoteInputSchema = z.object({
   carrier: z.string().trim().min(1).optional(),
   is_satchel: z.boolean().optional(),
   satchel_size: satchelSizeSchema.nullable().optional(),
+  service: z.enum(['standard', 'express']).optional(),
   // Only real numbers and numeric strings: a null or empty price must not turn into a free $0 option.
-  price: z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)]).pipe(z.number().finite().nonnegative()),
+  price: z
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d+(\.\d+)?$/)
+        .transform(Number),
+    ])
+    .pipe(z.number().finite().nonnegative()),
   eta: z.object({ days_range: z.string().optional(), date_range: z.string().optional() }).partial().nullable().optional(),
   eta_days_range: z.string().optional(),
   eta_date_range: z.string().optional(),
@@ -37,6 +49,11 @@ function slug(text: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
+}
+
+/** A quote that does not say its service is express when its name says so (Express Post, priority, next day). */
+function serviceOf(planName: string): ShippingService {
+  return /express|priority|overnight|next[\s-]?day/i.test(planName) ? 'express' : 'standard';
 }
 
 /** One quote in the canonical shape, or undefined when it has no name or no usable price. */
@@ -54,6 +71,7 @@ function canonical(input: unknown): ShippingQuote | undefined {
     // A quote with a satchel size is a satchel even if the flag was left out.
     is_satchel: q.is_satchel ?? satchelSize !== null,
     satchel_size: satchelSize,
+    service: q.service ?? serviceOf(planName),
     price: toCents(q.price) / 100,
     eta: {
       days_range: (q.eta?.days_range ?? q.eta_days_range ?? '').trim() || SHIPPING.defaultDeliveryEstimate,
@@ -77,9 +95,11 @@ export function normaliseQuotes(quotes: readonly unknown[]): ShippingQuote[] {
     seen.add(key);
     result.push(quote);
   }
-  // Array.prototype.sort is stable, so equal prices keep the carrier's order.
-  return result.sort((a, b) => toCents(a.price) - toCents(b.price));
+  return result.sort(byPrice);
 }
+
+/** Ascending price; Array.prototype.sort is stable, so equal prices keep the carrier's order. */
+const byPrice = (a: ShippingQuote, b: ShippingQuote) => toCents(a.price) - toCents(b.price);
 
 export interface ShippingQuoteResult {
   quotes: ShippingQuote[];
@@ -92,13 +112,14 @@ export interface ShippingQuoteResult {
 /**
  * Quotes for a parcel, never failing: the shopper always gets something to choose.
  * - No provider configured: the flat table is the rate card itself (not a failure, so no message).
- * - Outside Australia: the international flat rate, per the spec; the carrier API is domestic only.
- * - Provider error or an empty answer: the flat table, with the provider's shopper-safe message or the spec's text.
+ * - Outside Australia: the international flat rate; the carrier API is domestic only.
+ * - Provider error or an empty answer: the flat table, with the provider's shopper-safe message or the shop's own text.
  * Free shipping is applied last, so it covers live and fallback quotes alike.
  */
 export async function quoteShipping(provider: ShippingRatesProvider | undefined, request: ParcelRequest, subtotal: number): Promise<ShippingQuoteResult> {
+  // Free services move to the front: the list stays in ascending price after the rule is applied.
   const finish = (quotes: ShippingQuote[], extra: Omit<ShippingQuoteResult, 'quotes'>): ShippingQuoteResult => ({
-    quotes: applyFreeShipping(quotes, { country: request.country, subtotal }),
+    quotes: applyFreeShipping(quotes, { country: request.country, subtotal }).sort(byPrice),
     ...extra,
   });
 
@@ -124,7 +145,7 @@ export interface CartParcelItem {
 
 export type CartParcel = Pick<ParcelRequest, 'weightGrams' | 'lengthCm' | 'widthCm' | 'heightCm'>;
 
-/** A number we can add, or 0: the spec has product dimensions default to 0 when they cannot be read. */
+/** A number we can add, or 0: product dimensions default to 0 when they cannot be read. */
 function measure(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }

@@ -4,8 +4,7 @@
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { ServerEnv } from '../../src/config/env';
-
-export class ConfigurationError extends Error {}
+import { ConfigurationError } from './runtime';
 
 let cached: { key: string; client: SupabaseClient } | undefined;
 

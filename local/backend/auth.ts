@@ -27,7 +27,10 @@ interface UserRow {
 }
 
 const signInForm = z.object({
-  email: z.email('Enter a valid email address.').max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .email('Enter a valid email address.')
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   name: z.string().trim().max(100).default(''),
   redirect_to: z.string().min(1),
   code_challenge: z.string().min(43).max(128),
@@ -140,9 +143,16 @@ ${hidden('redirect_to', redirectTo ?? `${url.origin}/`)}${hidden('code_challenge
       return Response.redirect(target, 303);
     }
     const parsed = signInForm.safeParse(form);
-    if (!parsed.success) return page('Sign in', `<h1>Sign in</h1><p role="alert">${escapeHtml(parsed.error.issues[0]?.message ?? 'Invalid details.')}</p><p><a href="javascript:history.back()">Go back</a></p>`, 400);
+    if (!parsed.success)
+      return page('Sign in', `<h1>Sign in</h1><p role="alert">${escapeHtml(parsed.error.issues[0]?.message ?? 'Invalid details.')}</p><p><a href="javascript:history.back()">Go back</a></p>`, 400);
     const { email, name, code_challenge, code_challenge_method } = parsed.data;
-    const metadata = { email, full_name: name || email.split('@')[0], name: name || email.split('@')[0], email_verified: true, provider_id: createHash('sha256').update(email).digest('hex').slice(0, 21) };
+    const metadata = {
+      email,
+      full_name: name || email.split('@')[0],
+      name: name || email.split('@')[0],
+      email_verified: true,
+      provider_id: createHash('sha256').update(email).digest('hex').slice(0, 21),
+    };
     const user = (
       await db.query<UserRow>(
         `insert into auth.users (email, raw_user_meta_data, last_sign_in_at) values ($1, $2, now())
@@ -167,7 +177,8 @@ ${hidden('redirect_to', redirectTo ?? `${url.origin}/`)}${hidden('code_challenge
     const verifier = typeof body.code_verifier === 'string' ? body.code_verifier : '';
     if (!code || !verifier) return authError(400, 'validation_failed', 'PKCE flow requires auth_code and code_verifier.');
     // A code is good for one exchange: it is deleted whether or not the verifier matches.
-    const flow = (await db.query<{ code_challenge: string; code_challenge_method: string; user_id: string; created_at: Date }>('delete from auth.flow_state where auth_code = $1 returning *', [code])).rows[0];
+    const flow = (await db.query<{ code_challenge: string; code_challenge_method: string; user_id: string; created_at: Date }>('delete from auth.flow_state where auth_code = $1 returning *', [code]))
+      .rows[0];
     if (!flow || Date.now() - new Date(flow.created_at).getTime() > CODE_LIFETIME_MS) {
       return authError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
     }
@@ -183,12 +194,15 @@ ${hidden('redirect_to', redirectTo ?? `${url.origin}/`)}${hidden('code_challenge
     const token = typeof body.refresh_token === 'string' ? body.refresh_token : '';
     if (!token) return authError(400, 'validation_failed', 'refresh_token is required');
     // Rotation: the presented token is revoked in the same statement that checks it, so it works once.
-    const used = (await db.query<{ session_id: string; user_id: string }>('update auth.refresh_tokens set revoked = true where token = $1 and not revoked returning session_id, user_id', [token])).rows[0];
+    const used = (await db.query<{ session_id: string; user_id: string }>('update auth.refresh_tokens set revoked = true where token = $1 and not revoked returning session_id, user_id', [token]))
+      .rows[0];
     if (!used) {
-      const known = (await db.query('select 1 from auth.refresh_tokens where token = $1', [token])).rows.length > 0;
-      return known
-        ? authError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used')
-        : authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+      // A used token presented again means it was copied: end its session (every access and refresh token
+      // of it), as Supabase does with rotation on, so a stolen token cannot outlive the real sign-in.
+      const reused = (await db.query<{ session_id: string }>('select session_id from auth.refresh_tokens where token = $1', [token])).rows[0];
+      if (!reused) return authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+      await db.query('delete from auth.sessions where id = $1', [reused.session_id]);
+      return authError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
     }
     const user = await findUser(used.user_id);
     if (!user) return authError(404, 'user_not_found', 'User not found');

@@ -1,12 +1,14 @@
 /**
  * The embedded database: real Postgres (PGlite), file-backed under local/.data/ or in memory for tests.
  * On first start it gets Supabase's auth schema and roles, then every migration in supabase/migrations
- * (recorded as the Supabase CLI does) and supabase/seed.sql; later starts apply only new migrations.
+ * (recorded as the Supabase CLI does), the catalog from the book files and supabase/seed.sql; later starts
+ * apply only new migrations and sync the catalog again.
  */
 import { PGlite, types } from '@electric-sql/pglite';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeSync, syncEmbedded } from '../catalog';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, '..', '..');
@@ -28,8 +30,10 @@ export async function openDatabase(location: DataLocation = { dir: DEFAULT_DATA_
   await db.waitReady;
   if (fresh) await db.exec(readFileSync(join(here, 'auth-schema.sql'), 'utf8'));
   const applied = await applyMigrations(db);
+  const synced = await syncEmbedded(db);
   if (fresh) await db.exec(readFileSync(join(projectRoot, 'supabase', 'seed.sql'), 'utf8'));
   if (applied.length && !fresh) console.log(`Applied migrations: ${applied.join(', ')}`);
+  if (!fresh) console.log(describeSync(synced));
   return db;
 }
 
@@ -40,7 +44,9 @@ async function applyMigrations(db: Database): Promise<string[]> {
   `);
   const done = new Set((await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map((r) => r.version));
   const applied: string[] = [];
-  for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
     if (!version || done.has(version)) continue;
     await db.transaction(async (tx) => {

@@ -16,8 +16,7 @@ export class RestError extends Error {
   }
 }
 
-export const restError = (status: number, code: string, message: string, details: string | null = null, hint: string | null = null) =>
-  new RestError(status, { code, message, details, hint });
+export const restError = (status: number, code: string, message: string, details: string | null = null, hint: string | null = null) => new RestError(status, { code, message, details, hint });
 
 export function restErrorResponse(error: RestError): Response {
   return Response.json(error.body, { status: error.status });
@@ -38,7 +37,16 @@ export function statusForSqlState(code: string, role: string): number {
   if (code === '25006') return 405;
   if (code.startsWith('08') || code.startsWith('53') || code === '57P01') return 503;
   if (code.startsWith('0L') || code.startsWith('0P') || code.startsWith('28')) return 403;
-  if (code.startsWith('09') || code.startsWith('25') || code.startsWith('2D') || code.startsWith('38') || code.startsWith('39') || code.startsWith('3B') || code.startsWith('40') || code.startsWith('XX')) {
+  if (
+    code.startsWith('09') ||
+    code.startsWith('25') ||
+    code.startsWith('2D') ||
+    code.startsWith('38') ||
+    code.startsWith('39') ||
+    code.startsWith('3B') ||
+    code.startsWith('40') ||
+    code.startsWith('XX')
+  ) {
     return 500;
   }
   return 400;

@@ -45,5 +45,9 @@ export async function verifyToken(token: string): Promise<Claims> {
 
 export function signToken(claims: Claims, expiresInSeconds: number): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now).setExpirationTime(now + expiresInSeconds).sign(key);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(now)
+    .setExpirationTime(now + expiresInSeconds)
+    .sign(key);
 }

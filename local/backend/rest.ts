@@ -12,7 +12,23 @@ import { quoteIdent, type SchemaInfo, type TableInfo } from './schema';
 
 const JSON_PARSERS = { [types.NUMERIC]: Number, [types.INT8]: Number };
 const RESERVED_PARAMS = new Set(['select', 'order', 'limit', 'offset', 'columns', 'on_conflict']);
-const COMPARISONS: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike' };
+// Maps, not object literals: a lookup by a name from the URL must never reach Object.prototype (is.constructor).
+const COMPARISONS = new Map([
+  ['eq', '='],
+  ['neq', '<>'],
+  ['gt', '>'],
+  ['gte', '>='],
+  ['lt', '<'],
+  ['lte', '<='],
+  ['like', 'like'],
+  ['ilike', 'ilike'],
+]);
+const IS_VALUES = new Map([
+  ['null', 'null'],
+  ['true', 'true'],
+  ['false', 'false'],
+  ['unknown', 'unknown'],
+]);
 const OBJECT_MEDIA_TYPE = 'application/vnd.pgrst.object+json';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -83,14 +99,15 @@ function parseFilters(table: TableInfo, tableName: string, search: URLSearchPara
     const operator = dot === -1 ? expression : expression.slice(0, dot);
     const operand = dot === -1 ? '' : expression.slice(dot + 1);
     const ident = quoteIdent(column);
-    if (operator in COMPARISONS) {
+    const comparison = COMPARISONS.get(operator);
+    if (comparison) {
       const pattern = operator === 'like' || operator === 'ilike';
-      conditions.push(`${ident} ${COMPARISONS[operator]} ${params.add(pattern ? operand.replace(/\*/g, '%') : operand, pattern ? 'text' : type)}`);
+      conditions.push(`${ident} ${comparison} ${params.add(pattern ? operand.replace(/\*/g, '%') : operand, pattern ? 'text' : type)}`);
     } else if (operator === 'in') {
       const items = parseList(operand);
       conditions.push(items.length ? `${ident} in (${items.map((item) => params.add(item, type)).join(', ')})` : 'false');
     } else if (operator === 'is') {
-      const value = { null: 'null', true: 'true', false: 'false', unknown: 'unknown' }[operand.toLowerCase()];
+      const value = IS_VALUES.get(operand.toLowerCase());
       if (!value) throw restError(400, 'PGRST100', `failed to parse filter (${expression}): is. takes null, true, false or unknown`);
       conditions.push(`${ident} is ${value}`);
     } else if (/^[a-z]+$/.test(operator) && dot !== -1) {
@@ -214,17 +231,18 @@ export function createRestHandler(db: Database, schema: SchemaInfo) {
         throw restError(400, 'PGRST102', 'Insert takes a JSON object or an array of objects');
       }
       const objects = rows as Array<Record<string, Json>>;
-      const listed = search.get('columns')?.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+      const listed = search
+        .get('columns')
+        ?.split(',')
+        .map((c) => c.trim().replace(/^"|"$/g, ''));
       const columns = listed ?? [...new Set(objects.flatMap((row) => Object.keys(row)))];
       const columnTypes = columns.map((column) => columnType(table, name, column));
       // PostgREST: one object takes column defaults; missing keys in a bulk insert are null unless missing=default.
       const useDefault = !Array.isArray(body) || prefer.get('missing') === 'default';
       const tuples = objects.map(
-        (row) => `(${columns.map((column, i) => (column in row ? params.add(row[column], columnTypes[i] ?? 'text') : useDefault ? 'default' : 'null')).join(', ')})`,
+        (row) => `(${columns.map((column, i) => (Object.hasOwn(row, column) ? params.add(row[column], columnTypes[i] ?? 'text') : useDefault ? 'default' : 'null')).join(', ')})`,
       );
-      const sql = columns.length
-        ? `insert into ${target} (${columns.map(quoteIdent).join(', ')}) values ${tuples.join(', ')}${returning}`
-        : `insert into ${target} default values${returning}`;
+      const sql = columns.length ? `insert into ${target} (${columns.map(quoteIdent).join(', ')}) values ${tuples.join(', ')}${returning}` : `insert into ${target} default values${returning}`;
       const inserted = await run(claims, (query) => query(sql, params.values));
       return returning ? jsonResponse(shape(inserted, single), 201) : jsonResponse(undefined, 201);
     }

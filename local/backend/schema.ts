@@ -34,7 +34,10 @@ export async function readSchema(db: Database): Promise<SchemaInfo> {
   for (const proc of procs.rows) {
     const args = new Map<string, string>();
     // identity arguments read like "p_order_id uuid, p_note text"
-    for (const part of (proc.arg_types ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const part of (proc.arg_types ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const [name, ...type] = part.split(' ');
       if (name) args.set(name, type.join(' '));
     }

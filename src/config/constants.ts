@@ -1,5 +1,5 @@
 /**
- * Business constants from the specification (section 9), in one place.
+ * Business constants — prices, thresholds, limits, timings, storage keys — in one place.
  * Every feature reads its numbers, texts-that-are-rules, timings and keys from here.
  */
 
@@ -28,30 +28,9 @@ export const SHIPPING = {
   confirmationDeliveryEstimate: '5-7 business days',
   defaultCarrier: 'Australia Post',
   satchelSizes: ['small', 'medium', 'large', 'extra_large'] as const,
-  /** Figures stated in structured data. */
-  structuredData: { rate: 8.95, handlingDays: [1, 2], transitDays: [3, 7] },
+  /** Delivery times stated in structured data (business days); the rates come from the rate card. */
+  structuredData: { handlingDays: [1, 2], transitDays: [3, 7] },
   sydneyStructuredData: { handlingDays: [1, 3], transitDays: [1, 5], region: 'NSW' },
-} as const;
-
-export const BOOK = {
-  id: 'book-10-reasons',
-  sku: 'book-10-reasons',
-  title: '10 Reasons Why Being Catholic is Awesome!',
-  category: "Children's Books",
-  price: 22,
-  pages: 14,
-  language: 'English',
-  format: 'Hardcover board book',
-  weightGrams: 300,
-  dimensionsCm: { length: 21.6, width: 21.6, height: 0.6 },
-  ageRange: { min: 3, max: 9 },
-  /** The wider band used in structured data. */
-  structuredDataAgeRange: { min: 3, max: 10 },
-  /** Regional prices the US and UK pages show in structured data. */
-  regionalPrices: { USD: 18, GBP: 18 },
-  rating: { value: 5, best: 5, count: 4 },
-  country: 'AU',
-  publisherRegion: 'NSW',
 } as const;
 
 export const LIMITS = {
@@ -81,6 +60,8 @@ export const TIMINGS = {
   humanCheckPollMs: 100,
   humanCheckPollLimitMs: 10_000,
   humanCheckTimeoutMs: 8_000,
+  /** Once Turnstile shows its checkbox, the visitor gets this long to answer it. */
+  humanCheckInteractiveTimeoutMs: 120_000,
   authCallbackRedirectMs: 2_000,
   authRefreshCheckMs: 30_000,
   authRefreshMarginSeconds: 90,
@@ -96,9 +77,57 @@ export const STORAGE_KEYS = {
   checkoutSessionId: 'checkoutSessionId',
   /** Where supabase-js keeps the signed-in session. */
   authSession: 'sb-auth-session',
+  /** The visitor's analytics choice, 'granted' or 'denied' (local storage, kept until they change it). */
+  analyticsConsent: 'analyticsConsent',
+  /** Whether the visitor's country asks for consent, 'yes' or 'no' (session storage: one look-up a visit). */
+  analyticsConsentRequired: 'analyticsConsentRequired',
+  /** The page to return to after signing in (session storage). */
+  signInReturnTo: 'signInReturnTo',
 } as const;
 
+/**
+ * Countries whose law asks for consent before analytics cookies (ISO 3166-1 alpha-2): the UK, the 27 EU
+ * members, the rest of the EEA (Iceland, Liechtenstein, Norway) and Switzerland, which Google's consent
+ * policy covers too. Everywhere else analytics runs unless the visitor turns it off in Cookie settings.
+ */
+export const CONSENT_REQUIRED_COUNTRIES = [
+  'GB',
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+  'IS',
+  'LI',
+  'NO',
+  'CH',
+] as const;
+
 export const RETURNS = {
+  /** Where the terms state the returns rules (the heading's anchor). */
+  termsPath: '/terms-of-service#returns-and-refunds',
   restockingFeePercent: 10,
   changeOfMindRefunded: false,
   shippingRefunded: false,
@@ -108,3 +137,14 @@ export const HUMAN_CHECK_ACTIONS = { newsletter: 'newsletter_subscribe', contact
 
 /** The simple email pattern the checkout and forms use. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The publisher's back office. */
+export const BACK_OFFICE = {
+  /** Stock below this is highlighted. */
+  lowStockBelow: 10,
+  /** Australia Post article numbers: 10 to 23 letters and digits (domestic articles, and S10 like RR123456789AU). */
+  auspostTrackingPattern: /^[A-Z0-9]{10,23}$/,
+  auspostTrackingUrl: 'https://auspost.com.au/mypost/track/details/',
+  /** Where shoppers without an account follow their order (the token goes in the fragment, never to a server log). */
+  orderStatusPath: '/order-status',
+} as const;

@@ -28,7 +28,7 @@ export const ENV_VARS = {
   TURNSTILE_SECRET_KEY: { context: 'server', description: 'Cloudflare Turnstile secret key for server-side token verification. Unset: the check is off (logged).' },
   RESEND_API_KEY: { context: 'server', description: 'Resend API key for order confirmations and notifications. Unset: emails go to the local outbox.' },
   EMAIL_FROM: { context: 'server', description: 'Sender address for emails, on a domain verified with Resend.' },
-  NOTIFY_EMAIL_TO: { context: 'server', description: 'Where contact-form and newsletter notifications are sent (the publisher).' },
+  NOTIFY_EMAIL_TO: { context: 'server', description: "The publisher's address: told of every paid order, contact message and newsletter subscription." },
 } as const satisfies Record<string, EnvVar>;
 
 export type EnvVarName = keyof typeof ENV_VARS;
@@ -52,8 +52,14 @@ export const serverEnvSchema = z.object({
   RESEND_API_KEY: optional,
   EMAIL_FROM: optional,
   NOTIFY_EMAIL_TO: optional,
-  /** Set by Netlify on every build and function: "production", "deploy-preview" or "branch-deploy". */
+  /** Set by Netlify at build time only ("production", "deploy-preview", "branch-deploy"); functions never see it. */
   CONTEXT: optional,
+  /** Set by Netlify in every deployed function: their presence means "this is a deploy", whatever else is set. */
+  SITE_ID: optional,
+  SITE_NAME: optional,
+  URL: optional,
+  /** Set to "1" by the local server (npm start, npm run dev, the tests) and by nothing else. */
+  SHOP_LOCAL_SERVER: optional,
   NODE_ENV: optional,
 });
 
@@ -61,9 +67,4 @@ export type ServerEnv = z.infer<typeof serverEnvSchema>;
 
 export function readServerEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
   return serverEnvSchema.parse(source);
-}
-
-/** True in a Netlify production deploy, where local stand-ins (test payments) must never run. */
-export function isProductionDeploy(env: ServerEnv): boolean {
-  return env.CONTEXT === 'production';
 }

@@ -4,10 +4,11 @@ export const SITE = {
   name: 'Awesome Catholic Kids',
   publisher: 'Awesome Catholic Kids Publishing',
   tagline: "Catholic children's books, written and published in Sydney",
-  description:
-    "Joyful Catholic children's books from a family publisher in Sydney. Home of the counting board book 10 Reasons Why Being Catholic is Awesome!",
+  description: "Joyful Catholic children's books from a family publisher in Sydney, starting with a bright counting board book that counts through the treasures of the faith.",
   email: 'hello@awesomecatholickids.com.au',
   location: 'Sydney, Australia',
+  /** Where the publisher is, for structured data. */
+  address: { locality: 'Sydney', region: 'NSW', country: 'AU' },
   defaultOgImage: '/images/og-default.png',
 } as const;
 
@@ -60,7 +61,6 @@ export const SHARE_TARGETS = [
   { name: 'Facebook', build: (url: string) => `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}` },
   {
     name: 'X',
-    build: (url: string, title: string) =>
-      `https://x.com/intent/post?url=${encodeURIComponent(url)}&text=${encodeURIComponent(title)}`,
+    build: (url: string, title: string) => `https://x.com/intent/post?url=${encodeURIComponent(url)}&text=${encodeURIComponent(title)}`,
   },
 ] as const;

@@ -4,7 +4,7 @@ const priceFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency:
 const shortDate = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short' });
 const longDate = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone: 'Australia/Sydney' });
 
-/** A price in AUD for the en-AU locale, e.g. "$22.00". */
+/** A price in AUD for the en-AU locale, e.g. "$9.50". */
 export function formatPrice(amount: number): string {
   return priceFormat.format(amount);
 }

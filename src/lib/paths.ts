@@ -1,5 +1,14 @@
+/** A product's page. */
+export const productPath = (id: string) => `/store/product/${id}`;
+
+/** A blog post's page. */
+export const postPath = (id: string) => `/blog/${id}`;
+
 /** The page's path as a visitor sees it: `/index.html` → `/`, `/about.html` → `/about`. */
 export function publicPath(pathname: string): string {
-  const path = pathname.replace(/\.html$/, '').replace(/\/index$/, '/').replace(/(.)\/$/, '$1');
+  const path = pathname
+    .replace(/\.html$/, '')
+    .replace(/\/index$/, '/')
+    .replace(/(.)\/$/, '$1');
   return path === '' ? '/' : path;
 }

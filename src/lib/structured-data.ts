@@ -1,37 +1,144 @@
 /**
- * JSON-LD builders (typed with schema-dts). Every product figure comes from the one product source,
- * `BOOK` in the constants module, so price and availability agree on every page.
+ * JSON-LD builders (typed with schema-dts). Every product figure comes from the book's own file in the
+ * catalog folder, so price and availability agree on every page; shipping comes from the checkout's rate
+ * card and free-shipping rule, returns from the terms' rules.
  */
-import type { BlogPosting, BreadcrumbList, FAQPage, LocalBusiness, Offer, Organization, Product, WebPage, WithContext } from 'schema-dts';
-import { BOOK, SHIPPING } from '@/config/constants';
-import { SITE } from '@/config/site';
+import type {
+  BlogPosting,
+  BreadcrumbList,
+  FAQPage,
+  LocalBusiness,
+  MerchantReturnPolicy,
+  MonetaryAmount,
+  Offer,
+  OfferShippingDetails,
+  Organization,
+  Product,
+  QuantitativeValue,
+  ShippingService,
+  WebPage,
+  WithContext,
+} from 'schema-dts';
+import { ALLOWED_COUNTRIES, CURRENCY, RETURNS, SHIPPING, type CountryCode } from '@/config/constants';
+import { SITE, SOCIAL } from '@/config/site';
+import { fallbackQuotes } from '@/features/checkout/contract';
+import { productPath } from '@/lib/paths';
 
 export type Market = 'AU' | 'US' | 'UK';
 
-const MARKET_CURRENCY: Record<Market, { currency: string; price: number }> = {
-  AU: { currency: 'AUD', price: BOOK.price },
-  US: { currency: 'USD', price: BOOK.regionalPrices.USD },
-  UK: { currency: 'GBP', price: BOOK.regionalPrices.GBP },
-};
+/** The facts of a book that its structured data states, as its file in the catalog folder gives them. */
+export interface BookFacts {
+  id: string;
+  title: string;
+  summary: string;
+  price: number;
+  displayPrices: { USD: number; GBP: number };
+  ages: { min: number; max: number };
+  audienceAges?: { min: number; max: number };
+  isbn?: string;
+  featured: boolean;
+  reviews: ReadonlyArray<{ author: string; body: string; rating: number }>;
+}
 
-/** The four published reviews and their aggregate, as the specification gives them. */
-export const BOOK_REVIEWS = [
-  { author: 'Sarah M.', body: 'My three-year-old asks for this book every night. The counting makes the faith stick!' },
-  { author: 'Fr. Michael T.', body: 'A wonderful first catechism for little ones. I recommend it to every baptism family.' },
-  { author: 'Jessica L.', body: 'Sturdy, bright and beautifully written. We gave it as a godparent gift and it was a hit.' },
-  { author: 'Catherine R.', body: 'Perfect for our Catholic preschool classroom. The children love counting along.' },
-] as const;
+function marketPrice(book: BookFacts, market: Market): { currency: string; price: number } {
+  if (market === 'US') return { currency: 'USD', price: book.displayPrices.USD };
+  if (market === 'UK') return { currency: 'GBP', price: book.displayPrices.GBP };
+  return { currency: 'AUD', price: book.price };
+}
+
+/** Where a book is sold: /book for the featured title, its product page for the others. */
+export const bookPagePath = (book: Pick<BookFacts, 'id' | 'featured'>) => (book.featured ? '/book' : productPath(book.id));
+
+const BEST_RATING = 5;
 
 const absolute = (site: URL, path: string) => new URL(path, site).href;
 
-export function publisherOrganization(site: URL): Organization {
+/** Where each market's offer ships: the AUD offer is the shop itself (every country the checkout takes). */
+const MARKET_DESTINATIONS: Record<Market, readonly CountryCode[]> = { AU: ALLOWED_COUNTRIES, US: ['US'], UK: ['GB'] };
+
+const days = ([min, max]: readonly [number, number]): QuantitativeValue => ({ '@type': 'QuantitativeValue', minValue: min, maxValue: max, unitCode: 'DAY' });
+
+/**
+ * Shipping one copy to a country at the checkout's rate (charged in AUD). Transit is stated for
+ * Australia only: abroad the seller confirms the delivery time after purchase.
+ */
+const shippingRate = (country: CountryCode): MonetaryAmount => ({ '@type': 'MonetaryAmount', value: fallbackQuotes(country)[0]!.price, currency: CURRENCY });
+
+function offerShippingDetails(country: CountryCode): OfferShippingDetails {
+  return {
+    '@type': 'OfferShippingDetails',
+    shippingRate: shippingRate(country),
+    shippingDestination: { '@type': 'DefinedRegion', addressCountry: country },
+    deliveryTime: {
+      '@type': 'ShippingDeliveryTime',
+      handlingTime: days(SHIPPING.structuredData.handlingDays),
+      ...(country === 'AU' && { transitTime: days(SHIPPING.structuredData.transitDays) }),
+    },
+  };
+}
+
+/** The terms' returns: no refunds for change of mind (a voluntary return is at the publisher's discretion). */
+export function returnPolicy(site: URL): MerchantReturnPolicy {
+  return {
+    '@type': 'MerchantReturnPolicy',
+    applicableCountry: [...ALLOWED_COUNTRIES],
+    returnPolicyCountry: SITE.address.country,
+    returnPolicyCategory: RETURNS.changeOfMindRefunded ? 'https://schema.org/MerchantReturnUnlimitedWindow' : 'https://schema.org/MerchantReturnNotPermitted',
+    merchantReturnLink: absolute(site, RETURNS.termsPath),
+  };
+}
+
+/** The whole rate card as the organisation's shipping policy, with the free-shipping rule by order value. */
+function shippingService(): ShippingService {
+  const abroad = ALLOWED_COUNTRIES.filter((country) => country !== 'AU');
+  return {
+    '@type': 'ShippingService',
+    handlingTime: { '@type': 'ServicePeriod', duration: days(SHIPPING.structuredData.handlingDays) },
+    shippingConditions: [
+      {
+        '@type': 'ShippingConditions',
+        shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU' },
+        orderValue: { '@type': 'MonetaryAmount', minValue: 0, maxValue: SHIPPING.freeShippingThreshold - 0.01, currency: CURRENCY },
+        shippingRate: shippingRate('AU'),
+        transitTime: { '@type': 'ServicePeriod', duration: days(SHIPPING.structuredData.transitDays) },
+      },
+      {
+        '@type': 'ShippingConditions',
+        shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU' },
+        orderValue: { '@type': 'MonetaryAmount', minValue: SHIPPING.freeShippingThreshold, currency: CURRENCY },
+        shippingRate: { '@type': 'MonetaryAmount', value: 0, currency: CURRENCY },
+        transitTime: { '@type': 'ServicePeriod', duration: days(SHIPPING.structuredData.transitDays) },
+      },
+      ...abroad.map((country) => ({
+        '@type': 'ShippingConditions' as const,
+        shippingDestination: { '@type': 'DefinedRegion' as const, addressCountry: country },
+        shippingRate: shippingRate(country),
+      })),
+    ],
+  };
+}
+
+/** The publisher with its logo, social profiles, returns and shipping policy: the home page's Organization. */
+export function organizationJsonLd(site: URL): WithContext<Organization> {
+  return {
+    '@context': 'https://schema.org',
+    ...publisherOrganization(site),
+    '@id': absolute(site, '/#organization'),
+    description: SITE.description,
+    sameAs: SOCIAL.map((network) => network.href),
+    hasMerchantReturnPolicy: returnPolicy(site),
+    hasShippingService: shippingService(),
+  };
+}
+
+export function publisherOrganization(site: URL): Exclude<Organization, string> {
   return {
     '@type': 'Organization',
     name: SITE.publisher,
     url: site.origin,
     logo: absolute(site, '/images/logo.svg'),
     email: SITE.email,
-    address: { '@type': 'PostalAddress', addressLocality: 'Sydney', addressRegion: BOOK.publisherRegion, addressCountry: BOOK.country },
+    address: { '@type': 'PostalAddress', addressLocality: SITE.address.locality, addressRegion: SITE.address.region, addressCountry: SITE.address.country },
   };
 }
 
@@ -43,8 +150,8 @@ function priceValidUntil(now: Date): string {
 
 export interface ProductJsonLdInput {
   site: URL;
-  title: string;
-  description: string;
+  book: BookFacts;
+  /** The cover's address. */
   image: string;
   /** Path of the page that sells it. */
   path: string;
@@ -54,8 +161,10 @@ export interface ProductJsonLdInput {
   now?: Date;
 }
 
-export function bookProductJsonLd({ site, title, description, image, path, inStock, market = 'AU', now = new Date() }: ProductJsonLdInput): WithContext<Product> {
-  const { currency, price } = MARKET_CURRENCY[market];
+export function bookProductJsonLd({ site, book, image, path, inStock, market = 'AU', now = new Date() }: ProductJsonLdInput): WithContext<Product> {
+  const { currency, price } = marketPrice(book, market);
+  const audience = book.audienceAges ?? book.ages;
+  const ratingTotal = book.reviews.reduce((sum, r) => sum + r.rating, 0);
   const offer: Offer = {
     '@type': 'Offer',
     url: absolute(site, path),
@@ -65,37 +174,30 @@ export function bookProductJsonLd({ site, title, description, image, path, inSto
     availability: inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
     itemCondition: 'https://schema.org/NewCondition',
     seller: publisherOrganization(site),
-    ...(market === 'AU' && {
-      shippingDetails: {
-        '@type': 'OfferShippingDetails',
-        shippingRate: { '@type': 'MonetaryAmount', value: SHIPPING.structuredData.rate, currency: 'AUD' },
-        shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU' },
-        deliveryTime: {
-          '@type': 'ShippingDeliveryTime',
-          handlingTime: { '@type': 'QuantitativeValue', minValue: SHIPPING.structuredData.handlingDays[0], maxValue: SHIPPING.structuredData.handlingDays[1], unitCode: 'DAY' },
-          transitTime: { '@type': 'QuantitativeValue', minValue: SHIPPING.structuredData.transitDays[0], maxValue: SHIPPING.structuredData.transitDays[1], unitCode: 'DAY' },
-        },
-      },
-    }),
+    shippingDetails: MARKET_DESTINATIONS[market].map(offerShippingDetails),
+    hasMerchantReturnPolicy: returnPolicy(site),
   };
   return {
     '@context': 'https://schema.org',
     '@type': 'Product',
-    '@id': absolute(site, `/book#product`),
-    name: title,
-    description,
+    '@id': absolute(site, `${bookPagePath(book)}#product`),
+    name: book.title,
+    description: book.summary,
     image: absolute(site, image),
-    sku: BOOK.sku,
+    sku: book.id,
+    ...(book.isbn?.length === 13 && { gtin13: book.isbn }),
     brand: { '@type': 'Brand', name: SITE.publisher },
-    audience: { '@type': 'PeopleAudience', suggestedMinAge: BOOK.structuredDataAgeRange.min, suggestedMaxAge: BOOK.structuredDataAgeRange.max },
+    audience: { '@type': 'PeopleAudience', suggestedMinAge: audience.min, suggestedMaxAge: audience.max },
     offers: offer,
-    aggregateRating: { '@type': 'AggregateRating', ratingValue: BOOK.rating.value, bestRating: BOOK.rating.best, reviewCount: BOOK.rating.count },
-    review: BOOK_REVIEWS.map((r) => ({
-      '@type': 'Review' as const,
-      author: { '@type': 'Person' as const, name: r.author },
-      reviewBody: r.body,
-      reviewRating: { '@type': 'Rating' as const, ratingValue: BOOK.rating.value, bestRating: BOOK.rating.best },
-    })),
+    ...(book.reviews.length > 0 && {
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: Math.round((ratingTotal / book.reviews.length) * 10) / 10, bestRating: BEST_RATING, reviewCount: book.reviews.length },
+      review: book.reviews.map((r) => ({
+        '@type': 'Review' as const,
+        author: { '@type': 'Person' as const, name: r.author },
+        reviewBody: r.body,
+        reviewRating: { '@type': 'Rating' as const, ratingValue: r.rating, bestRating: BEST_RATING },
+      })),
+    }),
   };
 }
 
@@ -147,7 +249,7 @@ export function localBusinessJsonLd(site: URL, areaServed: string, shippingDetai
     url: site.origin,
     image: absolute(site, SITE.defaultOgImage),
     email: SITE.email,
-    address: { '@type': 'PostalAddress', addressLocality: 'Sydney', addressRegion: BOOK.publisherRegion, addressCountry: BOOK.country },
+    address: { '@type': 'PostalAddress', addressLocality: SITE.address.locality, addressRegion: SITE.address.region, addressCountry: SITE.address.country },
     areaServed,
     ...(shippingDetails && {
       openingHoursSpecification: {
@@ -161,6 +263,7 @@ export function localBusinessJsonLd(site: URL, areaServed: string, shippingDetai
         itemOffered: { '@id': absolute(site, '/book#product') },
         shippingDetails: {
           '@type': 'OfferShippingDetails',
+          shippingRate: shippingRate('AU'),
           shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU', addressRegion: SHIPPING.sydneyStructuredData.region },
           deliveryTime: {
             '@type': 'ShippingDeliveryTime',
@@ -173,13 +276,14 @@ export function localBusinessJsonLd(site: URL, areaServed: string, shippingDetai
   };
 }
 
-export function blogPostingJsonLd(site: URL, post: { title: string; excerpt: string; date: Date; image: string; path: string }): WithContext<BlogPosting> {
+export function blogPostingJsonLd(site: URL, post: { title: string; excerpt: string; date: Date; modified?: Date; image: string; path: string }): WithContext<BlogPosting> {
   return {
     '@context': 'https://schema.org',
     '@type': 'BlogPosting',
     headline: post.title,
     description: post.excerpt,
     datePublished: post.date.toISOString().slice(0, 10),
+    dateModified: (post.modified ?? post.date).toISOString().slice(0, 10),
     image: absolute(site, post.image),
     url: absolute(site, post.path),
     mainEntityOfPage: absolute(site, post.path),

@@ -51,7 +51,11 @@ export async function openForScan(page: Page, baseUrl: string, route: SiteRoute)
  */
 export async function scanPage(page: Page): Promise<AxeViolation[]> {
   // Only violations are reported: asking axe for nothing else makes a scan faster too.
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).options({ resultTypes: ['violations'] }).setLegacyMode(true).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(AXE_TAGS)
+    .options({ resultTypes: ['violations'] })
+    .setLegacyMode(true)
+    .analyze();
   return results.violations.map((violation) => ({
     rule: violation.id,
     impact: violation.impact ?? 'unknown',

@@ -38,15 +38,16 @@ const LAZY_JS: SizeBudget = { raw: 315, gzip: 88 };
 
 const page = (html: SizeBudget, js: SizeBudget = JS_CONTENT): PageBudget => ({ html, css: CSS, js, lazyJs: LAZY_JS });
 
+// Book pages and the home page carry the offers' shipping details and return policy in JSON-LD (about 3 KiB raw).
 export const PAGE_BUDGETS: Record<PageKind, PageBudget> = {
-  home: page({ raw: 25, gzip: 8 }),
+  home: page({ raw: 28, gzip: 8 }),
   landing: page({ raw: 39, gzip: 11 }),
   content: page({ raw: 28, gzip: 10 }),
   blog: page({ raw: 23, gzip: 8 }),
   post: page({ raw: 31, gzip: 11 }),
-  book: page({ raw: 27, gzip: 8 }, JS_SHOP),
+  book: page({ raw: 30, gzip: 9 }, JS_SHOP),
   store: page({ raw: 22, gzip: 7 }, JS_SHOP),
-  product: page({ raw: 25, gzip: 8 }, JS_SHOP),
+  product: page({ raw: 28, gzip: 9 }, JS_SHOP),
   cart: page({ raw: 18, gzip: 6 }),
   // The checkout form is pre-rendered (19.1 KiB raw / 5.6 gzip): it is the page's main content.
   checkout: page({ raw: 22, gzip: 7 }, JS_CHECKOUT),

@@ -1,5 +1,5 @@
 /**
- * Debian's Chromium and the flags every browser run uses here (docs: ARCHITECTURE.md, "Toolchain facts").
+ * Debian's Chromium and the flags every browser run uses here.
  * Nothing is downloaded; background networking is off, so a run never reaches the internet by itself.
  */
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';

@@ -37,7 +37,11 @@ export function lighthouseGate(runs: LighthouseRun[] | undefined, ci: boolean): 
   if (misses.length === 0) return { name: 'Lighthouse', status: 'pass', summary: `${runs.length} runs, every page meets the ${targets}` };
   const failing = new Set(misses.map((miss) => miss.split(':')[0])).size;
   const status = ci && !LIGHTHOUSE_ENFORCED_IN_CI ? 'warn' : 'fail';
-  return { name: 'Lighthouse', status, summary: `${misses.length} scores below target on ${failing} of ${runs.length} page/preset runs (${targets})${status === 'warn' ? '; a warning in CI until every page reaches them' : ''}` };
+  return {
+    name: 'Lighthouse',
+    status,
+    summary: `${misses.length} scores below target on ${failing} of ${runs.length} page/preset runs (${targets})${status === 'warn' ? '; a warning in CI until every page reaches them' : ''}`,
+  };
 }
 
 export function axeGate(scans: AxeScan[] | undefined): Gate {

@@ -1,10 +1,12 @@
 /**
  * Structured data checks on built pages: every `<script type="application/ld+json">` parses, each page
- * carries the schema.org types it should, and those types have the fields search engines need.
+ * carries the schema.org types it should, and every entity has the required properties of its type
+ * (json-ld-rules.ts; a missing recommended one is a warning), with well-formed prices, currencies and links.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuiltPage } from './built-site';
+import { JSON_LD_RULES } from './json-ld-rules';
 
 type Node = Record<string, unknown>;
 
@@ -14,7 +16,10 @@ export interface JsonLdResult {
   /** Top-level @type of each block, in page order. */
   types: string[];
   expected: string[];
+  /** Failures: malformed values, missing required properties or expected types. */
   problems: string[];
+  /** Missing recommended properties and values Google may not use. */
+  warnings: string[];
 }
 
 const SCRIPT = /<script\b[^>]*\btype=(["'])application\/ld\+json\1[^>]*>([\s\S]*?)<\/script>/gi;
@@ -29,6 +34,7 @@ const typesOf = (node: Node): string[] => (Array.isArray(node['@type']) ? (node[
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
 const filled = (value: unknown) => (typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null);
 const isAbsoluteUrl = (value: unknown) => typeof value === 'string' && /^https?:\/\/[^\s]+$/.test(value);
+const isCurrency = (value: unknown) => typeof value === 'string' && /^[A-Z]{3}$/.test(value);
 const isPrice = (value: unknown) => (typeof value === 'number' && value >= 0) || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value));
 
 /** Every object in a JSON-LD value, nested ones included (each block may be a node, an array or a @graph). */
@@ -48,26 +54,56 @@ function topLevel(value: unknown): Node[] {
   return isNode(value) ? [value] : [];
 }
 
-function checkOffer(offer: unknown, where: string, problems: string[]): void {
-  if (!isNode(offer)) return void problems.push(`${where}: offer is not an object`);
-  const types = typesOf(offer);
-  if (types.includes('AggregateOffer')) {
-    if (!isPrice(offer.lowPrice)) problems.push(`${where}: AggregateOffer lowPrice missing or not a number`);
-    if (offer.highPrice !== undefined && !isPrice(offer.highPrice)) problems.push(`${where}: AggregateOffer highPrice not a number`);
-    if (!/^[A-Z]{3}$/.test(String(offer.priceCurrency ?? ''))) problems.push(`${where}: AggregateOffer priceCurrency missing or not ISO 4217`);
-    asList(offer.offers).forEach((inner, i) => checkOffer(inner, `${where}.offers[${i}]`, problems));
-    return;
+/** Every type with a rule: required properties missing are problems, recommended ones warnings. */
+function checkRules(node: Node, label: string, place: { topLevel: boolean; productOffer: boolean }, problems: string[], warnings: string[]): void {
+  for (const type of typesOf(node)) {
+    const rule = JSON_LD_RULES[type];
+    if (!rule || (rule.topLevel && !place.topLevel) || Boolean(rule.productOfferOnly) !== place.productOffer) continue;
+    const missing = (spec: string) => !spec.split('|').some((property) => filled(node[property]));
+    for (const spec of rule.required.filter(missing)) problems.push(`${label}: ${type} requires ${spec.replaceAll('|', ' or ')}`);
+    for (const spec of rule.recommended.filter(missing)) warnings.push(`${label}: ${type} should have ${spec.replaceAll('|', ' or ')}`);
   }
-  if (!isPrice(offer.price)) problems.push(`${where}: offer price missing or not a number`);
-  if (!/^[A-Z]{3}$/.test(String(offer.priceCurrency ?? ''))) problems.push(`${where}: offer priceCurrency missing or not ISO 4217`);
-  if (!/^https?:\/\/schema\.org\/\w+$/.test(String(offer.availability ?? ''))) problems.push(`${where}: offer availability missing or not a schema.org URL`);
 }
 
-function checkProduct(product: Node, where: string, problems: string[]): void {
-  for (const field of ['name', 'image', 'sku'] as const) if (!filled(product[field])) problems.push(`${where}: Product ${field} missing`);
+function checkReturnPolicy(policy: Node, where: string, problems: string[]): void {
+  const category = String(policy.returnPolicyCategory ?? '');
+  if (category && !/^https?:\/\/schema\.org\/MerchantReturn(FiniteReturnWindow|NotPermitted|UnlimitedWindow)$/.test(category)) {
+    problems.push(`${where}: returnPolicyCategory ${category} is not one Google accepts`);
+  }
+  if (category.endsWith('FiniteReturnWindow') && !filled(policy.merchantReturnDays)) problems.push(`${where}: a finite return window requires merchantReturnDays`);
+  for (const country of asList(policy.applicableCountry)) {
+    if (typeof country !== 'string' || !/^[A-Z]{2}$/.test(country)) problems.push(`${where}: applicableCountry ${JSON.stringify(country)} is not an ISO 3166-1 alpha-2 code`);
+  }
+}
+
+function checkOffer(offer: unknown, where: string, problems: string[], warnings: string[] = []): void {
+  if (!isNode(offer)) return void problems.push(`${where}: offer is not an object`);
+  checkRules(offer, where, { topLevel: false, productOffer: true }, problems, warnings);
+  const types = typesOf(offer);
+  if (types.includes('AggregateOffer')) {
+    for (const field of ['lowPrice', 'highPrice'] as const) if (offer[field] !== undefined && !isPrice(offer[field])) problems.push(`${where}: AggregateOffer ${field} not a number`);
+    if (offer.priceCurrency !== undefined && !isCurrency(offer.priceCurrency)) problems.push(`${where}: AggregateOffer priceCurrency not ISO 4217`);
+    asList(offer.offers).forEach((inner, i) => checkOffer(inner, `${where}.offers[${i}]`, problems, warnings));
+    return;
+  }
+  if (offer.price !== undefined && !isPrice(offer.price)) problems.push(`${where}: offer price not a number`);
+  if (offer.priceCurrency !== undefined && !isCurrency(offer.priceCurrency)) problems.push(`${where}: offer priceCurrency not ISO 4217`);
+  if (offer.availability !== undefined && !/^https?:\/\/schema\.org\/\w+$/.test(String(offer.availability))) problems.push(`${where}: offer availability not a schema.org URL`);
+  if (offer.priceValidUntil !== undefined && !/^\d{4}-\d{2}-\d{2}/.test(String(offer.priceValidUntil))) problems.push(`${where}: priceValidUntil is not an ISO 8601 date`);
+  asList(offer.shippingDetails).forEach((details, i) => {
+    const rate = isNode(details) && isNode(details.shippingRate) ? details.shippingRate : undefined;
+    if (rate && rate.currency !== offer.priceCurrency) {
+      warnings.push(`${where}.shippingDetails[${i}]: shipping is charged in ${String(rate.currency)}, the offer in ${String(offer.priceCurrency)} (Google expects one currency)`);
+    }
+  });
+}
+
+function checkProduct(product: Node, where: string, problems: string[], warnings: string[]): void {
+  // The shop's own rule on top of Google's: every product it sells carries its SKU.
+  if (!filled(product.sku)) problems.push(`${where}: Product sku missing`);
   const offers = asList(product.offers);
   if (offers.length === 0) problems.push(`${where}: Product has no offers`);
-  offers.forEach((offer, i) => checkOffer(offer, `${where}.offers${offers.length > 1 ? `[${i}]` : ''}`, problems));
+  offers.forEach((offer, i) => checkOffer(offer, `${where}.offers${offers.length > 1 ? `[${i}]` : ''}`, problems, warnings));
 }
 
 function checkBreadcrumbs(list: Node, where: string, problems: string[]): void {
@@ -97,10 +133,11 @@ function checkFaq(faq: Node, where: string, problems: string[]): number {
 }
 
 function checkArticle(post: Node, where: string, problems: string[]): void {
-  if (!filled(post.headline)) problems.push(`${where}: headline missing`);
-  if (typeof post.datePublished !== 'string' || Number.isNaN(Date.parse(post.datePublished))) problems.push(`${where}: datePublished missing or not a date`);
-  if (!asList(post.author).some((a) => isNode(a) && filled(a.name))) problems.push(`${where}: author with a name missing`);
-  if (!filled(post.image)) problems.push(`${where}: image missing`);
+  for (const field of ['datePublished', 'dateModified'] as const) {
+    const value = post[field];
+    if (value !== undefined && (typeof value !== 'string' || Number.isNaN(Date.parse(value)))) problems.push(`${where}: ${field} is not a date`);
+  }
+  if (post.author !== undefined && !asList(post.author).some((a) => isNode(a) && filled(a.name))) problems.push(`${where}: author without a name`);
 }
 
 export interface JsonLdExpectation {
@@ -113,6 +150,7 @@ export interface JsonLdExpectation {
 /** Validates the JSON-LD of one page's HTML against what the page should carry. */
 export function validateJsonLd(path: string, html: string, expectation: JsonLdExpectation = { types: [] }): JsonLdResult {
   const problems: string[] = [];
+  const warnings: string[] = [];
   const types: string[] = [];
   const entities: Node[] = [];
   const nodes: Node[] = [];
@@ -143,11 +181,12 @@ export function validateJsonLd(path: string, html: string, expectation: JsonLdEx
   nodes.forEach((node) => {
     const t = typesOf(node);
     const label = `${t.join('+')}${typeof node['@id'] === 'string' ? ` ${node['@id']}` : ''}`;
-    if (t.includes('Product')) checkProduct(node, label, problems);
+    checkRules(node, label, { topLevel: entities.includes(node), productOffer: false }, problems, warnings);
+    if (t.includes('Product')) checkProduct(node, label, problems, warnings);
+    if (t.includes('MerchantReturnPolicy')) checkReturnPolicy(node, label, problems);
     if (t.includes('BreadcrumbList')) checkBreadcrumbs(node, label, problems);
     if (t.includes('FAQPage')) faqCount += checkFaq(node, label, problems);
     if (t.includes('BlogPosting') || t.includes('Article')) checkArticle(node, label, problems);
-    if (t.includes('LocalBusiness') && (!filled(node.name) || !isNode(node.address))) problems.push(`${label}: LocalBusiness name or address missing`);
   });
 
   // A bare {"@id": …} reference must point at an entity on the same page.
@@ -162,7 +201,7 @@ export function validateJsonLd(path: string, html: string, expectation: JsonLdEx
   if (expectation.faqQuestions !== undefined && expectation.faqQuestions > 0 && faqCount !== expectation.faqQuestions) {
     problems.push(`the page has ${expectation.faqQuestions} FAQ questions, FAQPage lists ${faqCount}`);
   }
-  return { path, blocks: blocks.length, types, expected: expectation.types, problems };
+  return { path, blocks: blocks.length, types, expected: expectation.types, problems, warnings };
 }
 
 /** What a landing page's content entry promises: read from its YAML's top-level keys. */
@@ -198,6 +237,8 @@ export function expectationFor(page: Pick<BuiltPage, 'path' | 'kind'>, projectRo
       return { types: ['BreadcrumbList'] };
     case 'post':
       return { types: ['BlogPosting', 'BreadcrumbList'] };
+    case 'home':
+      return { types: ['Organization'] };
     default:
       return { types: [] };
   }

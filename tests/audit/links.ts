@@ -33,9 +33,7 @@ export async function checkLinks(baseUrl: string, siteOrigins: string[] = [], un
     concurrency: 4,
     timeout: 15_000,
     retryErrors: false,
-    urlRewriteExpressions: siteOrigins
-      .filter((origin) => origin !== server.origin)
-      .map((origin) => ({ pattern: new RegExp(`^${escapeRegExp(origin)}(?=/|$)`), replacement: server.origin })),
+    urlRewriteExpressions: siteOrigins.filter((origin) => origin !== server.origin).map((origin) => ({ pattern: new RegExp(`^${escapeRegExp(origin)}(?=/|$)`), replacement: server.origin })),
     // Anything not on this server (or on a site origin, rewritten above) is external: never fetched.
     linksToSkip: async (link: string) => {
       try {
@@ -58,9 +56,7 @@ export async function checkLinks(baseUrl: string, siteOrigins: string[] = [], un
   const seen = new Set(crawled.map((link) => link.url));
   const rest = unlinkedPaths.filter((path) => !seen.has(new URL(path, baseUrl).href));
   const links: LinkResult[] = [...crawled, ...(rest.length ? await crawl(rest, false, false) : [])];
-  const broken = links
-    .filter((link) => link.state === LinkState.BROKEN)
-    .map((link) => ({ url: link.url, status: link.status, parent: link.parent }));
+  const broken = links.filter((link) => link.state === LinkState.BROKEN).map((link) => ({ url: link.url, status: link.status, parent: link.parent }));
   const skipped = [...new Set(links.filter((link) => link.state === LinkState.SKIPPED).map((link) => link.url))].sort();
   return {
     checked: links.length,

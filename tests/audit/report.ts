@@ -24,7 +24,10 @@ export interface AuditResults {
   budgets?: BudgetResult[];
 }
 
-const cell = (value: unknown) => String(value ?? '—').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (value: unknown) =>
+  String(value ?? '—')
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ');
 export function table(headers: string[], rows: unknown[][]): string {
   const align = headers.map((h) => (h.startsWith('>') ? '---:' : '---'));
   const head = headers.map((h) => h.replace(/^>/, ''));
@@ -56,9 +59,7 @@ function lighthouseSection(runs: LighthouseRun[], loadAverage: string): string {
     run.performanceRuns && run.performanceRuns.length > 1 ? run.performanceRuns.join(' ') : '—',
     `${run.benchmarkIndex ?? '—'}`,
   ]);
-  const losses = runs
-    .filter((run) => run.error || run.losses.length)
-    .map((run) => `- \`${run.path}\` ${run.preset}: ${run.error ?? run.losses.slice(0, 5).join('; ')}`);
+  const losses = runs.filter((run) => run.error || run.losses.length).map((run) => `- \`${run.path}\` ${run.preset}: ${run.error ?? run.losses.slice(0, 5).join('; ')}`);
   return [
     `## Lighthouse`,
     '',
@@ -112,7 +113,14 @@ function linksSection(report: LinkReport): string {
     '',
     `Crawled from \`/\` and the sitemap (plus the routes no page links to) on the local server: ${report.pages} pages, ${report.checked} links (${report.ok} OK), ${report.broken.length} broken, in ${report.seconds.toFixed(1)} s. External links are listed, never fetched.`,
     '',
-    ...(report.broken.length ? [table(['broken link', '>status', 'found on'], report.broken.map((b) => [b.url, b.status ?? 'error', b.parent]))] : ['No broken internal links.']),
+    ...(report.broken.length
+      ? [
+          table(
+            ['broken link', '>status', 'found on'],
+            report.broken.map((b) => [b.url, b.status ?? 'error', b.parent]),
+          ),
+        ]
+      : ['No broken internal links.']),
     '',
     `### Skipped: external (${external.length})`,
     '',
@@ -124,13 +132,16 @@ function linksSection(report: LinkReport): string {
 function jsonLdSection(results: JsonLdResult[]): string {
   const rows = [...results]
     .sort((a, b) => a.path.localeCompare(b.path))
-    .map((r) => [r.path, r.blocks, r.types.join(', ') || '—', r.expected.join(', ') || '—', r.problems.length ? `**${r.problems.join('; ')}**` : 'valid']);
+    .map((r) => [r.path, r.blocks, r.types.join(', ') || '—', r.expected.join(', ') || '—', r.problems.length ? `**${r.problems.join('; ')}**` : 'valid', r.warnings.length]);
+  const warnings = new Map<string, number>();
+  for (const warning of results.flatMap((r) => r.warnings)) warnings.set(warning, (warnings.get(warning) ?? 0) + 1);
   return [
     `## Structured data (JSON-LD)`,
     '',
-    'Every built page in dist/. Each block must parse; Product needs name, image, sku and offers with price, priceCurrency and availability; BreadcrumbList items need position, name and item; FAQPage needs Questions with an acceptedAnswer (as many as the page\'s FAQ); BlogPosting needs headline, datePublished, author and image; every `{"@id"}` reference must resolve on the page. "Expected" is what the page kind (and, for landing pages, its content file) requires.',
+    'Every built page in dist/. Each block must parse; every entity must carry the required properties of its type (tests/audit/json-ld-rules.ts, after Google\'s structured data documentation) with well-formed prices, currencies, dates and return policies; BreadcrumbList items need absolute URLs in order; FAQPage lists as many questions as the page\'s FAQ; every `{"@id"}` reference must resolve on the page. "Expected" is what the page kind (and, for landing pages, its content file) requires. Missing recommended properties are warnings, counted per page and listed below.',
     '',
-    table(['page', '>blocks', 'types', 'expected', 'result'], rows),
+    table(['page', '>blocks', 'types', 'expected', 'result', '>warnings'], rows),
+    ...(warnings.size ? ['', '### Warnings (pages)', '', ...[...warnings].sort((a, b) => b[1] - a[1]).map(([warning, count]) => `- ${warning} (${count})`)] : []),
   ].join('\n');
 }
 
@@ -165,9 +176,15 @@ export function renderMarkdown(results: AuditResults): string {
     '',
     '## Summary',
     '',
-    table(['gate', 'result', 'details'], results.gates.map((gate) => [gate.name, ICON[gate.status], gate.summary])),
+    table(
+      ['gate', 'result', 'details'],
+      results.gates.map((gate) => [gate.name, ICON[gate.status], gate.summary]),
+    ),
     '',
-    table(['part', '>seconds'], results.timings.map((t) => [t.part, t.seconds.toFixed(1)])),
+    table(
+      ['part', '>seconds'],
+      results.timings.map((t) => [t.part, t.seconds.toFixed(1)]),
+    ),
   ];
   if (results.lighthouse) parts.push('', lighthouseSection(results.lighthouse, results.loadAverage));
   if (results.axe) parts.push('', axeSection(results.axe, results.routes));
@@ -185,7 +202,9 @@ export function renderSummary(results: AuditResults, reportFile: string): string
     lines.push('', '  Lighthouse                         preset   Perf A11y  BP  SEO      LCP      TBT   CLS    CPU index');
     for (const run of results.lighthouse) {
       const s = CATEGORIES.map((c) => String(judgedScore(run, c) ?? '—').padStart(4)).join(' ');
-      lines.push(`  ${run.path.slice(0, 34).padEnd(34)} ${run.preset.padEnd(8)} ${s}  ${ms(run.lcpMs).padStart(8)} ${ms(run.tbtMs).padStart(8)} ${run.cls === null ? '  —  ' : run.cls.toFixed(3)}  ${run.benchmarkIndex ?? '—'}`);
+      lines.push(
+        `  ${run.path.slice(0, 34).padEnd(34)} ${run.preset.padEnd(8)} ${s}  ${ms(run.lcpMs).padStart(8)} ${ms(run.tbtMs).padStart(8)} ${run.cls === null ? '  —  ' : run.cls.toFixed(3)}  ${run.benchmarkIndex ?? '—'}`,
+      );
     }
   }
   const failing = results.axe?.filter((scan) => scan.violations.length || scan.error) ?? [];

@@ -1,5 +1,5 @@
 /**
- * The site's routes as the quality gates see them: every page a visitor can reach (spec section 2), the
+ * The site's routes as the quality gates see them: every page a visitor can reach, the
  * landing pages read from content/landing/*.yaml, and the "kind" of each page (for budgets and reports).
  */
 import { readdirSync } from 'node:fs';
@@ -47,6 +47,9 @@ export function siteRoutes(projectRoot = process.cwd()): SiteRoute[] {
     { path: '/order-confirmation', kind: 'account', redirectsTo: '/store' },
     { path: '/auth', kind: 'account' },
     { path: '/profile', kind: 'account', redirectsTo: '/auth' },
+    { path: '/order-status', kind: 'account' },
+    { path: '/admin', kind: 'account', redirectsTo: '/auth' },
+    { path: '/admin/packing-slip', kind: 'account', redirectsTo: '/auth' },
     { path: '/privacy-policy', kind: 'content' },
     { path: '/terms-of-service', kind: 'content' },
     { path: UNKNOWN_PATH, kind: 'not-found', status: 404 },

@@ -30,19 +30,28 @@ type Part = (typeof PARTS)[number];
 
 const projectRoot = process.cwd();
 const argv = process.argv.slice(2);
-const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const unknown = only?.filter((part) => !PARTS.includes(part as Part));
 if (unknown?.length) {
   console.error(`Unknown part(s): ${unknown.join(', ')}. Parts: ${PARTS.join(', ')}`);
   process.exit(2);
 }
 const wanted = (part: Part) => !only || only.includes(part);
-const lighthousePaths = argv.find((a) => a.startsWith('--pages='))?.slice('--pages='.length).split(',') ?? LIGHTHOUSE_PATHS;
+const lighthousePaths =
+  argv
+    .find((a) => a.startsWith('--pages='))
+    ?.slice('--pages='.length)
+    .split(',') ?? LIGHTHOUSE_PATHS;
 const ci = argv.includes('--ci') || Boolean(process.env.CI);
 const reportsDir = join(projectRoot, 'reports');
 const reportFile = join(reportsDir, 'audit.md');
 
-const loadAverage = `${loadavg().map((n) => n.toFixed(1)).join(' / ')} on ${availableParallelism()} cores`;
+const loadAverage = `${loadavg()
+  .map((n) => n.toFixed(1))
+  .join(' / ')} on ${availableParallelism()} cores`;
 const results: AuditResults = { startedAt: new Date(), mode: ci ? 'ci' : 'local', loadAverage, routes: siteRoutes(projectRoot), gates: [], timings: [] };
 
 async function timed<T>(part: string, work: () => Promise<T> | T): Promise<T> {
@@ -109,13 +118,7 @@ async function main(): Promise<number> {
   }
   rmSync(join(projectRoot, distDir), { recursive: true, force: true });
 
-  results.gates = [
-    lighthouseGate(results.lighthouse, ci),
-    axeGate(results.axe),
-    linksGate(results.links),
-    jsonLdGate(results.jsonLd),
-    budgetGate(results.budgets),
-  ];
+  results.gates = [lighthouseGate(results.lighthouse, ci), axeGate(results.axe), linksGate(results.links), jsonLdGate(results.jsonLd), budgetGate(results.budgets)];
   writeFileSync(reportFile, renderMarkdown(results));
   console.log(renderSummary(results, relative(projectRoot, reportFile)));
   return results.gates.some((gate) => gate.status === 'fail') ? 1 : 0;

@@ -51,6 +51,16 @@ test.describe('sign-in, wishlist and profile', () => {
     await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
   });
 
+  test('Google sign-in asks for neither offline access nor a consent prompt, so returning shoppers skip the consent screen', async ({ page }) => {
+    await page.goto('/auth');
+    const authorize = page.waitForRequest((r) => new URL(r.url()).pathname === '/auth/v1/authorize');
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    const query = new URL((await authorize).url()).searchParams;
+    expect(query.get('provider')).toBe('google');
+    expect(query.has('access_type')).toBe(false);
+    expect(query.has('prompt')).toBe(false);
+  });
+
   test('a new account sees the empty order history', async ({ page }) => {
     await signIn(page, uniqueEmail('new'));
     await page.goto('/profile');

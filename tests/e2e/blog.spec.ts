@@ -48,7 +48,9 @@ test.describe('blog list', () => {
 
   test('Read More opens the post', async ({ page }) => {
     await page.goto('/blog');
-    await postCard(page, FAITH.title).getByRole('link', { name: /^Read More/ }).click();
+    await postCard(page, FAITH.title)
+      .getByRole('link', { name: /^Read More/ })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/blog/${FAITH.id}$`));
     await expect(page.getByRole('heading', { level: 1, name: FAITH.title })).toBeVisible();
   });
@@ -101,12 +103,13 @@ test.describe('blog post', () => {
     });
   }
 
-  test('carries article SEO: description, og:type, image and BlogPosting + BreadcrumbList JSON-LD', async ({ page }) => {
+  test('carries article SEO: description, og:type, its own social card, section and BlogPosting + BreadcrumbList JSON-LD', async ({ page }) => {
     await page.goto(`/blog/${FAITH.id}`);
     await expect(page).toHaveTitle(new RegExp(`^${FAITH.title}`));
     await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', new RegExp(`^${FAITH.excerpt}`));
     await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'article');
-    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', new RegExp(`/images/blog/${FAITH.id}\\.svg$`));
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', new RegExp(`/social/blog/${FAITH.id}\\.png$`));
+    await expect(page.locator('meta[property="article:section"]')).toHaveAttribute('content', FAITH.category);
     const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
     const data = blocks.map((text) => JSON.parse(text) as { '@type': string; headline?: string; itemListElement?: unknown[] });
     expect(data.map((d) => d['@type']).sort()).toEqual(['BlogPosting', 'BreadcrumbList']);
@@ -121,6 +124,31 @@ test.describe('blog post', () => {
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
     await page.getByRole('link', { name: 'Back to Blog' }).click();
     await expect(page).toHaveURL(/\/blog$/);
+  });
+});
+
+test.describe('blog feed', () => {
+  test('the RSS feed lists both posts with title, link, date, summary and category', async ({ request }) => {
+    const response = await request.get('/rss.xml');
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toMatch(/xml/);
+    const xml = await response.text();
+    const items = [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((m) => m[1]!);
+    expect(items).toHaveLength(POSTS.length);
+    POSTS.forEach((post, i) => {
+      const item = items[i]!;
+      expect(item).toContain(`<title>${post.title}</title>`);
+      expect(item).toMatch(new RegExp(`<link>https?://[^<]+/blog/${post.id}</link>`));
+      expect(new Date(item.match(/<pubDate>([^<]+)<\/pubDate>/)![1]!).toISOString().slice(0, 10)).toBe(new Date(`${post.date} UTC`).toISOString().slice(0, 10));
+      expect(item).toContain(`<description>${post.excerpt}`);
+      expect(item).toContain(`<category>${post.category}</category>`);
+    });
+  });
+
+  test('/blog names the feed in its head and links to it', async ({ page }) => {
+    await page.goto('/blog');
+    await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute('href', /\/rss\.xml$/);
+    await expect(page.getByRole('link', { name: 'Follow the blog by RSS' })).toHaveAttribute('href', '/rss.xml');
   });
 });
 

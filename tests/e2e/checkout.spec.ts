@@ -87,6 +87,50 @@ test.describe('guest checkout on the embedded defaults', () => {
     expect(await bookStock(request)).toBe(before - 2);
   });
 
+  test('delivery options that changed between the quote and the payment are offered again, with the message', async ({ page }) => {
+    await addBook(page, 1);
+    await page.goto('/checkout');
+    await page.getByLabel('Email').fill(uniqueEmail('changed'));
+    await fillAddress(page, { line1: '1 Church St', city: 'Parramatta', postcode: '2150' });
+    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
+    // The server now offers other options (Australia Post answered at the quote and differently at checkout).
+    await page.route('**/api/create-checkout', (route) =>
+      route.fulfill({
+        status: 409,
+        json: {
+          error: 'The delivery options for your address have changed. Please choose one again.',
+          quotes: [
+            {
+              id: 'AUS_PARCEL_REGULAR',
+              plan_name: 'Parcel Post',
+              carrier: 'Australia Post',
+              is_satchel: false,
+              satchel_size: null,
+              service: 'standard',
+              price: 11.6,
+              eta: { days_range: '3-5 business days', date_range: '' },
+            },
+            {
+              id: 'AUS_PARCEL_EXPRESS',
+              plan_name: 'Express Post',
+              carrier: 'Australia Post',
+              is_satchel: false,
+              satchel_size: null,
+              service: 'express',
+              price: 18.6,
+              eta: { days_range: '1-2 business days', date_range: '' },
+            },
+          ],
+        },
+      }),
+    );
+    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Please choose one again' })).toBeVisible();
+    await expect(page.getByRole('radio', { name: /Parcel Post/ })).not.toBeChecked();
+    await expect(page.getByRole('radio', { name: /Express Post/ })).toBeVisible();
+    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toHaveCount(0);
+  });
+
   test('free shipping at 75 AUD in Australia, not below it, and never abroad', async ({ page }) => {
     const summary = page.getByRole('complementary', { name: 'Order Summary' });
     /** Opens checkout for a Sydney address and waits for the domestic rate. */

@@ -6,7 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
+import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { horizontalOverflow, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
@@ -21,13 +21,24 @@ async function storedRows(baseURL: string | undefined, table: 'contact_submissio
   return (await response.json()) as Array<Record<string, string>>;
 }
 
-/** Holds the form's insert into `table` until `release()` is called, then answers it as a database that refuses. */
-async function holdThenRefuseInsert(page: Page, table: 'contact_submissions' | 'newsletter_subscriptions'): Promise<() => void> {
+/** Holds the form's request until `release()` is called, then answers it as a server whose database refuses. */
+async function holdThenRefuseSubmit(page: Page): Promise<() => void> {
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(`**/rest/v1/${table}*`, async (route) => {
+  await page.route('**/api/send-notification', async (route) => {
     await held;
-    await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'XX000', message: 'boom', details: null, hint: null }) });
+    await route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ error: 'Your details could not be saved. Please try again later.' }) });
+  });
+  return release;
+}
+
+/** Holds every script of the page until `release()` is called: the page shows, but no island hydrates. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_astro\/.*\.js$/, async (route) => {
+    await held;
+    await route.continue();
   });
   return release;
 }
@@ -46,6 +57,11 @@ async function newsletterForm(page: Page) {
 
 async function contactForm(page: Page) {
   await page.goto('/contact');
+  return contactFormReady(page);
+}
+
+/** The contact form of the open page, once hydrated. */
+async function contactFormReady(page: Page) {
   const region = page.getByRole('region', { name: 'Send Us a Message' });
   const button = region.getByRole('button', { name: 'Send Message' });
   await button.scrollIntoViewIfNeeded();
@@ -73,9 +89,7 @@ test.describe('newsletter on /blog', () => {
     await expect(toasts(page).getByText('Successfully subscribed!')).toBeVisible();
     await expect(form.email).toHaveValue('');
     expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toHaveLength(1);
-    await expect
-      .poll(async () => (await readOutbox(OUTBOX)).some((m) => m.subject === `New newsletter subscriber: ${address}`), { message: 'notification in the outbox' })
-      .toBe(true);
+    await expect.poll(async () => (await readOutbox(OUTBOX)).some((m) => m.subject === `New newsletter subscriber: ${address}`), { message: 'notification in the outbox' }).toBe(true);
 
     await form.email.fill(address.toUpperCase());
     await form.button.click();
@@ -85,9 +99,42 @@ test.describe('newsletter on /blog', () => {
     expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toHaveLength(1);
   });
 
+  test('an address typed before the form hydrates is the one subscribed', async ({ page, baseURL }) => {
+    const address = uniqueEmail('early');
+    const release = await holdScripts(page);
+    await page.goto('/blog', { waitUntil: 'commit' });
+    const box = page.getByRole('region', { name: 'Subscribe to Our Newsletter' });
+    const button = box.getByRole('button', { name: 'Subscribe' });
+    await expect(button).toBeDisabled(); // not hydrated yet
+    await box.getByRole('textbox', { name: 'Email address' }).fill(address);
+    release();
+    await button.scrollIntoViewIfNeeded();
+    await expect(button).toBeEnabled();
+    await expect(box.getByRole('textbox', { name: 'Email address' })).toHaveValue(address);
+    await button.click();
+    await expect(toasts(page).getByText('Successfully subscribed!')).toBeVisible();
+    expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toHaveLength(1);
+  });
+
+  test('posting straight to the database with the public key is refused; only the server function stores a row', async ({ page, baseURL }) => {
+    await page.goto('/blog');
+    const address = uniqueEmail('bot');
+    const answers = await page.evaluate(
+      async ({ key, email }) => {
+        const post = (table: string, row: object) =>
+          fetch(`/rest/v1/${table}`, { method: 'POST', headers: { apikey: key, authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(row) }).then((r) => r.status);
+        return [await post('newsletter_subscriptions', { email }), await post('contact_submissions', { name: 'Bot', email, subject: 'Buy', message: 'Spam' })];
+      },
+      { key: LOCAL_ANON_KEY, email: address },
+    );
+    expect(answers).toEqual([401, 401]);
+    expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toEqual([]);
+    expect(await storedRows(baseURL, 'contact_submissions', address)).toEqual([]);
+  });
+
   test('shows Subscribing... while busy and Failed to subscribe when the database refuses', async ({ page }) => {
     const form = await newsletterForm(page);
-    const release = await holdThenRefuseInsert(page, 'newsletter_subscriptions');
+    const release = await holdThenRefuseSubmit(page);
 
     await form.email.fill(uniqueEmail('busy'));
     await form.button.click();
@@ -102,7 +149,7 @@ test.describe('newsletter on /blog', () => {
   test('the browser blocks an empty or malformed address before anything is sent', async ({ page }) => {
     const form = await newsletterForm(page);
     const inserts: string[] = [];
-    page.on('request', (r) => r.url().includes('/rest/v1/') && inserts.push(r.url()));
+    page.on('request', (r) => (r.url().includes('/rest/v1/') || r.url().includes('/api/send-notification')) && inserts.push(r.url()));
 
     await form.button.click();
     expect(await form.email.evaluate((el) => el.matches(':invalid'))).toBe(true);
@@ -144,9 +191,26 @@ test.describe('contact form on /contact', () => {
     await expect.poll(async () => (await readOutbox(OUTBOX)).find((m) => m.subject === `Contact form: ${subject}`)?.text ?? '').toContain(`Email: ${address}`);
   });
 
+  test('a message typed before the form hydrates is the one sent', async ({ page, baseURL }) => {
+    const address = uniqueEmail('early-contact');
+    const release = await holdScripts(page);
+    await page.goto('/contact', { waitUntil: 'commit' });
+    const region = page.getByRole('region', { name: 'Send Us a Message' });
+    await expect(region.getByRole('button', { name: 'Send Message' })).toBeDisabled();
+    await region.getByRole('textbox', { name: 'Name' }).fill('Early Bird');
+    await region.getByRole('textbox', { name: 'Email' }).fill(address);
+    await region.getByRole('textbox', { name: 'Subject' }).fill('Typed early');
+    await region.getByRole('textbox', { name: 'Message' }).fill('Written before the page woke up');
+    release();
+    const form = await contactFormReady(page);
+    await form.button.click();
+    await expect(toasts(page).getByText('Message sent!')).toBeVisible();
+    expect(await storedRows(baseURL, 'contact_submissions', address)).toEqual([expect.objectContaining({ name: 'Early Bird', subject: 'Typed early', message: 'Written before the page woke up' })]);
+  });
+
   test('shows Sending... while busy', async ({ page }) => {
     const form = await contactForm(page);
-    const release = await holdThenRefuseInsert(page, 'contact_submissions');
+    const release = await holdThenRefuseSubmit(page);
     await form.name.fill('Busy Person');
     await form.email.fill(uniqueEmail('busy'));
     await form.subject.fill('Hello');
@@ -164,7 +228,7 @@ test.describe('contact form on /contact', () => {
     const address = uniqueEmail('missing');
     const form = await contactForm(page);
     const inserts: string[] = [];
-    page.on('request', (r) => r.url().includes('/rest/v1/contact_submissions') && inserts.push(r.url()));
+    page.on('request', (r) => (r.url().includes('/rest/v1/') || r.url().includes('/api/send-notification')) && inserts.push(r.url()));
 
     await form.name.fill('Maria Rossi');
     await form.email.fill(address);

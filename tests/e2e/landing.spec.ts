@@ -74,7 +74,7 @@ test.describe('landing pages', () => {
     await expect(cta.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/contact');
   });
 
-  test('age page 5-9: the spec buttons, three benefit cards, four-question FAQ by keyboard', async ({ page }) => {
+  test('age page 5-9: its buttons, three benefit cards, four-question FAQ by keyboard', async ({ page }) => {
     await page.goto('/catholic-books-for-kids-ages-5-9');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Catholic Books for Kids Ages 5-9');
     await expect(page.getByRole('link', { name: 'Explore Books for Ages 5-9' })).toHaveAttribute('href', '/book');

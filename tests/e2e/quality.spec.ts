@@ -1,6 +1,6 @@
 /**
- * Fast quality gates in the normal test run: axe (WCAG 2.1 A/AA) on every route — the pages of spec
- * section 2, the not-found pages and all landing pages from content/landing — at 1280 px and 375 px, and
+ * Fast quality gates in the normal test run: axe (WCAG 2.1 A/AA) on every route — every page of the site,
+ * the not-found pages and all landing pages from content/landing — at 1280 px and 375 px, and
  * the link check over the whole site. The same checks as `npm run audit` (tests/audit/); Lighthouse stays
  * in the audit only.
  */

@@ -71,7 +71,10 @@ test.describe('shopping', () => {
     const second = await context.newPage();
     await second.goto('/cart');
     await expect(second.getByRole('cell', { name: BOOK, exact: true })).toBeVisible();
-    await second.getByRole('button', { name: `Increase quantity of ${BOOK}` }).first().click();
+    await second
+      .getByRole('button', { name: `Increase quantity of ${BOOK}` })
+      .first()
+      .click();
     // The other tab follows the change.
     await expect(await cartBadge(page)).toHaveText('4');
   });
@@ -173,5 +176,55 @@ test.describe('out of stock', () => {
     await expect(page.getByRole('heading', { name: 'Product Not Found' })).toBeVisible();
     await page.getByRole('link', { name: 'Back to Store' }).click();
     await expect(page).toHaveURL(/\/store$/);
+  });
+});
+
+test.describe('the book and product pages from the build', () => {
+  // The islands hydrate when the browser is idle, which a busy machine can put off for several seconds.
+  const hydrated = { timeout: 15_000 };
+  test.describe.configure({ timeout: 60_000 });
+
+  test('/book and home draw the book before the live read answers, then take its price and stock', async ({ page }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/rest/v1/products?*', async (route) => {
+      await held;
+      const response = await route.fetch();
+      const rows = (await response.json()) as Array<Record<string, unknown>>;
+      await route.fulfill({ response, json: rows.map((row) => ({ ...row, price: 19.5 })) });
+    });
+    await page.goto('/book');
+    await expect(page.getByRole('heading', { level: 1, name: BOOK })).toBeVisible();
+    await expect(page.getByText('$22.00')).toBeVisible();
+    await expect(page.getByText('In Stock')).toBeVisible();
+    await expect(page.getByText('Loading book details...')).toHaveCount(0);
+    release();
+    await expect(page.getByText('$19.50')).toBeVisible(hydrated);
+    await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeEnabled();
+
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Add to Cart – $19.50' })).toBeEnabled(hydrated);
+  });
+
+  test('when the live read fails: Product Not Found with Back to Store, and Book Not Found with Browse Store, in place of the book', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    await page.route('**/rest/v1/products?*', (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }));
+
+    await page.goto('/store/product/book-10-reasons');
+    await expect(page.getByRole('heading', { level: 1, name: 'Product Not Found' })).toBeVisible(hydrated);
+    await expect(page.getByRole('heading', { level: 1, name: BOOK })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeHidden();
+    await page.getByRole('link', { name: 'Back to Store' }).click();
+    await expect(page).toHaveURL(/\/store$/);
+
+    await page.goto('/book');
+    await expect(page.getByRole('heading', { level: 1, name: 'Book Not Found' })).toBeVisible(hydrated);
+    await expect(page.getByText("Sorry, we couldn't find the book you're looking for.")).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: BOOK })).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'Inside the Book' })).toBeHidden();
+    await page.getByRole('link', { name: 'Browse Store' }).click();
+    await expect(page).toHaveURL(/\/store$/);
+    expect(errors.some((text) => text.includes('Failed to fetch product details'))).toBe(true);
   });
 });

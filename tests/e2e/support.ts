@@ -32,7 +32,6 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await expect(page.getByRole('banner').getByRole('button', { name: 'Sign Out' })).toBeVisible({ timeout: 15_000 });
 }
 
-
 /** How many px the page is wider than the viewport; 0 or less means no horizontal scrolling. */
 export const horizontalOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 

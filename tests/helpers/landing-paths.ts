@@ -1,4 +1,4 @@
-/** Spec section 2, "Search landing pages": the cities with their own page, and all 30 landing paths. */
+/** The search-landing pages: the cities with their own page, and all 30 landing paths. */
 export const CITIES: readonly string[] = ['sydney', 'melbourne', 'brisbane', 'perth', 'adelaide', 'new-york', 'los-angeles', 'chicago', 'london', 'birmingham', 'manchester'];
 
 export const LANDING_PATHS: readonly string[] = [

@@ -28,7 +28,7 @@ export async function startTestShop(options: { jwtExpirySeconds?: number } = {})
     const client = make(LOCAL_ANON_KEY);
     const { data, error } = await client.auth.signInWithOAuth({
       provider: 'google',
-      options: { redirectTo: `${url}/auth/callback`, skipBrowserRedirect: true, queryParams: { access_type: 'offline', prompt: 'consent' } },
+      options: { redirectTo: `${url}/auth/callback`, skipBrowserRedirect: true },
     });
     if (error || !data.url) throw error ?? new Error('no authorize URL');
     const page = new URL(data.url);

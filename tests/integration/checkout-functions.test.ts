@@ -3,13 +3,14 @@
  * never charged, bad input gets a 4xx with a message, and no body whatever yields a 5xx.
  */
 import { readdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 let t: TestShop;
 beforeAll(async () => {
   t = await startTestShop();
   await t.service().from('products').insert({ id: 'two-left', title: 'Two Left', price: 10, stock: 2 });
+  await t.service().from('products').insert({ id: 'off-sale', title: 'Off Sale', price: 10, stock: 5, for_sale: false });
 });
 afterAll(() => t.close());
 
@@ -76,11 +77,13 @@ describe('create-checkout refuses bad input with a 4xx and a message', () => {
     ['a fractional quantity', { ...good, cartItems: [{ id: 'book-10-reasons', quantity: 1.5 }] }, 400, /whole number/],
     ['an empty cart', { ...good, cartItems: [] }, 400, /Your cart is empty/],
     ['an unknown product', { ...good, cartItems: [{ id: 'no-such-book', quantity: 1 }] }, 400, /couldn't find/],
+    ['a book taken off sale', { ...good, cartItems: [{ id: 'off-sale', quantity: 1 }] }, 400, /couldn't find/],
     ['more than the stock', { ...good, cartItems: [{ id: 'two-left', quantity: 3 }] }, 409, /Only 2 left/],
     ['a country we do not ship to', { ...good, shippingDetails: { ...address, country: 'FR' } }, 400, /We ship to/],
     ['an invalid email', { ...good, customerEmail: 'nope' }, 400, /valid email/],
     ['a missing address line', { ...good, shippingDetails: { ...address, addressLine1: '  ' } }, 400, /complete your shipping address/],
-    ['a shipping method that is not offered', { ...good, shippingDetails: { ...address, shippingMethod: { id: 'teleport' } } }, 400, /select a shipping method/],
+    ['no shipping method', { ...good, shippingDetails: { ...address, shippingMethod: { id: '' } } }, 400, /Please select a shipping method/],
+    ['a shipping method that is not offered', { ...good, shippingDetails: { ...address, shippingMethod: { id: 'teleport' } } }, 409, /Please choose one again/],
     ['a return address on another site', { ...good, successUrl: 'https://evil.example/ok' }, 400, /on this site/],
   ])('%s', async (_, body, status, message) => {
     const answer = await post('create-checkout', body);
@@ -95,6 +98,69 @@ describe('create-checkout refuses bad input with a 4xx and a message', () => {
   });
 });
 
+describe('create-checkout when the delivery options changed since the page showed them', () => {
+  afterEach(() => {
+    delete process.env.AUSPOST_API_KEY;
+    vi.unstubAllGlobals();
+  });
+
+  it('a live Australia Post option chosen on the page, and Australia Post failing at checkout: 409 with the current options, no order', async () => {
+    process.env.AUSPOST_API_KEY = 'pac-test-key';
+    const realFetch = globalThis.fetch;
+    // Australia Post is down now (as its gateway answers); every other request goes through.
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+      new URL(input instanceof Request ? input.url : String(input)).hostname === 'digitalapi.auspost.com.au' ? Promise.resolve(new Response('Bad gateway', { status: 502 })) : realFetch(input, init),
+    );
+    const before = (await t.service().from('orders').select('id', { count: 'exact', head: true })).count;
+    const { status, body } = await post('create-checkout', {
+      cartItems: [{ id: 'book-10-reasons', quantity: 1 }],
+      shippingDetails: { ...address, shippingMethod: { id: 'AUS_PARCEL_REGULAR' } },
+      customerEmail: 'changed@example.com',
+    });
+    expect(status).toBe(409);
+    expect(body).toEqual({
+      error: 'The delivery options for your address have changed. Please choose one again.',
+      quotes: [expect.objectContaining({ id: 'au-standard', plan_name: 'AU Standard Courier', price: 15 })],
+      message: 'Could not fetch shipping rates.',
+    });
+    expect((await t.service().from('orders').select('id', { count: 'exact', head: true })).count).toBe(before);
+  });
+});
+
+describe('the order, its items and its payment session are written together', () => {
+  const order = {
+    customer_email: 'tx@example.com',
+    subtotal_amount: 22,
+    shipping_amount: 15,
+    total_amount: 37,
+    shipping_address: { line1: '1 St' },
+    shipping_method: { id: 'au-standard' },
+    payment_provider: 'local-test',
+  };
+
+  it('an item that cannot be written leaves no order behind', async () => {
+    const before = (await t.service().from('orders').select('id', { count: 'exact', head: true }).eq('customer_email', 'tx@example.com')).count;
+    const { error } = await t.service().rpc('create_order', {
+      p_order: order,
+      p_items: [
+        { product_id: 'book-10-reasons', title: 'Book', quantity: 1, price_at_time: 22 },
+        { product_id: 'no-such-product', title: 'Ghost', quantity: 1, price_at_time: 0 },
+      ],
+    });
+    expect(error?.code).toBe('23503');
+    expect((await t.service().from('orders').select('id', { count: 'exact', head: true }).eq('customer_email', 'tx@example.com')).count).toBe(before);
+  });
+
+  it('linking the same session twice is fine; another session for a linked order is refused', async () => {
+    const { data: orderId } = await t.service().rpc('create_order', { p_order: order, p_items: [{ product_id: 'book-10-reasons', title: 'Book', quantity: 1, price_at_time: 22 }] });
+    const link = async (session: string) => (await t.service().rpc('link_checkout_session', { p_order_id: orderId, p_session_id: session })).data;
+    expect(await link('cs_local_first')).toBe(true);
+    expect(await link('cs_local_first')).toBe(true);
+    expect(await link('cs_local_second')).toBe(false);
+    expect((await t.service().from('orders').select('checkout_session_id').eq('id', orderId).single()).data).toEqual({ checkout_session_id: 'cs_local_first' });
+  });
+});
+
 describe('fuzz: random bodies never yield a 5xx', () => {
   const functionPaths = readdirSync('functions')
     .filter((f) => f.endsWith('.ts'))
@@ -104,14 +170,38 @@ describe('fuzz: random bodies never yield a 5xx', () => {
   function randomValue(depth = 0): unknown {
     const pick = Math.floor(Math.random() * (depth > 2 ? 5 : 8));
     switch (pick) {
-      case 0: return null;
-      case 1: return Math.random() > 0.5;
-      case 2: return [Math.random() * 1e6 - 5e5, -1, 0, 1.5, Number.MAX_SAFE_INTEGER][Math.floor(Math.random() * 5)];
-      case 3: return ['', 'book-10-reasons', 'AU', 'a'.repeat(5000), '<script>', "'; drop table orders; --", 'x@y.z', '{CHECKOUT_SESSION_ID}'][Math.floor(Math.random() * 8)];
-      case 4: return 'suggest';
-      case 5: return Array.from({ length: Math.floor(Math.random() * 4) }, () => randomValue(depth + 1));
+      case 0:
+        return null;
+      case 1:
+        return Math.random() > 0.5;
+      case 2:
+        return [Math.random() * 1e6 - 5e5, -1, 0, 1.5, Number.MAX_SAFE_INTEGER][Math.floor(Math.random() * 5)];
+      case 3:
+        return ['', 'book-10-reasons', 'AU', 'a'.repeat(5000), '<script>', "'; drop table orders; --", 'x@y.z', '{CHECKOUT_SESSION_ID}'][Math.floor(Math.random() * 8)];
+      case 4:
+        return 'suggest';
+      case 5:
+        return Array.from({ length: Math.floor(Math.random() * 4) }, () => randomValue(depth + 1));
       default: {
-        const keys = ['cartItems', 'shippingDetails', 'customerEmail', 'id', 'quantity', 'country', 'action', 'input', 'place_id', 'sessionId', 'deliveryPostcode', 'deliveryCountry', 'cart', 'type', 'data', 'turnstileToken', 'product'];
+        const keys = [
+          'cartItems',
+          'shippingDetails',
+          'customerEmail',
+          'id',
+          'quantity',
+          'country',
+          'action',
+          'input',
+          'place_id',
+          'sessionId',
+          'deliveryPostcode',
+          'deliveryCountry',
+          'cart',
+          'type',
+          'data',
+          'turnstileToken',
+          'product',
+        ];
         return Object.fromEntries(Array.from({ length: Math.floor(Math.random() * 6) }, () => [keys[Math.floor(Math.random() * keys.length)]!, randomValue(depth + 1)]));
       }
     }

@@ -4,14 +4,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestShop, type TestShop } from '../helpers/shop';
+import { LOCAL_ANON_KEY } from '../../local/backend/keys';
 
 let t: TestShop;
 beforeAll(async () => {
   t = await startTestShop();
-  const { error } = await t.service().from('products').insert([
-    { id: 'rosary-kit', title: 'Rosary Craft Kit', price: 15.5, category: 'Crafts', stock: 3, weight: 120, dimensions: { length: 10, width: 5, height: 2 } },
-    { id: 'saints-cards', title: 'Saints Cards', price: 9.95, category: "Children's Books", stock: 0, weight: 80 },
-  ], { defaultToNull: false });
+  const { error } = await t
+    .service()
+    .from('products')
+    .insert(
+      [
+        { id: 'rosary-kit', title: 'Rosary Craft Kit', price: 15.5, category: 'Crafts', stock: 3, weight: 120, dimensions: { length: 10, width: 5, height: 2 } },
+        { id: 'saints-cards', title: 'Saints Cards', price: 9.95, category: "Children's Books", stock: 0, weight: 80 },
+      ],
+      { defaultToNull: false },
+    );
   expect(error).toBeNull();
 });
 afterAll(() => t.close());
@@ -54,13 +61,19 @@ describe('product reads', () => {
 });
 
 describe('writes and their errors', () => {
-  it('inserts with return=minimal for anon and gives 23505 / 409 on a duplicate email in another case', async () => {
-    const first = await t.anon().from('newsletter_subscriptions').insert({ email: 'parent@example.com' });
+  it('inserts with return=minimal and gives 23505 / 409 on a duplicate email in another case', async () => {
+    const first = await t.service().from('newsletter_subscriptions').insert({ email: 'parent@example.com' });
     expect(first.error).toBeNull();
     expect(first.status).toBe(201);
-    const again = await t.anon().from('newsletter_subscriptions').insert({ email: 'PARENT@Example.com' });
+    const again = await t.service().from('newsletter_subscriptions').insert({ email: 'PARENT@Example.com' });
     expect(again.status).toBe(409);
     expect(again.error?.code).toBe('23505');
+  });
+
+  it('refuses an insert the role has no grant for with 42501 / 401', async () => {
+    const { error, status } = await t.anon().from('newsletter_subscriptions').insert({ email: 'bot@example.com' });
+    expect(status).toBe(401);
+    expect(error?.code).toBe('42501');
   });
 
   it('refuses anon reads of the newsletter with 42501 / 401', async () => {
@@ -69,13 +82,8 @@ describe('writes and their errors', () => {
     expect(error?.code).toBe('42501');
   });
 
-  it('refuses return=representation where the role may not read back (as Supabase does)', async () => {
-    const { error } = await t.anon().from('contact_submissions').insert({ name: 'A', email: 'a@example.com', subject: 'Hi', message: 'Hello' }).select();
-    expect(error?.code).toBe('42501');
-  });
-
   it('rejects a row that breaks a constraint with 23514 / 400', async () => {
-    const { error, status } = await t.anon().from('contact_submissions').insert({ name: '', email: 'not-an-email', subject: 'x', message: 'y' });
+    const { error, status } = await t.service().from('contact_submissions').insert({ name: '', email: 'not-an-email', subject: 'x', message: 'y' });
     expect(status).toBe(400);
     expect(error?.code).toBe('23514');
   });
@@ -87,7 +95,14 @@ describe('writes and their errors', () => {
   });
 
   it('inserts many rows at once as the service role', async () => {
-    const { data, error } = await t.service().from('payment_events').insert([{ id: 'evt_1', type: 'a' }, { id: 'evt_2', type: 'b' }]).select('id');
+    const { data, error } = await t
+      .service()
+      .from('payment_events')
+      .insert([
+        { id: 'evt_1', type: 'a' },
+        { id: 'evt_2', type: 'b' },
+      ])
+      .select('id');
     expect(error).toBeNull();
     expect(data).toHaveLength(2);
   });
@@ -129,6 +144,16 @@ describe('bad requests get clear errors', () => {
     expect(embed.error?.message).toMatch(/not supported by the embedded backend/);
   });
 
+  it('an is. value or operator that names an Object.prototype property is an unknown value, not a lookup', async () => {
+    for (const filter of ['is.constructor', 'is.__proto__', 'is.toString', 'constructor.1', 'hasOwnProperty.1', '__proto__.1']) {
+      const response = await fetch(`${t.url}/rest/v1/products?select=id&stock=${filter}`, { headers: { apikey: LOCAL_ANON_KEY } });
+      expect(response.status, filter).toBe(400);
+      const body = await response.json();
+      expect(body.code, filter).toBe('PGRST100');
+      expect(body.message, filter).not.toMatch(/native code|function/);
+    }
+  });
+
   it('a tampered token: 401', async () => {
     const response = await fetch(`${t.url}/rest/v1/products`, { headers: { apikey: 'x', authorization: 'Bearer not.a.jwt' } });
     expect(response.status).toBe(401);
@@ -136,7 +161,11 @@ describe('bad requests get clear errors', () => {
   });
 
   it('identifiers from the request never reach SQL unchecked', async () => {
-    const { status } = await t.anon().from('products').select('id').order('id; drop table products' as 'id');
+    const { status } = await t
+      .anon()
+      .from('products')
+      .select('id')
+      .order('id; drop table products' as 'id');
     expect(status).toBe(400);
     expect((await t.anon().from('products').select('id')).data?.length).toBe(3);
   });
@@ -153,18 +182,32 @@ describe('auth', () => {
     const refreshed = await client.auth.refreshSession();
     expect(refreshed.error).toBeNull();
     expect(refreshed.data.session?.refresh_token).not.toBe(before.refresh_token);
-    const reused = await fetch(`${t.url}/auth/v1/token?grant_type=refresh_token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', apikey: 'x' },
-      body: JSON.stringify({ refresh_token: before.refresh_token }),
-    });
-    expect(reused.status).toBe(400);
-    expect(await reused.json()).toMatchObject({ error_code: 'refresh_token_already_used' });
 
     const token = refreshed.data.session!.access_token;
+    expect((await fetch(`${t.url}/auth/v1/user`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     expect((await client.auth.signOut()).error).toBeNull();
     const afterLogout = await fetch(`${t.url}/auth/v1/user`, { headers: { authorization: `Bearer ${token}` } });
     expect(afterLogout.status).toBe(403);
+  });
+
+  it('a used refresh token presented again ends its session: the current access and refresh tokens stop working', async () => {
+    const client = await t.signIn('reuse@example.com');
+    const first = (await client.auth.getSession()).data.session!;
+    const current = (await client.auth.refreshSession()).data.session!;
+    const refreshWith = (refresh_token: string) =>
+      fetch(`${t.url}/auth/v1/token?grant_type=refresh_token`, { method: 'POST', headers: { 'content-type': 'application/json', apikey: LOCAL_ANON_KEY }, body: JSON.stringify({ refresh_token }) });
+
+    const replay = await refreshWith(first.refresh_token);
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toMatchObject({ error_code: 'refresh_token_already_used' });
+
+    const user = await fetch(`${t.url}/auth/v1/user`, { headers: { authorization: `Bearer ${current.access_token}` } });
+    expect(user.status).toBe(403);
+    expect(await user.json()).toMatchObject({ error_code: 'session_not_found' });
+    expect((await refreshWith(current.refresh_token)).status).toBe(400);
+    // Another sign-in of the same person is a separate session and is unaffected.
+    const other = await t.signIn('reuse@example.com');
+    expect((await other.auth.getUser()).error).toBeNull();
   });
 
   it('shows a page that says it stands in for Google, and only redirects to the site itself', async () => {

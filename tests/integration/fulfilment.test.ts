@@ -14,7 +14,15 @@ async function createOrder(productId: string, quantity: number, checkoutSessionI
   const service = t.service();
   const { data: order, error } = await service
     .from('orders')
-    .insert({ checkout_session_id: checkoutSessionId, customer_email: 'buyer@example.com', subtotal_amount: 22 * quantity, shipping_amount: 0, total_amount: 22 * quantity, shipping_address: { line1: '1 St', city: 'Sydney', country: 'AU' }, shipping_method: { id: 'au-standard', name: 'AU Standard Courier' } })
+    .insert({
+      checkout_session_id: checkoutSessionId,
+      customer_email: 'buyer@example.com',
+      subtotal_amount: 22 * quantity,
+      shipping_amount: 0,
+      total_amount: 22 * quantity,
+      shipping_address: { line1: '1 St', city: 'Sydney', country: 'AU' },
+      shipping_method: { id: 'au-standard', name: 'AU Standard Courier' },
+    })
     .select('id')
     .single();
   if (error) throw error;
@@ -70,11 +78,13 @@ describe('fulfil_order', () => {
 });
 
 /** Stand-ins for the payment and email providers that record what fulfilment asked of them. */
-function recordingServices(refund: () => Promise<PaymentRefund> = async () => ({ id: 're_test_1', status: 'succeeded' })) {
+function recordingServices(refund: () => Promise<PaymentRefund> = async () => ({ id: 're_test_1', status: 'succeeded' }), notifyTo?: string) {
   const sent: EmailMessage[] = [];
   const services = {
     email: { name: 'recording', send: vi.fn(async (message: EmailMessage) => void sent.push(message)) },
     payments: { refundSession: vi.fn(refund) },
+    siteOrigin: 'https://shop.example',
+    notifyTo,
   } as unknown as FulfilmentServices & { payments: { refundSession: ReturnType<typeof vi.fn> } };
   return { services, sent };
 }
@@ -95,7 +105,9 @@ describe('a payment whose copies sold out first', () => {
     expect(soldOut).toMatchObject({ refund_id: 're_test_1', refunded_at: expect.any(String) });
     // Every refund request is for the sold-out session under one key, so the provider refunds once.
     const refundCalls = services.payments.refundSession.mock.calls as Array<[string, { orderId: string; idempotencyKey: string }]>;
-    expect(new Set(refundCalls.map(([session, input]) => `${session}|${input.orderId}|${input.idempotencyKey}`))).toEqual(new Set([`${soldOut.checkout_session_id}|${soldOut.id}|order-refund-${soldOut.id}`]));
+    expect(new Set(refundCalls.map(([session, input]) => `${session}|${input.orderId}|${input.idempotencyKey}`))).toEqual(
+      new Set([`${soldOut.checkout_session_id}|${soldOut.id}|order-refund-${soldOut.id}`]),
+    );
     expect(sent.map((m) => m.subject.replace(/^Your order \w{8} /, '')).sort()).toEqual(['has been refunded', 'is confirmed']);
     expect(sent.find((m) => m.subject.endsWith('refunded'))!.text).toContain('We have refunded the full $22.00 AUD');
     expect(await stockOf('refund-copy')).toBe(0);
@@ -122,5 +134,29 @@ describe('a payment whose copies sold out first', () => {
     expect((await t.service().rpc('record_refund', { p_order_id: order, p_refund_id: 're_x' })).data).toBe(false);
     const { error } = await t.service().from('orders').update({ refund_id: 're_x', refunded_at: new Date().toISOString() }).eq('id', order);
     expect(error?.code).toBe('23514');
+  });
+});
+
+describe('the publisher is told of each paid order', () => {
+  it('once, at NOTIFY_EMAIL_TO, with the order number, items, total, delivery method and a link to it in /admin; the shopper gets the status link', async () => {
+    const order = await createOrder('book-10-reasons', 2, 'cs_test_notice');
+    const { services, sent } = recordingServices(undefined, 'publisher@example.com.au');
+    await Promise.all([1, 2, 3].map(() => fulfilOrder(t.service(), services, order)));
+    const notices = sent.filter((m) => m.to === 'publisher@example.com.au');
+    expect(notices).toHaveLength(1);
+    const number = order.slice(0, 8).toUpperCase();
+    expect(notices[0]!.subject).toBe(`New order ${number}: $44.00 AUD`);
+    expect(notices[0]!.text).toContain('2 × Item — $44.00');
+    expect(notices[0]!.text).toContain('Delivery: AU Standard Courier');
+    expect(notices[0]!.text).toContain(`https://shop.example/admin#order/${order}`);
+    const confirmation = sent.find((m) => m.to === 'buyer@example.com')!;
+    expect(confirmation.text).toMatch(/Follow your order: https:\/\/shop\.example\/order-status#[0-9a-f]{64}/);
+  });
+
+  it('not at all when NOTIFY_EMAIL_TO is unset', async () => {
+    const order = await createOrder('book-10-reasons', 1, 'cs_test_no_notice');
+    const { services, sent } = recordingServices();
+    await fulfilOrder(t.service(), services, order);
+    expect(sent.map((m) => m.to)).toEqual(['buyer@example.com']);
   });
 });

@@ -2,7 +2,9 @@
  * Stripe mode end to end on the server side: the webhook checks the signature on the raw body, a replayed
  * or concurrent event (and a concurrent verify-payment) fulfils once — one stock decrement, one email —
  * and a bad signature is refused with nothing written; a sold-out order's refund is retried by redelivery
- * until it succeeds. Stripe's API is a local server answering as Stripe.
+ * until it succeeds. Every payment is bound to its order: the order is found by the session id the shop
+ * stored, never by ids the event carries, and the amount and currency must match. Stripe's API is a local
+ * server answering as Stripe.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
@@ -15,7 +17,8 @@ import { readOutbox } from '../../functions/_lib/providers/local-email';
 
 const WEBHOOK_SECRET = 'whsec_test_local_secret';
 const outbox = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'outbox.jsonl');
-const sessions = new Map<string, { orderId: string; paid: boolean }>();
+/** The sessions Stripe knows: what each charged, and the order id it carries (which anyone can set). */
+const sessions = new Map<string, { orderId: string; paid: boolean; amountTotal: number; currency: string }>();
 /** Refund requests Stripe answered, and whether it is failing them (an outage on Stripe's side). */
 const refunds: Array<{ paymentIntent: string | null; idempotencyKey: string | undefined; answered: number }> = [];
 let refundsFailing = false;
@@ -56,6 +59,8 @@ beforeAll(async () => {
         status: session.paid ? 'complete' : 'open',
         payment_status: session.paid ? 'paid' : 'unpaid',
         payment_intent: session.paid ? `pi_${id}` : null,
+        amount_total: session.amountTotal,
+        currency: session.currency,
         metadata: { order_id: session.orderId },
         client_reference_id: session.orderId,
       }),
@@ -76,23 +81,49 @@ async function pendingOrder(sessionId: string, quantity = 1, productId = 'book-1
   const { data, error } = await t
     .service()
     .from('orders')
-    .insert({ customer_email: 'stripe@example.com', subtotal_amount: 22 * quantity, shipping_amount: 15, total_amount: 22 * quantity + 15, shipping_address: { line1: '1 St' }, shipping_method: { name: 'AU Standard Courier' }, checkout_session_id: sessionId })
+    .insert({
+      customer_email: 'stripe@example.com',
+      subtotal_amount: 22 * quantity,
+      shipping_amount: 15,
+      total_amount: 22 * quantity + 15,
+      shipping_address: { line1: '1 St' },
+      shipping_method: { name: 'AU Standard Courier' },
+      checkout_session_id: sessionId,
+    })
     .select('id')
     .single();
   if (error) throw error;
   await t.service().from('order_items').insert({ order_id: data.id, product_id: productId, title: 'Book', quantity, price_at_time: 22 });
-  sessions.set(sessionId, { orderId: data.id as string, paid: true });
+  sessions.set(sessionId, { orderId: data.id as string, paid: true, amountTotal: (22 * quantity + 15) * 100, currency: 'aud' });
   return data.id as string;
 }
 
-function completedEvent(eventId: string, sessionId: string, orderId: string, type = 'checkout.session.completed') {
+/** A signed event about a session; the session's amount and currency are Stripe's record of it unless overridden. */
+function completedEvent(eventId: string, sessionId: string, orderId: string, type = 'checkout.session.completed', session: Record<string, unknown> = {}) {
+  const known = sessions.get(sessionId);
   return JSON.stringify({
     id: eventId,
     object: 'event',
     type,
-    data: { object: { id: sessionId, object: 'checkout.session', status: 'complete', payment_status: 'paid', metadata: { order_id: orderId } } },
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        status: 'complete',
+        payment_status: 'paid',
+        amount_total: known?.amountTotal ?? 3700,
+        currency: known?.currency ?? 'aud',
+        metadata: { order_id: orderId },
+        client_reference_id: orderId,
+        ...session,
+      },
+    },
   });
 }
+
+const orderState = async (orderId: string) => (await t.service().from('orders').select('status, payment_status').eq('id', orderId).single()).data;
+const verify = async (sessionId: string) =>
+  (await fetch(`${t.url}/api/verify-payment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId }) })).json();
 
 async function sendWebhook(payload: string, signature?: string) {
   const header = signature ?? (await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET }));
@@ -100,7 +131,7 @@ async function sendWebhook(payload: string, signature?: string) {
   return response.status;
 }
 
-const stock = async () => ((await t.anon().from('products').select('stock').eq('id', 'book-10-reasons').single()).data!.stock as number);
+const stock = async () => (await t.anon().from('products').select('stock').eq('id', 'book-10-reasons').single()).data!.stock as number;
 const emailsFor = async (orderId: string) => (await readOutbox(outbox)).filter((e) => e.idempotencyKey === `order-confirmation-${orderId}`);
 
 describe('the Stripe webhook', () => {
@@ -130,7 +161,12 @@ describe('the Stripe webhook', () => {
     const before = await stock();
     const [webhook, ...verifies] = await Promise.all([
       sendWebhook(completedEvent('evt_race', 'cs_test_race', orderId)),
-      ...[1, 2, 3].map(() => fetch(`${t.url}/api/verify-payment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'cs_test_race' }) }).then(async (r) => ({ status: r.status, body: await r.json() }))),
+      ...[1, 2, 3].map(() =>
+        fetch(`${t.url}/api/verify-payment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'cs_test_race' }) }).then(async (r) => ({
+          status: r.status,
+          body: await r.json(),
+        })),
+      ),
     ]);
     expect(webhook).toBe(200);
     for (const verify of verifies) expect(verify).toMatchObject({ status: 200, body: { paymentStatus: 'paid', orderId } });
@@ -171,9 +207,77 @@ describe('the Stripe webhook', () => {
     expect(await emailsFor(orderId)).toEqual([]);
   });
 
+  it('a paid session the shop did not create fulfils nothing, even when it names a real order', async () => {
+    const orderId = await pendingOrder('cs_test_ours');
+    const before = await stock();
+    // A Payment Link or another integration on the same account: the buyer chose client_reference_id and metadata.
+    expect(await sendWebhook(completedEvent('evt_foreign', 'cs_test_someone_elses', orderId, 'checkout.session.completed', { amount_total: 100 }))).toBe(200);
+    expect(await orderState(orderId)).toEqual({ status: 'pending', payment_status: 'unpaid' });
+    expect(await stock()).toBe(before);
+    expect(await emailsFor(orderId)).toEqual([]);
+  });
+
+  it('an expired session the shop did not create cancels nothing; its own expired session cancels the order', async () => {
+    const orderId = await pendingOrder('cs_test_still_open');
+    expect(await sendWebhook(completedEvent('evt_foreign_expiry', 'cs_test_not_ours', orderId, 'checkout.session.expired', { status: 'expired', payment_status: 'unpaid' }))).toBe(200);
+    expect(await orderState(orderId)).toEqual({ status: 'pending', payment_status: 'unpaid' });
+    expect(await sendWebhook(completedEvent('evt_own_expiry', 'cs_test_still_open', orderId, 'checkout.session.expired', { status: 'expired', payment_status: 'unpaid' }))).toBe(200);
+    expect(await orderState(orderId)).toEqual({ status: 'cancelled', payment_status: 'expired' });
+  });
+
+  it.each<[string, { amount_total?: number; currency?: string }]>([
+    ['an amount other than the order total', { amount_total: 100 }],
+    ['another currency', { currency: 'usd' }],
+  ])('the shop’s own session paid with %s fulfils nothing', async (_, change) => {
+    const sessionId = `cs_test_mismatch_${Object.keys(change)[0]}`;
+    const orderId = await pendingOrder(sessionId);
+    Object.assign(sessions.get(sessionId)!, change.amount_total ? { amountTotal: change.amount_total } : { currency: change.currency });
+    const before = await stock();
+    expect(await sendWebhook(completedEvent(`evt_${sessionId}`, sessionId, orderId))).toBe(200);
+    expect(await verify(sessionId)).toMatchObject({ paymentStatus: 'unpaid' });
+    expect(await orderState(orderId)).toEqual({ status: 'pending', payment_status: 'unpaid' });
+    expect(await stock()).toBe(before);
+  });
+
+  it('a delayed payment that fails cancels the unpaid order (checkout.session.async_payment_failed)', async () => {
+    const orderId = await pendingOrder('cs_test_async_failed');
+    expect(await sendWebhook(completedEvent('evt_async_failed', 'cs_test_async_failed', orderId, 'checkout.session.async_payment_failed', { payment_status: 'unpaid' }))).toBe(200);
+    expect(await orderState(orderId)).toEqual({ status: 'cancelled', payment_status: 'expired' });
+  });
+
+  it('verify-payment reports a cancelled order as cancelled, not paid', async () => {
+    const orderId = await pendingOrder('cs_test_cancelled_then_paid');
+    expect(await sendWebhook(completedEvent('evt_cancel_first', 'cs_test_cancelled_then_paid', orderId, 'checkout.session.expired', { payment_status: 'unpaid' }))).toBe(200);
+    const before = await stock();
+    expect(await verify('cs_test_cancelled_then_paid')).toMatchObject({ paymentStatus: 'cancelled', orderId });
+    expect(await stock()).toBe(before);
+  });
+
+  it('a refund email that fails after the refund is recorded is sent by the next confirmation visit, once', async () => {
+    await t.service().from('products').insert({ id: 'webhook-sold-out-email', title: 'Sold Out Too', price: 22, stock: 0 });
+    const orderId = await pendingOrder('cs_test_refund_email', 1, 'webhook-sold-out-email');
+    const refundEmails = async () => (await readOutbox(outbox)).filter((e) => e.idempotencyKey === `order-refund-${orderId}`);
+    // The outbox path runs through a file, so the email provider fails to send (as Resend failing would).
+    process.env.LOCAL_OUTBOX_FILE = join(outbox, 'not-a-folder', 'outbox.jsonl');
+    try {
+      expect(await sendWebhook(completedEvent('evt_refund_email', 'cs_test_refund_email', orderId))).toBe(200);
+    } finally {
+      process.env.LOCAL_OUTBOX_FILE = outbox;
+    }
+    expect((await t.service().from('orders').select('refund_id, refund_email_sent_at').eq('id', orderId).single()).data).toEqual({
+      refund_id: expect.stringMatching(/^re_/),
+      refund_email_sent_at: null,
+    });
+    expect(await refundEmails()).toEqual([]);
+
+    await Promise.all([verify('cs_test_refund_email'), verify('cs_test_refund_email')]);
+    expect(await verify('cs_test_refund_email')).toMatchObject({ paymentStatus: 'refund_due' });
+    expect(await refundEmails()).toHaveLength(1);
+  });
+
   it('verify-payment reports an unpaid session as not paid, without fulfilling', async () => {
     const orderId = await pendingOrder('cs_test_open');
-    sessions.set('cs_test_open', { orderId, paid: false });
+    sessions.set('cs_test_open', { ...sessions.get('cs_test_open')!, paid: false });
     const before = await stock();
     const response = await fetch(`${t.url}/api/verify-payment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'cs_test_open' }) });
     expect(await response.json()).toMatchObject({ paymentStatus: 'unpaid', orderId });

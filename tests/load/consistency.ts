@@ -37,10 +37,12 @@ export async function checkConsistency(dataDir: string, initialStock: Map<string
     const orders = (await db.query<OrderRow>('select id, checkout_session_id, status, payment_status, paid_at, fulfilled_at, refunded_at from public.orders')).rows;
     const items = (await db.query<{ order_id: string; product_id: string; quantity: number }>('select order_id, product_id, quantity from public.order_items')).rows;
     const products = (await db.query<{ id: string; stock: number }>('select id, stock from public.products order by id')).rows;
-    const sold = (await db.query<{ product_id: string; sold: number }>(
-      `select oi.product_id, sum(oi.quantity)::int as sold from public.order_items oi
+    const sold = (
+      await db.query<{ product_id: string; sold: number }>(
+        `select oi.product_id, sum(oi.quantity)::int as sold from public.order_items oi
          join public.orders o on o.id = oi.order_id where o.fulfilled_at is not null group by oi.product_id`,
-    )).rows;
+      )
+    ).rows;
 
     const byId = new Map(orders.map((o) => [o.id, o]));
     const itemsOf = new Map<string, Map<string, number>>();
@@ -66,7 +68,11 @@ export async function checkConsistency(dataDir: string, initialStock: Map<string
     // 2. Fault: nothing committed before the restart was lost.
     const beforeRestart = told.filter((t) => t.phase === 'before-restart');
     const lost = beforeRestart.filter((t) => !byId.has(t.orderId)).map((t) => t.orderId);
-    checks.push({ name: 'no order created before the restart was lost', pass: lost.length === 0, detail: `${beforeRestart.length} created before the restart, ${lost.length} lost${lost.length ? ` (${list(lost)})` : ''}` });
+    checks.push({
+      name: 'no order created before the restart was lost',
+      pass: lost.length === 0,
+      detail: `${beforeRestart.length} created before the restart, ${lost.length} lost${lost.length ? ` (${list(lost)})` : ''}`,
+    });
 
     // 3. Paid orders have their items — exactly the cart the shopper sent.
     const paidOrders = orders.filter((o) => o.payment_status === 'paid' || o.payment_status === 'refund_due');
@@ -126,7 +132,11 @@ export async function checkConsistency(dataDir: string, initialStock: Map<string
         return false;
       })
       .map((t) => `${t.orderId} told ${t.outcome}, database ${byId.get(t.orderId)!.payment_status}`);
-    checks.push({ name: 'every payment result a shopper was shown matches the database', pass: contradictions.length === 0, detail: contradictions.length ? list(contradictions, 3) : `${told.filter((t) => t.outcome !== 'created').length} results, all match` });
+    checks.push({
+      name: 'every payment result a shopper was shown matches the database',
+      pass: contradictions.length === 0,
+      detail: contradictions.length ? list(contradictions, 3) : `${told.filter((t) => t.outcome !== 'created').length} results, all match`,
+    });
 
     const byPaymentStatus: Record<string, number> = {};
     orders.forEach((o) => (byPaymentStatus[o.payment_status] = (byPaymentStatus[o.payment_status] ?? 0) + 1));

@@ -64,8 +64,7 @@ function mulberry32(seed: number): () => number {
 
 /** Server-side errors are expected while the database is being closed; they are counted, not printed in full. */
 const serverErrors = new Map<string, number>();
-const describe = (value: unknown) =>
-  value instanceof Error ? `${value.name}: ${value.message}` : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+const describe = (value: unknown) => (value instanceof Error ? `${value.name}: ${value.message}` : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
 const originalError = console.error;
 console.error = (...args: unknown[]) => {
   const first = args.map(describe).join(' ').split('\n')[0]!.slice(0, 200);
@@ -94,7 +93,11 @@ async function main(): Promise<boolean> {
   const log = (text: string) => console.log(text);
   log(`Load run: ${SHOPPERS} shoppers for ${DURATION_S} s on http://127.0.0.1:${port}${FAULT ? ', server and database restarted midway' : ''}`);
   log(`  data: ${dataDir}`);
-  log(`  load average ${loadavg().map((n) => n.toFixed(1)).join(' / ')} on ${availableParallelism()} cores (the shop, its database and the shoppers share them)`);
+  log(
+    `  load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' / ')} on ${availableParallelism()} cores (the shop, its database and the shoppers share them)`,
+  );
 
   let shop = await startShop({ projectRoot, port, data: { dir: dataDir } });
   const initialStock = await prepareCatalog(port, BOOK_STOCK, LIMITED_STOCK);
@@ -134,11 +137,15 @@ async function main(): Promise<boolean> {
 
   // ------------------------------------------------------------------ figures
   const stats = endpointStats(recorder.samples, seconds);
-  log(`\n${recorder.samples.length} requests in ${seconds.toFixed(1)} s: ${(recorder.samples.length / seconds).toFixed(1)} requests/s; ${ledger.orders.size} orders created${FAULT ? `; restart took ${(downtimeMs / 1000).toFixed(1)} s` : ''}\n`);
+  log(
+    `\n${recorder.samples.length} requests in ${seconds.toFixed(1)} s: ${(recorder.samples.length / seconds).toFixed(1)} requests/s; ${ledger.orders.size} orders created${FAULT ? `; restart took ${(downtimeMs / 1000).toFixed(1)} s` : ''}\n`,
+  );
   log(`${'endpoint'.padEnd(28)} ${'requests'.padStart(8)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'max ms'.padStart(7)}  statuses`);
   for (const s of stats) {
     const n = (v: number) => (Number.isNaN(v) ? '—' : v.toFixed(0)).padStart(7);
-    const statuses = Object.entries(s.statuses).map(([status, count]) => `${status}×${count}`).join(' ');
+    const statuses = Object.entries(s.statuses)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
     log(`${s.endpoint.padEnd(28)} ${String(s.requests).padStart(8)} ${s.perSecond.toFixed(1).padStart(7)} ${n(s.p50)} ${n(s.p95)} ${n(s.p99)} ${n(s.max)}  ${statuses}`);
   }
   const errors = errorCounts(recorder.samples);
@@ -153,7 +160,11 @@ async function main(): Promise<boolean> {
 
   // ------------------------------------------------------------------ consistency
   const { checks, figures } = await checkConsistency(dataDir, initialStock, ledger);
-  log(`\nDatabase: ${figures.orders} orders (${Object.entries(figures.byPaymentStatus).map(([k, v]) => `${k} ${v}`).join(', ')}); ${figures.untold} created by requests cut off before their answer`);
+  log(
+    `\nDatabase: ${figures.orders} orders (${Object.entries(figures.byPaymentStatus)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}); ${figures.untold} created by requests cut off before their answer`,
+  );
   log('\nConsistency');
   for (const check of checks) log(`  ${check.pass ? 'PASS' : 'FAIL'}  ${check.name}\n          ${check.detail}`);
   const pass = checks.every((check) => check.pass);

@@ -101,7 +101,7 @@ async function pressButton(client: LoopbackClient, order: Created, action: 'pay'
 }
 
 /** What the order confirmation page shows: verify-payment's answer, written into the ledger. */
-async function confirm(ctx: ShopperContext, client: LoopbackClient, order: Created): Promise<string> {
+async function confirm(_ctx: ShopperContext, client: LoopbackClient, order: Created): Promise<string> {
   const verified = await client.request('POST /api/verify-payment', 'POST', '/api/verify-payment', { headers: JSON_HEADERS, body: JSON.stringify({ sessionId: order.sessionId }) });
   if (verified.status !== 200) throw new Stop(`verify ${verified.status}`);
   const status = parseJson<{ paymentStatus: string }>(verified.body).paymentStatus;

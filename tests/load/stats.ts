@@ -27,7 +27,10 @@ export function endpointStats(samples: Sample[], seconds: number): EndpointStats
     else groups.set(sample.endpoint, [sample]);
   }
   return [...groups.entries()].map(([endpoint, group]) => {
-    const answered = group.filter((s) => typeof s.status === 'number').map((s) => s.ms).sort((a, b) => a - b);
+    const answered = group
+      .filter((s) => typeof s.status === 'number')
+      .map((s) => s.ms)
+      .sort((a, b) => a - b);
     const statuses: Record<string, number> = {};
     group.forEach((s) => (statuses[String(s.status)] = (statuses[String(s.status)] ?? 0) + 1));
     return {

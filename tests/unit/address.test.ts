@@ -1,4 +1,4 @@
-/** Address normalisation (spec section 5): country names to codes, AU state names to codes, Google parts to our address. */
+/** Address normalisation: country names to codes, AU state names to codes, Google parts to our address. */
 import { describe, expect, it } from 'vitest';
 import { ALLOWED_COUNTRIES, AU_STATE_CODES } from '@/config/constants';
 import { addressFromGoogleComponents, normaliseAuState, normaliseCountry, type GoogleAddressComponent } from '../../functions/_lib/address';
@@ -120,7 +120,11 @@ describe('addressFromGoogleComponents', () => {
   });
 
   it('a sublocality stands in for a missing locality, and a route without a number is line 1', () => {
-    const address = addressFromGoogleComponents([part('Queen Street', 'Queen St', 'route'), part('Auckland Central', 'Auckland Central', 'sublocality_level_1', 'sublocality'), part('New Zealand', 'NZ', 'country')]);
+    const address = addressFromGoogleComponents([
+      part('Queen Street', 'Queen St', 'route'),
+      part('Auckland Central', 'Auckland Central', 'sublocality_level_1', 'sublocality'),
+      part('New Zealand', 'NZ', 'country'),
+    ]);
     expect(address).toMatchObject({ line1: 'Queen Street', city: 'Auckland Central', country: 'NZ' });
   });
 

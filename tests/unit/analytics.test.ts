@@ -4,15 +4,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  LANDING_TYPE_ATTRIBUTE,
-  landingEventName,
-  pathEventName,
-  startAnalytics,
-  type AnalyticsWindow,
-  type Metric,
-  type WebVitalsModule,
-} from '@/features/analytics/analytics';
+import { LANDING_TYPE_ATTRIBUTE, landingEventName, pathEventName, startAnalytics, type AnalyticsWindow, type Metric, type WebVitalsModule } from '@/features/analytics/analytics';
+import type { ConsentChoice, ConsentDeps } from '@/features/analytics/consent';
 
 interface FakeElement {
   attributes: Record<string, string>;
@@ -53,7 +46,7 @@ function fakeWindow({ path = '/', search = '', referrer = '', landingType, ready
   const idleTasks: Array<() => void> = [];
   const main = landingType ? element({ [LANDING_TYPE_ATTRIBUTE]: landingType }) : null;
   const win: AnalyticsWindow = {
-    location: { pathname: path, search },
+    location: { origin: 'https://shop.example', pathname: path, search },
     document: {
       title: 'A page | Awesome Catholic Kids',
       referrer,
@@ -77,18 +70,26 @@ function fakeWindow({ path = '/', search = '', referrer = '', landingType, ready
 }
 
 const quietLogger = () => ({ debug: vi.fn(), warn: vi.fn() });
+
+/** A consent store holding `choice`, recording what is written; the country look-up is not expected. */
+function storedChoice(choice?: ConsentChoice, consentRequired = true) {
+  const written: ConsentChoice[] = [];
+  const isConsentRequired = vi.fn(async () => consentRequired);
+  const consent: ConsentDeps = { store: { read: () => written.at(-1) ?? choice, write: (c) => void written.push(c) }, isConsentRequired };
+  return Object.assign(consent, { written });
+}
 const NOW = () => new Date('2026-11-22T01:00:00.000Z');
 
 describe('analytics with a GA4 measurement ID', () => {
   it('on a landing page sends page_view, the path event and the page-named event with source and landing_page_type', () => {
     const fake = fakeWindow({ path: '/catholic-books-for-kids-ages-5-9', search: '?utm_source=news', referrer: 'https://www.google.com/', landingType: 'age_specific_category' });
-    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW });
+    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW, consent: storedChoice('granted') });
 
-    expect(fake.gtagCalls[0]?.[0]).toBe('js');
-    expect(fake.gtagCalls[1]).toEqual(['config', 'G-TEST123', { send_page_view: false }]);
+    expect(fake.gtagCalls.map((call) => call[0]).slice(0, 4)).toEqual(['consent', 'consent', 'js', 'config']);
+    expect(fake.gtagCalls[3]).toEqual(['config', 'G-TEST123', { send_page_view: false, page_location: 'https://shop.example/catholic-books-for-kids-ages-5-9?utm_source=news' }]);
     const events = fake.events();
     expect(events.find((e) => e.name === 'page_view')?.params).toEqual({ page_path: '/catholic-books-for-kids-ages-5-9', page_title: 'A page | Awesome Catholic Kids' });
-    // Any path containing catholic-books- is a "location page" for the path event (spec section 7).
+    // Any path containing catholic-books- is a "location page" for the path event.
     expect(events.find((e) => e.name === 'location_page_view')?.params).toEqual({
       page_path: '/catholic-books-for-kids-ages-5-9',
       query_string: '?utm_source=news',
@@ -104,7 +105,7 @@ describe('analytics with a GA4 measurement ID', () => {
 
   it("uses 'direct' as the source when there is no referrer", () => {
     const fake = fakeWindow({ path: '/communion-gifts', landingType: 'gift_category' });
-    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW });
+    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW, consent: storedChoice('granted') });
     const events = fake.events();
     expect(events.find((e) => e.name === 'communion_gifts_view')?.params).toEqual({ page_path: '/communion-gifts', source: 'direct', landing_page_type: 'gift_category' });
     expect(events.find((e) => e.name === 'landing_page_view')).toBeDefined();
@@ -112,13 +113,13 @@ describe('analytics with a GA4 measurement ID', () => {
 
   it('sends no landing event on a page that is not a landing page', () => {
     const fake = fakeWindow({ path: '/about' });
-    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW });
+    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW, consent: storedChoice('granted') });
     expect(fake.events().map((e) => e.name)).toEqual(['page_view', 'about_page_view']);
   });
 
   it('one delegated listener sends the click event named by data-track, with page label and action', () => {
     const fake = fakeWindow({ path: '/catholic-books-sydney', landingType: 'location_specific' });
-    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW });
+    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW, consent: storedChoice('granted') });
     expect(fake.clickListeners).toHaveLength(1);
     const before = fake.events().length;
 
@@ -141,7 +142,7 @@ describe('analytics with a GA4 measurement ID', () => {
     const on = (cb: (metric: Metric) => void) => void report.push(cb);
     const vitals: WebVitalsModule = { onCLS: on, onFCP: on, onINP: on, onLCP: on, onTTFB: on };
     const loadWebVitals = vi.fn(async () => vitals);
-    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', loadWebVitals, logger: quietLogger(), now: NOW });
+    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', loadWebVitals, logger: quietLogger(), now: NOW, consent: storedChoice('granted') });
 
     expect(fake.scripts).toEqual([]);
     expect(loadWebVitals).not.toHaveBeenCalled();
@@ -162,10 +163,18 @@ describe('analytics with a GA4 measurement ID', () => {
   it('queues calls in dataLayer through the standard gtag stub when gtag.js has not loaded yet', () => {
     const fake = fakeWindow({ path: '/store' });
     delete fake.win.gtag;
-    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW });
+    startAnalytics({ win: fake.win, measurementId: 'G-TEST123', logger: quietLogger(), now: NOW, consent: storedChoice('granted') });
     const queued = (fake.win.dataLayer ?? []).map((args) => Array.from(args as ArrayLike<unknown>));
-    expect(queued.map((args) => args[0])).toEqual(['js', 'config', 'event', 'event']);
-    expect(queued[3]?.[1]).toBe('store_page_view');
+    // The remembered choice is applied before the first event, so every event carries it.
+    expect(queued.map((args) => args.slice(0, 2).join(' '))).toEqual([
+      'consent default',
+      'consent default',
+      expect.stringMatching(/^js /),
+      'config G-TEST123',
+      'consent update',
+      'event page_view',
+      'event store_page_view',
+    ]);
   });
 });
 
@@ -176,7 +185,7 @@ describe('analytics without a measurement ID', () => {
       const createElement = vi.spyOn(fake.win.document, 'createElement');
       const loadWebVitals = vi.fn();
       const logger = quietLogger();
-      const tracker = startAnalytics({ win: fake.win, measurementId, loadWebVitals, logger, now: NOW });
+      const tracker = startAnalytics({ win: fake.win, measurementId, loadWebVitals, logger, now: NOW, consent: storedChoice('granted') });
 
       fake.runIdle();
       fake.click(element({ 'data-track': 'explore_books_click' }, 'Explore the Book'));
@@ -195,7 +204,7 @@ describe('analytics without a measurement ID', () => {
 });
 
 describe('event names', () => {
-  it('names the known paths of spec section 7', () => {
+  it('names the known paths', () => {
     expect(pathEventName('/')).toBe('home_page_view');
     expect(pathEventName('/store')).toBe('store_page_view');
     expect(pathEventName('/book')).toBe('book_detail_view');

@@ -2,9 +2,11 @@
  * Fast quality gate on the built site (dist/, which `npm test` builds first): the structured data of
  * every page and the size budget of every page. The same checks as `npm run audit` (tests/audit/).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtPages, DIST_DIR } from '../audit/built-site';
 import { expectationFor, validateJsonLd } from '../audit/json-ld';
+import { JSON_LD_RULES } from '../audit/json-ld-rules';
 import { landingSlugs } from '../audit/routes';
 import { checkBudget, checkPageBudgets } from '../audit/size-budget';
 
@@ -51,7 +53,9 @@ describe('the JSON-LD validator catches what it should', () => {
   it('a block that does not parse', () => expect(problems(ld('{"@type": "Product",}'))[0]).toMatch(/does not parse/));
   it('an expected type that is missing', () => expect(problems(ld(product), ['Product', 'FAQPage'])).toEqual(['expected a top-level FAQPage, found none']));
   it('an offer without price, currency or availability', () => {
-    expect(problems(ld({ ...product, offers: { '@type': 'Offer' } }))).toHaveLength(3);
+    const result = validateJsonLd('/x', ld({ ...product, offers: { '@type': 'Offer' } }));
+    expect(result.problems).toEqual(['Product.offers: Offer requires price', 'Product.offers: Offer requires priceCurrency']);
+    expect(result.warnings).toContain('Product.offers: Offer should have availability');
   });
   it('breadcrumbs out of order or without item', () => {
     const list = { '@context': 'https://schema.org', '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 2, name: 'Home' }] };
@@ -60,6 +64,44 @@ describe('the JSON-LD validator catches what it should', () => {
   it('a FAQ question without an answer', () => {
     const faq = { '@context': 'https://schema.org', '@type': 'FAQPage', mainEntity: [{ '@type': 'Question', name: 'Why?' }] };
     expect(problems(ld(faq))[0]).toMatch(/acceptedAnswer/);
+  });
+  it('shipping details without a rate, and a finite return window without its days', () => {
+    const offer = {
+      ...product.offers,
+      shippingDetails: { '@type': 'OfferShippingDetails', shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU' }, deliveryTime: { '@type': 'ShippingDeliveryTime' } },
+      hasMerchantReturnPolicy: { '@type': 'MerchantReturnPolicy', applicableCountry: 'AU', returnPolicyCategory: 'https://schema.org/MerchantReturnFiniteReturnWindow' },
+    };
+    expect(problems(ld({ ...product, offers: offer }))).toEqual([
+      'OfferShippingDetails: OfferShippingDetails requires shippingRate',
+      'MerchantReturnPolicy: a finite return window requires merchantReturnDays',
+    ]);
+  });
+  it('a blog post without image or author fails; one without dateModified only warns', () => {
+    const post = { '@context': 'https://schema.org', '@type': 'BlogPosting', headline: 'Hi', datePublished: '2025-04-15' };
+    const result = validateJsonLd('/x', ld(post));
+    expect(result.problems).toEqual(['BlogPosting: BlogPosting requires image', 'BlogPosting: BlogPosting requires author']);
+    expect(result.warnings).toContain('BlogPosting: BlogPosting should have dateModified');
+  });
+  it("the page's Organization should have logo and social profiles; a nested seller need not", () => {
+    const organization = { '@context': 'https://schema.org', '@type': 'Organization', name: 'Shop', url: 'https://example.com' };
+    expect(validateJsonLd('/x', ld(organization)).warnings).toEqual(expect.arrayContaining(['Organization: Organization should have logo', 'Organization: Organization should have sameAs']));
+    const sold = { ...product, offers: { ...product.offers, seller: { '@type': 'Organization', name: 'Shop' } } };
+    expect(validateJsonLd('/x', ld(sold)).warnings.filter((w) => w.includes('Organization'))).toEqual([]);
+  });
+  it('shipping charged in another currency than the offer is a warning', () => {
+    const rate = { '@type': 'MonetaryAmount', value: 25, currency: 'AUD' };
+    const offer = {
+      ...product.offers,
+      priceCurrency: 'USD',
+      shippingDetails: [
+        { '@type': 'OfferShippingDetails', shippingRate: rate, shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'US' }, deliveryTime: { '@type': 'ShippingDeliveryTime' } },
+      ],
+    };
+    expect(validateJsonLd('/x', ld({ ...product, offers: offer })).warnings).toContain('Product.offers.shippingDetails[0]: shipping is charged in AUD, the offer in USD (Google expects one currency)');
+  });
+  it('the README lists every type the check enforces', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(Object.keys(JSON_LD_RULES).filter((type) => !readme.includes(`| ${type} |`))).toEqual([]);
   });
   it('a reference to an @id the page does not define', () => {
     const business = { '@context': 'https://schema.org', '@type': 'LocalBusiness', name: 'Shop', address: {}, makesOffer: { '@type': 'Offer', itemOffered: { '@id': 'https://example.com/#nope' } } };

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENV_VARS, readServerEnv, isProductionDeploy } from '@/config/env';
+import { ENV_VARS, readServerEnv } from '@/config/env';
+import { localStandInsAllowed } from '../../functions/_lib/runtime';
 
 describe('environment variables', () => {
   it('.env.example lists every declared variable, each with a comment, and nothing else', () => {
@@ -19,9 +20,13 @@ describe('environment variables', () => {
     expect(readServerEnv({ SITE_URL: 'not a url' }).SITE_URL).toBeUndefined();
   });
 
-  it('knows a production deploy from Netlify’s CONTEXT', () => {
-    expect(isProductionDeploy(readServerEnv({ CONTEXT: 'production' }))).toBe(true);
-    expect(isProductionDeploy(readServerEnv({ CONTEXT: 'deploy-preview' }))).toBe(false);
-    expect(isProductionDeploy(readServerEnv({}))).toBe(false);
+  it('allows the local stand-ins only with the local server’s signal and none of Netlify’s run-time variables', () => {
+    expect(localStandInsAllowed(readServerEnv({ SHOP_LOCAL_SERVER: '1' }))).toBe(true);
+    expect(localStandInsAllowed(readServerEnv({}))).toBe(false);
+    // CONTEXT exists only at build time; it says nothing either way at run time.
+    expect(localStandInsAllowed(readServerEnv({ CONTEXT: 'deploy-preview' }))).toBe(false);
+    for (const name of ['SITE_ID', 'SITE_NAME', 'URL']) {
+      expect(localStandInsAllowed(readServerEnv({ SHOP_LOCAL_SERVER: '1', [name]: 'x' })), name).toBe(false);
+    }
   });
 });

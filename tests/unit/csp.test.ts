@@ -21,11 +21,26 @@ describe('Content-Security-Policy against the built site', () => {
     for (const page of pages) {
       const html = readFileSync(page, 'utf8');
       for (const match of html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)) {
-        const hash = `'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`;
+        const hash = `'sha256-${createHash('sha256')
+          .update(match[1] ?? '')
+          .digest('base64')}'`;
         if (!csp.includes(hash)) missing.add(`${hash} (first in ${page})`);
       }
     }
     expect([...missing], 'add these to script-src in netlify.toml').toEqual([]);
+  });
+
+  it("allows Google Analytics 4's hosts: its tag, and hits to the regional collectors", () => {
+    const directive = (name: string) =>
+      csp
+        .split(';')
+        .map((part) => part.trim().split(/\s+/))
+        .find(([key]) => key === name) ?? [];
+    expect(directive('script-src')).toContain('https://*.googletagmanager.com');
+    for (const host of ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com']) {
+      expect(directive('connect-src')).toContain(host);
+    }
+    expect(directive('img-src')).toContain('https:');
   });
 
   it('allows no inline script or eval wholesale', () => {

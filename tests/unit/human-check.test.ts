@@ -3,7 +3,7 @@ import { TIMINGS } from '@/config/constants';
 import { createHumanCheck, TURNSTILE_SCRIPT_URL, type HumanCheckDeps, type TurnstileApi, type TurnstileRenderOptions } from '@/features/forms/human-check';
 
 /** A fake `window.turnstile`: records renders and lets the test decide how each widget answers. */
-function fakeTurnstile(answer: (options: TurnstileRenderOptions) => void = (o) => o.callback('token-for-' + o.action)) {
+function fakeTurnstile(answer: (options: TurnstileRenderOptions) => void = (o) => o.callback(`token-for-${o.action}`)) {
   const rendered: Array<{ container: HTMLElement; options: TurnstileRenderOptions; id: string }> = [];
   const removed: string[] = [];
   const executed: string[] = [];
@@ -26,6 +26,8 @@ function fakeTurnstile(answer: (options: TurnstileRenderOptions) => void = (o) =
 
 function setup(overrides: Partial<HumanCheckDeps> = {}) {
   const containers = new Set<HTMLElement>();
+  const shown = new Set<HTMLElement>();
+  const places: Array<HTMLElement | undefined> = [];
   const log = { warn: vi.fn(), error: vi.fn() };
   let turnstile: TurnstileApi | undefined;
   const loadScript = vi.fn(async (_src: string) => {});
@@ -34,16 +36,18 @@ function setup(overrides: Partial<HumanCheckDeps> = {}) {
     getTurnstile: () => turnstile,
     hasScript: () => false,
     loadScript,
-    createContainer: () => {
+    createContainer: (place) => {
+      places.push(place);
       const el = { id: `c${containers.size}` } as unknown as HTMLElement;
       containers.add(el);
       return el;
     },
+    showContainer: (el) => void shown.add(el),
     removeContainer: (el) => void containers.delete(el),
     log,
     ...overrides,
   };
-  return { deps, containers, log, loadScript, setTurnstile: (api: TurnstileApi | undefined) => (turnstile = api) };
+  return { deps, containers, shown, places, log, loadScript, setTurnstile: (api: TurnstileApi | undefined) => (turnstile = api) };
 }
 
 beforeEach(() => {
@@ -191,6 +195,59 @@ describe('human-check token (browser side of Turnstile)', () => {
     await expect(pending).resolves.toBe('');
     expect(() => late?.('too-late')).not.toThrow();
     expect(fake.removed).toHaveLength(1);
+  });
+
+  it('shows the widget in the given place when it needs the visitor, and waits for the answer past the 8 s timeout', async () => {
+    let answer: TurnstileRenderOptions | undefined;
+    const fake = fakeTurnstile((o) => {
+      answer = o;
+      o['before-interactive-callback'](); // a Managed widget decided to show its checkbox
+    });
+    const { deps, setTurnstile, containers, shown, places } = setup();
+    setTurnstile(fake.api);
+    const form = { id: 'the-form' } as unknown as HTMLElement;
+    let result: string | undefined;
+    void createHumanCheck(deps)
+      .getToken('contact_form', form)
+      .then((token) => (result = token));
+    await vi.advanceTimersByTimeAsync(0);
+
+    expect(places).toEqual([form]);
+    expect([...shown]).toEqual([...containers]);
+    expect(fake.rendered[0]?.options.appearance).toBe('interaction-only');
+    await vi.advanceTimersByTimeAsync(TIMINGS.humanCheckTimeoutMs * 3);
+    expect(result).toBeUndefined(); // still waiting for the visitor
+
+    answer?.['after-interactive-callback']();
+    answer?.callback('solved-token');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(result).toBe('solved-token');
+    expect(containers.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a challenge the visitor never answers ends with an empty token after the interactive timeout', async () => {
+    const fake = fakeTurnstile((o) => o['before-interactive-callback']());
+    const { deps, setTurnstile, containers, log } = setup();
+    setTurnstile(fake.api);
+    let result: string | undefined;
+    void createHumanCheck(deps)
+      .getToken('contact_form')
+      .then((token) => (result = token));
+    await vi.advanceTimersByTimeAsync(TIMINGS.humanCheckInteractiveTimeoutMs - 1);
+    expect(result).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(result).toBe('');
+    expect(containers.size).toBe(0);
+    expect(log.warn).toHaveBeenCalledWith(expect.stringContaining('did not answer the challenge'));
+  });
+
+  it('an invisible pass never shows the container', async () => {
+    const fake = fakeTurnstile();
+    const { deps, setTurnstile, shown } = setup();
+    setTurnstile(fake.api);
+    await expect(createHumanCheck(deps).getToken('newsletter_subscribe')).resolves.toBe('token-for-newsletter_subscribe');
+    expect(shown.size).toBe(0);
   });
 
   it('resolves an empty token when render throws or gives no widget id', async () => {

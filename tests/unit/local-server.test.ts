@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRedirect, headersFor, readNetlifyConfig } from '../../local/netlify-config';
+import { decideRedirect, findRedirect, headersFor, readNetlifyConfig } from '../../local/netlify-config';
 import { resolveStaticFile } from '../../local/static-files';
 import { chooseEncoding, compressedFile } from '../../local/compression';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -18,9 +18,36 @@ describe('netlify.toml as the local server reads it', () => {
 
   it('applies the security headers to every path', () => {
     const headers = headersFor(config, '/store/product/book-10-reasons');
-    expect(Object.keys(headers)).toEqual(
-      expect.arrayContaining(['Content-Security-Policy', 'Strict-Transport-Security', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy']),
-    );
+    expect(Object.keys(headers)).toEqual(expect.arrayContaining(['Content-Security-Policy', 'Strict-Transport-Security', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy']));
+  });
+});
+
+describe('the redirect rule both local servers apply (npm start over dist/, npm run dev over Astro)', () => {
+  const config = readNetlifyConfig(join(process.cwd(), 'netlify.toml'));
+  const url = (path: string) => new URL(path, 'http://localhost');
+  const pages =
+    (...paths: string[]) =>
+    async (path: string) =>
+      paths.includes(path);
+
+  it('sends a redirect with the query kept when no page answers the path', async () => {
+    expect(await decideRedirect(config, url('/checkout-v2?from=mail'), pages())).toEqual({ kind: 'redirect', status: 301, location: '/checkout?from=mail' });
+  });
+
+  it("serves another path with the rule's status: a product added after the build, an unknown post", async () => {
+    expect(await decideRedirect(config, url('/store/product/new-book'), pages())).toEqual({ kind: 'rewrite', status: 200, to: '/store/product' });
+    expect(await decideRedirect(config, url('/blog/no-such-post'), pages())).toEqual({ kind: 'rewrite', status: 404, to: '/blog/not-found' });
+  });
+
+  it('leaves an existing page alone, and asks about pages only when a rule matches', async () => {
+    const asked: string[] = [];
+    const exists = async (path: string) => {
+      asked.push(path);
+      return true;
+    };
+    expect(await decideRedirect(config, url('/blog/why-faith-based-books-matter'), exists)).toEqual({ kind: 'as-is' });
+    expect(await decideRedirect(config, url('/about'), exists)).toEqual({ kind: 'as-is' });
+    expect(asked).toEqual(['/blog/why-faith-based-books-matter']);
   });
 });
 

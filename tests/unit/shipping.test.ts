@@ -1,6 +1,6 @@
-/** Shipping rules from the spec (sections 3, 8, 9): normalised quotes, the fallback table, free shipping, the parcel. */
+/** Shipping rules: normalised quotes, the fallback table, free shipping, the parcel. */
 import { describe, expect, it } from 'vitest';
-import { ALLOWED_COUNTRIES, BOOK, SHIPPING } from '@/config/constants';
+import { ALLOWED_COUNTRIES, SHIPPING } from '@/config/constants';
 import { ProviderError, type ParcelRequest, type ShippingQuote, type ShippingRatesProvider } from '../../functions/_lib/providers/types';
 import { applyFreeShipping, fallbackQuotes, normaliseQuotes, parcelForCart, quoteShipping, SHIPPING_RATES_FAILURE_MESSAGE } from '../../functions/_lib/shipping';
 
@@ -10,6 +10,7 @@ const quote = (overrides: Partial<ShippingQuote>): ShippingQuote => ({
   carrier: 'Australia Post',
   is_satchel: false,
   satchel_size: null,
+  service: 'standard',
   price: 10,
   eta: { days_range: '2-4 business days', date_range: '' },
   ...overrides,
@@ -34,13 +35,31 @@ describe('normaliseQuotes', () => {
 
   it('accepts eta { days_range, date_range } and plan_name', () => {
     expect(normaliseQuotes([{ id: 'x', plan_name: 'Courier', price: 30, eta: { days_range: '1-2 business days', date_range: 'Tue 24 Nov - Wed 25 Nov' } }])).toEqual([
-      { id: 'x', plan_name: 'Courier', carrier: SHIPPING.defaultCarrier, is_satchel: false, satchel_size: null, price: 30, eta: { days_range: '1-2 business days', date_range: 'Tue 24 Nov - Wed 25 Nov' } },
+      {
+        id: 'x',
+        plan_name: 'Courier',
+        carrier: SHIPPING.defaultCarrier,
+        is_satchel: false,
+        satchel_size: null,
+        service: 'standard',
+        price: 30,
+        eta: { days_range: '1-2 business days', date_range: 'Tue 24 Nov - Wed 25 Nov' },
+      },
     ]);
   });
 
   it('accepts the flat eta_days_range / eta_date_range form and plan', () => {
     expect(normaliseQuotes([{ id: 'y', plan: 'Standard', price: '8.95', is_satchel: true, satchel_size: 'medium', eta_days_range: '3-5 business days', eta_date_range: '26-28 Nov' }])).toEqual([
-      { id: 'y', plan_name: 'Standard', carrier: SHIPPING.defaultCarrier, is_satchel: true, satchel_size: 'medium', price: 8.95, eta: { days_range: '3-5 business days', date_range: '26-28 Nov' } },
+      {
+        id: 'y',
+        plan_name: 'Standard',
+        carrier: SHIPPING.defaultCarrier,
+        is_satchel: true,
+        satchel_size: 'medium',
+        service: 'standard',
+        price: 8.95,
+        eta: { days_range: '3-5 business days', date_range: '26-28 Nov' },
+      },
     ]);
   });
 
@@ -63,7 +82,16 @@ describe('normaliseQuotes', () => {
 describe('fallbackQuotes', () => {
   it('AU: AU Standard Courier at 15 AUD, 3-7 business days', () => {
     expect(fallbackQuotes('AU')).toEqual([
-      { id: 'au-standard', plan_name: 'AU Standard Courier', carrier: 'Australia Post', is_satchel: false, satchel_size: null, price: 15, eta: { days_range: '3-7 business days', date_range: '' } },
+      {
+        id: 'au-standard',
+        plan_name: 'AU Standard Courier',
+        carrier: 'Australia Post',
+        is_satchel: false,
+        satchel_size: null,
+        service: 'standard',
+        price: 15,
+        eta: { days_range: '3-7 business days', date_range: '' },
+      },
     ]);
   });
 
@@ -73,10 +101,29 @@ describe('fallbackQuotes', () => {
 });
 
 describe('applyFreeShipping', () => {
-  const quotes = [quote({ price: 15 }), quote({ id: 'express', price: 21.45 })];
+  const quotes = [quote({ price: 15 }), quote({ id: 'parcel-satchel', price: 21.45 })];
 
-  it('AU at exactly 75 AUD: every option is free', () => {
+  it('AU at exactly 75 AUD: every standard option is free', () => {
     expect(applyFreeShipping(quotes, { country: 'AU', subtotal: 75 }).map((q) => q.price)).toEqual([0, 0]);
+  });
+
+  it('AU at 75 AUD or more: express services keep their price', () => {
+    const withExpress = [...quotes, quote({ id: 'AUS_PARCEL_EXPRESS', plan_name: 'Express Post', service: 'express', price: 18.6 })];
+    expect(applyFreeShipping(withExpress, { country: 'AU', subtotal: 120 }).map((q) => q.price)).toEqual([0, 0, 18.6]);
+  });
+
+  it('quotes that do not say their service are express when their name says so', () => {
+    expect(
+      normaliseQuotes([
+        { plan_name: 'Express Post', price: 18 },
+        { plan_name: 'Parcel Post', price: 11 },
+        { plan_name: 'Priority Satchel', price: 14 },
+      ]).map((q) => [q.plan_name, q.service]),
+    ).toEqual([
+      ['Parcel Post', 'standard'],
+      ['Priority Satchel', 'express'],
+      ['Express Post', 'express'],
+    ]);
   });
 
   it('AU at 74.99 AUD: prices unchanged', () => {
@@ -131,7 +178,7 @@ describe('quoteShipping', () => {
     expect(live.calls).toBe(0);
   });
 
-  it("a provider error: the fallback table with the spec's message", async () => {
+  it("a provider error: the fallback table with the shop's message", async () => {
     const failing = provider(async () => {
       throw new ProviderError('fake', 503, 'Service Unavailable');
     });
@@ -147,7 +194,13 @@ describe('quoteShipping', () => {
   });
 
   it('an empty answer counts as a failure: the shopper must have something to choose', async () => {
-    expect(await quoteShipping(provider(async () => []), request, 22)).toMatchObject({ quotes: fallbackQuotes('AU'), fallback: true });
+    expect(
+      await quoteShipping(
+        provider(async () => []),
+        request,
+        22,
+      ),
+    ).toMatchObject({ quotes: fallbackQuotes('AU'), fallback: true });
   });
 
   it('free shipping is applied last, to live and fallback quotes alike', async () => {
@@ -162,7 +215,7 @@ describe('quoteShipping', () => {
 });
 
 describe('parcelForCart', () => {
-  const book = { weight: BOOK.weightGrams, dimensions: BOOK.dimensionsCm };
+  const book = { weight: 300, dimensions: { length: 21.6, width: 21.6, height: 0.6 } };
 
   it('one book is one book', () => {
     expect(parcelForCart([{ ...book, quantity: 1 }])).toEqual({ weightGrams: 300, lengthCm: 21.6, widthCm: 21.6, heightCm: 0.6 });
@@ -177,7 +230,12 @@ describe('parcelForCart', () => {
   });
 
   it('ignores missing measurements and non-positive quantities; an empty cart is an empty parcel', () => {
-    expect(parcelForCart([{ weight: Number.NaN, dimensions: { length: 0, width: 0, height: 0 }, quantity: 2 }, { ...book, quantity: 0 }])).toEqual({
+    expect(
+      parcelForCart([
+        { weight: Number.NaN, dimensions: { length: 0, width: 0, height: 0 }, quantity: 2 },
+        { ...book, quantity: 0 },
+      ]),
+    ).toEqual({
       weightGrams: 0,
       lengthCm: 0,
       widthCm: 0,

@@ -26,7 +26,16 @@ const serviceSchema = z.object({
   code: z.string().min(1),
   name: z.string().min(1),
   // Prices are strings ("15.05"); accept a number too, refuse anything else.
-  price: z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)]).pipe(z.number().finite().nonnegative()),
+  price: z
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d+(\.\d+)?$/)
+        .transform(Number),
+    ])
+    .pipe(z.number().finite().nonnegative()),
   max_extra_cover: z.unknown().optional(),
   options: z.unknown().optional(),
   // Documented on calculate.json's postage_result; read here too in case a service carries it.
@@ -93,6 +102,8 @@ function toQuote(service: PacService): ShippingQuote {
     carrier: CARRIER,
     is_satchel: satchel.isSatchel,
     satchel_size: satchel.size,
+    // Express Post and Courier Post are the faster services; Parcel Post is the standard one.
+    service: /EXPRESS|COURIER/i.test(service.code) ? 'express' : 'standard',
     price: Math.round(service.price * 100) / 100,
     eta: { days_range: etaFromDeliveryTime(service.delivery_time), date_range: '' },
   };

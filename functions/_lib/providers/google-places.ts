@@ -1,9 +1,10 @@
 /**
  * Google Places API (New): address autocomplete and the chosen place's address parts.
- * - POST {base}/v1/places:autocomplete  { input, sessionToken, includedRegionCodes } → suggestions[].placePrediction
+ * - POST {base}/v1/places:autocomplete  { input, sessionToken, includedRegionCodes, includedPrimaryTypes } → suggestions[].placePrediction
  * - GET  {base}/v1/places/{placeId}?sessionToken=…  (field mask addressComponents,formattedAddress)
  * Key in X-Goog-Api-Key, fields in X-Goog-FieldMask. One session token across the suggestions and the details
- * call makes Google bill them as one session instead of per keystroke.
+ * call makes Google bill them as one session instead of per keystroke; a session ends with the details call,
+ * so the browser starts a new token after each chosen place.
  */
 import { z } from 'zod';
 import type { CountryCode } from '../../../src/config/constants';
@@ -19,7 +20,7 @@ export interface GooglePlacesOptions {
   timeoutMs?: number;
 }
 
-/** Spec section 5: suggestions need at least 3 characters; fewer would only spend quota. */
+/** Suggestions need at least 3 characters; fewer would only spend quota. */
 const MIN_INPUT_LENGTH = 3;
 
 /** An empty result is `{}`: no `suggestions` key at all. Query predictions (if ever returned) are skipped. */
@@ -52,6 +53,9 @@ function usableSessionToken(token: string): string | undefined {
   return /^[A-Za-z0-9_-]{1,36}$/.test(token) ? token : undefined;
 }
 
+/** Places a parcel can be delivered to; without this Google also offers businesses, suburbs and regions. */
+const ADDRESS_TYPES = ['street_address', 'premise', 'subpremise'];
+
 export function createGooglePlacesLookup(options: GooglePlacesOptions): AddressLookupProvider {
   const { apiKey, baseUrl = 'https://places.googleapis.com', fetch: fetchImpl = globalThis.fetch, timeoutMs = 8000 } = options;
   const base = baseUrl.replace(/\/$/, '');
@@ -79,6 +83,7 @@ export function createGooglePlacesLookup(options: GooglePlacesOptions): AddressL
             input: text,
             // CLDR region codes; restricting to the shopper's chosen country keeps addresses shippable.
             includedRegionCodes: [country.toLowerCase()],
+            includedPrimaryTypes: ADDRESS_TYPES,
             ...(sessionTokenValue ? { sessionToken: sessionTokenValue } : {}),
           }),
         },

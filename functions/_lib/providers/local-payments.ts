@@ -1,11 +1,13 @@
 /**
  * LOCAL STAND-IN for Stripe Checkout, for `npm start` and the tests: the "payment page" is the test-payment
  * function on this site, where Pay or Cancel stands in for a card. It never runs in a production deploy
- * (selectPaymentProvider refuses, the function answers 404, and the build fails without Stripe keys).
+ * (selectPaymentProvider refuses it without the local server's signal, and the function answers 404).
  * Sessions are the orders themselves, found by their checkout_session_id.
  */
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { toCents } from '../../../src/lib/money';
+import { findOrderBySession } from '../orders';
 import { WebhookSignatureError, type PaymentProvider, type PaymentSession } from './types';
 
 export const LOCAL_SESSION_PREFIX = 'cs_local_';
@@ -24,15 +26,16 @@ export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvid
       return { id, url: url.href };
     },
     async retrieveSession(id): Promise<PaymentSession> {
-      const { data, error } = await db().from('orders').select('id, payment_status').eq('checkout_session_id', id).maybeSingle();
-      if (error) throw error;
-      if (!data) throw new Error(`No test payment session ${id}`);
-      const paid = data.payment_status === 'paid' || data.payment_status === 'refund_due';
+      const order = await findOrderBySession(db(), id);
+      if (!order) throw new Error(`No test payment session ${id}`);
+      const paid = order.paymentStatus === 'paid' || order.paymentStatus === 'refund_due';
       return {
         id,
-        status: paid ? 'complete' : data.payment_status === 'expired' ? 'expired' : 'open',
+        status: paid ? 'complete' : order.paymentStatus === 'expired' ? 'expired' : 'open',
         paymentStatus: paid ? 'paid' : 'unpaid',
-        orderId: data.id as string,
+        // The TEST page charges exactly the order's total.
+        amountTotalCents: toCents(order.total),
+        currency: order.currency,
       };
     },
     async refundSession(sessionId, { orderId }) {

@@ -1,5 +1,5 @@
 /**
- * Resend: POST {base}/emails with `Authorization: Bearer <key>`, body { from, to, subject, text, html } → { id }.
+ * Resend: POST {base}/emails with `Authorization: Bearer <key>`, body { from, to, subject, text, html, reply_to } → { id }.
  * Errors are { statusCode, name, message } (e.g. 403 invalid_api_key, 422 validation_error, 429 rate_limit_exceeded).
  * An Idempotency-Key (1-256 characters, remembered by Resend for 24 hours) makes a retried send a no-op.
  */
@@ -50,6 +50,7 @@ export function createResendEmail(options: ResendOptions): EmailProvider {
             subject: message.subject,
             text: message.text,
             ...(message.html ? { html: message.html } : {}),
+            ...(message.replyTo ? { reply_to: [message.replyTo] } : {}),
           }),
         },
         timeoutMs,

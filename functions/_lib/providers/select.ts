@@ -1,15 +1,16 @@
 /**
- * The ONE place that picks each side service from the environment (ARCHITECTURE.md, "Two ways to run"):
- * a provider's variables set → the real adapter; unset → the local stand-in (or the check is off).
+ * The ONE place that picks each side service from the environment: a provider's variables set → the real
+ * adapter; unset → the local stand-in, but only on the local server. In a deploy a missing secret for
+ * payments or email fails closed (ConfigurationError, answered 503) instead of quietly using a stand-in.
  * Callers pass `readServerEnv()` and use the interfaces in ./types only.
  */
 import type { ServerEnv } from '../../../src/config/env';
-import { isProductionDeploy } from '../../../src/config/env';
+import { ConfigurationError, localStandInsAllowed } from '../runtime';
 import { createLocalOutboxEmail } from './local-email';
 import { createResendEmail } from './resend';
 import { createTurnstileCheck } from './turnstile';
 import type { AddressLookupProvider, EmailProvider, HumanCheckProvider, PaymentProvider, ShippingRatesProvider } from './types';
-import { ConfigurationError, serviceClient } from '../supabase-admin';
+import { serviceClient } from '../supabase-admin';
 import { createAustraliaPostRates } from './australia-post';
 import { createGooglePlacesLookup } from './google-places';
 import { createLocalTestPayments } from './local-payments';
@@ -22,13 +23,20 @@ function warnOnce(key: string, message: string): void {
   console.warn(message);
 }
 
-/** Resend when RESEND_API_KEY and EMAIL_FROM are set; otherwise the local outbox file. */
+/** Email that cannot be sent: every send fails with what to configure, so callers log it and retry later. */
+const unconfiguredEmail: EmailProvider = {
+  name: 'unconfigured',
+  async send() {
+    throw new ConfigurationError('RESEND_API_KEY and EMAIL_FROM are not set for the functions: this email was not sent.');
+  },
+};
+
+/** Resend when RESEND_API_KEY and EMAIL_FROM are set; the local outbox file on the local server; otherwise nothing is sent. */
 export function selectEmailProvider(env: ServerEnv): EmailProvider {
   if (env.RESEND_API_KEY && env.EMAIL_FROM) return createResendEmail({ apiKey: env.RESEND_API_KEY, from: env.EMAIL_FROM });
-  if (isProductionDeploy(env)) {
-    warnOnce('email', '[providers] RESEND_API_KEY or EMAIL_FROM is not set in production: emails go to the local outbox and nobody receives them.');
-  }
-  return createLocalOutboxEmail();
+  if (localStandInsAllowed(env)) return createLocalOutboxEmail();
+  warnOnce('email', '[providers] RESEND_API_KEY or EMAIL_FROM is not set: no email can be sent from this deploy.');
+  return unconfiguredEmail;
 }
 
 /** Turnstile when TURNSTILE_SECRET_KEY is set; otherwise undefined: the bot-check is off (logged once). */
@@ -48,12 +56,19 @@ function stripeEndpoint(baseUrl: string | undefined) {
   return { host: url.hostname, port: url.port || (url.protocol === 'https:' ? '443' : '80'), protocol: url.protocol.replace(':', '') as 'http' | 'https' };
 }
 
-/** Stripe when STRIPE_SECRET_KEY is set; otherwise the local test-payment page, which a production deploy refuses. */
+export const PAYMENTS_NOT_SET_UP = 'Card payments are not set up on this site yet. Please contact us to order.';
+
+/**
+ * Stripe when STRIPE_SECRET_KEY is set; the local TEST payment page on the local server; anywhere else a
+ * ConfigurationError: a deploy without the secret takes no orders rather than orders with no money moved.
+ */
 export function selectPaymentProvider(env: ServerEnv): PaymentProvider {
   if (env.STRIPE_SECRET_KEY) {
     return createStripePayments({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, stripeOptions: stripeEndpoint(env.STRIPE_API_BASE_URL) });
   }
-  if (isProductionDeploy(env)) throw new ConfigurationError('STRIPE_SECRET_KEY is not set: test payments are refused in production.');
+  if (!localStandInsAllowed(env)) {
+    throw new ConfigurationError('STRIPE_SECRET_KEY is not set for the functions: payments are refused (the TEST payment page runs only on the local server).', PAYMENTS_NOT_SET_UP);
+  }
   warnOnce('payments', '[providers] STRIPE_SECRET_KEY is not set: using the LOCAL TEST payment page (no real money).');
   return createLocalTestPayments(() => serviceClient(env));
 }

@@ -21,10 +21,18 @@ const checkoutInputSchema = z.object({
   orderId: z.string().min(1).max(200),
   customerEmail: z.string().min(3),
   lineItems: z.array(z.object({ name: z.string().min(1), unitAmountCents: z.number().int().nonnegative(), quantity: z.number().int().positive() })).min(1),
-  shipping: z
-    .object({ name: z.string().min(1), amountCents: z.number().int().nonnegative(), minDays: z.number().int().positive(), maxDays: z.number().int().positive() })
-    .refine((s) => s.minDays <= s.maxDays, 'shipping.minDays must not exceed shipping.maxDays'),
-  successUrl: z.string().url().refine((url) => url.includes('{CHECKOUT_SESSION_ID}'), 'successUrl must contain {CHECKOUT_SESSION_ID}'),
+  shipping: z.object({
+    name: z.string().min(1),
+    amountCents: z.number().int().nonnegative(),
+    deliveryDays: z
+      .object({ min: z.number().int().positive(), max: z.number().int().positive() })
+      .refine((d) => d.min <= d.max, 'shipping.deliveryDays.min must not exceed max')
+      .nullable(),
+  }),
+  successUrl: z
+    .string()
+    .url()
+    .refine((url) => url.includes('{CHECKOUT_SESSION_ID}'), 'successUrl must contain {CHECKOUT_SESSION_ID}'),
   cancelUrl: z.string().url(),
   idempotencyKey: z.string().min(1).max(255),
 });
@@ -38,17 +46,40 @@ const sessionSchema = z
     id: z.string().min(1),
     status: z.enum(['open', 'complete', 'expired']).nullable(),
     payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']),
-    client_reference_id: z.string().nullable().optional(),
-    metadata: z.record(z.string(), z.string()).nullable().optional(),
+    amount_total: z.number().int().nullable().optional(),
+    currency: z.string().nullable().optional(),
   })
   .transform(
     (s): PaymentSession => ({
       id: s.id,
       status: s.status ?? 'open',
       paymentStatus: s.payment_status,
-      orderId: s.metadata?.order_id || s.client_reference_id || null,
+      amountTotalCents: s.amount_total ?? null,
+      currency: s.currency ?? null,
     }),
   );
+
+/**
+ * Stripe's Checkout events as what the shop does about them. A completed session whose payment is still
+ * on its way (bank debits) waits for async_payment_succeeded; an expired session or a failed delayed
+ * payment cancels the unpaid order. Every other event is ignored.
+ */
+function actionFor(type: string, session: PaymentSession): 'fulfil' | 'cancel' | 'ignore' {
+  switch (type) {
+    case 'checkout.session.completed':
+      return session.paymentStatus === 'unpaid' ? 'ignore' : 'fulfil';
+    case 'checkout.session.async_payment_succeeded':
+      return 'fulfil';
+    case 'checkout.session.expired':
+    case 'checkout.session.async_payment_failed':
+      return 'cancel';
+    default:
+      return 'ignore';
+  }
+}
+
+/** The webhook events the shop acts on: the Stripe webhook endpoint must send these. */
+export const STRIPE_WEBHOOK_EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.async_payment_failed', 'checkout.session.expired'] as const;
 
 /** The payment behind a session: an id, or the expanded object when a caller asked for it. */
 const sessionPaymentSchema = z.object({
@@ -91,7 +122,7 @@ async function askStripe<S extends z.ZodType>(action: string, schema: S, unreada
 
 export function createStripePayments(options: StripePaymentsOptions): PaymentProvider {
   const { secretKey, webhookSecret, stripeOptions } = options;
-  // Made once per module load, not per request (STYLE.md): connections and settings are reused across invocations.
+  // Made once per module load, not per request: connections and settings are reused across invocations.
   const stripe = new Stripe(secretKey, {
     // Well inside Netlify's function limit; idempotency keys make the SDK's retries safe.
     timeout: 15_000,
@@ -125,10 +156,13 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
                   type: 'fixed_amount',
                   fixed_amount: { amount: shipping.amountCents, currency: 'aud' },
                   display_name: shipping.name,
-                  delivery_estimate: {
-                    minimum: { unit: 'business_day', value: shipping.minDays },
-                    maximum: { unit: 'business_day', value: shipping.maxDays },
-                  },
+                  // No estimate is better than an invented one (international parcels are confirmed by the seller).
+                  ...(shipping.deliveryDays && {
+                    delivery_estimate: {
+                      minimum: { unit: 'business_day', value: shipping.deliveryDays.min },
+                      maximum: { unit: 'business_day', value: shipping.deliveryDays.max },
+                    },
+                  }),
                 },
               },
             ],
@@ -148,9 +182,7 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
     },
 
     async refundSession(sessionId: string, { orderId, idempotencyKey }: { orderId: string; idempotencyKey: string }): Promise<PaymentRefund> {
-      const { payment_intent: paymentIntent } = await askStripe('read the checkout session to refund', sessionPaymentSchema, 'a checkout session', () =>
-        stripe.checkout.sessions.retrieve(sessionId),
-      );
+      const { payment_intent: paymentIntent } = await askStripe('read the checkout session to refund', sessionPaymentSchema, 'a checkout session', () => stripe.checkout.sessions.retrieve(sessionId));
       if (!paymentIntent) throw new ProviderError(NAME, 409, `Checkout session ${sessionId} has no payment to refund.`, { code: 'rejected' });
       // The whole payment (no amount): the order could not be filled at all.
       return askStripe('refund the payment', refundSchema, 'a refund', () =>
@@ -174,10 +206,11 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
       const parsed = eventSchema.safeParse(event);
       if (!parsed.success) throw invalid('an event', parsed.error);
       const { id, type, data } = parsed.data;
-      if (!type.startsWith('checkout.session.')) return { id, type, session: null };
+      if (!(STRIPE_WEBHOOK_EVENTS as readonly string[]).includes(type)) return { id, type, action: 'ignore', session: null };
       const session = sessionSchema.safeParse(data.object);
       if (!session.success) throw invalid(`a ${type} event`, session.error);
-      return { id, type, session: session.data };
+      const action = actionFor(type, session.data);
+      return action === 'ignore' ? { id, type, action, session: null } : { id, type, action, session: session.data };
     },
   };
 }

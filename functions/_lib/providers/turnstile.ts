@@ -51,7 +51,7 @@ export function createTurnstileCheck(options: TurnstileOptions): HumanCheckProvi
       const form = new URLSearchParams({ secret: secretKey, response, idempotency_key: randomUUID() });
       if (expected.remoteIp) form.set('remoteip', expected.remoteIp);
 
-      let answer;
+      let answer: Awaited<ReturnType<typeof requestProvider>>;
       try {
         answer = await requestProvider(
           NAME,

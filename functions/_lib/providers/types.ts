@@ -1,14 +1,16 @@
 /**
- * The side services the functions use, as plain interfaces (STYLE.md, "Medusa — providers with local defaults").
- * Each has a real adapter in this folder and a local stand-in elsewhere; callers only ever see these shapes,
- * never a provider's own JSON. Also here: the two errors adapters throw, and the one transport they share.
+ * The side services the functions use, as plain interfaces. Each has a real adapter in this folder and a local
+ * stand-in; callers only ever see these shapes, never a provider's own JSON. The delivery-option and address
+ * shapes are the checkout's contract with the page (src/features/checkout/contract.ts). Also here: the two
+ * errors adapters throw, and the one transport they share.
  */
 import type { CountryCode } from '../../../src/config/constants';
+import type { AddressSuggestion, NormalisedAddress, SatchelSize, ShippingQuote, ShippingService } from '../../../src/features/checkout/contract';
+
+export type { AddressSuggestion, NormalisedAddress, SatchelSize, ShippingQuote, ShippingService };
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Shipping rates
-
-export type SatchelSize = 'small' | 'medium' | 'large' | 'extra_large';
 
 /** One parcel, described the way carriers price it. */
 export interface ParcelRequest {
@@ -23,17 +25,6 @@ export interface ParcelRequest {
   heightCm: number;
 }
 
-/** A delivery option as the checkout shows it (spec section 3). Prices are AUD, in dollars. */
-export interface ShippingQuote {
-  id: string;
-  plan_name: string;
-  carrier: string;
-  is_satchel: boolean;
-  satchel_size: SatchelSize | null;
-  price: number;
-  eta: { days_range: string; date_range: string };
-}
-
 export interface ShippingRatesProvider {
   name: string;
   /** Live quotes for one parcel. Throws (a ProviderError) when the carrier cannot answer. */
@@ -42,21 +33,6 @@ export interface ShippingRatesProvider {
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Address lookup
-
-/** Spec section 3. `state` is an AU state code for Australian addresses. */
-export interface NormalisedAddress {
-  line1: string;
-  line2: string;
-  city: string;
-  state: string;
-  postal_code: string;
-  country: string;
-}
-
-export interface AddressSuggestion {
-  place_id: string;
-  description: string;
-}
 
 export interface AddressLookupProvider {
   name: string;
@@ -72,7 +48,8 @@ export interface CheckoutSessionInput {
   customerEmail: string;
   /** Prices come from the database, never from the browser. */
   lineItems: Array<{ name: string; unitAmountCents: number; quantity: number }>;
-  shipping: { name: string; amountCents: number; minDays: number; maxDays: number };
+  /** The delivery estimate in business days, or null when none is known (the payment page then shows none). */
+  shipping: { name: string; amountCents: number; deliveryDays: { min: number; max: number } | null };
   /** Must contain the literal `{CHECKOUT_SESSION_ID}`, which the payment page fills in. */
   successUrl: string;
   cancelUrl: string;
@@ -84,15 +61,17 @@ export interface PaymentSession {
   id: string;
   status: 'open' | 'complete' | 'expired';
   paymentStatus: 'paid' | 'unpaid' | 'no_payment_required';
-  orderId: string | null;
+  /** What the session charged, in cents, and in which currency (ISO code); null when the provider does not say. */
+  amountTotalCents: number | null;
+  currency: string | null;
 }
 
-export interface PaymentEvent {
-  id: string;
-  type: string;
-  /** Set for checkout session events, null for any other event type. */
-  session: PaymentSession | null;
-}
+/**
+ * A provider's webhook event, as what the shop should do about it: fulfil the session's order, cancel it
+ * (the session expired or its payment failed), or ignore the event. The shop finds the order by the session
+ * id it stored, never by ids carried in the event.
+ */
+export type PaymentEvent = { id: string; type: string; action: 'fulfil' | 'cancel'; session: PaymentSession } | { id: string; type: string; action: 'ignore'; session: null };
 
 export interface PaymentProvider {
   name: 'stripe' | 'local-test';
@@ -118,6 +97,8 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Where the publisher's Reply goes (the visitor who wrote), when that is not the sender. */
+  replyTo?: string;
   /** Lets a retried send be recognised as the same email. */
   idempotencyKey?: string;
 }
@@ -186,13 +167,7 @@ export interface ProviderHttpResponse {
  * body together) or cannot be reached becomes a ProviderError, so a slow carrier can never hang a function
  * past Netlify's own limit. Any HTTP status is returned to the adapter, which knows its provider's error shape.
  */
-export async function requestProvider(
-  provider: string,
-  fetchImpl: typeof globalThis.fetch,
-  url: string,
-  init: RequestInit,
-  timeoutMs: number,
-): Promise<ProviderHttpResponse> {
+export async function requestProvider(provider: string, fetchImpl: typeof globalThis.fetch, url: string, init: RequestInit, timeoutMs: number): Promise<ProviderHttpResponse> {
   const signal = AbortSignal.timeout(timeoutMs);
   let text: string;
   let response: Response;

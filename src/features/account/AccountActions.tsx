@@ -12,7 +12,7 @@ async function signOutFromHeader() {
     await signOut();
     redirectWithToast('/', { title: 'Successfully signed out' });
   } catch (error) {
-    // The spec keeps a header sign-out failure out of the visitor's way.
+    // A header sign-out failure stays out of the visitor's way (only logged).
     console.error(error);
   }
 }
@@ -33,7 +33,11 @@ export default function AccountActions({ variant }: { variant: 'header' | 'menu'
   }
   return (
     <div className={wrapper}>
-      <a href="/profile" className={variant === 'header' ? 'max-w-32 truncate text-sm font-semibold text-navy hover:underline' : 'btn-secondary w-full'} aria-label={`Profile: ${displayName(auth.user.email)}`}>
+      <a
+        href="/profile"
+        className={variant === 'header' ? 'max-w-32 truncate text-sm font-semibold text-navy hover:underline' : 'btn-secondary w-full'}
+        aria-label={`Profile: ${displayName(auth.user.email)}`}
+      >
         {displayName(auth.user.email)}
       </a>
       <button type="button" className={variant === 'header' ? 'btn-secondary px-4 py-1.5 text-sm' : 'btn-secondary w-full'} onClick={signOutFromHeader}>

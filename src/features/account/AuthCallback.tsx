@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { TIMINGS } from '@/config/constants';
 import { redirectWithToast } from '@/features/toast/flash';
+import { takeReturnPath } from './return-to';
 import { completeSignIn, readCallback } from './session';
 
 export default function AuthCallback() {
@@ -15,7 +16,7 @@ export default function AuthCallback() {
     const result = readCallback(window.location);
     if ('error' in result) return fail(result.error);
     completeSignIn(result.code).then(
-      () => redirectWithToast('/', { title: 'Successfully signed in!' }, { replace: true }),
+      () => redirectWithToast(takeReturnPath(), { title: 'Successfully signed in!' }, { replace: true }),
       (error: Error) => fail(`Authentication error: ${error.message}`),
     );
   }, []);

@@ -5,7 +5,9 @@ import { formatPrice, formatShortDate } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { redirectWithToast } from '@/features/toast/flash';
 import { initials, type AuthUser } from './auth';
-import { getOrderHistory, OrderHistoryError, statusBadgeClass, type OrderSummary } from './orders';
+import { BACK_OFFICE } from '@/config/constants';
+import { getOrderHistory, OrderHistoryError, type OrderSummary } from './orders';
+import { StatusBadge } from './StatusBadge';
 import { signOut } from './session';
 
 type History = { status: 'loading' } | { status: 'ready'; orders: OrderSummary[] } | { status: 'error' };
@@ -80,11 +82,24 @@ function OrderHistory({ history }: { history: History }) {
           <table className="w-full text-left">
             <thead className="border-b border-slate-200 text-sm text-slate-600">
               <tr>
-                <th scope="col" className="px-4 py-3">Order ID</th>
-                <th scope="col" className="px-4 py-3">Date</th>
-                <th scope="col" className="px-4 py-3">Items</th>
-                <th scope="col" className="px-4 py-3">Status</th>
-                <th scope="col" className="px-4 py-3 text-right">Total</th>
+                <th scope="col" className="px-4 py-3">
+                  Order ID
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Date
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Items
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Total
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  <span className="sr-only">Details</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -94,9 +109,14 @@ function OrderHistory({ history }: { history: History }) {
                   <td className="px-4 py-3">{formatShortDate(order.createdAt)}</td>
                   <td className="px-4 py-3">{order.itemCount}</td>
                   <td className="px-4 py-3">
-                    <span className={`rounded-full px-3 py-1 text-sm font-semibold capitalize ${statusBadgeClass(order.status)}`}>{order.status}</span>
+                    <StatusBadge status={order.status} />
                   </td>
                   <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
+                  <td className="px-4 py-3">
+                    <a href={`${BACK_OFFICE.orderStatusPath}#${order.statusToken}`} className="font-semibold text-navy underline">
+                      Track<span className="sr-only"> order {order.id.slice(0, 8)}</span>
+                    </a>
+                  </td>
                 </tr>
               ))}
             </tbody>

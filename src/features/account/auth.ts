@@ -15,10 +15,7 @@ export interface AuthUser {
   createdAt: string;
 }
 
-export type AuthState =
-  | { status: 'loading'; user: null; session: null }
-  | { status: 'signed-out'; user: null; session: null }
-  | { status: 'signed-in'; user: AuthUser; session: Session };
+export type AuthState = { status: 'loading'; user: null; session: null } | { status: 'signed-out'; user: null; session: null } | { status: 'signed-in'; user: AuthUser; session: Session };
 
 export const $auth = atom<AuthState>({ status: 'loading', user: null, session: null });
 

@@ -1,6 +1,6 @@
 /**
  * Order history: the signed-in user's orders, newest first, then their items by order id (two queries, as
- * the spec describes). RLS returns only the user's own rows.
+ * as the history is read). RLS returns only the user's own rows.
  */
 import { getSupabase } from '@/lib/supabase/client';
 
@@ -11,6 +11,8 @@ export interface OrderSummary {
   paymentStatus: string;
   total: number;
   itemCount: number;
+  /** Opens the order's status page (items, delivery method, tracking). */
+  statusToken: string;
 }
 
 export class OrderHistoryError extends Error {}
@@ -19,7 +21,7 @@ export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
   const supabase = await getSupabase();
   const orders = await supabase
     .from('orders')
-    .select('id, created_at, status, total_amount, payment_status, shipping_address')
+    .select('id, created_at, status, total_amount, payment_status, shipping_address, status_token')
     .eq('user_id', userId)
     .order('created_at', { ascending: false });
   if (orders.error) throw new OrderHistoryError('Failed to load orders');
@@ -43,16 +45,19 @@ export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
     paymentStatus: o.payment_status,
     total: Number(o.total_amount),
     itemCount: counts.get(o.id) ?? 0,
+    statusToken: o.status_token,
   }));
 }
 
-/** Badge colours by status: completed green, processing blue, pending yellow, cancelled red, else grey. */
+/** Badge colours by status: completed green, processing blue, shipped purple, pending yellow, cancelled red, else grey. */
 export function statusBadgeClass(status: string): string {
   switch (status) {
     case 'completed':
       return 'bg-green-100 text-green-900';
     case 'processing':
       return 'bg-blue-100 text-blue-900';
+    case 'shipped':
+      return 'bg-purple-100 text-purple-900';
     case 'pending':
       return 'bg-yellow-100 text-yellow-900';
     case 'cancelled':

@@ -4,11 +4,9 @@ import { getSupabase } from '@/lib/supabase/client';
 export async function signInWithGoogle(): Promise<void> {
   const { error } = await (await getSupabase()).auth.signInWithOAuth({
     provider: 'google',
-    options: {
-      redirectTo: `${window.location.origin}/auth/callback`,
-      // Google returns a refresh token only with offline access and a consent prompt.
-      queryParams: { access_type: 'offline', prompt: 'consent' },
-    },
+    // No offline access or consent prompt: the shop never uses a Google refresh token, and asking for one
+    // would show Google's consent screen at every sign-in.
+    options: { redirectTo: `${window.location.origin}/auth/callback` },
   });
   if (error) throw new Error(error.message || 'Failed to sign in with Google');
 }

@@ -1,14 +1,18 @@
 /**
- * Analytics (spec section 7), as pure functions over a window-like object so they run in tests without a DOM.
+ * Analytics, as pure functions over a window-like object so they run in tests without a DOM.
  *
- * With a GA4 measurement ID: events queue in `dataLayer` through the standard `gtag` function at once, and
- * gtag.js itself is injected (async) only after the page has loaded and the browser is idle, together with a
- * lazily imported `web-vitals`. Without an ID nothing is loaded and every event goes to `console.debug`.
+ * With a GA4 measurement ID: the consent defaults come first, then events queue in `dataLayer` through the
+ * standard `gtag` function at once, and gtag.js itself is injected (async) only once consent allows it
+ * (see consent.ts), after the page has loaded and the browser is idle, together with a lazily imported
+ * `web-vitals`; events queued before then are sent when it loads. Without an ID nothing is loaded and every
+ * event goes to `console.debug`.
  */
+import { analyticsPageLocation, withoutOneTimeValues } from './one-time-values';
+import { setConsentDefaults, startConsent, type ConsentDeps } from './consent';
 
 export type EventParams = Record<string, string | number | boolean | undefined>;
 
-/** The click events the spec names; links and buttons carry one in `data-track`. */
+/** The click events the shop records; links and buttons carry one in `data-track`. */
 export const CLICK_EVENTS = ['explore_books_click', 'contact_click', 'blog_click', 'connect_click'] as const;
 export type ClickEvent = (typeof CLICK_EVENTS)[number];
 
@@ -34,7 +38,7 @@ interface ScriptLike {
 
 /** The parts of `window` the module touches. */
 export interface AnalyticsWindow {
-  location: { pathname: string; search: string };
+  location: { origin: string; pathname: string; search: string };
   document: {
     title: string;
     referrer: string;
@@ -74,6 +78,8 @@ export interface AnalyticsDeps {
   loadWebVitals?: () => Promise<WebVitalsModule>;
   logger?: Pick<Console, 'debug' | 'warn'>;
   now?: () => Date;
+  /** Whether and when the tag may load. */
+  consent: ConsentDeps;
 }
 
 export interface Tracker {
@@ -83,7 +89,10 @@ export interface Tracker {
 
 /** `/about.html`, `/about/` → `/about`. */
 export function normalizePath(pathname: string): string {
-  const path = pathname.replace(/\.html$/, '').replace(/\/index$/, '/').replace(/(.)\/+$/, '$1');
+  const path = pathname
+    .replace(/\.html$/, '')
+    .replace(/\/index$/, '/')
+    .replace(/(.)\/+$/, '$1');
   return path === '' ? '/' : path;
 }
 
@@ -99,8 +108,8 @@ const NAMED_PATHS: Record<string, string> = {
 };
 
 /**
- * The named event for a known path, or undefined for paths the spec does not name.
- * As the spec says, any path containing `catholic-books-` counts as a location page; other landing pages
+ * The named event for a known path, or undefined for paths without a name of their own.
+ * Any path containing `catholic-books-` counts as a location page; other landing pages
  * share `landing_page_view` (their own page-named event says which one).
  */
 export function pathEventName(pathname: string, isLandingPage = false): string | undefined {
@@ -119,7 +128,9 @@ export function pathEventName(pathname: string, isLandingPage = false): string |
  * GA4 allows 40 characters, so a too-long name drops its leading `catholic_`, then is cut.
  */
 export function landingEventName(pathname: string): string {
-  let name = `${pageLabel(pathname).replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_view`;
+  let name = `${pageLabel(pathname)
+    .replace(/[^a-z0-9]+/gi, '_')
+    .toLowerCase()}_view`;
   if (name.length > MAX_EVENT_NAME) name = name.replace(/^catholic_/, '');
   return name.slice(0, MAX_EVENT_NAME);
 }
@@ -135,14 +146,18 @@ export function createTracker({ win, measurementId, logger = console }: Analytic
   if (!id) {
     return { enabled: false, send: (name, params) => logger.debug('[analytics off]', name, params ?? {}) };
   }
-  const dataLayer = (win.dataLayer ??= []);
-  // The standard gtag stub: calls queue until gtag.js loads and replays them. `arguments` is what gtag.js expects.
+  win.dataLayer ??= [];
+  const dataLayer = win.dataLayer;
+  // The standard gtag stub: calls queue until gtag.js loads and replays them.
   win.gtag ??= function gtag() {
+    // biome-ignore lint/complexity/noArguments: gtag.js reads each queued call as an arguments object, not an array.
     dataLayer.push(arguments);
   };
   const gtag = win.gtag;
+  setConsentDefaults(gtag);
   gtag('js', new Date());
-  gtag('config', id, { send_page_view: false });
+  // gtag records the page's full address by default; give it one without sign-in codes or payment sessions.
+  gtag('config', id, { send_page_view: false, page_location: analyticsPageLocation(win.location) });
   return { enabled: true, send: (name, params) => gtag('event', name, params ?? {}) };
 }
 
@@ -169,7 +184,7 @@ export function trackPageLoad(tracker: Tracker, win: AnalyticsWindow, now: () =>
   tracker.send('page_view', { page_path: path, page_title: win.document.title });
 
   const named = pathEventName(path, landingType !== undefined);
-  if (named) tracker.send(named, { page_path: path, query_string: search, timestamp: now().toISOString() });
+  if (named) tracker.send(named, { page_path: path, query_string: withoutOneTimeValues(search), timestamp: now().toISOString() });
 
   if (landingType) {
     const source = win.document.referrer || 'direct';
@@ -202,26 +217,55 @@ export function listenForClicks(tracker: Tracker, win: AnalyticsWindow): void {
 }
 
 export function reportWebVitals(tracker: Tracker, vitals: WebVitalsModule): void {
-  const report = (metric: Metric) =>
-    tracker.send('web_vitals', { metric_name: metric.name, value: metric.value, rating: metric.rating, metric_id: metric.id });
+  const report = (metric: Metric) => tracker.send('web_vitals', { metric_name: metric.name, value: metric.value, rating: metric.rating, metric_id: metric.id });
   // web-vitals 5+ has no FID; INP replaced it.
   for (const on of [vitals.onCLS, vitals.onINP, vitals.onFCP, vitals.onLCP, vitals.onTTFB]) on(report);
+}
+
+/**
+ * Holds events until `open` is called, then sends them in order, so every event reaches the tag after the
+ * visitor's consent state (sent before and after the choice alike, each with the state they chose).
+ */
+export function heldUntilOpen(tracker: Tracker): Tracker & { open(): void } {
+  let held: Array<[string, EventParams | undefined]> | undefined = [];
+  return {
+    enabled: tracker.enabled,
+    send(name, params) {
+      if (held) held.push([name, params]);
+      else tracker.send(name, params);
+    },
+    open() {
+      const queued = held ?? [];
+      held = undefined;
+      for (const [name, params] of queued) tracker.send(name, params);
+    },
+  };
 }
 
 /** Wires everything up once per page. Returns the tracker (tests read it). */
 export function startAnalytics(deps: AnalyticsDeps): Tracker {
   const { win, loadWebVitals, logger = console, now } = deps;
-  const tracker = createTracker(deps);
+  const direct = createTracker(deps);
+  const id = deps.measurementId?.trim();
+  let tracker: Tracker = direct;
+  if (direct.enabled && id && win.gtag) {
+    const gated = heldUntilOpen(direct);
+    tracker = gated;
+    let loaded = false;
+    const load = () => {
+      gated.open();
+      if (loaded) return;
+      loaded = true;
+      afterLoadAndIdle(win, () => {
+        injectGtagScript(win, id);
+        loadWebVitals?.()
+          .then((vitals) => reportWebVitals(tracker, vitals))
+          .catch((error: unknown) => logger.warn('web-vitals failed to load', error));
+      });
+    };
+    startConsent(win.gtag, deps.consent, load);
+  }
   trackPageLoad(tracker, win, now);
   listenForClicks(tracker, win);
-  const id = deps.measurementId?.trim();
-  if (tracker.enabled && id) {
-    afterLoadAndIdle(win, () => {
-      injectGtagScript(win, id);
-      loadWebVitals?.()
-        .then((vitals) => reportWebVitals(tracker, vitals))
-        .catch((error: unknown) => logger.warn('web-vitals failed to load', error));
-    });
-  }
   return tracker;
 }

@@ -18,14 +18,13 @@ export default function CartDrawer() {
     <Dialog.Root open={open} onOpenChange={(next) => !next && closeDrawer()}>
       <Dialog.Portal>
         <Dialog.Overlay className="drawer-overlay fixed inset-0 z-50 bg-navy/40" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="drawer-content fixed top-0 right-0 z-50 flex h-full w-full max-w-md flex-col bg-white shadow-2xl focus:outline-none"
-        >
+        <Dialog.Content aria-describedby={undefined} className="drawer-content fixed top-0 right-0 z-50 flex h-full w-full max-w-md flex-col bg-white shadow-2xl focus:outline-none">
           <div className="flex items-center justify-between border-b border-slate-200 px-5 py-4">
             <Dialog.Title className="font-display text-xl font-bold text-navy">Item added to your cart</Dialog.Title>
             <Dialog.Close className="rounded-full p-2 text-navy hover:bg-sky" aria-label="Close cart">
-              <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2"><path d="M6 6l12 12M18 6 6 18" /></svg>
+              <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+                <path d="M6 6l12 12M18 6 6 18" />
+              </svg>
             </Dialog.Close>
           </div>
           <div className="flex-1 overflow-y-auto px-5 py-4">

@@ -1,6 +1,7 @@
 /** The cart page: lines as a table on desktop and cards on mobile, quantity and removal, and the summary. */
 import { useStore } from '@nanostores/react';
 import { formatPrice } from '@/lib/format';
+import { productPath } from '@/lib/paths';
 import { useHydrated } from '@/lib/use-hydrated';
 import { toast } from '@/features/toast/store';
 import QuantityStepper from '@/features/catalog/QuantityStepper';
@@ -47,11 +48,17 @@ export default function CartPage() {
           <caption className="sr-only">Items in your cart</caption>
           <thead>
             <tr className="border-b border-slate-300 text-left text-sm text-slate-600">
-              <th scope="col" className="py-3">Product</th>
+              <th scope="col" className="py-3">
+                Product
+              </th>
               <th scope="col">Price</th>
               <th scope="col">Quantity</th>
-              <th scope="col" className="text-right">Total</th>
-              <th scope="col"><span className="sr-only">Actions</span></th>
+              <th scope="col" className="text-right">
+                Total
+              </th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -60,7 +67,9 @@ export default function CartPage() {
                 <td className="py-4">
                   <div className="flex items-center gap-4">
                     <img src={line.product.imageUrl} alt="" width="64" height="64" className="h-16 w-16 rounded-lg object-cover ring-1 ring-slate-200" />
-                    <a href={`/store/product/${line.product.id}`} className="font-semibold hover:underline">{line.product.title}</a>
+                    <a href={productPath(line.product.id)} className="font-semibold hover:underline">
+                      {line.product.title}
+                    </a>
                   </div>
                 </td>
                 <td>{formatPrice(line.product.price)}</td>
@@ -68,7 +77,9 @@ export default function CartPage() {
                   <QuantityStepper id={`cart-qty-${line.product.id}`} label={`Quantity of ${line.product.title}`} value={line.quantity} onChange={(q) => updateQuantity(line.product.id, q)} />
                 </td>
                 <td className="text-right font-semibold">{formatPrice(line.product.price * line.quantity)}</td>
-                <td className="pl-4 text-right"><RemoveButton line={line} /></td>
+                <td className="pl-4 text-right">
+                  <RemoveButton line={line} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -79,7 +90,9 @@ export default function CartPage() {
               <div className="flex gap-4">
                 <img src={line.product.imageUrl} alt="" width="80" height="80" className="h-20 w-20 rounded-lg object-cover ring-1 ring-slate-200" />
                 <div className="flex-1">
-                  <a href={`/store/product/${line.product.id}`} className="font-semibold hover:underline">{line.product.title}</a>
+                  <a href={productPath(line.product.id)} className="font-semibold hover:underline">
+                    {line.product.title}
+                  </a>
                   <p className="mt-1 text-slate-700">{formatPrice(line.product.price)}</p>
                 </div>
               </div>
@@ -87,25 +100,49 @@ export default function CartPage() {
                 <QuantityStepper id={`cart-qty-m-${line.product.id}`} label={`Quantity of ${line.product.title}`} value={line.quantity} onChange={(q) => updateQuantity(line.product.id, q)} />
                 <p className="font-semibold">{formatPrice(line.product.price * line.quantity)}</p>
               </div>
-              <div className="mt-3 text-right"><RemoveButton line={line} /></div>
+              <div className="mt-3 text-right">
+                <RemoveButton line={line} />
+              </div>
             </li>
           ))}
         </ul>
         <div className="mt-6 flex flex-wrap gap-3">
-          <button type="button" className="btn-secondary" onClick={() => { clearCart(); toast({ title: 'Cart cleared', variant: 'info' }); }}>
+          <button
+            type="button"
+            className="btn-secondary"
+            onClick={() => {
+              clearCart();
+              toast({ title: 'Cart cleared', variant: 'info' });
+            }}
+          >
             Clear Cart
           </button>
-          <a href="/store" className="btn-secondary">Continue Shopping</a>
+          <a href="/store" className="btn-secondary">
+            Continue Shopping
+          </a>
         </div>
       </div>
       <aside className="h-fit rounded-2xl bg-white p-6 ring-1 ring-slate-200" aria-labelledby="summary-heading">
-        <h2 id="summary-heading" className="text-xl font-bold">Order Summary</h2>
+        <h2 id="summary-heading" className="text-xl font-bold">
+          Order Summary
+        </h2>
         <dl className="mt-4 space-y-2">
-          <div className="flex justify-between"><dt>Subtotal</dt><dd>{formatPrice(subtotal)}</dd></div>
-          <div className="flex justify-between"><dt>Shipping</dt><dd className="text-slate-600">Calculated at checkout</dd></div>
-          <div className="flex justify-between border-t border-slate-200 pt-2 text-lg font-bold text-navy"><dt>Total</dt><dd>{formatPrice(subtotal)}</dd></div>
+          <div className="flex justify-between">
+            <dt>Subtotal</dt>
+            <dd>{formatPrice(subtotal)}</dd>
+          </div>
+          <div className="flex justify-between">
+            <dt>Shipping</dt>
+            <dd className="text-slate-600">Calculated at checkout</dd>
+          </div>
+          <div className="flex justify-between border-t border-slate-200 pt-2 text-lg font-bold text-navy">
+            <dt>Total</dt>
+            <dd>{formatPrice(subtotal)}</dd>
+          </div>
         </dl>
-        <a href="/checkout" className="btn-primary mt-6 w-full">Proceed to Checkout</a>
+        <a href="/checkout" className="btn-primary mt-6 w-full">
+          Proceed to Checkout
+        </a>
         <p className="mt-4 text-center text-sm text-slate-600">Secure checkout powered by Stripe. We accept all major cards.</p>
       </aside>
     </div>

@@ -21,8 +21,14 @@ function useOnceTrue(subscribe: (cb: () => void) => () => void, check: () => boo
 
 export default function ShopOverlays() {
   useEffect(() => showFlashToast(), []);
-  const drawerNeeded = useOnceTrue((cb) => $drawerOpen.subscribe(cb), () => $drawerOpen.get());
-  const toastsNeeded = useOnceTrue((cb) => $toasts.subscribe(cb), () => $toasts.get().length > 0);
+  const drawerNeeded = useOnceTrue(
+    (cb) => $drawerOpen.subscribe(cb),
+    () => $drawerOpen.get(),
+  );
+  const toastsNeeded = useOnceTrue(
+    (cb) => $toasts.subscribe(cb),
+    () => $toasts.get().length > 0,
+  );
   return (
     <Suspense fallback={null}>
       {drawerNeeded && <CartDrawer />}

@@ -5,7 +5,7 @@ import type { CartProduct } from './cart';
 
 export const OUT_OF_STOCK_MESSAGE = 'This product is out of stock';
 
-/** Adds to the cart and says so; refuses an out-of-stock product with the spec's message. */
+/** Adds to the cart and says so; refuses an out-of-stock product with the shop's message. */
 export function addWithFeedback(product: CartProduct, quantity = 1, successTitle?: string): AddResult {
   const result = addToCart(product, quantity);
   if (result.ok) toast({ title: successTitle ?? `${product.title} added to cart` });

@@ -30,9 +30,7 @@ export function cartProductOf(product: CartProduct): CartProduct {
 export function addLine(lines: readonly CartLine[], product: CartProduct, quantity: number): CartLine[] {
   const existing = lines.find((line) => line.product.id === product.id);
   if (existing) {
-    return lines.map((line) =>
-      line.product.id === product.id ? { product: cartProductOf(product), quantity: Math.min(line.quantity + quantity, LIMITS.maxLineQuantity) } : line,
-    );
+    return lines.map((line) => (line.product.id === product.id ? { product: cartProductOf(product), quantity: Math.min(line.quantity + quantity, LIMITS.maxLineQuantity) } : line));
   }
   return [...lines, { product: cartProductOf(product), quantity: Math.min(quantity, LIMITS.maxLineQuantity) }];
 }

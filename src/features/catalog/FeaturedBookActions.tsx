@@ -1,20 +1,18 @@
-/** Home's featured-book button: Add to Cart with the live price, or a disabled 'Coming Soon' when out of stock. */
+/**
+ * Home's featured-book button: Add to Cart with the price, drawn from the build's copy and then the live
+ * price and stock; a disabled 'Coming Soon' when out of stock or no longer for sale.
+ */
 import { formatPrice } from '@/lib/format';
 import { addWithFeedback } from '@/features/cart/actions';
-import { isInStock } from './product';
+import { useHydrated } from '@/lib/use-hydrated';
+import { isInStock, type Product } from './product';
 import { useLiveProduct } from './use-live-catalog';
 
-export default function FeaturedBookActions({ productId }: { productId: string }) {
-  const live = useLiveProduct(productId, null);
-  const book = live.data;
-  if (!book) {
-    return (
-      <button type="button" className="btn-gold" disabled>
-        {live.status === 'loading' ? 'Add to Cart' : 'Coming Soon'}
-      </button>
-    );
-  }
-  if (!isInStock(book)) {
+export default function FeaturedBookActions({ book }: { book: Product }) {
+  const live = useLiveProduct(book.id, book);
+  const ready = useHydrated();
+  const current = live.data;
+  if (!current || !isInStock(current)) {
     return (
       <button type="button" className="btn-gold" disabled>
         Coming Soon
@@ -22,8 +20,8 @@ export default function FeaturedBookActions({ productId }: { productId: string }
     );
   }
   return (
-    <button type="button" className="btn-gold" onClick={() => addWithFeedback(book, 1, 'Added to cart!')}>
-      Add to Cart – {formatPrice(book.price)}
+    <button type="button" className="btn-gold" disabled={!ready} onClick={() => addWithFeedback(current, 1, 'Added to cart!')}>
+      Add to Cart – {formatPrice(current.price)}
     </button>
   );
 }

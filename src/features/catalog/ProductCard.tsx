@@ -1,20 +1,23 @@
 /** A product in the store grid: image and title to its page, price, clamped description, wishlist, add and buy. */
 import { formatPrice } from '@/lib/format';
+import { productPath } from '@/lib/paths';
 import { addWithFeedback, buyNow } from '@/features/cart/actions';
 import WishlistButton from '@/features/wishlist/WishlistButton';
 import { useHydrated } from '@/lib/use-hydrated';
+import CoverImage from './CoverImage';
 import { isInStock, type Product } from './product';
 
 export default function ProductCard({ product }: { product: Product }) {
-  const href = `/store/product/${product.id}`;
+  const href = productPath(product.id);
   const inStock = isInStock(product);
   // Until the island is live a click would do nothing, so the buttons wait for it.
   const ready = useHydrated();
   return (
     <article className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
       <div className="relative">
+        {/* biome-ignore lint/a11y/useAnchorContent: the cover repeats the title link for pointers; it is hidden from keyboards and screen readers on purpose. */}
         <a href={href} tabIndex={-1} aria-hidden="true">
-          <img src={product.imageUrl} alt="" width="800" height="800" loading="lazy" decoding="async" className="aspect-square w-full object-cover" />
+          <CoverImage product={product} alt="" sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" className="aspect-square w-full object-cover" />
         </a>
         <div className="absolute top-3 right-3">
           <WishlistButton productId={product.id} productTitle={product.title} variant="heart" />

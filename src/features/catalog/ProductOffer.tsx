@@ -1,11 +1,14 @@
 /**
  * Price, stock and the purchase panel of one product. `OfferDetails` draws what it is given; the default
- * export is the product page's island: it starts from the build-time product, so the pre-rendered page
- * already shows them, and corrects price and stock from the database on load.
+ * export is the island of the product page and of the book page's purchase box: it starts from the
+ * build-time product, so the pre-rendered page already shows them, and corrects price and stock from the
+ * database on load. When that read fails or the product is gone, the page's not-found view ('Product Not
+ * Found' / 'Book Not Found') takes the place of the view named by `viewId`.
  */
+import { useEffect } from 'react';
 import { formatPrice } from '@/lib/format';
 import PurchasePanel from './PurchasePanel';
-import ProductNotFound from './ProductNotFound';
+import { showNotFound } from './not-found-view';
 import { isInStock, type Product } from './product';
 import { useLiveProduct } from './use-live-catalog';
 
@@ -24,9 +27,11 @@ export function OfferDetails({ product }: { product: Product }) {
   );
 }
 
-export default function ProductOffer({ product }: { product: Product }) {
+export default function ProductOffer({ product, viewId }: { product: Product; viewId: string }) {
   const live = useLiveProduct(product.id, product);
-  // Removed from the database since the build.
-  if (live.status === 'ready' && !live.data) return <ProductNotFound />;
+  const notForSale = live.status === 'error' || !live.data;
+  useEffect(() => {
+    if (notForSale) showNotFound(viewId);
+  }, [notForSale, viewId]);
   return <OfferDetails product={live.data ?? product} />;
 }

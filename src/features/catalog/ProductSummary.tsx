@@ -3,12 +3,20 @@
  * category. No state of its own, so the pre-rendered page draws it as plain HTML and only the offer hydrates.
  */
 import type { ReactNode } from 'react';
+import CoverImage from './CoverImage';
 import type { Product } from './product';
 
-export default function ProductSummary({ product, children }: { product: Pick<Product, 'title' | 'imageUrl' | 'description' | 'category'>; children?: ReactNode }) {
+interface Props {
+  product: Pick<Product, 'title' | 'imageUrl' | 'cover' | 'description' | 'category'>;
+  /** The cover's description, where the book file gives one. */
+  imageAlt?: string;
+  children?: ReactNode;
+}
+
+export default function ProductSummary({ product, imageAlt, children }: Props) {
   return (
     <div className="grid gap-10 md:grid-cols-2">
-      <img src={product.imageUrl} alt={product.title} width="800" height="800" fetchPriority="high" className="w-full rounded-2xl shadow-md ring-1 ring-slate-200" />
+      <CoverImage product={product} alt={imageAlt ?? product.title} sizes="(min-width: 768px) 50vw, 100vw" className="w-full rounded-2xl shadow-md ring-1 ring-slate-200" priority />
       <div>
         <h1 className="text-3xl font-extrabold md:text-4xl">{product.title}</h1>
         <div className="mt-3">{children}</div>

@@ -16,7 +16,12 @@ export default function PurchasePanel({ product }: { product: Product }) {
         <QuantityStepper id={`quantity-${product.id}`} value={quantity} onChange={setQuantity} disabled={!inStock || !ready} />
       </div>
       <div className="flex flex-wrap gap-3">
-        <button type="button" className="btn-primary px-7" disabled={!inStock || !ready} onClick={() => addWithFeedback(product, quantity, quantity > 1 ? `${quantity} item(s) added to cart` : undefined)}>
+        <button
+          type="button"
+          className="btn-primary px-7"
+          disabled={!inStock || !ready}
+          onClick={() => addWithFeedback(product, quantity, quantity > 1 ? `${quantity} item(s) added to cart` : undefined)}
+        >
           {inStock ? 'Add to Cart' : 'Out of Stock'}
         </button>
         <button type="button" className="btn-gold px-7" disabled={!inStock || !ready} onClick={() => buyNow(product, quantity)}>

@@ -14,7 +14,13 @@ interface Props {
 export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1 }: Props) {
   return (
     <div className="inline-flex items-center rounded-full border border-slate-400 bg-white">
-      <button type="button" className="h-10 w-10 rounded-l-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40" aria-label={`Decrease ${label.toLowerCase()}`} disabled={disabled || value <= min} onClick={() => onChange(value - 1)}>
+      <button
+        type="button"
+        className="h-10 w-10 rounded-l-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40"
+        aria-label={`Decrease ${label.toLowerCase()}`}
+        disabled={disabled || value <= min}
+        onClick={() => onChange(value - 1)}
+      >
         −
       </button>
       <label htmlFor={id} className="sr-only">
@@ -30,7 +36,13 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
         onChange={(event) => onChange(toQuantity(event.target.value))}
         className="h-10 w-14 border-x border-slate-300 text-center font-semibold"
       />
-      <button type="button" className="h-10 w-10 rounded-r-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40" aria-label={`Increase ${label.toLowerCase()}`} disabled={disabled} onClick={() => onChange(value + 1)}>
+      <button
+        type="button"
+        className="h-10 w-10 rounded-r-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40"
+        aria-label={`Increase ${label.toLowerCase()}`}
+        disabled={disabled}
+        onClick={() => onChange(value + 1)}
+      >
         +
       </button>
     </div>

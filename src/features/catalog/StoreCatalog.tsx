@@ -33,14 +33,28 @@ export default function StoreCatalog({ initialProducts }: { initialProducts: Pro
 
   return (
     <div>
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is not yet announced by every screen reader; the role is. */}
       <form role="search" className="mx-auto max-w-xl" onSubmit={(e) => e.preventDefault()}>
         <label htmlFor="store-search" className="sr-only">
           Search products
         </label>
-        <input id="store-search" type="search" className="field rounded-full px-5 py-3" placeholder="Search Catholic children's books..." value={term} readOnly={!ready} onChange={(e) => setTerm(e.target.value)} maxLength={100} />
+        <input
+          id="store-search"
+          type="search"
+          className="field rounded-full px-5 py-3"
+          placeholder="Search Catholic children's books..."
+          value={term}
+          readOnly={!ready}
+          onChange={(e) => setTerm(e.target.value)}
+          maxLength={100}
+        />
       </form>
       <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-live="polite" aria-busy={live.status === 'loading'}>
-        {showSkeleton && Array.from({ length: SKELETON_CARDS }, (_, i) => <ProductCardSkeleton key={i} />)}
+        {showSkeleton &&
+          Array.from({ length: SKELETON_CARDS }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders.
+            <ProductCardSkeleton key={i} />
+          ))}
         {products.map((product) => (
           <ProductCard key={product.id} product={product} />
         ))}

@@ -20,12 +20,18 @@ export async function getProduct(id: string): Promise<Product | null> {
 }
 
 export async function getRelatedProducts(product: Pick<Product, 'id' | 'category'>): Promise<Product[]> {
+  const { data, error } = await getPublicRest().from('products').select(PRODUCT_COLUMNS).eq('category', product.category).neq('id', product.id).limit(LIMITS.relatedProducts);
+  if (error) throw new CatalogError('Failed to fetch related products');
+  return data.map(productFromRow);
+}
+
+/** The products with these ids that are for sale, in the order given. */
+export async function getProductsByIds(ids: readonly string[]): Promise<Product[]> {
   const { data, error } = await getPublicRest()
     .from('products')
     .select(PRODUCT_COLUMNS)
-    .eq('category', product.category)
-    .neq('id', product.id)
-    .limit(LIMITS.relatedProducts);
+    .in('id', [...ids]);
   if (error) throw new CatalogError('Failed to fetch related products');
-  return data.map(productFromRow);
+  const products = data.map(productFromRow);
+  return ids.flatMap((id) => products.filter((p) => p.id === id));
 }

@@ -10,6 +10,14 @@ export interface Dimensions {
   height: number;
 }
 
+/** A cover made by the build's image pipeline: modern-format sources and a fallback, with its intrinsic size. */
+export interface CoverPicture {
+  src: string;
+  width: number;
+  height: number;
+  sources: Array<{ type: string; srcset: string }>;
+}
+
 export interface Product {
   id: string;
   title: string;
@@ -23,6 +31,8 @@ export interface Product {
   /** centimetres */
   dimensions: Dimensions;
   featured: boolean;
+  /** Only for books built from the catalog folder. */
+  cover?: CoverPicture;
 }
 
 export const PRODUCT_COLUMNS = 'id, title, description, price, image_url, category, stock, weight, dimensions, featured';
@@ -62,7 +72,8 @@ const productRow = z.object({
 
 export type ProductRow = z.input<typeof productRow>;
 
-export const PLACEHOLDER_IMAGE = '/images/book-10-reasons.svg';
+/** For a product row without an image. */
+export const PLACEHOLDER_IMAGE = '/images/logo.svg';
 
 export function productFromRow(raw: unknown): Product {
   const row = productRow.parse(raw);
@@ -87,4 +98,16 @@ export function matchesSearch(product: Product, term: string): boolean {
   const needle = term.trim().toLowerCase();
   if (!needle) return true;
   return [product.title, product.description, product.category].some((field) => field.toLowerCase().includes(needle));
+}
+
+/**
+ * The build's products with live price and stock laid over them: the live list decides which products are
+ * for sale; a product the build knows keeps its copy and cover, one it does not comes from its row.
+ */
+export function withLivePriceAndStock(built: readonly Product[], live: readonly Product[]): Product[] {
+  const byId = new Map(built.map((p) => [p.id, p]));
+  return live.map((row) => {
+    const book = byId.get(row.id);
+    return book ? { ...book, price: row.price, stock: row.stock } : row;
+  });
 }

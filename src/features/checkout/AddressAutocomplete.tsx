@@ -2,7 +2,7 @@
  * Address line 1 with suggestions (250 ms after typing stops, from 3 characters). Choosing one fills the
  * address; any lookup failure is silent and the field stays a plain text input.
  */
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { TIMINGS } from '@/config/constants';
 import { useDebounced } from '@/lib/use-debounced';
 import { addressDetails, suggestAddresses } from './api';
@@ -17,7 +17,9 @@ interface Props {
 
 export default function AddressAutocomplete({ value, country, onChange, onSelect, readOnly }: Props) {
   const listId = useId();
-  const sessionToken = useMemo(() => crypto.randomUUID(), []);
+  // One token per lookup: Google bills suggestions and the details call as one session, and a token used
+  // after its details call would be billed per request, so each chosen place starts a new one.
+  const [sessionToken, setSessionToken] = useState(() => crypto.randomUUID());
   const [predictions, setPredictions] = useState<Array<{ place_id: string; description: string }>>([]);
   const [active, setActive] = useState(-1);
   const [focused, setFocused] = useState(false);
@@ -42,6 +44,8 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
       onSelect(address);
     } catch {
       // Silent: the shopper can keep typing the address by hand.
+    } finally {
+      setSessionToken(crypto.randomUUID());
     }
   }
 
@@ -82,7 +86,15 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
       />
       <ul id={listId} role="listbox" aria-label="Address suggestions" hidden={!open} className="absolute z-10 mt-1 w-full overflow-hidden rounded-lg bg-white shadow-lg ring-1 ring-slate-300">
         {predictions.map((p, i) => (
-          <li key={p.place_id} id={`${listId}-${i}`} role="option" aria-selected={i === active} className={`cursor-pointer px-3 py-2 ${i === active ? 'bg-sky' : 'hover:bg-slate-50'}`} onMouseDown={() => choose(p.place_id)}>
+          // biome-ignore lint/a11y/useFocusableInteractive: options are reached with the arrow keys from the input (aria-activedescendant), as the combobox pattern has it.
+          <li
+            key={p.place_id}
+            id={`${listId}-${i}`}
+            role="option"
+            aria-selected={i === active}
+            className={`cursor-pointer px-3 py-2 ${i === active ? 'bg-sky' : 'hover:bg-slate-50'}`}
+            onMouseDown={() => choose(p.place_id)}
+          >
             {p.description}
           </li>
         ))}

@@ -11,10 +11,10 @@ import { useDebounced } from '@/lib/use-debounced';
 import { useHydrated } from '@/lib/use-hydrated';
 import { $cartLines, $itemCount, $subtotal } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
-import { applyFreeShipping, fallbackQuotes, SHIPPING_RATES_FAILURE_MESSAGE } from '../../../functions/_lib/rate-card';
+import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from './contract';
 import CartLineList from '@/features/cart/CartLineList';
 import AddressAutocomplete from './AddressAutocomplete';
-import { createCheckout, fetchQuotes, getPaymentConfig, type AddressFields, type PaymentConfig, type ShippingQuote } from './api';
+import { createCheckout, fetchQuotes, getPaymentConfig, RequestError, type AddressFields, type PaymentConfig, type ShippingQuote } from './api';
 import { canProceed, checkoutProblem, wantsLiveQuotes } from './validation';
 
 const COUNTRY_NAMES: Record<(typeof ALLOWED_COUNTRIES)[number], string> = {
@@ -30,7 +30,17 @@ const EMPTY_ADDRESS: AddressFields = { fullName: '', phone: '', addressLine1: ''
 
 type Quotes = { status: 'idle' | 'loading' } | { status: 'ready'; quotes: ShippingQuote[]; message?: string };
 
-function Field(props: { id: keyof AddressFields | 'email'; label: string; value: string; onChange: (v: string) => void; autoComplete: string; required?: boolean; type?: string; maxLength?: number; readOnly?: boolean }) {
+function Field(props: {
+  id: keyof AddressFields | 'email';
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  autoComplete: string;
+  required?: boolean;
+  type?: string;
+  maxLength?: number;
+  readOnly?: boolean;
+}) {
   return (
     <div>
       <label htmlFor={`checkout-${props.id}`} className="label">
@@ -71,7 +81,7 @@ export default function CheckoutPage() {
   const set = (field: keyof AddressFields) => (value: string) => setAddress((a) => ({ ...a, [field]: value }));
 
   useEffect(() => {
-    getPaymentConfig().then(setPayments, (e) => console.error('payment config', e));
+    getPaymentConfig().then(setPayments, (e: Error) => setPayments({ mode: 'unavailable', message: e.message }));
   }, []);
   useEffect(() => {
     if (auth.user?.email && !email) setEmail(auth.user.email);
@@ -95,7 +105,8 @@ export default function CheckoutPage() {
     setQuotes({ status: 'loading' });
     fetchQuotes(settled, lines).then(
       (r) => current && setQuotes({ status: 'ready', quotes: r.quotes, message: r.fallback ? r.message : undefined }),
-      (error: Error) => current && setQuotes({ status: 'ready', quotes: applyFreeShipping(fallbackQuotes('AU'), { country: 'AU', subtotal }), message: error.message || SHIPPING_RATES_FAILURE_MESSAGE }),
+      (error: Error) =>
+        current && setQuotes({ status: 'ready', quotes: applyFreeShipping(fallbackQuotes('AU'), { country: 'AU', subtotal }), message: error.message || CHECKOUT_MESSAGES.ratesFailed }),
     );
     return () => {
       current = false;
@@ -127,6 +138,10 @@ export default function CheckoutPage() {
       else window.location.assign(session.url);
     } catch (error) {
       tab?.close();
+      // The delivery options changed since they were shown: offer the current ones again.
+      if (error instanceof RequestError && Array.isArray(error.body.quotes)) {
+        setQuotes({ status: 'ready', quotes: error.body.quotes as ShippingQuote[], message: typeof error.body.message === 'string' ? error.body.message : undefined });
+      }
       const message = error instanceof Error && error.message ? error.message : 'Failed to proceed to payment';
       setProblem(message);
       toast({ title: 'Failed to create checkout', description: message, variant: 'error' });
@@ -163,7 +178,9 @@ export default function CheckoutPage() {
             value={address.addressLine1}
             country={address.country}
             onChange={set('addressLine1')}
-            onSelect={(a) => setAddress((prev) => ({ ...prev, addressLine1: a.line1, addressLine2: a.line2, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country || prev.country }))}
+            onSelect={(a) =>
+              setAddress((prev) => ({ ...prev, addressLine1: a.line1, addressLine2: a.line2, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country || prev.country }))
+            }
           />
           <Field id="addressLine2" label="Address line 2" autoComplete="address-line2" value={address.addressLine2} onChange={set('addressLine2')} readOnly={!hydrated} />
           <div className="grid gap-4 sm:grid-cols-3">
@@ -210,7 +227,10 @@ export default function CheckoutPage() {
         {/* In the summary, not above the form: appearing after hydration, it then moves nothing. */}
         {hydrated && itemCount === 0 && (
           <p>
-            Your cart is empty. <a href="/store" className="font-semibold text-navy underline">Browse our store</a>
+            Your cart is empty.{' '}
+            <a href="/store" className="font-semibold text-navy underline">
+              Browse our store
+            </a>
           </p>
         )}
         <dl className="space-y-2 border-t border-slate-200 pt-4">
@@ -240,6 +260,11 @@ export default function CheckoutPage() {
         {payments?.mode === 'stripe' && !payments.publishableKey && (
           <p role="alert" className="rounded-xl border border-red-700 bg-red-50 p-4 font-semibold text-red-900">
             Payments are not configured: the payment provider's publishable key is missing. Please contact us to complete your order.
+          </p>
+        )}
+        {payments?.mode === 'unavailable' && (
+          <p role="alert" className="rounded-xl border border-red-700 bg-red-50 p-4 font-semibold text-red-900">
+            {payments.message}
           </p>
         )}
         {payments?.mode === 'local-test' && (

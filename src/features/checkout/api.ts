@@ -1,21 +1,29 @@
 /** The checkout's calls to the server functions, with readable errors. */
-import type { ShippingQuote } from '../../../functions/_lib/providers/types';
+import type { ShippingQuote } from './contract';
 import type { CartLine } from '@/features/cart/cart';
 import { $auth } from '@/features/account/auth';
 
 export type { ShippingQuote };
 
+/** A function's refusal: its message for the shopper, and the rest of its answer (e.g. the current delivery options). */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
 async function post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
   const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const data = (await response.json().catch(() => ({}))) as T & { error?: string };
-  if (!response.ok) throw new Error(data.error || `Request failed (${response.status})`);
+  if (!response.ok) throw new RequestError(data.error || `Request failed (${response.status})`, response.status, data as Record<string, unknown>);
   return data;
 }
 
-export interface PaymentConfig {
-  mode: 'stripe' | 'local-test';
-  publishableKey: string | null;
-}
+export type PaymentConfig = { mode: 'stripe' | 'local-test'; publishableKey: string | null } | { mode: 'unavailable'; message: string };
 
 export const getPaymentConfig = () => post<PaymentConfig>('/api/payment-config', {});
 

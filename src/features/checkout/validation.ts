@@ -1,13 +1,7 @@
-/** The checkout's rules before anything is sent (spec section 5), in the order a shopper meets them. */
+/** The checkout's rules before anything is sent in the order a shopper meets them. */
 import { EMAIL_PATTERN } from '@/config/constants';
 import type { AddressFields } from './api';
-
-export const MESSAGES = {
-  emptyCart: 'Your cart is empty',
-  address: 'Please complete your shipping address',
-  email: 'Please enter a valid email address',
-  method: 'Please select a shipping method',
-} as const;
+import { CHECKOUT_MESSAGES as MESSAGES } from './contract';
 
 export function checkoutProblem(input: { itemCount: number; email: string; address: AddressFields; methodId: string | null }): string | null {
   if (input.itemCount === 0) return MESSAGES.emptyCart;

@@ -1,16 +1,9 @@
 /** Build-time reads of the content collections, so pages never repeat sorting or lookup rules. */
 import { getCollection, getEntry } from 'astro:content';
-import { BOOK } from '@/config/constants';
 
 export async function getPostsNewestFirst() {
   const posts = await getCollection('blog');
   return posts.sort((a, b) => b.data.date.getTime() - a.data.date.getTime());
-}
-
-export async function getBookCopy(id: string = BOOK.id) {
-  const entry = await getEntry('books', id);
-  if (!entry) throw new Error(`content/books/${id}.mdx is missing`);
-  return entry;
 }
 
 export async function getSitePage(id: 'home' | 'about') {

@@ -1,21 +1,17 @@
 /**
- * The blog's subscribe form (spec sections 2 and 5): stores the address with the anon key (insert only,
- * no row back), then tells the publisher. A missing bot-check token does not block a subscription.
+ * The blog's subscribe form: sends the address to /api/send-notification, which stores it and tells the
+ * publisher. A missing bot-check token does not block a subscription. The field is left to the browser
+ * (not React state), so an address typed before the island hydrates is the one sent.
  */
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { HUMAN_CHECK_ACTIONS, LIMITS } from '@/config/constants';
-import { getSupabase } from '@/lib/supabase/client';
 import { toast } from '@/features/toast/store';
 import { BusyStatus, checkFields, useHydrated, TextField } from './fields';
 import { getHumanCheckToken, humanCheckEnabled, preloadHumanCheck } from './human-check';
-import { sendNotification } from './notify';
-
-/** Postgres unique_violation: the address (in any letter case) is already subscribed. */
-const DUPLICATE = '23505';
+import { fieldValue, submitForm } from './submit';
 
 export default function NewsletterForm() {
   const id = useId();
-  const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
   const hydrated = useHydrated();
@@ -24,30 +20,23 @@ export default function NewsletterForm() {
 
   async function subscribe(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busyRef.current || !checkFields(event.currentTarget)) return;
+    const form = event.currentTarget;
+    if (busyRef.current || !checkFields(form)) return;
     busyRef.current = true;
     setBusy(true);
-    const address = email.trim();
     try {
-      const token = await getHumanCheckToken(HUMAN_CHECK_ACTIONS.newsletter);
+      const token = await getHumanCheckToken(HUMAN_CHECK_ACTIONS.newsletter, form);
       if (!token && humanCheckEnabled()) console.warn('[newsletter] No bot-check token; subscribing anyway.');
 
-      const { error } = await (await getSupabase()).from('newsletter_subscriptions').insert({ email: address });
-      if (error) {
-        if (error.code === DUPLICATE) {
-          toast({ title: "You're already subscribed!", description: 'No need to subscribe again.', variant: 'info' });
-        } else {
-          console.error('[newsletter] Subscribing failed.', error);
-          toast({ title: 'Failed to subscribe', description: 'Please try again later.', variant: 'error' });
-        }
-        return;
+      const outcome = await submitForm({ type: 'newsletter', data: { email: fieldValue(form, 'email') }, ...(token && { turnstileToken: token }) });
+      if (outcome === 'stored') {
+        toast({ title: 'Successfully subscribed!', description: 'Thank you for joining our newsletter.', variant: 'success' });
+        form.reset();
+      } else if (outcome === 'duplicate') {
+        toast({ title: "You're already subscribed!", description: 'No need to subscribe again.', variant: 'info' });
+      } else {
+        toast({ title: 'Failed to subscribe', description: 'Please try again later.', variant: 'error' });
       }
-      toast({ title: 'Successfully subscribed!', description: 'Thank you for joining our newsletter.', variant: 'success' });
-      setEmail('');
-      void sendNotification({ type: 'newsletter', data: { email: address }, ...(token && { turnstileToken: token }) });
-    } catch (error) {
-      console.error('[newsletter] Subscribing failed.', error);
-      toast({ title: 'Failed to subscribe', description: 'Please try again later.', variant: 'error' });
     } finally {
       busyRef.current = false;
       setBusy(false);
@@ -57,18 +46,7 @@ export default function NewsletterForm() {
   return (
     <form className="mb-3 text-left" onSubmit={subscribe} aria-label="Subscribe to the newsletter">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <TextField
-          id={`${id}-email`}
-          label="Email address"
-          className="flex-1"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          maxLength={LIMITS.emailMaxLength}
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-        />
+        <TextField id={`${id}-email`} label="Email address" className="flex-1" type="email" name="email" autoComplete="email" required maxLength={LIMITS.emailMaxLength} />
         <button type="submit" className="btn-primary shrink-0 aria-disabled:cursor-wait aria-disabled:opacity-60" disabled={!hydrated} aria-disabled={busy || undefined}>
           {busy ? 'Subscribing...' : 'Subscribe'}
         </button>

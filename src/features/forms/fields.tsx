@@ -14,8 +14,7 @@ export function checkFields(form: HTMLFormElement): boolean {
   for (const element of Array.from(form.elements)) {
     if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)) continue;
     const value = element.value.trim();
-    const problem =
-      element.required && value === '' ? BLANK_FIELD_MESSAGE : element.type === 'email' && value !== '' && !EMAIL_PATTERN.test(value) ? INVALID_EMAIL_MESSAGE : '';
+    const problem = element.required && value === '' ? BLANK_FIELD_MESSAGE : element.type === 'email' && value !== '' && !EMAIL_PATTERN.test(value) ? INVALID_EMAIL_MESSAGE : '';
     if (problem) {
       element.setCustomValidity(problem);
       element.reportValidity();

@@ -1,11 +1,14 @@
 /**
  * The browser half of the bot-check (Cloudflare Turnstile, verified again by /api/send-notification).
  *
- * `getHumanCheckToken(action)` asks for a fresh single-use token: it loads Turnstile's script once if
- * absent, polls until `window.turnstile` is there, renders an invisible widget in an off-screen container
- * made for this one request, and removes it again once the request is settled. It never throws: with no
- * site key (the embedded mode), on a script-load failure, a widget error or after the safety timeout it
- * resolves with '' and the caller decides what an empty token means (spec section 5).
+ * `getHumanCheckToken(action, place)` asks for a fresh single-use token: it loads Turnstile's script once
+ * if absent, polls until `window.turnstile` is there, renders a widget that stays invisible unless Cloudflare
+ * decides to challenge the visitor, in a container made for this one request inside `place` (the form), and
+ * removes it again once the request is settled. When the widget needs the visitor (a Managed widget's
+ * checkbox) Turnstile calls `before-interactive-callback`: the container is then shown under the form and
+ * the 8-second safety timeout gives way to a longer one, so a challenged visitor can answer it.
+ * It never throws: with no site key (the embedded mode), on a script-load failure, a widget error or after
+ * a timeout it resolves with '' and the caller decides what an empty token means.
  *
  * The logic lives in `createHumanCheck(deps)` so tests can drive it with fakes; the browser wiring is at
  * the bottom.
@@ -23,10 +26,13 @@ export interface TurnstileRenderOptions {
   execution: 'execute';
   'response-field': boolean;
   callback: (token: string) => void;
+  // biome-ignore lint/suspicious/noConfusingVoidType: Turnstile's error callback returns true to mark the error handled, or nothing.
   'error-callback': (code?: string) => boolean | void;
   'expired-callback': () => void;
   'timeout-callback': () => void;
   'unsupported-callback': () => void;
+  'before-interactive-callback': () => void;
+  'after-interactive-callback': () => void;
 }
 
 export interface TurnstileApi {
@@ -44,13 +50,16 @@ export interface HumanCheckDeps {
   hasScript: () => boolean;
   /** Adds the script tag; resolves when it loaded, rejects when it failed to. */
   loadScript: (src: string) => Promise<void>;
-  /** A fresh off-screen element in the document, one per token request. */
-  createContainer: () => HTMLElement;
+  /** A fresh element, not visible yet, inside `place` (or the page), one per token request. */
+  createContainer: (place?: HTMLElement) => HTMLElement;
+  /** Makes the container visible: the widget needs the visitor. */
+  showContainer: (container: HTMLElement) => void;
   removeContainer: (container: HTMLElement) => void;
   log: Pick<Console, 'warn' | 'error'>;
   pollMs?: number;
   pollLimitMs?: number;
   timeoutMs?: number;
+  interactiveTimeoutMs?: number;
 }
 
 export interface HumanCheck {
@@ -58,11 +67,17 @@ export interface HumanCheck {
   enabled: boolean;
   /** Starts loading the script early (e.g. when a form appears), so a submit does not wait for it. */
   preload: () => void;
-  getToken: (action: string) => Promise<string>;
+  /** `place`: where the widget appears if it needs the visitor (the form being sent). */
+  getToken: (action: string, place?: HTMLElement) => Promise<string>;
 }
 
 export function createHumanCheck(deps: HumanCheckDeps): HumanCheck {
-  const { pollMs = TIMINGS.humanCheckPollMs, pollLimitMs = TIMINGS.humanCheckPollLimitMs, timeoutMs = TIMINGS.humanCheckTimeoutMs } = deps;
+  const {
+    pollMs = TIMINGS.humanCheckPollMs,
+    pollLimitMs = TIMINGS.humanCheckPollLimitMs,
+    timeoutMs = TIMINGS.humanCheckTimeoutMs,
+    interactiveTimeoutMs = TIMINGS.humanCheckInteractiveTimeoutMs,
+  } = deps;
   const siteKey = deps.siteKey?.trim() ?? '';
   let scriptLoad: Promise<boolean> | undefined;
   let availability: Promise<TurnstileApi | undefined> | undefined;
@@ -113,9 +128,9 @@ export function createHumanCheck(deps: HumanCheckDeps): HumanCheck {
     return availability;
   }
 
-  function requestToken(api: TurnstileApi, action: string): Promise<string> {
+  function requestToken(api: TurnstileApi, action: string, place: HTMLElement | undefined): Promise<string> {
     return new Promise((resolve) => {
-      const container = deps.createContainer();
+      const container = deps.createContainer(place);
       let widgetId: string | null | undefined;
       let settled = false;
       const finish = (token: string, problem?: string) => {
@@ -131,7 +146,7 @@ export function createHumanCheck(deps: HumanCheckDeps): HumanCheck {
         deps.removeContainer(container);
         resolve(token);
       };
-      const timer = setTimeout(() => finish('', `No token after ${timeoutMs} ms`), timeoutMs);
+      let timer = setTimeout(() => finish('', `No token after ${timeoutMs} ms`), timeoutMs);
       try {
         widgetId = api.render(container, {
           sitekey: siteKey,
@@ -147,6 +162,13 @@ export function createHumanCheck(deps: HumanCheckDeps): HumanCheck {
           'expired-callback': () => finish('', 'The Turnstile token expired'),
           'timeout-callback': () => finish('', 'The Turnstile challenge timed out'),
           'unsupported-callback': () => finish('', 'This browser is not supported by Turnstile'),
+          'before-interactive-callback': () => {
+            if (settled) return;
+            deps.showContainer(container);
+            clearTimeout(timer);
+            timer = setTimeout(() => finish('', `The visitor did not answer the challenge within ${interactiveTimeoutMs} ms`), interactiveTimeoutMs);
+          },
+          'after-interactive-callback': () => {}, // the token (or an error) follows through the callbacks above
         });
         if (!widgetId) return finish('', 'Turnstile did not render a widget');
         api.execute(widgetId);
@@ -161,11 +183,11 @@ export function createHumanCheck(deps: HumanCheckDeps): HumanCheck {
     preload: () => {
       if (siteKey) void turnstileReady();
     },
-    getToken: async (action) => {
+    getToken: async (action, place) => {
       if (!siteKey) return '';
       try {
         const api = await turnstileReady(); // undefined: already logged why
-        return api ? await requestToken(api, action) : '';
+        return api ? await requestToken(api, action, place) : '';
       } catch (error) {
         deps.log.error('[human-check] Unexpected failure; continuing without a token.', error);
         return '';
@@ -195,13 +217,20 @@ function browserDeps(): HumanCheckDeps {
         });
         document.head.append(script);
       }),
-    createContainer: () => {
+    createContainer: (place) => {
       const container = document.createElement('div');
       container.dataset.humanCheck = '';
+      // Rendered but out of sight until Turnstile says it needs the visitor, which it may never do
+      // (not display:none, so the widget can run its checks as on any page).
+      container.className = 'sr-only';
       container.setAttribute('aria-hidden', 'true');
-      container.style.cssText = 'position:fixed;top:0;left:-10000px;width:1px;height:1px;overflow:hidden;';
-      document.body.append(container);
+      (place ?? document.body).append(container);
       return container;
+    },
+    showContainer: (container) => {
+      container.className = 'mt-4';
+      container.removeAttribute('aria-hidden');
+      container.scrollIntoView({ block: 'nearest' });
     },
     removeContainer: (container) => container.remove(),
     log: console,
@@ -219,8 +248,8 @@ export function preloadHumanCheck(): void {
   if (humanCheckEnabled()) browser().preload();
 }
 
-/** A fresh token for `action`, or '' (never rejects). */
-export function getHumanCheckToken(action: string): Promise<string> {
+/** A fresh token for `action`, or '' (never rejects). A challenge, if any, appears at the end of `place`. */
+export function getHumanCheckToken(action: string, place?: HTMLElement): Promise<string> {
   if (!humanCheckEnabled()) return Promise.resolve('');
-  return browser().getToken(action);
+  return browser().getToken(action, place);
 }

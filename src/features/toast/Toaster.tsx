@@ -14,8 +14,19 @@ const VARIANT_STYLES: Record<ToastMessage['variant'], string> = {
   info: 'border-navy bg-white',
 };
 
+/**
+ * Where toasts appear. Never over a control of the header, the mobile menu or the cart drawer: at the
+ * bottom (bottom-left from 640 px), away from the header's menu and cart buttons; while the drawer is
+ * open and might reach the bottom-left corner (below 1024 px), inside the drawer under its title and
+ * close button, above its total and buttons. The mobile menu is a modal dialog in the top layer, above
+ * any toast.
+ */
+const CORNER = 'bottom-0 right-0 sm:right-auto sm:left-0';
+const OVER_DRAWER = 'top-[4.5rem] right-0 lg:top-auto lg:right-auto lg:bottom-0 lg:left-0';
+
 export default function Toaster() {
   const toasts = useStore($toasts);
+  const drawerOpen = useStore($drawerOpen);
   return (
     <Toast.Provider duration={TIMINGS.toastDurationMs} swipeDirection="right" swipeThreshold={TOAST.swipeThresholdPx} label="Notification">
       {toasts.map((t) => (
@@ -55,7 +66,7 @@ export default function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport hotkey={[TOAST.hotkey]} className="fixed top-0 right-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none sm:top-auto sm:right-auto sm:bottom-0 sm:left-0" />
+      <Toast.Viewport hotkey={[TOAST.hotkey]} className={`fixed z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none ${drawerOpen ? OVER_DRAWER : CORNER}`} />
     </Toast.Provider>
   );
 }

@@ -52,11 +52,56 @@ describe('Australia Post domestic parcel services', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ from_postcode: '2170', to_postcode: '3000', length: '21.6', width: '21.6', height: '1.8', weight: '0.9' });
 
     expect(quotes).toEqual([
-      { id: 'AUS_PARCEL_EXPRESS', plan_name: 'Express Post', carrier: 'Australia Post', is_satchel: false, satchel_size: null, price: 21.45, eta: { days_range: '3-7 business days', date_range: '' } },
-      { id: 'AUS_PARCEL_REGULAR', plan_name: 'Parcel Post', carrier: 'Australia Post', is_satchel: false, satchel_size: null, price: 15.05, eta: { days_range: '3-7 business days', date_range: '' } },
-      { id: 'AUS_PARCEL_REGULAR_SATCHEL_SMALL', plan_name: 'Parcel Post Small satchel', carrier: 'Australia Post', is_satchel: true, satchel_size: 'small', price: 11.6, eta: { days_range: '3-7 business days', date_range: '' } },
-      { id: 'AUS_PARCEL_EXPRESS_SATCHEL_1KG', plan_name: 'Express Post Small-Medium satchel', carrier: 'Australia Post', is_satchel: true, satchel_size: 'medium', price: 14.55, eta: { days_range: '3-7 business days', date_range: '' } },
-      { id: 'AUS_PARCEL_REGULAR_SATCHEL_EXTRA_LARGE', plan_name: 'Parcel Post Extra Large satchel', carrier: 'Australia Post', is_satchel: true, satchel_size: 'extra_large', price: 24.3, eta: { days_range: '2-4 business days', date_range: '' } },
+      {
+        id: 'AUS_PARCEL_EXPRESS',
+        plan_name: 'Express Post',
+        carrier: 'Australia Post',
+        is_satchel: false,
+        satchel_size: null,
+        service: 'express',
+        price: 21.45,
+        eta: { days_range: '3-7 business days', date_range: '' },
+      },
+      {
+        id: 'AUS_PARCEL_REGULAR',
+        plan_name: 'Parcel Post',
+        carrier: 'Australia Post',
+        is_satchel: false,
+        satchel_size: null,
+        service: 'standard',
+        price: 15.05,
+        eta: { days_range: '3-7 business days', date_range: '' },
+      },
+      {
+        id: 'AUS_PARCEL_REGULAR_SATCHEL_SMALL',
+        plan_name: 'Parcel Post Small satchel',
+        carrier: 'Australia Post',
+        is_satchel: true,
+        satchel_size: 'small',
+        service: 'standard',
+        price: 11.6,
+        eta: { days_range: '3-7 business days', date_range: '' },
+      },
+      {
+        id: 'AUS_PARCEL_EXPRESS_SATCHEL_1KG',
+        plan_name: 'Express Post Small-Medium satchel',
+        carrier: 'Australia Post',
+        is_satchel: true,
+        satchel_size: 'medium',
+        service: 'express',
+        price: 14.55,
+        eta: { days_range: '3-7 business days', date_range: '' },
+      },
+      {
+        id: 'AUS_PARCEL_REGULAR_SATCHEL_EXTRA_LARGE',
+        plan_name: 'Parcel Post Extra Large satchel',
+        carrier: 'Australia Post',
+        is_satchel: true,
+        satchel_size: 'extra_large',
+        service: 'standard',
+        price: 24.3,
+        eta: { days_range: '2-4 business days', date_range: '' },
+      },
     ]);
   });
 
@@ -77,14 +122,18 @@ describe('Australia Post domestic parcel services', () => {
 
   it('a wrong key: PAC answers 403, the adapter throws a ProviderError without a shopper message', async () => {
     const baseUrl = await fakePac(() => undefined);
-    const error = await createAustraliaPostRates({ apiKey: 'wrong-key', baseUrl }).quote(PARCEL).catch((e: unknown) => e);
+    const error = await createAustraliaPostRates({ apiKey: 'wrong-key', baseUrl })
+      .quote(PARCEL)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ provider: 'australia-post', status: 403, code: 'rejected', userMessage: undefined });
   });
 
   it("PAC's validation error { error: { errorMessage } } becomes a ProviderError the shopper may read", async () => {
     const baseUrl = await fakePac((_seen, res) => sendJson(res, 404, { error: { errorMessage: 'Please enter a valid To postcode.' } }));
-    const error = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL).catch((e: unknown) => e);
+    const error = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl })
+      .quote(PARCEL)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 404, userMessage: 'Please enter a valid To postcode.' });
     expect((error as Error).message).toContain('Please enter a valid To postcode.');
   });
@@ -144,6 +193,15 @@ describe('Australia Post domestic parcel services', () => {
     const live = await quoteShipping(pac, PARCEL, 22);
     expect(live.fallback).toBe(false);
     expect(live.quotes.map((q) => q.price)).toEqual([11.6, 14.55, 15.05, 21.45, 24.3]);
+    // From 75 AUD the Parcel Post services ship free; Express Post keeps its price.
+    const free = await quoteShipping(pac, PARCEL, 75);
+    expect(free.quotes.map((q) => [q.id, q.price])).toEqual([
+      ['AUS_PARCEL_REGULAR_SATCHEL_SMALL', 0],
+      ['AUS_PARCEL_REGULAR', 0],
+      ['AUS_PARCEL_REGULAR_SATCHEL_EXTRA_LARGE', 0],
+      ['AUS_PARCEL_EXPRESS_SATCHEL_1KG', 14.55],
+      ['AUS_PARCEL_EXPRESS', 21.45],
+    ]);
 
     fail = true;
     const fallback = await quoteShipping(pac, PARCEL, 22);

@@ -71,7 +71,7 @@ const SYDNEY_UNIT = {
 };
 
 describe('Google Places autocomplete', () => {
-  it('posts the input restricted to the one country, with the session token and a field mask, and keeps place predictions only', async () => {
+  it('posts the input restricted to street addresses in the one country, with the session token and a field mask, and keeps place predictions only', async () => {
     const baseUrl = await fakeGoogle((_seen, res) => googleJson(res, 200, SUGGESTIONS));
     const places = createGooglePlacesLookup({ apiKey: API_KEY, baseUrl });
 
@@ -83,7 +83,12 @@ describe('Google Places autocomplete', () => {
     expect(request.method).toBe('POST');
     expect(request.url.pathname).toBe('/v1/places:autocomplete');
     expect(request.headers['x-goog-fieldmask']).toContain('suggestions.placePrediction.placeId');
-    expect(JSON.parse(request.body)).toEqual({ input: '10 George St', includedRegionCodes: ['au'], sessionToken: SESSION });
+    expect(JSON.parse(request.body)).toEqual({
+      input: '10 George St',
+      includedRegionCodes: ['au'],
+      includedPrimaryTypes: ['street_address', 'premise', 'subpremise'],
+      sessionToken: SESSION,
+    });
   });
 
   it('restricts the United Kingdom as region "gb"', async () => {
@@ -108,7 +113,9 @@ describe('Google Places autocomplete', () => {
 
   it('a bad key: 400 INVALID_ARGUMENT becomes a ProviderError carrying Google’s status and message', async () => {
     const baseUrl = await fakeGoogle(() => undefined);
-    const error = await createGooglePlacesLookup({ apiKey: 'wrong', baseUrl }).suggest('10 George', 'AU', SESSION).catch((e: unknown) => e);
+    const error = await createGooglePlacesLookup({ apiKey: 'wrong', baseUrl })
+      .suggest('10 George', 'AU', SESSION)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ provider: 'google-places', status: 400, code: 'rejected' });
     expect((error as Error).message).toContain('INVALID_ARGUMENT: API key not valid');
@@ -167,7 +174,7 @@ describe('Google Places details', () => {
   });
 
   it('404 NOT_FOUND for an unknown place id is a ProviderError; an empty id is refused without a call', async () => {
-    const baseUrl = await fakeGoogle((_seen, res) => googleError(res, 404, 'NOT_FOUND', "Requested entity was not found."));
+    const baseUrl = await fakeGoogle((_seen, res) => googleError(res, 404, 'NOT_FOUND', 'Requested entity was not found.'));
     const places = createGooglePlacesLookup({ apiKey: API_KEY, baseUrl });
     await expect(places.details('ChIJnope', SESSION)).rejects.toMatchObject({ status: 404, message: expect.stringContaining('NOT_FOUND') });
     await expect(places.details('  ', SESSION)).rejects.toMatchObject({ code: 'unsupported' });

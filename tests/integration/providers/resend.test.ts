@@ -47,12 +47,21 @@ describe('Resend emails', () => {
     const baseUrl = await fakeResend((_seen, res) => sendJson(res, 200, { id: 'abc' }));
     await createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl }).send({ to: 'a@example.com', subject: 'Hi', text: 'Hello' });
     expect(JSON.parse(fake.seen[0]!.body)).not.toHaveProperty('html');
+    expect(JSON.parse(fake.seen[0]!.body)).not.toHaveProperty('reply_to');
+  });
+
+  it('sends reply_to when the message names who a reply should go to', async () => {
+    const baseUrl = await fakeResend((_seen, res) => sendJson(res, 200, { id: 'email-2' }));
+    await createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl }).send({ to: 'publisher@example.com', subject: 'Contact form: Hi', text: 'Hello', replyTo: 'parent@example.com' });
+    expect(JSON.parse(fake.seen[0]!.body)).toMatchObject({ to: ['publisher@example.com'], reply_to: ['parent@example.com'] });
     expect(fake.seen[0]!.headers).not.toHaveProperty('idempotency-key');
   });
 
   it('401 missing_api_key and 403 invalid_api_key become ProviderErrors naming the error', async () => {
     const baseUrl = await fakeResend(() => undefined);
-    const missing = await createResendEmail({ apiKey: '', from: FROM, baseUrl }).send(MESSAGE).catch((e: unknown) => e);
+    const missing = await createResendEmail({ apiKey: '', from: FROM, baseUrl })
+      .send(MESSAGE)
+      .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ProviderError);
     expect(missing).toMatchObject({ provider: 'resend', status: 401, message: expect.stringContaining('missing_api_key') });
     await expect(createResendEmail({ apiKey: 're_wrong', from: FROM, baseUrl }).send(MESSAGE)).rejects.toMatchObject({ status: 403, message: expect.stringContaining('invalid_api_key') });

@@ -61,7 +61,7 @@ const INPUT: CheckoutSessionInput = {
     { name: '10 Reasons Why Being Catholic is Awesome!', unitAmountCents: 2200, quantity: 2 },
     { name: 'Counting Book', unitAmountCents: 1500, quantity: 1 },
   ],
-  shipping: { name: 'AU Standard Courier', amountCents: 0, minDays: 3, maxDays: 7 },
+  shipping: { name: 'AU Standard Courier', amountCents: 0, deliveryDays: { min: 3, max: 7 } },
   successUrl: 'https://shop.example.com.au/order-confirmation?session_id={CHECKOUT_SESSION_ID}',
   cancelUrl: 'https://shop.example.com.au/cart',
   idempotencyKey: 'checkout-order-123',
@@ -117,7 +117,9 @@ describe('Stripe Checkout Sessions', () => {
 
   it('a wrong secret key: 401 invalid_request_error becomes a ProviderError with status 401', async () => {
     const stripeOptions = await fakeStripe(() => undefined);
-    const error = await createStripePayments({ secretKey: 'sk_test_wrong', webhookSecret: WEBHOOK_SECRET, stripeOptions }).createCheckoutSession(INPUT).catch((e: unknown) => e);
+    const error = await createStripePayments({ secretKey: 'sk_test_wrong', webhookSecret: WEBHOOK_SECRET, stripeOptions })
+      .createCheckoutSession(INPUT)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ provider: 'stripe', status: 401, code: 'rejected', message: expect.stringContaining('Invalid API Key') });
   });
@@ -126,7 +128,9 @@ describe('Stripe Checkout Sessions', () => {
     const stripeOptions = await fakeStripe((_seen, res) =>
       stripeError(res, 400, { type: 'invalid_request_error', code: 'email_invalid', param: 'customer_email', message: 'Invalid email address: buyer@example' }),
     );
-    await expect(createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).createCheckoutSession({ ...INPUT, customerEmail: 'buyer@example' })).rejects.toMatchObject({
+    await expect(
+      createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).createCheckoutSession({ ...INPUT, customerEmail: 'buyer@example' }),
+    ).rejects.toMatchObject({
       status: 400,
       message: expect.stringMatching(/email_invalid.*Invalid email address/),
     });
@@ -142,7 +146,9 @@ describe('Stripe Checkout Sessions', () => {
   it('a 500 api_error and a 429 rate_limit_error are ProviderErrors with their status', async () => {
     let status = 500;
     const stripeOptions = await fakeStripe((_seen, res) =>
-      status === 500 ? stripeError(res, 500, { type: 'api_error', message: 'An unknown error occurred' }) : stripeError(res, 429, { type: 'rate_limit_error', code: 'rate_limit', message: 'Too many requests.' }),
+      status === 500
+        ? stripeError(res, 500, { type: 'api_error', message: 'An unknown error occurred' })
+        : stripeError(res, 429, { type: 'rate_limit_error', code: 'rate_limit', message: 'Too many requests.' }),
     );
     const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
     await expect(payments.createCheckoutSession(INPUT)).rejects.toMatchObject({ status: 500 });
@@ -170,21 +176,28 @@ describe('Stripe Checkout Sessions', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  it('retrieves a session and maps status, payment status and the order id', async () => {
+  it('retrieves a session and maps status, payment status, amount and currency (never an order id it carries)', async () => {
     let body = session({ status: 'complete', payment_status: 'paid' });
     const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, body));
     const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
 
-    expect(await payments.retrieveSession('cs_test_a1b2c3')).toEqual({ id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', orderId: 'order-123' });
+    expect(await payments.retrieveSession('cs_test_a1b2c3')).toEqual({ id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', amountTotalCents: 5900, currency: 'aud' });
     expect(fake.seen[0]!.method).toBe('GET');
     expect(fake.seen[0]!.url.pathname).toBe('/v1/checkout/sessions/cs_test_a1b2c3');
 
-    // Without metadata, the client reference id still names the order.
-    body = session({ status: 'expired', payment_status: 'unpaid', metadata: {}, client_reference_id: 'order-456' });
-    expect(await payments.retrieveSession('cs_test_a1b2c3')).toMatchObject({ status: 'expired', paymentStatus: 'unpaid', orderId: 'order-456' });
+    body = session({ status: 'expired', payment_status: 'unpaid', amount_total: null });
+    expect(await payments.retrieveSession('cs_test_a1b2c3')).toMatchObject({ status: 'expired', paymentStatus: 'unpaid', amountTotalCents: null });
 
-    body = session({ payment_status: 'no_payment_required', metadata: null, client_reference_id: null });
-    expect(await payments.retrieveSession('cs_test_a1b2c3')).toMatchObject({ paymentStatus: 'no_payment_required', orderId: null });
+    body = session({ payment_status: 'no_payment_required' });
+    expect(await payments.retrieveSession('cs_test_a1b2c3')).toMatchObject({ paymentStatus: 'no_payment_required' });
+  });
+
+  it('leaves the delivery estimate out when none is known, instead of inventing one', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session()));
+    await createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).createCheckoutSession({ ...INPUT, shipping: { name: 'International Shipping', amountCents: 2500, deliveryDays: null } });
+    const sent = Object.fromEntries(fake.seen[0]!.body);
+    expect(sent['shipping_options[0][shipping_rate_data][display_name]']).toBe('International Shipping');
+    expect(Object.keys(sent).filter((key) => key.includes('delivery_estimate'))).toEqual([]);
   });
 
   it('an unknown session: 404 resource_missing becomes a ProviderError with status 404', async () => {
@@ -211,7 +224,10 @@ describe('Stripe refunds', () => {
       if (seen.method === 'GET') return stripeJson(res, 200, session({ status: 'complete', payment_status: 'paid', payment_intent: 'pi_3LocalFake' }));
       stripeJson(res, 200, { id: 're_3LocalFake', object: 'refund', amount: 5900, currency: 'aud', payment_intent: 'pi_3LocalFake', status: 'succeeded' });
     });
-    const refund = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).refundSession('cs_test_a1b2c3', { orderId: 'order-123', idempotencyKey: 'order-refund-order-123' });
+    const refund = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).refundSession('cs_test_a1b2c3', {
+      orderId: 'order-123',
+      idempotencyKey: 'order-refund-order-123',
+    });
     expect(refund).toEqual({ id: 're_3LocalFake', status: 'succeeded' });
 
     const [read, create] = fake.seen;
@@ -254,18 +270,29 @@ describe('Stripe webhooks', () => {
     return Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: options.secret ?? WEBHOOK_SECRET, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
   }
 
-  it('a correctly signed checkout.session.completed gives the event and the mapped session', async () => {
+  it('a correctly signed checkout.session.completed is a fulfil action with the mapped session', async () => {
     const payload = event('checkout.session.completed', session({ status: 'complete', payment_status: 'paid' }));
     expect(await payments.parseWebhook(payload, await sign(payload))).toEqual({
       id: 'evt_1Q2w3e',
       type: 'checkout.session.completed',
-      session: { id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', orderId: 'order-123' },
+      action: 'fulfil',
+      session: { id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', amountTotalCents: 5900, currency: 'aud' },
     });
   });
 
-  it('other event types come through without a session', async () => {
+  it.each([
+    ['checkout.session.completed', 'unpaid', 'ignore'],
+    ['checkout.session.async_payment_succeeded', 'paid', 'fulfil'],
+    ['checkout.session.async_payment_failed', 'unpaid', 'cancel'],
+    ['checkout.session.expired', 'unpaid', 'cancel'],
+  ])('%s (payment %s) is the provider-neutral action %s', async (type, paymentStatus, action) => {
+    const payload = event(type, session({ payment_status: paymentStatus }));
+    expect(await payments.parseWebhook(payload, await sign(payload))).toMatchObject({ type, action });
+  });
+
+  it('other event types are ignored, without a session', async () => {
     const payload = event('payment_intent.succeeded', { id: 'pi_1', object: 'payment_intent' });
-    expect(await payments.parseWebhook(payload, await sign(payload))).toEqual({ id: 'evt_1Q2w3e', type: 'payment_intent.succeeded', session: null });
+    expect(await payments.parseWebhook(payload, await sign(payload))).toEqual({ id: 'evt_1Q2w3e', type: 'payment_intent.succeeded', action: 'ignore', session: null });
   });
 
   it('a missing, forged, stale or tampered signature is a WebhookSignatureError', async () => {

@@ -1,0 +1,164 @@
+/**
+ * The publisher's order actions that reach outside the database: shipping (one email per tracking number),
+ * delivery, cancel-and-refund, retrying a refund, resending the confirmation. Each checks the caller is staff in
+ * the database first (with the caller's own token), then changes the order through a service-role database
+ * function that also appends the order's history.
+ */
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import type { ServerEnv } from '../../src/config/env';
+import { checkShipment } from '../../src/features/admin/shipment';
+import { orderNumber } from '../../src/lib/format';
+import { confirmationEmail, refundEmail, shippingEmail } from './emails';
+import { refundInFull, sendOrderEmailOnce, type FulfilmentServices } from './fulfilment';
+import { getOrder, getOrderWithItems } from './orders';
+import { ConfigurationError } from './runtime';
+
+export type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
+
+/** Asks the database, as the caller, whether the caller is staff (and their email, for the history). */
+export async function checkStaff(env: ServerEnv, request: Request): Promise<StaffCheck> {
+  const token = request.headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
+  if (!token) return { ok: false, status: 401, message: 'Sign in to use the back office.' };
+  const url = env.SUPABASE_URL ?? env.PUBLIC_SUPABASE_URL;
+  const key = env.SUPABASE_SERVICE_ROLE_KEY;
+  if (!url || !key) throw new ConfigurationError('SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY must be set for the functions.');
+  // The caller's token decides the database role; the key only opens the API gateway.
+  const asCaller = createClient(url, key, {
+    global: { headers: { Authorization: `Bearer ${token}` } },
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+  const { data, error } = await asCaller.rpc('require_staff');
+  if (!error && typeof data === 'string') return { ok: true, email: data };
+  if (error?.code === '42501') return { ok: false, status: 403, message: "You don't have access to the back office." };
+  return { ok: false, status: 401, message: 'Your sign-in has expired. Please sign in again.' };
+}
+
+const shipmentSchema = z
+  .discriminatedUnion('carrier', [
+    z.object({ carrier: z.literal('auspost'), trackingNumber: z.string().max(100) }),
+    z.object({ carrier: z.literal('other'), carrierName: z.string().max(100), trackingNumber: z.string().max(100) }),
+  ])
+  .transform((input, ctx) => {
+    const checked = checkShipment(input);
+    if ('shipment' in checked) return checked.shipment;
+    ctx.addIssue({ code: 'custom', message: checked.error });
+    return z.NEVER;
+  });
+
+export const orderActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('ship'), orderId: z.uuid('orderId must be an order id'), shipment: shipmentSchema }),
+  z.object({ action: z.literal('deliver'), orderId: z.uuid('orderId must be an order id') }),
+  z.object({ action: z.literal('cancel'), orderId: z.uuid('orderId must be an order id') }),
+  z.object({ action: z.literal('retry_refund'), orderId: z.uuid('orderId must be an order id') }),
+  z.object({ action: z.literal('resend_confirmation'), orderId: z.uuid('orderId must be an order id') }),
+]);
+export type OrderAction = z.infer<typeof orderActionSchema>;
+
+/** What the publisher is told: an HTTP status and one sentence. */
+export interface ActionOutcome {
+  status: number;
+  message: string;
+}
+
+async function recordEvent(db: SupabaseClient, orderId: string, action: string, detail: string, actor: string): Promise<void> {
+  const { error } = await db.from('order_events').insert({ order_id: orderId, action, detail: detail.slice(0, 500), actor });
+  if (error) throw error;
+}
+
+async function rpcText(db: SupabaseClient, fn: string, args: Record<string, unknown>): Promise<string> {
+  const { data, error } = await db.rpc(fn, args);
+  if (error) throw error;
+  return z.string().parse(data);
+}
+
+export interface BackOfficeContext {
+  db: SupabaseClient;
+  services: FulfilmentServices;
+  /** The staff member's email, for the order's history. */
+  actor: string;
+}
+
+export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction): Promise<ActionOutcome> {
+  const order = await getOrder(ctx.db, action.orderId);
+  if (!order) return { status: 404, message: 'We could not find that order.' };
+  const number = orderNumber(order.id);
+  switch (action.action) {
+    case 'ship': {
+      const result = await rpcText(ctx.db, 'ship_order', {
+        p_order_id: order.id,
+        p_tracking_number: action.shipment.trackingNumber,
+        p_carrier: action.shipment.carrier,
+        p_actor: ctx.actor,
+      });
+      if (result === 'not_shippable') return { status: 409, message: 'Only a paid order that has not been delivered or cancelled can be shipped.' };
+      return sendShippingEmailOnce(ctx, order.id, number);
+    }
+    case 'deliver': {
+      const result = await rpcText(ctx.db, 'mark_order_delivered', { p_order_id: order.id, p_actor: ctx.actor });
+      if (result === 'not_shipped') return { status: 409, message: 'Only a shipped order can be marked as delivered.' };
+      return { status: 200, message: `Order ${number} marked as delivered.` };
+    }
+    case 'cancel': {
+      const result = await rpcText(ctx.db, 'cancel_paid_order', { p_order_id: order.id, p_actor: ctx.actor });
+      if (result === 'not_cancellable') return { status: 409, message: 'Only a paid order that has not shipped can be cancelled and refunded.' };
+      return refund(ctx, order.id, number, 'Order cancelled and stock put back');
+    }
+    case 'retry_refund': {
+      if (order.paymentStatus !== 'refund_due' || order.refundedAt) return { status: 409, message: 'This order has no refund due.' };
+      return refund(ctx, order.id, number, 'Refund retried');
+    }
+    case 'resend_confirmation': {
+      if (!order.fulfilledAt || order.paymentStatus !== 'paid') return { status: 409, message: 'Only a paid order has a confirmation to resend.' };
+      const email = confirmationEmail(await getOrderWithItems(ctx.db, order.id), ctx.services.siteOrigin);
+      // Sent on purpose a second time: a key of its own, so it is not taken for a retry of the first.
+      await ctx.services.email.send({ ...email, idempotencyKey: `${email.idempotencyKey}-resent-${Date.now()}` });
+      await recordEvent(ctx.db, order.id, 'confirmation_resent', order.customerEmail, ctx.actor);
+      return { status: 200, message: `Confirmation resent to ${order.customerEmail}.` };
+    }
+  }
+}
+
+/** One email per tracking number: the first tells the shopper it shipped, a later number is a correction. */
+async function sendShippingEmailOnce(ctx: BackOfficeContext, orderId: string, number: string): Promise<ActionOutcome> {
+  const { data, error } = await ctx.db.rpc('claim_shipping_email', { p_order_id: orderId });
+  if (error) throw error;
+  const claim = z.object({ kind: z.enum(['first', 'correction', 'none']), previous: z.string().nullable().optional() }).parse(data);
+  if (claim.kind === 'none') return { status: 200, message: `Order ${number} is already shipped with this tracking number; the customer has it.` };
+  const order = await getOrderWithItems(ctx.db, orderId);
+  try {
+    await ctx.services.email.send(shippingEmail(order, claim.kind, ctx.services.siteOrigin));
+  } catch (cause) {
+    console.error(`[back office] shipping email for ${orderId} failed`, cause);
+    const released = await ctx.db.rpc('release_shipping_email', { p_order_id: orderId, p_previous: claim.previous ?? null });
+    if (released.error) throw released.error;
+    return { status: 502, message: `Order ${number} is marked as shipped, but the email to the customer failed. Confirm shipment again to resend it.` };
+  }
+  await recordEvent(ctx.db, orderId, 'shipping_emailed', `${order.trackingCarrier} ${order.trackingNumber}`, ctx.actor);
+  return {
+    status: 200,
+    message:
+      claim.kind === 'first' ? `Order ${number} marked as shipped; the customer has been emailed the tracking number.` : `Tracking number corrected; the customer has been emailed the correction.`,
+  };
+}
+
+/**
+ * Refunds the order in full through the payment provider (never twice: see refundInFull); the one caller that
+ * records it emails the shopper. A failure is written to the history and leaves the order under Refunds due.
+ */
+async function refund(ctx: BackOfficeContext, orderId: string, number: string, done: string): Promise<ActionOutcome> {
+  const order = await getOrder(ctx.db, orderId);
+  if (!order) return { status: 404, message: 'We could not find that order.' };
+  try {
+    const { refundId, recorded } = await refundInFull(ctx.db, ctx.services.payments, order);
+    if (!recorded) return { status: 200, message: `Order ${number} was already refunded.` };
+    await recordEvent(ctx.db, orderId, 'refunded', refundId, ctx.actor);
+    await sendOrderEmailOnce(ctx.db, ctx.services, orderId, 'refund', refundEmail);
+    return { status: 200, message: `${done}; refund ${refundId} recorded and the customer emailed.` };
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    console.error(`[back office] refund for ${orderId} failed`, cause);
+    await recordEvent(ctx.db, orderId, 'refund_failed', reason, ctx.actor);
+    return { status: 502, message: `The refund for order ${number} did not go through (${reason}). It is listed under Refunds due: use Retry refund.` };
+  }
+}

@@ -1,0 +1,132 @@
+/** Every email the shop sends about an order, to the shopper or the publisher: the wording lives here and nowhere else. */
+import { BACK_OFFICE, SHIPPING } from '../../src/config/constants';
+import { SITE } from '../../src/config/site';
+import { trackingUrl } from '../../src/features/admin/shipment';
+import { formatPrice, orderNumber } from '../../src/lib/format';
+import type { OrderWithItems } from './orders';
+import type { EmailMessage } from './providers/types';
+
+const itemLines = (order: OrderWithItems) => order.items.map((item) => `${item.quantity} × ${item.title} — ${formatPrice(item.unitPrice * item.quantity)}`);
+const signature = `${SITE.name}, Sydney`;
+
+/** The shopper's order status page: the token rides in the fragment, so it never reaches a server log. */
+export const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${BACK_OFFICE.orderStatusPath}#${token}`;
+const statusLine = (order: OrderWithItems, siteOrigin: string) => `Follow your order: ${orderStatusUrl(siteOrigin, order.statusToken)}`;
+
+export function confirmationEmail(order: OrderWithItems, siteOrigin: string): EmailMessage {
+  const number = orderNumber(order.id);
+  return {
+    to: order.customerEmail,
+    subject: `Your order ${number} is confirmed`,
+    text: [
+      `Hello ${order.customerName},`,
+      '',
+      `Thank you for your order ${number}. We have received your payment and are getting it ready.`,
+      '',
+      ...itemLines(order),
+      `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`,
+      `Total: ${formatPrice(order.total)} AUD`,
+      '',
+      `Estimated delivery: ${order.shippingMethod.estimatedDelivery ?? SHIPPING.confirmationDeliveryEstimate}. We will email your tracking details when it ships.`,
+      statusLine(order, siteOrigin),
+      '',
+      signature,
+    ].join('\n'),
+    idempotencyKey: `order-confirmation-${order.id}`,
+  };
+}
+
+/**
+ * The refund notice: a paid order the publisher cancelled says so; otherwise the last copies sold out while
+ * the shopper paid.
+ */
+export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMessage {
+  const number = orderNumber(order.id);
+  const refunded = `We have refunded the full ${formatPrice(order.total)} AUD to your card. Banks usually show it within 5-10 business days.`;
+  if (order.cancelledAt) {
+    return {
+      to: order.customerEmail,
+      subject: `Your order ${number} has been cancelled and refunded`,
+      text: [
+        `Hello ${order.customerName},`,
+        '',
+        `We have cancelled your order ${number}.`,
+        refunded,
+        '',
+        ...itemLines(order),
+        '',
+        statusLine(order, siteOrigin),
+        `Questions? Reply to this email or write to ${SITE.email}.`,
+        '',
+        signature,
+      ].join('\n'),
+      idempotencyKey: `order-refund-${order.id}`,
+    };
+  }
+  return {
+    to: order.customerEmail,
+    subject: `Your order ${number} has been refunded`,
+    text: [
+      `Hello ${order.customerName},`,
+      '',
+      `Thank you for your order ${number}. We are sorry: the last copies sold out moments before your payment arrived, so we could not fill it.`,
+      '',
+      refunded,
+      '',
+      ...itemLines(order),
+      '',
+      `Reply to this email, or write to ${SITE.email}, and we will let you know as soon as the book is back in stock.`,
+      '',
+      signature,
+    ].join('\n'),
+    idempotencyKey: `order-refund-${order.id}`,
+  };
+}
+
+/** The tracking number, first time or as a correction of an earlier one. */
+export function shippingEmail(order: OrderWithItems, kind: 'first' | 'correction', siteOrigin: string): EmailMessage {
+  const number = orderNumber(order.id);
+  const carrier = order.trackingCarrier ?? '';
+  const tracking = order.trackingNumber ?? '';
+  const link = trackingUrl(carrier, tracking);
+  return {
+    to: order.customerEmail,
+    subject: kind === 'first' ? `Your order ${number} has shipped` : `Corrected tracking number for your order ${number}`,
+    text: [
+      `Hello ${order.customerName},`,
+      '',
+      kind === 'first'
+        ? `Good news: your order ${number} is on its way with ${carrier}.`
+        : `We gave you the wrong tracking number for your order ${number}. Here is the right one; please use it instead.`,
+      '',
+      `Tracking number: ${tracking} (${carrier})`,
+      link ? `Track your parcel: ${link}` : `Track it on ${carrier}'s website with the number above.`,
+      '',
+      ...itemLines(order),
+      '',
+      statusLine(order, siteOrigin),
+      '',
+      signature,
+    ].join('\n'),
+    idempotencyKey: `order-shipped-${order.id}-${tracking}`,
+  };
+}
+
+/** To the publisher (NOTIFY_EMAIL_TO) when an order is paid. */
+export function newOrderNotice(order: OrderWithItems, to: string, siteOrigin: string): EmailMessage {
+  const number = orderNumber(order.id);
+  return {
+    to,
+    subject: `New order ${number}: ${formatPrice(order.total)} AUD`,
+    text: [
+      `A new paid order ${number} from ${order.customerName} <${order.customerEmail}>.`,
+      '',
+      ...itemLines(order),
+      `Delivery: ${order.shippingMethod.name ?? 'standard'} (${formatPrice(order.shippingAmount)})`,
+      `Total: ${formatPrice(order.total)} AUD`,
+      '',
+      `Open it in the back office: ${siteOrigin}/admin#order/${order.id}`,
+    ].join('\n'),
+    idempotencyKey: `order-notice-${order.id}`,
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * The functions' access to orders and their items: every read and write of `orders`/`order_items` goes
+ * through here, and rows come back as typed objects (checked with zod, in dollars as the database keeps
+ * them), never as casts. The stateful steps (fulfil, cancel, claims) are database functions that lock the
+ * order row, so concurrent callers agree.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+
+const money = z.coerce.number().finite().nonnegative();
+
+const shippingMethodSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  carrier: z.string().optional(),
+  price: z.coerce.number().optional(),
+  estimatedDelivery: z.string().optional(),
+});
+export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
+
+const ORDER_COLUMNS =
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at';
+
+const orderRowSchema = z
+  .object({
+    id: z.string(),
+    created_at: z.string(),
+    status: z.string(),
+    payment_status: z.string(),
+    customer_email: z.string(),
+    customer_name: z.string(),
+    currency: z.string(),
+    subtotal_amount: money,
+    shipping_amount: money,
+    total_amount: money,
+    shipping_address: z.record(z.string(), z.unknown()),
+    shipping_method: shippingMethodSchema,
+    payment_provider: z.string(),
+    checkout_session_id: z.string().nullable(),
+    refund_id: z.string().nullable(),
+    refunded_at: z.string().nullable(),
+    status_token: z.string(),
+    tracking_number: z.string().nullable(),
+    tracking_carrier: z.string().nullable(),
+    fulfilled_at: z.string().nullable(),
+    cancelled_at: z.string().nullable(),
+  })
+  .transform((row) => ({
+    id: row.id,
+    createdAt: row.created_at,
+    status: row.status,
+    paymentStatus: row.payment_status,
+    customerEmail: row.customer_email,
+    customerName: row.customer_name,
+    currency: row.currency,
+    subtotal: row.subtotal_amount,
+    shippingAmount: row.shipping_amount,
+    total: row.total_amount,
+    shippingAddress: row.shipping_address,
+    shippingMethod: row.shipping_method,
+    paymentProvider: row.payment_provider,
+    checkoutSessionId: row.checkout_session_id,
+    refundId: row.refund_id,
+    refundedAt: row.refunded_at,
+    /** The key to the shopper's order status page. */
+    statusToken: row.status_token,
+    trackingNumber: row.tracking_number,
+    trackingCarrier: row.tracking_carrier,
+    fulfilledAt: row.fulfilled_at,
+    /** Set when the publisher cancelled the paid order (its refund then follows). */
+    cancelledAt: row.cancelled_at,
+  }));
+export type Order = z.output<typeof orderRowSchema>;
+
+const itemRowSchema = z
+  .object({ product_id: z.string(), title: z.string(), quantity: z.number().int(), price_at_time: money })
+  .transform((row) => ({ productId: row.product_id, title: row.title, quantity: row.quantity, unitPrice: row.price_at_time }));
+export type OrderItem = z.output<typeof itemRowSchema>;
+
+export interface OrderWithItems extends Order {
+  items: OrderItem[];
+}
+
+/** What checkout writes: the order and its lines, priced from the database. */
+export interface NewOrder {
+  userId: string | null;
+  customerEmail: string;
+  customerName: string;
+  subtotal: number;
+  shippingAmount: number;
+  total: number;
+  shippingAddress: Record<string, string>;
+  shippingMethod: Required<Pick<OrderShippingMethod, 'id' | 'name' | 'carrier' | 'price'>> & { estimatedDelivery?: string };
+  paymentProvider: string;
+  items: OrderItem[];
+}
+
+/** Fulfilment's outcome, from the database function that takes the stock. */
+export const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'cancelled'] as const;
+export type FulfilmentResult = (typeof FULFILMENT_RESULTS)[number];
+
+async function rpc<T extends z.ZodType>(db: SupabaseClient, fn: string, args: Record<string, unknown>, schema: T): Promise<z.output<T>> {
+  const { data, error } = await db.rpc(fn, args);
+  if (error) throw error;
+  return schema.parse(data);
+}
+
+/** Writes the order and its items in one transaction; answers the new order's id. */
+export function createOrder(db: SupabaseClient, order: NewOrder): Promise<string> {
+  return rpc(
+    db,
+    'create_order',
+    {
+      p_order: {
+        user_id: order.userId,
+        customer_email: order.customerEmail,
+        customer_name: order.customerName,
+        subtotal_amount: order.subtotal,
+        shipping_amount: order.shippingAmount,
+        total_amount: order.total,
+        shipping_address: order.shippingAddress,
+        shipping_method: order.shippingMethod,
+        payment_provider: order.paymentProvider,
+      },
+      p_items: order.items.map((item) => ({ product_id: item.productId, title: item.title, quantity: item.quantity, price_at_time: item.unitPrice })),
+    },
+    z.string().uuid(),
+  );
+}
+
+/** Links the payment session to its order; the same link twice is fine, a different one is refused. */
+export async function linkCheckoutSession(db: SupabaseClient, orderId: string, sessionId: string): Promise<void> {
+  const linked = await rpc(db, 'link_checkout_session', { p_order_id: orderId, p_session_id: sessionId }, z.boolean());
+  if (!linked) throw new Error(`Order ${orderId} is already linked to another payment session than ${sessionId}.`);
+}
+
+export async function getOrder(db: SupabaseClient, orderId: string): Promise<Order | null> {
+  const { data, error } = await db.from('orders').select(ORDER_COLUMNS).eq('id', orderId).maybeSingle();
+  if (error) throw error;
+  return data ? orderRowSchema.parse(data) : null;
+}
+
+/** The order behind a status-page token, or null. */
+export async function findOrderByStatusToken(db: SupabaseClient, token: string): Promise<Order | null> {
+  const { data, error } = await db.from('orders').select(ORDER_COLUMNS).eq('status_token', token).maybeSingle();
+  if (error) throw error;
+  return data ? orderRowSchema.parse(data) : null;
+}
+
+/** The order the shop created for this payment session, or null for a session the shop did not create. */
+export async function findOrderBySession(db: SupabaseClient, sessionId: string): Promise<Order | null> {
+  const { data, error } = await db.from('orders').select(ORDER_COLUMNS).eq('checkout_session_id', sessionId).maybeSingle();
+  if (error) throw error;
+  return data ? orderRowSchema.parse(data) : null;
+}
+
+export async function getOrderItems(db: SupabaseClient, orderId: string): Promise<OrderItem[]> {
+  const { data, error } = await db.from('order_items').select('product_id, title, quantity, price_at_time').eq('order_id', orderId).order('title');
+  if (error) throw error;
+  return z.array(itemRowSchema).parse(data);
+}
+
+export async function getOrderWithItems(db: SupabaseClient, orderId: string): Promise<OrderWithItems> {
+  const [order, items] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId)]);
+  if (!order) throw new Error(`Order ${orderId} not found.`);
+  return { ...order, items };
+}
+
+/** Marks the order paid and takes its stock, once, under row locks (see public.fulfil_order). */
+export function fulfil(db: SupabaseClient, orderId: string): Promise<FulfilmentResult> {
+  return rpc(db, 'fulfil_order', { p_order_id: orderId }, z.enum(FULFILMENT_RESULTS));
+}
+
+/** Cancels an order whose payment never happened; a paid order is left alone. */
+export async function cancelUnpaid(db: SupabaseClient, orderId: string): Promise<void> {
+  await rpc(db, 'cancel_unpaid_order', { p_order_id: orderId }, z.enum(['cancelled', 'unchanged']));
+}
+
+/** Records the provider's refund on a sold-out order; true only for the one caller that records it. */
+export function recordRefund(db: SupabaseClient, orderId: string, refundId: string): Promise<boolean> {
+  return rpc(db, 'record_refund', { p_order_id: orderId, p_refund_id: refundId }, z.boolean());
+}
+
+/** The emails that go out once per order: claimed before sending, released when the send fails. */
+const EMAIL_CLAIMS = {
+  confirmation: { claim: 'claim_confirmation_email', column: 'confirmation_email_sent_at' },
+  refund: { claim: 'claim_refund_email', column: 'refund_email_sent_at' },
+  publisher: { claim: 'claim_publisher_notice', column: 'publisher_notified_at' },
+} as const;
+export type OrderEmail = keyof typeof EMAIL_CLAIMS;
+
+export function claimEmail(db: SupabaseClient, orderId: string, email: OrderEmail): Promise<boolean> {
+  return rpc(db, EMAIL_CLAIMS[email].claim, { p_order_id: orderId }, z.boolean());
+}
+
+export async function releaseEmail(db: SupabaseClient, orderId: string, email: OrderEmail): Promise<void> {
+  const { error } = await db
+    .from('orders')
+    .update({ [EMAIL_CLAIMS[email].column]: null })
+    .eq('id', orderId);
+  if (error) throw error;
+}

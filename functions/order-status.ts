@@ -1,0 +1,35 @@
+/** A shopper's order status, found by the unguessable token in their emails (never by the order id). */
+import { z } from 'zod';
+import { readServerEnv } from '../src/config/env';
+import { trackingUrl } from '../src/features/admin/shipment';
+import { orderNumber } from '../src/lib/format';
+import { findOrderByStatusToken, getOrderItems } from './_lib/orders';
+import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { serviceClient } from './_lib/supabase-admin';
+
+const body = z.object({
+  token: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{64}$/, 'That order link is not complete. Open it again from your email.'),
+});
+
+export default handle(async (request) => {
+  const parsed = await readJsonBody(request, body);
+  if ('response' in parsed) return parsed.response;
+  const db = serviceClient(readServerEnv());
+  const order = await findOrderByStatusToken(db, parsed.data.token);
+  if (!order) return problem(404, 'We could not find that order. Open the link again from your email.');
+  const items = await getOrderItems(db, order.id);
+  return json({
+    orderNumber: orderNumber(order.id),
+    status: order.status,
+    paymentStatus: order.refundedAt ? 'refunded' : order.paymentStatus,
+    deliveryMethod: order.shippingMethod.name ?? 'Standard delivery',
+    total: order.total,
+    items: items.map((i) => ({ title: i.title, quantity: i.quantity })),
+    tracking: order.trackingNumber && order.trackingCarrier ? { number: order.trackingNumber, carrier: order.trackingCarrier, url: trackingUrl(order.trackingCarrier, order.trackingNumber) } : null,
+  });
+});
+
+export const config: FunctionConfig = { path: '/api/order-status', method: ['POST'], rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] } };

@@ -1,0 +1,232 @@
+/** One order: everything the publisher needs to pack, ship, refund or answer a question about it, and its history. */
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
+import { toast } from '@/features/toast/store';
+import { StatusBadge } from '@/features/account/StatusBadge';
+import { getOrder, runOrderAction, type OrderActionRequest, type OrderDetail as Order } from './api';
+import { checkShipment, type ShipmentInput } from './shipment';
+import { LoadState, useLoad } from './use-load';
+
+const dateTime = new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Australia/Sydney' });
+
+/** The address as it goes on a label, one line each. */
+export function addressLines(a: Order['shipping_address']): string[] {
+  return [a.addressLine1 ?? a.line1, a.addressLine2 ?? a.line2, [a.city, a.state, a.postalCode ?? a.postal_code].filter(Boolean).join(' '), a.country].filter((l): l is string => Boolean(l));
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm font-semibold text-slate-600">{term}</dt>
+      <dd className="break-words">{children}</dd>
+    </div>
+  );
+}
+
+function ShipForm({ order, act }: { order: Order; act: (request: OrderActionRequest) => Promise<void> }) {
+  const [carrier, setCarrier] = useState<'auspost' | 'other'>('auspost');
+  const [carrierName, setCarrierName] = useState('');
+  const [trackingNumber, setTrackingNumber] = useState(order.tracking_number ?? '');
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const shipment: ShipmentInput = carrier === 'auspost' ? { carrier, trackingNumber } : { carrier, carrierName, trackingNumber };
+    const checked = checkShipment(shipment);
+    if ('error' in checked) return setError(checked.error);
+    setError(null);
+    await act({ action: 'ship', orderId: order.id, shipment });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" aria-labelledby="ship-heading">
+      <h3 id="ship-heading" className="text-lg font-bold">
+        {order.status === 'shipped' ? 'Correct the tracking number' : 'Mark as shipped'}
+      </h3>
+      <div className="mt-3 grid gap-3 sm:grid-cols-3">
+        <div>
+          <label htmlFor="ship-carrier" className="label">
+            Carrier
+          </label>
+          <select id="ship-carrier" className="field" value={carrier} onChange={(e) => setCarrier(e.target.value === 'other' ? 'other' : 'auspost')}>
+            <option value="auspost">Australia Post</option>
+            <option value="other">Another carrier</option>
+          </select>
+        </div>
+        {carrier === 'other' && (
+          <div>
+            <label htmlFor="ship-carrier-name" className="label">
+              Carrier name
+            </label>
+            <input id="ship-carrier-name" className="field" value={carrierName} onChange={(e) => setCarrierName(e.target.value)} maxLength={60} />
+          </div>
+        )}
+        <div>
+          <label htmlFor="ship-tracking" className="label">
+            Tracking number
+          </label>
+          <input
+            id="ship-tracking"
+            className="field font-mono"
+            value={trackingNumber}
+            onChange={(e) => setTrackingNumber(e.target.value)}
+            maxLength={64}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'ship-error' : undefined}
+          />
+        </div>
+      </div>
+      {error && (
+        <p id="ship-error" role="alert" className="mt-2 text-sm font-semibold text-red-800">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn-primary mt-3">
+        Confirm shipment
+      </button>
+    </form>
+  );
+}
+
+function Actions({ order, act }: { order: Order; act: (request: OrderActionRequest) => Promise<void> }) {
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const paid = order.payment_status === 'paid';
+  const cancellable = paid && order.status === 'processing';
+  return (
+    <div className="flex flex-wrap gap-2">
+      <a href={`/admin/packing-slip?order=${order.id}`} className="btn-secondary">
+        Print packing slip
+      </a>
+      {order.status === 'shipped' && (
+        <button type="button" className="btn-secondary" onClick={() => act({ action: 'deliver', orderId: order.id })}>
+          Mark as delivered
+        </button>
+      )}
+      {paid && order.status !== 'cancelled' && (
+        <button type="button" className="btn-secondary" onClick={() => act({ action: 'resend_confirmation', orderId: order.id })}>
+          Resend confirmation
+        </button>
+      )}
+      {order.payment_status === 'refund_due' && !order.refunded_at && (
+        <button type="button" className="btn-primary" onClick={() => act({ action: 'retry_refund', orderId: order.id })}>
+          Retry refund
+        </button>
+      )}
+      {cancellable && !confirmingCancel && (
+        <button type="button" className="btn-secondary" onClick={() => setConfirmingCancel(true)}>
+          Cancel and refund
+        </button>
+      )}
+      {cancellable && confirmingCancel && (
+        <span className="flex flex-wrap items-center gap-2 rounded-xl bg-red-50 p-2">
+          <span className="text-sm text-red-900">Refund {formatPrice(order.total_amount)} in full and put the stock back?</span>
+          <button type="button" className="btn bg-red-700 text-white hover:bg-red-800" onClick={() => act({ action: 'cancel', orderId: order.id })}>
+            Confirm cancel and refund
+          </button>
+          <button type="button" className="btn-secondary" onClick={() => setConfirmingCancel(false)}>
+            Keep the order
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function OrderDetail({ orderId }: { orderId: string }) {
+  const { state, reload } = useLoad(() => getOrder(orderId), [orderId]);
+  const [busy, setBusy] = useState(false);
+
+  async function act(request: OrderActionRequest) {
+    setBusy(true);
+    try {
+      toast({ title: await runOrderAction(request) });
+    } catch (error) {
+      toast({ title: error instanceof Error ? error.message : 'The action failed.', variant: 'error' });
+    } finally {
+      setBusy(false);
+      reload();
+    }
+  }
+
+  if (state.status !== 'ready') return <LoadState state={state} what="the order" />;
+  const order = state.data;
+  const method = order.shipping_method;
+  return (
+    <article aria-labelledby="order-heading" aria-busy={busy} className="space-y-6">
+      <a href="#orders" className="font-semibold text-navy underline">
+        ← All orders
+      </a>
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="order-heading" className="text-2xl font-bold">
+          Order <span className="font-mono">{orderNumber(order.id)}</span>
+        </h2>
+        <StatusBadge status={order.status} />
+        <span className="text-sm text-slate-700">payment: {order.refunded_at ? 'refunded' : order.payment_status.replace('_', ' ')}</span>
+      </div>
+      <Actions order={order} act={act} />
+      {order.payment_status === 'paid' && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} />}
+      <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
+        <Fact term="Customer">
+          {order.customer_name}
+          <br />
+          <a className="text-navy underline" href={`mailto:${order.customer_email}`}>
+            {order.customer_email}
+          </a>
+        </Fact>
+        <Fact term="Ship to">
+          {addressLines(order.shipping_address).map((line) => (
+            <span key={line} className="block">
+              {line}
+            </span>
+          ))}
+          {order.shipping_address.phone && <span className="block">Phone: {order.shipping_address.phone}</span>}
+        </Fact>
+        <Fact term="Delivery">
+          {method.name ?? 'Standard delivery'} — {formatPrice(order.shipping_amount)}
+        </Fact>
+        <Fact term="Placed">{dateTime.format(new Date(order.created_at))}</Fact>
+        <Fact term="Totals">
+          Items {formatPrice(order.subtotal_amount)} · Shipping {formatPrice(order.shipping_amount)} · <strong>Total {formatPrice(order.total_amount)}</strong>
+        </Fact>
+        <Fact term="Payment reference">
+          <span className="font-mono text-sm">{order.checkout_session_id ?? '—'}</span>
+        </Fact>
+        <Fact term="Refund reference">
+          <span className="font-mono text-sm">{order.refund_id ?? '—'}</span>
+        </Fact>
+        <Fact term="Tracking">{order.tracking_number ? `${order.tracking_carrier}: ${order.tracking_number}` : 'Not shipped yet'}</Fact>
+      </dl>
+      <section aria-labelledby="items-heading">
+        <h3 id="items-heading" className="text-lg font-bold">
+          Items
+        </h3>
+        <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
+          {order.items.map((item) => (
+            <li key={item.product_id} className="flex justify-between gap-3 px-4 py-2">
+              <span>
+                {item.quantity} × {item.title}
+              </span>
+              <span>{formatPrice(item.price_at_time * item.quantity)}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="history-heading">
+        <h3 id="history-heading" className="text-lg font-bold">
+          History
+        </h3>
+        <ol className="mt-2 space-y-1 text-sm">
+          <li>{formatShortDate(order.created_at)} — order placed</li>
+          {order.paid_at && <li>{dateTime.format(new Date(order.paid_at))} — paid</li>}
+          {order.history.map((event, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the history is append-only and never reordered.
+            <li key={index}>
+              {dateTime.format(new Date(event.created_at))} — <strong>{event.action.replace(/_/g, ' ')}</strong>
+              {event.detail && ` (${event.detail})`} by {event.actor}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </article>
+  );
+}

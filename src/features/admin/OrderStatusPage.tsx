@@ -1,0 +1,88 @@
+/** /order-status#<token>: a shopper's order, reached from their emails without an account. */
+import { useEffect, useState } from 'react';
+import * as z from 'zod/mini';
+import { StatusBadge } from '@/features/account/StatusBadge';
+
+const answer = z.object({
+  orderNumber: z.string(),
+  status: z.string(),
+  paymentStatus: z.string(),
+  deliveryMethod: z.string(),
+  items: z.array(z.object({ title: z.string(), quantity: z.number() })),
+  tracking: z.nullable(z.object({ number: z.string(), carrier: z.string(), url: z.nullable(z.string()) })),
+});
+type OrderStatus = z.infer<typeof answer>;
+
+type State = { status: 'loading' } | { status: 'ready'; order: OrderStatus } | { status: 'error'; message: string };
+
+async function fetchStatus(token: string): Promise<OrderStatus> {
+  const response = await fetch('/api/order-status', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  const body: unknown = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(z.catch(z.object({ error: z.string() }), { error: 'We could not load your order just now.' }).parse(body).error);
+  return answer.parse(body);
+}
+
+export default function OrderStatusPage() {
+  const [state, setState] = useState<State>({ status: 'loading' });
+  useEffect(() => {
+    fetchStatus(window.location.hash.replace(/^#/, '')).then(
+      (order) => setState({ status: 'ready', order }),
+      (error: Error) => setState({ status: 'error', message: error.message }),
+    );
+  }, []);
+
+  if (state.status === 'loading')
+    return (
+      <p role="status" className="text-center text-slate-700">
+        Loading your order...
+      </p>
+    );
+  if (state.status === 'error') {
+    return (
+      <div className="text-center">
+        <h1 className="text-3xl font-extrabold">Order status</h1>
+        <p role="alert" className="mt-4 text-slate-700">
+          {state.message}
+        </p>
+      </div>
+    );
+  }
+  const { order } = state;
+  return (
+    <article aria-labelledby="status-heading" className="mx-auto max-w-2xl rounded-3xl bg-white p-6 ring-1 ring-slate-200 md:p-8">
+      <h1 id="status-heading" className="text-3xl font-extrabold">
+        Order <span className="font-mono">{order.orderNumber}</span>
+      </h1>
+      <p className="mt-3 flex items-center gap-2">
+        Status: <StatusBadge status={order.status} />
+        {order.paymentStatus === 'refunded' && <span className="text-sm text-slate-700">(refunded)</span>}
+      </p>
+      <h2 className="mt-6 text-lg font-bold">Items</h2>
+      <ul className="mt-2 list-inside list-disc">
+        {order.items.map((item) => (
+          <li key={item.title}>
+            {item.quantity} × {item.title}
+          </li>
+        ))}
+      </ul>
+      <h2 className="mt-6 text-lg font-bold">Delivery</h2>
+      <p className="mt-2">{order.deliveryMethod}</p>
+      {order.tracking ? (
+        <p className="mt-2">
+          Tracking number ({order.tracking.carrier}): <strong className="font-mono">{order.tracking.number}</strong>
+          {order.tracking.url && (
+            <>
+              {' '}
+              ·{' '}
+              <a href={order.tracking.url} className="font-semibold text-navy underline" rel="noopener" target="_blank">
+                Track your parcel
+              </a>
+            </>
+          )}
+        </p>
+      ) : (
+        <p className="mt-2 text-slate-700">Your tracking number will arrive by email once your order ships.</p>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,98 @@
+/** /admin/packing-slip?order=<id> or ?view=to_pack: print-ready slips, one page each: address label, order number, items. */
+import { SITE } from '@/config/site';
+import { orderNumber } from '@/lib/format';
+import { getOrder, listOrders, type OrderDetail } from './api';
+import { addressLines } from './OrderDetail';
+import { StaffGate } from './StaffGate';
+import { LoadState, useLoad } from './use-load';
+
+async function ordersToPrint(): Promise<OrderDetail[]> {
+  const params = new URLSearchParams(window.location.search);
+  const one = params.get('order');
+  if (one) return [await getOrder(one)];
+  const toPack = await listOrders('to_pack', '');
+  return Promise.all(toPack.map((o) => getOrder(o.id)));
+}
+
+function Slip({ order }: { order: OrderDetail }) {
+  return (
+    <article className="slip break-after-page rounded-2xl bg-white p-6 ring-1 ring-slate-300 print:rounded-none print:ring-0" aria-label={`Packing slip ${orderNumber(order.id)}`}>
+      <div className="rounded-xl border-2 border-dashed border-slate-500 p-4 text-lg">
+        <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Ship to</p>
+        <p className="font-bold">{order.customer_name}</p>
+        {addressLines(order.shipping_address).map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+      </div>
+      <div className="mt-4 flex flex-wrap justify-between gap-2">
+        <h2 className="text-xl font-bold">
+          Order <span className="font-mono">{orderNumber(order.id)}</span>
+        </h2>
+        <p>{order.shipping_method.name ?? 'Standard delivery'}</p>
+      </div>
+      <table className="mt-3 w-full text-left">
+        <thead className="border-b border-slate-300 text-sm">
+          <tr>
+            <th scope="col" className="py-1">
+              Qty
+            </th>
+            <th scope="col" className="py-1">
+              Item
+            </th>
+            <th scope="col" className="py-1">
+              Packed
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.items.map((item) => (
+            <tr key={item.product_id} className="border-b border-slate-100">
+              <td className="py-1 font-bold">{item.quantity}</td>
+              <td className="py-1">{item.title}</td>
+              <td className="py-1" aria-hidden="true">
+                ☐
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="mt-4 text-sm text-slate-700">
+        Thank you for your order! — {SITE.name}, Sydney · {SITE.email}
+      </p>
+    </article>
+  );
+}
+
+function Slips() {
+  const { state } = useLoad(ordersToPrint, []);
+  return (
+    <>
+      <div className="mb-6 flex flex-wrap items-center gap-3 print:hidden">
+        <h1 className="text-3xl font-extrabold">Packing slips</h1>
+        <button type="button" className="btn-primary" onClick={() => window.print()}>
+          Print
+        </button>
+        <a href="/admin#orders" className="btn-secondary">
+          Back to orders
+        </a>
+      </div>
+      <LoadState state={state} what="packing slips" />
+      {state.status === 'ready' && state.data.length === 0 && <p>Nothing to pack.</p>}
+      {state.status === 'ready' && (
+        <div className="space-y-6">
+          {state.data.map((order) => (
+            <Slip key={order.id} order={order} />
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
+
+export default function PackingSlips() {
+  return (
+    <StaffGate>
+      <Slips />
+    </StaffGate>
+  );
+}

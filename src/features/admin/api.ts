@@ -1,0 +1,133 @@
+/**
+ * The back office's data, read and written as the signed-in staff member: lists and the order detail through
+ * staff RPCs and RLS-protected tables (the database checks the role), order actions through /api/admin-order.
+ */
+import * as z from 'zod/mini';
+import type { ShipmentInput } from './shipment';
+import { getSupabase } from '@/lib/supabase/client';
+
+export const ORDER_VIEWS = [
+  { id: 'to_pack', label: 'To pack' },
+  { id: 'shipped', label: 'Shipped' },
+  { id: 'refunds_due', label: 'Refunds due' },
+  { id: 'all', label: 'All' },
+] as const;
+export type OrderView = (typeof ORDER_VIEWS)[number]['id'];
+
+export class BackOfficeError extends Error {}
+
+const money = z.coerce.number();
+
+const text = z.string();
+const maybeText = z.nullable(z.string());
+const orderBase = {
+  id: text,
+  created_at: text,
+  customer_email: text,
+  customer_name: text,
+  status: text,
+  payment_status: text,
+  total_amount: money,
+  tracking_number: maybeText,
+  refunded_at: maybeText,
+};
+const orderListItem = z.object({ ...orderBase, delivery_method: maybeText, item_count: z.coerce.number() });
+export type OrderListItem = z.infer<typeof orderListItem>;
+
+const optionalText = z.optional(z.string());
+/** Checkout stores the shopper's own field names (addressLine1, postalCode, phone); older rows use line1, postal_code. */
+const address = z.looseObject({
+  addressLine1: optionalText,
+  addressLine2: optionalText,
+  line1: optionalText,
+  line2: optionalText,
+  city: optionalText,
+  state: optionalText,
+  postalCode: optionalText,
+  postal_code: optionalText,
+  country: optionalText,
+  phone: optionalText,
+});
+
+const orderDetail = z.object({
+  ...orderBase,
+  paid_at: maybeText,
+  subtotal_amount: money,
+  shipping_amount: money,
+  shipping_address: address,
+  shipping_method: z.looseObject({ name: optionalText }),
+  checkout_session_id: maybeText,
+  refund_id: maybeText,
+  tracking_carrier: maybeText,
+  items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),
+  history: z.array(z.object({ action: text, detail: text, actor: text, created_at: text })),
+});
+export type OrderDetail = z.infer<typeof orderDetail>;
+
+const product = z.object({ id: text, title: text, stock: z.number() });
+export type StockRow = z.infer<typeof product>;
+const message = z.object({ id: text, name: text, email: text, subject: text, message: text, created_at: text, handled_at: maybeText });
+export type ContactMessage = z.infer<typeof message>;
+const subscriber = z.object({ id: text, email: text, created_at: text });
+export type Subscriber = z.infer<typeof subscriber>;
+
+/** A database or network answer as one sentence for the publisher. */
+function fail(error: { code?: string; message?: string }, what: string): never {
+  if (error.code === '42501') throw new BackOfficeError("You don't have access to the back office.");
+  throw new BackOfficeError(`Could not ${what}: ${error.message ?? 'unknown error'}`);
+}
+
+async function rpc<T>(schema: z.ZodMiniType<T>, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
+  const { data, error } = await (await getSupabase()).rpc(fn, args);
+  if (error) fail(error, what);
+  return schema.parse(data);
+}
+
+export async function isStaff(): Promise<boolean> {
+  return rpc(z.boolean(), 'is_staff', {}, 'check your access');
+}
+
+export const listOrders = (view: OrderView, search: string) => rpc(z.array(orderListItem), 'admin_list_orders', { p_view: view, p_search: search }, 'load the orders');
+export const getOrder = (orderId: string) => rpc(orderDetail, 'admin_get_order', { p_order_id: orderId }, 'load the order');
+export const setStock = (productId: string, stock: number, reason: string) => rpc(z.number(), 'admin_set_stock', { p_product_id: productId, p_stock: stock, p_reason: reason }, 'change the stock');
+export const markMessageHandled = (id: string) => rpc(z.boolean(), 'admin_mark_message_handled', { p_message_id: id }, 'mark the message handled');
+export const removeSubscriber = (id: string) => rpc(z.boolean(), 'admin_remove_subscriber', { p_subscriber_id: id }, 'remove the subscriber');
+
+export async function listStock(): Promise<StockRow[]> {
+  const { data, error } = await (await getSupabase()).from('products').select('id, title, stock').order('title');
+  if (error) fail(error, 'load the stock');
+  return z.array(product).parse(data);
+}
+
+export async function listMessages(): Promise<ContactMessage[]> {
+  const { data, error } = await (await getSupabase()).from('contact_submissions').select('id, name, email, subject, message, created_at, handled_at').order('created_at', { ascending: false });
+  if (error) fail(error, 'load the messages');
+  return z.array(message).parse(data);
+}
+
+export async function listSubscribers(): Promise<Subscriber[]> {
+  const { data, error } = await (await getSupabase()).from('newsletter_subscriptions').select('id, email, created_at').order('created_at', { ascending: false });
+  if (error) fail(error, 'load the subscribers');
+  return z.array(subscriber).parse(data);
+}
+
+/** `email,subscribed_at`, one line per subscriber; a value with a comma or quote is quoted. */
+export function subscribersCsv(rows: Subscriber[]): string {
+  const cell = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  return `${['email,subscribed_at', ...rows.map((r) => `${cell(r.email)},${cell(r.created_at)}`)].join('\n')}\n`;
+}
+
+export type OrderActionRequest = { action: 'ship'; orderId: string; shipment: ShipmentInput } | { action: 'deliver' | 'cancel' | 'retry_refund' | 'resend_confirmation'; orderId: string };
+
+/** Runs an order action on the server; resolves to its message, or throws one. */
+export async function runOrderAction(request: OrderActionRequest): Promise<string> {
+  const { data } = await (await getSupabase()).auth.getSession();
+  const response = await fetch('/api/admin-order', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${data.session?.access_token ?? ''}` },
+    body: JSON.stringify(request),
+  });
+  const body = z.catch(z.object({ message: optionalText, error: optionalText }), {}).parse(await response.json().catch(() => ({})));
+  if (!response.ok) throw new BackOfficeError(body.error ?? 'Something went wrong on our side. Please try again in a moment.');
+  return body.message ?? 'Done.';
+}

@@ -1,0 +1,37 @@
+/**
+ * A shipment as the publisher enters it: Australia Post with a checked article number, or another carrier
+ * named in free text. Shared by the back-office form and the server function, so both say the same thing
+ * (plain code, so the form ships no validation library).
+ */
+import { BACK_OFFICE, SHIPPING } from '@/config/constants';
+
+export const AUSPOST = SHIPPING.defaultCarrier;
+
+export type ShipmentInput = { carrier: 'auspost'; trackingNumber: string } | { carrier: 'other'; carrierName: string; trackingNumber: string };
+export interface Shipment {
+  carrier: string;
+  trackingNumber: string;
+}
+
+/** The shipment to record, or the sentence that says what to fix. */
+export function checkShipment(input: ShipmentInput): { shipment: Shipment } | { error: string } {
+  if (input.carrier === 'auspost') {
+    const trackingNumber = input.trackingNumber.replace(/\s+/g, '').toUpperCase();
+    if (!BACK_OFFICE.auspostTrackingPattern.test(trackingNumber)) {
+      return { error: 'An Australia Post tracking number is 10 to 23 letters and digits, e.g. 33ABC1234567 or RR123456789AU.' };
+    }
+    return { shipment: { carrier: AUSPOST, trackingNumber } };
+  }
+  const carrier = input.carrierName.trim();
+  const trackingNumber = input.trackingNumber.trim();
+  if (carrier.length < 2) return { error: 'Name the carrier.' };
+  if (carrier.length > 60) return { error: 'The carrier name is too long.' };
+  if (trackingNumber.length < 3) return { error: 'Enter the tracking number.' };
+  if (trackingNumber.length > 64) return { error: 'The tracking number is too long.' };
+  return { shipment: { carrier, trackingNumber } };
+}
+
+/** The carrier's tracking page for a number, when the carrier is one we know. */
+export function trackingUrl(carrier: string, trackingNumber: string): string | null {
+  return carrier === AUSPOST ? `${BACK_OFFICE.auspostTrackingUrl}${encodeURIComponent(trackingNumber)}` : null;
+}

@@ -1,0 +1,60 @@
+/**
+ * What a book file in the catalog folder states: every fact about one book, in its frontmatter (the
+ * description is the file's body). The content collection and the catalog sync both validate with this
+ * schema, so the pages and the database rows cannot disagree about a book.
+ */
+import { z } from 'astro/zod';
+
+/** Also the database's rule for product ids (the slug in /store/product/{id} and the SKU). */
+export const BOOK_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
+
+const money = z.number().positive().max(99_999_999);
+const text = z.string().trim().min(1);
+const ageBand = z.object({ min: z.number().int().min(0).max(18), max: z.number().int().min(0).max(18) }).refine((band) => band.min <= band.max, 'ages: min must not be above max');
+const isbn = z
+  .string()
+  .transform((value) => value.replace(/[\s-]/g, ''))
+  .pipe(z.string().regex(/^(\d{9}[\dX]|\d{13})$/, 'an ISBN-10 or ISBN-13'));
+
+/** `cover` is the image helper of the content collection, or a plain path where the sync reads the file. */
+export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
+  return z.object({
+    /** The slug of its page and its SKU. */
+    id: z.string().regex(BOOK_ID, 'lowercase letters, digits and hyphens'),
+    title: text.max(200),
+    tagline: text,
+    /** One or two sentences for cards, search results and meta descriptions. */
+    summary: text.max(500),
+    author: text,
+    publisher: text,
+    /** What checkout charges, in AUD. */
+    price: money,
+    /** The prices the US and UK pages show (structured data); checkout always charges the AUD price. */
+    displayPrices: z.object({ USD: money, GBP: money }),
+    weightGrams: z.number().positive(),
+    dimensionsCm: z.object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() }),
+    pages: z.number().int().positive(),
+    format: text,
+    language: text.default('English'),
+    /** The age range the book page states. */
+    ages: ageBand,
+    /** The audience band in structured data, where it is wider than `ages`. */
+    audienceAges: ageBand.optional(),
+    isbn: isbn.optional(),
+    category: text.max(100),
+    /** The featured book is the one /book and the home page show; exactly one book is featured. */
+    featured: z.boolean().default(false),
+    cover,
+    coverAlt: text,
+    insideTheBook: z.array(text).min(3),
+    /** Ids of other books for 'You May Also Like'; without them, books of the same category. */
+    related: z.array(z.string().regex(BOOK_ID)).default([]),
+    reviews: z.array(z.object({ author: text, body: text, rating: z.number().int().min(1).max(5) })).default([]),
+  });
+}
+
+/** A cover's stable address: the original file, for the database, emails, payment pages and social previews. */
+export const coverUrl = (id: string, format: string) => `/covers/${id}.${format === 'jpeg' ? 'jpg' : format}`;
+
+/** A cover is a JPEG or PNG file; the image pipeline makes the AVIF and WebP versions. */
+export const COVER_FILE = /\.(png|jpe?g)$/i;

@@ -1,0 +1,77 @@
+/**
+ * The checkout's contract: what the checkout page and the server functions must agree on — the shapes of a
+ * delivery option and an address, the rate card (the flat table and the free-shipping rule), and the
+ * messages both sides show. The page imports it to preview the prices the server will charge, and the
+ * functions import it to charge them; it depends on nothing but the business constants, so the page
+ * downloads no server code with it.
+ */
+import { SHIPPING, type CountryCode } from '@/config/constants';
+import { toCents } from '@/lib/money';
+
+export type SatchelSize = (typeof SHIPPING.satchelSizes)[number];
+/** Standard services may ship free; faster ones (Express Post, courier) are always charged. */
+export type ShippingService = 'standard' | 'express';
+
+/** A delivery option as the checkout shows it. Prices are AUD, in dollars. */
+export interface ShippingQuote {
+  id: string;
+  plan_name: string;
+  carrier: string;
+  is_satchel: boolean;
+  satchel_size: SatchelSize | null;
+  service: ShippingService;
+  price: number;
+  eta: { days_range: string; date_range: string };
+}
+
+/** An address as the lookup returns it. `state` is an AU state code for Australian addresses. */
+export interface NormalisedAddress {
+  line1: string;
+  line2: string;
+  city: string;
+  state: string;
+  postal_code: string;
+  country: string;
+}
+
+export interface AddressSuggestion {
+  place_id: string;
+  description: string;
+}
+
+/** What the checkout tells the shopper, on the page before sending and from the server after. */
+export const CHECKOUT_MESSAGES = {
+  emptyCart: 'Your cart is empty',
+  address: 'Please complete your shipping address',
+  email: 'Please enter a valid email address',
+  method: 'Please select a shipping method',
+  /** The delivery option chosen is no longer offered; the current ones come with it. */
+  optionsChanged: 'The delivery options for your address have changed. Please choose one again.',
+  ratesFailed: 'Could not fetch shipping rates.',
+} as const;
+
+/** The flat table: used when live rates fail, and as the local default rate card. */
+export function fallbackQuotes(country: CountryCode): ShippingQuote[] {
+  const rate = country === 'AU' ? SHIPPING.fallback.domestic : SHIPPING.fallback.international;
+  return [
+    {
+      id: rate.id,
+      plan_name: rate.name,
+      carrier: SHIPPING.defaultCarrier,
+      is_satchel: false,
+      satchel_size: null,
+      service: 'standard',
+      price: rate.price,
+      eta: { days_range: rate.etaDays, date_range: '' },
+    },
+  ];
+}
+
+/**
+ * Free shipping: the standard service to AU destinations with a subtotal of at least the threshold; never
+ * abroad, and never the faster services, which keep their price. Compared in cents.
+ */
+export function applyFreeShipping(quotes: readonly ShippingQuote[], order: { country: CountryCode | string; subtotal: number }): ShippingQuote[] {
+  const free = order.country === 'AU' && toCents(order.subtotal) >= toCents(SHIPPING.freeShippingThreshold);
+  return quotes.map((quote) => (free && quote.service === 'standard' ? { ...quote, price: 0 } : { ...quote }));
+}

@@ -1,0 +1,151 @@
+/**
+ * The life of an order as the publisher runs it, from a fresh start: a guest buys, `npm run staff -- add` grants
+ * the role, the publisher signs in, packs, ships with a tracking number; the guest follows the order from the
+ * email; another paid order is cancelled and refunded.
+ */
+import { execFileSync } from 'node:child_process';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { asService, uniqueEmail } from './support';
+
+const OUTBOX = 'test-results/outbox.jsonl';
+// Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** The real CLI, against this test server, as the publisher would run it. */
+function staffCli(...args: string[]): string {
+  const port = new URL(test.info().project.use.baseURL!).port;
+  return execFileSync('npm', ['run', '--silent', 'staff', '--', ...args], { env: { ...process.env, PORT: port }, encoding: 'utf8' });
+}
+
+async function guestBuys(page: Page, email: string): Promise<string> {
+  await page.goto('/store/product/book-10-reasons');
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.keyboard.press('Escape');
+  await page.goto('/checkout');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Address line 1').fill('7 Packer Lane');
+  await page.getByLabel('City / suburb').fill('Parramatta');
+  await page.getByLabel('Postcode').fill('2150');
+  await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
+  const [payment] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Proceed to Payment' }).click()]);
+  await payment.getByRole('button', { name: /^Pay/ }).click();
+  await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
+  const number = (await payment.getByTestId('order-number').textContent())!;
+  await payment.close();
+  return number;
+}
+
+/** Signs in from /admin: the back office sends a signed-out visitor to /auth and back. */
+async function signInFromAdmin(page: Page, email: string): Promise<void> {
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/auth$/);
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Name').fill('The Publisher');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+}
+
+async function publisherSignsIn(page: Page, email: string): Promise<void> {
+  await signInFromAdmin(page, email);
+  await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible({ timeout: 15_000 });
+}
+
+test.describe('the publisher runs an order from payment to the shopper’s door', () => {
+  // Whole journeys through several pages and a CLI run: longer than one page's test.
+  test.describe.configure({ timeout: 180_000 });
+
+  test('guest buys → staff added by CLI → To pack → packing slip → shipped with tracking → one email → status page shows Shipped', async ({ browser }) => {
+    const guestEmail = uniqueEmail('guest-ship');
+    const guest = await browser.newPage();
+    const number = await guestBuys(guest, guestEmail);
+
+    const publisherEmail = uniqueEmail('publisher');
+    expect(staffCli('add', publisherEmail)).toContain(`${publisherEmail} is now staff`);
+    expect(staffCli('list')).toContain(publisherEmail);
+
+    const page = await browser.newPage();
+    await publisherSignsIn(page, publisherEmail);
+    await expect(page.getByRole('button', { name: 'To pack' })).toHaveAttribute('aria-pressed', 'true');
+    await page.getByLabel('Search by order number or email').fill(number);
+    await page.getByRole('link', { name: number }).click();
+    await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
+    await expect(page.getByText(guestEmail).first()).toBeVisible();
+    await expect(page.getByText('7 Packer Lane')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Print packing slip' }).click();
+    const slip = page.getByRole('article', { name: `Packing slip ${number}` });
+    await expect(slip.getByText('7 Packer Lane')).toBeVisible();
+    await expect(slip.getByText('10 Reasons Why Being Catholic is Awesome!')).toBeVisible();
+    await page.goBack();
+
+    await page.getByLabel('Tracking number').fill('12');
+    await page.getByRole('button', { name: 'Confirm shipment' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Australia Post tracking number is 10 to 23 letters and digits' })).toBeVisible();
+    await page.getByLabel('Tracking number').fill('33QRS0000001');
+    await page.getByRole('button', { name: 'Confirm shipment' }).click();
+    await expect(page.getByText(`Order ${number} marked as shipped; the customer has been emailed the tracking number.`).first()).toBeVisible();
+    await expect(page.getByText('Australia Post: 33QRS0000001')).toBeVisible();
+    await page.getByRole('button', { name: 'Confirm shipment' }).click();
+    await expect(page.getByText('already shipped with this tracking number').first()).toBeVisible();
+
+    const mails = (await readOutbox(OUTBOX)).filter((m) => m.to === guestEmail && /shipped/.test(m.subject));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('33QRS0000001');
+    expect(mails[0]!.text).toContain('https://auspost.com.au/mypost/track/details/33QRS0000001');
+    const statusLink = mails[0]!.text.match(/http:\/\/\S+\/order-status#[0-9a-f]{64}/)?.[0];
+    expect(statusLink).toBeTruthy();
+
+    await guest.goto(statusLink!);
+    await expect(guest.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
+    await expect(guest.getByText('shipped', { exact: true })).toBeVisible();
+    await expect(guest.getByText('33QRS0000001')).toBeVisible();
+    await expect(guest.getByRole('link', { name: 'Track your parcel' })).toHaveAttribute('href', 'https://auspost.com.au/mypost/track/details/33QRS0000001');
+  });
+
+  test('cancel and refund a paid order: one refund recorded with its reference, the stock put back', async ({ browser, request }) => {
+    const id = `refund-fixture-${Date.now()}`;
+    await asService(request, 'POST', 'products', { id, title: `Refund Fixture ${id}`, price: 20, category: `Fixtures ${id}`, stock: 5 });
+    const email = uniqueEmail('cancelled');
+    const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
+      checkout_session_id: `cs_local_${crypto.randomUUID()}`,
+      customer_email: email,
+      subtotal_amount: 40,
+      shipping_amount: 15,
+      total_amount: 55,
+      shipping_address: { line1: '9 Refund Rd', city: 'Sydney', postal_code: '2000', country: 'AU' },
+      shipping_method: { name: 'AU Standard Courier' },
+    });
+    await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: id, title: `Refund Fixture ${id}`, quantity: 2, price_at_time: 20 });
+    expect(await asService(request, 'POST', 'rpc/fulfil_order', { p_order_id: order!.id })).toBe('fulfilled');
+    const stockOf = async () => (await asService<Array<{ stock: number }>>(request, 'GET', `products?select=stock&id=eq.${id}`))[0]!.stock;
+    expect(await stockOf()).toBe(3);
+
+    const publisherEmail = uniqueEmail('publisher');
+    staffCli('add', publisherEmail);
+    const page = await browser.newPage();
+    await publisherSignsIn(page, publisherEmail);
+    const number = order!.id.slice(0, 8).toUpperCase();
+    await page.getByLabel('Search by order number or email').fill(email);
+    await page.getByRole('link', { name: number }).click();
+    await page.getByRole('button', { name: 'Cancel and refund', exact: true }).click();
+    await page.getByRole('button', { name: 'Confirm cancel and refund' }).click();
+    await expect(page.getByText(/Order cancelled and stock put back; refund re_local_\S+ recorded and the customer emailed\./).first()).toBeVisible();
+    await expect(page.getByText(/^re_local_/)).toBeVisible();
+
+    expect(await stockOf()).toBe(5);
+    const [row] = await asService<Array<{ status: string; refund_id: string }>>(request, 'GET', `orders?select=status,refund_id&id=eq.${order!.id}`);
+    expect(row).toMatchObject({ status: 'cancelled', refund_id: expect.stringMatching(/^re_local_/) });
+    const events = await asService<Array<{ action: string }>>(request, 'GET', `order_events?select=action&order_id=eq.${order!.id}&action=eq.refunded`);
+    expect(events).toHaveLength(1);
+    expect((await readOutbox(OUTBOX)).filter((m) => m.to === email).map((m) => m.subject)).toEqual([`Your order ${number} has been cancelled and refunded`]);
+    await expect(page.getByRole('button', { name: 'Cancel and refund', exact: true })).toHaveCount(0);
+  });
+
+  test('a signed-in shopper who is not staff is told they have no access', async ({ page }) => {
+    await signInFromAdmin(page, uniqueEmail('not-staff'));
+    await expect(page.getByRole('alert').filter({ hasText: "You don't have access to the back office." })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('heading', { name: 'Orders' })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * On a phone, a toast never covers a control of the cart drawer, the header or the mobile menu: checked
+ * by geometry at 375 px on two phone heights, with a screenshot of each case kept with the results.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+const BOOK = '10 Reasons Why Being Catholic is Awesome!';
+
+/** The visible toast, once it has finished sliding in. */
+async function toastBox(page: Page) {
+  // By class: the open drawer is modal, so the toast region is hidden from role queries meanwhile.
+  const toast = page.locator('.toast-root[data-state="open"]').first();
+  await expect(toast).toBeVisible();
+  await page.waitForTimeout(300); // the 150 ms slide-in
+  return (await toast.boundingBox())!;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+async function expectUncovered(toast: Box, controls: Record<string, Locator>) {
+  for (const [name, control] of Object.entries(controls)) {
+    await expect(control, name).toBeVisible();
+    const box = (await control.boundingBox())!;
+    expect(overlaps(toast, box), `the toast covers ${name}`).toBe(false);
+  }
+}
+
+for (const height of [812, 667]) {
+  test.describe(`toasts at 375 × ${height} px`, () => {
+    test.use({ viewport: { width: 375, height }, hasTouch: true, reducedMotion: 'reduce' });
+
+    test('the added-to-cart toast leaves the drawer title, close button, total and buttons uncovered', async ({ page }, testInfo) => {
+      await page.goto(`/store/product/book-10-reasons`);
+      await page.getByRole('button', { name: 'Increase quantity' }).click();
+      await page.getByRole('button', { name: 'Add to Cart' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
+      await expect(drawer).toBeVisible();
+      const toast = await toastBox(page);
+      await page.screenshot({ path: testInfo.outputPath(`drawer-toast-375x${height}.png`) });
+      await expectUncovered(toast, {
+        'the drawer title': drawer.getByRole('heading', { name: 'Item added to your cart' }),
+        'the close button': drawer.getByRole('button', { name: 'Close cart' }),
+        'View my cart': drawer.getByRole('link', { name: /View my cart/ }),
+        'Check out': drawer.getByRole('link', { name: 'Check out' }),
+        'Continue shopping': drawer.getByRole('button', { name: 'Continue shopping' }),
+      });
+      // Both stay usable while the toast shows.
+      await drawer.getByRole('button', { name: 'Close cart' }).click();
+      await expect(drawer).toBeHidden();
+    });
+
+    test('a toast on the page leaves the header menu and cart buttons uncovered, and the open menu above it', async ({ page }, testInfo) => {
+      await page.goto('/store');
+      await page.getByRole('button', { name: `Add to Cart: ${BOOK}` }).click();
+      await page.getByRole('dialog', { name: 'Item added to your cart' }).getByRole('button', { name: 'Continue shopping' }).click();
+      const toast = await toastBox(page);
+      await page.screenshot({ path: testInfo.outputPath(`page-toast-375x${height}.png`) });
+      const header = page.getByRole('banner');
+      await expectUncovered(toast, { 'the menu button': header.getByRole('button', { name: 'Open menu' }), 'the cart link': header.getByRole('link', { name: /cart/i }).first() });
+
+      await header.getByRole('button', { name: 'Open menu' }).click();
+      const menu = page.getByRole('dialog', { name: 'Menu' });
+      const close = menu.getByRole('button', { name: 'Close menu' });
+      await expect(close).toBeVisible();
+      // The menu is a modal dialog in the top layer: what is at its close button is the button itself.
+      const box = (await close.boundingBox())!;
+      const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-menu-close]') !== null, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+      expect(hit).toBe(true);
+      await close.click();
+      await expect(menu).toBeHidden();
+    });
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * The local stand-ins (the TEST payment page, the email outbox) never run in a deploy. Netlify gives deployed
+ * functions SITE_ID, SITE_NAME and URL (never CONTEXT, which exists only at build time), and the stand-ins need
+ * the local server's own signal: with Netlify's variables present and no Stripe key, checkout answers 503 and
+ * writes nothing, the TEST payment page answers 404, and no email goes to a file nobody reads.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import config from '../../astro.config.mjs';
+import { readServerEnv } from '@/config/env';
+import { PAYMENTS_NOT_SET_UP, selectEmailProvider, selectPaymentProvider } from '../../functions/_lib/providers/select';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { startTestShop, type TestShop } from '../helpers/shop';
+
+const NETLIFY_RUNTIME = { SITE_ID: '3f1c2a9e-0000-4000-8000-000000000000', SITE_NAME: 'catholic-kids-books', URL: 'https://shop.example.com.au' };
+const outbox = join(mkdtempSync(join(tmpdir(), 'fail-closed-')), 'outbox.jsonl');
+let t: TestShop;
+
+beforeAll(async () => {
+  process.env.LOCAL_OUTBOX_FILE = outbox;
+  t = await startTestShop();
+});
+afterAll(async () => {
+  await t.close();
+  delete process.env.LOCAL_OUTBOX_FILE;
+});
+afterEach(() => {
+  for (const name of [...Object.keys(NETLIFY_RUNTIME), 'CONTEXT', 'STRIPE_SECRET_KEY']) delete process.env[name];
+});
+
+const asDeployed = () => Object.assign(process.env, NETLIFY_RUNTIME);
+const post = async (path: string, body: unknown) => {
+  const response = await fetch(`${t.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
+};
+const orderCount = async () => (await t.service().from('orders').select('id', { count: 'exact', head: true })).count;
+const checkoutBody = {
+  cartItems: [{ id: 'book-10-reasons', quantity: 1 }],
+  shippingDetails: { fullName: 'Guest', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } },
+  customerEmail: 'buyer@example.com',
+};
+
+describe('a deploy without the Stripe secret fails closed', () => {
+  it('create-checkout answers 503 with a message for the shopper and writes no order', async () => {
+    const before = await orderCount();
+    asDeployed();
+    expect(await post('create-checkout', checkoutBody)).toEqual({ status: 503, body: { error: PAYMENTS_NOT_SET_UP } });
+    expect(await orderCount()).toBe(before);
+  });
+
+  it('the TEST payment page answers 404, and payment-config and verify-payment 503', async () => {
+    // A real session made on the local server first, so the 404 is the deploy's refusal, not an unknown session.
+    const local = await post('create-checkout', checkoutBody);
+    expect(local.status).toBe(200);
+    asDeployed();
+    expect((await fetch(local.body!.url as string)).status).toBe(404);
+    expect(await post('payment-config', {})).toEqual({ status: 503, body: { error: PAYMENTS_NOT_SET_UP } });
+    expect((await post('verify-payment', { sessionId: local.body!.sessionId })).status).toBe(503);
+  });
+
+  it.each(Object.keys(NETLIFY_RUNTIME))('any one of Netlify’s run-time variables is enough (%s)', async (name) => {
+    process.env[name] = NETLIFY_RUNTIME[name as keyof typeof NETLIFY_RUNTIME];
+    expect((await post('create-checkout', checkoutBody)).status).toBe(503);
+  });
+
+  it('without the local server’s signal the stand-ins are refused too; with Stripe’s key Stripe is used', () => {
+    expect(() => selectPaymentProvider(readServerEnv({}))).toThrow(/STRIPE_SECRET_KEY is not set/);
+    expect(() => selectPaymentProvider(readServerEnv({ CONTEXT: 'deploy-preview', SHOP_LOCAL_SERVER: '1', ...NETLIFY_RUNTIME }))).toThrow(/STRIPE_SECRET_KEY is not set/);
+    expect(selectPaymentProvider(readServerEnv({ STRIPE_SECRET_KEY: 'sk_live_x', ...NETLIFY_RUNTIME })).name).toBe('stripe');
+    expect(selectPaymentProvider(readServerEnv({ SHOP_LOCAL_SERVER: '1', SUPABASE_URL: 'http://localhost:1', SUPABASE_SERVICE_ROLE_KEY: 'k' })).name).toBe('local-test');
+  });
+
+  it('email without Resend in a deploy fails to send (and says why) instead of writing the outbox', async () => {
+    const email = selectEmailProvider(readServerEnv({ ...NETLIFY_RUNTIME, SHOP_LOCAL_SERVER: '1' }));
+    await expect(email.send({ to: 'a@example.com', subject: 'x', text: 'y' })).rejects.toThrow(/RESEND_API_KEY and EMAIL_FROM are not set/);
+    expect(await readOutbox(outbox)).toEqual([]);
+    expect(selectEmailProvider(readServerEnv({ SHOP_LOCAL_SERVER: '1' })).name).toBe('local-outbox');
+  });
+
+  it('the production build still refuses to start without Stripe keys', () => {
+    type Hook = (options: Record<string, unknown>) => unknown;
+    const refusal = config.integrations?.flat().find((i) => i && typeof i === 'object' && 'name' in i && i.name === 'refuse-test-payments-in-production') as
+      | { hooks: Record<string, Hook> }
+      | undefined;
+    const setup = refusal!.hooks['astro:config:setup']!;
+    process.env.CONTEXT = 'production';
+    expect(() => setup({})).toThrow(/Refusing to build a production deploy without STRIPE_SECRET_KEY/);
+    process.env.STRIPE_SECRET_KEY = 'sk_live_x';
+    expect(() => setup({})).not.toThrow();
+  });
+});

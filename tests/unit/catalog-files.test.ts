@@ -1,0 +1,55 @@
+/** Reading the catalog folder for the sync: the rows it writes, and a clear stop on a bad book file. */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readCatalog } from '../../local/catalog';
+
+const FIXTURE = join('tests', 'fixtures', 'second-book');
+const FILE = 'rosary-for-little-hands.mdx';
+let dir = '';
+
+function fixtureCopy(edit: (source: string) => string = (s) => s): string {
+  dir = mkdtempSync(join(tmpdir(), 'books-'));
+  cpSync(FIXTURE, dir, { recursive: true });
+  writeFileSync(join(dir, FILE), edit(readFileSync(join(dir, FILE), 'utf8')));
+  return dir;
+}
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('readCatalog', () => {
+  it('gives each book’s catalog row, with the cover’s stable address and no stock', () => {
+    expect(readCatalog(fixtureCopy())).toEqual([
+      {
+        id: 'rosary-for-little-hands',
+        title: 'A Rosary for Little Hands',
+        description: 'A gentle picture book that walks young children through the Rosary, one bead and one mystery at a time.',
+        price: 16.95,
+        image_url: '/covers/rosary-for-little-hands.jpg',
+        category: "Children's Books",
+        weight: 180,
+        dimensions: { length: 20, width: 20, height: 0.8 },
+        featured: false,
+      },
+    ]);
+  });
+
+  it.each([
+    ['a missing price', (s: string) => s.replace(/^price: .*\n/m, ''), /rosary-for-little-hands\.mdx:[\s\S]*price/],
+    ['a negative weight', (s: string) => s.replace('weightGrams: 180', 'weightGrams: -1'), /weightGrams/],
+    ['a malformed ISBN', (s: string) => s.replace('978-1-234567-89-7', '12345'), /ISBN/],
+    ['a cover that is not there', (s: string) => s.replace('./rosary-for-little-hands.jpg', './missing.jpg'), /cover \.\/missing\.jpg is not in/],
+    ['a cover that is not JPEG or PNG', (s: string) => s.replace('./rosary-for-little-hands.jpg', './cover.gif'), /\.png, \.jpg or \.jpeg/],
+  ])('stops on %s, naming the file and the field', (_, edit, message) => {
+    expect(() => readCatalog(fixtureCopy(edit))).toThrow(message);
+  });
+
+  it('stops on two files with one id, and on an empty folder', () => {
+    const folder = fixtureCopy();
+    writeFileSync(join(folder, 'copy.mdx'), readFileSync(join(folder, FILE), 'utf8'));
+    expect(() => readCatalog(folder)).toThrow(/share the id rosary-for-little-hands/);
+    rmSync(join(folder, 'copy.mdx'));
+    rmSync(join(folder, FILE));
+    expect(() => readCatalog(folder)).toThrow(/No book files/);
+  });
+});
