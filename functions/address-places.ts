@@ -4,7 +4,7 @@ import { readServerEnv } from '../src/config/env';
 import { country } from './_lib/checkout';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { selectAddressLookup } from './_lib/providers/select';
-import { ProviderError } from './_lib/providers/types';
+import { ProviderError } from './_lib/providers/errors';
 
 const sessionToken = z
   .string()
@@ -29,13 +29,13 @@ export default handle(async (request) => {
   const input = parsed.data;
   try {
     if (input.action === 'suggest') {
-      // Fewer than 3 characters, or no lookup configured: no suggestions (manual entry still works).
-      if (!lookup || input.input.length < 3) return json({ predictions: [] });
+      // Fewer than 3 characters: no suggestions (manual entry always works).
+      if (input.input.length < 3) return json({ predictions: [] });
       return json({ predictions: await lookup.suggest(input.input, input.country, input.sessionToken) });
     }
-    if (!lookup) return problem(404, 'Address lookup is not available; please type the address.');
     return json({ ok: true, address: await lookup.details(input.place_id, input.sessionToken) });
   } catch (error) {
+    if (error instanceof ProviderError && error.code === 'unsupported') return problem(404, 'Address lookup is not available; please type the address.');
     if (error instanceof ProviderError) return problem(502, 'Address lookup is unavailable right now; please type the address.');
     throw error;
   }

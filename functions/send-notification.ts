@@ -18,7 +18,8 @@ import { notificationRequestSchema, type NotificationRequest } from '../src/feat
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { serviceClient } from './_lib/supabase-admin';
 import { selectEmailProvider, selectHumanCheck } from './_lib/providers/select';
-import type { EmailMessage, HumanCheckResult } from './_lib/providers/types';
+import type { EmailMessage } from './_lib/providers/email';
+import type { HumanCheckResult } from './_lib/providers/human-check';
 
 /** Far above the largest valid body (a 5000-character message, escaped, plus a 2048-character token). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -46,7 +47,7 @@ type CheckOutcome = { state: 'off' } | { state: 'passed' } | { state: 'failed'; 
 
 async function runHumanCheck(env: ServerEnv, request: Request, body: NotificationRequest): Promise<CheckOutcome> {
   const check = selectHumanCheck(env);
-  if (!check) return { state: 'off' };
+  if (!check.verifies) return { state: 'off' };
   const token = body.turnstileToken?.trim() ?? '';
   let result: HumanCheckResult;
   if (!token) {

@@ -9,7 +9,8 @@ import { handle, json, problem, type FunctionConfig } from './_lib/http';
 import { cancelUnpaid, findOrderBySession } from './_lib/orders';
 import { isEventHandled, recordEventHandled } from './_lib/payment-events';
 import { selectPaymentProvider } from './_lib/providers/select';
-import { WebhookSignatureError, type PaymentEvent } from './_lib/providers/types';
+import { WebhookSignatureError } from './_lib/providers/errors';
+import type { PaymentEvent } from './_lib/providers/payments';
 import { serviceClient } from './_lib/supabase-admin';
 
 export default handle(async (request) => {

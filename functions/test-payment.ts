@@ -8,7 +8,7 @@ import { formatPrice } from '../src/lib/format';
 import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, type FunctionConfig } from './_lib/http';
 import { LOCAL_SESSION_PREFIX } from './_lib/providers/local-payments';
-import { localStandInsAllowed } from './_lib/runtime';
+import { testPaymentsInUse } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 
 const params = z.object({
@@ -33,7 +33,7 @@ function page(title: string, body: string, status = 200): Response {
 
 export default handle(async (request) => {
   const env = readServerEnv();
-  if (!localStandInsAllowed(env) || env.STRIPE_SECRET_KEY) return problem(404, 'Test payments are not available on this site.');
+  if (!testPaymentsInUse(env)) return problem(404, 'Test payments are not available on this site.');
   const url = new URL(request.url);
   const source = request.method === 'POST' ? Object.fromEntries(await request.formData()) : Object.fromEntries(url.searchParams);
   const parsed = params.safeParse(source);

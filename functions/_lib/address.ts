@@ -3,7 +3,7 @@
  * stores and the carriers price by. Pure, so the address function, checkout and shipping all agree.
  */
 import { ALLOWED_COUNTRIES, AU_STATE_CODES, type AuStateCode, type CountryCode } from '../../src/config/constants';
-import type { NormalisedAddress } from './providers/types';
+import type { NormalisedAddress } from './providers/address-lookup';
 
 /** Lower-case, no dots, single spaces: "U.S.A." and "usa", "New  South Wales" and "new south wales" meet. */
 function simplify(value: string): string {

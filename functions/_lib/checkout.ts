@@ -8,7 +8,7 @@ import { ALLOWED_COUNTRIES, EMAIL_PATTERN, LIMITS, SHIPPING } from '../../src/co
 import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
 import { fromCents, toCents } from '../../src/lib/money';
 import { parcelForCart, quoteShipping } from './shipping';
-import type { ShippingQuote, ShippingRatesProvider } from './providers/types';
+import type { ShippingQuote, ShippingRatesProvider } from './providers/shipping-rates';
 
 const text = (max: number) => z.string().trim().max(max);
 export const email = z.string().trim().max(LIMITS.emailMaxLength).regex(EMAIL_PATTERN, CHECKOUT_MESSAGES.email);
@@ -102,7 +102,7 @@ export async function priceCart(db: SupabaseClient, items: Array<{ id: string; q
 
 /** Quotes for the destination, computed here whatever the browser showed. */
 export async function quotesFor(
-  rates: ShippingRatesProvider | undefined,
+  rates: ShippingRatesProvider,
   lines: PricedLine[],
   subtotal: number,
   address: { postalCode: string; city?: string; state?: string; country: (typeof ALLOWED_COUNTRIES)[number] },

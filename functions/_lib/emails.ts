@@ -4,7 +4,7 @@ import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/admin/shipment';
 import { formatPrice, orderNumber } from '../../src/lib/format';
 import type { OrderWithItems } from './orders';
-import type { EmailMessage } from './providers/types';
+import type { EmailMessage } from './providers/email';
 
 const itemLines = (order: OrderWithItems) => order.items.map((item) => `${item.quantity} × ${item.title} — ${formatPrice(item.unitPrice * item.quantity)}`);
 const signature = `${SITE.name}, Sydney`;

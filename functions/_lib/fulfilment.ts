@@ -11,7 +11,8 @@ import { toCents } from '../../src/lib/money';
 import { confirmationEmail, newOrderNotice, refundEmail } from './emails';
 import { claimEmail, fulfil, getOrder, getOrderWithItems, recordRefund, releaseEmail, type FulfilmentResult, type Order, type OrderEmail, type OrderWithItems } from './orders';
 import { selectEmailProvider, selectPaymentProvider } from './providers/select';
-import type { EmailMessage, EmailProvider, PaymentProvider, PaymentSession } from './providers/types';
+import type { EmailMessage, EmailProvider } from './providers/email';
+import type { PaymentProvider, PaymentSession } from './providers/payments';
 
 export type { FulfilmentResult };
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SHIPPING } from '../../src/config/constants';
-import type { ParcelRequest, SatchelSize, ShippingQuote, ShippingRatesProvider, ShippingService } from './providers/types';
+import type { ParcelRequest, SatchelSize, ShippingQuote, ShippingRatesProvider, ShippingService } from './providers/shipping-rates';
 import { toCents } from '../../src/lib/money';
 import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from '../../src/features/checkout/contract';
 
@@ -111,19 +111,18 @@ export interface ShippingQuoteResult {
 
 /**
  * Quotes for a parcel, never failing: the shopper always gets something to choose.
- * - No provider configured: the flat table is the rate card itself (not a failure, so no message).
- * - Outside Australia: the international flat rate; the carrier API is domestic only.
+ * - Outside Australia: the international flat rate, whatever the provider (carrier APIs here are domestic).
  * - Provider error or an empty answer: the flat table, with the provider's shopper-safe message or the shop's own text.
  * Free shipping is applied last, so it covers live and fallback quotes alike.
  */
-export async function quoteShipping(provider: ShippingRatesProvider | undefined, request: ParcelRequest, subtotal: number): Promise<ShippingQuoteResult> {
+export async function quoteShipping(provider: ShippingRatesProvider, request: ParcelRequest, subtotal: number): Promise<ShippingQuoteResult> {
   // Free services move to the front: the list stays in ascending price after the rule is applied.
   const finish = (quotes: ShippingQuote[], extra: Omit<ShippingQuoteResult, 'quotes'>): ShippingQuoteResult => ({
     quotes: applyFreeShipping(quotes, { country: request.country, subtotal }).sort(byPrice),
     ...extra,
   });
 
-  if (!provider || request.country !== 'AU') return finish(fallbackQuotes(request.country), { fallback: false });
+  if (request.country !== 'AU') return finish(fallbackQuotes(request.country), { fallback: false });
 
   try {
     const quotes = normaliseQuotes(await provider.quote(request));

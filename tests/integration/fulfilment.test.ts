@@ -1,7 +1,8 @@
 /** Fulfilment is the one place stock changes: atomic, idempotent, and never below zero. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fulfilOrder, type FulfilmentServices } from '../../functions/_lib/fulfilment';
-import type { EmailMessage, PaymentRefund } from '../../functions/_lib/providers/types';
+import type { EmailMessage } from '../../functions/_lib/providers/email';
+import type { PaymentRefund } from '../../functions/_lib/providers/payments';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 let t: TestShop;

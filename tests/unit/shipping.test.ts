@@ -1,7 +1,8 @@
 /** Shipping rules: normalised quotes, the fallback table, free shipping, the parcel. */
 import { describe, expect, it } from 'vitest';
 import { ALLOWED_COUNTRIES, SHIPPING } from '@/config/constants';
-import { ProviderError, type ParcelRequest, type ShippingQuote, type ShippingRatesProvider } from '../../functions/_lib/providers/types';
+import { ProviderError } from '../../functions/_lib/providers/errors';
+import { flatRateShipping, type ParcelRequest, type ShippingQuote, type ShippingRatesProvider } from '../../functions/_lib/providers/shipping-rates';
 import { applyFreeShipping, fallbackQuotes, normaliseQuotes, parcelForCart, quoteShipping, SHIPPING_RATES_FAILURE_MESSAGE } from '../../functions/_lib/shipping';
 
 const quote = (overrides: Partial<ShippingQuote>): ShippingQuote => ({
@@ -161,8 +162,8 @@ describe('quoteShipping', () => {
   };
 
   it('no provider configured: the fallback table itself, not reported as a failure', async () => {
-    expect(await quoteShipping(undefined, request, 22)).toEqual({ quotes: fallbackQuotes('AU'), fallback: false });
-    expect(await quoteShipping(undefined, { ...request, country: 'US', toPostcode: '10001' }, 22)).toEqual({ quotes: fallbackQuotes('US'), fallback: false });
+    expect(await quoteShipping(flatRateShipping, request, 22)).toEqual({ quotes: fallbackQuotes('AU'), fallback: false });
+    expect(await quoteShipping(flatRateShipping, { ...request, country: 'US', toPostcode: '10001' }, 22)).toEqual({ quotes: fallbackQuotes('US'), fallback: false });
   });
 
   it('live quotes are normalised (deduplicated, sorted)', async () => {
@@ -210,7 +211,7 @@ describe('quoteShipping', () => {
       throw new Error('socket hang up');
     });
     expect(await quoteShipping(failing, request, 80)).toMatchObject({ fallback: true, quotes: [expect.objectContaining({ id: 'au-standard', price: 0 })] });
-    expect((await quoteShipping(undefined, request, 74.99)).quotes[0]!.price).toBe(15);
+    expect((await quoteShipping(flatRateShipping, request, 74.99)).quotes[0]!.price).toBe(15);
   });
 });
 

@@ -5,7 +5,9 @@
  */
 import { z } from 'zod';
 import { SHIPPING } from '../../../src/config/constants';
-import { ProviderError, requestProvider, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider } from './types';
+import { ProviderError } from './errors';
+import { requestProvider } from './transport';
+import type { ParcelRequest, SatchelSize, ShippingQuote, ShippingRatesProvider } from './shipping-rates';
 
 const NAME = 'australia-post';
 const CARRIER = 'Australia Post';

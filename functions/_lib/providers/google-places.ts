@@ -9,7 +9,9 @@
 import { z } from 'zod';
 import type { CountryCode } from '../../../src/config/constants';
 import { addressFromGoogleComponents } from '../address';
-import { ProviderError, requestProvider, type AddressLookupProvider, type AddressSuggestion, type NormalisedAddress } from './types';
+import { ProviderError } from './errors';
+import { requestProvider } from './transport';
+import type { AddressLookupProvider, AddressSuggestion, NormalisedAddress } from './address-lookup';
 
 const NAME = 'google-places';
 

@@ -6,7 +6,7 @@
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { EmailMessage, EmailProvider } from './types';
+import type { EmailMessage, EmailProvider } from './email';
 
 export const DEFAULT_OUTBOX_FILE = 'local/.data/outbox.jsonl';
 

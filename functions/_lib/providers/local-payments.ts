@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { toCents } from '../../../src/lib/money';
 import { findOrderBySession } from '../orders';
-import { WebhookSignatureError, type PaymentProvider, type PaymentSession } from './types';
+import { WebhookSignatureError } from './errors';
+import type { PaymentProvider, PaymentSession } from './payments';
 
 export const LOCAL_SESSION_PREFIX = 'cs_local_';
 export const TEST_PAYMENT_PATH = '/api/test-payment';

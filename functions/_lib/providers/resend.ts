@@ -4,7 +4,9 @@
  * An Idempotency-Key (1-256 characters, remembered by Resend for 24 hours) makes a retried send a no-op.
  */
 import { z } from 'zod';
-import { ProviderError, requestProvider, type EmailMessage, type EmailProvider } from './types';
+import { ProviderError } from './errors';
+import { requestProvider } from './transport';
+import type { EmailMessage, EmailProvider } from './email';
 
 const NAME = 'resend';
 

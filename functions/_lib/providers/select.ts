@@ -9,7 +9,11 @@ import { ConfigurationError, localStandInsAllowed } from '../runtime';
 import { createLocalOutboxEmail } from './local-email';
 import { createResendEmail } from './resend';
 import { createTurnstileCheck } from './turnstile';
-import type { AddressLookupProvider, EmailProvider, HumanCheckProvider, PaymentProvider, ShippingRatesProvider } from './types';
+import { manualAddressEntry, type AddressLookupProvider } from './address-lookup';
+import type { EmailProvider } from './email';
+import { noHumanCheck, type HumanCheckProvider } from './human-check';
+import type { PaymentProvider } from './payments';
+import { flatRateShipping, type ShippingRatesProvider } from './shipping-rates';
 import { serviceClient } from '../supabase-admin';
 import { createAustraliaPostRates } from './australia-post';
 import { createGooglePlacesLookup } from './google-places';
@@ -39,11 +43,11 @@ export function selectEmailProvider(env: ServerEnv): EmailProvider {
   return unconfiguredEmail;
 }
 
-/** Turnstile when TURNSTILE_SECRET_KEY is set; otherwise undefined: the bot-check is off (logged once). */
-export function selectHumanCheck(env: ServerEnv): HumanCheckProvider | undefined {
+/** Turnstile when TURNSTILE_SECRET_KEY is set; otherwise no bot-check (logged once). */
+export function selectHumanCheck(env: ServerEnv): HumanCheckProvider {
   if (env.TURNSTILE_SECRET_KEY) return createTurnstileCheck({ secretKey: env.TURNSTILE_SECRET_KEY });
   warnOnce('human-check', '[providers] TURNSTILE_SECRET_KEY is not set: the bot-check is off and form tokens are not verified.');
-  return undefined;
+  return noHumanCheck;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -73,12 +77,22 @@ export function selectPaymentProvider(env: ServerEnv): PaymentProvider {
   return createLocalTestPayments(() => serviceClient(env));
 }
 
-/** Australia Post when AUSPOST_API_KEY is set; otherwise undefined: the flat rate table is the rate card. */
-export function selectShippingRates(env: ServerEnv): ShippingRatesProvider | undefined {
-  return env.AUSPOST_API_KEY ? createAustraliaPostRates({ apiKey: env.AUSPOST_API_KEY }) : undefined;
+/** Australia Post when AUSPOST_API_KEY is set; otherwise the flat rate card. */
+export function selectShippingRates(env: ServerEnv): ShippingRatesProvider {
+  return env.AUSPOST_API_KEY ? createAustraliaPostRates({ apiKey: env.AUSPOST_API_KEY }) : flatRateShipping;
 }
 
-/** Google Places when GOOGLE_PLACES_API_KEY is set; otherwise undefined: manual address entry only. */
-export function selectAddressLookup(env: ServerEnv): AddressLookupProvider | undefined {
-  return env.GOOGLE_PLACES_API_KEY ? createGooglePlacesLookup({ apiKey: env.GOOGLE_PLACES_API_KEY }) : undefined;
+/** Google Places when GOOGLE_PLACES_API_KEY is set; otherwise manual address entry. */
+export function selectAddressLookup(env: ServerEnv): AddressLookupProvider {
+  return env.GOOGLE_PLACES_API_KEY ? createGooglePlacesLookup({ apiKey: env.GOOGLE_PLACES_API_KEY }) : manualAddressEntry;
+}
+
+/** The TEST payment page is what payments use here: the local server without a Stripe key. */
+export function testPaymentsInUse(env: ServerEnv): boolean {
+  try {
+    return selectPaymentProvider(env).name === 'local-test';
+  } catch (error) {
+    if (error instanceof ConfigurationError) return false;
+    throw error;
+  }
 }

@@ -5,7 +5,8 @@
  */
 import Stripe from 'stripe';
 import { z } from 'zod';
-import { ProviderError, WebhookSignatureError, type CheckoutSessionInput, type PaymentEvent, type PaymentProvider, type PaymentRefund, type PaymentSession } from './types';
+import { ProviderError, WebhookSignatureError } from './errors';
+import type { CheckoutSessionInput, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession } from './payments';
 
 const NAME = 'stripe';
 

@@ -6,7 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ProviderError, requestProvider, type HumanCheckProvider, type HumanCheckResult } from './types';
+import { ProviderError } from './errors';
+import { requestProvider } from './transport';
+import type { HumanCheckProvider, HumanCheckResult } from './human-check';
 
 const NAME = 'turnstile';
 
@@ -43,6 +45,7 @@ export function createTurnstileCheck(options: TurnstileOptions): HumanCheckProvi
 
   return {
     name: NAME,
+    verifies: true,
     async verify(token, expected): Promise<HumanCheckResult> {
       const response = token.trim();
       if (!response) return { ok: false, reason: 'missing-input-response' };

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createAustraliaPostRates } from '../../../functions/_lib/providers/australia-post';
-import { ProviderError, type ParcelRequest } from '../../../functions/_lib/providers/types';
+import { ProviderError } from '../../../functions/_lib/providers/errors';
+import type { ParcelRequest } from '../../../functions/_lib/providers/shipping-rates';
 import { quoteShipping } from '../../../functions/_lib/shipping';
 import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 

@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createResendEmail } from '../../../functions/_lib/providers/resend';
-import { ProviderError } from '../../../functions/_lib/providers/types';
+import { ProviderError } from '../../../functions/_lib/providers/errors';
 import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const API_KEY = 're_test_key';

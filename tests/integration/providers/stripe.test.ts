@@ -7,7 +7,8 @@ import type { ServerResponse } from 'node:http';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { createStripePayments } from '../../../functions/_lib/providers/stripe';
-import { ProviderError, WebhookSignatureError, type CheckoutSessionInput } from '../../../functions/_lib/providers/types';
+import { ProviderError, WebhookSignatureError } from '../../../functions/_lib/providers/errors';
+import type { CheckoutSessionInput } from '../../../functions/_lib/providers/payments';
 import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const SECRET_KEY = 'sk_test_51LocalFakeKey';

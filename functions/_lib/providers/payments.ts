@@ -1,0 +1,50 @@
+/**
+ * Taking payments: the shape the shop needs from a card payment provider. The real adapter is Stripe
+ * Checkout (stripe.ts); locally, the TEST payment page (local-payments.ts).
+ */
+
+export interface CheckoutSessionInput {
+  orderId: string;
+  customerEmail: string;
+  /** Prices come from the database, never from the browser. */
+  lineItems: Array<{ name: string; unitAmountCents: number; quantity: number }>;
+  /** The delivery estimate in business days, or null when none is known (the payment page then shows none). */
+  shipping: { name: string; amountCents: number; deliveryDays: { min: number; max: number } | null };
+  /** Must contain the literal `{CHECKOUT_SESSION_ID}`, which the payment page fills in. */
+  successUrl: string;
+  cancelUrl: string;
+  /** Same key, same session: a retried create never charges twice. */
+  idempotencyKey: string;
+}
+
+export interface PaymentSession {
+  id: string;
+  status: 'open' | 'complete' | 'expired';
+  paymentStatus: 'paid' | 'unpaid' | 'no_payment_required';
+  /** What the session charged, in cents, and in which currency (ISO code); null when the provider does not say. */
+  amountTotalCents: number | null;
+  currency: string | null;
+}
+
+/**
+ * A provider's webhook event, as what the shop should do about it: fulfil the session's order, cancel it
+ * (the session expired or its payment failed), or ignore the event. The shop finds the order by the session
+ * id it stored, never by ids carried in the event.
+ */
+export type PaymentEvent = { id: string; type: string; action: 'fulfil' | 'cancel'; session: PaymentSession } | { id: string; type: string; action: 'ignore'; session: null };
+
+export interface PaymentProvider {
+  name: 'stripe' | 'local-test';
+  createCheckoutSession(input: CheckoutSessionInput): Promise<{ id: string; url: string }>;
+  retrieveSession(id: string): Promise<PaymentSession>;
+  /** Verifies the signature on the raw body; throws WebhookSignatureError when it does not match. */
+  parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent>;
+  /** Refunds a paid session in full; the same `idempotencyKey` never refunds twice. */
+  refundSession(sessionId: string, input: { orderId: string; idempotencyKey: string }): Promise<PaymentRefund>;
+}
+
+export interface PaymentRefund {
+  id: string;
+  /** Stripe's refund status: pending and succeeded both mean the money is on its way back. */
+  status: 'pending' | 'succeeded' | 'failed' | 'requires_action' | 'canceled';
+}

@@ -1,0 +1,35 @@
+/**
+ * Shipping rates: what a carrier adapter answers, and the local default, the shop's flat rate card. The
+ * quote shape is the checkout's contract with the page (src/features/checkout/contract.ts).
+ */
+import type { CountryCode } from '../../../src/config/constants';
+import { fallbackQuotes, type SatchelSize, type ShippingQuote, type ShippingService } from '../../../src/features/checkout/contract';
+
+export type { SatchelSize, ShippingQuote, ShippingService };
+
+/** One parcel, described the way carriers price it. */
+export interface ParcelRequest {
+  fromPostcode: string;
+  toPostcode: string;
+  toSuburb?: string;
+  toState?: string;
+  country: CountryCode;
+  weightGrams: number;
+  lengthCm: number;
+  widthCm: number;
+  heightCm: number;
+}
+
+export interface ShippingRatesProvider {
+  name: string;
+  /** Quotes for one parcel. Throws (a ProviderError) when the carrier cannot answer. */
+  quote(request: ParcelRequest): Promise<ShippingQuote[]>;
+}
+
+/** The default without a carrier account: the flat rate card is the price list itself. */
+export const flatRateShipping: ShippingRatesProvider = {
+  name: 'flat-rate',
+  async quote(request) {
+    return fallbackQuotes(request.country);
+  },
+};
