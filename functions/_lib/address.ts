@@ -2,7 +2,7 @@
  * Address normalisation: country and state names people (and Google) write, turned into the codes the shop
  * stores and the carriers price by. Pure, so the address function, checkout and shipping all agree.
  */
-import { ALLOWED_COUNTRIES, AU_STATE_CODES, type AuStateCode, type CountryCode } from '../../src/config/constants';
+import { ALLOWED_COUNTRIES, AU_STATE_CODES, COUNTRY_NAMES, type AuStateCode, type CountryCode } from '../../src/config/constants';
 import type { NormalisedAddress } from './providers/address-lookup';
 
 /** Lower-case, no dots, single spaces: "U.S.A." and "usa", "New  South Wales" and "new south wales" meet. */
@@ -10,16 +10,14 @@ function simplify(value: string): string {
   return value.trim().toLowerCase().replace(/\./g, '').replace(/\s+/g, ' ');
 }
 
-/** Names and abbreviations in use for the allowed countries. Codes themselves are matched separately. */
-const COUNTRY_NAMES: Record<string, CountryCode> = {
-  australia: 'AU',
+/** The allowed countries' names, and the other names and abbreviations in use for them. Codes are matched separately. */
+const COUNTRY_ALIASES: Record<string, CountryCode> = {
+  ...Object.fromEntries(Object.entries(COUNTRY_NAMES).map(([code, name]) => [simplify(name), code as CountryCode])),
   aus: 'AU',
   'commonwealth of australia': 'AU',
-  'united states': 'US',
   'united states of america': 'US',
   usa: 'US',
   america: 'US',
-  'united kingdom': 'GB',
   'united kingdom of great britain and northern ireland': 'GB',
   uk: 'GB',
   'great britain': 'GB',
@@ -28,10 +26,7 @@ const COUNTRY_NAMES: Record<string, CountryCode> = {
   scotland: 'GB',
   wales: 'GB',
   'northern ireland': 'GB',
-  canada: 'CA',
-  'new zealand': 'NZ',
   aotearoa: 'NZ',
-  ireland: 'IE',
   'republic of ireland': 'IE',
   éire: 'IE',
   eire: 'IE',
@@ -43,7 +38,7 @@ export function normaliseCountry(nameOrCode: string | null | undefined): Country
   const simple = simplify(nameOrCode);
   const asCode = simple.toUpperCase();
   if ((ALLOWED_COUNTRIES as readonly string[]).includes(asCode)) return asCode as CountryCode;
-  return COUNTRY_NAMES[simple];
+  return COUNTRY_ALIASES[simple];
 }
 
 const AU_STATE_NAMES: Record<string, AuStateCode> = {

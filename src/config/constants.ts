@@ -9,6 +9,15 @@ export const LOCALE = 'en-AU' as const;
 /** Allowed shipping destinations, ISO 3166-1 alpha-2. */
 export const ALLOWED_COUNTRIES = ['AU', 'US', 'GB', 'CA', 'NZ', 'IE'] as const;
 export type CountryCode = (typeof ALLOWED_COUNTRIES)[number];
+/** Each allowed country's name, as the checkout shows it (the address lookup also reads it). */
+export const COUNTRY_NAMES: Record<CountryCode, string> = {
+  AU: 'Australia',
+  US: 'United States',
+  GB: 'United Kingdom',
+  CA: 'Canada',
+  NZ: 'New Zealand',
+  IE: 'Ireland',
+};
 
 export const AU_STATE_CODES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
 export type AuStateCode = (typeof AU_STATE_CODES)[number];

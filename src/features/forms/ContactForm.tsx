@@ -7,7 +7,8 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { HUMAN_CHECK_ACTIONS, LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
-import { BusyStatus, checkFields, useHydrated, TextAreaField, TextField } from './fields';
+import { BusyStatus, checkFields, TextAreaField, TextField } from './fields';
+import { useHydrated } from '@/lib/use-hydrated';
 import { getHumanCheckToken, humanCheckEnabled, preloadHumanCheck } from './human-check';
 import { fieldValue, submitForm } from './submit';
 
@@ -19,6 +20,7 @@ export default function ContactForm() {
   const id = useId();
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
+  // Submit stays disabled until hydration: a native submit before it would put the visitor's details in the address bar.
   const hydrated = useHydrated();
 
   useEffect(() => preloadHumanCheck(), []);

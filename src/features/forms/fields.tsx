@@ -3,7 +3,7 @@
  * browser's own validation misses: a required field holding only spaces, and an address `type=email`
  * accepts but the database does not (EMAIL_PATTERN wants a dot in the domain).
  */
-import { useEffect, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 import { EMAIL_PATTERN } from '@/config/constants';
 
 export const BLANK_FIELD_MESSAGE = 'Please fill out this field.';
@@ -35,11 +35,13 @@ interface LabelledProps {
   className?: string;
 }
 
-export function TextField({ id, label, className = '', ...input }: LabelledProps & InputHTMLAttributes<HTMLInputElement>) {
+/** A labelled input; `optional` says so in the label, for forms where most fields are required. */
+export function TextField({ id, label, className = '', optional = false, ...input }: LabelledProps & { optional?: boolean } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div className={className}>
       <label htmlFor={id} className="label">
         {label}
+        {optional && <span className="font-normal text-slate-600"> (optional)</span>}
       </label>
       <input id={id} className="field" onInput={clearCustomValidity} {...input} />
     </div>
@@ -64,15 +66,4 @@ export function BusyStatus({ busy, text }: { busy: boolean; text: string }) {
       {busy ? text : ''}
     </p>
   );
-}
-
-/**
- * False in the server-rendered HTML and until the island hydrates. Submit buttons stay disabled until then,
- * so a click (or Enter) before hydration cannot fall through to a native GET submit that would put the
- * visitor's details in the address bar.
- */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
