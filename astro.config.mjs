@@ -5,28 +5,12 @@ import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { ENV_VARS } from './src/config/env.ts';
+import { isKeptOutOfSearch } from './src/config/search.ts';
 import { contentDates } from './src/lib/content-dates.ts';
 import { socialCards } from './src/features/social-card/integration.ts';
 
 /** Netlify sets URL on every build; SITE_URL overrides it; locally the site is served on :4321. */
 const site = process.env.SITE_URL || process.env.URL || 'http://localhost:4321';
-
-/** Pages that exist only to be reached by a flow, never from search. */
-const NOT_IN_SITEMAP = [
-  '/404',
-  '/admin',
-  '/admin/packing-slip',
-  '/order-status',
-  '/cart',
-  '/checkout',
-  '/order-confirmation',
-  '/auth',
-  '/auth/callback',
-  '/profile',
-  '/blog/not-found',
-  '/store/product',
-  '/pay',
-];
 
 /** `lastmod` for each sitemap entry: the date its page's content last changed. */
 const lastModified = contentDates(process.cwd());
@@ -62,7 +46,7 @@ export default defineConfig({
     react(),
     mdx(),
     sitemap({
-      filter: (page) => !NOT_IN_SITEMAP.includes(new URL(page).pathname.replace(/\/$/, '')),
+      filter: (page) => !isKeptOutOfSearch(new URL(page).pathname),
       serialize: (item) => {
         const date = lastModified.get(new URL(item.url).pathname.replace(/(.)\/$/, '$1'));
         return date ? { ...item, lastmod: date } : item;

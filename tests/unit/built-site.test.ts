@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DISALLOWED_FOR_CRAWLERS, isKeptOutOfSearch } from '@/config/search';
 import { builtPages, DIST_DIR } from '../audit/built-site';
 import { expectationFor, validateJsonLd } from '../audit/json-ld';
 import { JSON_LD_RULES } from '../audit/json-ld-rules';
@@ -106,5 +107,22 @@ describe('the JSON-LD validator catches what it should', () => {
   it('a reference to an @id the page does not define', () => {
     const business = { '@context': 'https://schema.org', '@type': 'LocalBusiness', name: 'Shop', address: {}, makesOffer: { '@type': 'Offer', itemOffered: { '@id': 'https://example.com/#nope' } } };
     expect(problems(ld(business))).toEqual(['reference to https://example.com/#nope has no entity with that @id on the page']);
+  });
+});
+
+describe('pages kept out of search (src/config/search.ts)', () => {
+  const sitemap = readFileSync(`${DIST_DIR}/sitemap-0.xml`, 'utf8');
+  const listed = new Set([...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname.replace(/(.)\/$/, '$1')));
+  const robots = readFileSync(`${DIST_DIR}/robots.txt`, 'utf8');
+
+  it.each(pages.map((page) => [page.path, page] as const))('%s: noindex exactly when it is on the list, and then out of the sitemap', (path, page) => {
+    const noindex = /<meta name="robots" content="noindex"/.test(page.html);
+    expect(noindex).toBe(isKeptOutOfSearch(path));
+    expect(listed.has(path)).toBe(!noindex);
+  });
+
+  it('robots.txt disallows the API and every flow on the list', () => {
+    for (const path of DISALLOWED_FOR_CRAWLERS) expect(robots).toContain(`Disallow: ${path}\n`);
+    expect(DISALLOWED_FOR_CRAWLERS.filter((path) => path !== '/api/' && !isKeptOutOfSearch(path))).toEqual([]);
   });
 });
