@@ -5,6 +5,7 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { CLICK_EVENTS } from '@/config/constants';
 import { withClearErrors } from '@/features/content/content-errors';
 import { withInternalLinkCheck } from '@/features/content/internal-links';
 import { bookFrontmatter } from '@/features/catalog/book-schema';
@@ -14,7 +15,7 @@ const link = z.object({
   label: z.string().min(1),
   href: z.string().regex(/^\/[a-z0-9\-/]*$/, 'internal path like /book'),
   /** Analytics click event, when the click is one the shop records. */
-  event: z.enum(['explore_books_click', 'contact_click', 'blog_click', 'connect_click']).optional(),
+  event: z.enum(CLICK_EVENTS).optional(),
 });
 
 const faqItem = z.object({ question: z.string().min(1), answer: z.string().min(1) });

@@ -9,6 +9,9 @@ export const LOCALE = 'en-AU' as const;
 /** Allowed shipping destinations, ISO 3166-1 alpha-2. */
 export const ALLOWED_COUNTRIES = ['AU', 'US', 'GB', 'CA', 'NZ', 'IE'] as const;
 export type CountryCode = (typeof ALLOWED_COUNTRIES)[number];
+/** The click events the shop records; links and buttons carry one in `data-track` (landing copy names them too). */
+export const CLICK_EVENTS = ['explore_books_click', 'contact_click', 'blog_click', 'connect_click'] as const;
+export type ClickEvent = (typeof CLICK_EVENTS)[number];
 /** Each allowed country's name, as the checkout shows it (the address lookup also reads it). */
 export const COUNTRY_NAMES: Record<CountryCode, string> = {
   AU: 'Australia',

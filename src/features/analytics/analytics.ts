@@ -7,14 +7,12 @@
  * `web-vitals`; events queued before then are sent when it loads. Without an ID nothing is loaded and every
  * event goes to `console.debug`.
  */
+import { CLICK_EVENTS, type ClickEvent } from '@/config/constants';
 import { analyticsPageLocation, withoutOneTimeValues } from './one-time-values';
 import { setConsentDefaults, startConsent, type ConsentDeps } from './consent';
 
 export type EventParams = Record<string, string | number | boolean | undefined>;
 
-/** The click events the shop records; links and buttons carry one in `data-track`. */
-export const CLICK_EVENTS = ['explore_books_click', 'contact_click', 'blog_click', 'connect_click'] as const;
-export type ClickEvent = (typeof CLICK_EVENTS)[number];
 
 /** Attribute on <main> holding the landing page's `pageType` (absent on other pages). */
 export const LANDING_TYPE_ATTRIBUTE = 'data-landing-page-type';
