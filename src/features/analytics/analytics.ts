@@ -13,7 +13,6 @@ import { setConsentDefaults, startConsent, type ConsentDeps } from './consent';
 
 export type EventParams = Record<string, string | number | boolean | undefined>;
 
-
 /** Attribute on <main> holding the landing page's `pageType` (absent on other pages). */
 export const LANDING_TYPE_ATTRIBUTE = 'data-landing-page-type';
 
