@@ -8,6 +8,7 @@ import { ENV_VARS } from './src/config/env.ts';
 import { isKeptOutOfSearch } from './src/config/search.ts';
 import { contentDates } from './src/lib/content-dates.ts';
 import { socialCards } from './src/features/social-card/integration.ts';
+import { intentHydration } from './src/lib/hydration/integration.ts';
 
 /** Netlify sets URL on every build; SITE_URL overrides it; locally the site is served on :4321. */
 const site = process.env.SITE_URL || process.env.URL || 'http://localhost:4321';
@@ -44,6 +45,7 @@ export default defineConfig({
   integrations: [
     refuseTestPaymentsInProduction,
     react(),
+    intentHydration(),
     mdx(),
     sitemap({
       filter: (page) => !isKeptOutOfSearch(new URL(page).pathname),

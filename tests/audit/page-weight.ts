@@ -1,18 +1,21 @@
 /**
  * What each built page makes a browser download, measured from dist/: the HTML, the stylesheets it links,
- * and the JavaScript it starts (its `<script src>`, `modulepreload` links and the component-url /
- * renderer-url of its astro-island elements) plus every module those import statically. Modules loaded
- * later by dynamic `import()` are counted apart as "lazy". Sizes raw and gzip (level 9).
+ * and its JavaScript in three parts, each with every module it imports statically:
+ * - at start: its `<script src>`, `modulepreload` links and the islands that hydrate on load or idle;
+ * - on use: the islands that wait for the visitor (`client:intent`) or to be scrolled to (`client:visible`);
+ * - lazy: what any of those can load later by dynamic `import()`.
+ * Sizes raw, gzip (level 9) and brotli (quality 11, as a CDN sends static files).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { BuiltPage } from './built-site';
 import type { PageKind } from './routes';
 
 export interface Size {
   raw: number;
   gzip: number;
+  brotli: number;
 }
 
 export interface PageWeight {
@@ -21,6 +24,7 @@ export interface PageWeight {
   html: Size;
   css: Size & { files: string[] };
   js: Size & { files: string[] };
+  onUseJs: Size & { files: string[] };
   lazyJs: Size & { files: string[] };
 }
 
@@ -29,13 +33,13 @@ function sizeOf(file: string): Size {
   let size = sizeCache.get(file);
   if (!size) {
     const bytes = readFileSync(file);
-    size = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+    size = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length };
     sizeCache.set(file, size);
   }
   return size;
 }
 
-const sum = (sizes: Size[]): Size => sizes.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
+const sum = (sizes: Size[]): Size => sizes.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }), { raw: 0, gzip: 0, brotli: 0 });
 const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\b${name}=(["'])(.*?)\\1`, 'i'))?.[2];
 
 /** Site-local URLs (`/_astro/x.js`) only; anything on another origin is not part of the build. */
@@ -44,10 +48,14 @@ function localPath(url: string | undefined): string | undefined {
   return url.split(/[?#]/)[0];
 }
 
-/** The stylesheets and entry scripts a page's HTML names. */
-export function pageAssets(html: string): { css: string[]; js: string[] } {
+/** Islands hydrated by the visitor's use (or on scrolling to them), not at start. */
+const ON_USE_DIRECTIVES = new Set(['intent', 'visible']);
+
+/** The stylesheets and entry scripts a page's HTML names: those it starts, and those its islands load on use. */
+export function pageAssets(html: string): { css: string[]; js: string[]; onUse: string[] } {
   const css = new Set<string>();
   const js = new Set<string>();
+  const onUse = new Set<string>();
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
     const rel = attribute(tag, 'rel')?.toLowerCase().split(/\s+/) ?? [];
     const href = localPath(attribute(tag, 'href'));
@@ -60,12 +68,13 @@ export function pageAssets(html: string): { css: string[]; js: string[] } {
     if (src) js.add(src);
   }
   for (const [tag] of html.matchAll(/<astro-island\b[^>]*>/gi)) {
+    const into = ON_USE_DIRECTIVES.has(attribute(tag, 'client') ?? '') ? onUse : js;
     for (const name of ['component-url', 'renderer-url', 'before-hydration-url']) {
       const url = localPath(attribute(tag, name));
-      if (url) js.add(url);
+      if (url) into.add(url);
     }
   }
-  return { css: [...css], js: [...js] };
+  return { css: [...css], js: [...js], onUse: [...onUse].filter((url) => !js.has(url)) };
 }
 
 /** Module specifiers a built chunk imports: static (`from"./x.js"`, `import"./x.js"`) and dynamic (`import(`./x.js`)`). */
@@ -81,16 +90,19 @@ function resolveModule(from: string, specifier: string): string | undefined {
   return new URL(specifier, `http://site${from}`).pathname;
 }
 
-/** The closure of static imports from the entry modules, and what those load lazily (by dynamic import). */
-function scriptClosure(distDir: string, entries: string[]): { eager: string[]; lazy: string[] } {
+/**
+ * The closure of static imports from the start modules, then from the on-use modules (less what starts
+ * anyway), and what any of those load lazily (by dynamic import).
+ */
+function scriptClosure(distDir: string, entries: string[], onUseEntries: string[]): { eager: string[]; onUse: string[]; lazy: string[] } {
   const lazyQueue: string[] = [];
-  const visit = (url: string, into: Set<string>) => {
-    if (into.has(url) || !existsSync(join(distDir, url))) return;
+  const visit = (url: string, into: Set<string>, skip: Set<string> = new Set()) => {
+    if (into.has(url) || skip.has(url) || !existsSync(join(distDir, url))) return;
     into.add(url);
     const imports = moduleImports(readFileSync(join(distDir, url), 'utf8'));
     for (const spec of imports.static) {
       const next = resolveModule(url, spec);
-      if (next) visit(next, into);
+      if (next) visit(next, into, skip);
     }
     for (const spec of imports.dynamic) {
       const next = resolveModule(url, spec);
@@ -99,23 +111,23 @@ function scriptClosure(distDir: string, entries: string[]): { eager: string[]; l
   };
   const eager = new Set<string>();
   entries.forEach((url) => visit(url, eager));
+  const onUse = new Set<string>();
+  onUseEntries.forEach((url) => visit(url, onUse, eager));
+  const loaded = new Set([...eager, ...onUse]);
   const lazy = new Set<string>();
-  while (lazyQueue.length) {
-    const url = lazyQueue.shift()!;
-    if (!eager.has(url)) visit(url, lazy);
-  }
-  return { eager: [...eager].sort(), lazy: [...lazy].filter((url) => !eager.has(url)).sort() };
+  while (lazyQueue.length) visit(lazyQueue.shift()!, lazy, loaded);
+  return { eager: [...eager].sort(), onUse: [...onUse].sort(), lazy: [...lazy].sort() };
 }
 
 /** Names the page refers to that are not in dist/ (a broken build, caught by the budget gate too). */
 export function missingAssets(distDir: string, page: Pick<BuiltPage, 'html'>): string[] {
-  const { css, js } = pageAssets(page.html);
-  return [...css, ...js].filter((url) => !existsSync(join(distDir, url)));
+  const { css, js, onUse } = pageAssets(page.html);
+  return [...css, ...js, ...onUse].filter((url) => !existsSync(join(distDir, url)));
 }
 
 export function measurePage(distDir: string, page: Pick<BuiltPage, 'path' | 'kind' | 'html' | 'file'>): PageWeight {
-  const { css, js } = pageAssets(page.html);
-  const closure = scriptClosure(distDir, js);
+  const { css, js, onUse } = pageAssets(page.html);
+  const closure = scriptClosure(distDir, js, onUse);
   const files = (urls: string[]) => urls.filter((url) => existsSync(join(distDir, url)));
   const cssFiles = files(css);
   return {
@@ -124,6 +136,7 @@ export function measurePage(distDir: string, page: Pick<BuiltPage, 'path' | 'kin
     html: sizeOf(page.file),
     css: { ...sum(cssFiles.map((url) => sizeOf(join(distDir, url)))), files: cssFiles },
     js: { ...sum(closure.eager.map((url) => sizeOf(join(distDir, url)))), files: closure.eager },
+    onUseJs: { ...sum(closure.onUse.map((url) => sizeOf(join(distDir, url)))), files: closure.onUse },
     lazyJs: { ...sum(closure.lazy.map((url) => sizeOf(join(distDir, url)))), files: closure.lazy },
   };
 }

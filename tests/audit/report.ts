@@ -38,6 +38,7 @@ const ICON: Record<Gate['status'], string> = { pass: 'PASS', warn: 'WARN', fail:
 const ms = (value: number | null) => (value === null ? '—' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`);
 const kb = (bytes: number | null) => (bytes === null ? '—' : `${kib(bytes).toFixed(1)}`);
 const size = (raw: number, gzip: number) => `${kib(raw).toFixed(1)} / ${kib(gzip).toFixed(1)}`;
+const threeSizes = (s: { raw: number; gzip: number; brotli: number }) => `${kib(s.raw).toFixed(1)} / ${kib(s.gzip).toFixed(1)} / ${kib(s.brotli).toFixed(1)}`;
 
 function lighthouseSection(runs: LighthouseRun[], loadAverage: string): string {
   const mark = (run: LighthouseRun, category: (typeof CATEGORIES)[number]) => {
@@ -153,18 +154,19 @@ function budgetSection(results: BudgetResult[]): string {
       w.kind,
       size(w.html.raw, w.html.gzip),
       size(w.css.raw, w.css.gzip),
-      size(w.js.raw, w.js.gzip),
+      threeSizes(w.js),
       w.js.files.length,
-      size(w.lazyJs.raw, w.lazyJs.gzip),
-      `${b.html.raw}/${b.html.gzip} · ${b.css.raw}/${b.css.gzip} · ${b.js.raw}/${b.js.gzip} · ${b.lazyJs.raw}/${b.lazyJs.gzip}`,
+      threeSizes(w.onUseJs),
+      threeSizes(w.lazyJs),
+      `${b.html.raw}/${b.html.gzip} · ${b.css.raw}/${b.css.gzip} · ${b.js.raw}/${b.js.gzip}/${b.js.brotli} · ${b.onUseJs.raw}/${b.onUseJs.gzip}/${b.onUseJs.brotli} · ${b.lazyJs.raw}/${b.lazyJs.gzip}/${b.lazyJs.brotli}`,
       over.length ? `**${over.join('; ')}**` : 'within',
     ]);
   return [
     `## Size budgets`,
     '',
-    'KiB raw / gzip, from dist/: the HTML; its stylesheets; the JavaScript it starts (script src, modulepreload, island component and renderer URLs) with every module those import statically; and the lazy JavaScript those modules can load later by dynamic import(). Budgets (HTML · CSS · JS · lazy JS, raw/gzip) are in tests/audit/budgets.ts.',
+    'KiB from dist/, raw / gzip (HTML, CSS) and raw / gzip / brotli (JavaScript): the HTML; its stylesheets; the JavaScript it starts (script src, modulepreload, islands hydrated on load or idle) with every module those import statically; the JavaScript its islands load when the visitor uses them (`client:intent`) or scrolls to them (`client:visible`); and the lazy JavaScript any of those can load later by dynamic import(). Budgets (HTML · CSS · start JS · on-use JS · lazy JS) are in tests/audit/budgets.ts.',
     '',
-    table(['page', 'kind', '>HTML', '>CSS', '>JS', '>JS files', '>lazy JS', 'budget', 'result'], rows),
+    table(['page', 'kind', '>HTML', '>CSS', '>start JS', '>files', '>on-use JS', '>lazy JS', 'budget', 'result'], rows),
   ].join('\n');
 }
 

@@ -74,7 +74,8 @@ export const LIGHTHOUSE_PATHS = [
 ];
 
 const CONTENT_PAGES = new Set(['/about', '/contact', '/privacy-policy', '/terms-of-service']);
-const ACCOUNT_PAGES = new Set(['/auth', '/auth/callback', '/profile', '/order-confirmation']);
+/** Pages that are islands all through (account, order flow, back office, a product added after the build). */
+const ACCOUNT_PAGES = new Set(['/auth', '/auth/callback', '/profile', '/order-confirmation', '/order-status', '/admin', '/admin/packing-slip', '/store/product']);
 
 /** The kind of a built page, from its path (`/404` is the not-found page). */
 export function kindOfPath(path: string, landing: ReadonlySet<string>): PageKind {
@@ -85,10 +86,10 @@ export function kindOfPath(path: string, landing: ReadonlySet<string>): PageKind
   if (path === '/blog') return 'blog';
   if (path.startsWith('/blog/')) return 'post';
   if (path === '/store') return 'store';
-  if (path === '/store/product' || path.startsWith('/store/product/')) return 'product';
+  if (ACCOUNT_PAGES.has(path)) return 'account';
+  if (path.startsWith('/store/product/')) return 'product';
   if (path === '/cart') return 'cart';
   if (path === '/checkout') return 'checkout';
-  if (ACCOUNT_PAGES.has(path)) return 'account';
   if (CONTENT_PAGES.has(path)) return 'content';
   return 'content';
 }

@@ -12,12 +12,12 @@ export interface BudgetResult {
 }
 
 export const kib = (bytes: number) => bytes / 1024;
-const PART_NAMES = { html: 'HTML', css: 'CSS', js: 'JS', lazyJs: 'lazy JS' } as const;
+const PART_NAMES = { html: 'HTML', css: 'CSS', js: 'JS', onUseJs: 'on-use JS', lazyJs: 'lazy JS' } as const;
 
 export function checkBudget(weight: PageWeight, budget: PageBudget): string[] {
   const over: string[] = [];
-  for (const part of ['html', 'css', 'js', 'lazyJs'] as const) {
-    for (const measure of ['raw', 'gzip'] as const) {
+  for (const part of ['html', 'css', 'js', 'onUseJs', 'lazyJs'] as const) {
+    for (const measure of ['raw', 'gzip', 'brotli'] as const) {
       const actual = kib(weight[part][measure]);
       const limit = budget[part][measure];
       if (actual > limit) over.push(`${PART_NAMES[part]} ${measure} ${actual.toFixed(1)} KiB > ${limit} KiB`);

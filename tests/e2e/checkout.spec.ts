@@ -13,6 +13,7 @@ async function addBook(page: Page, quantity: number) {
   await page.goto('/store/product/book-10-reasons');
   await page.getByLabel('Quantity', { exact: true }).fill(String(quantity));
   await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('dialog', { name: 'Item added to your cart' })).toBeVisible();
   await page.keyboard.press('Escape');
 }
 

@@ -107,6 +107,7 @@ test.describe('cart page', () => {
       await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();
       await page.getByRole('link', { name: 'Browse Our Store' }).click();
       await page.getByRole('button', { name: `Add to Cart: ${BOOK}` }).click();
+      await expect(page.getByRole('dialog', { name: 'Item added to your cart' })).toBeVisible();
       await page.goto('/cart');
       const line = width > 768 ? page.getByRole('table') : page.getByRole('list', { name: 'Items in your cart' });
       await expect(line.getByRole('link', { name: BOOK })).toBeVisible();
@@ -127,6 +128,7 @@ test.describe('cart page', () => {
   test('Clear Cart empties it', async ({ page }) => {
     await page.goto('/store');
     await page.getByRole('button', { name: `Add to Cart: ${BOOK}` }).click();
+    await expect(page.getByRole('dialog', { name: 'Item added to your cart' })).toBeVisible();
     await page.goto('/cart');
     await page.getByRole('button', { name: 'Clear Cart' }).click();
     await expect(page.getByText('Cart cleared').first()).toBeVisible();

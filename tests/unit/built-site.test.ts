@@ -31,10 +31,10 @@ describe('size budgets (tests/audit/budgets.ts)', () => {
   });
 
   it('an overrun is reported with the figure and the budget', () => {
-    const size = (kib: number) => ({ raw: kib * 1024, gzip: (kib / 4) * 1024, files: [] });
-    const weight = { path: '/x', kind: 'home' as const, html: size(10), css: size(10), js: size(200), lazyJs: size(10) };
-    const budget = { raw: 100, gzip: 100 };
-    expect(checkBudget(weight, { html: budget, css: budget, js: budget, lazyJs: budget })).toEqual(['JS raw 200.0 KiB > 100 KiB']);
+    const size = (kib: number) => ({ raw: kib * 1024, gzip: (kib / 4) * 1024, brotli: (kib / 5) * 1024, files: [] });
+    const weight = { path: '/x', kind: 'home' as const, html: size(10), css: size(10), js: size(200), onUseJs: size(10), lazyJs: size(10) };
+    const budget = { raw: 100, gzip: 100, brotli: 30 };
+    expect(checkBudget(weight, { html: budget, css: budget, js: budget, onUseJs: budget, lazyJs: budget })).toEqual(['JS raw 200.0 KiB > 100 KiB', 'JS brotli 40.0 KiB > 30 KiB']);
   });
 });
 

@@ -70,3 +70,18 @@ export const displayName = (email: string) => email.split('@')[0] ?? email;
 
 /** Initials for an avatar: the first two letters of the email, uppercase. */
 export const initials = (email: string) => email.slice(0, 2).toUpperCase();
+
+/** The sign-in state once it is known (the first session lookup has ended). */
+export function settledAuth(): Promise<AuthState> {
+  return new Promise((resolve) => {
+    let unsubscribe: (() => void) | undefined;
+    let done = false;
+    unsubscribe = $auth.subscribe((state) => {
+      if (state.status === 'loading' || done) return;
+      done = true;
+      resolve(state);
+      // The first call can come before subscribe has returned its unsubscriber.
+      queueMicrotask(() => unsubscribe?.());
+    });
+  });
+}

@@ -1,11 +1,10 @@
 /**
- * The layout's overlays: the cart drawer and the toasts. Each is loaded only when first needed, so pages
- * where nobody adds to the cart or sees a toast never download them.
+ * The layout's overlays: the cart drawer and the toasts, each loaded when first needed (a page mounts this
+ * on its first add or toast: overlays.ts).
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { $drawerOpen } from './store';
 import { $toasts } from '@/features/toast/store';
-import { showFlashToast } from '@/features/toast/flash';
 
 const CartDrawer = lazy(() => import('./CartDrawer'));
 const Toaster = lazy(() => import('@/features/toast/Toaster'));
@@ -20,7 +19,6 @@ function useOnceTrue(subscribe: (cb: () => void) => () => void, check: () => boo
 }
 
 export default function ShopOverlays() {
-  useEffect(() => showFlashToast(), []);
   const drawerNeeded = useOnceTrue(
     (cb) => $drawerOpen.subscribe(cb),
     () => $drawerOpen.get(),

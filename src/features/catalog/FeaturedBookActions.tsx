@@ -4,13 +4,11 @@
  */
 import { formatPrice } from '@/lib/format';
 import { addWithFeedback } from '@/features/cart/actions';
-import { useHydrated } from '@/lib/use-hydrated';
 import { isInStock, type Product } from './product';
 import { useLiveProduct } from './use-live-catalog';
 
 export default function FeaturedBookActions({ book }: { book: Product }) {
   const live = useLiveProduct(book.id, book);
-  const ready = useHydrated();
   const current = live.data;
   if (!current || !isInStock(current)) {
     return (
@@ -20,7 +18,7 @@ export default function FeaturedBookActions({ book }: { book: Product }) {
     );
   }
   return (
-    <button type="button" className="btn-gold" disabled={!ready} onClick={() => addWithFeedback(current, 1, 'Added to cart!')}>
+    <button type="button" className="btn-gold" onClick={() => addWithFeedback(current, 1, 'Added to cart!')}>
       Add to Cart – {formatPrice(current.price)}
     </button>
   );

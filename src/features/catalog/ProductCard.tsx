@@ -3,15 +3,12 @@ import { formatPrice } from '@/lib/format';
 import { productPath } from '@/lib/paths';
 import { addWithFeedback, buyNow } from '@/features/cart/actions';
 import WishlistButton from '@/features/wishlist/WishlistButton';
-import { useHydrated } from '@/lib/use-hydrated';
 import CoverImage from './CoverImage';
 import { isInStock, type Product } from './product';
 
 export default function ProductCard({ product }: { product: Product }) {
   const href = productPath(product.id);
   const inStock = isInStock(product);
-  // Until the island is live a click would do nothing, so the buttons wait for it.
-  const ready = useHydrated();
   return (
     <article className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
       <div className="relative">
@@ -33,10 +30,10 @@ export default function ProductCard({ product }: { product: Product }) {
         <p className="mt-2 line-clamp-3 flex-1 text-slate-700">{product.description}</p>
         {!inStock && <p className="mt-2 text-sm font-semibold text-red-800">Out of Stock</p>}
         <div className="mt-4 grid grid-cols-2 gap-2">
-          <button type="button" className="btn-primary px-3 text-sm" disabled={!inStock || !ready} onClick={() => addWithFeedback(product)} aria-label={`Add to Cart: ${product.title}`}>
+          <button type="button" className="btn-primary px-3 text-sm" disabled={!inStock} onClick={() => addWithFeedback(product)} aria-label={`Add to Cart: ${product.title}`}>
             Add to Cart
           </button>
-          <button type="button" className="btn-secondary px-3 text-sm" disabled={!inStock || !ready} onClick={() => buyNow(product)} aria-label={`Buy Now: ${product.title}`}>
+          <button type="button" className="btn-secondary px-3 text-sm" disabled={!inStock} onClick={() => buyNow(product)} aria-label={`Buy Now: ${product.title}`}>
             Buy Now
           </button>
         </div>

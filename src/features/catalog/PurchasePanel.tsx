@@ -3,28 +3,21 @@ import { useState } from 'react';
 import { addWithFeedback, buyNow } from '@/features/cart/actions';
 import WishlistButton from '@/features/wishlist/WishlistButton';
 import QuantityStepper from './QuantityStepper';
-import { useHydrated } from '@/lib/use-hydrated';
 import { isInStock, type Product } from './product';
 
 export default function PurchasePanel({ product }: { product: Product }) {
   const [quantity, setQuantity] = useState(1);
   const inStock = isInStock(product);
-  const ready = useHydrated();
   return (
     <div className="space-y-4">
       <div className="flex items-center gap-4">
-        <QuantityStepper id={`quantity-${product.id}`} value={quantity} onChange={setQuantity} disabled={!inStock || !ready} />
+        <QuantityStepper id={`quantity-${product.id}`} value={quantity} onChange={setQuantity} disabled={!inStock} />
       </div>
       <div className="flex flex-wrap gap-3">
-        <button
-          type="button"
-          className="btn-primary px-7"
-          disabled={!inStock || !ready}
-          onClick={() => addWithFeedback(product, quantity, quantity > 1 ? `${quantity} item(s) added to cart` : undefined)}
-        >
+        <button type="button" className="btn-primary px-7" disabled={!inStock} onClick={() => addWithFeedback(product, quantity, quantity > 1 ? `${quantity} item(s) added to cart` : undefined)}>
           {inStock ? 'Add to Cart' : 'Out of Stock'}
         </button>
-        <button type="button" className="btn-gold px-7" disabled={!inStock || !ready} onClick={() => buyNow(product, quantity)}>
+        <button type="button" className="btn-gold px-7" disabled={!inStock} onClick={() => buyNow(product, quantity)}>
           Buy Now
         </button>
         <WishlistButton productId={product.id} productTitle={product.title} />

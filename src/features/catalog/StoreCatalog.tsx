@@ -6,7 +6,6 @@ import { useEffect, useMemo, useState } from 'react';
 import ProductCard, { ProductCardSkeleton } from './ProductCard';
 import { matchesSearch, type Product } from './product';
 import { useLiveProducts } from './use-live-catalog';
-import { useHydrated } from '@/lib/use-hydrated';
 
 const SKELETON_CARDS = 3;
 
@@ -17,9 +16,11 @@ function readSearchParam(): string {
 export default function StoreCatalog({ initialProducts }: { initialProducts: Product[] }) {
   const live = useLiveProducts(initialProducts);
   const [term, setTerm] = useState('');
-  // Typing before the island is live would be lost when it takes over the box.
-  const ready = useHydrated();
-  useEffect(() => setTerm(readSearchParam()), []);
+  // A search in the address wins over the empty box; without one, whatever the visitor already typed stays.
+  useEffect(() => {
+    const fromAddress = readSearchParam();
+    if (fromAddress) setTerm(fromAddress);
+  }, []);
 
   useEffect(() => {
     const url = new URL(window.location.href);
@@ -44,7 +45,6 @@ export default function StoreCatalog({ initialProducts }: { initialProducts: Pro
           className="field rounded-full px-5 py-3"
           placeholder="Search Catholic children's books..."
           value={term}
-          readOnly={!ready}
           onChange={(e) => setTerm(e.target.value)}
           maxLength={100}
         />

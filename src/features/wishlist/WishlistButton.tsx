@@ -2,10 +2,10 @@
  * Add to Wishlist, as a full button (book and product pages) or a heart (store cards). Signed out, it asks
  * the visitor to sign in; signed in, it shows whether the product is already on the list.
  */
+import { settledAuth } from '@/features/account/auth';
 import { useAuth } from '@/features/account/use-auth';
 import { useEffect, useState } from 'react';
 import { toast } from '@/features/toast/store';
-import { useHydrated } from '@/lib/use-hydrated';
 import { addToWishlist, isInWishlist } from './wishlist';
 
 interface Props {
@@ -19,7 +19,6 @@ type State = 'idle' | 'adding' | 'added';
 export default function WishlistButton({ productId, productTitle, variant = 'button' }: Props) {
   const auth = useAuth();
   const [state, setState] = useState<State>('idle');
-  const ready = useHydrated() && auth.status !== 'loading';
   const userId = auth.user?.id;
 
   useEffect(() => {
@@ -35,6 +34,8 @@ export default function WishlistButton({ productId, productTitle, variant = 'but
   }, [userId, productId]);
 
   async function add() {
+    // A click can arrive while the island is still hydrating: wait for the sign-in state, then act on it.
+    const userId = (auth.status === 'loading' ? await settledAuth() : auth).user?.id;
     if (!userId) {
       toast({ title: 'Please sign in to add items to your wishlist', variant: 'info', action: { label: 'Sign In', href: '/auth' } });
       return;
@@ -64,7 +65,7 @@ export default function WishlistButton({ productId, productTitle, variant = 'but
       <button
         type="button"
         onClick={add}
-        disabled={state !== 'idle' || !ready}
+        disabled={state !== 'idle'}
         aria-pressed={added}
         aria-label={added ? `${productTitle}: Added to Wishlist` : `Add ${productTitle} to wishlist`}
         className="grid h-10 w-10 place-items-center rounded-full bg-white/95 text-rose-700 shadow ring-1 ring-slate-200 hover:bg-rose-50 disabled:cursor-default"
@@ -76,7 +77,7 @@ export default function WishlistButton({ productId, productTitle, variant = 'but
     );
   }
   return (
-    <button type="button" onClick={add} disabled={state !== 'idle' || !ready} className="btn-secondary">
+    <button type="button" onClick={add} disabled={state !== 'idle'} className="btn-secondary">
       <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill={added ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2">
         <path d="M12 21s-7.5-4.6-9.5-9.3C1 8 3.5 4.5 7 4.5c2 0 3.5 1.1 5 3 1.5-1.9 3-3 5-3 3.5 0 6 3.5 4.5 7.2C19.5 16.4 12 21 12 21z" />
       </svg>
