@@ -59,8 +59,11 @@ export const PAGE_BUDGETS: Record<PageKind, PageBudget> = {
   'not-found': page(html(18, 6)),
 };
 
-/** Lighthouse targets per category (0-100), for each preset. */
-export const LIGHTHOUSE_TARGETS = { desktop: 100, mobile: 95 } as const;
+/** Lighthouse targets per category (0-100), for each preset: the mobile figure is the median of MOBILE_RUNS. */
+export const LIGHTHOUSE_TARGETS = { desktop: 100, mobile: 98 } as const;
+
+/** Total Blocking Time on mobile, at most: nothing but painting before the first tap. */
+export const MOBILE_TBT_LIMIT_MS = 100;
 
 /**
  * In CI the Lighthouse targets warn instead of failing (scores move with the machine), until every page

@@ -23,17 +23,19 @@ export function lighthouseMisses(runs: LighthouseRun[]): string[] {
   return runs.flatMap((run) => {
     if (run.error) return [`${run.path} (${run.preset}): no result — ${run.error}`];
     const target = LIGHTHOUSE_TARGETS[run.preset];
-    return CATEGORIES.flatMap((category) => {
+    const scores = CATEGORIES.flatMap((category) => {
       const score = judgedScore(run, category);
       return score === null || score < target ? [`${run.path} (${run.preset}): ${category} ${score ?? '—'} < ${target}`] : [];
     });
+    const tbt = run.preset === 'mobile' && (run.tbtMs ?? Infinity) > MOBILE_TBT_LIMIT_MS ? [`${run.path} (mobile): TBT ${Math.round(run.tbtMs ?? 0)} ms > ${MOBILE_TBT_LIMIT_MS} ms`] : [];
+    return [...scores, ...tbt];
   });
 }
 
 export function lighthouseGate(runs: LighthouseRun[] | undefined, ci: boolean): Gate {
   if (!runs) return { name: 'Lighthouse', status: 'skipped', summary: 'not run' };
   const misses = lighthouseMisses(runs);
-  const targets = `targets: desktop ${LIGHTHOUSE_TARGETS.desktop}, mobile ≥ ${LIGHTHOUSE_TARGETS.mobile} in every category`;
+  const targets = `targets: desktop ${LIGHTHOUSE_TARGETS.desktop}, mobile ≥ ${LIGHTHOUSE_TARGETS.mobile} in every category and TBT ≤ ${MOBILE_TBT_LIMIT_MS} ms`;
   if (misses.length === 0) return { name: 'Lighthouse', status: 'pass', summary: `${runs.length} runs, every page meets the ${targets}` };
   const failing = new Set(misses.map((miss) => miss.split(':')[0])).size;
   const status = ci && !LIGHTHOUSE_ENFORCED_IN_CI ? 'warn' : 'fail';

@@ -3,7 +3,7 @@
  * as `npm start` (static files, functions, embedded backend) on a free port with an in-memory database.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startShop } from '../../local/shop';
 
@@ -25,6 +25,21 @@ export function snapshotBuild(projectRoot = process.cwd()): string {
   cpSync(join(projectRoot, 'dist'), target, { recursive: true });
   if (!existsSync(join(target, 'index.html'))) throw new Error('dist/ has no index.html: run npm run build');
   return AUDIT_DIST_DIR;
+}
+
+/** Where the audit serves its zero-JavaScript reference page. */
+export const ZERO_JS_REFERENCE_PATH = '/zero-js-reference';
+
+/**
+ * A copy of a content page with every script taken out, served beside the site: what this machine can reach
+ * with the same HTML, CSS, fonts and images and no JavaScript at all, measured in the same run as the rest.
+ */
+export function writeZeroJsReference(projectRoot: string, distDir: string, fromPath = '/catholic-books-sydney'): string {
+  const html = readFileSync(join(projectRoot, distDir, `${fromPath.slice(1)}.html`), 'utf8')
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '')
+    .replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, '');
+  writeFileSync(join(projectRoot, distDir, `${ZERO_JS_REFERENCE_PATH.slice(1)}.html`), html);
+  return ZERO_JS_REFERENCE_PATH;
 }
 
 export interface AuditServer {

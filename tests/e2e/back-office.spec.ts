@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { asService, uniqueEmail } from './support';
+import { addToCart, asService, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
@@ -19,9 +19,7 @@ function staffCli(...args: string[]): string {
 }
 
 async function guestBuys(page: Page, email: string): Promise<string> {
-  await page.goto('/store/product/book-10-reasons');
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
-  await page.keyboard.press('Escape');
+  await addToCart(page, '/store/product/book-10-reasons');
   await page.goto('/checkout');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Address line 1').fill('7 Packer Lane');

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { asService, signIn, uniqueEmail } from './support';
+import { addToCart, asService, signIn, uniqueEmail } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
@@ -9,13 +9,7 @@ async function bookStock(request: Parameters<typeof asService>[0]): Promise<numb
   return rows[0]!.stock;
 }
 
-async function addBook(page: Page, quantity: number) {
-  await page.goto('/store/product/book-10-reasons');
-  await page.getByLabel('Quantity', { exact: true }).fill(String(quantity));
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
-  await expect(page.getByRole('dialog', { name: 'Item added to your cart' })).toBeVisible();
-  await page.keyboard.press('Escape');
-}
+const addBook = (page: Page, quantity: number) => addToCart(page, '/store/product/book-10-reasons', quantity);
 
 async function fillAddress(page: Page, address: { line1: string; city: string; postcode: string; country?: string }) {
   if (address.country) await page.getByLabel('Country').selectOption(address.country);
@@ -159,9 +153,7 @@ test.describe('guest checkout on the embedded defaults', () => {
     // A category of its own, so it appears under no other product's 'You May Also Like'.
     const id = `last-copy-${Date.now()}`;
     await asService(request, 'POST', 'products', { id, title: `Last Copy ${id}`, price: 30, category: `Fixtures ${id}`, stock: 1 });
-    await page.goto(`/store/product/${id}`);
-    await page.getByRole('button', { name: 'Add to Cart' }).click();
-    await page.keyboard.press('Escape');
+    await addToCart(page, `/store/product/${id}`);
 
     const email = uniqueEmail('lastcopy');
     await page.goto('/checkout');

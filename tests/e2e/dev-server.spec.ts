@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { uniqueEmail } from './support';
+import { addToCart, uniqueEmail } from './support';
 
 const LANDING = 'catholic-counting-books-for-kids';
 const YAML_FILE = join(process.cwd(), 'content', 'landing', `${LANDING}.yaml`);
@@ -83,9 +83,7 @@ test('npm run dev: a landing heading edited in YAML shows on the open page witho
     expect(server.exitCode, 'the dev server kept running').toBeNull();
 
     // The shop on the same origin: add the book, check out as a guest, reach the local TEST payment page.
-    await page.goto(`${url}/book`);
-    await page.getByRole('button', { name: 'Add to Cart' }).click();
-    await page.keyboard.press('Escape');
+    await addToCart(page, `${url}/book`);
     await page.goto(`${url}/checkout`);
     await page.getByLabel('Email').fill(uniqueEmail('dev'));
     await page.getByLabel('Address line 1').fill('1 Church St');

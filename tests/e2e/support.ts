@@ -42,3 +42,16 @@ export async function expectNoHorizontalOverflow(page: Page, paths: readonly str
     expect(await horizontalOverflow(page), path).toBeLessThanOrEqual(0);
   }
 }
+
+/**
+ * Adds the product shown at `path` to the cart as a shopper does: the optional quantity, Add to Cart, then
+ * the drawer it opens, closed. Waiting for the drawer matters: the offer may still be hydrating when the
+ * click lands, and the add follows a moment later.
+ */
+export async function addToCart(page: Page, path: string, quantity?: number): Promise<void> {
+  await page.goto(path);
+  if (quantity !== undefined) await page.getByLabel('Quantity', { exact: true }).fill(String(quantity));
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Item added to your cart' })).toBeVisible();
+  await page.keyboard.press('Escape');
+}
