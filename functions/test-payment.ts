@@ -7,6 +7,7 @@ import { readServerEnv } from '../src/config/env';
 import { formatPrice } from '../src/lib/format';
 import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, type FunctionConfig } from './_lib/http';
+import { cancelUnpaid, findOrderBySession, getOrderItems } from './_lib/orders';
 import { LOCAL_SESSION_PREFIX } from './_lib/providers/local-payments';
 import { testPaymentsInUse } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
@@ -42,38 +43,33 @@ export default handle(async (request) => {
   if (new URL(success).origin !== url.origin || new URL(cancel).origin !== url.origin) return problem(400, 'Return addresses must be on this site.');
 
   const db = serviceClient(env);
-  const order = await db.from('orders').select('id, total_amount, shipping_amount, shipping_method, payment_status').eq('checkout_session_id', session).maybeSingle();
-  if (order.error) throw order.error;
-  if (!order.data) return problem(404, 'No test payment session with that id.');
-  const orderId = order.data.id as string;
+  const order = await findOrderBySession(db, session);
+  if (!order) return problem(404, 'No test payment session with that id.');
 
   if (request.method === 'POST') {
     if (source.action === 'cancel') {
-      const cancelled = await db.rpc('cancel_unpaid_order', { p_order_id: orderId });
-      if (cancelled.error) throw cancelled.error;
+      await cancelUnpaid(db, order.id);
       return Response.redirect(cancel, 303);
     }
-    await fulfilOrder(db, fulfilmentServices(env, request), orderId);
+    await fulfilOrder(db, fulfilmentServices(env, request), order.id);
     return Response.redirect(success.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session)), 303);
   }
 
-  const items = await db.from('order_items').select('title, quantity, price_at_time').eq('order_id', orderId);
-  if (items.error) throw items.error;
-  const rows = items.data.map((i) => `<tr><td>${escapeHtml(i.title)} × ${i.quantity}</td><td>${formatPrice(i.price_at_time * i.quantity)}</td></tr>`).join('');
-  const method = (order.data.shipping_method ?? {}) as { name?: string };
+  const items = await getOrderItems(db, order.id);
+  const rows = items.map((i) => `<tr><td>${escapeHtml(i.title)} × ${i.quantity}</td><td>${formatPrice(i.unitPrice * i.quantity)}</td></tr>`).join('');
   const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
-  const settled = order.data.payment_status !== 'unpaid';
+  const settled = order.paymentStatus !== 'unpaid';
   return page(
     'TEST payment',
     `<p class="test">TEST PAYMENT — no real money moves</p>
 <h1>Pay for your order</h1>
 <p>This page stands in for the card payment provider while the shop runs locally.</p>
 <table><thead><tr><th scope="col">Item</th><th scope="col">Amount</th></tr></thead><tbody>${rows}
-<tr><td>Shipping: ${escapeHtml(method.name ?? 'Standard')}</td><td>${formatPrice(Number(order.data.shipping_amount))}</td></tr></tbody>
-<tfoot><tr><td>Total (AUD)</td><td>${formatPrice(Number(order.data.total_amount))}</td></tr></tfoot></table>
-${settled ? `<p role="status">This order is already ${escapeHtml(order.data.payment_status)}.</p>` : ''}
+<tr><td>Shipping: ${escapeHtml(order.shippingMethod.name ?? 'Standard')}</td><td>${formatPrice(order.shippingAmount)}</td></tr></tbody>
+<tfoot><tr><td>Total (AUD)</td><td>${formatPrice(order.total)}</td></tr></tfoot></table>
+${settled ? `<p role="status">This order is already ${escapeHtml(order.paymentStatus)}.</p>` : ''}
 <form method="post">${hidden('session', session)}${hidden('success', success)}${hidden('cancel', cancel)}
-<div class="actions"><button type="submit" name="action" value="cancel">Cancel</button><button type="submit" name="action" value="pay"${settled ? ' disabled' : ''}>Pay ${formatPrice(Number(order.data.total_amount))}</button></div></form>`,
+<div class="actions"><button type="submit" name="action" value="cancel">Cancel</button><button type="submit" name="action" value="pay"${settled ? ' disabled' : ''}>Pay ${formatPrice(order.total)}</button></div></form>`,
   );
 });
 

@@ -6,6 +6,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { ALLOWED_COUNTRIES, EMAIL_PATTERN, LIMITS, SHIPPING } from '../../src/config/constants';
 import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
+import { productFromRow } from '../../src/features/catalog/product';
 import { fromCents, toCents } from '../../src/lib/money';
 import { parcelForCart, quoteShipping } from './shipping';
 import type { ShippingQuote, ShippingRatesProvider } from './providers/shipping-rates';
@@ -78,23 +79,14 @@ export async function priceCart(db: SupabaseClient, items: Array<{ id: string; q
     )
     .eq('for_sale', true);
   if (error) throw error;
-  const byId = new Map(data.map((row) => [row.id as string, row]));
+  const byId = new Map(data.map((row) => productFromRow(row)).map((product) => [product.id, product]));
   const lines = items.map((item) => {
-    const row = byId.get(item.id);
-    if (!row) throw new CheckoutRejection(400, `We couldn't find one of the products in your cart (${item.id}). Please remove it and try again.`);
-    if (row.stock < item.quantity) {
-      throw new CheckoutRejection(409, row.stock > 0 ? `Only ${row.stock} left of ${row.title}. Please lower the quantity.` : `${row.title}: This product is out of stock`);
+    const product = byId.get(item.id);
+    if (!product) throw new CheckoutRejection(400, `We couldn't find one of the products in your cart (${item.id}). Please remove it and try again.`);
+    if (product.stock < item.quantity) {
+      throw new CheckoutRejection(409, product.stock > 0 ? `Only ${product.stock} left of ${product.title}. Please lower the quantity.` : `${product.title}: This product is out of stock`);
     }
-    const dims = (row.dimensions ?? {}) as Record<string, unknown>;
-    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-    return {
-      productId: row.id as string,
-      title: row.title as string,
-      quantity: item.quantity,
-      unitPrice: Number(row.price),
-      weight: Number(row.weight),
-      dimensions: { length: num(dims.length), width: num(dims.width), height: num(dims.height) },
-    };
+    return { productId: product.id, title: product.title, quantity: item.quantity, unitPrice: product.price, weight: product.weight, dimensions: product.dimensions };
   });
   const subtotal = fromCents(lines.reduce((sum, l) => sum + toCents(l.unitPrice) * l.quantity, 0));
   return { lines, subtotal };

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SHIPPING } from '../../src/config/constants';
-import type { ParcelRequest, SatchelSize, ShippingQuote, ShippingRatesProvider, ShippingService } from './providers/shipping-rates';
+import { carrierPrice, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider, type ShippingService } from './providers/shipping-rates';
 import { toCents } from '../../src/lib/money';
 import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from '../../src/features/checkout/contract';
 
@@ -26,17 +26,7 @@ const quoteInputSchema = z.object({
   is_satchel: z.boolean().optional(),
   satchel_size: satchelSizeSchema.nullable().optional(),
   service: z.enum(['standard', 'express']).optional(),
-  // Only real numbers and numeric strings: a null or empty price must not turn into a free $0 option.
-  price: z
-    .union([
-      z.number(),
-      z
-        .string()
-        .trim()
-        .regex(/^\d+(\.\d+)?$/)
-        .transform(Number),
-    ])
-    .pipe(z.number().finite().nonnegative()),
+  price: carrierPrice,
   eta: z.object({ days_range: z.string().optional(), date_range: z.string().optional() }).partial().nullable().optional(),
   eta_days_range: z.string().optional(),
   eta_date_range: z.string().optional(),

@@ -1,6 +1,6 @@
 /** Turns each check's findings into a pass / warn / fail gate. */
 import type { AxeScan } from './accessibility';
-import { LIGHTHOUSE_ENFORCED_IN_CI, LIGHTHOUSE_TARGETS } from './budgets';
+import { LIGHTHOUSE_ENFORCED_IN_CI, LIGHTHOUSE_TARGETS, MOBILE_TBT_LIMIT_MS } from './budgets';
 import type { JsonLdResult } from './json-ld';
 import { CATEGORIES, type LighthouseRun } from './lighthouse';
 import type { LinkReport } from './links';

@@ -172,6 +172,8 @@ export async function runLighthouse(baseUrl: string, path: string, preset: Prese
 
 /** Mobile runs per page: Lighthouse's own advice against run-to-run variance is the median of five. */
 export const MOBILE_RUNS = Number(process.env.AUDIT_LIGHTHOUSE_MOBILE_RUNS ?? 5);
+/** Desktop runs per page: fewer, as desktop runs unthrottled and varies less, but never one alone. */
+export const DESKTOP_RUNS = Number(process.env.AUDIT_LIGHTHOUSE_DESKTOP_RUNS ?? 3);
 
 /**
  * Runs Lighthouse `runs` times (a failed run, NO_NAVSTART and the like, is tried again, up to two extra

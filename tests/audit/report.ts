@@ -4,7 +4,7 @@ import { LIGHTHOUSE_TARGETS, MOBILE_TBT_LIMIT_MS } from './budgets';
 import { ZERO_JS_REFERENCE_PATH } from './site-server';
 import { judgedScore, type Gate } from './gates';
 import type { JsonLdResult } from './json-ld';
-import { CATEGORIES, MOBILE_RUNS, type LighthouseRun } from './lighthouse';
+import { CATEGORIES, DESKTOP_RUNS, MOBILE_RUNS, type LighthouseRun } from './lighthouse';
 import type { LinkReport } from './links';
 import type { SiteRoute } from './routes';
 import { kib, type BudgetResult } from './size-budget';
@@ -72,7 +72,7 @@ function lighthouseSection(runs: LighthouseRun[], loadAverage: string): string {
     '',
     '† The page is `noindex` on purpose (cart, checkout): the second figure leaves out "Page isn\'t blocked from indexing", and is the one judged.',
     '',
-    `Mobile rows are the median of ${MOBILE_RUNS} runs by performance score (Lighthouse's advice for run-to-run variance; every run's score is listed, and the spread is the highest less the lowest), with the median TBT of the runs; desktop is one run. CPU index is Lighthouse's benchmark of the host, lowest-highest over the runs (on a quiet 2-core machine here it measured about 1 600-2 800; a lower figure means other work was competing for the CPU and the performance figures are pessimistic). Load average at the start of the audit: ${loadAverage}.`,
+    `Mobile rows are the median of ${MOBILE_RUNS} runs by performance score (Lighthouse's advice for run-to-run variance; every run's score is listed, and the spread is the highest less the lowest), with the median TBT of the runs; desktop rows likewise of ${DESKTOP_RUNS} runs. CPU index is Lighthouse's benchmark of the host, lowest-highest over the runs (on a quiet 2-core machine here it measured about 1 600-2 800; a lower figure means other work was competing for the CPU and the performance figures are pessimistic). Load average at the start of the audit: ${loadAverage}.`,
     '',
     '### Where the points went (largest losses first)',
     '',

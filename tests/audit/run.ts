@@ -18,7 +18,7 @@ import { builtPages } from './built-site';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 import { axeGate, budgetGate, jsonLdGate, lighthouseGate, linksGate } from './gates';
 import { validateBuiltPages } from './json-ld';
-import { MOBILE_RUNS, runLighthouseMedian, type LighthouseRun, type Preset } from './lighthouse';
+import { DESKTOP_RUNS, MOBILE_RUNS, runLighthouseMedian, type LighthouseRun, type Preset } from './lighthouse';
 import { checkSiteLinks } from './links';
 import { renderMarkdown, renderSummary, type AuditResults } from './report';
 import { LIGHTHOUSE_PATHS, siteRoutes } from './routes';
@@ -71,7 +71,7 @@ async function lighthouseRuns(baseUrl: string, referencePath: string): Promise<L
   // reference goes first, so every run states what this machine could reach at that time.
   for (const path of [referencePath, ...lighthousePaths]) {
     for (const preset of ['mobile', 'desktop'] as Preset[]) {
-      const run = await runLighthouseMedian(baseUrl, path, preset, join(reportsDir, 'lighthouse'), preset === 'mobile' ? MOBILE_RUNS : 1, projectRoot);
+      const run = await runLighthouseMedian(baseUrl, path, preset, join(reportsDir, 'lighthouse'), preset === 'mobile' ? MOBILE_RUNS : DESKTOP_RUNS, projectRoot);
       const s = run.scores;
       const figures = run.error ?? `${s.performance}/${s.accessibility}/${s['best-practices']}/${s.seo}, CPU index ${run.benchmarkIndex}`;
       const all = run.performanceRuns && run.performanceRuns.length > 1 ? `, performance of each run ${run.performanceRuns.join(' ')}` : '';

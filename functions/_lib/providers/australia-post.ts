@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SHIPPING } from '../../../src/config/constants';
 import { ProviderError } from './errors';
 import { requestProvider } from './transport';
-import type { ParcelRequest, SatchelSize, ShippingQuote, ShippingRatesProvider } from './shipping-rates';
+import { carrierPrice, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider } from './shipping-rates';
 
 const NAME = 'australia-post';
 const CARRIER = 'Australia Post';
@@ -27,17 +27,7 @@ function listOf<T extends z.ZodType>(item: T) {
 const serviceSchema = z.object({
   code: z.string().min(1),
   name: z.string().min(1),
-  // Prices are strings ("15.05"); accept a number too, refuse anything else.
-  price: z
-    .union([
-      z.number(),
-      z
-        .string()
-        .trim()
-        .regex(/^\d+(\.\d+)?$/)
-        .transform(Number),
-    ])
-    .pipe(z.number().finite().nonnegative()),
+  price: carrierPrice,
   max_extra_cover: z.unknown().optional(),
   options: z.unknown().optional(),
   // Documented on calculate.json's postage_result; read here too in case a service carries it.

@@ -2,10 +2,26 @@
  * Shipping rates: what a carrier adapter answers, and the local default, the shop's flat rate card. The
  * quote shape is the checkout's contract with the page (src/features/checkout/contract.ts).
  */
+import { z } from 'zod';
 import type { CountryCode } from '../../../src/config/constants';
 import { fallbackQuotes, type SatchelSize, type ShippingQuote, type ShippingService } from '../../../src/features/checkout/contract';
 
 export type { SatchelSize, ShippingQuote, ShippingService };
+
+/**
+ * A price as carriers send it: a number or a numeric string ("15.05"). Only those: a null or empty price
+ * must never turn into a free $0 option.
+ */
+export const carrierPrice = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().finite().nonnegative());
 
 /** One parcel, described the way carriers price it. */
 export interface ParcelRequest {

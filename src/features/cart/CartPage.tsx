@@ -1,4 +1,5 @@
 /** The cart page: lines as a table on desktop and cards on mobile, quantity and removal, and the summary. */
+import SummaryTotals from './SummaryTotals';
 import { useStore } from '@nanostores/react';
 import { formatPrice } from '@/lib/format';
 import { productPath } from '@/lib/paths';
@@ -126,20 +127,7 @@ export default function CartPage() {
         <h2 id="summary-heading" className="text-xl font-bold">
           Order Summary
         </h2>
-        <dl className="mt-4 space-y-2">
-          <div className="flex justify-between">
-            <dt>Subtotal</dt>
-            <dd>{formatPrice(subtotal)}</dd>
-          </div>
-          <div className="flex justify-between">
-            <dt>Shipping</dt>
-            <dd className="text-slate-600">Calculated at checkout</dd>
-          </div>
-          <div className="flex justify-between border-t border-slate-200 pt-2 text-lg font-bold text-navy">
-            <dt>Total</dt>
-            <dd>{formatPrice(subtotal)}</dd>
-          </div>
-        </dl>
+        <SummaryTotals className="mt-4" subtotal={subtotal} shipping={<span className="text-slate-600">Calculated at checkout</span>} total={subtotal} />
         <a href="/checkout" className="btn-primary mt-6 w-full">
           Proceed to Checkout
         </a>

@@ -1,5 +1,6 @@
 /** The checkout's order summary: the cart's lines, subtotal, the chosen delivery's price and the total. */
 import CartLineList from '@/features/cart/CartLineList';
+import SummaryTotals from '@/features/cart/SummaryTotals';
 import type { CartLine } from '@/features/cart/cart';
 import { formatPrice } from '@/lib/format';
 import type { ShippingQuote } from './api';
@@ -22,20 +23,7 @@ export default function OrderSummary({ lines, subtotal, method, empty }: { lines
           </a>
         </p>
       )}
-      <dl className="space-y-2 border-t border-slate-200 pt-4">
-        <div className="flex justify-between">
-          <dt>Subtotal</dt>
-          <dd>{formatPrice(subtotal)}</dd>
-        </div>
-        <div className="flex justify-between">
-          <dt>Shipping</dt>
-          <dd>{method ? shippingPrice(method.price) : '—'}</dd>
-        </div>
-        <div className="flex justify-between border-t border-slate-200 pt-2 text-lg font-bold text-navy">
-          <dt>Total</dt>
-          <dd>{formatPrice(subtotal + (method?.price ?? 0))}</dd>
-        </div>
-      </dl>
+      <SummaryTotals className="border-t border-slate-200 pt-4" subtotal={subtotal} shipping={method ? shippingPrice(method.price) : '—'} total={subtotal + (method?.price ?? 0)} />
     </>
   );
 }
