@@ -19,7 +19,7 @@ export function showAccountState(): void {
       const name = area.querySelector<HTMLElement>('[data-account-name]');
       if (name && auth.status === 'signed-in') {
         name.textContent = displayName(auth.user.email);
-        name.setAttribute('aria-label', `Profile: ${displayName(auth.user.email)}`);
+        name.setAttribute('aria-label', `Profile: ${name.textContent}`);
       }
     }
   });

@@ -47,10 +47,8 @@ async function refresh(): Promise<void> {
   if (hasSavedSession()) return hydrateIslands();
   const page = readBuildOffers();
   const { liveCatalog } = await import('./live-catalog');
-  const live = await liveCatalog().catch((error: unknown) => {
-    console.error(error);
-    return null;
-  });
+  // A failed read is not logged here: it wakes every island, and each logs it with its own message.
+  const live = await liveCatalog().catch(() => null);
   const changed = changedOffers(page, live);
   if (changed.length > 0) hydrateIslands(changed);
 }
