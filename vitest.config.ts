@@ -3,8 +3,18 @@ import { getViteConfig } from 'astro/config';
 
 export default getViteConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/deploy/**/*.test.ts', 'src/**/*.test.ts', 'functions/**/*.test.ts', 'local/**/*.test.ts'],
+    include: [
+      'tests/unit/**/*.test.ts',
+      'tests/integration/**/*.test.ts',
+      'tests/deploy/**/*.test.ts',
+      'src/**/*.test.ts',
+      'functions/**/*.test.ts',
+      'local/**/*.test.ts',
+      'tests/real-postgres/**/*.test.ts',
+    ],
     environment: 'node',
+    // One real PostgreSQL server for the run; tests/real-postgres and the RLS matrix use it.
+    globalSetup: ['tests/helpers/postgres-global-setup.ts'],
     // Tests that call a function's handler in-process stand where the local server does: they get its signal.
     env: { SHOP_LOCAL_SERVER: '1' },
     testTimeout: 30_000,

@@ -1,9 +1,24 @@
--- What hosted Supabase provides before any migration runs: the API roles and the auth schema.
--- Only the embedded backend applies this file; it mirrors Supabase's own definitions.
+-- What hosted Supabase provides before any migration runs: the API roles, the auth schema and the default
+-- privileges a new project has on schema public. The embedded backend and the PostgreSQL test suite apply this
+-- file as the database's superuser; the migrations then run as `postgres`, as they do on a Supabase project.
+-- It mirrors Supabase's own definitions, so a migration that relies on something Supabase does not give fails
+-- here too.
 
 create role anon nologin noinherit;
 create role authenticated nologin noinherit;
 create role service_role nologin noinherit bypassrls;
+-- PostgREST connects as authenticator and switches to the request's role with `set local role`.
+create role authenticator login noinherit;
+grant anon, authenticated, service_role to authenticator;
+grant anon, authenticated, service_role to postgres;
+grant all on schema public to postgres;
+grant usage on schema public to anon, authenticated, service_role;
+
+-- Supabase gives every table, function and sequence the migrations create full grants for the API roles.
+-- Only row-level security and the migrations' own revokes stand between them and the data.
+alter default privileges for role postgres in schema public grant all on tables to anon, authenticated, service_role;
+alter default privileges for role postgres in schema public grant all on functions to anon, authenticated, service_role;
+alter default privileges for role postgres in schema public grant all on sequences to anon, authenticated, service_role;
 
 create schema auth;
 grant usage on schema auth to anon, authenticated, service_role;
@@ -11,6 +26,8 @@ grant usage on schema auth to anon, authenticated, service_role;
 create table auth.users (
   id uuid primary key default gen_random_uuid(),
   email text unique,
+  -- Set once the address is proven (a provider that verified it, or the confirmation link); null until then.
+  email_confirmed_at timestamptz,
   raw_user_meta_data jsonb not null default '{}',
   raw_app_meta_data jsonb not null default '{"provider": "google", "providers": ["google"]}',
   created_at timestamptz not null default now(),

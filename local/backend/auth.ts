@@ -24,6 +24,7 @@ interface UserRow {
   created_at: Date;
   updated_at: Date;
   last_sign_in_at: Date | null;
+  email_confirmed_at: Date | null;
 }
 
 const signInForm = z.object({
@@ -47,9 +48,9 @@ function userJson(user: UserRow) {
     aud: 'authenticated',
     role: 'authenticated',
     email: user.email,
-    email_confirmed_at: iso(user.created_at),
+    email_confirmed_at: iso(user.email_confirmed_at),
     phone: '',
-    confirmed_at: iso(user.created_at),
+    confirmed_at: iso(user.email_confirmed_at),
     last_sign_in_at: iso(user.last_sign_in_at),
     app_metadata: user.raw_app_meta_data,
     user_metadata: user.raw_user_meta_data,
@@ -155,8 +156,9 @@ ${hidden('redirect_to', redirectTo ?? `${url.origin}/`)}${hidden('code_challenge
     };
     const user = (
       await db.query<UserRow>(
-        `insert into auth.users (email, raw_user_meta_data, last_sign_in_at) values ($1, $2, now())
-         on conflict (email) do update set last_sign_in_at = now(), raw_user_meta_data = auth.users.raw_user_meta_data || excluded.raw_user_meta_data, updated_at = now()
+        `insert into auth.users (email, raw_user_meta_data, last_sign_in_at, email_confirmed_at) values ($1, $2, now(), now())
+         on conflict (email) do update set last_sign_in_at = now(), raw_user_meta_data = auth.users.raw_user_meta_data || excluded.raw_user_meta_data, updated_at = now(),
+           email_confirmed_at = coalesce(auth.users.email_confirmed_at, now())
          returning *`,
         [email, JSON.stringify(metadata)],
       )

@@ -1,8 +1,9 @@
 /**
  * The embedded database: real Postgres (PGlite), file-backed under local/.data/ or in memory for tests.
- * On first start it gets Supabase's auth schema and roles, then every migration in supabase/migrations
- * (recorded as the Supabase CLI does), the catalog from the book files and supabase/seed.sql; later starts
- * apply only new migrations and sync the catalog again.
+ * On first start it gets what a new Supabase project has (the API roles, the auth schema, the default
+ * privileges), then every migration in supabase/migrations (recorded as the Supabase CLI does), the catalog
+ * from the book files and supabase/seed.sql; later starts apply only new migrations and sync the catalog again.
+ * The same steps prepare the PostgreSQL server of the test suite (tests/helpers/postgres.ts).
  */
 import { PGlite, types } from '@electric-sql/pglite';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,19 @@ const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = join(here, '..', '..');
 export const DEFAULT_DATA_DIR = join(projectRoot, 'local', '.data', 'pglite');
 const MIGRATIONS_DIR = join(projectRoot, 'supabase', 'migrations');
+
+/** What a new Supabase project has before any migration; applied once, by the database's superuser. */
+export const supabaseBaselineSql = () => readFileSync(join(here, 'auth-schema.sql'), 'utf8');
+export const seedSql = () => readFileSync(join(projectRoot, 'supabase', 'seed.sql'), 'utf8');
+
+/** The part of a database connection the set-up needs; PGlite and node-postgres both have it. */
+export interface SqlSession {
+  exec(sql: string): Promise<unknown>;
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+export interface SqlDatabase extends SqlSession {
+  transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T>;
+}
 
 export type Database = PGlite;
 
@@ -28,16 +42,36 @@ export async function openDatabase(location: DataLocation = { dir: DEFAULT_DATA_
     parsers: { [types.NUMERIC]: Number, [types.INT8]: Number },
   });
   await db.waitReady;
-  if (fresh) await db.exec(readFileSync(join(here, 'auth-schema.sql'), 'utf8'));
+  if (fresh) await db.exec(supabaseBaselineSql());
+  else await upgradeLocalBaseline(db);
   const applied = await applyMigrations(db);
   const synced = await syncEmbedded(db);
-  if (fresh) await db.exec(readFileSync(join(projectRoot, 'supabase', 'seed.sql'), 'utf8'));
+  if (fresh) await db.exec(seedSql());
   if (applied.length && !fresh) console.log(`Applied migrations: ${applied.join(', ')}`);
   if (!fresh) console.log(describeSync(synced));
   return db;
 }
 
-async function applyMigrations(db: Database): Promise<string[]> {
+/**
+ * A local database made before the baseline gained a part of Supabase's auth schema gets it here. Users of
+ * the local Google sign-in were always verified addresses.
+ */
+async function upgradeLocalBaseline(db: SqlSession): Promise<void> {
+  await db.exec(`
+    do $$ begin
+      if not exists (select 1 from information_schema.columns where table_schema = 'auth' and table_name = 'users' and column_name = 'email_confirmed_at') then
+        alter table auth.users add column email_confirmed_at timestamptz;
+        update auth.users set email_confirmed_at = created_at;
+      end if;
+      if not exists (select 1 from pg_roles where rolname = 'authenticator') then
+        create role authenticator login noinherit;
+        grant anon, authenticated, service_role to authenticator;
+      end if;
+    end $$;`);
+}
+
+/** Applies every migration not yet recorded, each in its own transaction, in file-name order. */
+export async function applyMigrations(db: SqlDatabase): Promise<string[]> {
   await db.exec(`
     create schema if not exists supabase_migrations;
     create table if not exists supabase_migrations.schema_migrations (version text primary key, name text, statements text[]);
