@@ -1,0 +1,51 @@
+/**
+ * Australia Post's Postage Assessment Calculator key: one small domestic parcel quote, as the shop asks it
+ * (GET {api}/postage/parcel/domestic/service.json, key in AUTH-KEY). 200 with services: the key works;
+ * 401/403: the key is refused and every checkout falls back to the fixed rate card.
+ */
+import { SHIPPING } from '../../../src/config/constants';
+import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
+import { errorMessage, skip, unreachable } from './common';
+import { OPTIONAL_VARIABLES } from './variables';
+
+const NAME = 'Australia Post rates';
+
+/** A board book in a small box, from the shop's postcode to Melbourne. */
+const SAMPLE_PARCEL = { from_postcode: SHIPPING.pickupPostcode, to_postcode: '3000', length: '22', width: '16', height: '4', weight: '0.5' };
+
+export async function checkAustraliaPost(context: DoctorContext): Promise<CheckResult> {
+  const apiKey = context.env.AUSPOST_API_KEY;
+  if (!apiKey) return skip(NAME, `AUSPOST_API_KEY is not set: ${OPTIONAL_VARIABLES.AUSPOST_API_KEY}`);
+  const base = context.endpoints.auspost.replace(/\/$/, '');
+  let answer: HttpAnswer;
+  try {
+    answer = await context.request(`${base}/postage/parcel/domestic/service.json?${new URLSearchParams(SAMPLE_PARCEL)}`, { headers: { 'AUTH-KEY': apiKey, accept: 'application/json' } });
+  } catch (error) {
+    return unreachable(NAME, `Australia Post (${base})`, error, 'DOCTOR_AUSPOST_API_URL');
+  }
+  if (answer.status === 401 || answer.status === 403) {
+    return {
+      name: NAME,
+      status: 'fail',
+      detail: `Australia Post refused AUSPOST_API_KEY (${answer.status}): every checkout would fall back to the fixed rate card`,
+      fix: 'Australia Post Developer Centre → your Postage Assessment Calculator (PAC) API key: copy it into AUSPOST_API_KEY (scope Functions), or unset AUSPOST_API_KEY to use the fixed rate card on purpose.',
+    };
+  }
+  const services = (answer.body as { services?: { service?: unknown } } | undefined)?.services?.service;
+  if (answer.ok && services) {
+    const count = Array.isArray(services) ? services.length : 1;
+    return {
+      name: NAME,
+      status: 'pass',
+      detail: `the key is accepted (${count} service${count === 1 ? '' : 's'} quoted for a ${SAMPLE_PARCEL.weight} kg parcel ${SAMPLE_PARCEL.from_postcode} → ${SAMPLE_PARCEL.to_postcode})`,
+    };
+  }
+  const pacError = (answer.body as { error?: { errorMessage?: unknown } } | undefined)?.error?.errorMessage;
+  const message = typeof pacError === 'string' ? pacError : errorMessage(answer.body);
+  return {
+    name: NAME,
+    status: 'fail',
+    detail: `Australia Post answered ${answer.status} without a service list${message ? `: ${message}` : ''}`,
+    fix: 'Run the doctor again; if it persists, checkouts use the fixed rate card meanwhile (the shop falls back on its own).',
+  };
+}

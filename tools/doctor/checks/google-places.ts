@@ -1,0 +1,68 @@
+/**
+ * The Google Places API (New) key: one minimal autocomplete request, as the shop sends it
+ * (POST {api}/v1/places:autocomplete, key in X-Goog-Api-Key). Errors are google.rpc.Status
+ * { error: { code, message, status, details: [{ reason }] } }: 400 API_KEY_INVALID for a wrong key,
+ * 403 PERMISSION_DENIED when the API is off for the key's project or the key's restrictions block it.
+ */
+import { z } from 'zod';
+import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
+import { skip, unreachable } from './common';
+import { OPTIONAL_VARIABLES } from './variables';
+
+const NAME = 'Google Places';
+
+const googleErrorSchema = z.object({
+  error: z.object({
+    code: z.number().optional(),
+    message: z.string().optional(),
+    status: z.string().optional(),
+    details: z.array(z.object({ reason: z.string().optional() }).passthrough()).optional(),
+  }),
+});
+
+/** What to do for each reason Google gives (google.rpc.ErrorInfo.reason). */
+const FIX_BY_REASON: Record<string, string> = {
+  API_KEY_INVALID: 'Google Cloud → APIs & Services → Credentials: copy the key again into GOOGLE_PLACES_API_KEY (scope Functions).',
+  SERVICE_DISABLED: 'Google Cloud → APIs & Services → Library: enable "Places API (New)" in the project that owns the key (the older "Places API" is not the same API).',
+  API_KEY_SERVICE_BLOCKED: 'Google Cloud → Credentials → the key → API restrictions: add "Places API (New)".',
+  API_KEY_HTTP_REFERRER_BLOCKED:
+    'Google Cloud → Credentials → the key → Application restrictions: the functions call from Netlify’s servers with no referrer, so use "None" (keep the API restriction to Places API (New)).',
+  API_KEY_IP_ADDRESS_BLOCKED:
+    'Google Cloud → Credentials → the key → Application restrictions: Netlify’s functions have no fixed IP address, so use "None" (keep the API restriction to Places API (New)).',
+  BILLING_DISABLED: 'Google Cloud → Billing: link a billing account to the project that owns the key (Places API (New) needs one).',
+};
+
+const GENERIC_FIX = `${FIX_BY_REASON.SERVICE_DISABLED}\nAlso check the key's API restrictions include "Places API (New)" and its application restriction is "None".`;
+
+export async function checkGooglePlaces(context: DoctorContext): Promise<CheckResult> {
+  const apiKey = context.env.GOOGLE_PLACES_API_KEY;
+  if (!apiKey) return skip(NAME, `GOOGLE_PLACES_API_KEY is not set: ${OPTIONAL_VARIABLES.GOOGLE_PLACES_API_KEY}`);
+  const base = context.endpoints.places.replace(/\/$/, '');
+  let answer: HttpAnswer;
+  try {
+    answer = await context.request(`${base}/v1/places:autocomplete`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Goog-Api-Key': apiKey, 'X-Goog-FieldMask': 'suggestions.placePrediction.placeId' },
+      body: JSON.stringify({ input: '1 Martin Place, Sydney', includedRegionCodes: ['au'] }),
+    });
+  } catch (error) {
+    return unreachable(NAME, `Google Places (${base})`, error, 'DOCTOR_GOOGLE_PLACES_API_URL');
+  }
+  if (answer.ok) return { name: NAME, status: 'pass', detail: 'the key is accepted for Places API (New) autocomplete' };
+
+  const parsed = googleErrorSchema.safeParse(answer.body);
+  const error = parsed.success ? parsed.data.error : undefined;
+  const reason = error?.details?.map((detail) => detail.reason).find((r): r is string => Boolean(r));
+  const label = [error?.status, reason].filter(Boolean).join(' ');
+  const rejected = answer.status === 400 || answer.status === 401 || answer.status === 403;
+  return {
+    name: NAME,
+    status: 'fail',
+    detail: rejected
+      ? `Google refused GOOGLE_PLACES_API_KEY (${answer.status}${label ? ` ${label}` : ''}${error?.message ? `: ${error.message}` : ''}): shoppers get no address suggestions`
+      : `Google Places answered ${answer.status}${label ? ` ${label}` : ''}${error?.message ? `: ${error.message}` : ''}`,
+    fix: rejected
+      ? ((reason && FIX_BY_REASON[reason]) ?? (/api key not valid/i.test(error?.message ?? '') ? FIX_BY_REASON.API_KEY_INVALID : GENERIC_FIX))
+      : 'Run the doctor again; if it persists, check status.cloud.google.com.',
+  };
+}

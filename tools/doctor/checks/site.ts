@@ -1,0 +1,115 @@
+/**
+ * The live site itself: its home page must carry the security headers netlify.toml sets for `/*` (Netlify
+ * applies them at deploy; a `_headers` file, a proxy or a CDN in front can drop or change them), and the
+ * functions must answer at /api/health.
+ */
+import { join } from 'node:path';
+import { headersFor, readNetlifyConfig } from '../../../local/netlify-config';
+import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
+import { listOf, unreachable } from './common';
+
+/** The headers a deploy must not lose; netlify.toml must set each for `/*`. */
+export const SECURITY_HEADERS = ['Content-Security-Policy', 'Strict-Transport-Security', 'X-Frame-Options', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy'] as const;
+
+const HEADERS_NAME = 'Security headers';
+
+/** A CSP as directive → sorted sources, so two policies compare by meaning, not by spacing or order. */
+function directives(policy: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const part of policy.split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) map.set(name.toLowerCase(), sources.sort().join(' '));
+  }
+  return map;
+}
+
+/** Which directives of the live CSP differ from netlify.toml's, in words. */
+function cspDifferences(expected: string, live: string): string[] {
+  const want = directives(expected);
+  const have = directives(live);
+  const differences: string[] = [];
+  for (const [name, sources] of want) {
+    if (!have.has(name)) differences.push(`${name} is missing`);
+    else if (have.get(name) !== sources) {
+      const liveSources = new Set(have.get(name)!.split(' '));
+      const wantSources = new Set(sources.split(' '));
+      const lacking = [...wantSources].filter((source) => !liveSources.has(source));
+      const extra = [...liveSources].filter((source) => source && !wantSources.has(source));
+      differences.push(`${name} ${[lacking.length && `lacks ${lacking.join(' ')}`, extra.length && `adds ${extra.join(' ')}`].filter(Boolean).join(' and ')}`);
+    }
+  }
+  for (const name of have.keys()) if (!want.has(name)) differences.push(`${name} is not in netlify.toml`);
+  return differences;
+}
+
+const normalise = (value: string) => value.trim().replace(/\s+/g, ' ');
+
+export async function checkSecurityHeaders(context: DoctorContext): Promise<CheckResult> {
+  const expected = headersFor(readNetlifyConfig(join(context.rootDir, 'netlify.toml')), '/');
+  const notInToml = SECURITY_HEADERS.filter((name) => !Object.keys(expected).some((key) => key.toLowerCase() === name.toLowerCase()));
+  if (notInToml.length) {
+    return {
+      name: HEADERS_NAME,
+      status: 'fail',
+      detail: `netlify.toml no longer sets ${listOf(notInToml)} for /*`,
+      fix: `Restore ${listOf(notInToml)} under [[headers]] for = "/*" in netlify.toml, then deploy.`,
+    };
+  }
+
+  const home = new URL('/', context.site).href;
+  let answer: HttpAnswer;
+  try {
+    answer = await context.request(home, { headers: { accept: 'text/html' } });
+  } catch (error) {
+    return unreachable(HEADERS_NAME, home, error);
+  }
+  if (!answer.ok) {
+    return {
+      name: HEADERS_NAME,
+      status: 'fail',
+      detail: `${home} answered ${answer.status}`,
+      fix: 'Check the site address (--site) and that the latest deploy is published (Netlify → Deploys).',
+    };
+  }
+
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(expected)) {
+    const live = answer.headers.get(name);
+    if (live === null) problems.push(`${name} is missing`);
+    else if (normalise(live) !== normalise(value)) {
+      problems.push(
+        name.toLowerCase() === 'content-security-policy' ? `Content-Security-Policy differs: ${cspDifferences(value, live).join('; ')}` : `${name} is "${live}", netlify.toml says "${value}"`,
+      );
+    }
+  }
+  const where = answer.url !== home ? ` (${home} → ${answer.url})` : '';
+  if (problems.length === 0) return { name: HEADERS_NAME, status: 'pass', detail: `all ${Object.keys(expected).length} headers netlify.toml sets for /* are served as set${where}` };
+  return {
+    name: HEADERS_NAME,
+    status: 'fail',
+    detail: `${problems.join('\n')}${where}`,
+    fix: [
+      'Netlify applies the [[headers]] of netlify.toml at deploy: deploy this commit (Netlify → Deploys → Trigger deploy), with netlify.toml at the repository root.',
+      'If they still differ, look for what overrides them: a _headers file in dist/, headers set in the Netlify UI, or a proxy/CDN in front of the site.',
+    ].join('\n'),
+  };
+}
+
+const FUNCTIONS_NAME = 'Functions';
+
+export async function checkFunctions(context: DoctorContext): Promise<CheckResult> {
+  const health = new URL('/api/health', context.site).href;
+  let answer: HttpAnswer;
+  try {
+    answer = await context.request(health, { headers: { accept: 'application/json' } });
+  } catch (error) {
+    return unreachable(FUNCTIONS_NAME, health, error);
+  }
+  if (answer.ok && (answer.body as { ok?: unknown } | undefined)?.ok === true) return { name: FUNCTIONS_NAME, status: 'pass', detail: `${health} answers` };
+  return {
+    name: FUNCTIONS_NAME,
+    status: 'fail',
+    detail: `${health} answered ${answer.status}${answer.body === undefined ? ' (not the health function)' : ''}: the functions are not deployed at /api/`,
+    fix: 'Netlify → Logs → Functions should list them; netlify.toml sets [functions] directory = "functions". Redeploy and check the deploy log for bundling errors.',
+  };
+}
