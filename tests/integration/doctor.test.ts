@@ -137,7 +137,7 @@ describe('npm run doctor: a misconfigured deploy', () => {
   it('a missing variable: names it, what it is for and its Netlify scope', () => {
     expect(line(report, 'Required variables')).toMatchObject({ status: 'fail', detail: 'not set: STRIPE_WEBHOOK_SECRET' });
     expect(line(report, 'Required variables').fix).toContain('In Netlify: Site configuration → Environment variables, add (then redeploy):');
-    expect(line(report, 'Required variables').fix).toContain('STRIPE_WEBHOOK_SECRET — Signing secret of the Stripe webhook endpoint /api/stripe-webhook (whsec_…) (scope Functions)');
+    expect(line(report, 'Required variables').fix).toContain(`STRIPE_WEBHOOK_SECRET — ${ENV_VARS.STRIPE_WEBHOOK_SECRET.description.replace(/\.$/, '')} (scope Functions)`);
   });
 
   it('email sign-up on with autoconfirm: fails, and says why (staff access is granted by email address)', () => {

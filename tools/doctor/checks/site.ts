@@ -90,7 +90,7 @@ export async function checkSecurityHeaders(context: DoctorContext): Promise<Chec
     detail: `${problems.join('\n')}${where}`,
     fix: [
       'Netlify applies the [[headers]] of netlify.toml at deploy: deploy this commit (Netlify → Deploys → Trigger deploy), with netlify.toml at the repository root.',
-      'If they still differ, look for what overrides them: a _headers file in dist/, headers set in the Netlify UI, or a proxy/CDN in front of the site.',
+      'If the site still lacks or changes them, look for what overrides them: a _headers file in dist/, headers set in the Netlify UI, or a proxy/CDN in front of the site.',
     ].join('\n'),
   };
 }
