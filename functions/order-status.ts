@@ -24,7 +24,8 @@ export default handle(async (request) => {
   return json({
     orderNumber: orderNumber(order.id),
     status: order.status,
-    paymentStatus: order.refundedAt ? 'refunded' : order.paymentStatus,
+    paymentStatus: order.paymentStatus,
+    refunded: order.refundedAt !== null,
     deliveryMethod: order.shippingMethod.name ?? 'Standard delivery',
     total: order.total,
     items: items.map((i) => ({ title: i.title, quantity: i.quantity })),

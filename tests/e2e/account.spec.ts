@@ -29,6 +29,7 @@ test.describe('sign-in, wishlist and profile', () => {
       user_id: mine,
       customer_email: email,
       status: 'completed',
+      payment_status: 'paid',
       subtotal_amount: 44,
       shipping_amount: 15,
       total_amount: 59,
@@ -40,7 +41,7 @@ test.describe('sign-in, wishlist and profile', () => {
     await page.goto('/profile');
     await expect(page.getByLabel('Email')).toHaveValue(email);
     await expect(page.getByText(email.slice(0, 2).toUpperCase(), { exact: true })).toBeVisible();
-    const row = page.getByRole('row').filter({ hasText: order!.id.slice(0, 8) });
+    const row = page.getByRole('row').filter({ hasText: order!.id.slice(0, 8).toUpperCase() });
     await expect(row.getByRole('cell', { name: '2', exact: true })).toBeVisible();
     await expect(row.getByText('completed')).toHaveClass(/green/);
     await expect(row.getByText('$59.00')).toBeVisible();
@@ -69,12 +70,12 @@ test.describe('sign-in, wishlist and profile', () => {
 
   test('signed out: /profile goes to /auth, and the wishlist asks to sign in', async ({ page }) => {
     await page.goto('/profile');
-    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page).toHaveURL(/\/auth\?return_to=%2Fprofile$/);
     await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();
     await page.goto('/store/product/book-10-reasons');
     await page.getByRole('button', { name: 'Add to Wishlist' }).click();
     await expect(page.getByText('Please sign in to add items to your wishlist').first()).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Sign In' }).last()).toHaveAttribute('href', '/auth');
+    await expect(page.getByRole('link', { name: 'Sign In' }).last()).toHaveAttribute('href', '/auth?return_to=%2Fstore%2Fproduct%2Fbook-10-reasons');
   });
 
   test('a tampered callback shows Authentication Failed and returns to /auth', async ({ page }) => {

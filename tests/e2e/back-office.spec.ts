@@ -97,7 +97,8 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
 
     await guest.goto(statusLink!);
     await expect(guest.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
-    await expect(guest.getByText('shipped', { exact: true })).toBeVisible();
+    await expect(guest.getByRole('heading', { name: 'Shipped', exact: true })).toBeVisible();
+    await expect(guest.getByText('Your order is on its way.')).toBeVisible();
     await expect(guest.getByText('33QRS0000001')).toBeVisible();
     await expect(guest.getByRole('link', { name: 'Track your parcel' })).toHaveAttribute('href', 'https://auspost.com.au/mypost/track/details/33QRS0000001');
   });

@@ -251,6 +251,7 @@ describe('order status page (/api/order-status)', () => {
       orderNumber: orderId.slice(0, 8).toUpperCase(),
       status: 'shipped',
       paymentStatus: 'paid',
+      refunded: false,
       deliveryMethod: 'AU Standard Courier',
       total: 37,
       items: [{ title: 'The Book', quantity: 1 }],

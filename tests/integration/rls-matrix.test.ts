@@ -138,6 +138,7 @@ const STAFF_FUNCTIONS = ['require_staff', 'admin_list_orders', 'admin_get_order'
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
 const FUNCTIONS: Record<string, ApiRole[]> = {
   is_staff: ['anon', 'authenticated', 'service_role'],
+  claim_guest_orders: ['authenticated'],
   ...Object.fromEntries(STAFF_FUNCTIONS.map((name) => [name, ['authenticated'] as ApiRole[]])),
   ...Object.fromEntries(SERVICE_FUNCTIONS.map((name) => [name, ['service_role'] as ApiRole[]])),
   touch_updated_at: [],
@@ -265,6 +266,7 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
   it('staff functions run for confirmed staff only; functions that email or refund for the service role only', async () => {
     const staffCalls = [
       `select public.admin_list_orders('all', '')`,
+      `select public.admin_list_orders('unpaid', '')`,
       `select public.admin_get_order('${ORDER_A}')`,
       `select public.admin_set_stock('rosary-kit', 6, 'count')`,
       `select public.admin_mark_message_handled((select id from public.contact_submissions limit 1))`,
@@ -326,6 +328,23 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
     } finally {
       await db.admin.exec(`update public.products set for_sale = true where id = 'rosary-kit'`);
     }
+  });
+
+  it('guest orders join the account that signs in with their confirmed address, and no other', async () => {
+    const GUEST_ORDER = '00000000-0000-4000-8000-0000000000e1';
+    const OTHERS_ORDER = '00000000-0000-4000-8000-0000000000e2';
+    await db.admin.exec(`
+      insert into public.orders (id, user_id, customer_email, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method) values
+        ('${GUEST_ORDER}', null, 'B@Example.com', 22, 15, 37, '{}', '{}'),
+        ('${OTHERS_ORDER}', '${USER_A}', 'b@example.com', 22, 15, 37, '{}', '{}'),
+        ('00000000-0000-4000-8000-0000000000e3', null, 'helper@example.com', 22, 15, 37, '{}', '{}')`);
+    const claim = async (caller: Caller) => (await db.request(CALLERS[caller].role, CALLERS[caller].claims, 'select public.claim_guest_orders() as n', { commit: true })).rows[0]?.n;
+    // Nobody confirmed the helper's address: its guest order stays a guest's.
+    expect(await claim('unconfirmed')).toBe(0);
+    expect(await claim('shopperB')).toBe(1);
+    expect(await claim('shopperB')).toBe(0);
+    const { rows } = await db.admin.query<{ id: string; user_id: string | null }>(`select id, user_id from public.orders where id::text like '00000000-0000-4000-8000-0000000000e%' order by id`);
+    expect(rows.map((r) => r.user_id)).toEqual([USER_B, USER_A, null]);
   });
 
   it('every security-definer function fixes its search_path', async () => {

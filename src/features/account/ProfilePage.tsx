@@ -1,7 +1,10 @@
-/** /profile: the account (read-only), Sign Out, and the order history. Signed-out visitors go to /auth. */
+/** /profile: the account (read-only), Sign Out, the order history and the wishlist. Signed-out visitors go to /auth and come back. */
 import { useAuth } from './use-auth';
 import { useEffect, useState } from 'react';
-import { formatPrice, formatShortDate } from '@/lib/format';
+import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
+import { productPath } from '@/lib/paths';
+import { listWishlist, removeFromWishlist, type WishlistEntry } from '@/features/wishlist/wishlist';
+import { signInPath } from './return-to';
 import { toast } from '@/features/toast/store';
 import { redirectWithToast } from '@/features/toast/flash';
 import { initials, type AuthUser } from './auth';
@@ -105,7 +108,7 @@ function OrderHistory({ history }: { history: History }) {
             <tbody>
               {history.orders.map((order) => (
                 <tr key={order.id} className="border-b border-slate-100 last:border-0">
-                  <td className="px-4 py-3 font-mono">{order.id.slice(0, 8)}</td>
+                  <td className="px-4 py-3 font-mono">{orderNumber(order.id)}</td>
                   <td className="px-4 py-3">{formatShortDate(order.createdAt)}</td>
                   <td className="px-4 py-3">{order.itemCount}</td>
                   <td className="px-4 py-3">
@@ -114,7 +117,7 @@ function OrderHistory({ history }: { history: History }) {
                   <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
                   <td className="px-4 py-3">
                     <a href={`${BACK_OFFICE.orderStatusPath}#${order.statusToken}`} className="font-semibold text-navy underline">
-                      Track<span className="sr-only"> order {order.id.slice(0, 8)}</span>
+                      Track<span className="sr-only"> order {orderNumber(order.id)}</span>
                     </a>
                   </td>
                 </tr>
@@ -127,13 +130,78 @@ function OrderHistory({ history }: { history: History }) {
   );
 }
 
+type Wishlist = { status: 'loading' } | { status: 'ready'; entries: WishlistEntry[] } | { status: 'error' };
+
+function WishlistSection({ userId }: { userId: string }) {
+  const [wishlist, setWishlist] = useState<Wishlist>({ status: 'loading' });
+  useEffect(() => {
+    let current = true;
+    listWishlist(userId).then(
+      (entries) => current && setWishlist({ status: 'ready', entries }),
+      (error: unknown) => {
+        console.error(error);
+        if (current) setWishlist({ status: 'error' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [userId]);
+
+  async function remove(entry: WishlistEntry) {
+    try {
+      await removeFromWishlist(userId, entry.productId);
+      setWishlist((w) => (w.status === 'ready' ? { status: 'ready', entries: w.entries.filter((e) => e.productId !== entry.productId) } : w));
+      toast({ title: `${entry.title} removed from wishlist` });
+    } catch (error) {
+      console.error(error);
+      toast({ title: 'Failed to remove from wishlist', variant: 'error' });
+    }
+  }
+
+  return (
+    <section aria-labelledby="wishlist-heading" className="mt-10">
+      <h2 id="wishlist-heading" className="text-2xl font-bold">
+        My Wishlist
+      </h2>
+      {wishlist.status === 'loading' && (
+        <p className="mt-4 text-slate-700" role="status">
+          Loading your wishlist...
+        </p>
+      )}
+      {wishlist.status === 'error' && <p className="mt-4 text-slate-700">We couldn't load your wishlist just now.</p>}
+      {wishlist.status === 'ready' && wishlist.entries.length === 0 && (
+        <p className="mt-4 rounded-2xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">Your wishlist is empty. Tap Add to Wishlist on a book to keep it here.</p>
+      )}
+      {wishlist.status === 'ready' && wishlist.entries.length > 0 && (
+        <ul className="mt-4 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
+          {wishlist.entries.map((entry) => (
+            <li key={entry.productId} className="flex items-center gap-4 p-4">
+              {entry.imageUrl && <img src={entry.imageUrl} alt="" width="56" height="56" className="h-14 w-14 rounded-lg object-cover" />}
+              <div className="min-w-0 flex-1">
+                <a href={productPath(entry.productId)} className="font-semibold text-navy underline">
+                  {entry.title}
+                </a>
+                <p className="text-sm text-slate-700">{formatPrice(entry.price)}</p>
+              </div>
+              <button type="button" className="btn-secondary" onClick={() => remove(entry)}>
+                Remove<span className="sr-only"> {entry.title} from your wishlist</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 export default function ProfilePage() {
   const auth = useAuth();
   const [history, setHistory] = useState<History>({ status: 'loading' });
   const userId = auth.user?.id;
 
   useEffect(() => {
-    if (auth.status === 'signed-out') window.location.replace('/auth');
+    if (auth.status === 'signed-out') window.location.replace(signInPath('/profile'));
   }, [auth.status]);
 
   useEffect(() => {
@@ -164,6 +232,7 @@ export default function ProfilePage() {
     <>
       <Account user={auth.user} />
       <OrderHistory history={history} />
+      <WishlistSection userId={auth.user.id} />
     </>
   );
 }

@@ -1,14 +1,16 @@
-/** /auth: Welcome, and Continue with Google. A visitor already signed in goes home. */
+/** /auth: Welcome, and Continue with Google. A visitor already signed in goes back where they came from. */
 import { useAuth } from './use-auth';
 import { useEffect, useState } from 'react';
 import { toast } from '@/features/toast/store';
+import { rememberReturnPath, takeReturnPath } from './return-to';
 import { signInWithGoogle } from './session';
 
 export default function SignInPage() {
   const auth = useAuth();
   const [busy, setBusy] = useState(false);
+  useEffect(() => rememberReturnPath(window.location.search), []);
   useEffect(() => {
-    if (auth.status === 'signed-in') window.location.replace('/');
+    if (auth.status === 'signed-in') window.location.replace(takeReturnPath());
   }, [auth.status]);
 
   async function start() {

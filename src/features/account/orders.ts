@@ -1,6 +1,7 @@
 /**
- * Order history: the signed-in user's orders, newest first, then their items by order id (two queries, as
- * as the history is read). RLS returns only the user's own rows.
+ * Order history: the signed-in user's orders, newest first, then their items by order id. RLS returns only the
+ * user's own rows. Guest orders placed with the account's confirmed address join it first; checkout attempts
+ * that were never paid are not orders and are left out.
  */
 import { getSupabase } from '@/lib/supabase/client';
 
@@ -17,12 +18,19 @@ export interface OrderSummary {
 
 export class OrderHistoryError extends Error {}
 
+/** Orders the shopper paid for (a refund may be due or made); unpaid and expired checkouts are not listed. */
+const PLACED_ORDER_PAYMENT_STATES = ['paid', 'refund_due'];
+
 export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
   const supabase = await getSupabase();
+  const joined = await supabase.rpc('claim_guest_orders');
+  // The history still loads without them; the next visit tries again.
+  if (joined.error) console.error('Failed to join guest orders', joined.error);
   const orders = await supabase
     .from('orders')
     .select('id, created_at, status, total_amount, payment_status, shipping_address, status_token')
     .eq('user_id', userId)
+    .in('payment_status', PLACED_ORDER_PAYMENT_STATES)
     .order('created_at', { ascending: false });
   if (orders.error) throw new OrderHistoryError('Failed to load orders');
   if (orders.data.length === 0) return [];

@@ -1,12 +1,13 @@
 /** /order-status#<token>: a shopper's order, reached from their emails without an account. */
 import { useEffect, useState } from 'react';
 import * as z from 'zod/mini';
-import { StatusBadge } from '@/features/account/StatusBadge';
+import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
 
 const answer = z.object({
   orderNumber: z.string(),
   status: z.string(),
   paymentStatus: z.string(),
+  refunded: z.boolean(),
   deliveryMethod: z.string(),
   items: z.array(z.object({ title: z.string(), quantity: z.number() })),
   tracking: z.nullable(z.object({ number: z.string(), carrier: z.string(), url: z.nullable(z.string()) })),
@@ -25,10 +26,19 @@ async function fetchStatus(token: string): Promise<OrderStatus> {
 export default function OrderStatusPage() {
   const [state, setState] = useState<State>({ status: 'loading' });
   useEffect(() => {
-    fetchStatus(window.location.hash.replace(/^#/, '')).then(
-      (order) => setState({ status: 'ready', order }),
-      (error: Error) => setState({ status: 'error', message: error.message }),
-    );
+    let current = 0;
+    const load = () => {
+      const request = ++current;
+      setState({ status: 'loading' });
+      fetchStatus(window.location.hash.replace(/^#/, '')).then(
+        (order) => request === current && setState({ status: 'ready', order }),
+        (error: Error) => request === current && setState({ status: 'error', message: error.message }),
+      );
+    };
+    load();
+    // Another order's link opened in the same tab changes only the fragment.
+    window.addEventListener('hashchange', load);
+    return () => window.removeEventListener('hashchange', load);
   }, []);
 
   if (state.status === 'loading')
@@ -48,15 +58,16 @@ export default function OrderStatusPage() {
     );
   }
   const { order } = state;
+  const stage = ORDER_STAGE_TEXT[orderStage(order)];
   return (
     <article aria-labelledby="status-heading" className="mx-auto max-w-2xl rounded-3xl bg-white p-6 ring-1 ring-slate-200 md:p-8">
       <h1 id="status-heading" className="text-3xl font-extrabold">
         Order <span className="font-mono">{order.orderNumber}</span>
       </h1>
-      <p className="mt-3 flex items-center gap-2">
-        Status: <StatusBadge status={order.status} />
-        {order.paymentStatus === 'refunded' && <span className="text-sm text-slate-700">(refunded)</span>}
-      </p>
+      <h2 className="mt-4 text-xl font-bold" data-testid="order-stage">
+        {stage.label}
+      </h2>
+      <p className="mt-1 text-slate-700">{stage.text}</p>
       <h2 className="mt-6 text-lg font-bold">Items</h2>
       <ul className="mt-2 list-inside list-disc">
         {order.items.map((item) => (
@@ -67,7 +78,7 @@ export default function OrderStatusPage() {
       </ul>
       <h2 className="mt-6 text-lg font-bold">Delivery</h2>
       <p className="mt-2">{order.deliveryMethod}</p>
-      {order.tracking ? (
+      {order.tracking && (
         <p className="mt-2">
           Tracking number ({order.tracking.carrier}): <strong className="font-mono">{order.tracking.number}</strong>
           {order.tracking.url && (
@@ -80,8 +91,6 @@ export default function OrderStatusPage() {
             </>
           )}
         </p>
-      ) : (
-        <p className="mt-2 text-slate-700">Your tracking number will arrive by email once your order ships.</p>
       )}
     </article>
   );

@@ -3,6 +3,7 @@
  * the visitor to sign in; signed in, it shows whether the product is already on the list.
  */
 import { settledAuth } from '@/features/account/auth';
+import { currentPath, signInPath } from '@/features/account/return-to';
 import { useAuth } from '@/features/account/use-auth';
 import { useEffect, useState } from 'react';
 import { toast } from '@/features/toast/store';
@@ -37,7 +38,7 @@ export default function WishlistButton({ productId, productTitle, variant = 'but
     // A click can arrive while the island is still hydrating: wait for the sign-in state, then act on it.
     const userId = (auth.status === 'loading' ? await settledAuth() : auth).user?.id;
     if (!userId) {
-      toast({ title: 'Please sign in to add items to your wishlist', variant: 'info', action: { label: 'Sign In', href: '/auth' } });
+      toast({ title: 'Please sign in to add items to your wishlist', variant: 'info', action: { label: 'Sign In', href: signInPath(currentPath()) } });
       return;
     }
     setState('adding');

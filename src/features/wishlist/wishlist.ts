@@ -17,3 +17,31 @@ export async function addToWishlist(userId: string, productId: string): Promise<
   console.error('Failed to add to wishlist', error);
   return 'failed';
 }
+
+export interface WishlistEntry {
+  productId: string;
+  title: string;
+  price: number;
+  imageUrl: string | null;
+}
+
+/** The signed-in user's wishlist, oldest first; a book taken off sale drops out (RLS hides it). */
+export async function listWishlist(userId: string): Promise<WishlistEntry[]> {
+  const supabase = await getSupabase();
+  const entries = await supabase.from('wishlists').select('product_id').eq('user_id', userId).order('created_at');
+  if (entries.error) throw entries.error;
+  if (entries.data.length === 0) return [];
+  const ids = entries.data.map((e) => e.product_id as string);
+  const products = await supabase.from('products').select('id, title, price, image_url').in('id', ids);
+  if (products.error) throw products.error;
+  const byId = new Map(products.data.map((p) => [p.id as string, p]));
+  return ids.flatMap((id) => {
+    const product = byId.get(id);
+    return product ? [{ productId: id, title: product.title as string, price: Number(product.price), imageUrl: (product.image_url as string | null) ?? null }] : [];
+  });
+}
+
+export async function removeFromWishlist(userId: string, productId: string): Promise<void> {
+  const { error } = await (await getSupabase()).from('wishlists').delete().eq('user_id', userId).eq('product_id', productId);
+  if (error) throw error;
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ORDER_STAGE_TEXT, orderStage } from '../../src/features/account/order-stage';
+
+describe('orderStage: what the status page says of an order', () => {
+  it.each([
+    [{ status: 'pending', paymentStatus: 'unpaid', refunded: false }, 'awaiting_payment'],
+    [{ status: 'cancelled', paymentStatus: 'expired', refunded: false }, 'not_paid'],
+    [{ status: 'processing', paymentStatus: 'paid', refunded: false }, 'packing'],
+    [{ status: 'shipped', paymentStatus: 'paid', refunded: false }, 'shipped'],
+    [{ status: 'completed', paymentStatus: 'paid', refunded: false }, 'delivered'],
+    // Cancelled by the publisher after payment, or sold out while the shopper paid.
+    [{ status: 'cancelled', paymentStatus: 'refund_due', refunded: false }, 'refund_pending'],
+    [{ status: 'cancelled', paymentStatus: 'refund_due', refunded: true }, 'refunded'],
+  ] as const)('%o → %s', (state, stage) => {
+    expect(orderStage(state)).toBe(stage);
+  });
+
+  it('only a paid order waiting to ship promises a tracking number', () => {
+    const promising = Object.entries(ORDER_STAGE_TEXT)
+      .filter(([, { text }]) => text.includes('tracking number'))
+      .map(([stage]) => stage);
+    expect(promising).toEqual(['packing']);
+  });
+});
