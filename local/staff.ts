@@ -6,13 +6,13 @@
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { EMAIL_PATTERN } from '../src/config/constants';
+import { emailAddress } from '../src/lib/schemas';
 import { LOCAL_SERVICE_ROLE_KEY } from './backend/keys';
 
 const USAGE = 'Usage: npm run staff -- add <email> | remove <email> | list';
 
 const command = z.discriminatedUnion('verb', [
-  z.object({ verb: z.enum(['add', 'remove']), email: z.string().trim().toLowerCase().max(254).regex(EMAIL_PATTERN, 'That is not an email address.') }),
+  z.object({ verb: z.enum(['add', 'remove']), email: emailAddress({ invalid: 'That is not an email address.' }).toLowerCase() }),
   z.object({ verb: z.literal('list') }),
 ]);
 

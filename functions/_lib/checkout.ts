@@ -4,15 +4,17 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { ALLOWED_COUNTRIES, EMAIL_PATTERN, LIMITS, SHIPPING } from '../../src/config/constants';
+import { ALLOWED_COUNTRIES, LIMITS, SHIPPING } from '../../src/config/constants';
 import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
 import { productFromRow } from '../../src/features/catalog/product';
 import { fromCents, toCents } from '../../src/lib/money';
+import { emailAddress, singleLine } from '../../src/lib/schemas';
 import { parcelForCart, quoteShipping } from './shipping';
 import type { ShippingQuote, ShippingRatesProvider } from './providers/shipping-rates';
 
-const text = (max: number) => z.string().trim().max(max);
-export const email = z.string().trim().max(LIMITS.emailMaxLength).regex(EMAIL_PATTERN, CHECKOUT_MESSAGES.email);
+/** Every text the order stores is one line: it is printed on packing slips and put in emails. */
+const text = (max: number) => singleLine().max(max);
+export const email = emailAddress({ invalid: CHECKOUT_MESSAGES.email });
 export const country = z.enum(ALLOWED_COUNTRIES, { error: `We ship to ${ALLOWED_COUNTRIES.join(', ')} only.` });
 
 export const cartItemsSchema = z

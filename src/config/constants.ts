@@ -147,9 +147,6 @@ export const RETURNS = {
 
 export const HUMAN_CHECK_ACTIONS = { newsletter: 'newsletter_subscribe', contact: 'contact_form' } as const;
 
-/** The simple email pattern the checkout and forms use. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The publisher's back office. */
 export const BACK_OFFICE = {
   /** Stock below this is highlighted. */

@@ -70,6 +70,34 @@ describe('create-checkout charges the database price', () => {
   });
 });
 
+describe('create-checkout stores names and address lines as single lines', () => {
+  it('a name carrying a forged second line, control characters and a bidi override is stored on one line', async () => {
+    const { status, body } = await post('create-checkout', {
+      cartItems: [{ id: 'book-10-reasons', quantity: 1 }],
+      shippingDetails: {
+        ...address,
+        fullName: 'Jane Doe\r\nACTION NEEDED: pay again at https://evil.example/pay\u0000',
+        addressLine1: '1 Church St\u2028Level 2',
+        addressLine2: '\u202Eevil\u202C Unit 3\u0007',
+        city: 'Parramatta\n',
+        state: ' NSW\u0085',
+        postalCode: '21\t50',
+        phone: '0400\r000 000',
+      },
+      customerEmail: 'oneline@example.com',
+    });
+    expect(status).toBe(200);
+    const { data } = await t
+      .service()
+      .from('orders')
+      .select('customer_name, shipping_address')
+      .eq('id', body!.orderId as string)
+      .single();
+    expect(data?.customer_name).toBe('Jane Doe ACTION NEEDED: pay again at https://evil.example/pay');
+    expect(data?.shipping_address).toMatchObject({ addressLine1: '1 Church St Level 2', addressLine2: 'evil Unit 3', city: 'Parramatta', state: 'NSW', postalCode: '21 50', phone: '0400 000 000' });
+  });
+});
+
 describe('create-checkout refuses bad input with a 4xx and a message', () => {
   const good = { cartItems: [{ id: 'book-10-reasons', quantity: 1 }], shippingDetails: address, customerEmail: 'x@example.com' };
   it.each([
@@ -81,6 +109,8 @@ describe('create-checkout refuses bad input with a 4xx and a message', () => {
     ['more than the stock', { ...good, cartItems: [{ id: 'two-left', quantity: 3 }] }, 409, /Only 2 left/],
     ['a country we do not ship to', { ...good, shippingDetails: { ...address, country: 'FR' } }, 400, /We ship to/],
     ['an invalid email', { ...good, customerEmail: 'nope' }, 400, /valid email/],
+    ['an email carrying a query', { ...good, customerEmail: 'a@x.co?bcc=spy%40evil.example' }, 400, /valid email/],
+    ['an email with a one-letter top-level domain', { ...good, customerEmail: 'jane@example.c' }, 400, /valid email/],
     ['a missing address line', { ...good, shippingDetails: { ...address, addressLine1: '  ' } }, 400, /complete your shipping address/],
     ['no shipping method', { ...good, shippingDetails: { ...address, shippingMethod: { id: '' } } }, 400, /Please select a shipping method/],
     ['a shipping method that is not offered', { ...good, shippingDetails: { ...address, shippingMethod: { id: 'teleport' } } }, 409, /Please choose one again/],

@@ -327,6 +327,8 @@ describe('send-notification rejects bad requests with a readable 4xx', () => {
     ['data as a string', JSON.stringify({ type: 'contact', data: 'hello' }), 'data: must be an object with name, email, subject and message.'],
     ['a missing email', JSON.stringify({ type: 'newsletter', data: {} }), 'data.email: Please enter your email address.'],
     ['an invalid email', JSON.stringify({ type: 'newsletter', data: { email: 'parent@localhost' } }), 'data.email: Please enter a valid email address.'],
+    ['an email carrying a query', JSON.stringify({ type: 'newsletter', data: { email: 'a@x.co?bcc=spy%40evil.example' } }), 'data.email: Please enter a valid email address.'],
+    ['an email with a doubled dot', JSON.stringify({ ...CONTACT, data: { ...CONTACT.data, email: 'jane@example..com' } }), 'data.email: Please enter a valid email address.'],
     ['a blank name', JSON.stringify({ ...CONTACT, data: { ...CONTACT.data, name: '   ' } }), 'data.name: Please enter your name.'],
     ['a missing message', JSON.stringify({ ...CONTACT, data: { ...CONTACT.data, message: undefined } }), 'data.message: Please enter a message.'],
     ['a numeric subject', JSON.stringify({ ...CONTACT, data: { ...CONTACT.data, subject: 42 } }), 'data.subject: Please enter a subject.'],
@@ -350,7 +352,9 @@ describe('send-notification rejects bad requests with a readable 4xx', () => {
   });
 
   it('accepts fields at exactly their limits', async () => {
-    const data = { name: 'n'.repeat(100), email: `${'a'.repeat(LIMITS.emailMaxLength - 12)}@example.com`, subject: 's'.repeat(200), message: 'm'.repeat(5000) };
+    // The longest address: a 64-character mailbox (the most SMTP allows) at a 189-character domain.
+    const domain = `${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(LIMITS.emailMaxLength - 64 - 1 - 63 - 1 - 63 - 1 - 4)}.com`;
+    const data = { name: 'n'.repeat(100), email: `${'a'.repeat(64)}@${domain}`, subject: 's'.repeat(200), message: 'm'.repeat(5000) };
     expect(data.email).toHaveLength(LIMITS.emailMaxLength);
     expect((await post({ type: 'contact', data })).status).toBe(200);
   });

@@ -1,5 +1,6 @@
 /** Contact messages, newest first: Mark handled, or Reply in the mail client. */
 import { formatShortDate } from '@/lib/format';
+import { mailtoHref } from '@/lib/mailto';
 import { listMessages, markMessageHandled } from './api';
 import { changeAndReload, LoadState, useLoad } from './use-load';
 
@@ -28,7 +29,7 @@ export function MessagesPanel() {
               </p>
               <p className="mt-2 whitespace-pre-line">{m.message}</p>
               <div className="mt-3 flex flex-wrap items-center gap-2">
-                <a className="btn-secondary" href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`}>
+                <a className="btn-secondary" href={mailtoHref(m.email, { subject: `Re: ${m.subject}` })}>
                   Reply<span className="sr-only"> to {m.name}</span>
                 </a>
                 {m.handled_at ? (

@@ -1,6 +1,7 @@
 /** One order: everything the publisher needs to pack, ship, refund or answer a question about it, and its history. */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
+import { mailtoHref } from '@/lib/mailto';
 import { toast } from '@/features/toast/store';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { getOrder, runOrderAction, type OrderActionRequest, type OrderDetail as Order } from './api';
@@ -169,7 +170,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         <Fact term="Customer">
           {order.customer_name}
           <br />
-          <a className="text-navy underline" href={`mailto:${order.customer_email}`}>
+          <a className="text-navy underline" href={mailtoHref(order.customer_email)}>
             {order.customer_email}
           </a>
         </Fact>

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { BACK_OFFICE } from '@/config/constants';
 import { toast } from '@/features/toast/store';
+import { toSingleLine } from '@/lib/text';
 import { listStock, setStock, type StockRow } from './api';
 import { LoadState, useLoad } from './use-load';
 
@@ -13,9 +14,11 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
     event.preventDefault();
     const value = Number(stock);
     if (!Number.isInteger(value) || value < 0) return toast({ title: 'Stock must be a whole number, 0 or more.', variant: 'error' });
-    if (!reason.trim()) return toast({ title: 'Give a reason for the change.', variant: 'error' });
+    // The reason is kept in the stock history as one line.
+    const why = toSingleLine(reason);
+    if (!why) return toast({ title: 'Give a reason for the change.', variant: 'error' });
     try {
-      await setStock(row.id, value, reason.trim());
+      await setStock(row.id, value, why);
       toast({ title: `${row.title}: stock set to ${value}.` });
       setReason('');
       onSaved();

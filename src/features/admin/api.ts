@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import type { ShipmentInput } from './shipment';
+import { toCsv } from '@/lib/csv';
 import { getSupabase } from '@/lib/supabase/client';
 
 export const ORDER_VIEWS = [
@@ -111,10 +112,12 @@ export async function listSubscribers(): Promise<Subscriber[]> {
   return z.array(subscriber).parse(data);
 }
 
-/** `email,subscribed_at`, one line per subscriber; a value with a comma or quote is quoted. */
+/** `email,subscribed_at`, one row per subscriber. */
 export function subscribersCsv(rows: Subscriber[]): string {
-  const cell = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-  return `${['email,subscribed_at', ...rows.map((r) => `${cell(r.email)},${cell(r.created_at)}`)].join('\n')}\n`;
+  return toCsv(
+    ['email', 'subscribed_at'],
+    rows.map((r) => [r.email, r.created_at]),
+  );
 }
 
 export type OrderActionRequest = { action: 'ship'; orderId: string; shipment: ShipmentInput } | { action: 'deliver' | 'cancel' | 'retry_refund' | 'resend_confirmation'; orderId: string };

@@ -4,6 +4,7 @@
  * (plain code, so the form ships no validation library).
  */
 import { BACK_OFFICE, SHIPPING } from '@/config/constants';
+import { toSingleLine } from '@/lib/text';
 
 export const AUSPOST = SHIPPING.defaultCarrier;
 
@@ -22,8 +23,9 @@ export function checkShipment(input: ShipmentInput): { shipment: Shipment } | { 
     }
     return { shipment: { carrier: AUSPOST, trackingNumber } };
   }
-  const carrier = input.carrierName.trim();
-  const trackingNumber = input.trackingNumber.trim();
+  // Both go into the shipping email and the order's history: one line each.
+  const carrier = toSingleLine(input.carrierName);
+  const trackingNumber = toSingleLine(input.trackingNumber);
   if (carrier.length < 2) return { error: 'Name the carrier.' };
   if (carrier.length > 60) return { error: 'The carrier name is too long.' };
   if (trackingNumber.length < 3) return { error: 'Enter the tracking number.' };

@@ -1,5 +1,5 @@
 /** The checkout's rules before anything is sent in the order a shopper meets them. */
-import { EMAIL_PATTERN } from '@/config/constants';
+import { isEmailAddress } from '@/lib/email';
 import type { AddressFields } from './api';
 import { CHECKOUT_MESSAGES as MESSAGES } from './contract';
 
@@ -7,7 +7,7 @@ export function checkoutProblem(input: { itemCount: number; email: string; addre
   if (input.itemCount === 0) return MESSAGES.emptyCart;
   const { addressLine1, city, country } = input.address;
   if (!addressLine1.trim() || !city.trim() || !country.trim()) return MESSAGES.address;
-  if (!EMAIL_PATTERN.test(input.email.trim())) return MESSAGES.email;
+  if (!isEmailAddress(input.email.trim())) return MESSAGES.email;
   if (!input.methodId) return MESSAGES.method;
   return null;
 }

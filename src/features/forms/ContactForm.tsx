@@ -7,14 +7,12 @@
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { HUMAN_CHECK_ACTIONS, LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
-import { BusyStatus, checkFields, TextAreaField, TextField } from './fields';
+import { BusyStatus, checkFields, TextAreaField, TextField, verificationFailed } from './fields';
 import { useHydrated } from '@/lib/use-hydrated';
 import { getHumanCheckToken, humanCheckEnabled, preloadHumanCheck } from './human-check';
 import { fieldValue, submitForm } from './submit';
 
 const FIELDS = ['name', 'email', 'subject', 'message'] as const;
-
-const verificationFailed = () => toast({ title: 'Verification failed', description: 'Please try again later.', variant: 'error' });
 
 export default function ContactForm() {
   const id = useId();

@@ -1,20 +1,24 @@
 /**
  * Small pieces both form islands share: labelled fields, the busy-state announcement, and the checks the
  * browser's own validation misses: a required field holding only spaces, and an address `type=email`
- * accepts but the database does not (EMAIL_PATTERN wants a dot in the domain).
+ * accepts but the shop does not (see `isEmailAddress`: no `?`, `%` or `&`, a dot in the domain, and more).
  */
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
-import { EMAIL_PATTERN } from '@/config/constants';
+import { toast } from '@/features/toast/store';
+import { isEmailAddress } from '@/lib/email';
 
 export const BLANK_FIELD_MESSAGE = 'Please fill out this field.';
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address.';
+
+/** What both forms say when the server refuses their bot-check token (403). */
+export const verificationFailed = () => toast({ title: 'Verification failed', description: 'Please try again later.', variant: 'error' });
 
 /** Marks the first field that fails those checks invalid and reports it; true when all are fine. */
 export function checkFields(form: HTMLFormElement): boolean {
   for (const element of Array.from(form.elements)) {
     if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)) continue;
     const value = element.value.trim();
-    const problem = element.required && value === '' ? BLANK_FIELD_MESSAGE : element.type === 'email' && value !== '' && !EMAIL_PATTERN.test(value) ? INVALID_EMAIL_MESSAGE : '';
+    const problem = element.required && value === '' ? BLANK_FIELD_MESSAGE : element.type === 'email' && value !== '' && !isEmailAddress(value) ? INVALID_EMAIL_MESSAGE : '';
     if (problem) {
       element.setCustomValidity(problem);
       element.reportValidity();

@@ -3,37 +3,25 @@
  * The schema also cleans the text fields, so what is stored is what the publisher is emailed.
  */
 import { z } from 'zod';
-import { EMAIL_PATTERN, LIMITS } from '../../config/constants';
+import { LIMITS } from '../../config/constants';
+import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
 
 /** Turnstile tokens are at most 2048 characters. */
 export const HUMAN_CHECK_TOKEN_MAX_LENGTH = 2048;
 
-/** Removes line breaks and other control characters from a one-line value (a name, an email subject). */
-export const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-/** Keeps line breaks and tabs in a multi-line value, drops every other control character. */
-export const multiLine = (value: string) => value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
-
-const email = z
-  .string({ error: 'Please enter your email address.' })
-  .trim()
-  .min(1, 'Please enter your email address.')
-  .max(LIMITS.emailMaxLength, `The email address can be at most ${LIMITS.emailMaxLength} characters.`)
-  .regex(EMAIL_PATTERN, 'Please enter a valid email address.');
+const email = emailAddress({
+  missing: 'Please enter your email address.',
+  tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`,
+  invalid: 'Please enter a valid email address.',
+});
 
 const token = z.string({ error: 'must be a string (the bot-check token).' }).max(HUMAN_CHECK_TOKEN_MAX_LENGTH, 'The verification token is too long.').optional();
 
 /** Stored and emailed as cleaned here: Postgres text cannot hold NUL, and a subject must stay one line. */
-const text = (what: string, max: number, clean: (value: string) => string = oneLine) =>
-  z
-    .string({ error: `Please enter ${what}.` })
-    .transform(clean)
-    .pipe(
-      z
-        .string()
-        .trim()
-        .min(1, `Please enter ${what}.`)
-        .max(max, `The ${what.replace(/^(a|your) /, '')} can be at most ${max} characters.`),
-    );
+const text = (what: string, max: number, kind: typeof singleLine = singleLine) =>
+  kind({ error: `Please enter ${what}.` })
+    .min(1, `Please enter ${what}.`)
+    .max(max, `The ${what.replace(/^(a|your) /, '')} can be at most ${max} characters.`);
 
 export const newsletterNotificationSchema = z.object({
   type: z.literal('newsletter'),

