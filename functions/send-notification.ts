@@ -3,13 +3,17 @@
  *
  * Stores a newsletter sign-up or a contact message and emails the publisher about it. Browsers may not
  * insert these rows themselves: this function is the only way in, so every row has passed its bot-check
- * and its rate limit. When a bot-check is configured the token is verified for the form's action and this
- * site's hostname: a contact message without a passing token is refused with 403 'Verification failed'
- * and not stored; a newsletter sign-up is not blocked by it (only logged and noted in the email).
+ * and its rate limit. The token is verified for the form's action and this site's hostname: a contact message
+ * without a passing token is refused with 403 'Verification failed' and not stored. A newsletter sign-up
+ * whose token the bot-check refused is refused the same way; one without a token, or whose token could not be
+ * checked (Cloudflare unreachable), is still stored, as the sign-up form never required one (logged and noted
+ * in the email). A deploy without TURNSTILE_SECRET_KEY answers 503 to both; only the local server runs
+ * without a bot-check.
  *
  * Answers: 200 { ok: true } once the row is stored (an email that fails is only logged: the row is what
  * counts); 409 for an address already subscribed (in any letter case); 4xx { error } with a readable
- * message for any bad request; 502 when the row could not be stored.
+ * message for any bad request (413 past the body limit); 502 when the row could not be stored; 503 where
+ * the bot-check is not set up.
  */
 import { HUMAN_CHECK_ACTIONS } from '../src/config/constants';
 import { readServerEnv, type ServerEnv } from '../src/config/env';
@@ -20,11 +24,6 @@ import { serviceClient } from './_lib/supabase-admin';
 import { selectEmailProvider, selectHumanCheck } from './_lib/providers/select';
 import type { EmailMessage } from './_lib/providers/email';
 import type { HumanCheckResult } from './_lib/providers/human-check';
-
-/** Far above the largest valid body (a 5000-character message, escaped, plus a 2048-character token). */
-export const MAX_BODY_BYTES = 64 * 1024;
-
-const TOO_LARGE = `The request body is too large (at most ${MAX_BODY_BYTES / 1024} KB).`;
 
 export const config: FunctionConfig = {
   path: '/api/send-notification',
@@ -43,25 +42,26 @@ function clientIp(request: Request): string | undefined {
   return ip?.trim() || undefined;
 }
 
-type CheckOutcome = { state: 'off' } | { state: 'passed' } | { state: 'failed'; reason: string };
+/** `refused`: a token was sent and the bot-check judged it bad (not merely missing or unchecked). */
+type CheckOutcome = { state: 'off' } | { state: 'passed' } | { state: 'failed'; reason: string; refused: boolean };
 
 async function runHumanCheck(env: ServerEnv, request: Request, body: NotificationRequest): Promise<CheckOutcome> {
   const check = selectHumanCheck(env);
   if (!check.verifies) return { state: 'off' };
   const token = body.turnstileToken?.trim() ?? '';
+  if (!token) return { state: 'failed', reason: 'missing-input-response', refused: false };
   let result: HumanCheckResult;
-  if (!token) {
-    result = { ok: false, reason: 'missing-input-response' };
-  } else {
-    try {
-      result = await check.verify(token, { action: HUMAN_CHECK_ACTIONS[body.type], hostname: new URL(request.url).hostname, remoteIp: clientIp(request) });
-    } catch (error) {
-      console.error('[send-notification] The bot-check could not be run.', error);
-      result = { ok: false, reason: 'verification-error' };
-    }
+  try {
+    result = await check.verify(token, { action: HUMAN_CHECK_ACTIONS[body.type], hostname: new URL(request.url).hostname, remoteIp: clientIp(request) });
+  } catch (error) {
+    console.error('[send-notification] The bot-check could not be run.', error);
+    result = { ok: false, reason: 'verification-error', unavailable: true };
   }
-  return result.ok ? { state: 'passed' } : { state: 'failed', reason: result.reason };
+  return result.ok ? { state: 'passed' } : { state: 'failed', reason: result.reason, refused: !result.unavailable };
 }
+
+/** The contact form needs a passing token; the newsletter refuses only a token the bot-check judged bad. */
+const blocks = (type: NotificationRequest['type'], outcome: CheckOutcome) => outcome.state === 'failed' && (type === 'contact' || outcome.refused);
 
 function describeCheck(outcome: CheckOutcome): string {
   if (outcome.state === 'off') return 'off (no TURNSTILE_SECRET_KEY configured)';
@@ -115,24 +115,18 @@ async function store(env: ServerEnv, body: NotificationRequest): Promise<'stored
 }
 
 export default handle(async (request) => {
-  if (request.method !== 'POST') return problem(405, 'Use POST with a JSON body.');
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) return problem(413, TOO_LARGE);
-  const raw = await request.text();
-  if (new TextEncoder().encode(raw).byteLength > MAX_BODY_BYTES) return problem(413, TOO_LARGE);
-
-  const parsed = await readJsonBody(new Request(request.url, { method: 'POST', body: raw }), notificationRequestSchema);
+  const parsed = await readJsonBody(request, notificationRequestSchema);
   if ('response' in parsed) return parsed.response;
   const body = parsed.data;
 
   const env = readServerEnv();
   const outcome = await runHumanCheck(env, request, body);
   if (outcome.state === 'failed') {
-    if (body.type === 'contact') {
-      console.warn(`[send-notification] contact: bot-check failed (${outcome.reason}); not stored.`);
+    if (blocks(body.type, outcome)) {
+      console.warn(`[send-notification] ${body.type}: bot-check failed (${outcome.reason}); not stored.`);
       return problem(403, 'Verification failed');
     }
-    console.warn(`[send-notification] newsletter: bot-check failed (${outcome.reason}); subscribing anyway (it does not block a subscription).`);
+    console.warn(`[send-notification] newsletter: bot-check failed (${outcome.reason}); subscribing anyway (no token, or none could be checked).`);
   }
 
   const stored = await store(env, body);

@@ -5,7 +5,7 @@
  */
 import { readServerEnv } from '../src/config/env';
 import { fulfilmentServices, fulfilPaidSession } from './_lib/fulfilment';
-import { handle, json, problem, type FunctionConfig } from './_lib/http';
+import { handle, json, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { cancelUnpaid, findOrderBySession } from './_lib/orders';
 import { isEventHandled, recordEventHandled } from './_lib/payment-events';
 import { selectPaymentProvider } from './_lib/providers/select';
@@ -13,10 +13,13 @@ import { WebhookSignatureError } from './_lib/providers/errors';
 import type { PaymentEvent } from './_lib/providers/payments';
 import { serviceClient } from './_lib/supabase-admin';
 
-export default handle(async (request) => {
+/** Stripe's checkout.session events are a few KB; this leaves room for any of them, and no more. */
+const MAX_EVENT_BYTES = 256 * 1024;
+
+async function receive(request: Request): Promise<Response> {
   if (request.method !== 'POST') return problem(405, 'Use POST.');
   const env = readServerEnv();
-  const rawBody = await request.text();
+  const rawBody = await readBodyText(request, MAX_EVENT_BYTES);
   const payments = selectPaymentProvider(env);
   let event: PaymentEvent;
   try {
@@ -45,6 +48,8 @@ export default handle(async (request) => {
   }
   await recordEventHandled(db, event);
   return json({ received: true });
-});
+}
+
+export default handle(receive, { maxBodyBytes: MAX_EVENT_BYTES });
 
 export const config: FunctionConfig = { path: '/api/stripe-webhook', method: ['POST'] };

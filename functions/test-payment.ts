@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { formatPrice } from '../src/lib/format';
 import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
-import { handle, problem, type FunctionConfig } from './_lib/http';
+import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { cancelUnpaid, findOrderBySession, getOrderItems } from './_lib/orders';
 import { LOCAL_SESSION_PREFIX } from './_lib/providers/local-payments';
 import { testPaymentsInUse } from './_lib/providers/select';
@@ -36,7 +36,7 @@ export default handle(async (request) => {
   const env = readServerEnv();
   if (!testPaymentsInUse(env)) return problem(404, 'Test payments are not available on this site.');
   const url = new URL(request.url);
-  const source = request.method === 'POST' ? Object.fromEntries(await request.formData()) : Object.fromEntries(url.searchParams);
+  const source = Object.fromEntries(request.method === 'POST' ? new URLSearchParams(await readBodyText(request)) : url.searchParams);
   const parsed = params.safeParse(source);
   if (!parsed.success) return problem(400, 'This test payment link is incomplete or damaged.');
   const { session, success, cancel } = parsed.data;

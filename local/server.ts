@@ -4,7 +4,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import type { FunctionContext } from '../functions/_lib/http';
 import { chooseEncoding, compressedFile } from './compression';
@@ -37,6 +36,46 @@ export interface LocalServer {
   close: () => Promise<void>;
 }
 
+/**
+ * The request body as a web stream. A function that stops reading (a body over its limit) or answers without
+ * reading (a refusal) leaves the rest to be drained rather than the socket destroyed, so the client reads
+ * the answer instead of a connection reset, as it does from Netlify.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        if (!open) return;
+        controller.enqueue(chunk);
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once('end', () => {
+        if (open) controller.close();
+        open = false;
+      });
+      req.once('error', (error) => {
+        if (open) controller.error(error);
+        open = false;
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      open = false;
+      discardRest(req);
+    },
+  });
+}
+
+/** Reads and drops what is left of a request body the answer did not need. */
+function discardRest(req: IncomingMessage): void {
+  if (req.complete) return;
+  req.removeAllListeners('data');
+  req.resume();
+}
+
 function toWebRequest(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -47,7 +86,7 @@ function toWebRequest(req: IncomingMessage, origin: string): Request {
   return new Request(new URL(req.url ?? '/', origin), {
     method: req.method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+    body: hasBody ? bodyStream(req) : undefined,
     duplex: 'half',
   } as RequestInit);
 }
@@ -89,7 +128,11 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
   return async (req, res, origin) => {
     const path = new URL(req.url ?? '/', origin).pathname;
     const method = req.method ?? 'GET';
-    const answer = (response: Response) => sendWebResponse(res, response).then(() => true);
+    const answer = (response: Response) =>
+      sendWebResponse(res, response).then(() => {
+        discardRest(req);
+        return true;
+      });
 
     const mount = mounts.find((m) => path.startsWith(m.prefix));
     if (mount) return answer(await mount.handle(toWebRequest(req, origin)));

@@ -25,7 +25,11 @@ export const ENV_VARS = {
   STRIPE_API_BASE_URL: { context: 'server', description: 'Optional: point the Stripe client at stripe-mock or another Stripe-compatible endpoint (testing only). Unset in production.' },
   AUSPOST_API_KEY: { context: 'server', description: 'Australia Post Postage Assessment Calculator API key. Unset: the fixed fallback rate table.' },
   GOOGLE_PLACES_API_KEY: { context: 'server', description: 'Google Places API (New) key for address autocomplete. Unset: manual address entry only.' },
-  TURNSTILE_SECRET_KEY: { context: 'server', description: 'Cloudflare Turnstile secret key for server-side token verification. Unset: the check is off (logged).' },
+  TURNSTILE_SECRET_KEY: {
+    context: 'server',
+    description:
+      'Cloudflare Turnstile secret key for server-side token verification. Required in a deploy: without it the contact form and newsletter answer 503. Unset locally: the check is off (logged).',
+  },
   RESEND_API_KEY: { context: 'server', description: 'Resend API key for order confirmations and notifications. Unset: emails go to the local outbox.' },
   EMAIL_FROM: { context: 'server', description: 'Sender address for emails, on a domain verified with Resend.' },
   NOTIFY_EMAIL_TO: { context: 'server', description: "The publisher's address: told of every paid order, contact message and newsletter subscription." },

@@ -7,10 +7,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import config from '../../astro.config.mjs';
 import { readServerEnv } from '@/config/env';
-import { PAYMENTS_NOT_SET_UP, selectEmailProvider, selectPaymentProvider } from '../../functions/_lib/providers/select';
+import { FORMS_NOT_SET_UP, PAYMENTS_NOT_SET_UP, selectEmailProvider, selectHumanCheck, selectPaymentProvider } from '../../functions/_lib/providers/select';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
@@ -28,6 +28,7 @@ afterAll(async () => {
 });
 afterEach(() => {
   for (const name of [...Object.keys(NETLIFY_RUNTIME), 'CONTEXT', 'STRIPE_SECRET_KEY']) delete process.env[name];
+  vi.restoreAllMocks();
 });
 
 const asDeployed = () => Object.assign(process.env, NETLIFY_RUNTIME);
@@ -89,5 +90,34 @@ describe('a deploy without the Stripe secret fails closed', () => {
     expect(() => setup({})).toThrow(/Refusing to build a production deploy without STRIPE_SECRET_KEY/);
     process.env.STRIPE_SECRET_KEY = 'sk_live_x';
     expect(() => setup({})).not.toThrow();
+  });
+});
+
+describe('a deploy without the Turnstile secret fails closed', () => {
+  const contact = { type: 'contact', data: { name: 'Maria Rossi', email: 'maria@example.com.au', subject: 'Parish order', message: 'Thirty copies, please.' } };
+  const newsletter = { type: 'newsletter', data: { email: 'deployed-subscriber@example.com.au' } };
+  const rows = async (table: string) => (await t.service().from(table).select('id', { count: 'exact', head: true })).count;
+
+  it.each([
+    ['the contact form', contact, 'contact_submissions'],
+    ['the newsletter sign-up', newsletter, 'newsletter_subscriptions'],
+  ])('%s answers 503 with a message a person can act on, logs the missing variable and stores nothing', async (_name, body, table) => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const before = await rows(table);
+    asDeployed();
+    expect(await post('send-notification', { ...body, turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' })).toEqual({ status: 503, body: { error: FORMS_NOT_SET_UP } });
+    expect(await post('send-notification', body)).toEqual({ status: 503, body: { error: FORMS_NOT_SET_UP } });
+    expect(FORMS_NOT_SET_UP).toMatch(/email us at \S+@\S+/);
+    expect(errors).toHaveBeenCalledWith('[/api/send-notification]', expect.stringContaining('TURNSTILE_SECRET_KEY is not set'));
+    expect(await rows(table)).toBe(before);
+    expect(await readOutbox(outbox)).toEqual([]);
+  });
+
+  it('on the local server the bot-check stays off; anywhere else without the secret it is refused', async () => {
+    expect(selectHumanCheck(readServerEnv({ SHOP_LOCAL_SERVER: '1' })).verifies).toBe(false);
+    expect(() => selectHumanCheck(readServerEnv({ SHOP_LOCAL_SERVER: '1', ...NETLIFY_RUNTIME }))).toThrow(/TURNSTILE_SECRET_KEY is not set/);
+    expect(() => selectHumanCheck(readServerEnv({}))).toThrow(/TURNSTILE_SECRET_KEY is not set/);
+    expect(selectHumanCheck(readServerEnv({ TURNSTILE_SECRET_KEY: '1x0000000000000000000000000000000AA', ...NETLIFY_RUNTIME })).verifies).toBe(true);
+    expect((await post('send-notification', { ...newsletter, data: { email: 'local-subscriber@example.com.au' } })).status).toBe(200);
   });
 });

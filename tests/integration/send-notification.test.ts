@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import handler, { config, MAX_BODY_BYTES } from '../../functions/send-notification';
+import handler, { config } from '../../functions/send-notification';
+import { MAX_BODY_BYTES } from '../../functions/_lib/http';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { LIMITS } from '@/config/constants';
 import { SITE } from '@/config/site';
@@ -275,10 +276,8 @@ describe('send-notification with Turnstile (documented dummy secret keys)', () =
 
   it.each([
     ['a passing token', PASS_SECRET, 'XXXX.DUMMY.TOKEN.XXXX', 'Bot-check: passed'],
-    ['a failing token', FAIL_SECRET, 'XXXX.DUMMY.TOKEN.XXXX', 'NOT passed (invalid-input-response)'],
-    ['a spent token', SPENT_SECRET, 'XXXX.DUMMY.TOKEN.XXXX', 'NOT passed (timeout-or-duplicate)'],
     ['no token', PASS_SECRET, undefined, 'NOT passed (missing-input-response)'],
-  ])('a newsletter sign-up with %s is still stored and notified (it never blocks a subscription)', async (_name, secret, token, note) => {
+  ])('a newsletter sign-up with %s is stored and notified (a missing token never blocks a subscription)', async (_name, secret, token, note) => {
     process.env.TURNSTILE_SECRET_KEY = secret;
     const response = await post({ ...NEWSLETTER, ...(token && { turnstileToken: token }) });
     expect(response.status).toBe(200);
@@ -286,6 +285,20 @@ describe('send-notification with Turnstile (documented dummy secret keys)', () =
     const [mail] = await readOutbox(outbox);
     expect(mail?.text).toContain(note);
     if (note !== 'Bot-check: passed') expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('newsletter: bot-check failed'));
+  });
+
+  it.each([
+    ['a failing token', FAIL_SECRET, 'invalid-input-response'],
+    ['a spent token', SPENT_SECRET, 'timeout-or-duplicate'],
+  ])('a newsletter sign-up with %s is refused as the contact form refuses it, storing and emailing nothing', async (_name, secret, reason) => {
+    process.env.TURNSTILE_SECRET_KEY = secret;
+    const response = await post({ ...NEWSLETTER, turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: 'Verification failed' });
+    expect(siteverifyCalls).toHaveLength(1);
+    expect(await stored('newsletter_subscriptions')).toEqual([]);
+    expect(await readOutbox(outbox)).toEqual([]);
+    expect(console.warn).toHaveBeenCalledWith(expect.stringContaining(`newsletter: bot-check failed (${reason}); not stored`));
   });
 
   it('checks the token was minted for this form (action) on this site (hostname without the port)', async () => {
@@ -297,6 +310,8 @@ describe('send-notification with Turnstile (documented dummy secret keys)', () =
     expect((await contact('ok:newsletter_subscribe:shop.example')).status).toBe(403);
     expect((await contact('ok:contact_form:elsewhere.example')).status).toBe(403);
     expect((await post({ ...NEWSLETTER, turnstileToken: 'ok:newsletter_subscribe:shop.example' })).status).toBe(200);
+    // A newsletter token minted for the contact form (or another site) is refused too.
+    expect((await post({ ...NEWSLETTER, data: { email: 'other@example.com' }, turnstileToken: 'ok:contact_form:shop.example' })).status).toBe(403);
     expect((await readOutbox(outbox)).map((m) => m.text.match(/Bot-check: \w+/)?.[0])).toEqual(['Bot-check: passed', 'Bot-check: passed']);
   });
 
@@ -368,6 +383,7 @@ describe('send-notification rejects bad requests with a readable 4xx', () => {
     expect(huge.status).toBe(413);
     expect((await huge.json()).error).toMatch(/too large/);
     expect(await readOutbox(outbox)).toEqual([]);
+    expect(await stored('contact_submissions')).toEqual([]);
   });
 
   it('GET → 405', async () => {

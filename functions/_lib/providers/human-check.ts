@@ -1,6 +1,7 @@
 /** The bot-check: verifies a form's token on the server. The default without a secret checks nothing. */
 
-export type HumanCheckResult = { ok: true } | { ok: false; reason: string };
+/** `unavailable`: no verdict was had (the service did not answer); otherwise the token was judged and refused. */
+export type HumanCheckResult = { ok: true } | { ok: false; reason: string; unavailable?: boolean };
 
 export interface HumanCheckProvider {
   name: string;

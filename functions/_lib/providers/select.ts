@@ -5,6 +5,7 @@
  * Callers pass `readServerEnv()` and use the interfaces in ./types only.
  */
 import type { ServerEnv } from '../../../src/config/env';
+import { SITE } from '../../../src/config/site';
 import { ConfigurationError, localStandInsAllowed } from '../runtime';
 import { createLocalOutboxEmail } from './local-email';
 import { createResendEmail } from './resend';
@@ -43,9 +44,20 @@ export function selectEmailProvider(env: ServerEnv): EmailProvider {
   return unconfiguredEmail;
 }
 
-/** Turnstile when TURNSTILE_SECRET_KEY is set; otherwise no bot-check (logged once). */
+export const FORMS_NOT_SET_UP = `Our contact form and newsletter sign-up are not working just now. Please email us at ${SITE.email}.`;
+
+/**
+ * Turnstile when TURNSTILE_SECRET_KEY is set; no bot-check on the local server (logged once); anywhere else a
+ * ConfigurationError: a deploy without the secret takes no messages or sign-ups rather than letting bots in.
+ */
 export function selectHumanCheck(env: ServerEnv): HumanCheckProvider {
   if (env.TURNSTILE_SECRET_KEY) return createTurnstileCheck({ secretKey: env.TURNSTILE_SECRET_KEY });
+  if (!localStandInsAllowed(env)) {
+    throw new ConfigurationError(
+      'TURNSTILE_SECRET_KEY is not set for the functions: the contact form and newsletter sign-up are refused (the bot-check is off only on the local server).',
+      FORMS_NOT_SET_UP,
+    );
+  }
   warnOnce('human-check', '[providers] TURNSTILE_SECRET_KEY is not set: the bot-check is off and form tokens are not verified.');
   return noHumanCheck;
 }

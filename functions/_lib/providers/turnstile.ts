@@ -37,7 +37,7 @@ const siteverifySchema = z.object({
   cdata: z.string().optional(),
 });
 
-const UNAVAILABLE: HumanCheckResult = { ok: false, reason: 'verification-unavailable' };
+const UNAVAILABLE: HumanCheckResult = { ok: false, reason: 'verification-unavailable', unavailable: true };
 
 export function createTurnstileCheck(options: TurnstileOptions): HumanCheckProvider {
   const { secretKey, baseUrl = 'https://challenges.cloudflare.com', fetch: fetchImpl = globalThis.fetch, timeoutMs = 8000 } = options;

@@ -1,12 +1,12 @@
 /**
  * The blog's subscribe form: sends the address to /api/send-notification, which stores it and tells the
- * publisher. A missing bot-check token does not block a subscription. The field is left to the browser
+ * publisher. A missing bot-check token does not block a subscription; a token the server refuses does. The field is left to the browser
  * (not React state), so an address typed before the island hydrates is the one sent.
  */
 import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { HUMAN_CHECK_ACTIONS, LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
-import { BusyStatus, checkFields, TextField } from './fields';
+import { BusyStatus, checkFields, TextField, verificationFailed } from './fields';
 import { useHydrated } from '@/lib/use-hydrated';
 import { getHumanCheckToken, humanCheckEnabled, preloadHumanCheck } from './human-check';
 import { fieldValue, submitForm } from './submit';
@@ -36,6 +36,8 @@ export default function NewsletterForm() {
         form.reset();
       } else if (outcome === 'duplicate') {
         toast({ title: "You're already subscribed!", description: 'No need to subscribe again.', variant: 'info' });
+      } else if (outcome === 'refused') {
+        verificationFailed();
       } else {
         toast({ title: 'Failed to subscribe', description: 'Please try again later.', variant: 'error' });
       }
