@@ -3,11 +3,11 @@
  * command. Plain code, so the pages ship no validation library; the servers' zod schemas call it
  * (`src/lib/schemas.ts`).
  *
- * Stricter than what RFC 5322 allows, on purpose: an address the shop stores is later put in a `mailto:` link,
- * a CSV file and an email header, and must be one Stripe and Resend take. So the local part is letters, digits
- * and `. _ + - '` (never `? & % =`, spaces or control characters), dots only between characters; the domain is
- * dot-separated labels of letters, digits and inner hyphens, ending in a top-level domain of at least two
- * letters (or an `xn--` one).
+ * Stricter than the address syntax mail servers allow, on purpose: an address the shop stores is later put
+ * in a `mailto:` link, a CSV file and an email header, and must be one Stripe and Resend take. So the local
+ * part is letters, digits and `. _ + - '` (never `? & % =`, spaces or control characters), dots only between
+ * characters; the domain is dot-separated labels of letters, digits and inner hyphens, ending in a top-level
+ * domain of at least two letters (or an `xn--` one).
  */
 import { LIMITS } from '@/config/constants';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { mailtoHref } from '@/lib/mailto';
 
-/** What a mail client reads from the link: the recipients and every header field (RFC 6068). */
+/** What a mail client reads from the link: the recipients and every header field. */
 function parseMailto(href: string) {
   const url = new URL(href);
   expect(url.protocol).toBe('mailto:');
