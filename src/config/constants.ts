@@ -33,6 +33,8 @@ export const SHIPPING = {
   /** Used when live quotes fail, and as the embedded default table. */
   fallback: {
     domestic: { id: 'au-standard', name: 'AU Standard Courier', price: 15, etaDays: '3-7 business days' },
+    /** Australia Post's faster domestic service; never free. */
+    express: { id: 'au-express', name: 'AU Express Courier', price: 25, etaDays: '1-3 business days' },
     international: { id: 'international-flat', name: 'International Shipping', price: 25, etaDays: 'Confirmed by the seller after purchase' },
   },
   defaultDeliveryEstimate: '3-7 business days',

@@ -150,7 +150,7 @@ describe('create-checkout when the delivery options changed since the page showe
     expect(status).toBe(409);
     expect(body).toEqual({
       error: 'The delivery options for your address have changed. Please choose one again.',
-      quotes: [expect.objectContaining({ id: 'au-standard', plan_name: 'AU Standard Courier', price: 15 })],
+      quotes: [expect.objectContaining({ id: 'au-standard', plan_name: 'AU Standard Courier', price: 15 }), expect.objectContaining({ id: 'au-express', price: 25 })],
       message: 'Could not fetch shipping rates.',
     });
     expect((await t.service().from('orders').select('id', { count: 'exact', head: true })).count).toBe(before);

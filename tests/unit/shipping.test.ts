@@ -81,7 +81,7 @@ describe('normaliseQuotes', () => {
 });
 
 describe('fallbackQuotes', () => {
-  it('AU: AU Standard Courier at 15 AUD, 3-7 business days', () => {
+  it('AU: Australia Post’s two domestic services, AU Standard Courier at 15 AUD (3-7 business days) and AU Express Courier at 25 AUD (1-3)', () => {
     expect(fallbackQuotes('AU')).toEqual([
       {
         id: 'au-standard',
@@ -92,6 +92,16 @@ describe('fallbackQuotes', () => {
         service: 'standard',
         price: 15,
         eta: { days_range: '3-7 business days', date_range: '' },
+      },
+      {
+        id: 'au-express',
+        plan_name: 'AU Express Courier',
+        carrier: 'Australia Post',
+        is_satchel: false,
+        satchel_size: null,
+        service: 'express',
+        price: 25,
+        eta: { days_range: '1-3 business days', date_range: '' },
       },
     ]);
   });
@@ -210,7 +220,11 @@ describe('quoteShipping', () => {
     const failing = provider(async () => {
       throw new Error('socket hang up');
     });
-    expect(await quoteShipping(failing, request, 80)).toMatchObject({ fallback: true, quotes: [expect.objectContaining({ id: 'au-standard', price: 0 })] });
+    // Express keeps its price over the threshold.
+    expect(await quoteShipping(failing, request, 80)).toMatchObject({
+      fallback: true,
+      quotes: [expect.objectContaining({ id: 'au-standard', price: 0 }), expect.objectContaining({ id: 'au-express', price: 25 })],
+    });
     expect((await quoteShipping(flatRateShipping, request, 74.99)).quotes[0]!.price).toBe(15);
   });
 });

@@ -50,21 +50,28 @@ export const CHECKOUT_MESSAGES = {
   ratesFailed: 'Could not fetch shipping rates.',
 } as const;
 
-/** The flat table: used when live rates fail, and as the local default rate card. */
+/**
+ * The flat table: used when live rates fail, and as the local default rate card. Australian addresses get
+ * Australia Post's two domestic services, standard and express; abroad, one international rate.
+ */
 export function fallbackQuotes(country: CountryCode): ShippingQuote[] {
-  const rate = country === 'AU' ? SHIPPING.fallback.domestic : SHIPPING.fallback.international;
-  return [
-    {
-      id: rate.id,
-      plan_name: rate.name,
-      carrier: SHIPPING.defaultCarrier,
-      is_satchel: false,
-      satchel_size: null,
-      service: 'standard',
-      price: rate.price,
-      eta: { days_range: rate.etaDays, date_range: '' },
-    },
-  ];
+  const rates =
+    country === 'AU'
+      ? [
+          { rate: SHIPPING.fallback.domestic, service: 'standard' as const },
+          { rate: SHIPPING.fallback.express, service: 'express' as const },
+        ]
+      : [{ rate: SHIPPING.fallback.international, service: 'standard' as const }];
+  return rates.map(({ rate, service }) => ({
+    id: rate.id,
+    plan_name: rate.name,
+    carrier: SHIPPING.defaultCarrier,
+    is_satchel: false,
+    satchel_size: null,
+    service,
+    price: rate.price,
+    eta: { days_range: rate.etaDays, date_range: '' },
+  }));
 }
 
 /**

@@ -41,9 +41,10 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
   }, [enabled, settled, cartKey]);
 
   const options = state.status === 'ready' ? state.quotes : [];
-  // A choice that is no longer offered is dropped; a single option is chosen for the shopper.
+  // A choice that is no longer offered is dropped; until the shopper picks one, the cheapest is chosen for them
+  // (the first of equals, as the carrier lists them), so Express is always a choice, never a default.
   useEffect(() => {
-    if (!options.some((q) => q.id === methodId)) setMethodId(options.length === 1 ? options[0]!.id : null);
+    if (!options.some((q) => q.id === methodId)) setMethodId(cheapest(options)?.id ?? null);
   }, [options.map((q) => q.id).join()]);
 
   return {
@@ -54,4 +55,8 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
     /** The server's current options, when the ones shown have changed since (answered with a refused checkout). */
     offerAgain: (quotes: ShippingQuote[], message?: string) => setState({ status: 'ready', quotes, message }),
   };
+}
+
+function cheapest(options: readonly ShippingQuote[]): ShippingQuote | undefined {
+  return options.reduce<ShippingQuote | undefined>((best, q) => (best === undefined || q.price < best.price ? q : best), undefined);
 }
