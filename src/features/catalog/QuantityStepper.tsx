@@ -1,4 +1,9 @@
-/** Quantity input: positive integers only, minimum 1; anything non-numeric becomes 1. */
+/**
+ * Quantity input: positive integers only, minimum 1. The shopper types freely — an emptied field stays empty
+ * while they type, and each whole number is taken as it is typed — and anything left that is not a quantity
+ * becomes 1 when they are done (leaving the field or pressing Enter).
+ */
+import { useEffect, useState } from 'react';
 import { toQuantity } from '@/features/cart/cart';
 
 interface Props {
@@ -12,6 +17,21 @@ interface Props {
 }
 
 export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1 }: Props) {
+  const [draft, setDraft] = useState(String(value));
+  // A change from the buttons or another tab shows in the field; what is being typed stays.
+  useEffect(() => setDraft((typed) => (typed !== '' && toQuantity(typed) === value ? typed : String(value))), [value]);
+
+  function type(text: string) {
+    const digits = text.replace(/\D/g, '');
+    setDraft(digits);
+    if (digits !== '' && Number(digits) >= 1) onChange(toQuantity(digits));
+  }
+  function done() {
+    const quantity = toQuantity(draft);
+    setDraft(String(quantity));
+    if (quantity !== value) onChange(quantity);
+  }
+
   return (
     <div className="inline-flex items-center rounded-full border border-slate-400 bg-white">
       <button
@@ -31,9 +51,11 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
         type="text"
         inputMode="numeric"
         pattern="[0-9]*"
-        value={value}
+        value={draft}
         disabled={disabled}
-        onChange={(event) => onChange(toQuantity(event.target.value))}
+        onChange={(event) => type(event.target.value)}
+        onBlur={done}
+        onKeyDown={(event) => event.key === 'Enter' && done()}
         className="h-10 w-14 border-x border-slate-300 text-center font-semibold"
       />
       <button
