@@ -3,6 +3,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useStore } from '@nanostores/react';
 import { LIMITS } from '@/config/constants';
 import { formatPrice } from '@/lib/format';
+import DrawerNotice from '@/features/toast/DrawerNotice';
 import CartLineList from './CartLineList';
 import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $subtotal, closeDrawer } from './store';
 
@@ -27,6 +28,7 @@ export default function CartDrawer() {
               </svg>
             </Dialog.Close>
           </div>
+          <DrawerNotice />
           <div className="flex-1 overflow-y-auto px-5 py-4">
             {lastAdded && (
               <div className="flex gap-4">

@@ -79,7 +79,11 @@ const intent: ClientDirective = (load, options, island) => {
     island.removeEventListener('click', hold, true);
     island.removeEventListener('input', remember, true);
     for (const [field, value] of typed) if (field.isConnected) retype(field, value);
-    for (const control of held.splice(0)) if (control.isConnected) control.click();
+    // One click a task: React applies each click's state (a quantity raised) before the next click reads it.
+    for (const control of held.splice(0)) {
+      if (control.isConnected) control.click();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   }
 
   for (const type of INTENT_EVENTS) island.addEventListener(type, start, { capture: true, passive: true });
