@@ -37,7 +37,7 @@ async function guestBuys(page: Page, email: string): Promise<string> {
 /** Signs in from /admin: the back office sends a signed-out visitor to /auth and back. */
 async function signInFromAdmin(page: Page, email: string): Promise<void> {
   await page.goto('/admin');
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL(/\/auth\?return_to=%2Fadmin$/);
   await page.getByRole('button', { name: 'Continue with Google' }).click();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Name').fill('The Publisher');
@@ -140,6 +140,31 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     expect(events).toHaveLength(1);
     expect((await readOutbox(OUTBOX)).filter((m) => m.to === email).map((m) => m.subject)).toEqual([`Your order ${number} has been cancelled and refunded`]);
     await expect(page.getByRole('button', { name: 'Cancel and refund', exact: true })).toHaveCount(0);
+  });
+
+  test('unpaid checkout attempts stay out of the views, and show under All only when asked for', async ({ browser, request }) => {
+    const email = uniqueEmail('attempt');
+    const [attempt] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
+      customer_email: email,
+      subtotal_amount: 22,
+      shipping_amount: 15,
+      total_amount: 37,
+      shipping_address: { line1: '3 Unpaid Rd', city: 'Sydney', postal_code: '2000', country: 'AU' },
+      shipping_method: { name: 'AU Standard Courier' },
+    });
+    await asService(request, 'POST', 'order_items', { order_id: attempt!.id, product_id: 'book-10-reasons', title: 'Book', quantity: 1, price_at_time: 22 });
+    const publisherEmail = uniqueEmail('publisher');
+    staffCli('add', publisherEmail);
+    const page = await browser.newPage();
+    await publisherSignsIn(page, publisherEmail);
+    const number = attempt!.id.slice(0, 8).toUpperCase();
+    await page.getByLabel('Search by order number or email').fill(email);
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await expect(page.getByText('No orders here.')).toBeVisible();
+    await page.getByLabel('Unpaid checkout attempts only').check();
+    await expect(page.getByRole('link', { name: number })).toBeVisible();
+    await page.getByLabel('Unpaid checkout attempts only').uncheck();
+    await expect(page.getByText('No orders here.')).toBeVisible();
   });
 
   test('a signed-in shopper who is not staff is told they have no access', async ({ page }) => {

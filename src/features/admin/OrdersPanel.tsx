@@ -1,4 +1,7 @@
-/** Orders: the To pack / Shipped / Refunds due / All views and a search by order number or email. */
+/**
+ * Orders: the To pack / Shipped / Refunds due / All views and a search by order number or email. Unpaid
+ * checkout attempts are not orders: they show only under All, when asked for.
+ */
 import { useState } from 'react';
 import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
@@ -7,10 +10,12 @@ import { listOrders, ORDER_VIEWS, type OrderView } from './api';
 import { LoadState, useLoad } from './use-load';
 
 export function OrdersPanel() {
-  const [view, setView] = useState<OrderView>('to_pack');
+  const [view, setView] = useState<(typeof ORDER_VIEWS)[number]['id']>('to_pack');
+  const [unpaidOnly, setUnpaidOnly] = useState(false);
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 250);
-  const { state } = useLoad(() => listOrders(view, query), [view, query]);
+  const asked: OrderView = view === 'all' && unpaidOnly ? 'unpaid' : view;
+  const { state } = useLoad(() => listOrders(asked, query), [asked, query]);
 
   return (
     <section aria-labelledby="orders-heading">
@@ -32,6 +37,12 @@ export function OrdersPanel() {
           </label>
           <input id="order-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
+        {view === 'all' && (
+          <label className="flex items-center gap-2 py-2 text-sm font-semibold text-slate-700">
+            <input type="checkbox" className="h-4 w-4" checked={unpaidOnly} onChange={(e) => setUnpaidOnly(e.target.checked)} />
+            Unpaid checkout attempts only
+          </label>
+        )}
         {view === 'to_pack' && (
           <a href="/admin/packing-slip?view=to_pack" className="btn-secondary">
             Print all packing slips

@@ -13,7 +13,8 @@ export const ORDER_VIEWS = [
   { id: 'refunds_due', label: 'Refunds due' },
   { id: 'all', label: 'All' },
 ] as const;
-export type OrderView = (typeof ORDER_VIEWS)[number]['id'];
+/** What the list asks the database for: a view, or under All the unpaid checkout attempts it leaves out. */
+export type OrderView = (typeof ORDER_VIEWS)[number]['id'] | 'unpaid';
 
 export class BackOfficeError extends Error {}
 
