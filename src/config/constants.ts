@@ -97,6 +97,8 @@ export const STORAGE_KEYS = {
   analyticsConsentRequired: 'analyticsConsentRequired',
   /** The page to return to after signing in (session storage). */
   signInReturnTo: 'signInReturnTo',
+  /** What the shopper typed at checkout, kept for the tab's session until the order is paid (session storage). */
+  checkoutDraft: 'checkoutDraft',
 } as const;
 
 /**
@@ -153,7 +155,7 @@ export const HUMAN_CHECK_ACTIONS = { newsletter: 'newsletter_subscribe', contact
 export const BACK_OFFICE = {
   /** Stock below this is highlighted. */
   lowStockBelow: 10,
-  /** Australia Post article numbers: 10 to 23 letters and digits (domestic articles, and S10 like RR123456789AU). */
+  /** Australia Post article numbers: 10 to 23 letters and digits (domestic articles, and S10 like RR123456785AU, whose check digit is checked too). */
   auspostTrackingPattern: /^[A-Z0-9]{10,23}$/,
   auspostTrackingUrl: 'https://auspost.com.au/mypost/track/details/',
   /** Where shoppers without an account follow their order (the token goes in the fragment, never to a server log). */

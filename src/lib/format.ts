@@ -1,4 +1,4 @@
-import { CURRENCY, LOCALE, LIMITS } from '@/config/constants';
+import { COUNTRY_NAMES, CURRENCY, LOCALE, LIMITS } from '@/config/constants';
 
 const priceFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: CURRENCY });
 const shortDate = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short' });
@@ -7,6 +7,11 @@ const longDate = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone: 
 /** A price in AUD for the en-AU locale, e.g. "$9.50". */
 export function formatPrice(amount: number): string {
   return priceFormat.format(amount);
+}
+
+/** A price with its currency named, for a shopper abroad to whom "$" means their own dollar or nothing. */
+export function formatPriceAud(amount: number): string {
+  return `${priceFormat.format(amount)} AUD`;
 }
 
 /** en-AU short date, e.g. "22/11/2026". */
@@ -22,4 +27,10 @@ export function formatLongDate(value: string | Date): string {
 /** The order number shown to buyers: the first characters of the order id, uppercase. */
 export function orderNumber(orderId: string): string {
   return orderId.slice(0, LIMITS.orderNumberLength).toUpperCase();
+}
+
+/** A country's name written out in full ("United Kingdom" for GB), for labels and the back office; an unknown code as it is. */
+export function countryName(code: string | undefined): string {
+  const upper = (code ?? '').trim().toUpperCase();
+  return (COUNTRY_NAMES as Record<string, string>)[upper] ?? (code ?? '').trim();
 }

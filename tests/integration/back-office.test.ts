@@ -94,11 +94,17 @@ describe('order actions (/api/admin-order)', () => {
     expect(mails[0]!.text).toContain('https://auspost.com.au/mypost/track/details/33ABC1234567');
     expect(mails[0]!.text).toMatch(new RegExp(`${t.url}/order-status#[0-9a-f]{64}`));
 
-    const corrected = await ship('RR123456789AU');
+    // The server checks an international number's check digit as the form does.
+    const wrongCheckDigit = await ship('RR123456789AU');
+    expect(wrongCheckDigit.status).toBe(400);
+    expect(wrongCheckDigit.body.error).toContain('RR123456789AU is not a valid international tracking number');
+    expect(wrongCheckDigit.body.error).toContain('e.g. RR123456785AU');
+
+    const corrected = await ship('RR123456785AU');
     expect(corrected.body.message).toMatch(/corrected/);
     mails = await mailTo(email);
     expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(/has shipped$/), expect.stringMatching(/^Corrected tracking number for your order/)]);
-    expect(mails[1]!.text).toContain('RR123456789AU');
+    expect(mails[1]!.text).toContain('RR123456785AU');
 
     expect((await history(orderId)).map((e) => e.action)).toEqual(['shipped', 'shipping_emailed', 'tracking_corrected', 'shipping_emailed']);
     expect((await history(orderId)).every((e) => e.actor === STAFF)).toBe(true);

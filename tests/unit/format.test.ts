@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 
 describe('formatting for en-AU', () => {
   it('formats AUD prices the way Australians read them', () => {
@@ -14,5 +16,27 @@ describe('formatting for en-AU', () => {
 
   it('shows the first eight characters of an order id, uppercase', () => {
     expect(orderNumber('3f2a9c1e-77aa-4b1e-9d0c-1234567890ab')).toBe('3F2A9C1E');
+  });
+
+  it('writes a country out in full, and leaves a code it does not know as it is', () => {
+    expect(countryName('GB')).toBe('United Kingdom');
+    expect(countryName('us')).toBe('United States');
+    expect(countryName('AU')).toBe('Australia');
+    expect(countryName('FR')).toBe('FR');
+    expect(countryName(undefined)).toBe('');
+  });
+
+  it('writes the order number one way everywhere: every page, email and function goes through orderNumber()', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? files(path) : /\.(ts|tsx|astro)$/.test(name) ? [path] : [];
+      });
+    const offenders = [...files('src'), ...files('functions')].filter((file) => {
+      if (file === join('src', 'lib', 'format.ts') || file === join('src', 'config', 'constants.ts')) return false;
+      const text = readFileSync(file, 'utf8');
+      return /orderNumberLength|\.id\.slice\(0,\s*8\)|orderId\.slice\(0,\s*8\)/.test(text);
+    });
+    expect(offenders).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /** One order: everything the publisher needs to pack, ship, refund or answer a question about it, and its history. */
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
+import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { mailtoHref } from '@/lib/mailto';
 import { toast } from '@/features/toast/store';
 import { StatusBadge } from '@/features/account/StatusBadge';
@@ -10,9 +10,11 @@ import { LoadState, useLoad } from './use-load';
 
 const dateTime = new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Australia/Sydney' });
 
-/** The address as it goes on a label, one line each. */
+/** The address as it goes on a label, one line each, the country written out in full. */
 export function addressLines(a: Order['shipping_address']): string[] {
-  return [a.addressLine1 ?? a.line1, a.addressLine2 ?? a.line2, [a.city, a.state, a.postalCode ?? a.postal_code].filter(Boolean).join(' '), a.country].filter((l): l is string => Boolean(l));
+  return [a.addressLine1 ?? a.line1, a.addressLine2 ?? a.line2, [a.city, a.state, a.postalCode ?? a.postal_code].filter(Boolean).join(' '), countryName(a.country)].filter((l): l is string =>
+    Boolean(l),
+  );
 }
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {

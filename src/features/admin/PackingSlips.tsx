@@ -1,4 +1,8 @@
-/** /admin/packing-slip?order=<id> or ?view=to_pack: print-ready slips, one page each: address label, order number, items. */
+/**
+ * /admin/packing-slip?order=<id> or ?view=to_pack: print-ready slips, one A4 page each (no blank page after the
+ * last): the address label with the buyer's phone when given, the sender's return address, the order number and
+ * the items.
+ */
 import { SITE } from '@/config/site';
 import { orderNumber } from '@/lib/format';
 import { getOrder, listOrders, type OrderDetail } from './api';
@@ -15,14 +19,24 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
 }
 
 function Slip({ order }: { order: OrderDetail }) {
+  const phone = order.shipping_address.phone?.trim();
   return (
-    <article className="slip break-after-page rounded-2xl bg-white p-6 ring-1 ring-slate-300 print:rounded-none print:ring-0" aria-label={`Packing slip ${orderNumber(order.id)}`}>
-      <div className="rounded-xl border-2 border-dashed border-slate-500 p-4 text-lg">
-        <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Ship to</p>
-        <p className="font-bold">{order.customer_name}</p>
-        {addressLines(order.shipping_address).map((line) => (
-          <p key={line}>{line}</p>
-        ))}
+    <article className="slip rounded-2xl bg-white p-6 ring-1 ring-slate-300 not-last:break-after-page print:rounded-none print:p-0 print:ring-0" aria-label={`Packing slip ${orderNumber(order.id)}`}>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-64 flex-1 rounded-xl border-2 border-dashed border-slate-500 p-4 text-lg">
+          <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Ship to</p>
+          <p className="font-bold">{order.customer_name}</p>
+          {addressLines(order.shipping_address).map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+          {phone && <p>Phone: {phone}</p>}
+        </div>
+        <div className="text-sm" data-testid="return-address">
+          <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">From (return address)</p>
+          {SITE.returnAddress.map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
       </div>
       <div className="mt-4 flex flex-wrap justify-between gap-2">
         <h2 className="text-xl font-bold">
@@ -79,7 +93,7 @@ function Slips() {
       <LoadState state={state} what="packing slips" />
       {state.status === 'ready' && state.data.length === 0 && <p>Nothing to pack.</p>}
       {state.status === 'ready' && (
-        <div className="space-y-6">
+        <div className="space-y-6 print:space-y-0">
           {state.data.map((order) => (
             <Slip key={order.id} order={order} />
           ))}
