@@ -6,6 +6,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { CURRENCY } from '../../src/config/constants';
+import { SITE } from '../../src/config/site';
 import type { ServerEnv } from '../../src/config/env';
 import { toCents } from '../../src/lib/money';
 import { confirmationEmail, newOrderNotice, refundEmail } from './emails';
@@ -21,13 +22,13 @@ export interface FulfilmentServices {
   payments: PaymentProvider;
   /** The site's origin, for the links in emails (the order status page, the back office). */
   siteOrigin: string;
-  /** The publisher's address (NOTIFY_EMAIL_TO): told of every paid order. */
+  /** The publisher's address (NOTIFY_EMAIL_TO, else the site's contact address): told of every paid order. */
   notifyTo?: string;
 }
 
-/** The services for a request: the configured providers, the site's origin, the publisher's address. */
+/** The services for a request: the configured providers, the site's origin, the publisher's address (the site's own when NOTIFY_EMAIL_TO is unset). */
 export function fulfilmentServices(env: ServerEnv, request: Request, payments: PaymentProvider = selectPaymentProvider(env)): FulfilmentServices {
-  return { email: selectEmailProvider(env), payments, siteOrigin: env.SITE_URL ?? new URL(request.url).origin, notifyTo: env.NOTIFY_EMAIL_TO };
+  return { email: selectEmailProvider(env), payments, siteOrigin: env.SITE_URL ?? new URL(request.url).origin, notifyTo: env.NOTIFY_EMAIL_TO || SITE.email };
 }
 
 export interface FulfilmentOptions {

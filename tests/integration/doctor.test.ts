@@ -401,7 +401,7 @@ describe('variables, skipped checks and unreachable providers', () => {
       [
         'AUSPOST_API_KEY not set: shipping is priced from the fixed rate card, not Australia Post',
         'GOOGLE_PLACES_API_KEY not set: shoppers type their address by hand (no suggestions)',
-        'NOTIFY_EMAIL_TO not set: the publisher is not emailed about paid orders, contact messages or subscriptions',
+        "NOTIFY_EMAIL_TO not set: paid orders are emailed to the site's contact address, contact messages and subscriptions to EMAIL_FROM",
         'PUBLIC_GA4_ID not set: no analytics',
       ].join('\n'),
     );

@@ -1,6 +1,8 @@
 /** Fulfilment is the one place stock changes: atomic, idempotent, and never below zero. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fulfilOrder, type FulfilmentServices } from '../../functions/_lib/fulfilment';
+import { fulfilmentServices, fulfilOrder, type FulfilmentServices } from '../../functions/_lib/fulfilment';
+import type { ServerEnv } from '../../src/config/env';
+import { SITE } from '../../src/config/site';
 import type { EmailMessage } from '../../functions/_lib/providers/email';
 import type { PaymentRefund } from '../../functions/_lib/providers/payments';
 import { startTestShop, type TestShop } from '../helpers/shop';
@@ -154,7 +156,16 @@ describe('the publisher is told of each paid order', () => {
     expect(confirmation.text).toMatch(/Follow your order: https:\/\/shop\.example\/order-status#[0-9a-f]{64}/);
   });
 
-  it('not at all when NOTIFY_EMAIL_TO is unset', async () => {
+  it("at the site's own contact address when NOTIFY_EMAIL_TO is unset or empty, so a new deploy hears of its first sale", () => {
+    const request = new Request('https://shop.example/api/verify-payment');
+    const payments = { refundSession: vi.fn() } as unknown as FulfilmentServices['payments'];
+    const services = (env: Partial<ServerEnv>) => fulfilmentServices({ SHOP_LOCAL_SERVER: '1', ...env } as ServerEnv, request, payments);
+    expect(services({}).notifyTo).toBe(SITE.email);
+    expect(services({ NOTIFY_EMAIL_TO: '' }).notifyTo).toBe(SITE.email);
+    expect(services({ NOTIFY_EMAIL_TO: 'orders@example.com.au' }).notifyTo).toBe('orders@example.com.au');
+  });
+
+  it('not at all when the services name no publisher address', async () => {
     const order = await createOrder('book-10-reasons', 1, 'cs_test_no_notice');
     const { services, sent } = recordingServices();
     await fulfilOrder(t.service(), services, order);
