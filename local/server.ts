@@ -6,6 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import type { FunctionContext } from '../functions/_lib/http';
+import { registerLocalCdnCache } from '../functions/_lib/providers/cdn-cache';
+import { LocalCdnCache } from './cdn-cache';
 import { chooseEncoding, compressedFile } from './compression';
 import { FOREIGN_HOST_MESSAGE, isLocalHost } from './host-check';
 import { loadFunctions, RateLimiter } from './functions';
@@ -124,6 +126,9 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
   const { projectRoot, mounts = [] } = options;
   const functions = await loadFunctions(join(projectRoot, 'functions'));
   const limiter = new RateLimiter();
+  // Function answers are cached as Netlify's CDN caches them, and purged by tag through the same adapter a deploy uses.
+  const cdn = new LocalCdnCache();
+  registerLocalCdnCache((tags) => cdn.purge(tags));
 
   return async (req, res, origin) => {
     const path = new URL(req.url ?? '/', origin).pathname;
@@ -146,7 +151,9 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
       if (!limiter.allow(`${fn.name}:${client}`, fn.config.rateLimit)) {
         return answer(Response.json({ error: 'Too many requests. Please wait a minute and try again.' }, { status: 429 }));
       }
-      return answer(await fn.handler(toWebRequest(req, origin), localFunctionContext(req)));
+      const call = () => fn.handler(toWebRequest(req, origin), localFunctionContext(req));
+      const url = new URL(req.url ?? '/', origin);
+      return answer(method === 'GET' ? await cdn.answer(`${url.pathname}${url.search}`, call) : await call());
     }
     if (path.startsWith('/api/')) return answer(Response.json({ error: `No function is mounted at ${path}.` }, { status: 404 }));
     return false;

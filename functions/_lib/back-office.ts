@@ -11,6 +11,7 @@ import { checkShipment } from '../../src/features/admin/shipment';
 import { orderNumber } from '../../src/lib/format';
 import { confirmationEmail, refundEmail, shippingEmail } from './emails';
 import { refundInFull, sendOrderEmailOnce, type FulfilmentServices } from './fulfilment';
+import { purgeLiveCatalog } from './live-catalog';
 import { getOrder, getOrderWithItems } from './orders';
 import { ConfigurationError } from './runtime';
 
@@ -102,6 +103,8 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
     case 'cancel': {
       const result = await rpcText(ctx.db, 'cancel_paid_order', { p_order_id: order.id, p_actor: ctx.actor });
       if (result === 'not_cancellable') return { status: 409, message: 'Only a paid order that has not shipped can be cancelled and refunded.' };
+      // The cancellation put the copies back: the cached live stock is out of date.
+      await purgeLiveCatalog(ctx.services.cdn, `cancelling order ${order.id}`);
       return refund(ctx, order.id, number, 'Order cancelled and stock put back');
     }
     case 'retry_refund': {

@@ -11,7 +11,9 @@ import type { ServerEnv } from '../../src/config/env';
 import { toCents } from '../../src/lib/money';
 import { confirmationEmail, newOrderNotice, refundEmail } from './emails';
 import { claimEmail, fulfil, getOrder, getOrderWithItems, recordRefund, releaseEmail, type FulfilmentResult, type Order, type OrderEmail, type OrderWithItems } from './orders';
-import { selectEmailProvider, selectPaymentProvider } from './providers/select';
+import { purgeLiveCatalog } from './live-catalog';
+import type { CdnCache } from './providers/cdn-cache';
+import { selectCdnCache, selectEmailProvider, selectPaymentProvider } from './providers/select';
 import type { EmailMessage, EmailProvider } from './providers/email';
 import type { PaymentProvider, PaymentSession } from './providers/payments';
 
@@ -24,11 +26,13 @@ export interface FulfilmentServices {
   siteOrigin: string;
   /** The publisher's address (NOTIFY_EMAIL_TO, else the site's contact address): told of every paid order. */
   notifyTo?: string;
+  /** The CDN's cache of the live price and stock, purged when a sale takes stock. */
+  cdn?: CdnCache;
 }
 
 /** The services for a request: the configured providers, the site's origin, the publisher's address (the site's own when NOTIFY_EMAIL_TO is unset). */
 export function fulfilmentServices(env: ServerEnv, request: Request, payments: PaymentProvider = selectPaymentProvider(env)): FulfilmentServices {
-  return { email: selectEmailProvider(env), payments, siteOrigin: env.SITE_URL ?? new URL(request.url).origin, notifyTo: env.NOTIFY_EMAIL_TO || SITE.email };
+  return { email: selectEmailProvider(env), payments, siteOrigin: env.SITE_URL ?? new URL(request.url).origin, notifyTo: env.NOTIFY_EMAIL_TO || SITE.email, cdn: selectCdnCache(env) };
 }
 
 export interface FulfilmentOptions {
@@ -67,6 +71,8 @@ export function paymentMismatch(order: Order, session: PaymentSession): string |
 
 export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServices, orderId: string, options: FulfilmentOptions = {}): Promise<FulfilmentResult> {
   const result = await fulfil(db, orderId);
+  // This call took the stock: the cached live stock (and whether a book shows as in stock) is out of date.
+  if (result === 'fulfilled') await purgeLiveCatalog(services.cdn, `the sale of order ${orderId}`);
   if (result === 'fulfilled' || result === 'already_fulfilled') {
     await sendOrderEmailOnce(db, services, orderId, 'confirmation', confirmationEmail);
     const { notifyTo } = services;

@@ -62,6 +62,8 @@ export const serverEnvSchema = z.object({
   SITE_ID: optional,
   SITE_NAME: optional,
   URL: optional,
+  /** Set by Netlify in every deployed function: the token for its site's purge API (cached answers by tag). */
+  NETLIFY_PURGE_API_TOKEN: optional,
   /** Set to "1" by the local server (npm start, npm run dev, the tests) and by nothing else. */
   SHOP_LOCAL_SERVER: optional,
   NODE_ENV: optional,

@@ -20,6 +20,8 @@ import { createAustraliaPostRates } from './australia-post';
 import { createGooglePlacesLookup } from './google-places';
 import { createLocalTestPayments } from './local-payments';
 import { createStripePayments } from './stripe';
+import { localCdnCache, noCdnCache, type CdnCache } from './cdn-cache';
+import { createNetlifyPurge } from './netlify-purge';
 
 const warned = new Set<string>();
 function warnOnce(key: string, message: string): void {
@@ -107,4 +109,18 @@ export function testPaymentsInUse(env: ServerEnv): boolean {
     if (error instanceof ConfigurationError) return false;
     throw error;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The CDN's cache of function answers.
+
+/**
+ * Netlify's purge API where Netlify gave the function its purge token and site id; the local server's own cache
+ * on the local server; anywhere else nothing (logged once), and cached answers expire by their cache period.
+ */
+export function selectCdnCache(env: ServerEnv): CdnCache {
+  if (env.NETLIFY_PURGE_API_TOKEN && env.SITE_ID) return createNetlifyPurge({ token: env.NETLIFY_PURGE_API_TOKEN, siteId: env.SITE_ID });
+  if (localStandInsAllowed(env)) return localCdnCache;
+  warnOnce('cdn-cache', '[providers] NETLIFY_PURGE_API_TOKEN or SITE_ID is not set: cached answers are not purged and expire by their cache period.');
+  return noCdnCache;
 }

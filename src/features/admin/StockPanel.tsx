@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { BACK_OFFICE } from '@/config/constants';
 import { toast } from '@/features/toast/store';
 import { toSingleLine } from '@/lib/text';
+import { refreshShopStock } from '@/features/catalog/refresh-shop-stock';
 import { listStock, setStock, type StockRow } from './api';
 import { LoadState, useLoad } from './use-load';
 
@@ -20,6 +21,7 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
     try {
       await setStock(row.id, value, why);
       toast({ title: `${row.title}: stock set to ${value}.` });
+      void refreshShopStock(row.id).then((refresh) => refresh.ok || toast({ title: refresh.message, variant: 'info' }));
       setReason('');
       onSaved();
     } catch (error) {

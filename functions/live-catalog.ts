@@ -1,0 +1,17 @@
+/**
+ * The catalog's live price and stock for the pages, as one small JSON answer the CDN caches (see
+ * src/features/catalog/live-answer.ts for the period and tag): however many people visit, the database is
+ * read about once per cache period, and again after a purge.
+ */
+import { readServerEnv } from '../src/config/env';
+import { LIVE_CATALOG_CACHE_HEADERS, LIVE_CATALOG_PATH, type LiveCatalogAnswer } from '../src/features/catalog/live-answer';
+import { handle, json, type FunctionConfig } from './_lib/http';
+import { readLiveCatalog } from './_lib/live-catalog';
+import { serviceClient } from './_lib/supabase-admin';
+
+export default handle(async () => {
+  const answer: LiveCatalogAnswer = { products: await readLiveCatalog(serviceClient(readServerEnv())) };
+  return json(answer, 200, LIVE_CATALOG_CACHE_HEADERS);
+});
+
+export const config: FunctionConfig = { path: LIVE_CATALOG_PATH, method: ['GET'] };

@@ -1,0 +1,31 @@
+/**
+ * The live price and stock answer, as both sides agree on it: the function that reads the database
+ * (functions/live-catalog.ts) and the pages that fetch it (live-catalog.ts). The answer is cached by the CDN
+ * for CACHE_SECONDS, served stale while it is refreshed in the background, and dropped at once (purged by
+ * its tag) when stock is set in the back office or a sale or a cancellation changes it.
+ */
+export const LIVE_CATALOG_PATH = '/api/live-catalog';
+
+/** The cache tag the answer carries and the purge names. */
+export const CATALOG_CACHE_TAG = 'catalog';
+
+/** How long the CDN serves the answer as fresh: at most one database read per this period, purges aside. */
+export const CACHE_SECONDS = 60;
+
+/** How long past that a stale answer may still be served while one request refreshes it. */
+export const STALE_SECONDS = 24 * 60 * 60;
+
+/**
+ * The answer's cache headers, in Netlify's terms: the CDN keeps it (durable: one copy shared by every edge
+ * node) and tags it; browsers always ask again, and get it from the CDN.
+ */
+export const LIVE_CATALOG_CACHE_HEADERS = {
+  'cache-control': 'public, max-age=0, must-revalidate',
+  'netlify-cdn-cache-control': `public, durable, max-age=${CACHE_SECONDS}, stale-while-revalidate=${STALE_SECONDS}`,
+  'netlify-cache-tag': CATALOG_CACHE_TAG,
+} as const;
+
+/** The body: the catalog's rows for sale, in the database's own shape (`productFromRow` reads each). */
+export interface LiveCatalogAnswer {
+  products: unknown[];
+}

@@ -1,0 +1,119 @@
+/**
+ * The local server's stand-in for Netlify's CDN cache: which headers opt an answer in, fresh, stale and
+ * expired answers, one call for concurrent requests, and purging by tag.
+ */
+import { describe, expect, it } from 'vitest';
+import { cacheDirectives, cacheTags, LocalCdnCache } from '../../local/cdn-cache';
+import { LIVE_CATALOG_CACHE_HEADERS } from '../../src/features/catalog/live-answer';
+
+const headers = (init: Record<string, string>) => new Headers(init);
+
+describe('cacheDirectives', () => {
+  it('reads the most specific header: Netlify-CDN-Cache-Control, then CDN-Cache-Control, then a public Cache-Control', () => {
+    expect(cacheDirectives(headers(LIVE_CATALOG_CACHE_HEADERS))).toEqual({ maxAge: 60, staleWhileRevalidate: 86400 });
+    expect(cacheDirectives(headers({ 'cdn-cache-control': 'public, s-maxage=30', 'cache-control': 'no-store' }))).toEqual({ maxAge: 30, staleWhileRevalidate: 0 });
+    expect(cacheDirectives(headers({ 'cache-control': 'public, max-age=10' }))).toEqual({ maxAge: 10, staleWhileRevalidate: 0 });
+  });
+
+  it('keeps nothing that does not opt in, or opts out', () => {
+    expect(cacheDirectives(headers({}))).toBeNull();
+    expect(cacheDirectives(headers({ 'cache-control': 'no-store' }))).toBeNull();
+    expect(cacheDirectives(headers({ 'cache-control': 'max-age=60' }))).toBeNull();
+    expect(cacheDirectives(headers({ 'cache-control': 'public, max-age=0, must-revalidate' }))).toBeNull();
+    expect(cacheDirectives(headers({ 'netlify-cdn-cache-control': 'private, max-age=60' }))).toBeNull();
+  });
+
+  it('reads the tags of Netlify-Cache-Tag or Cache-Tag', () => {
+    expect(cacheTags(headers({ 'netlify-cache-tag': 'catalog, product-1' }))).toEqual(['catalog', 'product-1']);
+    expect(cacheTags(headers({ 'cache-tag': 'a' }))).toEqual(['a']);
+  });
+});
+
+function origin(headersInit: Record<string, string> = { ...LIVE_CATALOG_CACHE_HEADERS }) {
+  let calls = 0;
+  let release: (() => void) | undefined;
+  return {
+    get calls() {
+      return calls;
+    },
+    hold() {
+      return new Promise<void>((resolve) => (release = resolve));
+    },
+    release: () => release?.(),
+    fn: async (gate?: Promise<void>) => {
+      calls += 1;
+      const n = calls;
+      await gate;
+      return new Response(JSON.stringify({ n }), { status: 200, headers: { 'content-type': 'application/json', ...headersInit } });
+    },
+  };
+}
+
+describe('LocalCdnCache', () => {
+  it('answers from the cache while fresh, stale while refreshing once, and calls again once past both', async () => {
+    let now = 0;
+    const cache = new LocalCdnCache(() => now);
+    const live = origin({ 'netlify-cdn-cache-control': 'public, durable, max-age=60, stale-while-revalidate=120', 'netlify-cache-tag': 'catalog' });
+    const get = async () => {
+      const response = await cache.answer('/api/x', () => live.fn());
+      return { body: await response.json(), status: response.headers.get('cache-status'), cdn: response.headers.get('netlify-cdn-cache-control'), tag: response.headers.get('netlify-cache-tag') };
+    };
+    expect(await get()).toEqual({ body: { n: 1 }, status: '"Netlify Edge"; fwd=miss', cdn: null, tag: null });
+    now = 59_000;
+    expect((await get()).status).toBe('"Netlify Edge"; hit');
+    now = 61_000;
+    // Stale: served at once, and one call refreshes it in the background.
+    expect(await get()).toMatchObject({ body: { n: 1 }, status: '"Netlify Edge"; hit; fwd=stale' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(live.calls).toBe(2);
+    expect(await get()).toMatchObject({ body: { n: 2 }, status: '"Netlify Edge"; hit' });
+    now = 61_000 + 181_000;
+    expect(await get()).toMatchObject({ body: { n: 3 }, status: '"Netlify Edge"; fwd=miss' });
+    expect(cache.stats).toMatchObject({ hit: 2, stale: 1, miss: 2, originCalls: 3 });
+  });
+
+  it('passes an answer that does not opt in straight through, every time', async () => {
+    const cache = new LocalCdnCache();
+    const plain = origin({ 'cache-control': 'no-store' });
+    await cache.answer('/api/y', () => plain.fn());
+    const second = await cache.answer('/api/y', () => plain.fn());
+    expect(await second.json()).toEqual({ n: 2 });
+    expect(second.headers.get('cache-control')).toBe('no-store');
+    expect(second.headers.get('cache-status')).toBeNull();
+  });
+
+  it('serves concurrent requests for an expired cacheable answer from one call', async () => {
+    let now = 0;
+    const cache = new LocalCdnCache(() => now);
+    const live = origin({ 'netlify-cdn-cache-control': 'public, max-age=60' });
+    await cache.answer('/api/x', () => live.fn());
+    now = 120_000;
+    const gate = live.hold();
+    const waiting = Array.from({ length: 20 }, () => cache.answer('/api/x', () => live.fn(gate)));
+    live.release();
+    const bodies = await Promise.all(waiting.map(async (r) => (await r).json()));
+    expect(live.calls).toBe(2);
+    expect(new Set(bodies.map((b) => JSON.stringify(b)))).toEqual(new Set(['{"n":2}']));
+  });
+
+  it('drops the answers of a purged tag, keeps the others, and never keeps an answer fetched across a purge', async () => {
+    const cache = new LocalCdnCache();
+    const catalog = origin({ 'netlify-cdn-cache-control': 'public, max-age=60', 'netlify-cache-tag': 'catalog' });
+    const other = origin({ 'netlify-cdn-cache-control': 'public, max-age=60', 'netlify-cache-tag': 'other' });
+    await cache.answer('/api/catalog', () => catalog.fn());
+    await cache.answer('/api/other', () => other.fn());
+    cache.purge(['catalog']);
+    expect(await (await cache.answer('/api/catalog', () => catalog.fn())).json()).toEqual({ n: 2 });
+    expect(await (await cache.answer('/api/other', () => other.fn())).json()).toEqual({ n: 1 });
+
+    // A read that began before the purge may hold the old stock: it is answered, not kept.
+    cache.purge(['catalog']);
+    const gate = catalog.hold();
+    const before = cache.answer('/api/catalog', () => catalog.fn(gate));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    cache.purge(['catalog']);
+    catalog.release();
+    expect(await (await before).json()).toEqual({ n: 3 });
+    expect(await (await cache.answer('/api/catalog', () => catalog.fn())).json()).toEqual({ n: 4 });
+  });
+});
