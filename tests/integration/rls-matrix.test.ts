@@ -133,12 +133,27 @@ const SERVICE_FUNCTIONS = [
   'claim_publisher_notice',
   'sync_catalog',
 ];
-const STAFF_FUNCTIONS = ['require_staff', 'admin_list_orders', 'admin_get_order', 'admin_set_stock', 'admin_mark_message_handled', 'admin_remove_subscriber'];
+const STAFF_FUNCTIONS = [
+  'require_staff',
+  'admin_list_orders',
+  'admin_get_order',
+  'admin_set_stock',
+  'admin_mark_message_handled',
+  'admin_remove_subscriber',
+  'admin_sales',
+  'admin_sales_orders',
+  'admin_list_customers',
+  'admin_get_customer',
+];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
 const FUNCTIONS: Record<string, ApiRole[]> = {
   is_staff: ['anon', 'authenticated', 'service_role'],
   claim_guest_orders: ['authenticated'],
+  // Answers null to anyone signed in who is not staff (the header asks without knowing who is).
+  staff_orders_to_pack: ['authenticated'],
+  // Called only from inside the staff sales functions.
+  sales_orders_in: [],
   ...Object.fromEntries(STAFF_FUNCTIONS.map((name) => [name, ['authenticated'] as ApiRole[]])),
   ...Object.fromEntries(SERVICE_FUNCTIONS.map((name) => [name, ['service_role'] as ApiRole[]])),
   touch_updated_at: [],
@@ -272,6 +287,10 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_mark_message_handled((select id from public.contact_submissions limit 1))`,
       `select public.admin_remove_subscriber(gen_random_uuid())`,
       `select public.require_staff()`,
+      `select public.admin_sales('2026-01-01', '2026-12-31', 'month')`,
+      `select public.admin_sales_orders('2026-01-01', '2026-12-31')`,
+      `select public.admin_list_customers('')`,
+      `select public.admin_get_customer('a@example.com')`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [
@@ -286,6 +305,30 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.create_order('{"customer_email":"x@example.com","subtotal_amount":1,"shipping_amount":0,"total_amount":1,"shipping_address":{},"shipping_method":{},"payment_provider":"stripe"}', '[{"product_id":"rosary-kit","title":"Kit","quantity":1,"price_at_time":1}]')`,
     ];
     for (const sql of serviceCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['service']));
+  });
+
+  it('staff_orders_to_pack() counts the orders to pack for staff, and answers null to everyone else signed in', async () => {
+    await db.admin.exec(`update public.orders set payment_status = 'paid', status = 'processing', paid_at = now() where id = '${ORDER_A}'`);
+    try {
+      const count = async (caller: Caller) => {
+        try {
+          return (await db.request(CALLERS[caller].role, CALLERS[caller].claims, 'select public.staff_orders_to_pack() as n')).rows[0]?.n;
+        } catch (error) {
+          if (isPermissionError(error)) return 'denied';
+          throw error;
+        }
+      };
+      expect(Object.fromEntries(await Promise.all(CALLER_NAMES.map(async (c) => [c, await count(c)])))).toEqual({
+        anon: 'denied',
+        shopperA: null,
+        shopperB: null,
+        staff: 1,
+        unconfirmed: null,
+        service: 'denied',
+      });
+    } finally {
+      await db.admin.exec(`update public.orders set payment_status = 'unpaid', status = 'pending', paid_at = null where id = '${ORDER_A}'`);
+    }
   });
 
   it('is_staff() is true only for a signed-in user with a confirmed address on the staff list, whatever its case', async () => {
