@@ -22,7 +22,14 @@ export default defineConfig({
     {
       command: `tsx local/start.ts --no-build`,
       url: `http://localhost:${PORT}/api/health`,
-      env: { PORT: String(PORT), LOCAL_DB: 'memory', LOCAL_OUTBOX_FILE: 'test-results/outbox.jsonl', ...(process.env.LOCAL_DIST_DIR && { LOCAL_DIST_DIR: process.env.LOCAL_DIST_DIR }) },
+      // LOCAL_CDN_CACHE=off: tests write to the database directly and expect the pages to show it at once.
+      env: {
+        PORT: String(PORT),
+        LOCAL_DB: 'memory',
+        LOCAL_CDN_CACHE: 'off',
+        LOCAL_OUTBOX_FILE: 'test-results/outbox.jsonl',
+        ...(process.env.LOCAL_DIST_DIR && { LOCAL_DIST_DIR: process.env.LOCAL_DIST_DIR }),
+      },
       reuseExistingServer: false,
       timeout: 60_000,
     },

@@ -126,9 +126,11 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
   const { projectRoot, mounts = [] } = options;
   const functions = await loadFunctions(join(projectRoot, 'functions'));
   const limiter = new RateLimiter();
-  // Function answers are cached as Netlify's CDN caches them, and purged by tag through the same adapter a deploy uses.
-  const cdn = new LocalCdnCache();
-  registerLocalCdnCache((tags) => cdn.purge(tags));
+  // Function answers are cached as Netlify's CDN caches them, and purged by tag through the same adapter a deploy
+  // uses. LOCAL_CDN_CACHE=off serves every request from the function (the browser tests write to the database
+  // directly and read the result at once).
+  const cdn = process.env.LOCAL_CDN_CACHE === 'off' ? undefined : new LocalCdnCache();
+  if (cdn) registerLocalCdnCache((tags) => cdn.purge(tags));
 
   return async (req, res, origin) => {
     const path = new URL(req.url ?? '/', origin).pathname;
@@ -153,7 +155,7 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
       }
       const call = () => fn.handler(toWebRequest(req, origin), localFunctionContext(req));
       const url = new URL(req.url ?? '/', origin);
-      return answer(method === 'GET' ? await cdn.answer(`${url.pathname}${url.search}`, call) : await call());
+      return answer(cdn && method === 'GET' ? await cdn.answer(`${url.pathname}${url.search}`, call) : await call());
     }
     if (path.startsWith('/api/')) return answer(Response.json({ error: `No function is mounted at ${path}.` }, { status: 404 }));
     return false;

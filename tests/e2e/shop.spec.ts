@@ -60,10 +60,12 @@ test.describe('shopping', () => {
     await expect(drawer.getByText('$66.00')).toBeVisible();
     await expect(drawer.getByRole('link', { name: 'View my cart (3)' })).toHaveAttribute('href', '/cart');
     await expect(drawer.getByRole('link', { name: 'Check out' })).toHaveAttribute('href', '/checkout');
+    await expect(drawer.getByRole('status')).toHaveText('3 item(s) added to cart');
     await page.keyboard.press('Escape');
     await expect(drawer).toBeHidden();
     await expect(await cartBadge(page)).toHaveText('3');
-    await expect(page.getByText('3 item(s) added to cart').first()).toBeVisible();
+    // The drawer's message went with it: nothing pops up over the page afterwards.
+    await expect(page.getByText('3 item(s) added to cart')).toHaveCount(0);
 
     await page.reload();
     await expect(await cartBadge(page)).toHaveText('3');
@@ -156,11 +158,10 @@ test.describe('out of stock', () => {
   });
 
   test('the book and its pre-rendered product page show Out of Stock, and home Coming Soon, when the database says 0', async ({ page }) => {
-    await page.route('**/rest/v1/products?*', async (route) => {
+    await page.route('**/api/live-catalog', async (route) => {
       const response = await route.fetch();
-      const body = (await response.json()) as unknown;
-      const zero = (row: Record<string, unknown>) => ({ ...row, stock: 0 });
-      await route.fulfill({ response, json: Array.isArray(body) ? body.map(zero) : zero(body as Record<string, unknown>) });
+      const { products } = (await response.json()) as { products: Array<Record<string, unknown>> };
+      await route.fulfill({ response, json: { products: products.map((row) => ({ ...row, stock: 0 })) } });
     });
     await page.goto('/book');
     await expect(page.getByRole('button', { name: 'Out of Stock' })).toBeDisabled();
@@ -189,11 +190,11 @@ test.describe('the book and product pages from the build', () => {
   test('/book and home draw the book before the live read answers, then take its price and stock', async ({ page }) => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/rest/v1/products?*', async (route) => {
+    await page.route('**/api/live-catalog', async (route) => {
       await held;
       const response = await route.fetch();
-      const rows = (await response.json()) as Array<Record<string, unknown>>;
-      await route.fulfill({ response, json: rows.map((row) => ({ ...row, price: 19.5 })) });
+      const { products } = (await response.json()) as { products: Array<Record<string, unknown>> };
+      await route.fulfill({ response, json: { products: products.map((row) => ({ ...row, price: 19.5 })) } });
     });
     await page.goto('/book');
     await expect(page.getByRole('heading', { level: 1, name: BOOK })).toBeVisible();
@@ -211,7 +212,7 @@ test.describe('the book and product pages from the build', () => {
   test('when the live read fails: Product Not Found with Back to Store, and Book Not Found with Browse Store, in place of the book', async ({ page }) => {
     const errors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    await page.route('**/rest/v1/products?*', (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }));
+    await page.route('**/api/live-catalog', (route) => route.fulfill({ status: 503, json: { error: 'unavailable' } }));
 
     await page.goto('/store/product/book-10-reasons');
     await expect(page.getByRole('heading', { level: 1, name: 'Product Not Found' })).toBeVisible(hydrated);

@@ -5,6 +5,9 @@ import type { CartProduct } from './cart';
 
 export const OUT_OF_STOCK_MESSAGE = 'This product is out of stock';
 
+/** What the shopper is told after adding `quantity` from a product's quantity field (one: the product's own default). */
+export const addedMessage = (quantity: number): string | undefined => (quantity > 1 ? `${quantity} item(s) added to cart` : undefined);
+
 /** Adds to the cart and says so; refuses an out-of-stock product with the shop's message. */
 export function addWithFeedback(product: CartProduct, quantity = 1, successTitle?: string): AddResult {
   const result = addToCart(product, quantity);

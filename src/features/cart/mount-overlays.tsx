@@ -1,7 +1,7 @@
-/** Renders the overlays (ShopOverlays) into their container, on first need (overlays.ts). */
+/** Renders the toasts (Toaster) into the overlays' container, on first need (overlays.ts). */
 import { createRoot } from 'react-dom/client';
-import ShopOverlays from './ShopOverlays';
+import Toaster from '@/features/toast/Toaster';
 
 export function mountOverlays(container: HTMLElement): void {
-  createRoot(container).render(<ShopOverlays />);
+  createRoot(container).render(<Toaster />);
 }

@@ -1,25 +1,32 @@
 /**
- * The layout's overlays, the cart drawer and the toasts, are mounted only when first needed: when something
- * is added to the cart, a toast is raised, or a toast was carried over from the page before. Until then a
- * page runs no React for them.
+ * The layout's overlays are mounted only when first needed: the cart drawer (drawer.ts, no React) when
+ * something is added, and the toasts (Toaster, React) when a message is raised while the drawer is closed or
+ * one was carried over from the page before. Until then a page runs nothing for them. On pages with purchase
+ * controls the drawer is already loaded with them (purchase-controls.ts).
  */
 import { showFlashToast } from '@/features/toast/flash';
 import { $toasts } from '@/features/toast/store';
 import { $drawerOpen } from './store';
 
-const needed = () => $drawerOpen.get() || $toasts.get().length > 0;
-
 export function mountOverlaysWhenNeeded(container: HTMLElement): void {
-  const mount = () => void import('./mount-overlays').then(({ mountOverlays }) => mountOverlays(container));
-  showFlashToast();
-  if (needed()) {
-    mount();
-    return;
-  }
+  let drawer = false;
+  let toaster = false;
   const check = () => {
-    if (!needed()) return;
-    for (const stop of stops) stop();
-    mount();
+    if (!drawer && $drawerOpen.get()) {
+      drawer = true;
+      void import('./drawer').then(({ startCartDrawer }) => startCartDrawer());
+    }
+    // After the drawer's own bookkeeping: messages it showed are gone by the time it has closed.
+    if (!toaster && !$drawerOpen.get() && $toasts.get().some((t) => t.open)) {
+      queueMicrotask(() => {
+        if (toaster || $drawerOpen.get() || !$toasts.get().some((t) => t.open)) return;
+        toaster = true;
+        void import('./mount-overlays').then(({ mountOverlays }) => mountOverlays(container));
+      });
+    }
+    if (drawer && toaster) for (const stop of stops) stop();
   };
   const stops = [$drawerOpen.listen(check), $toasts.listen(check)];
+  showFlashToast();
+  check();
 }

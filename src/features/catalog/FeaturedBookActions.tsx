@@ -4,8 +4,11 @@
  */
 import { formatPrice } from '@/lib/format';
 import { addWithFeedback } from '@/features/cart/actions';
+import { cartProductOf } from '@/features/cart/cart';
 import { isInStock, type Product } from './product';
 import { useLiveProduct } from './use-live-catalog';
+
+const ADDED = 'Added to cart!';
 
 export default function FeaturedBookActions({ book }: { book: Product }) {
   const live = useLiveProduct(book.id, book);
@@ -18,7 +21,15 @@ export default function FeaturedBookActions({ book }: { book: Product }) {
     );
   }
   return (
-    <button type="button" className="btn-gold" onClick={() => addWithFeedback(current, 1, 'Added to cart!')}>
+    <button
+      type="button"
+      className="btn-gold"
+      data-purchase="add"
+      data-purchase-scope
+      data-product={JSON.stringify(cartProductOf(current))}
+      data-added-message={ADDED}
+      onClick={() => addWithFeedback(current, 1, ADDED)}
+    >
       Add to Cart – {formatPrice(current.price)}
     </button>
   );

@@ -2,6 +2,7 @@
 import { formatPrice } from '@/lib/format';
 import { productPath } from '@/lib/paths';
 import { addWithFeedback, buyNow } from '@/features/cart/actions';
+import { cartProductOf } from '@/features/cart/cart';
 import WishlistButton from '@/features/wishlist/WishlistButton';
 import CoverImage from './CoverImage';
 import { isInStock, type Product } from './product';
@@ -10,7 +11,7 @@ export default function ProductCard({ product }: { product: Product }) {
   const href = productPath(product.id);
   const inStock = isInStock(product);
   return (
-    <article className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
+    <article className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200" data-purchase-scope data-product={JSON.stringify(cartProductOf(product))}>
       <div className="relative">
         {/* biome-ignore lint/a11y/useAnchorContent: the cover repeats the title link for pointers; it is hidden from keyboards and screen readers on purpose. */}
         <a href={href} tabIndex={-1} aria-hidden="true">
@@ -30,10 +31,10 @@ export default function ProductCard({ product }: { product: Product }) {
         <p className="mt-2 line-clamp-3 flex-1 text-slate-700">{product.description}</p>
         {!inStock && <p className="mt-2 text-sm font-semibold text-red-800">Out of Stock</p>}
         <div className="mt-4 grid grid-cols-2 gap-2">
-          <button type="button" className="btn-primary px-3 text-sm" disabled={!inStock} onClick={() => addWithFeedback(product)} aria-label={`Add to Cart: ${product.title}`}>
+          <button type="button" className="btn-primary px-3 text-sm" disabled={!inStock} data-purchase="add" onClick={() => addWithFeedback(product)} aria-label={`Add to Cart: ${product.title}`}>
             Add to Cart
           </button>
-          <button type="button" className="btn-secondary px-3 text-sm" disabled={!inStock} onClick={() => buyNow(product)} aria-label={`Buy Now: ${product.title}`}>
+          <button type="button" className="btn-secondary px-3 text-sm" disabled={!inStock} data-purchase="buy" onClick={() => buyNow(product)} aria-label={`Buy Now: ${product.title}`}>
             Buy Now
           </button>
         </div>

@@ -1,6 +1,10 @@
-/** Quantity, Add to Cart and Buy Now for one product: shared by the product page and the book page. */
+/**
+ * Quantity, Add to Cart and Buy Now for one product: shared by the product page and the book page. The
+ * `data-purchase` marks let these controls work before (and without) hydration (purchase-controls.ts).
+ */
 import { useState } from 'react';
-import { addWithFeedback, buyNow } from '@/features/cart/actions';
+import { addedMessage, addWithFeedback, buyNow } from '@/features/cart/actions';
+import { cartProductOf } from '@/features/cart/cart';
 import WishlistButton from '@/features/wishlist/WishlistButton';
 import QuantityStepper from './QuantityStepper';
 import { isInStock, type Product } from './product';
@@ -9,15 +13,15 @@ export default function PurchasePanel({ product }: { product: Product }) {
   const [quantity, setQuantity] = useState(1);
   const inStock = isInStock(product);
   return (
-    <div className="space-y-4">
+    <div className="space-y-4" data-purchase-scope data-product={JSON.stringify(cartProductOf(product))}>
       <div className="flex items-center gap-4">
-        <QuantityStepper id={`quantity-${product.id}`} value={quantity} onChange={setQuantity} disabled={!inStock} />
+        <QuantityStepper id={`quantity-${product.id}`} value={quantity} onChange={setQuantity} disabled={!inStock} purchase />
       </div>
       <div className="flex flex-wrap gap-3">
-        <button type="button" className="btn-primary px-7" disabled={!inStock} onClick={() => addWithFeedback(product, quantity, quantity > 1 ? `${quantity} item(s) added to cart` : undefined)}>
+        <button type="button" className="btn-primary px-7" disabled={!inStock} data-purchase="add" onClick={() => addWithFeedback(product, quantity, addedMessage(quantity))}>
           {inStock ? 'Add to Cart' : 'Out of Stock'}
         </button>
-        <button type="button" className="btn-gold px-7" disabled={!inStock} onClick={() => buyNow(product, quantity)}>
+        <button type="button" className="btn-gold px-7" disabled={!inStock} data-purchase="buy" onClick={() => buyNow(product, quantity)}>
           Buy Now
         </button>
         <WishlistButton productId={product.id} productTitle={product.title} />

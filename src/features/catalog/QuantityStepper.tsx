@@ -14,9 +14,12 @@ interface Props {
   id: string;
   /** Where a line can be removed, going below 1 is allowed (the cart removes the line). */
   min?: number;
+  /** A product's purchase quantity: marked for the purchase controls that work before hydration. */
+  purchase?: boolean;
 }
 
-export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1 }: Props) {
+export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1, purchase = false }: Props) {
+  const mark = (role: 'decrease' | 'increase' | 'quantity') => (purchase ? { 'data-purchase': role } : {});
   const [draft, setDraft] = useState(String(value));
   // A change from the buttons or another tab shows in the field; what is being typed stays.
   useEffect(() => setDraft((typed) => (typed !== '' && toQuantity(typed) === value ? typed : String(value))), [value]);
@@ -40,6 +43,7 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
         aria-label={`Decrease ${label.toLowerCase()}`}
         disabled={disabled || value <= min}
         onClick={() => onChange(value - 1)}
+        {...mark('decrease')}
       >
         −
       </button>
@@ -56,6 +60,7 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
         onChange={(event) => type(event.target.value)}
         onBlur={done}
         onKeyDown={(event) => event.key === 'Enter' && done()}
+        {...mark('quantity')}
         className="h-10 w-14 border-x border-slate-300 text-center font-semibold"
       />
       <button
@@ -64,6 +69,7 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
         aria-label={`Increase ${label.toLowerCase()}`}
         disabled={disabled}
         onClick={() => onChange(value + 1)}
+        {...mark('increase')}
       >
         +
       </button>

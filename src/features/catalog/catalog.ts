@@ -1,19 +1,26 @@
-/** Catalog reads (PostgREST, as supabase-js does them). Errors come back as readable messages, never as SDK objects. */
-import { getPublicRest } from '@/lib/supabase/public-rest';
-import { PRODUCT_COLUMNS, productFromRow, type Product } from './product';
+/**
+ * Catalog reads in the browser: the live price and stock answer (/api/live-catalog), which the CDN caches, so
+ * a page view costs the database nothing. Errors come back as readable messages.
+ */
+import { LIVE_CATALOG_PATH } from './live-answer';
+import { productFromRow, type Product } from './product';
 
 export class CatalogError extends Error {}
 
+/** Every product for sale with its live price and stock, featured first then by title. */
 export async function listProducts(): Promise<Product[]> {
-  const { data, error } = await getPublicRest().from('products').select(PRODUCT_COLUMNS).order('featured', { ascending: false }).order('title');
-  if (error) throw new CatalogError('Failed to fetch products');
-  return data.map(productFromRow);
-}
-
-/** One product, or null when there is no such id. */
-export async function getProduct(id: string): Promise<Product | null> {
-  if (!id) throw new CatalogError('Product ID is missing');
-  const { data, error } = await getPublicRest().from('products').select(PRODUCT_COLUMNS).eq('id', id).maybeSingle();
-  if (error) throw new CatalogError('Failed to fetch product details');
-  return data ? productFromRow(data) : null;
+  let rows: unknown;
+  try {
+    const response = await fetch(LIVE_CATALOG_PATH, { headers: { accept: 'application/json' } });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    rows = ((await response.json()) as { products?: unknown }).products;
+  } catch {
+    throw new CatalogError('Failed to fetch products');
+  }
+  if (!Array.isArray(rows)) throw new CatalogError('Failed to fetch products');
+  try {
+    return rows.map(productFromRow);
+  } catch {
+    throw new CatalogError('Failed to fetch products');
+  }
 }

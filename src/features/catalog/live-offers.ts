@@ -7,6 +7,7 @@
  */
 import { hasSavedSession } from '@/lib/supabase/client';
 import { hydrateIslands } from '@/lib/hydration/signals';
+import { liveCatalog } from './live-catalog';
 
 /** What the build drew for one product, as the page states it in `data-build-offers`. */
 export interface BuildOffer {
@@ -46,7 +47,6 @@ function readBuildOffers(): BuildOffers {
 async function refresh(): Promise<void> {
   if (hasSavedSession()) return hydrateIslands();
   const page = readBuildOffers();
-  const { liveCatalog } = await import('./live-catalog');
   // A failed read is not logged here: it wakes every island, and each logs it with its own message.
   const live = await liveCatalog().catch(() => null);
   const changed = changedOffers(page, live);

@@ -5,8 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { LIMITS } from '@/config/constants';
-import { CatalogError, getProduct } from './catalog';
-import { liveCatalog } from './live-catalog';
+import { CatalogError } from './catalog';
+import { liveCatalog, liveProduct } from './live-catalog';
 import { withLivePriceAndStock, type Product } from './product';
 
 type Load<T> = { status: 'loading'; data: T } | { status: 'ready'; data: T } | { status: 'error'; data: T; message: string };
@@ -37,7 +37,7 @@ export const useLiveProducts = (initial: Product[]) => useLoad(initial, async ()
  */
 export const useLiveProduct = (id: string, initial: Product | null) =>
   useLoad<Product | null>(initial, async () => {
-    if (!initial) return getProduct(id);
+    if (!initial) return liveProduct(id);
     const live = await liveCatalog().catch(() => {
       throw new CatalogError('Failed to fetch product details');
     });

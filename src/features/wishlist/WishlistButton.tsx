@@ -3,10 +3,10 @@
  * the visitor to sign in; signed in, it shows whether the product is already on the list.
  */
 import { settledAuth } from '@/features/account/auth';
-import { currentPath, signInPath } from '@/features/account/return-to';
 import { useAuth } from '@/features/account/use-auth';
 import { useEffect, useState } from 'react';
 import { toast } from '@/features/toast/store';
+import { askToSignInForWishlist } from './sign-in-prompt';
 import { addToWishlist, isInWishlist } from './wishlist';
 
 interface Props {
@@ -38,7 +38,7 @@ export default function WishlistButton({ productId, productTitle, variant = 'but
     // A click can arrive while the island is still hydrating: wait for the sign-in state, then act on it.
     const userId = (auth.status === 'loading' ? await settledAuth() : auth).user?.id;
     if (!userId) {
-      toast({ title: 'Please sign in to add items to your wishlist', variant: 'info', action: { label: 'Sign In', href: signInPath(currentPath()) } });
+      askToSignInForWishlist();
       return;
     }
     setState('adding');
@@ -67,6 +67,7 @@ export default function WishlistButton({ productId, productTitle, variant = 'but
         type="button"
         onClick={add}
         disabled={state !== 'idle'}
+        data-purchase="wishlist"
         aria-pressed={added}
         aria-label={added ? `${productTitle}: Added to Wishlist` : `Add ${productTitle} to wishlist`}
         className="grid h-10 w-10 place-items-center rounded-full bg-white/95 text-rose-700 shadow ring-1 ring-slate-200 hover:bg-rose-50 disabled:cursor-default"
@@ -78,7 +79,7 @@ export default function WishlistButton({ productId, productTitle, variant = 'but
     );
   }
   return (
-    <button type="button" onClick={add} disabled={state !== 'idle'} className="btn-secondary">
+    <button type="button" onClick={add} disabled={state !== 'idle'} data-purchase="wishlist" className="btn-secondary">
       <svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill={added ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2">
         <path d="M12 21s-7.5-4.6-9.5-9.3C1 8 3.5 4.5 7 4.5c2 0 3.5 1.1 5 3 1.5-1.9 3-3 5-3 3.5 0 6 3.5 4.5 7.2C19.5 16.4 12 21 12 21z" />
       </svg>

@@ -7,6 +7,11 @@
  *
  * The directive's value lists the product ids the island shows (`client:intent={product.id}`), so a change
  * in one product's live price or stock hydrates only the islands that show it.
+ *
+ * The purchase controls (`data-purchase`: Add to Cart, Buy Now, quantity, the wishlist's sign-in prompt) work
+ * without React (src/features/cart/purchase-controls.ts), so pointing at them or tapping them is no reason to
+ * fetch React, and neither is a link. A click that script answered (it prevents the default) is not held; one
+ * that comes before the script has loaded is held and replayed as any other.
  */
 import type { ClientDirective } from 'astro';
 import { HYDRATE_EVENT, signalConcerns } from './signals';
@@ -15,6 +20,8 @@ const INTENT_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'k
 /** What a held click is replayed on: the controls React handles (links work without it). */
 const CONTROLS = 'button, [role="button"], input[type="checkbox"], input[type="radio"], input[type="submit"]';
 const TYPED_FIELDS = 'input:not([type="checkbox"]):not([type="radio"]):not([type="hidden"]), textarea';
+/** What works without the island: intent towards these starts nothing. */
+const WITHOUT_REACT = '[data-purchase], a[href]';
 
 /** Resolves once React has taken over the island's markup (hydration runs in a transition, after `hydrate()`). */
 function rendered(island: HTMLElement, timeoutMs = 5000): Promise<void> {
@@ -49,7 +56,7 @@ const intent: ClientDirective = (load, options, island) => {
   const typed = new Map<HTMLInputElement | HTMLTextAreaElement, string>();
 
   const hold = (event: Event) => {
-    if (live) return;
+    if (live || event.defaultPrevented) return;
     const control = event.target instanceof Element ? event.target.closest<HTMLElement>(CONTROLS) : null;
     if (!control || !island.contains(control)) return;
     event.preventDefault();
@@ -67,10 +74,14 @@ const intent: ClientDirective = (load, options, island) => {
     if (signalConcerns(typeof options.value === 'string' ? options.value : '', (event as CustomEvent<readonly string[] | undefined>).detail)) void start();
   };
 
+  const onIntent = (event: Event) => {
+    if (!(event.target instanceof Element && event.target.closest(WITHOUT_REACT))) void start();
+  };
+
   async function start() {
     if (started) return;
     started = true;
-    for (const type of INTENT_EVENTS) island.removeEventListener(type, start, true);
+    for (const type of INTENT_EVENTS) island.removeEventListener(type, onIntent, true);
     window.removeEventListener(HYDRATE_EVENT, onSignal);
     const hydrate = await load();
     await hydrate();
@@ -86,7 +97,7 @@ const intent: ClientDirective = (load, options, island) => {
     }
   }
 
-  for (const type of INTENT_EVENTS) island.addEventListener(type, start, { capture: true, passive: true });
+  for (const type of INTENT_EVENTS) island.addEventListener(type, onIntent, { capture: true, passive: true });
   island.addEventListener('click', hold, true);
   island.addEventListener('input', remember, true);
   window.addEventListener(HYDRATE_EVENT, onSignal);
