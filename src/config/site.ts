@@ -14,6 +14,8 @@ export const SITE = {
    * street address or PO box line the post should return parcels to.
    */
   returnAddress: ['Awesome Catholic Kids Publishing', 'Sydney NSW', 'Australia'],
+  /** Registered for GST: the back office's sales show the GST included in Australian sales, and the CSV codes it. */
+  gstRegistered: true,
   defaultOgImage: '/images/og-default.png',
 } as const;
 

@@ -26,9 +26,11 @@ describe('csvCell', () => {
     ['', '""'],
   ])('quotes %j as one cell', (value, cell) => expect(csvCell(value)).toBe(cell));
 
-  it('writes numbers and empty values', () => {
+  it('writes numbers and empty values; a number, negative too, stays a number (it cannot hold a formula)', () => {
     expect(csvCell(3)).toBe('"3"');
-    expect(csvCell(-3)).toBe(`"'-3"`);
+    expect(csvCell(-3)).toBe('"-3"');
+    expect(csvCell(-47.5)).toBe('"-47.5"');
+    expect(csvCell('-3')).toBe(`"'-3"`);
     expect(csvCell(null)).toBe('""');
     expect(csvCell(undefined)).toBe('""');
   });

@@ -1,5 +1,31 @@
 /** Shows the account area (AccountLinks.astro) for the visitor's sign-in state and runs its Sign Out. */
+import { getSupabase } from '@/lib/supabase/client';
 import { $auth, displayName } from './auth';
+
+/**
+ * For a signed-in visitor only, asks the database once whether they are staff and how many orders wait to be
+ * packed (null for anyone who is not staff), and shows the Back office link with that count.
+ */
+async function showStaffLink(userId: string): Promise<void> {
+  let toPack: unknown = null;
+  try {
+    const { data, error } = await (await getSupabase()).rpc('staff_orders_to_pack');
+    if (!error) toPack = data;
+  } catch {
+    // No link is the safe answer when the database cannot be asked.
+  }
+  const auth = $auth.get();
+  if (auth.status !== 'signed-in' || auth.user.id !== userId || typeof toPack !== 'number') return;
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-staff-link]')) {
+    const count = link.querySelector<HTMLElement>('[data-to-pack]');
+    if (count) {
+      count.textContent = String(toPack);
+      count.hidden = toPack === 0;
+    }
+    link.setAttribute('aria-label', toPack === 0 ? 'Back office' : `Back office: ${toPack} ${toPack === 1 ? 'order' : 'orders'} to pack`);
+    link.hidden = false;
+  }
+}
 
 async function signOutFromHeader(): Promise<void> {
   try {
@@ -13,7 +39,14 @@ async function signOutFromHeader(): Promise<void> {
 }
 
 export function showAccountState(): void {
+  let askedFor: string | null = null;
   $auth.subscribe((auth) => {
+    const userId = auth.status === 'signed-in' ? auth.user.id : null;
+    if (userId !== askedFor) {
+      askedFor = userId;
+      for (const link of document.querySelectorAll<HTMLElement>('[data-staff-link]')) link.hidden = true;
+      if (userId) void showStaffLink(userId);
+    }
     for (const area of document.querySelectorAll<HTMLElement>('[data-account]')) {
       for (const part of area.querySelectorAll<HTMLElement>('[data-when]')) part.hidden = part.dataset.when !== auth.status;
       const name = area.querySelector<HTMLElement>('[data-account-name]');

@@ -1,14 +1,21 @@
-/** /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #stock, #messages, #subscribers). */
+/**
+ * /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #sales,
+ * #customers, #customer/<email>, #stock, #messages, #subscribers).
+ */
 import { useEffect, useState } from 'react';
+import { CustomerDetail, CustomersPanel } from './CustomersPanel';
 import { MessagesPanel } from './MessagesPanel';
 import { OrderDetail } from './OrderDetail';
 import { OrdersPanel } from './OrdersPanel';
+import { SalesPanel } from './SalesPanel';
 import { StaffGate } from './StaffGate';
 import { StockPanel } from './StockPanel';
 import { SubscribersPanel } from './SubscribersPanel';
 
 const SECTIONS = [
   { id: 'orders', label: 'Orders' },
+  { id: 'sales', label: 'Sales' },
+  { id: 'customers', label: 'Customers' },
   { id: 'stock', label: 'Stock' },
   { id: 'messages', label: 'Messages' },
   { id: 'subscribers', label: 'Subscribers' },
@@ -24,9 +31,21 @@ function useHash(): string {
   return hash;
 }
 
+function decodeHash(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function Section({ hash }: { hash: string }) {
   const orderId = hash.match(/^order\/([0-9a-f-]{36})$/)?.[1];
   if (orderId) return <OrderDetail orderId={orderId} />;
+  const customer = hash.match(/^customer\/(.+)$/)?.[1];
+  if (customer) return <CustomerDetail email={decodeHash(customer)} />;
+  if (hash === 'sales') return <SalesPanel />;
+  if (hash === 'customers') return <CustomersPanel />;
   if (hash === 'stock') return <StockPanel />;
   if (hash === 'messages') return <MessagesPanel />;
   if (hash === 'subscribers') return <SubscribersPanel />;
@@ -35,7 +54,7 @@ function Section({ hash }: { hash: string }) {
 
 function BackOffice() {
   const hash = useHash();
-  const current = hash.startsWith('order/') ? 'orders' : (SECTIONS.find((s) => s.id === hash)?.id ?? 'orders');
+  const current = hash.startsWith('order/') ? 'orders' : hash.startsWith('customer/') ? 'customers' : (SECTIONS.find((s) => s.id === hash)?.id ?? 'orders');
   return (
     <>
       <h1 className="text-3xl font-extrabold">Back office</h1>

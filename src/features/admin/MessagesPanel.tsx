@@ -24,7 +24,7 @@ export function MessagesPanel() {
                 <h3 className="font-bold">{m.subject}</h3>
                 <span className="text-sm text-slate-700">{formatShortDate(m.created_at)}</span>
               </div>
-              <p className="text-sm text-slate-700 break-all">
+              <p className="text-sm break-words text-slate-700">
                 {m.name} &lt;{m.email}&gt;
               </p>
               <p className="mt-2 whitespace-pre-line">{m.message}</p>

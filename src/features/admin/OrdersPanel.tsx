@@ -1,12 +1,13 @@
 /**
  * Orders: the To pack / Shipped / Refunds due / All views and a search by order number or email. Unpaid
- * checkout attempts are not orders: they show only under All, when asked for.
+ * checkout attempts are not orders: they show only under All, when asked for. A table on a desk; one card per
+ * order on a phone, with nothing cut off.
  */
 import { useState } from 'react';
 import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
 import { StatusBadge } from '@/features/account/StatusBadge';
-import { listOrders, ORDER_VIEWS, type OrderView } from './api';
+import { listOrders, ORDER_VIEWS, type OrderListItem, type OrderView } from './api';
 import { LoadState, useLoad } from './use-load';
 
 export function OrdersPanel() {
@@ -51,52 +52,100 @@ export function OrdersPanel() {
       </div>
       <LoadState state={state} what="orders" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No orders here.</p>}
-      {state.status === 'ready' && state.data.length > 0 && (
-        <div className="mt-4 overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 text-slate-600">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Order
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Date
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Customer
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Items
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Status
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {state.data.map((o) => (
-                <tr key={o.id} className="border-b border-slate-100 last:border-0">
-                  <td className="px-3 py-2">
-                    <a href={`#order/${o.id}`} className="font-mono font-semibold text-navy underline">
-                      {orderNumber(o.id)}
-                    </a>
-                  </td>
-                  <td className="px-3 py-2">{formatShortDate(o.created_at)}</td>
-                  <td className="px-3 py-2 break-all">{o.customer_email}</td>
-                  <td className="px-3 py-2">{o.item_count}</td>
-                  <td className="px-3 py-2">
-                    <StatusBadge status={o.status} />
-                  </td>
-                  <td className="px-3 py-2 text-right font-semibold">{formatPrice(o.total_amount)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {state.status === 'ready' && state.data.length > 0 && <OrderList orders={state.data} />}
     </section>
+  );
+}
+
+/** An email address that, when it must wrap, wraps after its @ or a dot, never inside a word. */
+export function Email({ address }: { address: string }) {
+  const parts = address.split(/(?<=[@.])/);
+  return (
+    <span className="[overflow-wrap:normal]">
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one address, never reordered.
+        <span key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+const copies = (n: number) => (n === 1 ? '1 copy' : `${n} copies`);
+
+/** The orders as a table from 640 px, as cards below; each links to its order. Shared with a customer's page. */
+export function OrderList({ orders }: { orders: OrderListItem[] }) {
+  return (
+    <>
+      <ul className="mt-4 space-y-3 sm:hidden" aria-label="Orders">
+        {orders.map((o) => (
+          <li key={o.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+            <div className="flex items-center justify-between gap-2">
+              <a href={`#order/${o.id}`} className="font-mono text-lg font-semibold text-navy underline">
+                {orderNumber(o.id)}
+              </a>
+              <StatusBadge status={o.status} />
+            </div>
+            <p className="mt-1">
+              <Email address={o.customer_email} />
+            </p>
+            <div className="mt-1 flex items-center justify-between gap-2 text-sm text-slate-700">
+              <span>
+                {formatShortDate(o.created_at)} · {copies(o.item_count)}
+              </span>
+              <span className="text-base font-semibold text-slate-900">{formatPrice(o.total_amount)}</span>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-4 hidden rounded-2xl bg-white ring-1 ring-slate-200 sm:block">
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-slate-200 text-slate-600">
+            <tr>
+              <th scope="col" className="px-3 py-2">
+                Order
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Date
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Customer
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Items
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Status
+              </th>
+              <th scope="col" className="px-3 py-2 text-right">
+                Total
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((o) => (
+              <tr key={o.id} className="border-b border-slate-100 last:border-0">
+                <td className="px-3 py-2">
+                  <a href={`#order/${o.id}`} className="font-mono font-semibold text-navy underline">
+                    {orderNumber(o.id)}
+                  </a>
+                </td>
+                <td className="px-3 py-2">{formatShortDate(o.created_at)}</td>
+                <td className="px-3 py-2">
+                  <Email address={o.customer_email} />
+                </td>
+                <td className="px-3 py-2">{o.item_count}</td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={o.status} />
+                </td>
+                <td className="px-3 py-2 text-right font-semibold">{formatPrice(o.total_amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * /admin/packing-slip?order=<id> or ?view=to_pack: print-ready slips, one A4 page each (no blank page after the
+ * /admin/packing-slip?order=<id>[,<id>…] or ?view=to_pack: print-ready slips, one A4 page each (no blank page after the
  * last): the address label with the buyer's phone when given, the sender's return address, the order number and
  * the items.
  */
@@ -12,8 +12,8 @@ import { LoadState, useLoad } from './use-load';
 
 async function ordersToPrint(): Promise<OrderDetail[]> {
   const params = new URLSearchParams(window.location.search);
-  const one = params.get('order');
-  if (one) return [await getOrder(one)];
+  const chosen = (params.get('order') ?? '').split(',').filter(Boolean);
+  if (chosen.length) return Promise.all(chosen.map((id) => getOrder(id)));
   const toPack = await listOrders('to_pack', '');
   return Promise.all(toPack.map((o) => getOrder(o.id)));
 }

@@ -32,7 +32,7 @@ export function SubscribersPanel() {
           <ul className="mt-4 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
             {state.data.map((row) => (
               <li key={row.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2">
-                <span className="break-all">
+                <span className="min-w-0 break-words">
                   {row.email} <span className="text-sm text-slate-700">since {formatShortDate(row.created_at)}</span>
                 </span>
                 <button type="button" className="btn-secondary" onClick={() => remove(row)}>

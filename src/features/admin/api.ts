@@ -34,6 +34,7 @@ const orderBase = {
   refunded_at: maybeText,
 };
 const orderListItem = z.object({ ...orderBase, delivery_method: maybeText, item_count: z.coerce.number() });
+const orderList = z.array(orderListItem);
 export type OrderListItem = z.infer<typeof orderListItem>;
 
 const optionalText = z.optional(z.string());
@@ -89,7 +90,7 @@ export async function isStaff(): Promise<boolean> {
   return rpc(z.boolean(), 'is_staff', {}, 'check your access');
 }
 
-export const listOrders = (view: OrderView, search: string) => rpc(z.array(orderListItem), 'admin_list_orders', { p_view: view, p_search: search }, 'load the orders');
+export const listOrders = (view: OrderView, search: string) => rpc(orderList, 'admin_list_orders', { p_view: view, p_search: search }, 'load the orders');
 export const getOrder = (orderId: string) => rpc(orderDetail, 'admin_get_order', { p_order_id: orderId }, 'load the order');
 export const setStock = (productId: string, stock: number, reason: string) => rpc(z.number(), 'admin_set_stock', { p_product_id: productId, p_stock: stock, p_reason: reason }, 'change the stock');
 export const markMessageHandled = (id: string) => rpc(z.boolean(), 'admin_mark_message_handled', { p_message_id: id }, 'mark the message handled');
@@ -120,6 +121,50 @@ export function subscribersCsv(rows: Subscriber[]): string {
     rows.map((r) => [r.email, r.created_at]),
   );
 }
+
+const figures = { orders: money, copies: money, goods: money, shipping: money, refunds: money, net: money, gst: money };
+const sales = z.object({
+  from: text,
+  to: text,
+  by: z.enum(['day', 'month']),
+  totals: z.object({ ...figures, taxable_sales: money, export_sales: money }),
+  series: z.array(z.object({ period: text, ...figures })),
+  titles: z.array(z.object({ product_id: text, title: text, copies: money, goods: money })),
+});
+export type Sales = z.infer<typeof sales>;
+export type SalesGrouping = Sales['by'];
+
+const saleItem = z.object({ product_id: text, title: text, quantity: money, price_at_time: money });
+const saleOrder = z.object({
+  id: text,
+  paid_at: text,
+  paid_on: text,
+  customer_email: text,
+  customer_name: text,
+  status: text,
+  payment_status: text,
+  subtotal_amount: money,
+  shipping_amount: money,
+  total_amount: money,
+  refunded_amount: money,
+  refund_id: maybeText,
+  country: text,
+  shipping_address: address,
+  delivery_method: maybeText,
+  items: z.array(saleItem),
+});
+export type SaleOrder = z.infer<typeof saleOrder>;
+
+const customer = z.object({ email: text, name: text, has_account: z.boolean(), orders: money, total_spent: money, last_order_at: text });
+export type Customer = z.infer<typeof customer>;
+const customerDetail = z.nullable(z.object({ ...customer.shape, order_list: orderList }));
+export type CustomerDetail = NonNullable<z.infer<typeof customerDetail>>;
+
+/** The period's figures (dates are Sydney days, yyyy-mm-dd, both ends included), computed by the database. */
+export const getSales = (from: string, to: string, by: SalesGrouping) => rpc(sales, 'admin_sales', { p_from: from, p_to: to, p_by: by }, 'load the sales');
+export const listSaleOrders = (from: string, to: string) => rpc(z.array(saleOrder), 'admin_sales_orders', { p_from: from, p_to: to }, 'load the orders for the CSV');
+export const listCustomers = (search: string) => rpc(z.array(customer), 'admin_list_customers', { p_search: search }, 'load the customers');
+export const getCustomer = (email: string) => rpc(customerDetail, 'admin_get_customer', { p_email: email }, 'load the customer');
 
 export type OrderActionRequest = { action: 'ship'; orderId: string; shipment: ShipmentInput } | { action: 'deliver' | 'cancel' | 'retry_refund' | 'resend_confirmation'; orderId: string };
 

@@ -1,0 +1,93 @@
+/**
+ * Customers: everyone who has paid for an order, guests and accounts, one per email address — name, orders,
+ * total spent (less refunds), last order — with a search by name or email; each opens their orders.
+ */
+import { useState } from 'react';
+import { formatPrice, formatShortDate } from '@/lib/format';
+import { useDebounced } from '@/lib/use-debounced';
+import { getCustomer, listCustomers, type Customer } from './api';
+import { Email, OrderList } from './OrdersPanel';
+import { LoadState, useLoad } from './use-load';
+
+export const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
+
+function Kind({ customer }: { customer: Pick<Customer, 'has_account'> }) {
+  return <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700">{customer.has_account ? 'Account' : 'Guest'}</span>;
+}
+
+const orders = (n: number) => (n === 1 ? '1 order' : `${n} orders`);
+
+export function CustomersPanel() {
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim(), 250);
+  const { state } = useLoad(() => listCustomers(query), [query]);
+  return (
+    <section aria-labelledby="customers-heading">
+      <h2 id="customers-heading" className="text-2xl font-bold">
+        Customers
+      </h2>
+      <div className="mt-4 max-w-md">
+        <label htmlFor="customer-search" className="label">
+          Search by name or email
+        </label>
+        <input id="customer-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
+      </div>
+      <LoadState state={state} what="customers" />
+      {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No customers here.</p>}
+      {state.status === 'ready' && state.data.length > 0 && (
+        <>
+          <p className="mt-3 text-sm text-slate-700">{state.data.length === 1 ? '1 customer' : `${state.data.length} customers`}, most recent order first.</p>
+          <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Customers">
+            {state.data.map((c) => (
+              <li key={c.email} className="grid gap-1 px-4 py-3 sm:grid-cols-[1fr_auto] sm:items-center sm:gap-4">
+                <div className="min-w-0">
+                  <a href={customerHref(c.email)} className="font-semibold text-navy underline">
+                    {c.name}
+                  </a>{' '}
+                  <Kind customer={c} />
+                  <p className="text-sm text-slate-700">
+                    <Email address={c.email} />
+                  </p>
+                </div>
+                <p className="text-sm sm:text-right">
+                  {orders(c.orders)} · <strong>{formatPrice(c.total_spent)}</strong> spent
+                  <span className="block text-slate-700">last order {formatShortDate(c.last_order_at)}</span>
+                </p>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function CustomerDetail({ email }: { email: string }) {
+  const { state } = useLoad(() => getCustomer(email), [email]);
+  return (
+    <section aria-labelledby="customer-heading" className="space-y-4">
+      <a href="#customers" className="font-semibold text-navy underline">
+        ← All customers
+      </a>
+      <LoadState state={state} what="the customer" />
+      {state.status === 'ready' && state.data === null && <p className="text-slate-700">No paid orders from {email}.</p>}
+      {state.status === 'ready' && state.data && (
+        <>
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 id="customer-heading" className="text-2xl font-bold">
+              {state.data.name}
+            </h2>
+            <Kind customer={state.data} />
+          </div>
+          <p>
+            <Email address={state.data.email} />
+          </p>
+          <p>
+            {orders(state.data.orders)} · <strong>{formatPrice(state.data.total_spent)}</strong> spent · last order {formatShortDate(state.data.last_order_at)}
+          </p>
+          <OrderList orders={state.data.order_list} />
+        </>
+      )}
+    </section>
+  );
+}

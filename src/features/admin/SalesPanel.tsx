@@ -1,0 +1,294 @@
+/**
+ * Sales: for this month, last month or a date range, by day or by month — orders, copies sold per title,
+ * takings (goods, shipping, refunds, net) and, when the shop is GST-registered, the GST included. Every figure
+ * comes from the database in one call (admin_sales); the chart draws the same net takings the table lists.
+ * Download CSV gives the period's orders with their lines in Xero's import layout.
+ */
+import { useId, useState } from 'react';
+import { SITE } from '@/config/site';
+import { formatPrice } from '@/lib/format';
+import { getSales, listSaleOrders, type Sales, type SalesGrouping } from './api';
+import { salesCsv } from './sales-csv';
+import { LoadState, useLoad } from './use-load';
+import { toast } from '@/features/toast/store';
+
+type PeriodChoice = 'this_month' | 'last_month' | 'range';
+
+/** Today's date in Sydney, yyyy-mm-dd. */
+export function sydneyToday(now: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** The first and last day of the month `offset` months from the one `today` is in. */
+function monthOf(today: string, offset: number): { from: string; to: string } {
+  const [year, month] = today.split('-').map(Number) as [number, number];
+  const first = new Date(Date.UTC(year, month - 1 + offset, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0));
+  const iso = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  return { from: iso(first), to: iso(last) };
+}
+
+const dayLabel = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const monthLabel = new Intl.DateTimeFormat('en-AU', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const fullDay = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'UTC' });
+
+function periodLabel(period: string, by: SalesGrouping): string {
+  const date = new Date(`${period.slice(0, 10)}T00:00:00Z`);
+  return by === 'month' ? monthLabel.format(date) : dayLabel.format(date);
+}
+
+function download(csv: string, name: string) {
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+/** Net takings per period as bars: plain SVG, described for screen readers; the table below holds the figures. */
+function SalesChart({ sales }: { sales: Sales }) {
+  const id = useId();
+  const width = 640;
+  const height = 200;
+  const top = 12;
+  const bottom = 24;
+  const max = Math.max(1, ...sales.series.map((s) => s.net));
+  const slot = width / Math.max(1, sales.series.length);
+  const barWidth = Math.max(2, Math.min(48, slot * 0.7));
+  const labelEvery = Math.ceil(sales.series.length / 8);
+  const best = sales.series.reduce<Sales['series'][number] | null>((a, s) => (!a || s.net > a.net ? s : a), null);
+  return (
+    <figure className="mt-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+      <figcaption className="font-semibold" aria-hidden="true">
+        Net takings by {sales.by}
+      </figcaption>
+      <svg viewBox={`0 0 ${width} ${height}`} className="mt-2 h-auto w-full" role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+        <title id={`${id}-title`}>{`Net takings by ${sales.by}`}</title>
+        <desc id={`${id}-desc`}>
+          {`${sales.series.length} ${sales.by === 'day' ? 'days' : 'months'}, net takings ${formatPrice(sales.totals.net)} in all`}
+          {best && best.net > 0 ? `; the highest, ${formatPrice(best.net)}, on ${periodLabel(best.period, sales.by)}.` : '.'} The table below lists each figure.
+        </desc>
+        <line x1="0" x2={width} y1={height - bottom} y2={height - bottom} stroke="#94a3b8" strokeWidth="1" />
+        {sales.series.map((s, i) => {
+          const h = s.net > 0 ? ((height - top - bottom) * s.net) / max : 0;
+          const x = i * slot + (slot - barWidth) / 2;
+          return (
+            <g key={s.period}>
+              <rect x={x} y={height - bottom - h} width={barWidth} height={h} rx="2" className="fill-navy">
+                <title>{`${periodLabel(s.period, sales.by)}: ${formatPrice(s.net)}`}</title>
+              </rect>
+              {i % labelEvery === 0 && (
+                <text x={i * slot + slot / 2} y={height - 6} textAnchor="middle" fontSize="12" className="fill-slate-600">
+                  {sales.by === 'month' ? monthLabel.format(new Date(`${s.period.slice(0, 10)}T00:00:00Z`)).slice(0, 3) : s.period.slice(8, 10)}
+                </text>
+              )}
+            </g>
+          );
+        })}
+      </svg>
+    </figure>
+  );
+}
+
+function Figure({ term, value, testId }: { term: string; value: string; testId: string }) {
+  return (
+    <div className="rounded-2xl bg-white p-3 ring-1 ring-slate-200">
+      <dt className="text-sm font-semibold text-slate-600">{term}</dt>
+      <dd className="text-xl font-bold" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+function SalesFigures({ sales }: { sales: Sales }) {
+  const t = sales.totals;
+  const gst = SITE.gstRegistered;
+  return (
+    <>
+      <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <Figure term="Orders" value={String(t.orders)} testId="sales-orders" />
+        <Figure term="Copies sold" value={String(t.copies)} testId="sales-copies" />
+        <Figure term="Goods" value={formatPrice(t.goods)} testId="sales-goods" />
+        <Figure term="Shipping" value={formatPrice(t.shipping)} testId="sales-shipping" />
+        <Figure term="Refunds" value={formatPrice(t.refunds)} testId="sales-refunds" />
+        <Figure term="Net takings" value={formatPrice(t.net)} testId="sales-net" />
+        {gst && <Figure term="GST included" value={formatPrice(t.gst)} testId="sales-gst" />}
+        {gst && <Figure term="Export sales (GST-free)" value={formatPrice(t.export_sales)} testId="sales-exports" />}
+      </dl>
+      <p className="mt-2 text-sm text-slate-700">
+        An order counts on the day it was paid (Sydney time); a refund counts against its order. Copies sold leave out orders cancelled or refunded in full.
+        {gst && ' GST is one eleventh of what Australian buyers paid and kept; sales abroad are GST-free.'}
+      </p>
+      <SalesChart sales={sales} />
+      <section aria-labelledby="titles-heading" className="mt-6">
+        <h3 id="titles-heading" className="text-lg font-bold">
+          Copies sold per title
+        </h3>
+        {sales.titles.length === 0 ? (
+          <p className="mt-2 text-slate-700">No copies sold in this period.</p>
+        ) : (
+          <table className="mt-2 w-full rounded-2xl bg-white text-left text-sm ring-1 ring-slate-200">
+            <thead className="border-b border-slate-200 text-slate-600">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  Title
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Copies
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  Goods
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sales.titles.map((title) => (
+                <tr key={title.product_id} className="border-b border-slate-100 last:border-0">
+                  <th scope="row" className="px-3 py-2 font-normal">
+                    {title.title}
+                  </th>
+                  <td className="px-3 py-2 text-right">{title.copies}</td>
+                  <td className="px-3 py-2 text-right">{formatPrice(title.goods)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section aria-labelledby="periods-heading" className="mt-6">
+        <h3 id="periods-heading" className="text-lg font-bold">
+          By {sales.by}
+        </h3>
+        <table className="mt-2 w-full rounded-2xl bg-white text-left text-sm ring-1 ring-slate-200">
+          <thead className="border-b border-slate-200 text-slate-600">
+            <tr>
+              <th scope="col" className="px-2 py-2">
+                {sales.by === 'day' ? 'Day' : 'Month'}
+              </th>
+              <th scope="col" className="px-2 py-2 text-right">
+                Orders
+              </th>
+              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
+                Copies
+              </th>
+              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
+                Goods
+              </th>
+              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
+                Shipping
+              </th>
+              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
+                Refunds
+              </th>
+              <th scope="col" className="px-2 py-2 text-right">
+                Net
+              </th>
+              {gst && (
+                <th scope="col" className="px-2 py-2 text-right">
+                  GST
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {sales.series.map((s) => (
+              <tr key={s.period} className="border-b border-slate-100 last:border-0">
+                <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap">
+                  {periodLabel(s.period, sales.by)}
+                </th>
+                <td className="px-2 py-1 text-right">{s.orders}</td>
+                <td className="hidden px-2 py-1 text-right sm:table-cell">{s.copies}</td>
+                <td className="hidden px-2 py-1 text-right sm:table-cell">{formatPrice(s.goods)}</td>
+                <td className="hidden px-2 py-1 text-right sm:table-cell">{formatPrice(s.shipping)}</td>
+                <td className="hidden px-2 py-1 text-right sm:table-cell">{formatPrice(s.refunds)}</td>
+                <td className="px-2 py-1 text-right">{formatPrice(s.net)}</td>
+                {gst && <td className="px-2 py-1 text-right">{formatPrice(s.gst)}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
+export function SalesPanel() {
+  const today = sydneyToday();
+  const [choice, setChoice] = useState<PeriodChoice>('this_month');
+  const [by, setBy] = useState<SalesGrouping>('day');
+  const [range, setRange] = useState(() => monthOf(today, 0));
+  const [downloading, setDownloading] = useState(false);
+  const period = choice === 'this_month' ? monthOf(today, 0) : choice === 'last_month' ? monthOf(today, -1) : range;
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(period.from) && /^\d{4}-\d{2}-\d{2}$/.test(period.to) && period.from <= period.to;
+  const { state } = useLoad(() => (valid ? getSales(period.from, period.to, by) : Promise.reject(new Error('Choose a start date on or before the end date.'))), [period.from, period.to, by, valid]);
+
+  async function downloadCsv() {
+    setDownloading(true);
+    try {
+      download(salesCsv(await listSaleOrders(period.from, period.to)), `sales-${period.from}-to-${period.to}.csv`);
+    } catch (error) {
+      toast({ title: error instanceof Error ? error.message : 'The download failed.', variant: 'error' });
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  const periods: Array<{ id: PeriodChoice; label: string }> = [
+    { id: 'this_month', label: 'This month' },
+    { id: 'last_month', label: 'Last month' },
+    { id: 'range', label: 'Date range' },
+  ];
+  return (
+    <section aria-labelledby="sales-heading">
+      <h2 id="sales-heading" className="text-2xl font-bold">
+        Sales
+      </h2>
+      <div className="mt-4 flex flex-wrap items-end gap-3">
+        {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
+        <div role="group" aria-label="Period" className="flex flex-wrap gap-2">
+          {periods.map((p) => (
+            <button key={p.id} type="button" aria-pressed={choice === p.id} onClick={() => setChoice(p.id)} className={choice === p.id ? 'btn-primary' : 'btn-secondary'}>
+              {p.label}
+            </button>
+          ))}
+        </div>
+        {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
+        <div role="group" aria-label="Group by" className="flex flex-wrap gap-2">
+          {(['day', 'month'] as const).map((g) => (
+            <button key={g} type="button" aria-pressed={by === g} onClick={() => setBy(g)} className={by === g ? 'btn-primary' : 'btn-secondary'}>
+              By {g}
+            </button>
+          ))}
+        </div>
+      </div>
+      {choice === 'range' && (
+        <div className="mt-3 flex flex-wrap gap-3">
+          <div>
+            <label htmlFor="sales-from" className="label">
+              From
+            </label>
+            <input id="sales-from" type="date" className="field" value={range.from} max={range.to} onChange={(e) => setRange({ ...range, from: e.target.value })} />
+          </div>
+          <div>
+            <label htmlFor="sales-to" className="label">
+              To
+            </label>
+            <input id="sales-to" type="date" className="field" value={range.to} min={range.from} onChange={(e) => setRange({ ...range, to: e.target.value })} />
+          </div>
+        </div>
+      )}
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        <p className="font-semibold" data-testid="sales-period">
+          {valid ? `${fullDay.format(new Date(`${period.from}T00:00:00Z`))} to ${fullDay.format(new Date(`${period.to}T00:00:00Z`))}` : 'Choose a period'}
+        </p>
+        <button type="button" className="btn-secondary" onClick={downloadCsv} disabled={!valid || downloading}>
+          Download CSV
+        </button>
+      </div>
+      <p className="mt-1 text-sm text-slate-700">The CSV lists the period's orders with their lines, ready for Xero's sales-invoice import (choose "Tax inclusive") or a spreadsheet.</p>
+      <LoadState state={state} what="the sales" />
+      {state.status === 'ready' && <SalesFigures sales={state.data} />}
+    </section>
+  );
+}

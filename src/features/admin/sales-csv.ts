@@ -1,0 +1,99 @@
+/**
+ * The period's orders as a CSV in the column layout of Xero's sales-invoice import (its template's headers, one
+ * row per invoice line, dates as DD/MM/YYYY), which an accountant's spreadsheet also opens as it is. Each order is
+ * one invoice: its books, its shipping, and a negative line for what was refunded, so each invoice totals what
+ * the shop kept. Amounts are what the buyer paid, GST included: choose "Tax inclusive" when importing.
+ */
+import { SITE } from '@/config/site';
+import { toCsv } from '@/lib/csv';
+import { countryName, orderNumber } from '@/lib/format';
+import type { SaleOrder } from './api';
+
+export const XERO_HEADER = [
+  '*ContactName',
+  'EmailAddress',
+  'POAddressLine1',
+  'POAddressLine2',
+  'POAddressLine3',
+  'POAddressLine4',
+  'POCity',
+  'PORegion',
+  'POPostalCode',
+  'POCountry',
+  '*InvoiceNumber',
+  'Reference',
+  '*InvoiceDate',
+  '*DueDate',
+  'InventoryItemCode',
+  '*Description',
+  '*Quantity',
+  '*UnitAmount',
+  'Discount',
+  '*AccountCode',
+  '*TaxType',
+  'TrackingName1',
+  'TrackingOption1',
+  'TrackingName2',
+  'TrackingOption2',
+  'Currency',
+  'BrandingTheme',
+] as const;
+
+/** Xero's default sales account in an Australian chart of accounts. */
+export const SALES_ACCOUNT = '200';
+
+/** Xero's Australian tax rates: GST on what Australians buy, none on exports; none at all unless registered. */
+export function taxType(country: string, gstRegistered: boolean = SITE.gstRegistered): string {
+  if (!gstRegistered) return 'BAS Excluded';
+  return country.toUpperCase() === 'AU' ? 'GST on Income' : 'GST Free Income';
+}
+
+/** 2026-11-05 → 05/11/2026. */
+const dayMonthYear = (isoDate: string) => isoDate.slice(0, 10).split('-').reverse().join('/');
+
+/** Two decimals, as a number (a negative refund stays a number, never text). */
+const amount = (value: number) => Math.round(value * 100) / 100;
+
+export function salesCsv(orders: readonly SaleOrder[], gstRegistered: boolean = SITE.gstRegistered): string {
+  const rows = orders.flatMap((order) => {
+    const a = order.shipping_address;
+    const number = orderNumber(order.id);
+    const date = dayMonthYear(order.paid_on);
+    const tax = taxType(order.country, gstRegistered);
+    const line = (description: string, quantity: number, unitAmount: number) => [
+      order.customer_name,
+      order.customer_email,
+      a.addressLine1 ?? a.line1 ?? '',
+      a.addressLine2 ?? a.line2 ?? '',
+      '',
+      '',
+      a.city ?? '',
+      a.state ?? '',
+      a.postalCode ?? a.postal_code ?? '',
+      countryName(order.country),
+      `Order ${number}`,
+      '',
+      date,
+      date,
+      '',
+      description,
+      quantity,
+      amount(unitAmount),
+      '',
+      SALES_ACCOUNT,
+      tax,
+      '',
+      '',
+      '',
+      '',
+      'AUD',
+      '',
+    ];
+    return [
+      ...order.items.map((item) => line(item.title, item.quantity, item.price_at_time)),
+      ...(order.shipping_amount > 0 ? [line(`Shipping: ${order.delivery_method ?? 'delivery'}`, 1, order.shipping_amount)] : []),
+      ...(order.refunded_amount > 0 ? [line(`Refund${order.refund_id ? ` ${order.refund_id}` : ''}`, 1, -order.refunded_amount)] : []),
+    ];
+  });
+  return toCsv(XERO_HEADER, rows);
+}

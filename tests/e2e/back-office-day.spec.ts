@@ -1,0 +1,258 @@
+/**
+ * The publisher's day beyond a single order, at 1280 and 375 px: a week of orders (paid, shipped, refunded in
+ * full, one to the UK, an unpaid attempt) seeded through the service role; Sales for that week checked against
+ * the sums worked out by hand here, and its CSV opened; Customers and a customer's orders; packing slips for three
+ * orders printed to PDF (three A4 pages, no blank one); the orders list as cards on a phone; and the header's
+ * Back office link for staff only.
+ */
+import { execFileSync } from 'node:child_process';
+import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { asService, uniqueEmail } from './support';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+function staffCli(...args: string[]): string {
+  const port = new URL(test.info().project.use.baseURL!).port;
+  return execFileSync('npm', ['run', '--silent', 'staff', '--', ...args], { env: { ...process.env, PORT: port }, encoding: 'utf8' });
+}
+
+async function publisherSignsIn(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const email = uniqueEmail('publisher');
+  staffCli('add', email);
+  const page = await browser.newPage({ viewport });
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/auth\?return_to=%2Fadmin$/);
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Name').fill('The Publisher');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible();
+  return page;
+}
+
+interface Seed {
+  email: string;
+  name: string;
+  country: string;
+  paidAt: string | null;
+  status: string;
+  payment: string;
+  copies: number;
+  shipping: number;
+  refunded?: boolean;
+  phone?: string;
+  address?: Record<string, string>;
+}
+
+/** One order with its line of the book at $22, written as the checkout and the webhook would leave it. */
+async function seedOrder(request: APIRequestContext, seed: Seed): Promise<string> {
+  const subtotal = 22 * seed.copies;
+  const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
+    customer_email: seed.email,
+    customer_name: seed.name,
+    status: seed.status,
+    payment_status: seed.payment,
+    subtotal_amount: subtotal,
+    shipping_amount: seed.shipping,
+    total_amount: subtotal + seed.shipping,
+    shipping_address: seed.address ?? { addressLine1: '7 Packer Lane', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: seed.country, ...(seed.phone && { phone: seed.phone }) },
+    shipping_method: { name: seed.country === 'AU' ? 'AU Standard Courier' : 'International Standard' },
+    paid_at: seed.paidAt,
+    ...(seed.refunded && { refund_id: `re_e2e_${Date.now()}`, refunded_at: seed.paidAt }),
+  });
+  await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!', quantity: seed.copies, price_at_time: 22 });
+  return order!.id;
+}
+
+/** A week in March 2026 no other test writes to: Monday 2 to Sunday 8, Sydney time (UTC+11). */
+async function seedWeek(request: APIRequestContext, tag: string) {
+  const who = (name: string) => ({ email: uniqueEmail(`${tag}-${name}`), name: `${name} ${tag}` });
+  const ann = who('Ann');
+  const ids = {
+    paid: await seedOrder(request, { ...ann, country: 'AU', paidAt: '2026-03-02T01:00:00Z', status: 'processing', payment: 'paid', copies: 2, shipping: 15 }),
+    shipped: await seedOrder(request, { ...who('Bob'), country: 'AU', paidAt: '2026-03-03T01:00:00Z', status: 'shipped', payment: 'paid', copies: 1, shipping: 15 }),
+    uk: await seedOrder(request, {
+      ...who('Clare'),
+      country: 'GB',
+      paidAt: '2026-03-04T01:00:00Z',
+      status: 'processing',
+      payment: 'paid',
+      copies: 1,
+      shipping: 25,
+      address: { addressLine1: '12 Abbey Road', city: 'London', postalCode: 'NW8 9AY', country: 'GB', phone: '+44 20 7946 0000' },
+    }),
+    refunded: await seedOrder(request, { ...who('Dan'), country: 'AU', paidAt: '2026-03-05T01:00:00Z', status: 'cancelled', payment: 'refund_due', copies: 1, shipping: 15, refunded: true }),
+    // Ann again, a week later: the same customer, a second order outside the week.
+    later: await seedOrder(request, {
+      ...ann,
+      email: ann.email.toUpperCase(),
+      country: 'AU',
+      paidAt: '2026-03-12T01:00:00Z',
+      status: 'processing',
+      payment: 'paid',
+      copies: 1,
+      shipping: 15,
+      phone: '0412 345 678',
+    }),
+    attempt: await seedOrder(request, { ...who('Eve'), country: 'AU', paidAt: null, status: 'pending', payment: 'unpaid', copies: 3, shipping: 15 }),
+  };
+  return { ids, ann };
+}
+
+const money = (n: number) => `$${n.toFixed(2)}`;
+
+test.describe('the publisher’s day in the back office', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test('Sales for a week match the orders summed by hand; the CSV opens in Xero’s layout; Customers list and open each customer', async ({ browser, request }) => {
+    const tag = `s${Date.now().toString(36)}`;
+    const { ann } = await seedWeek(request, tag);
+    // By hand: four paid orders in the week (the unpaid attempt and the later order are not in it).
+    const goods = 44 + 22 + 22 + 22;
+    const shipping = 15 + 15 + 25 + 15;
+    const refunds = 22 + 15;
+    const net = goods + shipping - refunds;
+    const gst = Math.round(((59 + 37) / 11) * 100) / 100; // Australian orders kept: 59 + 37; the UK order is GST-free
+
+    const page = await publisherSignsIn(browser);
+    await page.getByRole('link', { name: 'Sales' }).click();
+    await expect(page.getByRole('heading', { name: 'Sales', exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Date range' }).click();
+    await page.getByLabel('From', { exact: true }).fill('2026-03-02');
+    await page.getByLabel('To', { exact: true }).fill('2026-03-08');
+    await expect(page.getByTestId('sales-period')).toHaveText('2 March 2026 to 8 March 2026');
+    await expect(page.getByTestId('sales-orders')).toHaveText('4');
+    await expect(page.getByTestId('sales-copies')).toHaveText(String(2 + 1 + 1));
+    await expect(page.getByTestId('sales-goods')).toHaveText(money(goods));
+    await expect(page.getByTestId('sales-shipping')).toHaveText(money(shipping));
+    await expect(page.getByTestId('sales-refunds')).toHaveText(money(refunds));
+    await expect(page.getByTestId('sales-net')).toHaveText(money(net));
+    await expect(page.getByTestId('sales-gst')).toHaveText(money(gst));
+    await expect(page.getByTestId('sales-exports')).toHaveText(money(47));
+    await expect(page.getByRole('img', { name: /Net takings by day/ })).toBeVisible();
+    const byDay = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Day' }) });
+    await expect(byDay.getByRole('row', { name: /^4 Mar/ })).toContainText(money(47));
+    await expect(byDay.getByRole('row')).toHaveCount(1 + 7);
+    await expect(page.getByRole('row', { name: /10 Reasons Why Being Catholic is Awesome!/ })).toContainText('4');
+    await page.screenshot({ path: test.info().outputPath('sales-1280.png'), fullPage: true });
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('sales-2026-03-02-to-2026-03-08.csv');
+    const rows = (await import('node:fs'))
+      .readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\r\n')
+      .map((row) => [...row.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"')));
+    const header = rows[0]!;
+    expect(header.slice(0, 3)).toEqual(['*ContactName', 'EmailAddress', 'POAddressLine1']);
+    const col = (name: string) => header.indexOf(name);
+    // Each invoice's lines add up to what the shop kept, and all of them to the week's net takings.
+    const total = rows.slice(1).reduce((sum, r) => sum + Number(r[col('*Quantity')]) * Number(r[col('*UnitAmount')]), 0);
+    expect(Math.round(total * 100) / 100).toBe(net);
+    expect(new Set(rows.slice(1).map((r) => r[col('*InvoiceNumber')]))).toHaveProperty('size', 4);
+    expect(
+      rows
+        .slice(1)
+        .filter((r) => r[col('*TaxType')] === 'GST Free Income')
+        .map((r) => r[col('POCountry')]),
+    ).toEqual(['United Kingdom', 'United Kingdom']);
+    expect(rows.slice(1).find((r) => Number(r[col('*UnitAmount')]) < 0)?.[col('*UnitAmount')]).toBe('-37');
+    expect(rows.every((r) => r.length === header.length)).toBe(true);
+
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByLabel('Search by name or email').fill(tag);
+    const list = page.getByRole('list', { name: 'Customers' });
+    await expect(list.getByRole('listitem')).toHaveCount(4);
+    const annRow = list.getByRole('listitem').filter({ hasText: ann.email.toLowerCase() });
+    await expect(annRow).toContainText('2 orders');
+    await expect(annRow).toContainText(`${money(59 + 37)} spent`);
+    await expect(annRow).toContainText('Guest');
+    await expect(list.getByRole('listitem').filter({ hasText: 'Dan' })).toContainText(`${money(0)} spent`);
+    await page.screenshot({ path: test.info().outputPath('customers-1280.png'), fullPage: true });
+    await annRow.getByRole('link', { name: ann.name }).click();
+    await expect(page.getByRole('heading', { name: ann.name })).toBeVisible();
+    await expect(page.getByRole('table').getByRole('row')).toHaveCount(1 + 2);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(page.getByRole('list', { name: 'Orders' }).getByRole('listitem')).toHaveCount(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.getByRole('link', { name: 'Sales' }).click();
+    await expect(page.getByTestId('sales-orders')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: test.info().outputPath('sales-375.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await page.getByLabel('Search by name or email').fill(tag);
+    await expect(page.getByRole('list', { name: 'Customers' }).getByRole('listitem')).toHaveCount(4);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: test.info().outputPath('customers-375.png'), fullPage: true });
+  });
+
+  test('three packing slips print on three A4 pages, no blank one: the country in full, the phone, the return address', async ({ browser, request }) => {
+    const tag = `p${Date.now().toString(36)}`;
+    const { ids } = await seedWeek(request, tag);
+    const page = await publisherSignsIn(browser);
+    const chosen = [ids.paid, ids.uk, ids.later];
+    await page.goto(`/admin/packing-slip?order=${chosen.join(',')}`);
+    const slips = page.getByRole('article', { name: /^Packing slip / });
+    await expect(slips).toHaveCount(3);
+    const uk = page.getByRole('article', { name: `Packing slip ${ids.uk.slice(0, 8).toUpperCase()}` });
+    await expect(uk.getByText('United Kingdom', { exact: true })).toBeVisible();
+    await expect(uk.getByText('Phone: +44 20 7946 0000')).toBeVisible();
+    await expect(uk.getByText('From (return address)')).toBeVisible();
+    await expect(uk.getByTestId('return-address')).toContainText('Awesome Catholic Kids Publishing');
+    await expect(page.getByRole('article', { name: `Packing slip ${ids.later.slice(0, 8).toUpperCase()}` }).getByText('Phone: 0412 345 678')).toBeVisible();
+    await expect(
+      page
+        .getByRole('article', { name: `Packing slip ${ids.paid.slice(0, 8).toUpperCase()}` })
+        .getByText('Australia', { exact: true })
+        .first(),
+    ).toBeVisible();
+    const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });
+    const pages = pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? [];
+    expect(pages).toHaveLength(3);
+  });
+
+  test('on a phone the orders are cards with nothing cut off; staff get a Back office link with the count to pack, shoppers none', async ({ browser, request }) => {
+    const tag = `m${Date.now().toString(36)}`;
+    await seedWeek(request, tag);
+    const page = await publisherSignsIn(browser, { width: 375, height: 800 });
+    await page.getByLabel('Search by order number or email').fill(tag);
+    const cards = page.getByRole('list', { name: 'Orders' }).getByRole('listitem');
+    await expect(cards).toHaveCount(3); // To pack: Ann's two paid orders and the UK order
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await expect(cards).toHaveCount(5);
+    await expect(cards.first()).toContainText('$');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // Nothing in a card runs past its edge; a long address may wrap only after its @ or a dot.
+    const overflowing = await page.evaluate(() => [...document.querySelectorAll('[aria-label="Orders"] li *')].filter((el) => el.scrollWidth > el.clientWidth + 1).length);
+    expect(overflowing).toBe(0);
+    await page.screenshot({ path: test.info().outputPath('orders-375.png'), fullPage: true });
+
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menuLink = page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: /^Back office/ });
+    await expect(menuLink).toBeVisible();
+    await expect(menuLink).toHaveAttribute('aria-label', /^Back office: \d+ orders? to pack$/);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.keyboard.press('Escape');
+    const headerLink = page.getByRole('banner').getByRole('link', { name: /^Back office/ });
+    await expect(headerLink).toBeVisible();
+    await headerLink.click();
+    await expect(page).toHaveURL(/\/admin$/);
+
+    const shopper = await browser.newPage();
+    await shopper.goto('/auth');
+    await shopper.getByRole('button', { name: 'Continue with Google' }).click();
+    await shopper.getByLabel('Email').fill(uniqueEmail('shopper'));
+    await shopper.getByLabel('Name').fill('A Shopper');
+    await shopper.getByRole('button', { name: 'Continue' }).click();
+    await expect(shopper).toHaveURL(/\/$/);
+    await expect(
+      shopper
+        .getByRole('banner')
+        .getByRole('link', { name: 'Sign Out' })
+        .or(shopper.getByRole('banner').getByRole('button', { name: 'Sign Out' })),
+    ).toBeVisible();
+    await expect(shopper.getByRole('link', { name: /^Back office/ })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { SaleOrder } from '@/features/admin/api';
+import { salesCsv, taxType, XERO_HEADER } from '@/features/admin/sales-csv';
+
+const order = (overrides: Partial<SaleOrder>): SaleOrder => ({
+  id: '7dc94722-0000-4000-8000-000000000001',
+  paid_at: '2026-11-04T23:00:00Z',
+  paid_on: '2026-11-05',
+  customer_email: 'ann@example.com',
+  customer_name: 'Ann Lee',
+  status: 'processing',
+  payment_status: 'paid',
+  subtotal_amount: 44,
+  shipping_amount: 15,
+  total_amount: 59,
+  refunded_amount: 0,
+  refund_id: null,
+  country: 'AU',
+  shipping_address: { addressLine1: '7 Packer Lane', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' },
+  delivery_method: 'AU Standard Courier',
+  items: [{ product_id: 'book', title: '=Book A', quantity: 2, price_at_time: 22 }],
+  ...overrides,
+});
+
+/** Parses the file back: every cell is quoted, rows end in CRLF. */
+const parse = (csv: string) =>
+  csv
+    .trimEnd()
+    .split('\r\n')
+    .map((row) => [...row.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"')));
+
+describe("the sales CSV, in Xero's sales-invoice import layout", () => {
+  it('GST on Income for Australian buyers, GST Free Income for exports, BAS Excluded when the shop is not registered', () => {
+    expect(taxType('AU', true)).toBe('GST on Income');
+    expect(taxType('gb', true)).toBe('GST Free Income');
+    expect(taxType('AU', false)).toBe('BAS Excluded');
+  });
+
+  it('one row per line: the books, the shipping and a negative line for a refund, so each invoice totals what was kept', () => {
+    const rows = parse(
+      salesCsv(
+        [
+          order({}),
+          order({
+            id: 'abcdef12-0000-4000-8000-000000000002',
+            country: 'GB',
+            customer_name: 'Bea Lu',
+            shipping_address: { line1: '1 High St', city: 'London', postal_code: 'N1 1AA', country: 'GB' },
+            shipping_amount: 25,
+            refunded_amount: 47,
+            refund_id: 're_1',
+            delivery_method: 'International',
+            items: [{ product_id: 'book', title: 'Book A', quantity: 1, price_at_time: 22 }],
+          }),
+        ],
+        true,
+      ),
+    );
+    expect(rows[0]).toEqual([...XERO_HEADER]);
+    const column = (row: string[], name: (typeof XERO_HEADER)[number]) => row[XERO_HEADER.indexOf(name)];
+    const pick = (row: string[]) =>
+      ['*InvoiceNumber', '*InvoiceDate', '*Description', '*Quantity', '*UnitAmount', '*AccountCode', '*TaxType', 'POCountry'].map((n) => column(row, n as (typeof XERO_HEADER)[number]));
+    expect(rows.slice(1).map(pick)).toEqual([
+      ['Order 7DC94722', '05/11/2026', "'=Book A", '2', '22', '200', 'GST on Income', 'Australia'],
+      ['Order 7DC94722', '05/11/2026', 'Shipping: AU Standard Courier', '1', '15', '200', 'GST on Income', 'Australia'],
+      ['Order ABCDEF12', '05/11/2026', 'Book A', '1', '22', '200', 'GST Free Income', 'United Kingdom'],
+      ['Order ABCDEF12', '05/11/2026', 'Shipping: International', '1', '25', '200', 'GST Free Income', 'United Kingdom'],
+      ['Order ABCDEF12', '05/11/2026', 'Refund re_1', '1', '-47', '200', 'GST Free Income', 'United Kingdom'],
+    ]);
+    expect(column(rows[1]!, '*ContactName')).toBe('Ann Lee');
+    expect(column(rows[1]!, 'POAddressLine1')).toBe('7 Packer Lane');
+    expect(column(rows[3]!, 'POPostalCode')).toBe('N1 1AA');
+    expect(column(rows[1]!, 'Currency')).toBe('AUD');
+  });
+});
