@@ -5,6 +5,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { ALLOWED_COUNTRIES, LIMITS, SHIPPING } from '../../src/config/constants';
+import { addressFormat, addressProblem, auStateOfPostcode } from '../../src/features/checkout/address-format';
 import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
 import { productFromRow } from '../../src/features/catalog/product';
 import { fromCents, toCents } from '../../src/lib/money';
@@ -37,18 +38,29 @@ export const cartInput = z.preprocess(
   cartItemsSchema,
 );
 
-export const shippingDetailsSchema = z.object({
-  fullName: text(LIMITS.nameMaxLength).optional().default(''),
-  email: email.optional(),
-  phone: text(40).optional().default(''),
-  addressLine1: text(LIMITS.addressFieldMaxLength).min(1, CHECKOUT_MESSAGES.address),
-  addressLine2: text(LIMITS.addressFieldMaxLength).optional().default(''),
-  city: text(100).min(1, CHECKOUT_MESSAGES.address),
-  state: text(100).optional().default(''),
-  postalCode: text(20).min(1, CHECKOUT_MESSAGES.address),
-  country,
-  shippingMethod: z.looseObject({ id: z.string().trim().min(1, CHECKOUT_MESSAGES.method).max(100) }, { error: CHECKOUT_MESSAGES.method }),
-});
+export const shippingDetailsSchema = z
+  .object({
+    fullName: text(LIMITS.nameMaxLength).optional().default(''),
+    email: email.optional(),
+    phone: text(40).optional().default(''),
+    addressLine1: text(LIMITS.addressFieldMaxLength).min(1, CHECKOUT_MESSAGES.address),
+    addressLine2: text(LIMITS.addressFieldMaxLength).optional().default(''),
+    city: text(100).min(1, CHECKOUT_MESSAGES.address),
+    state: text(100).optional().default(''),
+    postalCode: text(20).optional().default(''),
+    country,
+    shippingMethod: z.looseObject({ id: z.string().trim().min(1, CHECKOUT_MESSAGES.method).max(100) }, { error: CHECKOUT_MESSAGES.method }),
+  })
+  // An Australian label needs the state: when the shopper left it out, the postcode says which it is. Listed
+  // regions (states, provinces) are stored as their codes.
+  .transform((details) => {
+    const state = details.state || (details.country === 'AU' ? (auStateOfPostcode(details.postalCode) ?? '') : '');
+    return { ...details, state: addressFormat(details.country).region.options ? state.toUpperCase() : state, postalCode: details.postalCode.toUpperCase() };
+  })
+  .superRefine((details, context) => {
+    const problem = addressProblem(details);
+    if (problem) context.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+  });
 export type ShippingDetails = z.infer<typeof shippingDetailsSchema>;
 
 export interface PricedLine {

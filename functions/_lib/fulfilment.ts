@@ -10,7 +10,7 @@ import { SITE } from '../../src/config/site';
 import type { ServerEnv } from '../../src/config/env';
 import { toCents } from '../../src/lib/money';
 import { confirmationEmail, newOrderNotice, refundEmail } from './emails';
-import { claimEmail, fulfil, getOrder, getOrderWithItems, recordRefund, releaseEmail, type FulfilmentResult, type Order, type OrderEmail, type OrderWithItems } from './orders';
+import { adoptPayerName, claimEmail, fulfil, getOrder, getOrderWithItems, recordRefund, releaseEmail, type FulfilmentResult, type Order, type OrderEmail, type OrderWithItems } from './orders';
 import { purgeLiveCatalog } from './live-catalog';
 import type { CdnCache } from './providers/cdn-cache';
 import { selectCdnCache, selectEmailProvider, selectPaymentProvider } from './providers/select';
@@ -96,6 +96,8 @@ export async function fulfilPaidSession(db: SupabaseClient, services: Fulfilment
     console.error(`[fulfilment] not fulfilling: ${mismatch}`);
     return 'unpaid';
   }
+  // Before the emails go: they greet the buyer by name, and the packing slip needs one.
+  await adoptPayerName(db, order.id, session.payerName);
   return OUTCOME_OF_FULFILMENT[await fulfilOrder(db, services, order.id, options)];
 }
 

@@ -6,6 +6,8 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
+import { LIMITS } from '../../src/config/constants';
+import { toSingleLine } from '../../src/lib/text';
 
 const money = z.coerce.number().finite().nonnegative();
 
@@ -126,6 +128,20 @@ export function createOrder(db: SupabaseClient, order: NewOrder): Promise<string
     },
     z.string().uuid(),
   );
+}
+
+/** The name create_order stores when the shopper left theirs out (the database's default). */
+export const GUEST_CUSTOMER_NAME = 'Guest Customer';
+
+/**
+ * A parcel needs an addressee: an order placed with the name left out takes the name its payer gave the
+ * payment page. A name the shopper typed is never replaced.
+ */
+export async function adoptPayerName(db: SupabaseClient, orderId: string, payerName: string | null | undefined): Promise<void> {
+  const name = toSingleLine(payerName ?? '').slice(0, LIMITS.nameMaxLength);
+  if (!name) return;
+  const { error } = await db.from('orders').update({ customer_name: name }).eq('id', orderId).eq('customer_name', GUEST_CUSTOMER_NAME);
+  if (error) throw error;
 }
 
 /** Links the payment session to its order; the same link twice is fine, a different one is refused. */

@@ -81,7 +81,7 @@ describe('create-checkout stores names and address lines as single lines', () =>
         addressLine2: '\u202Eevil\u202C Unit 3\u0007',
         city: 'Parramatta\n',
         state: ' NSW\u0085',
-        postalCode: '21\t50',
+        postalCode: '21\u000750',
         phone: '0400\r000 000',
       },
       customerEmail: 'oneline@example.com',
@@ -94,7 +94,40 @@ describe('create-checkout stores names and address lines as single lines', () =>
       .eq('id', body!.orderId as string)
       .single();
     expect(data?.customer_name).toBe('Jane Doe ACTION NEEDED: pay again at https://evil.example/pay');
-    expect(data?.shipping_address).toMatchObject({ addressLine1: '1 Church St Level 2', addressLine2: 'evil Unit 3', city: 'Parramatta', state: 'NSW', postalCode: '21 50', phone: '0400 000 000' });
+    expect(data?.shipping_address).toMatchObject({ addressLine1: '1 Church St Level 2', addressLine2: 'evil Unit 3', city: 'Parramatta', state: 'NSW', postalCode: '2150', phone: '0400 000 000' });
+  });
+});
+
+describe('create-checkout writes an address the post can deliver to', () => {
+  it('an Australian address with the state left out gets the state its postcode belongs to', async () => {
+    const { status, body } = await post('create-checkout', {
+      cartItems: [{ id: 'book-10-reasons', quantity: 1 }],
+      shippingDetails: { ...address, state: '', postalCode: '2600', city: 'Canberra' },
+      customerEmail: 'derived-state@example.com',
+    });
+    expect(status).toBe(200);
+    const { data } = await t
+      .service()
+      .from('orders')
+      .select('shipping_address')
+      .eq('id', body!.orderId as string)
+      .single();
+    expect(data?.shipping_address).toMatchObject({ state: 'ACT', postalCode: '2600' });
+  });
+
+  it.each([
+    [
+      'a US address without its state',
+      { country: 'US', state: '', postalCode: '10001', shippingMethod: { id: 'international-flat' } },
+      /shippingDetails\.state: Please complete your shipping address/,
+    ],
+    ['a ZIP code of four digits', { country: 'US', state: 'NY', postalCode: '1001', shippingMethod: { id: 'international-flat' } }, /Please enter a valid zip code \(for example 10001\)/],
+    ['an Australian postcode of three digits', { postalCode: '200' }, /Please enter a valid postcode \(for example 2000\)/],
+    ['a state that is none', { state: 'Sydney' }, /Please choose a state from the list/],
+  ])('%s is refused with the field and what to do', async (_case, change, message) => {
+    const { status, body } = await post('create-checkout', { cartItems: [{ id: 'book-10-reasons', quantity: 1 }], shippingDetails: { ...address, ...change }, customerEmail: 'x@example.com' });
+    expect(status).toBe(400);
+    expect(body?.error).toMatch(message);
   });
 });
 

@@ -134,6 +134,22 @@ async function sendWebhook(payload: string, signature?: string) {
 const stock = async () => (await t.anon().from('products').select('stock').eq('id', 'book-10-reasons').single()).data!.stock as number;
 const emailsFor = async (orderId: string) => (await readOutbox(outbox)).filter((e) => e.idempotencyKey === `order-confirmation-${orderId}`);
 
+describe('the name on the parcel', () => {
+  it('an order placed with the name left out takes the payer’s name from the session; a name the shopper typed stays', async () => {
+    const blank = await pendingOrder('cs_test_payer_name');
+    expect(
+      await sendWebhook(completedEvent('evt_payer_name', 'cs_test_payer_name', blank, 'checkout.session.completed', { customer_details: { name: 'Jane Payer', email: 'stripe@example.com' } })),
+    ).toBe(200);
+    expect((await t.service().from('orders').select('customer_name').eq('id', blank).single()).data?.customer_name).toBe('Jane Payer');
+    expect((await emailsFor(blank))[0]?.text).toMatch(/^Hello Jane Payer,/m);
+
+    const named = await pendingOrder('cs_test_typed_name');
+    await t.service().from('orders').update({ customer_name: 'Grandma Rose' }).eq('id', named);
+    expect(await sendWebhook(completedEvent('evt_typed_name', 'cs_test_typed_name', named, 'checkout.session.completed', { customer_details: { name: 'Card Holder' } }))).toBe(200);
+    expect((await t.service().from('orders').select('customer_name').eq('id', named).single()).data?.customer_name).toBe('Grandma Rose');
+  });
+});
+
 describe('the Stripe webhook', () => {
   it('a bad signature is refused with 400 and writes nothing', async () => {
     const orderId = await pendingOrder('cs_test_badsig');

@@ -37,6 +37,8 @@ export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvid
         // The TEST page charges exactly the order's total.
         amountTotalCents: toCents(order.total),
         currency: order.currency,
+        // The TEST page writes the name it was given to the order itself.
+        payerName: null,
       };
     },
     async refundSession(sessionId, { orderId }) {

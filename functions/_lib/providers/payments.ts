@@ -24,6 +24,8 @@ export interface PaymentSession {
   /** What the session charged, in cents, and in which currency (ISO code); null when the provider does not say. */
   amountTotalCents: number | null;
   currency: string | null;
+  /** The name the payer gave the payment page (the cardholder's), when the provider collects one. */
+  payerName: string | null;
 }
 
 /**

@@ -49,6 +49,7 @@ const sessionSchema = z
     payment_status: z.enum(['paid', 'unpaid', 'no_payment_required']),
     amount_total: z.number().int().nullable().optional(),
     currency: z.string().nullable().optional(),
+    customer_details: z.object({ name: z.string().nullable().optional() }).nullable().optional(),
   })
   .transform(
     (s): PaymentSession => ({
@@ -57,6 +58,7 @@ const sessionSchema = z
       paymentStatus: s.payment_status,
       amountTotalCents: s.amount_total ?? null,
       currency: s.currency ?? null,
+      payerName: s.customer_details?.name?.trim() || null,
     }),
   );
 

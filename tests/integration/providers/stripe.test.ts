@@ -35,6 +35,15 @@ function session(overrides: Record<string, unknown> = {}): Record<string, unknow
     amount_total: 5900,
     client_reference_id: 'order-123',
     customer_email: 'buyer@example.com',
+    // As Stripe Checkout collects them: the payer's name and country, with the address fields it does not ask for left null.
+    customer_details: {
+      email: 'buyer@example.com',
+      name: 'Jane Payer',
+      phone: null,
+      address: { country: 'AU', postal_code: null, city: null, line1: null, line2: null, state: null },
+      tax_exempt: 'none',
+      tax_ids: [],
+    },
     livemode: false,
     metadata: { order_id: 'order-123' },
     payment_status: 'unpaid',
@@ -177,17 +186,24 @@ describe('Stripe Checkout Sessions', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  it('retrieves a session and maps status, payment status, amount and currency (never an order id it carries)', async () => {
+  it('retrieves a session and maps status, payment status, amount, currency and the payer’s name (never an order id it carries)', async () => {
     let body = session({ status: 'complete', payment_status: 'paid' });
     const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, body));
     const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
 
-    expect(await payments.retrieveSession('cs_test_a1b2c3')).toEqual({ id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', amountTotalCents: 5900, currency: 'aud' });
+    expect(await payments.retrieveSession('cs_test_a1b2c3')).toEqual({
+      id: 'cs_test_a1b2c3',
+      status: 'complete',
+      paymentStatus: 'paid',
+      amountTotalCents: 5900,
+      currency: 'aud',
+      payerName: 'Jane Payer',
+    });
     expect(fake.seen[0]!.method).toBe('GET');
     expect(fake.seen[0]!.url.pathname).toBe('/v1/checkout/sessions/cs_test_a1b2c3');
 
-    body = session({ status: 'expired', payment_status: 'unpaid', amount_total: null });
-    expect(await payments.retrieveSession('cs_test_a1b2c3')).toMatchObject({ status: 'expired', paymentStatus: 'unpaid', amountTotalCents: null });
+    body = session({ status: 'expired', payment_status: 'unpaid', amount_total: null, customer_details: null });
+    expect(await payments.retrieveSession('cs_test_a1b2c3')).toMatchObject({ status: 'expired', paymentStatus: 'unpaid', amountTotalCents: null, payerName: null });
 
     body = session({ payment_status: 'no_payment_required' });
     expect(await payments.retrieveSession('cs_test_a1b2c3')).toMatchObject({ paymentStatus: 'no_payment_required' });
@@ -277,7 +293,7 @@ describe('Stripe webhooks', () => {
       id: 'evt_1Q2w3e',
       type: 'checkout.session.completed',
       action: 'fulfil',
-      session: { id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', amountTotalCents: 5900, currency: 'aud' },
+      session: { id: 'cs_test_a1b2c3', status: 'complete', paymentStatus: 'paid', amountTotalCents: 5900, currency: 'aud', payerName: 'Jane Payer' },
     });
   });
 
