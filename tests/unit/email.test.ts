@@ -85,7 +85,7 @@ describe('every place applies the same rule with its own message', () => {
   });
 
   it.each(REJECTED.filter(([value]) => value !== ''))('%j is refused on the page and on the server, with the texts used today', (value) => {
-    expect(pageProblem(value)).toBe(CHECKOUT_MESSAGES.email);
+    expect(pageProblem(value)).toEqual({ field: 'email', message: CHECKOUT_MESSAGES.email });
     expect(checkoutEmail.safeParse(value).error?.issues[0]?.message).toBe(CHECKOUT_MESSAGES.email);
     const newsletter = newsletterNotificationSchema.safeParse({ type: 'newsletter', data: { email: value } });
     const expected = value.trim().length > LIMITS.emailMaxLength ? /at most 254 characters/ : /^Please enter a valid email address\.$/;

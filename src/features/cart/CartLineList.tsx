@@ -2,7 +2,7 @@
 import { formatPrice } from '@/lib/format';
 import type { CartLine } from './cart';
 
-export default function CartLineList({ lines, className = 'space-y-2' }: { lines: readonly CartLine[]; className?: string }) {
+export default function CartLineList({ lines, className = 'space-y-2', format = formatPrice }: { lines: readonly CartLine[]; className?: string; format?: (amount: number) => string }) {
   return (
     <ul className={className}>
       {lines.map((line) => (
@@ -10,7 +10,7 @@ export default function CartLineList({ lines, className = 'space-y-2' }: { lines
           <span>
             {line.product.title} <span className="text-slate-600">× {line.quantity}</span>
           </span>
-          <span className="font-semibold">{formatPrice(line.product.price * line.quantity)}</span>
+          <span className="font-semibold">{format(line.product.price * line.quantity)}</span>
         </li>
       ))}
     </ul>

@@ -1,6 +1,7 @@
 /** The cart page: lines as a table on desktop and cards on mobile, quantity and removal, and the summary. */
 import SummaryTotals from './SummaryTotals';
 import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
 import { formatPrice } from '@/lib/format';
 import { productPath } from '@/lib/paths';
 import { useHydrated } from '@/lib/use-hydrated';
@@ -8,6 +9,8 @@ import { toast } from '@/features/toast/store';
 import QuantityStepper from '@/features/catalog/QuantityStepper';
 import { $cartLines, $subtotal, clearCart, removeFromCart, updateQuantity } from './store';
 import type { CartLine } from './cart';
+import EmptyCart from './EmptyCart';
+import { announcePayment } from '@/features/checkout/payment-tabs';
 
 function remove(line: CartLine) {
   removeFromCart(line.product.id);
@@ -19,6 +22,25 @@ function RemoveButton({ line }: { line: CartLine }) {
     <button type="button" onClick={() => remove(line)} className="text-sm font-semibold text-red-800 underline underline-offset-4" aria-label={`Remove ${line.product.title}`}>
       Remove
     </button>
+  );
+}
+
+/**
+ * The payment page's Cancel returns here (`?payment=cancelled`): say so, and tell the checkout tab left
+ * behind. The notice stays for this visit only.
+ */
+function CancelledPayment({ className = '' }: { className?: string }) {
+  const [cancelled] = useState(() => new URLSearchParams(window.location.search).get('payment') === 'cancelled');
+  useEffect(() => {
+    if (!cancelled) return;
+    announcePayment({ type: 'cancelled' });
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+  }, [cancelled]);
+  if (!cancelled) return null;
+  return (
+    <p role="status" className={`rounded-xl bg-amber-50 p-4 font-semibold text-amber-950 ring-1 ring-amber-300 ${className}`}>
+      Payment cancelled. Nothing was charged, and your cart is just as you left it.
+    </p>
   );
 }
 
@@ -34,16 +56,15 @@ export default function CartPage() {
   }
   if (lines.length === 0) {
     return (
-      <div className="py-16 text-center">
-        <h2 className="text-2xl font-bold">Your cart is empty</h2>
-        <a href="/store" className="btn-primary mt-6">
-          Browse Our Store
-        </a>
-      </div>
+      <>
+        <CancelledPayment />
+        <EmptyCart />
+      </>
     );
   }
   return (
     <div className="grid gap-10 lg:grid-cols-[1fr_340px]">
+      <CancelledPayment className="lg:col-span-2" />
       <div>
         <table className="hidden w-full md:table">
           <caption className="sr-only">Items in your cart</caption>

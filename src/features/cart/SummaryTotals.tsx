@@ -2,12 +2,25 @@
 import type { ReactNode } from 'react';
 import { formatPrice } from '@/lib/format';
 
-export default function SummaryTotals({ subtotal, shipping, total, className = '' }: { subtotal: number; shipping: ReactNode; total: number; className?: string }) {
+export default function SummaryTotals({
+  subtotal,
+  shipping,
+  total,
+  className = '',
+  format = formatPrice,
+}: {
+  subtotal: number;
+  shipping: ReactNode;
+  total: number;
+  className?: string;
+  /** How the amounts are written: with the currency named for a shopper abroad. */
+  format?: (amount: number) => string;
+}) {
   return (
     <dl className={`space-y-2 ${className}`}>
       <div className="flex justify-between">
         <dt>Subtotal</dt>
-        <dd>{formatPrice(subtotal)}</dd>
+        <dd>{format(subtotal)}</dd>
       </div>
       <div className="flex justify-between">
         <dt>Shipping</dt>
@@ -15,7 +28,7 @@ export default function SummaryTotals({ subtotal, shipping, total, className = '
       </div>
       <div className="flex justify-between border-t border-slate-200 pt-2 text-lg font-bold text-navy">
         <dt>Total</dt>
-        <dd>{formatPrice(total)}</dd>
+        <dd>{format(total)}</dd>
       </div>
     </dl>
   );

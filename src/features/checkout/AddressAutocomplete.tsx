@@ -5,6 +5,7 @@
 import { useEffect, useId, useState } from 'react';
 import { TIMINGS } from '@/config/constants';
 import { useDebounced } from '@/lib/use-debounced';
+import { FieldError, invalidProps } from '@/features/forms/fields';
 import { addressDetails, suggestAddresses } from './api';
 
 interface Props {
@@ -13,9 +14,12 @@ interface Props {
   onChange: (value: string) => void;
   onSelect: (address: { line1: string; line2: string; city: string; state: string; postal_code: string; country: string }) => void;
   readOnly?: boolean;
+  id: string;
+  /** A problem with the line, shown under it and tied to it. */
+  error?: string | undefined;
 }
 
-export default function AddressAutocomplete({ value, country, onChange, onSelect, readOnly }: Props) {
+export default function AddressAutocomplete({ value, country, onChange, onSelect, readOnly, id, error }: Props) {
   const listId = useId();
   // One token per lookup: Google bills suggestions and the details call as one session, and a token used
   // after its details call would be billed per request, so each chosen place starts a new one.
@@ -52,12 +56,12 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
   const open = focused && predictions.length > 0;
   return (
     <div className="relative">
-      <label htmlFor="address-line1" className="label">
+      <label htmlFor={id} className="label">
         Address line 1
       </label>
       <input
-        id="address-line1"
-        className="field"
+        id={id}
+        className="field aria-invalid:border-red-700 aria-invalid:ring-1 aria-invalid:ring-red-700"
         autoComplete="address-line1"
         required
         maxLength={200}
@@ -68,6 +72,7 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
         aria-expanded={open}
         aria-controls={listId}
         aria-activedescendant={open && active >= 0 ? `${listId}-${active}` : undefined}
+        {...invalidProps(id, error)}
         onChange={(e) => {
           onChange(e.target.value);
           setActive(-1);
@@ -99,6 +104,7 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
           </li>
         ))}
       </ul>
+      <FieldError fieldId={id} message={error} />
     </div>
   );
 }

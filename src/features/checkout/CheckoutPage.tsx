@@ -1,13 +1,18 @@
 /**
  * /checkout: contact email, shipping address, delivery method, order summary, then 'Proceed to Payment',
  * which opens the payment page in a new tab. Totals shown here are a preview: the server recomputes them.
+ * The address fields follow the country (what the post there calls them and needs); a problem is shown on
+ * its field, which is focused; what was typed is kept for the tab's session; and this tab follows the
+ * payment tab, to the confirmation or back to the form.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ChangeEvent } from 'react';
 import { ALLOWED_COUNTRIES, COUNTRY_NAMES, LIMITS, STORAGE_KEYS } from '@/config/constants';
 import { useAuth } from '@/features/account/use-auth';
 import { $cartLines, $itemCount, $subtotal } from '@/features/cart/store';
-import { TextField } from '@/features/forms/fields';
+import EmptyCart from '@/features/cart/EmptyCart';
+import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
+import { formatPrice, formatPriceAud } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { useHydrated } from '@/lib/use-hydrated';
 import AddressAutocomplete from './AddressAutocomplete';
@@ -15,9 +20,24 @@ import { createCheckout, getPaymentConfig, RequestError, type AddressFields, typ
 import OrderSummary, { shippingPrice } from './OrderSummary';
 import PaymentNotice from './PaymentNotice';
 import { useDeliveryOptions } from './use-delivery-options';
-import { canProceed, checkoutProblem } from './validation';
+import { addressFormat, auStateOfPostcode } from './address-format';
+import { clearDraft, readDraft, saveDraft } from './draft';
+import { CANCELLED_PAYMENT_PATH, onPaymentNews } from './payment-tabs';
+import { canProceed, checkoutProblem, type CheckoutField } from './validation';
 
 const EMPTY_ADDRESS: AddressFields = { fullName: '', phone: '', addressLine1: '', addressLine2: '', city: '', state: '', postalCode: '', country: 'AU' };
+
+const fieldId = (field: CheckoutField) => `checkout-${field}`;
+
+/** Which field a server refusal is about, from the path it names (`shippingDetails.postalCode`). */
+function fieldOfServerError(body: Record<string, unknown>): CheckoutField | null {
+  const details = Array.isArray(body.details) ? (body.details as Array<{ path?: unknown }>) : [];
+  const path = typeof details[0]?.path === 'string' ? details[0].path : '';
+  const field = path === 'customerEmail' ? 'email' : path.replace(/^shippingDetails\./, '');
+  return (['email', 'fullName', 'addressLine1', 'city', 'state', 'postalCode', 'country', 'phone'] as const).find((f) => f === field) ?? null;
+}
+
+type Payment = { status: 'idle' } | { status: 'open'; url: string } | { status: 'cancelled' };
 
 export default function CheckoutPage() {
   // The form is pre-rendered (it is the page's main content); the saved cart exists only in the browser,
@@ -31,9 +51,15 @@ export default function CheckoutPage() {
   const [email, setEmail] = useState('');
   const [address, setAddress] = useState<AddressFields>(EMPTY_ADDRESS);
   const delivery = useDeliveryOptions(address, lines, subtotal, hydrated);
+  const [draftRead, setDraftRead] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<{ field: CheckoutField; message: string } | null>(null);
   const [payments, setPayments] = useState<PaymentConfig | null>(null);
+  const [payment, setPayment] = useState<Payment>({ status: 'idle' });
+  const format = addressFormat(address.country);
+  const price = format.labelCurrency ? formatPriceAud : formatPrice;
+  const errorOf = (field: CheckoutField) => (fieldError?.field === field ? fieldError.message : undefined);
 
   useEffect(() => {
     getPaymentConfig().then(setPayments, (e: Error) => setPayments({ mode: 'unavailable', message: e.message }));
@@ -41,34 +67,83 @@ export default function CheckoutPage() {
   useEffect(() => {
     if (auth.user?.email && !email) setEmail(auth.user.email);
   }, [auth.user?.email]);
+  // What the shopper typed earlier in this tab comes back once the page is live (the pre-rendered form is empty).
+  useEffect(() => {
+    if (!hydrated) return;
+    const draft = readDraft();
+    if (draft?.email) setEmail(draft.email);
+    if (draft?.address) setAddress({ ...EMPTY_ADDRESS, ...draft.address });
+    if (draft?.methodId) delivery.choose(draft.methodId);
+    setDraftRead(true);
+  }, [hydrated]);
+  useEffect(() => {
+    if (draftRead) saveDraft({ email, address, methodId: delivery.method?.id ?? null });
+  }, [draftRead, email, address, delivery.method?.id]);
+  // The payment tab's news: paid shows the confirmation here too; cancelled gives the form back.
+  useEffect(
+    () =>
+      onPaymentNews((news) => {
+        if (news.type === 'paid') {
+          clearDraft();
+          window.location.assign(`/order-confirmation?session_id=${encodeURIComponent(news.sessionId)}`);
+        } else setPayment({ status: 'cancelled' });
+      }),
+    [],
+  );
+  // A problem marked on a field is scrolled to and focused, so the shopper sees it where they type.
+  useEffect(() => {
+    if (!fieldError) return;
+    const element = document.getElementById(fieldId(fieldError.field));
+    element?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    element?.focus({ preventScroll: true });
+  }, [fieldError]);
+
+  /** Changes one address field; a changed postcode in Australia fills in its state, unless one was chosen. */
+  function change(name: keyof AddressFields, value: string) {
+    if (fieldError?.field === name) setFieldError(null);
+    setAddress((a) => {
+      const next = { ...a, [name]: value };
+      if (name === 'country') next.state = '';
+      if (name === 'postalCode' && next.country === 'AU') {
+        const derived = auStateOfPostcode(value);
+        const previous = auStateOfPostcode(a.postalCode);
+        if (derived && (!a.state || a.state === previous)) next.state = derived;
+      }
+      return next;
+    });
+  }
 
   /** The props every address field shares: its id, its value in the address, and read-only until hydrated. */
   const field = (name: keyof AddressFields, maxLength: number = LIMITS.addressFieldMaxLength) => ({
     id: `checkout-${name}`,
     value: address[name],
-    onChange: (e: ChangeEvent<HTMLInputElement>) => setAddress((a) => ({ ...a, [name]: e.target.value })),
+    onChange: (e: ChangeEvent<HTMLInputElement>) => change(name, e.target.value),
     readOnly: !hydrated,
     maxLength,
+    error: name === 'addressLine2' ? undefined : errorOf(name),
   });
 
   async function proceed(event: React.FormEvent) {
     event.preventDefault();
     const method = delivery.method;
     const issue = checkoutProblem({ itemCount, email, address, methodId: method?.id ?? null });
-    setProblem(issue);
+    setProblem(issue && !issue.field ? issue.message : null);
+    setFieldError(issue?.field ? { field: issue.field, message: issue.message } : null);
     if (issue || !method) {
-      if (issue) toast({ title: issue, variant: 'error' });
+      if (issue) toast({ title: issue.message, variant: 'error' });
       return;
     }
     setBusy(true);
     // Opened now, while the click still counts as the shopper's, so no pop-up blocker stops it.
     const tab = window.open('', '_blank');
     try {
-      const session = await createCheckout({ lines, email: email.trim(), address, method });
+      const session = await createCheckout({ lines, email: email.trim(), address, method, cancelPath: CANCELLED_PAYMENT_PATH });
       if (!session.url) throw new Error('No checkout URL returned');
       localStorage.setItem(STORAGE_KEYS.checkoutSessionId, session.sessionId);
-      if (tab) tab.location.href = session.url;
-      else window.location.assign(session.url);
+      if (tab) {
+        tab.location.href = session.url;
+        setPayment({ status: 'open', url: session.url });
+      } else window.location.assign(session.url);
     } catch (error) {
       tab?.close();
       // The delivery options changed since they were shown: offer the current ones again.
@@ -76,12 +151,18 @@ export default function CheckoutPage() {
         delivery.offerAgain(error.body.quotes as ShippingQuote[], typeof error.body.message === 'string' ? error.body.message : undefined);
       }
       const message = error instanceof Error && error.message ? error.message : 'Failed to proceed to payment';
-      setProblem(message);
-      toast({ title: 'Failed to create checkout', description: message, variant: 'error' });
+      const field = error instanceof RequestError ? fieldOfServerError(error.body) : null;
+      const shown = message.replace(/^[\w.]+: /, '');
+      if (field) setFieldError({ field, message: shown });
+      else setProblem(message);
+      toast({ title: 'Failed to create checkout', description: shown, variant: 'error' });
     } finally {
       setBusy(false);
     }
   }
+
+  // Nothing to buy: the cart's own empty state, not a form that objects only when sent.
+  if (hydrated && itemCount === 0) return <EmptyCart />;
 
   return (
     <form className="grid gap-10 lg:grid-cols-[1fr_380px]" onSubmit={proceed} noValidate>
@@ -95,9 +176,13 @@ export default function CheckoutPage() {
             autoComplete="email"
             required
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              if (fieldError?.field === 'email') setFieldError(null);
+            }}
             maxLength={LIMITS.emailMaxLength}
             readOnly={!hydrated}
+            error={errorOf('email')}
           />
         </fieldset>
         <fieldset className="space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
@@ -106,14 +191,7 @@ export default function CheckoutPage() {
             <label htmlFor="checkout-country" className="label">
               Country
             </label>
-            <select
-              id="checkout-country"
-              className="field"
-              autoComplete="country"
-              disabled={!hydrated}
-              value={address.country}
-              onChange={(e) => setAddress((a) => ({ ...a, country: e.target.value }))}
-            >
+            <select id="checkout-country" className="field" autoComplete="country" disabled={!hydrated} value={address.country} onChange={(e) => change('country', e.target.value)}>
               {ALLOWED_COUNTRIES.map((code) => (
                 <option key={code} value={code}>
                   {COUNTRY_NAMES[code]}
@@ -122,22 +200,51 @@ export default function CheckoutPage() {
             </select>
           </div>
           <TextField label="Full name" autoComplete="name" optional {...field('fullName', LIMITS.nameMaxLength)} />
+          <p className="-mt-2 text-sm text-slate-600">For the parcel's label. Left blank, we use the name on the card.</p>
           <AddressAutocomplete
             readOnly={!hydrated}
             value={address.addressLine1}
             country={address.country}
-            onChange={(value) => setAddress((a) => ({ ...a, addressLine1: value }))}
+            id={fieldId('addressLine1')}
+            error={errorOf('addressLine1')}
+            onChange={(value) => change('addressLine1', value)}
             onSelect={(a) =>
               setAddress((prev) => ({ ...prev, addressLine1: a.line1, addressLine2: a.line2, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country || prev.country }))
             }
           />
           <TextField label="Address line 2" autoComplete="address-line2" optional {...field('addressLine2')} />
           <div className="grid gap-4 sm:grid-cols-3">
-            <TextField label="City / suburb" autoComplete="address-level2" required {...field('city')} />
-            <TextField label="State" autoComplete="address-level1" optional {...field('state')} />
-            <TextField label="Postcode" autoComplete="postal-code" required {...field('postalCode', 20)} />
+            <TextField label={format.city} autoComplete="address-level2" required {...field('city')} />
+            {format.region.options ? (
+              <div>
+                <label htmlFor={fieldId('state')} className="label">
+                  {format.region.label}
+                </label>
+                <select
+                  id={fieldId('state')}
+                  className="field aria-invalid:border-red-700 aria-invalid:ring-1 aria-invalid:ring-red-700"
+                  autoComplete="address-level1"
+                  disabled={!hydrated}
+                  value={address.state}
+                  onChange={(e) => change('state', e.target.value)}
+                  {...invalidProps(fieldId('state'), errorOf('state'))}
+                >
+                  <option value="">Select…</option>
+                  {format.region.options.map((code) => (
+                    <option key={code} value={code}>
+                      {code}
+                    </option>
+                  ))}
+                </select>
+                <FieldError fieldId={fieldId('state')} message={errorOf('state')} />
+              </div>
+            ) : (
+              <TextField label={format.region.label} autoComplete="address-level1" optional={!format.region.required} required={format.region.required} {...field('state')} />
+            )}
+            <TextField label={format.postal.label} autoComplete="postal-code" optional={!format.postal.required} required={format.postal.required} {...field('postalCode', 20)} />
           </div>
           <TextField label="Phone" type="tel" autoComplete="tel" optional {...field('phone', 40)} />
+          {address.country !== 'AU' && <p className="-mt-2 text-sm text-slate-600">The carrier abroad may call if they cannot deliver.</p>}
         </fieldset>
         <fieldset className="space-y-3 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
           <legend className="px-2 font-display text-xl font-bold text-navy">Delivery method</legend>
@@ -163,13 +270,27 @@ export default function CheckoutPage() {
                   </span>
                 </span>
               </span>
-              <span className="font-semibold">{shippingPrice(q.price)}</span>
+              <span className="font-semibold">{shippingPrice(q.price, price)}</span>
             </label>
           ))}
         </fieldset>
       </div>
       <aside className="h-fit space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200" aria-labelledby="order-summary-heading">
-        <OrderSummary lines={lines} subtotal={subtotal} method={delivery.method} empty={hydrated && itemCount === 0} />
+        <OrderSummary lines={lines} subtotal={subtotal} method={delivery.method} format={price} />
+        {format.labelCurrency && <p className="text-sm text-slate-700">Prices are in Australian dollars (AUD); your card provider converts them.</p>}
+        {payment.status === 'open' && (
+          <p role="status" className="rounded-lg bg-sky/60 p-3 text-sm font-semibold text-navy">
+            The payment page is open in another tab. Finish paying there; this page will show your confirmation.{' '}
+            <a href={payment.url} target="_blank" rel="noopener" className="underline">
+              Open the payment page again
+            </a>
+          </p>
+        )}
+        {payment.status === 'cancelled' && (
+          <p role="status" className="rounded-lg bg-amber-50 p-3 text-sm font-semibold text-amber-950">
+            Payment cancelled in the other tab. Nothing was charged; you can change anything here and try again.
+          </p>
+        )}
         {problem && (
           <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-semibold text-red-900">
             {problem}

@@ -9,6 +9,8 @@ import { orderNumber } from '@/lib/format';
 import { clearCart } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
 import { verifyPayment, type VerifiedPayment } from './api';
+import { clearDraft } from './draft';
+import { announcePayment } from './payment-tabs';
 
 type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending'; refundDue?: boolean };
 
@@ -26,7 +28,10 @@ export default function OrderConfirmation() {
       (payment) => {
         if (payment.paymentStatus !== 'paid') return setState({ status: 'pending', refundDue: payment.paymentStatus === 'refund_due' });
         clearCart();
+        clearDraft();
         localStorage.removeItem(STORAGE_KEYS.checkoutSessionId);
+        // The checkout tab this payment was opened from shows the confirmation too.
+        announcePayment({ type: 'paid', sessionId });
         setState({ status: 'paid', payment });
       },
       (error) => {

@@ -62,7 +62,8 @@ export const addressDetails = (placeId: string, sessionToken: string) =>
     sessionToken,
   });
 
-export function createCheckout(input: { lines: readonly CartLine[]; email: string; address: AddressFields; method: ShippingQuote }) {
+/** `cancelPath` is where the payment page's Cancel returns to, on this site. */
+export function createCheckout(input: { lines: readonly CartLine[]; email: string; address: AddressFields; method: ShippingQuote; cancelPath: string }) {
   const token = $auth.get().session?.access_token;
   return post<{ url: string; sessionId: string; orderId: string }>(
     '/api/create-checkout',
@@ -75,7 +76,7 @@ export function createCheckout(input: { lines: readonly CartLine[]; email: strin
         shippingMethod: { id: input.method.id, name: input.method.plan_name, carrier: input.method.carrier, price: input.method.price },
       },
       successUrl: `${window.location.origin}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`,
-      cancelUrl: `${window.location.origin}/cart`,
+      cancelUrl: `${window.location.origin}${input.cancelPath}`,
     },
     token ? { authorization: `Bearer ${token}` } : {},
   );

@@ -11,7 +11,8 @@ import { fetchQuotes, type AddressFields, type ShippingQuote } from './api';
 import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from './contract';
 import { wantsLiveQuotes } from './validation';
 
-export type DeliveryOptions = { status: 'idle' | 'loading' } | { status: 'ready'; quotes: ShippingQuote[]; message?: string };
+/** `offeredAgain`: the server refused the option paid for and sent these instead; the shopper chooses again. */
+export type DeliveryOptions = { status: 'idle' | 'loading' } | { status: 'ready'; quotes: ShippingQuote[]; message?: string; offeredAgain?: boolean };
 
 export function useDeliveryOptions(address: AddressFields, lines: readonly CartLine[], subtotal: number, enabled: boolean) {
   const [state, setState] = useState<DeliveryOptions>({ status: 'idle' });
@@ -42,9 +43,11 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
 
   const options = state.status === 'ready' ? state.quotes : [];
   // A choice that is no longer offered is dropped; until the shopper picks one, the cheapest is chosen for them
-  // (the first of equals, as the carrier lists them), so Express is always a choice, never a default.
+  // (the first of equals, as the carrier lists them), so Express is always a choice, never a default. Options
+  // the server offered again after refusing a choice are for the shopper to choose from.
+  const offeredAgain = state.status === 'ready' && state.offeredAgain === true;
   useEffect(() => {
-    if (!options.some((q) => q.id === methodId)) setMethodId(cheapest(options)?.id ?? null);
+    if (!options.some((q) => q.id === methodId)) setMethodId(offeredAgain ? null : (cheapest(options)?.id ?? null));
   }, [options.map((q) => q.id).join()]);
 
   return {
@@ -53,7 +56,7 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
     method: options.find((q) => q.id === methodId) ?? null,
     choose: setMethodId,
     /** The server's current options, when the ones shown have changed since (answered with a refused checkout). */
-    offerAgain: (quotes: ShippingQuote[], message?: string) => setState({ status: 'ready', quotes, message }),
+    offerAgain: (quotes: ShippingQuote[], message?: string) => setState({ status: 'ready', quotes, message, offeredAgain: true }),
   };
 }
 

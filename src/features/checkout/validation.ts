@@ -1,20 +1,32 @@
-/** The checkout's rules before anything is sent in the order a shopper meets them. */
+/** The checkout's rules before anything is sent, in the order a shopper meets them, each with its field. */
 import { isEmailAddress } from '@/lib/email';
+import { addressFormat, addressProblem, type AddressField } from './address-format';
 import type { AddressFields } from './api';
 import { CHECKOUT_MESSAGES as MESSAGES } from './contract';
 
-export function checkoutProblem(input: { itemCount: number; email: string; address: AddressFields; methodId: string | null }): string | null {
-  if (input.itemCount === 0) return MESSAGES.emptyCart;
-  const { addressLine1, city, country } = input.address;
-  if (!addressLine1.trim() || !city.trim() || !country.trim()) return MESSAGES.address;
-  if (!isEmailAddress(input.email.trim())) return MESSAGES.email;
-  if (!input.methodId) return MESSAGES.method;
+/** A field of the checkout form a problem can be shown on. */
+export type CheckoutField = 'email' | 'phone' | AddressField;
+
+export interface CheckoutProblem {
+  /** The field to mark and focus; none for a problem of the whole order (an empty cart, no delivery method). */
+  field?: CheckoutField;
+  message: string;
+}
+
+export function checkoutProblem(input: { itemCount: number; email: string; address: AddressFields; methodId: string | null }): CheckoutProblem | null {
+  if (input.itemCount === 0) return { message: MESSAGES.emptyCart };
+  if (!isEmailAddress(input.email.trim())) return { field: 'email', message: MESSAGES.email };
+  const address = addressProblem(input.address);
+  if (address) return address;
+  if (!input.methodId) return { message: MESSAGES.method };
   return null;
 }
 
-/** 'Proceed to Payment' waits for line 1, city, postcode, country and email. */
+/** 'Proceed to Payment' waits for line 1, city, country, email and the postal code where the post needs one. */
 export function canProceed(email: string, address: AddressFields): boolean {
-  return [address.addressLine1, address.city, address.postalCode, address.country, email].every((v) => v.length > 0);
+  const needed = [address.addressLine1, address.city, address.country, email];
+  if (addressFormat(address.country).postal.required) needed.push(address.postalCode);
+  return needed.every((v) => v.length > 0);
 }
 
 /** Quotes are asked for only with a full Australian address. */

@@ -39,15 +39,42 @@ interface LabelledProps {
   className?: string;
 }
 
-/** A labelled input; `optional` says so in the label, for forms where most fields are required. */
-export function TextField({ id, label, className = '', optional = false, ...input }: LabelledProps & { optional?: boolean } & InputHTMLAttributes<HTMLInputElement>) {
+/** The id of a field's error message, which the field names in `aria-describedby`. */
+export const errorId = (fieldId: string) => `${fieldId}-error`;
+
+/** A field's error, under it, tied to it. */
+export function FieldError({ fieldId, message }: { fieldId: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={errorId(fieldId)} className="mt-1 text-sm font-semibold text-red-800">
+      {message}
+    </p>
+  );
+}
+
+/** What marks a field invalid for assistive technology and ties its message to it. */
+export const invalidProps = (fieldId: string, error: string | undefined) => (error ? { 'aria-invalid': true as const, 'aria-describedby': errorId(fieldId) } : {});
+
+/**
+ * A labelled input; `optional` says so in the label, for forms where most fields are required; `error` marks
+ * it invalid with the message under it.
+ */
+export function TextField({
+  id,
+  label,
+  className = '',
+  optional = false,
+  error,
+  ...input
+}: LabelledProps & { optional?: boolean; error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div className={className}>
       <label htmlFor={id} className="label">
         {label}
         {optional && <span className="font-normal text-slate-600"> (optional)</span>}
       </label>
-      <input id={id} className="field" onInput={clearCustomValidity} {...input} />
+      <input id={id} className="field aria-invalid:border-red-700 aria-invalid:ring-1 aria-invalid:ring-red-700" onInput={clearCustomValidity} {...invalidProps(id, error)} {...input} />
+      <FieldError fieldId={id} message={error} />
     </div>
   );
 }
