@@ -30,6 +30,13 @@ for (const size of WIDTHS) {
   test.describe(`at ${size.width} px`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
+    test('an empty cart at /checkout shows the cart’s empty state, not a form that objects only when sent', async ({ page }) => {
+      await page.goto('/checkout');
+      await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Browse Our Store' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toHaveCount(0);
+    });
+
     test('a name left blank takes the name on the card; the state comes from the postcode; the slip shows both', async ({ page, browser }, testInfo) => {
       await addToCart(page, '/store/product/book-10-reasons');
       await page.goto('/checkout');
