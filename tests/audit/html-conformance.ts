@@ -1,0 +1,28 @@
+/**
+ * What the W3C HTML checker would report on the built pages that a build can get wrong without noticing:
+ * a `style` element inside `<body>` ("Element style not allowed as child of element body in this context").
+ * SVG's own `<style>` (foreign content) is allowed and skipped.
+ */
+
+/** The `style` elements in the page's body, each as a short excerpt of what precedes it. */
+export function stylesInBody(html: string): string[] {
+  const body = html.search(/<body[\s>]/i);
+  if (body < 0) return [];
+  const found: string[] = [];
+  let svgDepth = 0;
+  const tags = /<(\/?)(svg|style)\b[^>]*>/gi;
+  tags.lastIndex = body;
+  for (let match = tags.exec(html); match; match = tags.exec(html)) {
+    const [, closing, name] = match;
+    if (name!.toLowerCase() === 'svg') {
+      svgDepth = Math.max(0, svgDepth + (closing ? -1 : 1));
+      continue;
+    }
+    if (closing || svgDepth > 0) continue;
+    found.push(html.slice(Math.max(body, match.index - 80), match.index + 60).replace(/\s+/g, ' '));
+    // Skip the rule's text, which may itself contain "<".
+    const end = html.indexOf('</style>', tags.lastIndex);
+    if (end > 0) tags.lastIndex = end + '</style>'.length;
+  }
+  return found;
+}
