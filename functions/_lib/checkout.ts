@@ -38,19 +38,22 @@ export const cartInput = z.preprocess(
   cartItemsSchema,
 );
 
-export const shippingDetailsSchema = z
-  .object({
-    fullName: text(LIMITS.nameMaxLength).optional().default(''),
-    email: email.optional(),
-    phone: text(40).optional().default(''),
-    addressLine1: text(LIMITS.addressFieldMaxLength).min(1, CHECKOUT_MESSAGES.address),
-    addressLine2: text(LIMITS.addressFieldMaxLength).optional().default(''),
-    city: text(100).min(1, CHECKOUT_MESSAGES.address),
-    state: text(100).optional().default(''),
-    postalCode: text(20).optional().default(''),
-    country,
-    shippingMethod: z.looseObject({ id: z.string().trim().min(1, CHECKOUT_MESSAGES.method).max(100) }, { error: CHECKOUT_MESSAGES.method }),
-  })
+/** The delivery fields as typed, each cleaned to one line. */
+export const shippingFieldsSchema = z.object({
+  fullName: text(LIMITS.nameMaxLength).optional().default(''),
+  email: email.optional(),
+  phone: text(40).optional().default(''),
+  addressLine1: text(LIMITS.addressFieldMaxLength).min(1, CHECKOUT_MESSAGES.address),
+  addressLine2: text(LIMITS.addressFieldMaxLength).optional().default(''),
+  city: text(100).min(1, CHECKOUT_MESSAGES.address),
+  state: text(100).optional().default(''),
+  postalCode: text(20).optional().default(''),
+  country,
+  shippingMethod: z.looseObject({ id: z.string().trim().min(1, CHECKOUT_MESSAGES.method).max(100) }, { error: CHECKOUT_MESSAGES.method }),
+});
+
+/** The delivery fields as an address the post can deliver to. */
+export const shippingDetailsSchema = shippingFieldsSchema
   // An Australian label needs the state: when the shopper left it out, the postcode says which it is. Listed
   // regions (states, provinces) are stored as their codes.
   .transform((details) => {

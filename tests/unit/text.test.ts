@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { toMultiLine, toSingleLine } from '@/lib/text';
 import { singleLine } from '@/lib/schemas';
 import { checkShipment } from '@/features/admin/shipment';
-import { shippingDetailsSchema } from '../../functions/_lib/checkout';
+import { shippingFieldsSchema } from '../../functions/_lib/checkout';
 import { contactNotificationSchema } from '@/features/forms/notification';
 
 describe('toSingleLine', () => {
@@ -36,7 +36,7 @@ describe('singleLine(): cleaned before the length is checked', () => {
 
   it('every one-line checkout field is stored on one line', () => {
     const dirty = (value: string) => `${value}\r\nACTION NEEDED\u0000 \u202E`;
-    const parsed = shippingDetailsSchema.parse({
+    const parsed = shippingFieldsSchema.parse({
       fullName: dirty('Jane'),
       phone: dirty('0400 000 000'),
       addressLine1: dirty('1 Church St'),

@@ -206,6 +206,10 @@ describe('Australia Post domestic parcel services', () => {
 
     fail = true;
     const fallback = await quoteShipping(pac, PARCEL, 22);
-    expect(fallback).toEqual({ fallback: true, message: 'Please enter a valid To postcode.', quotes: [expect.objectContaining({ id: 'au-standard', price: 15 })] });
+    expect(fallback).toEqual({
+      fallback: true,
+      message: 'Please enter a valid To postcode.',
+      quotes: [expect.objectContaining({ id: 'au-standard', price: 15 }), expect.objectContaining({ id: 'au-express', price: 25 })],
+    });
   });
 });

@@ -98,11 +98,11 @@ describe('Turnstile siteverify', () => {
     const baseUrl = await fakeCloudflare();
     const check = createTurnstileCheck({ secretKey: SECRET, baseUrl });
     override = (res) => sendJson(res, 500, failure('internal-error'));
-    expect(await check.verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable' });
+    expect(await check.verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable', unavailable: true });
     override = (res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad gateway</html>');
-    expect(await check.verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable' });
+    expect(await check.verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable', unavailable: true });
     override = (res) => sendJson(res, 200, { success: 'yes' });
-    expect(await check.verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable' });
+    expect(await check.verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable', unavailable: true });
   });
 
   it('a 400 with siteverify error codes keeps the code', async () => {
@@ -114,8 +114,8 @@ describe('Turnstile siteverify', () => {
   it('a timeout or an unreachable host is verification-unavailable', async () => {
     const baseUrl = await fakeCloudflare();
     override = () => undefined; // never answers
-    expect(await createTurnstileCheck({ secretKey: SECRET, baseUrl, timeoutMs: 150 }).verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable' });
+    expect(await createTurnstileCheck({ secretKey: SECRET, baseUrl, timeoutMs: 150 }).verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable', unavailable: true });
     await fake.close();
-    expect(await createTurnstileCheck({ secretKey: SECRET, baseUrl }).verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable' });
+    expect(await createTurnstileCheck({ secretKey: SECRET, baseUrl }).verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable', unavailable: true });
   });
 });
