@@ -255,4 +255,40 @@ test.describe('the publisher’s day in the back office', () => {
     ).toBeVisible();
     await expect(shopper.getByRole('link', { name: /^Back office/ })).toHaveCount(0);
   });
+
+  test('an order is fixed: an internal note, the delivery address corrected before shipping, delivered only when confirmed and undone', async ({ browser, request }) => {
+    const tag = `f${Date.now().toString(36)}`;
+    const { ids } = await seedWeek(request, tag);
+    const page = await publisherSignsIn(browser, { width: 375, height: 800 });
+    await page.goto(`/admin#order/${ids.uk}`);
+    await expect(page.getByRole('heading', { name: `Order ${ids.uk.slice(0, 8).toUpperCase()}` })).toBeVisible();
+
+    await page.getByLabel('Internal note (the customer never sees it)').fill('Gift: no invoice in the parcel');
+    await page.getByRole('button', { name: 'Save note' }).click();
+    await expect(page.getByText('Note saved.').first()).toBeVisible();
+    await expect(page.getByText(/note changed \(Gift: no invoice in the parcel\) by publisher-/)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Edit delivery address' }).click();
+    await page.getByLabel('Address line 1').fill('3 Abbey Road');
+    await page.getByLabel('Postcode').fill('NW8 9AZ');
+    await page.getByRole('button', { name: 'Save address' }).click();
+    await expect(page.getByText('Delivery address changed; the old one is in the history.').first()).toBeVisible();
+    await expect(page.getByText('3 Abbey Road')).toBeVisible();
+    await expect(page.getByText('London NW8 9AZ')).toBeVisible();
+    await expect(page.getByText(/address changed \(was: 12 Abbey Road, London NW8 9AY, GB\)/)).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await page.goto(`/admin#order/${ids.shipped}`);
+    await expect(page.getByRole('button', { name: 'Edit delivery address' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Mark as delivered' }).click();
+    await page.getByRole('button', { name: 'Not yet' }).click();
+    await expect(page.getByText(/^shipped$/i).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Mark as delivered' }).click();
+    await page.getByRole('button', { name: 'Confirm delivered' }).click();
+    await expect(page.getByText(/marked as delivered\./).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Undo delivered' }).click();
+    await expect(page.getByText('Order back to shipped.').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Mark as delivered' })).toBeVisible();
+    await expect(page.getByText(/delivery undone by publisher-/)).toBeVisible();
+  });
 });

@@ -100,6 +100,14 @@ const TABLES: Record<string, TableRow> = {
     delete: { sql: `delete from public.staff_members`, allowed: ['service'] },
     truncate: [],
   },
+  // Reached only through the staff functions: a shopper never reads a note on their order.
+  order_notes: {
+    select: { sql: `select note from public.order_notes`, allowed: ['service'] },
+    insert: { sql: `insert into public.order_notes (order_id, note, updated_by) values ('${ORDER_C}', 'n', 'x@example.com')`, allowed: [] },
+    update: { sql: `update public.order_notes set note = 'changed'`, allowed: [] },
+    delete: { sql: `delete from public.order_notes`, allowed: [] },
+    truncate: [],
+  },
   // Append-only: nobody changes or removes history, the service role included.
   order_events: {
     select: { sql: `select id from public.order_events`, allowed: ['staff', 'service'] },
@@ -144,6 +152,9 @@ const STAFF_FUNCTIONS = [
   'admin_sales_orders',
   'admin_list_customers',
   'admin_get_customer',
+  'admin_set_order_note',
+  'admin_change_address',
+  'admin_undo_delivered',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -176,6 +187,7 @@ const FIXTURES = `
   insert into public.payment_events (id, type) values ('evt_1', 'checkout.session.completed');
   insert into public.order_events (order_id, action, actor) values ('${ORDER_A}', 'shipped', 'publisher@example.com');
   insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor) values ('rosary-kit', 4, 5, 'count', 'publisher@example.com');
+  insert into public.order_notes (order_id, note, updated_by) values ('${ORDER_A}', 'Gift', 'publisher@example.com');
 `;
 
 /** Thrown to leave a transaction rolled back, carrying what was read inside it. */
@@ -291,6 +303,9 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_sales_orders('2026-01-01', '2026-12-31')`,
       `select public.admin_list_customers('')`,
       `select public.admin_get_customer('a@example.com')`,
+      `select public.admin_set_order_note('${ORDER_A}', 'Wrap as a gift')`,
+      `select public.admin_change_address('${ORDER_A}', '{"addressLine1": "2 New St", "city": "Sydney"}')`,
+      `select public.admin_undo_delivered('${ORDER_A}')`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [

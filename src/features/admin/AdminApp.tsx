@@ -2,15 +2,18 @@
  * /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #sales,
  * #customers, #customer/<email>, #stock, #messages, #subscribers).
  */
-import { useEffect, useState } from 'react';
-import { CustomerDetail, CustomersPanel } from './CustomersPanel';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
 import { OrderDetail } from './OrderDetail';
 import { OrdersPanel } from './OrdersPanel';
-import { SalesPanel } from './SalesPanel';
 import { StaffGate } from './StaffGate';
 import { StockPanel } from './StockPanel';
 import { SubscribersPanel } from './SubscribersPanel';
+
+// Loaded when first opened, so the orders list a phone opens first stays small.
+const SalesPanel = lazy(() => import('./SalesPanel').then((m) => ({ default: m.SalesPanel })));
+const CustomersPanel = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomersPanel })));
+const CustomerDetail = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomerDetail })));
 
 const SECTIONS = [
   { id: 'orders', label: 'Orders' },
@@ -65,7 +68,15 @@ function BackOffice() {
           </a>
         ))}
       </nav>
-      <Section hash={hash} />
+      <Suspense
+        fallback={
+          <p role="status" className="mt-4 text-slate-700">
+            Loading...
+          </p>
+        }
+      >
+        <Section hash={hash} />
+      </Suspense>
     </>
   );
 }

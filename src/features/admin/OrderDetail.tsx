@@ -4,9 +4,9 @@ import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/fo
 import { mailtoHref } from '@/lib/mailto';
 import { toast } from '@/features/toast/store';
 import { StatusBadge } from '@/features/account/StatusBadge';
-import { getOrder, runOrderAction, type OrderActionRequest, type OrderDetail as Order } from './api';
+import { type AddressInput, changeAddress, getOrder, runOrderAction, setOrderNote, undoDelivered, type OrderActionRequest, type OrderDetail as Order } from './api';
 import { checkShipment, type ShipmentInput } from './shipment';
-import { LoadState, useLoad } from './use-load';
+import { changeAndReload, LoadState, useLoad } from './use-load';
 
 const dateTime = new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Australia/Sydney' });
 
@@ -91,8 +91,98 @@ function ShipForm({ order, act }: { order: Order; act: (request: OrderActionRequ
   );
 }
 
-function Actions({ order, act }: { order: Order; act: (request: OrderActionRequest) => Promise<void> }) {
+/** The publisher's own note on the order: never shown to the customer. */
+function NoteForm({ order, reload }: { order: Order; reload: () => void }) {
+  const [note, setNote] = useState(order.internal_note ?? '');
+  return (
+    <form
+      className="rounded-2xl bg-white p-4 ring-1 ring-slate-200"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void changeAndReload(() => setOrderNote(order.id, note), 'Note saved.', reload);
+      }}
+    >
+      <label htmlFor="order-note" className="label">
+        Internal note (the customer never sees it)
+      </label>
+      <textarea id="order-note" className="field min-h-20" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
+      <button type="submit" className="btn-secondary mt-2" disabled={note.trim() === (order.internal_note ?? '')}>
+        Save note
+      </button>
+    </form>
+  );
+}
+
+const ADDRESS_FIELDS: ReadonlyArray<{ key: keyof AddressInput; label: string }> = [
+  { key: 'addressLine1', label: 'Address line 1' },
+  { key: 'addressLine2', label: 'Address line 2' },
+  { key: 'city', label: 'City / suburb' },
+  { key: 'state', label: 'State / region' },
+  { key: 'postalCode', label: 'Postcode' },
+  { key: 'phone', label: 'Phone' },
+];
+
+/** Corrects the delivery address until the parcel ships; the country stays, the old address goes into the history. */
+function AddressForm({ order, reload }: { order: Order; reload: () => void }) {
+  const a = order.shipping_address;
+  const [open, setOpen] = useState(false);
+  const [address, setAddress] = useState<AddressInput>({
+    addressLine1: a.addressLine1 ?? a.line1 ?? '',
+    addressLine2: a.addressLine2 ?? a.line2 ?? '',
+    city: a.city ?? '',
+    state: a.state ?? '',
+    postalCode: a.postalCode ?? a.postal_code ?? '',
+    phone: a.phone ?? '',
+  });
+  if (!open) {
+    return (
+      <button type="button" className="btn-secondary" onClick={() => setOpen(true)}>
+        Edit delivery address
+      </button>
+    );
+  }
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    await changeAndReload(
+      async () => {
+        const result = await changeAddress(order.id, address);
+        if (result === 'not_editable') throw new Error('This order has shipped: its address can no longer be changed.');
+      },
+      'Delivery address changed; the old one is in the history.',
+      reload,
+    );
+  }
+  return (
+    <form onSubmit={save} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" aria-labelledby="address-heading">
+      <h3 id="address-heading" className="text-lg font-bold">
+        Edit delivery address
+      </h3>
+      <p className="text-sm text-slate-700">Country: {countryName(a.country)} (it set the shipping price, so it stays).</p>
+      <div className="mt-3 grid gap-3 sm:grid-cols-2">
+        {ADDRESS_FIELDS.map((field) => (
+          <div key={field.key}>
+            <label htmlFor={`address-${field.key}`} className="label">
+              {field.label}
+            </label>
+            <input id={`address-${field.key}`} className="field" value={address[field.key]} maxLength={200} onChange={(e) => setAddress({ ...address, [field.key]: e.target.value })} />
+          </div>
+        ))}
+      </div>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button type="submit" className="btn-primary">
+          Save address
+        </button>
+        <button type="button" className="btn-secondary" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Actions({ order, act, reload }: { order: Order; act: (request: OrderActionRequest) => Promise<void>; reload: () => void }) {
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const [confirmingDelivered, setConfirmingDelivered] = useState(false);
   const paid = order.payment_status === 'paid';
   const cancellable = paid && order.status === 'processing';
   return (
@@ -100,9 +190,32 @@ function Actions({ order, act }: { order: Order; act: (request: OrderActionReque
       <a href={`/admin/packing-slip?order=${order.id}`} className="btn-secondary">
         Print packing slip
       </a>
-      {order.status === 'shipped' && (
-        <button type="button" className="btn-secondary" onClick={() => act({ action: 'deliver', orderId: order.id })}>
+      {order.status === 'shipped' && !confirmingDelivered && (
+        <button type="button" className="btn-secondary" onClick={() => setConfirmingDelivered(true)}>
           Mark as delivered
+        </button>
+      )}
+      {order.status === 'shipped' && confirmingDelivered && (
+        <span className="flex flex-wrap items-center gap-2 rounded-xl bg-sky p-2">
+          <span className="text-sm">Has the customer received the parcel?</span>
+          <button
+            type="button"
+            className="btn-primary"
+            onClick={() => {
+              setConfirmingDelivered(false);
+              void act({ action: 'deliver', orderId: order.id });
+            }}
+          >
+            Confirm delivered
+          </button>
+          <button type="button" className="btn-secondary" onClick={() => setConfirmingDelivered(false)}>
+            Not yet
+          </button>
+        </span>
+      )}
+      {order.status === 'completed' && order.delivered_at && (
+        <button type="button" className="btn-secondary" onClick={() => changeAndReload(() => undoDelivered(order.id), 'Order back to shipped.', reload)}>
+          Undo delivered
         </button>
       )}
       {paid && order.status !== 'cancelled' && (
@@ -166,8 +279,10 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         <StatusBadge status={order.status} />
         <span className="text-sm text-slate-700">payment: {order.refunded_at ? 'refunded' : order.payment_status.replace('_', ' ')}</span>
       </div>
-      <Actions order={order} act={act} />
+      <Actions order={order} act={act} reload={reload} />
       {order.payment_status === 'paid' && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} />}
+      <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} reload={reload} />
+      {order.payment_status === 'paid' && order.status === 'processing' && !order.shipped_at && <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} reload={reload} />}
       <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
         <Fact term="Customer">
           {order.customer_name}

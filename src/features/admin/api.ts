@@ -62,6 +62,9 @@ const orderDetail = z.object({
   checkout_session_id: maybeText,
   refund_id: maybeText,
   tracking_carrier: maybeText,
+  internal_note: z.optional(z.string()),
+  delivered_at: z.optional(maybeText),
+  shipped_at: z.optional(maybeText),
   items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),
   history: z.array(z.object({ action: text, detail: text, actor: text, created_at: text })),
 });
@@ -94,6 +97,11 @@ export const listOrders = (view: OrderView, search: string) => rpc(orderList, 'a
 export const getOrder = (orderId: string) => rpc(orderDetail, 'admin_get_order', { p_order_id: orderId }, 'load the order');
 export const setStock = (productId: string, stock: number, reason: string) => rpc(z.number(), 'admin_set_stock', { p_product_id: productId, p_stock: stock, p_reason: reason }, 'change the stock');
 export const markMessageHandled = (id: string) => rpc(z.boolean(), 'admin_mark_message_handled', { p_message_id: id }, 'mark the message handled');
+export const setOrderNote = (orderId: string, note: string) => rpc(z.boolean(), 'admin_set_order_note', { p_order_id: orderId, p_note: note }, 'save the note');
+export type AddressInput = { addressLine1: string; addressLine2: string; city: string; state: string; postalCode: string; phone: string };
+export const changeAddress = (orderId: string, address: AddressInput) =>
+  rpc(z.enum(['changed', 'unchanged', 'not_editable']), 'admin_change_address', { p_order_id: orderId, p_address: address }, 'change the address');
+export const undoDelivered = (orderId: string) => rpc(z.enum(['shipped', 'not_delivered']), 'admin_undo_delivered', { p_order_id: orderId }, 'undo the delivery');
 export const removeSubscriber = (id: string) => rpc(z.boolean(), 'admin_remove_subscriber', { p_subscriber_id: id }, 'remove the subscriber');
 
 export async function listStock(): Promise<StockRow[]> {
