@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { scanPage } from '../audit/accessibility';
 import { asService, uniqueEmail } from './support';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -136,6 +137,7 @@ test.describe('the publisher’s day in the back office', () => {
     await expect(byDay.getByRole('row')).toHaveCount(1 + 7);
     await expect(page.getByRole('row', { name: /10 Reasons Why Being Catholic is Awesome!/ })).toContainText('4');
     await page.screenshot({ path: test.info().outputPath('sales-1280.png'), fullPage: true });
+    expect(await scanPage(page), 'axe on Sales at 1280 px').toEqual([]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('sales-2026-03-02-to-2026-03-08.csv');
@@ -180,11 +182,13 @@ test.describe('the publisher’s day in the back office', () => {
     await expect(page.getByTestId('sales-orders')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.screenshot({ path: test.info().outputPath('sales-375.png'), fullPage: true });
+    expect(await scanPage(page), 'axe on Sales at 375 px').toEqual([]);
     await page.getByRole('link', { name: 'Customers' }).click();
     await page.getByLabel('Search by name or email').fill(tag);
     await expect(page.getByRole('list', { name: 'Customers' }).getByRole('listitem')).toHaveCount(4);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.screenshot({ path: test.info().outputPath('customers-375.png'), fullPage: true });
+    expect(await scanPage(page), 'axe on Customers at 375 px').toEqual([]);
   });
 
   test('three packing slips print on three A4 pages, no blank one: the country in full, the phone, the return address', async ({ browser, request }) => {
@@ -227,12 +231,13 @@ test.describe('the publisher’s day in the back office', () => {
     const overflowing = await page.evaluate(() => [...document.querySelectorAll('[aria-label="Orders"] li *')].filter((el) => el.scrollWidth > el.clientWidth + 1).length);
     expect(overflowing).toBe(0);
     await page.screenshot({ path: test.info().outputPath('orders-375.png'), fullPage: true });
+    expect(await scanPage(page), 'axe on the orders at 375 px').toEqual([]);
 
     await page.goto('/');
     await page.getByRole('button', { name: 'Open menu' }).click();
     const menuLink = page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: /^Back office/ });
     await expect(menuLink).toBeVisible();
-    await expect(menuLink).toHaveAttribute('aria-label', /^Back office: \d+ orders? to pack$/);
+    await expect(menuLink).toHaveAccessibleName(/^Back office\s*\d+ orders? to pack$/);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.keyboard.press('Escape');
     const headerLink = page.getByRole('banner').getByRole('link', { name: /^Back office/ });

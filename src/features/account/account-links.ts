@@ -17,12 +17,14 @@ async function showStaffLink(userId: string): Promise<void> {
   const auth = $auth.get();
   if (auth.status !== 'signed-in' || auth.user.id !== userId || typeof toPack !== 'number') return;
   for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-staff-link]')) {
-    const count = link.querySelector<HTMLElement>('[data-to-pack]');
-    if (count) {
+    const badge = link.querySelector<HTMLElement>('[data-to-pack]');
+    const count = link.querySelector<HTMLElement>('[data-to-pack-count]');
+    const words = link.querySelector<HTMLElement>('[data-to-pack-words]');
+    if (badge && count && words) {
       count.textContent = String(toPack);
-      count.hidden = toPack === 0;
+      words.textContent = toPack === 1 ? ' order to pack' : ' orders to pack';
+      badge.hidden = toPack === 0;
     }
-    link.setAttribute('aria-label', toPack === 0 ? 'Back office' : `Back office: ${toPack} ${toPack === 1 ? 'order' : 'orders'} to pack`);
     link.hidden = false;
   }
 }
