@@ -4,7 +4,9 @@ import { LIGHTHOUSE_TARGETS, MOBILE_TBT_LIMIT_MS } from './budgets';
 import { ZERO_JS_REFERENCE_PATH } from './site-server';
 import { judgedScore, type Gate } from './gates';
 import type { JsonLdResult } from './json-ld';
+import { describeRuns, FIRST_TAP_RUNS, median, spread, type FirstTapRow } from './first-tap';
 import { CATEGORIES, DESKTOP_RUNS, MOBILE_RUNS, type LighthouseRun } from './lighthouse';
+import { MOBILE_CONDITIONS } from '../helpers/mobile-conditions';
 import type { LinkReport } from './links';
 import type { SiteRoute } from './routes';
 import { kib, type BudgetResult } from './size-budget';
@@ -19,6 +21,7 @@ export interface AuditResults {
   gates: Gate[];
   timings: Array<{ part: string; seconds: number }>;
   lighthouse?: LighthouseRun[];
+  firstTap?: FirstTapRow[];
   axe?: AxeScan[];
   links?: LinkReport;
   jsonLd?: JsonLdResult[];
@@ -205,11 +208,42 @@ export function renderMarkdown(results: AuditResults): string {
     ),
   ];
   if (results.lighthouse) parts.push('', lighthouseSection(results.lighthouse, results.loadAverage));
+  if (results.firstTap) parts.push('', firstTapSection(results.firstTap, results.lighthouse ?? []));
   if (results.axe) parts.push('', axeSection(results.axe, results.routes));
   if (results.links) parts.push('', linksSection(results.links));
   if (results.jsonLd) parts.push('', jsonLdSection(results.jsonLd));
   if (results.budgets) parts.push('', startupSection(results.budgets), '', budgetSection(results.budgets));
   return `${parts.join('\n')}\n`;
+}
+
+function firstTapSection(rows: FirstTapRow[], lighthouse: LighthouseRun[]): string {
+  const figure = (values: number[]) => (values.length ? `${Math.round(median(values)!)}` : '—');
+  const mobile = lighthouse.filter((run) => run.preset === 'mobile');
+  const reference = mobile.find((run) => run.path === ZERO_JS_REFERENCE_PATH);
+  const lighthouseOf = (path: string) => mobile.find((run) => run.path === path);
+  const body = rows.map((row) => {
+    const lh = lighthouseOf(row.path);
+    return [
+      row.path,
+      row.moment,
+      figure(row.firstMs),
+      row.firstMs.length ? String(spread(row.firstMs)) : '—',
+      row.firstMs.join(' ') || '—',
+      figure(row.laterMs),
+      row.laterMs.length ? String(spread(row.laterMs)) : '—',
+      lh ? `${lh.scores.performance ?? '—'} / ${ms(lh.tbtMs)}` : '—',
+      reference ? `${reference.scores.performance ?? '—'} / ${ms(reference.tbtMs)}` : '—',
+      row.error ?? '',
+    ];
+  });
+  const c = MOBILE_CONDITIONS;
+  return [
+    '## First tap',
+    '',
+    `From the tap on Add to Cart (its pointerdown) to the first frame in which the cart drawer is open, on a 375 px touch screen under ${c.cpuSlowdown}× CPU slowdown, ${c.rttMs} ms round trip and ${c.downloadKbps / 1000} Mbps down (applied through CDP in Playwright), each run on a freshly loaded page: as soon as it has loaded, and after the network went quiet and five more seconds passed. The later tap is the next one, after closing the drawer. Milliseconds, the median of ${FIRST_TAP_RUNS} runs and the spread (slowest less fastest); the mobile Lighthouse performance and TBT of the same page and of the zero-JavaScript reference, from this run, beside it.`,
+    '',
+    table(['page', 'tap', '>first tap ms', '>spread', '>each run', '>later tap ms', '>spread', '>Lighthouse Perf / TBT', '>reference Perf / TBT', 'error'], body),
+  ].join('\n');
 }
 
 /** A few lines per gate for the terminal. */
@@ -225,6 +259,7 @@ export function renderSummary(results: AuditResults, reportFile: string): string
       );
     }
   }
+  for (const row of results.firstTap ?? []) lines.push(`  first tap ${row.path} ${row.moment}: ${describeRuns(row.firstMs)}; later ${describeRuns(row.laterMs)}`);
   const failing = results.axe?.filter((scan) => scan.violations.length || scan.error) ?? [];
   if (failing.length) {
     lines.push('', '  axe violations:');

@@ -7,6 +7,7 @@
  *   --no-build            audit the dist/ that is there
  *   --only=a,b            run some parts: lighthouse, axe, links, jsonld, budgets
  *   --pages=/,/book       Lighthouse on these paths instead of one page of each kind
+ *   --presets=mobile      Lighthouse with these presets only (mobile, desktop; both by default)
  *   --ci                  CI mode (also when CI is set): Lighthouse targets warn instead of failing
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { builtPages } from './built-site';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 import { axeGate, budgetGate, jsonLdGate, lighthouseGate, linksGate } from './gates';
 import { validateBuiltPages } from './json-ld';
+import { describeRuns, FIRST_TAP_RUNS, measureFirstTaps, type FirstTapRow } from './first-tap';
 import { DESKTOP_RUNS, MOBILE_RUNS, runLighthouseMedian, type LighthouseRun, type Preset } from './lighthouse';
 import { checkSiteLinks } from './links';
 import { renderMarkdown, renderSummary, type AuditResults } from './report';
@@ -25,7 +27,7 @@ import { LIGHTHOUSE_PATHS, siteRoutes } from './routes';
 import { buildSite, snapshotBuild, startAuditServer, writeZeroJsReference, type AuditServer } from './site-server';
 import { checkPageBudgets } from './size-budget';
 
-const PARTS = ['lighthouse', 'axe', 'links', 'jsonld', 'budgets'] as const;
+const PARTS = ['lighthouse', 'firsttap', 'axe', 'links', 'jsonld', 'budgets'] as const;
 type Part = (typeof PARTS)[number];
 
 const projectRoot = process.cwd();
@@ -45,6 +47,10 @@ const lighthousePaths =
     .find((a) => a.startsWith('--pages='))
     ?.slice('--pages='.length)
     .split(',') ?? LIGHTHOUSE_PATHS;
+const presets = (argv
+  .find((a) => a.startsWith('--presets='))
+  ?.slice('--presets='.length)
+  .split(',') ?? ['mobile', 'desktop']) as Preset[];
 const ci = argv.includes('--ci') || Boolean(process.env.CI);
 const reportsDir = join(projectRoot, 'reports');
 const reportFile = join(reportsDir, 'audit.md');
@@ -70,7 +76,7 @@ async function lighthouseRuns(baseUrl: string, referencePath: string): Promise<L
   // One at a time: parallel runs on a small machine skew each other's timings. The zero-JavaScript
   // reference goes first, so every run states what this machine could reach at that time.
   for (const path of [referencePath, ...lighthousePaths]) {
-    for (const preset of ['mobile', 'desktop'] as Preset[]) {
+    for (const preset of presets) {
       const run = await runLighthouseMedian(baseUrl, path, preset, join(reportsDir, 'lighthouse'), preset === 'mobile' ? MOBILE_RUNS : DESKTOP_RUNS, projectRoot);
       const s = run.scores;
       const figures = run.error ?? `${s.performance}/${s.accessibility}/${s['best-practices']}/${s.seo}, CPU index ${run.benchmarkIndex}`;
@@ -80,6 +86,17 @@ async function lighthouseRuns(baseUrl: string, referencePath: string): Promise<L
     }
   }
   return runs;
+}
+
+async function firstTaps(baseUrl: string): Promise<FirstTapRow[]> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+  try {
+    return await measureFirstTaps(browser, baseUrl, {
+      onRow: (row) => console.log(`  ${row.path} ${row.moment}: first tap ${describeRuns(row.firstMs)}, later tap ${describeRuns(row.laterMs)}${row.error ? ` — ${row.error}` : ''}`),
+    });
+  } finally {
+    await browser.close();
+  }
 }
 
 async function axeScans(baseUrl: string): Promise<AxeScan[]> {
@@ -105,7 +122,7 @@ async function main(): Promise<number> {
   if (wanted('jsonld')) results.jsonLd = await timed('JSON-LD', () => validateBuiltPages(pages, projectRoot));
   if (wanted('budgets')) results.budgets = await timed('size budgets', () => checkPageBudgets(distDir, pages));
 
-  if (wanted('lighthouse') || wanted('axe') || wanted('links')) {
+  if (wanted('lighthouse') || wanted('firsttap') || wanted('axe') || wanted('links')) {
     let server: AuditServer | undefined;
     try {
       server = await timed('start server', () => startAuditServer(projectRoot, distDir));
@@ -113,6 +130,7 @@ async function main(): Promise<number> {
       results.baseUrl = baseUrl;
       console.log(`  ${baseUrl}`);
       if (wanted('lighthouse')) results.lighthouse = await timed('Lighthouse', () => lighthouseRuns(baseUrl, referencePath));
+      if (wanted('firsttap')) results.firstTap = await timed(`first tap (${FIRST_TAP_RUNS} runs per page)`, () => firstTaps(baseUrl));
       if (wanted('axe')) results.axe = await timed('axe', () => axeScans(baseUrl));
       if (wanted('links')) results.links = await timed('links', () => checkSiteLinks(baseUrl, distDir, results.routes));
     } finally {

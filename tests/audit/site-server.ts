@@ -16,14 +16,16 @@ export function buildSite(projectRoot = process.cwd()): void {
 }
 
 /**
- * Copies dist/ to the audit's own folder, which the checks read and the server serves: another build
+ * Copies dist/ (or LOCAL_DIST_DIR) to the audit's own folder, which the checks read and the server serves: another build
  * into dist/ during the audit (a test run, a colleague) then cannot pull pages out from under it.
  */
 export function snapshotBuild(projectRoot = process.cwd()): string {
   const target = join(projectRoot, AUDIT_DIST_DIR);
   rmSync(target, { recursive: true, force: true });
-  cpSync(join(projectRoot, 'dist'), target, { recursive: true });
-  if (!existsSync(join(target, 'index.html'))) throw new Error('dist/ has no index.html: run npm run build');
+  // LOCAL_DIST_DIR audits another build (one made with --outDir, beside a colleague's dist/).
+  const source = process.env.LOCAL_DIST_DIR ?? 'dist';
+  cpSync(join(projectRoot, source), target, { recursive: true });
+  if (!existsSync(join(target, 'index.html'))) throw new Error(`${source}/ has no index.html: run npm run build`);
   return AUDIT_DIST_DIR;
 }
 
