@@ -27,6 +27,7 @@ async function showStaffLink(userId: string): Promise<void> {
     }
     link.hidden = false;
   }
+  for (const area of document.querySelectorAll<HTMLElement>('[data-account]')) area.dataset.staff = '';
 }
 
 async function signOutFromHeader(): Promise<void> {
@@ -47,6 +48,7 @@ export function showAccountState(): void {
     if (userId !== askedFor) {
       askedFor = userId;
       for (const link of document.querySelectorAll<HTMLElement>('[data-staff-link]')) link.hidden = true;
+      for (const area of document.querySelectorAll<HTMLElement>('[data-account]')) delete area.dataset.staff;
       if (userId) void showStaffLink(userId);
     }
     for (const area of document.querySelectorAll<HTMLElement>('[data-account]')) {
