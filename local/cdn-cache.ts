@@ -4,8 +4,8 @@
  * `Cache-Control`) is kept for its `s-maxage`/`max-age`, then served stale for its `stale-while-revalidate`
  * while one request refreshes it in the background; `Netlify-Cache-Tag` (or `Cache-Tag`) names the tags a
  * purge drops it by. The CDN-only headers are taken off the answer, as Netlify does, and `Cache-Status` says
- * what happened (hit, stale, miss). Requests for an answer known to be cacheable that arrive while it is
- * being fetched wait for that one fetch. Answers that do not opt in pass through untouched.
+ * what happened (hit, stale, miss). Requests that arrive while an answer is being fetched wait for that one
+ * call and share it when it may be kept. Answers that do not opt in pass through untouched, never shared.
  */
 
 export interface CacheDirectives {
@@ -90,8 +90,6 @@ export class LocalCdnCache {
   readonly stats: CacheStats = { hit: 0, stale: 0, miss: 0, originCalls: 0, purges: 0 };
   readonly #entries = new Map<string, Stored>();
   readonly #inflight = new Map<string, Promise<Fetched>>();
-  /** Keys whose answer opted in to caching: concurrent misses for them share one call. */
-  readonly #cacheable = new Set<string>();
   /** Bumped by every purge: a fetch that started before a purge is answered but not kept. */
   #generation = 0;
 
@@ -115,8 +113,11 @@ export class LocalCdnCache {
       this.#entries.delete(key);
     }
     this.stats.miss += 1;
-    const pending = this.#cacheable.has(key) ? (this.#inflight.get(key) ?? this.#fetch(key, origin)) : this.#fetch(key, origin);
-    const result = await pending;
+    // A request for what is being fetched waits for that one call, and shares its answer if it may be kept;
+    // an answer that may not be kept is never shared: each waiting request then calls for its own.
+    const shared = this.#inflight.get(key);
+    const first = shared ? await shared : undefined;
+    const result = first?.kind === 'stored' ? first : await this.#fetch(key, origin);
     if (result.kind === 'stored') return toResponse(result.stored, 'miss', this.now());
     return new Response(result.body.slice(), { status: result.status, headers: result.headers });
   }
@@ -141,11 +142,10 @@ export class LocalCdnCache {
       });
       if (!directives) return { kind: 'passed', status: response.status, headers, body };
       const stored: Stored = { status: response.status, headers, body, storedAt: this.now(), directives, tags: cacheTags(response.headers) };
-      this.#cacheable.add(key);
       if (generation === this.#generation) this.#entries.set(key, stored);
       return { kind: 'stored', stored };
     })();
-    this.#inflight.set(key, pending);
+    if (!this.#inflight.has(key)) this.#inflight.set(key, pending);
     const clear = () => {
       if (this.#inflight.get(key) === pending) this.#inflight.delete(key);
     };

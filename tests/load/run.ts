@@ -12,6 +12,10 @@
  *   LOAD_DURATION    seconds of load, default 60 (5-600)
  *   LOAD_FAULT       restart (default) or off
  *   LOAD_KEEP_DATA   1 keeps the temporary data folder (it is kept anyway when the check fails)
+ *
+ * `npm run load -- --live-price` runs the live price mode instead (live-price.ts): LOAD_RATE reads a second
+ * of the pages' live price and stock (default 50) for LOAD_DURATION seconds (default 300 in this mode),
+ * counting the database reads behind them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -22,14 +26,17 @@ import { checkConsistency } from './consistency';
 import { prepareCatalog } from './fixtures';
 import { Recorder } from './http';
 import { lastCopiesRace, Ledger, runShopper } from './shopper';
+import { runLivePrice } from './live-price';
 import { endpointStats, errorCounts } from './stats';
 
 const bounded = (value: string | undefined, fallback: number, min: number, max: number) => {
   const n = Number(value ?? fallback);
   return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : fallback;
 };
+const LIVE_PRICE = process.argv.includes('--live-price');
 const SHOPPERS = bounded(process.env.LOAD_SHOPPERS, 8, 1, 32);
-const DURATION_S = bounded(process.env.LOAD_DURATION, 60, 5, 600);
+const DURATION_S = bounded(process.env.LOAD_DURATION, LIVE_PRICE ? 300 : 60, 5, 600);
+const RATE = bounded(process.env.LOAD_RATE, 50, 1, 500);
 const FAULT = process.env.LOAD_FAULT !== 'off';
 const BOOK_STOCK = 1_000_000;
 const LIMITED_STOCK = 5;
@@ -175,7 +182,7 @@ async function main(): Promise<boolean> {
   return pass;
 }
 
-main().then(
+(LIVE_PRICE ? freePort().then((port) => runLivePrice({ projectRoot, port, durationS: DURATION_S, rate: RATE, log: (line) => console.log(line) })) : main()).then(
   (pass) => process.exit(pass ? 0 : 1),
   (error: unknown) => {
     originalError(error);

@@ -117,3 +117,23 @@ describe('LocalCdnCache', () => {
     expect(await (await cache.answer('/api/catalog', () => catalog.fn())).json()).toEqual({ n: 4 });
   });
 });
+
+describe('LocalCdnCache with nothing known yet', () => {
+  it('serves the first concurrent requests from one call, and never shares an answer that may not be kept', async () => {
+    const cache = new LocalCdnCache();
+    const live = origin();
+    const gate = live.hold();
+    const waiting = Array.from({ length: 10 }, () => cache.answer('/api/live', () => live.fn(gate)));
+    live.release();
+    await Promise.all(waiting);
+    expect(live.calls).toBe(1);
+
+    const plain = origin({ 'cache-control': 'no-store' });
+    const plainGate = plain.hold();
+    const each = Array.from({ length: 3 }, () => cache.answer('/api/plain', () => plain.fn(plainGate)));
+    plain.release();
+    const bodies = await Promise.all(each.map(async (r) => (await r).json()));
+    expect(plain.calls).toBe(3);
+    expect(bodies.map((b) => (b as { n: number }).n).sort()).toEqual([1, 2, 3]);
+  });
+});
