@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { scanPage } from '../audit/accessibility';
 import { asService, uniqueEmail } from './support';
 
@@ -295,5 +296,38 @@ test.describe('the publisher’s day in the back office', () => {
     await expect(page.getByText('Order back to shipped.').first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Mark as delivered' })).toBeVisible();
     await expect(page.getByText(/delivery undone by publisher-/)).toBeVisible();
+  });
+
+  test('three orders packed and shipped in one go: their slips together on three A4 pages, a tracking number each in one form', async ({ browser, request }) => {
+    const tag = `b${Date.now().toString(36)}`;
+    const { ids } = await seedWeek(request, tag);
+    const page = await publisherSignsIn(browser);
+    await page.getByLabel('Search by order number or email').fill(tag);
+    const toPack = [ids.paid, ids.uk, ids.later];
+    for (const id of toPack) await page.getByRole('checkbox', { name: `Select order ${id.slice(0, 8).toUpperCase()}` }).check();
+    await expect(page.getByText('3 orders selected')).toBeVisible();
+    const slips = page.getByRole('link', { name: 'Print their packing slips' });
+    expect(new URL((await slips.getAttribute('href'))!, 'http://x').searchParams.get('order')!.split(',').sort()).toEqual([...toPack].sort());
+
+    const printed = await browser.newPage({ storageState: await page.context().storageState() });
+    await printed.goto((await slips.getAttribute('href'))!);
+    await expect(printed.getByRole('article', { name: /^Packing slip / })).toHaveCount(3);
+    expect((await printed.pdf({ format: 'A4', preferCSSPageSize: true })).toString('latin1').match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(3);
+    await printed.close();
+
+    await page.getByRole('button', { name: 'Ship selected' }).click();
+    const numbers = ['33AAA0000001', 'RR123456789AU', '33AAA0000003'];
+    for (const [i, id] of toPack.entries()) await page.getByLabel(`Tracking number for order ${id.slice(0, 8).toUpperCase()}`).fill(numbers[i]!);
+    await page.getByRole('button', { name: 'Confirm shipments' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Nothing was shipped: correct the tracking numbers marked above.' })).toBeVisible();
+    await expect(page.getByText('RR123456789AU is not a valid international tracking number')).toBeVisible();
+    await page.getByLabel(`Tracking number for order ${ids.uk.slice(0, 8).toUpperCase()}`).fill('RR123456785AU');
+    await page.getByRole('button', { name: 'Confirm shipments' }).click();
+    await expect(page.getByRole('status').filter({ hasText: '3 of 3 shipped; each customer has been emailed their tracking number.' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('No orders here.')).toBeVisible();
+    await page.getByRole('button', { name: 'Shipped', exact: true }).click();
+    for (const id of toPack) await expect(page.getByRole('link', { name: id.slice(0, 8).toUpperCase() })).toBeVisible();
+    const mails = (await readOutbox('test-results/outbox.jsonl')).filter((m) => m.to.toLowerCase().includes(tag) && /has shipped$/.test(m.subject));
+    expect(mails.map((m) => m.text.match(/Tracking number: (\S+)/)?.[1]).sort()).toEqual(['33AAA0000001', '33AAA0000003', 'RR123456785AU']);
   });
 });

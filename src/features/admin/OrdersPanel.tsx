@@ -8,7 +8,13 @@ import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { listOrders, ORDER_VIEWS, type OrderListItem, type OrderView } from './api';
+import { ParcelsForm } from './ParcelsForm';
 import { LoadState, useLoad } from './use-load';
+
+interface Selection {
+  selected: ReadonlySet<string>;
+  toggle: (id: string) => void;
+}
 
 export function OrdersPanel() {
   const [view, setView] = useState<(typeof ORDER_VIEWS)[number]['id']>('to_pack');
@@ -16,7 +22,17 @@ export function OrdersPanel() {
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 250);
   const asked: OrderView = view === 'all' && unpaidOnly ? 'unpaid' : view;
-  const { state } = useLoad(() => listOrders(asked, query), [asked, query]);
+  const { state, reload } = useLoad(() => listOrders(asked, query), [asked, query]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [shipping, setShipping] = useState<OrderListItem[] | null>(null);
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const chosen = state.status === 'ready' ? state.data.filter((o) => selected.has(o.id)) : [];
 
   return (
     <section aria-labelledby="orders-heading">
@@ -50,9 +66,30 @@ export function OrdersPanel() {
           </a>
         )}
       </div>
+      {view === 'to_pack' && chosen.length > 0 && (
+        <div className="mt-4 flex flex-wrap items-center gap-2 rounded-2xl bg-sky p-3">
+          <span className="font-semibold">{chosen.length === 1 ? '1 order selected' : `${chosen.length} orders selected`}</span>
+          <a href={`/admin/packing-slip?order=${chosen.map((o) => o.id).join(',')}`} className="btn-secondary">
+            Print their packing slips
+          </a>
+          <button type="button" className="btn-primary" onClick={() => setShipping(chosen)}>
+            Ship selected
+          </button>
+        </div>
+      )}
+      {view === 'to_pack' && shipping && (
+        <ParcelsForm
+          key={shipping.map((o) => o.id).join()}
+          orders={shipping}
+          onDone={() => {
+            setSelected(new Set());
+            reload();
+          }}
+        />
+      )}
       <LoadState state={state} what="orders" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No orders here.</p>}
-      {state.status === 'ready' && state.data.length > 0 && <OrderList orders={state.data} />}
+      {state.status === 'ready' && state.data.length > 0 && <OrderList orders={state.data} selection={view === 'to_pack' ? { selected, toggle } : undefined} />}
     </section>
   );
 }
@@ -76,16 +113,21 @@ export function Email({ address }: { address: string }) {
 const copies = (n: number) => (n === 1 ? '1 copy' : `${n} copies`);
 
 /** The orders as a table from 640 px, as cards below; each links to its order. Shared with a customer's page. */
-export function OrderList({ orders }: { orders: OrderListItem[] }) {
+export function OrderList({ orders, selection }: { orders: OrderListItem[]; selection?: Selection }) {
+  const pick = (o: OrderListItem) =>
+    selection && <input type="checkbox" className="h-5 w-5" checked={selection.selected.has(o.id)} onChange={() => selection.toggle(o.id)} aria-label={`Select order ${orderNumber(o.id)}`} />;
   return (
     <>
       <ul className="mt-4 space-y-3 sm:hidden" aria-label="Orders">
         {orders.map((o) => (
           <li key={o.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
             <div className="flex items-center justify-between gap-2">
-              <a href={`#order/${o.id}`} className="font-mono text-lg font-semibold text-navy underline">
-                {orderNumber(o.id)}
-              </a>
+              <span className="flex items-center gap-3">
+                {pick(o)}
+                <a href={`#order/${o.id}`} className="font-mono text-lg font-semibold text-navy underline">
+                  {orderNumber(o.id)}
+                </a>
+              </span>
               <StatusBadge status={o.status} />
             </div>
             <p className="mt-1">
@@ -104,6 +146,11 @@ export function OrderList({ orders }: { orders: OrderListItem[] }) {
         <table className="w-full text-left text-sm">
           <thead className="border-b border-slate-200 text-slate-600">
             <tr>
+              {selection && (
+                <th scope="col" className="px-3 py-2">
+                  <span className="sr-only">Select</span>
+                </th>
+              )}
               <th scope="col" className="px-3 py-2">
                 Order
               </th>
@@ -127,6 +174,7 @@ export function OrderList({ orders }: { orders: OrderListItem[] }) {
           <tbody>
             {orders.map((o) => (
               <tr key={o.id} className="border-b border-slate-100 last:border-0">
+                {selection && <td className="px-3 py-2">{pick(o)}</td>}
                 <td className="px-3 py-2">
                   <a href={`#order/${o.id}`} className="font-mono font-semibold text-navy underline">
                     {orderNumber(o.id)}

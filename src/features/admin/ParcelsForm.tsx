@@ -1,0 +1,114 @@
+/**
+ * Several parcels at once, from To pack: print the chosen orders' slips together, and mark them shipped with a
+ * tracking number each in one form. Every number is checked as the single-order form checks it, and each order
+ * is shipped (and its customer emailed) through the same server action, one after another.
+ */
+import { type FormEvent, useState } from 'react';
+import { orderNumber } from '@/lib/format';
+import { type OrderListItem, runOrderAction } from './api';
+import { checkShipment, type ShipmentInput } from './shipment';
+
+type Outcome = { id: string; ok: boolean; message: string };
+
+export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDone: () => void }) {
+  const [carrier, setCarrier] = useState<'auspost' | 'other'>('auspost');
+  const [carrierName, setCarrierName] = useState('');
+  const [numbers, setNumbers] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [outcomes, setOutcomes] = useState<Outcome[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  const shipmentOf = (id: string): ShipmentInput => (carrier === 'auspost' ? { carrier, trackingNumber: numbers[id] ?? '' } : { carrier, carrierName, trackingNumber: numbers[id] ?? '' });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: Record<string, string> = {};
+    for (const order of orders) {
+      const checked = checkShipment(shipmentOf(order.id));
+      if ('error' in checked) found[order.id] = checked.error;
+    }
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    const results: Outcome[] = [];
+    for (const order of orders) {
+      try {
+        results.push({ id: order.id, ok: true, message: await runOrderAction({ action: 'ship', orderId: order.id, shipment: shipmentOf(order.id) }) });
+      } catch (error) {
+        results.push({ id: order.id, ok: false, message: error instanceof Error ? error.message : 'The shipment failed.' });
+      }
+      setOutcomes([...results]);
+    }
+    setBusy(false);
+    onDone();
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="parcels-heading" aria-busy={busy} className="mt-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+      <h3 id="parcels-heading" className="text-lg font-bold">
+        Ship {orders.length === 1 ? '1 order' : `${orders.length} orders`}
+      </h3>
+      <div className="mt-3 flex flex-wrap gap-3">
+        <div>
+          <label htmlFor="parcels-carrier" className="label">
+            Carrier
+          </label>
+          <select id="parcels-carrier" className="field" value={carrier} onChange={(e) => setCarrier(e.target.value === 'other' ? 'other' : 'auspost')}>
+            <option value="auspost">Australia Post</option>
+            <option value="other">Another carrier</option>
+          </select>
+        </div>
+        {carrier === 'other' && (
+          <div>
+            <label htmlFor="parcels-carrier-name" className="label">
+              Carrier name
+            </label>
+            <input id="parcels-carrier-name" className="field" value={carrierName} maxLength={60} onChange={(e) => setCarrierName(e.target.value)} />
+          </div>
+        )}
+      </div>
+      <ul className="mt-3 space-y-3">
+        {orders.map((order) => {
+          const number = orderNumber(order.id);
+          const error = errors[order.id];
+          const outcome = outcomes.find((o) => o.id === order.id);
+          return (
+            <li key={order.id}>
+              <label htmlFor={`parcel-${order.id}`} className="label">
+                Tracking number for order {number}
+              </label>
+              <input
+                id={`parcel-${order.id}`}
+                className="field font-mono"
+                value={numbers[order.id] ?? ''}
+                maxLength={64}
+                onChange={(e) => setNumbers({ ...numbers, [order.id]: e.target.value })}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `parcel-error-${order.id}` : undefined}
+              />
+              {error && (
+                <p id={`parcel-error-${order.id}`} className="mt-1 text-sm font-semibold text-red-800">
+                  {error}
+                </p>
+              )}
+              {outcome && <p className={`mt-1 text-sm ${outcome.ok ? 'text-green-900' : 'font-semibold text-red-800'}`}>{outcome.message}</p>}
+            </li>
+          );
+        })}
+      </ul>
+      {Object.keys(errors).length > 0 && (
+        <p role="alert" className="mt-2 text-sm font-semibold text-red-800">
+          Nothing was shipped: correct the tracking numbers marked above.
+        </p>
+      )}
+      <button type="submit" className="btn-primary mt-3" disabled={busy}>
+        Confirm shipments
+      </button>
+      {outcomes.length === orders.length && outcomes.length > 0 && (
+        <p role="status" className="mt-2 font-semibold">
+          {outcomes.filter((o) => o.ok).length} of {orders.length} shipped; each customer has been emailed their tracking number.
+        </p>
+      )}
+    </form>
+  );
+}
