@@ -114,7 +114,11 @@ describe('Turnstile siteverify', () => {
   it('a timeout or an unreachable host is verification-unavailable', async () => {
     const baseUrl = await fakeCloudflare();
     override = () => undefined; // never answers
-    expect(await createTurnstileCheck({ secretKey: SECRET, baseUrl, timeoutMs: 150 }).verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable', unavailable: true });
+    expect(await createTurnstileCheck({ secretKey: SECRET, baseUrl, timeoutMs: 150 }).verify('token-newsletter', NEWSLETTER)).toEqual({
+      ok: false,
+      reason: 'verification-unavailable',
+      unavailable: true,
+    });
     await fake.close();
     expect(await createTurnstileCheck({ secretKey: SECRET, baseUrl }).verify('token-newsletter', NEWSLETTER)).toEqual({ ok: false, reason: 'verification-unavailable', unavailable: true });
   });
