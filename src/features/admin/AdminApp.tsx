@@ -4,13 +4,13 @@
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
-import { OrderDetail } from './OrderDetail';
 import { OrdersPanel } from './OrdersPanel';
 import { StaffGate } from './StaffGate';
 import { StockPanel } from './StockPanel';
 import { SubscribersPanel } from './SubscribersPanel';
 
-// Loaded when first opened, so the orders list a phone opens first stays small.
+// Loaded when first opened, so the orders list the back office opens on stays small.
+const OrderDetail = lazy(() => import('./OrderDetail').then((m) => ({ default: m.OrderDetail })));
 const SalesPanel = lazy(() => import('./SalesPanel').then((m) => ({ default: m.SalesPanel })));
 const CustomersPanel = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomersPanel })));
 const CustomerDetail = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomerDetail })));

@@ -3,13 +3,15 @@
  * checkout attempts are not orders: they show only under All, when asked for. A table on a desk; one card per
  * order on a phone, with nothing cut off.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { listOrders, ORDER_VIEWS, type OrderListItem, type OrderView } from './api';
-import { ParcelsForm } from './ParcelsForm';
 import { LoadState, useLoad } from './use-load';
+
+// Loaded when the publisher first ships a selection.
+const ParcelsForm = lazy(() => import('./ParcelsForm').then((m) => ({ default: m.ParcelsForm })));
 
 interface Selection {
   selected: ReadonlySet<string>;
@@ -78,14 +80,16 @@ export function OrdersPanel() {
         </div>
       )}
       {view === 'to_pack' && shipping && (
-        <ParcelsForm
-          key={shipping.map((o) => o.id).join()}
-          orders={shipping}
-          onDone={() => {
-            setSelected(new Set());
-            reload();
-          }}
-        />
+        <Suspense fallback={null}>
+          <ParcelsForm
+            key={shipping.map((o) => o.id).join()}
+            orders={shipping}
+            onDone={() => {
+              setSelected(new Set());
+              reload();
+            }}
+          />
+        </Suspense>
       )}
       <LoadState state={state} what="orders" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No orders here.</p>}
