@@ -7,8 +7,9 @@
  * and the button tapped again: the later tap. The median and the spread (slowest less fastest) of the runs
  * are reported beside Lighthouse's rows, whose zero-JavaScript reference states what the machine reached.
  *
- * `preloadIslands` measures the other design: React fetched before the tap (a modulepreload of every
- * island's component and renderer once the page has loaded), so that hydration is the only work left.
+ * `preload` measures the other design: React fetched before the tap (a modulepreload of every island's
+ * component and renderer, and of the given chunks, once the moment has come), so that hydration is the only
+ * work left. `tests/audit/first-tap-compare.ts` runs it against any running build.
  */
 import type { Browser, Page } from 'playwright-core';
 import { applyMobileConditions, FIRST_TAP_PAGES, PHONE, waitForMoment, type TapMoment } from '../helpers/mobile-conditions';
@@ -63,9 +64,9 @@ async function timedTap(page: Page, button: ReturnType<Page['getByRole']>): Prom
   return page.evaluate('window.__firstTap') as Promise<number>;
 }
 
-const PRELOAD_ISLANDS = `Promise.all(Array.from(new Set(Array.prototype.flatMap.call(document.querySelectorAll('astro-island'), function (island) {
+const preloadScript = (extra: readonly string[]) => `Promise.all(Array.from(new Set(Array.prototype.flatMap.call(document.querySelectorAll('astro-island'), function (island) {
   return ['component-url', 'renderer-url'].map(function (name) { return island.getAttribute(name); }).filter(Boolean);
-}))).map(function (href) {
+}).concat(${JSON.stringify(extra)}))).map(function (href) {
   return new Promise(function (resolve) {
     var link = document.createElement('link');
     link.rel = 'modulepreload';
@@ -75,19 +76,20 @@ const PRELOAD_ISLANDS = `Promise.all(Array.from(new Set(Array.prototype.flatMap.
   });
 })).then(function () { return true; })`;
 
-async function preloadIslandCode(page: Page): Promise<void> {
-  await page.evaluate(PRELOAD_ISLANDS);
+/** Asks the browser to fetch every island's code (and `extra` chunks, the drawer's) without running it. */
+async function preloadIslandCode(page: Page, extra: readonly string[]): Promise<void> {
+  await page.evaluate(preloadScript(extra));
 }
 
-async function oneRun(browser: Browser, baseUrl: string, page: (typeof FIRST_TAP_PAGES)[number], moment: TapMoment, preloadIslands: boolean): Promise<{ first: number; later: number }> {
+async function oneRun(browser: Browser, baseUrl: string, page: (typeof FIRST_TAP_PAGES)[number], moment: TapMoment, preload: readonly string[] | undefined): Promise<{ first: number; later: number }> {
   const context = await browser.newContext(PHONE);
   try {
     const tab = await context.newPage();
     await applyMobileConditions(tab);
     await tab.goto(new URL(page.path, baseUrl).href, { waitUntil: 'commit', timeout: 60_000 });
     await waitForMoment(tab, moment);
-    if (preloadIslands) {
-      await preloadIslandCode(tab);
+    if (preload) {
+      await preloadIslandCode(tab, preload);
       await tab.waitForLoadState('networkidle');
     }
     const button = tab.getByRole('button', { name: page.button, exact: page.exact });
@@ -105,9 +107,9 @@ async function oneRun(browser: Browser, baseUrl: string, page: (typeof FIRST_TAP
 export async function measureFirstTaps(
   browser: Browser,
   baseUrl: string,
-  options: { runs?: number; paths?: readonly string[]; preloadIslands?: boolean; onRow?: (row: FirstTapRow) => void } = {},
+  options: { runs?: number; paths?: readonly string[]; preload?: readonly string[]; onRow?: (row: FirstTapRow) => void } = {},
 ): Promise<FirstTapRow[]> {
-  const { runs = FIRST_TAP_RUNS, preloadIslands = false } = options;
+  const { runs = FIRST_TAP_RUNS, preload } = options;
   const pages = FIRST_TAP_PAGES.filter((p) => !options.paths || options.paths.includes(p.path));
   const rows: FirstTapRow[] = [];
   for (const moment of FIRST_TAP_MOMENTS) {
@@ -115,7 +117,7 @@ export async function measureFirstTaps(
       const row: FirstTapRow = { path: page.path, moment, firstMs: [], laterMs: [] };
       for (let run = 0; run < runs; run += 1) {
         try {
-          const { first, later } = await oneRun(browser, baseUrl, page, moment, preloadIslands);
+          const { first, later } = await oneRun(browser, baseUrl, page, moment, preload);
           row.firstMs.push(Math.round(first));
           row.laterMs.push(Math.round(later));
         } catch (error) {
