@@ -4,6 +4,7 @@
  * function is answered here, as Google Places would through it.
  */
 import { expect, test } from '@playwright/test';
+import { addToCart } from './support';
 
 test('choosing a suggestion ends the lookup session: the next suggestions use a new token', async ({ page }) => {
   const calls: Array<{ action: string; sessionToken: string }> = [];
@@ -18,6 +19,8 @@ test('choosing a suggestion ends the lookup session: the next suggestions use a 
     });
   });
 
+  // Checkout shows its form only with something in the cart.
+  await addToCart(page, '/store/product/book-10-reasons');
   await page.goto('/checkout');
   const line1 = page.getByRole('combobox', { name: 'Address line 1' });
   await line1.fill('1 Church');
