@@ -7,6 +7,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_CATALOG_PATH } from '../../src/features/catalog/live-answer';
 import { productFromRow } from '../../src/features/catalog/product';
+import { config as liveCatalogConfig } from '../../functions/live-catalog';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 let t: TestShop;
@@ -33,6 +34,10 @@ const purge = (token?: string, body: unknown = { productId: BOOK }) =>
   fetch(`${t.url}/api/catalog-purge`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
 
 describe('the live catalog answer', () => {
+  it('is mounted where the pages read it (the function states its path as a literal, for Netlify’s bundler)', () => {
+    expect(liveCatalogConfig.path).toBe(LIVE_CATALOG_PATH);
+  });
+
   it('lists the products for sale with their price and stock, cached by the CDN and always revalidated by browsers', async () => {
     const { response, products } = await live();
     expect(response.status).toBe(200);
