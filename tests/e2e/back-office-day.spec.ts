@@ -67,30 +67,32 @@ async function seedOrder(request: APIRequestContext, seed: Seed): Promise<string
   return order!.id;
 }
 
-/** A week in March 2026 no other test writes to: Monday 2 to Sunday 8, Sydney time (UTC+11). */
-async function seedWeek(request: APIRequestContext, tag: string) {
+/** A week of orders from `start` (a Monday, Sydney time): four paid in the week, one the week after, one unpaid attempt. */
+async function seedWeek(request: APIRequestContext, tag: string, start = '2026-03-02') {
+  // 01:00 UTC is 11:00 or 12:00 in Sydney: the same Sydney day whatever the season.
+  const day = (n: number) => new Date(Date.parse(`${start}T01:00:00Z`) + n * 86_400_000).toISOString();
   const who = (name: string) => ({ email: uniqueEmail(`${tag}-${name}`), name: `${name} ${tag}` });
   const ann = who('Ann');
   const ids = {
-    paid: await seedOrder(request, { ...ann, country: 'AU', paidAt: '2026-03-02T01:00:00Z', status: 'processing', payment: 'paid', copies: 2, shipping: 15 }),
-    shipped: await seedOrder(request, { ...who('Bob'), country: 'AU', paidAt: '2026-03-03T01:00:00Z', status: 'shipped', payment: 'paid', copies: 1, shipping: 15 }),
+    paid: await seedOrder(request, { ...ann, country: 'AU', paidAt: day(0), status: 'processing', payment: 'paid', copies: 2, shipping: 15 }),
+    shipped: await seedOrder(request, { ...who('Bob'), country: 'AU', paidAt: day(1), status: 'shipped', payment: 'paid', copies: 1, shipping: 15 }),
     uk: await seedOrder(request, {
       ...who('Clare'),
       country: 'GB',
-      paidAt: '2026-03-04T01:00:00Z',
+      paidAt: day(2),
       status: 'processing',
       payment: 'paid',
       copies: 1,
       shipping: 25,
       address: { addressLine1: '12 Abbey Road', city: 'London', postalCode: 'NW8 9AY', country: 'GB', phone: '+44 20 7946 0000' },
     }),
-    refunded: await seedOrder(request, { ...who('Dan'), country: 'AU', paidAt: '2026-03-05T01:00:00Z', status: 'cancelled', payment: 'refund_due', copies: 1, shipping: 15, refunded: true }),
+    refunded: await seedOrder(request, { ...who('Dan'), country: 'AU', paidAt: day(3), status: 'cancelled', payment: 'refund_due', copies: 1, shipping: 15, refunded: true }),
     // Ann again, a week later: the same customer, a second order outside the week.
     later: await seedOrder(request, {
       ...ann,
       email: ann.email.toUpperCase(),
       country: 'AU',
-      paidAt: '2026-03-12T01:00:00Z',
+      paidAt: day(10),
       status: 'processing',
       payment: 'paid',
       copies: 1,
@@ -109,7 +111,11 @@ test.describe('the publisher’s day in the back office', () => {
 
   test('Sales for a week match the orders summed by hand; the CSV opens in Xero’s layout; Customers list and open each customer', async ({ browser, request }) => {
     const tag = `s${Date.now().toString(36)}`;
-    const { ann } = await seedWeek(request, tag);
+    // A week of its own, Monday to Sunday, that no other test (nor a retry of this one) writes to.
+    const monday = new Date(Date.UTC(2020, 0, 6) + Math.floor(Math.random() * 250) * 7 * 86_400_000);
+    const isoDay = (n: number) => new Date(monday.getTime() + n * 86_400_000).toISOString().slice(0, 10);
+    const longDay = (n: number) => new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(monday.getTime() + n * 86_400_000));
+    const { ann } = await seedWeek(request, tag, isoDay(0));
     // By hand: four paid orders in the week (the unpaid attempt and the later order are not in it).
     const goods = 44 + 22 + 22 + 22;
     const shipping = 15 + 15 + 25 + 15;
@@ -121,9 +127,9 @@ test.describe('the publisher’s day in the back office', () => {
     await page.getByRole('link', { name: 'Sales' }).click();
     await expect(page.getByRole('heading', { name: 'Sales', exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Date range' }).click();
-    await page.getByLabel('From', { exact: true }).fill('2026-03-02');
-    await page.getByLabel('To', { exact: true }).fill('2026-03-08');
-    await expect(page.getByTestId('sales-period')).toHaveText('2 March 2026 to 8 March 2026');
+    await page.getByLabel('From', { exact: true }).fill(isoDay(0));
+    await page.getByLabel('To', { exact: true }).fill(isoDay(6));
+    await expect(page.getByTestId('sales-period')).toHaveText(`${longDay(0)} to ${longDay(6)}`);
     await expect(page.getByTestId('sales-orders')).toHaveText('4');
     await expect(page.getByTestId('sales-copies')).toHaveText(String(2 + 1 + 1));
     await expect(page.getByTestId('sales-goods')).toHaveText(money(goods));
@@ -134,14 +140,15 @@ test.describe('the publisher’s day in the back office', () => {
     await expect(page.getByTestId('sales-exports')).toHaveText(money(47));
     await expect(page.getByRole('img', { name: /Net takings by day/ })).toBeVisible();
     const byDay = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Day' }) });
-    await expect(byDay.getByRole('row', { name: /^4 Mar/ })).toContainText(money(47));
+    const wednesday = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(monday.getTime() + 2 * 86_400_000));
+    await expect(byDay.getByRole('row', { name: new RegExp(`^${wednesday}`) })).toContainText(money(47));
     await expect(byDay.getByRole('row')).toHaveCount(1 + 7);
     await expect(page.getByRole('row', { name: /10 Reasons Why Being Catholic is Awesome!/ })).toContainText('4');
     await page.screenshot({ path: test.info().outputPath('sales-1280.png'), fullPage: true });
     expect(await scanPage(page), 'axe on Sales at 1280 px').toEqual([]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-    expect(download.suggestedFilename()).toBe('sales-2026-03-02-to-2026-03-08.csv');
+    expect(download.suggestedFilename()).toBe(`sales-${isoDay(0)}-to-${isoDay(6)}.csv`);
     const rows = (await import('node:fs'))
       .readFileSync(await download.path(), 'utf8')
       .trimEnd()

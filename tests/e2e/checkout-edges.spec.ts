@@ -38,6 +38,8 @@ for (const size of WIDTHS) {
     });
 
     test('a name left blank takes the name on the card; the state comes from the postcode; the slip shows both', async ({ page, browser }, testInfo) => {
+      // A whole journey: checkout, payment, the staff CLI, the back office and the slip.
+      test.setTimeout(120_000);
       await addToCart(page, '/store/product/book-10-reasons');
       await page.goto('/checkout');
       await fillAustralianAddress(page, uniqueEmail(`label-${size.name}`));
