@@ -1,4 +1,6 @@
 /** The doctor's one HTTP call: `fetch` with a deadline, the answer read whole, JSON parsed when it is JSON. */
+import { ProviderError } from '../../functions/_lib/providers/errors';
+import { requestProvider } from '../../functions/_lib/providers/transport';
 
 export interface HttpAnswer {
   status: number;
@@ -17,27 +19,18 @@ export class Unreachable extends Error {
   override name = 'Unreachable';
 }
 
+/** The adapters' transport (one deadline for headers and body, JSON read when it is JSON), in the doctor's words. */
 export function createRequester(timeoutMs: number, fetchImpl: typeof globalThis.fetch = globalThis.fetch): HttpRequest {
   return async (url, init = {}) => {
-    const signal = AbortSignal.timeout(timeoutMs);
-    let response: Response;
-    let text: string;
     try {
-      response = await fetchImpl(url, { ...init, signal });
-      text = await response.text();
+      return await requestProvider('doctor', fetchImpl, url, init, timeoutMs);
     } catch (error) {
-      if (signal.aborted) throw new Unreachable(`no answer within ${timeoutMs / 1000} s`, { cause: error });
-      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-      throw new Unreachable(`${error instanceof Error ? error.message : String(error)}${cause}`, { cause: error });
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.code === 'timeout') throw new Unreachable(`no answer within ${timeoutMs / 1000} s`, { cause: error });
+      // What fetch itself said, with the reason under it (a refused connection, an unknown name).
+      const failure = error.cause;
+      const reason = failure instanceof Error && failure.cause instanceof Error ? `: ${failure.cause.message}` : '';
+      throw new Unreachable(`${failure instanceof Error ? failure.message : String(failure)}${reason}`, { cause: error });
     }
-    let body: unknown;
-    if (text.trim() !== '') {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
-    }
-    return { status: response.status, ok: response.ok, headers: response.headers, body, url: response.url || url };
   };
 }

@@ -6,6 +6,9 @@ export interface ProviderHttpResponse {
   ok: boolean;
   /** The parsed JSON body, or undefined when the body is empty or not JSON (gateways answer HTML too). */
   body: unknown;
+  headers: Headers;
+  /** The address that answered, after redirects. */
+  url: string;
 }
 
 /**
@@ -37,5 +40,5 @@ export async function requestProvider(provider: string, fetchImpl: typeof global
       body = undefined;
     }
   }
-  return { status: response.status, ok: response.ok, body };
+  return { status: response.status, ok: response.ok, body, headers: response.headers, url: response.url || url };
 }
