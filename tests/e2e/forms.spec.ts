@@ -268,6 +268,8 @@ test.describe('forms accessibility', () => {
   test.use({ reducedMotion: 'reduce' });
 
   test('the hydrated forms and a toast have no WCAG 2.1 A/AA violations', async ({ page }) => {
+    // Two pages, two forms hydrated and two full axe scans: more than one page's share of time on a busy machine.
+    test.setTimeout(90_000);
     const form = await contactForm(page);
     await form.button.click(); // shows the browser's own validation bubble, not a page change
     let results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
