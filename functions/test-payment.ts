@@ -53,7 +53,7 @@ export default handle(async (request) => {
       await cancelUnpaid(db, order.id);
       return Response.redirect(cancel, 303);
     }
-    await adoptPayerName(db, order.id, parsed.data.payer);
+    await adoptPayerName(db, order, parsed.data.payer);
     await fulfilOrder(db, fulfilmentServices(env, request), order.id);
     return Response.redirect(success.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session)), 303);
   }

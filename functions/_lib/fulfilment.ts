@@ -97,7 +97,7 @@ export async function fulfilPaidSession(db: SupabaseClient, services: Fulfilment
     return 'unpaid';
   }
   // Before the emails go: they greet the buyer by name, and the packing slip needs one.
-  await adoptPayerName(db, order.id, session.payerName);
+  await adoptPayerName(db, order, session.payerName);
   return OUTCOME_OF_FULFILMENT[await fulfilOrder(db, services, order.id, options)];
 }
 

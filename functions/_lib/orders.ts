@@ -137,10 +137,11 @@ export const GUEST_CUSTOMER_NAME = 'Guest Customer';
  * A parcel needs an addressee: an order placed with the name left out takes the name its payer gave the
  * payment page. A name the shopper typed is never replaced.
  */
-export async function adoptPayerName(db: SupabaseClient, orderId: string, payerName: string | null | undefined): Promise<void> {
+export async function adoptPayerName(db: SupabaseClient, order: Pick<Order, 'id' | 'customerName'>, payerName: string | null | undefined): Promise<void> {
   const name = toSingleLine(payerName ?? '').slice(0, LIMITS.nameMaxLength);
-  if (!name) return;
-  const { error } = await db.from('orders').update({ customer_name: name }).eq('id', orderId).eq('customer_name', GUEST_CUSTOMER_NAME);
+  // Only an order placed without a name asks the database, which checks it again (a concurrent call changes nothing twice).
+  if (!name || order.customerName !== GUEST_CUSTOMER_NAME) return;
+  const { error } = await db.from('orders').update({ customer_name: name }).eq('id', order.id).eq('customer_name', GUEST_CUSTOMER_NAME);
   if (error) throw error;
 }
 

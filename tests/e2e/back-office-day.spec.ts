@@ -5,31 +5,18 @@
  * orders printed to PDF (three A4 pages, no blank one); the orders list as cards on a phone; and the header's
  * Back office link for staff only.
  */
-import { execFileSync } from 'node:child_process';
 import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { scanPage } from '../audit/accessibility';
-import { asService, uniqueEmail } from './support';
+import { asService, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-function staffCli(...args: string[]): string {
-  const port = new URL(test.info().project.use.baseURL!).port;
-  return execFileSync('npm', ['run', '--silent', 'staff', '--', ...args], { env: { ...process.env, PORT: port }, encoding: 'utf8' });
-}
 
 async function publisherSignsIn(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<Page> {
   const email = uniqueEmail('publisher');
   staffCli('add', email);
   const page = await browser.newPage({ viewport });
-  await page.goto('/admin');
-  await expect(page).toHaveURL(/\/auth\?return_to=%2Fadmin$/);
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Name').fill('The Publisher');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible();
+  await staffSignsIn(page, email);
   return page;
 }
 

@@ -3,20 +3,13 @@
  * the role, the publisher signs in, packs, ships with a tracking number; the guest follows the order from the
  * email; another paid order is cancelled and refunded.
  */
-import { execFileSync } from 'node:child_process';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { addToCart, asService, uniqueEmail } from './support';
+import { addToCart, asService, signInFromAdmin, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-/** The real CLI, against this test server, as the publisher would run it. */
-function staffCli(...args: string[]): string {
-  const port = new URL(test.info().project.use.baseURL!).port;
-  return execFileSync('npm', ['run', '--silent', 'staff', '--', ...args], { env: { ...process.env, PORT: port }, encoding: 'utf8' });
-}
 
 async function guestBuys(page: Page, email: string): Promise<string> {
   await addToCart(page, '/store/product/book-10-reasons');
@@ -34,22 +27,6 @@ async function guestBuys(page: Page, email: string): Promise<string> {
   return number;
 }
 
-/** Signs in from /admin: the back office sends a signed-out visitor to /auth and back. */
-async function signInFromAdmin(page: Page, email: string): Promise<void> {
-  await page.goto('/admin');
-  await expect(page).toHaveURL(/\/auth\?return_to=%2Fadmin$/);
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Name').fill('The Publisher');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-}
-
-async function publisherSignsIn(page: Page, email: string): Promise<void> {
-  await signInFromAdmin(page, email);
-  await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible({ timeout: 15_000 });
-}
-
 test.describe('the publisher runs an order from payment to the shopper’s door', () => {
   // Whole journeys through several pages and a CLI run: longer than one page's test.
   test.describe.configure({ timeout: 180_000 });
@@ -64,7 +41,7 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     expect(staffCli('list')).toContain(publisherEmail);
 
     const page = await browser.newPage();
-    await publisherSignsIn(page, publisherEmail);
+    await staffSignsIn(page, publisherEmail);
     await expect(page.getByRole('button', { name: 'To pack' })).toHaveAttribute('aria-pressed', 'true');
     await page.getByLabel('Search by order number or email').fill(number);
     await page.getByRole('link', { name: number }).click();
@@ -124,7 +101,7 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     const publisherEmail = uniqueEmail('publisher');
     staffCli('add', publisherEmail);
     const page = await browser.newPage();
-    await publisherSignsIn(page, publisherEmail);
+    await staffSignsIn(page, publisherEmail);
     const number = order!.id.slice(0, 8).toUpperCase();
     await page.getByLabel('Search by order number or email').fill(email);
     await page.getByRole('link', { name: number }).click();
@@ -156,7 +133,7 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     const publisherEmail = uniqueEmail('publisher');
     staffCli('add', publisherEmail);
     const page = await browser.newPage();
-    await publisherSignsIn(page, publisherEmail);
+    await staffSignsIn(page, publisherEmail);
     const number = attempt!.id.slice(0, 8).toUpperCase();
     await page.getByLabel('Search by order number or email').fill(email);
     await page.getByRole('button', { name: 'All', exact: true }).click();

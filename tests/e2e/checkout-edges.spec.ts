@@ -4,8 +4,7 @@
  * a checkout that reads right abroad, and errors shown where the eye is.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { addToCart, uniqueEmail } from './support';
+import { addToCart, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const WIDTHS = [
   { name: 'phone', width: 375, height: 812 },
@@ -52,15 +51,9 @@ for (const size of WIDTHS) {
       const number = (await payment.getByTestId('order-number').textContent())!;
 
       const publisher = uniqueEmail('slips');
-      const port = new URL(test.info().project.use.baseURL!).port;
-      execFileSync('npm', ['run', '--silent', 'staff', '--', 'add', publisher], { env: { ...process.env, PORT: port }, encoding: 'utf8' });
+      staffCli('add', publisher);
       const staff = await browser.newPage({ viewport: { width: size.width, height: size.height } });
-      await staff.goto('/admin');
-      await staff.getByRole('button', { name: 'Continue with Google' }).click();
-      await staff.getByLabel('Email').fill(publisher);
-      await staff.getByLabel('Name').fill('The Publisher');
-      await staff.getByRole('button', { name: 'Continue' }).click();
-      await expect(staff.getByRole('navigation', { name: 'Back office' })).toBeVisible({ timeout: 15_000 });
+      await staffSignsIn(staff, publisher);
       await staff.getByLabel('Search by order number or email').fill(number.toLowerCase());
       await staff.getByRole('link', { name: number }).click();
       const slipLink = staff.getByRole('link', { name: 'Print packing slip' });

@@ -3,22 +3,13 @@
  * emptied from the profile, sign-in prompts that return to their page, guest orders joining the account,
  * unpaid attempts kept out of the history, and a status page whose words follow the order.
  */
-import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
-import { asService, uniqueEmail } from './support';
+import { expect, type APIRequestContext, test } from '@playwright/test';
+import { asService, continueWithGoogle, uniqueEmail } from './support';
 
 const WIDTHS = [
   { name: 'phone', width: 375, height: 812 },
   { name: 'desktop', width: 1280, height: 900 },
 ] as const;
-
-/** Signs in from wherever the page sent the visitor, through the local page standing in for Google. */
-async function completeSignIn(page: Page, email: string) {
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await expect(page.getByText('stands in for Google')).toBeVisible();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Name').fill('Test Shopper');
-  await page.getByRole('button', { name: 'Continue' }).click();
-}
 
 interface OrderFixture {
   email: string;
@@ -55,7 +46,7 @@ for (const size of WIDTHS) {
       await expect(page.getByText('Please sign in to add items to your wishlist').first()).toBeVisible();
       await page.getByRole('link', { name: 'Sign In' }).last().click();
       await expect(page).toHaveURL(/\/auth\?return_to=%2Fbook$/);
-      await completeSignIn(page, uniqueEmail(`wish-${size.name}`));
+      await continueWithGoogle(page, uniqueEmail(`wish-${size.name}`));
       await expect(page).toHaveURL(/\/book$/);
       await expect(page.getByText('Successfully signed in!').first()).toBeVisible({ timeout: 15_000 });
 
@@ -84,7 +75,7 @@ for (const size of WIDTHS) {
 
       await page.goto('/profile');
       await expect(page).toHaveURL(/\/auth\?return_to=%2Fprofile$/);
-      await completeSignIn(page, email);
+      await continueWithGoogle(page, email);
       await expect(page).toHaveURL(/\/profile$/);
       const history = page.getByRole('region', { name: 'Order History' });
       await expect(history.getByRole('row').filter({ hasText: paid.number })).toBeVisible();

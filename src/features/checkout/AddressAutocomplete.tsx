@@ -61,7 +61,7 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
       </label>
       <input
         id={id}
-        className="field aria-invalid:border-red-700 aria-invalid:ring-1 aria-invalid:ring-red-700"
+        className="field"
         autoComplete="address-line1"
         required
         maxLength={200}

@@ -23,7 +23,7 @@ import { useDeliveryOptions } from './use-delivery-options';
 import { addressFormat, auStateOfPostcode } from './address-format';
 import { clearDraft, readDraft, saveDraft } from './draft';
 import { CANCELLED_PAYMENT_PATH, onPaymentNews } from './payment-tabs';
-import { canProceed, checkoutProblem, type CheckoutField } from './validation';
+import { CHECKOUT_FIELDS, canProceed, checkoutProblem, type CheckoutField } from './validation';
 
 const EMPTY_ADDRESS: AddressFields = { fullName: '', phone: '', addressLine1: '', addressLine2: '', city: '', state: '', postalCode: '', country: 'AU' };
 
@@ -34,7 +34,7 @@ function fieldOfServerError(body: Record<string, unknown>): CheckoutField | null
   const details = Array.isArray(body.details) ? (body.details as Array<{ path?: unknown }>) : [];
   const path = typeof details[0]?.path === 'string' ? details[0].path : '';
   const field = path === 'customerEmail' ? 'email' : path.replace(/^shippingDetails\./, '');
-  return (['email', 'fullName', 'addressLine1', 'city', 'state', 'postalCode', 'country', 'phone'] as const).find((f) => f === field) ?? null;
+  return CHECKOUT_FIELDS.find((f) => f === field) ?? null;
 }
 
 type Payment = { status: 'idle' } | { status: 'open'; url: string } | { status: 'cancelled' };
@@ -222,7 +222,7 @@ export default function CheckoutPage() {
                 </label>
                 <select
                   id={fieldId('state')}
-                  className="field aria-invalid:border-red-700 aria-invalid:ring-1 aria-invalid:ring-red-700"
+                  className="field"
                   autoComplete="address-level1"
                   disabled={!hydrated}
                   value={address.state}

@@ -4,8 +4,9 @@ import { addressFormat, addressProblem, type AddressField } from './address-form
 import type { AddressFields } from './api';
 import { CHECKOUT_MESSAGES as MESSAGES } from './contract';
 
-/** A field of the checkout form a problem can be shown on. */
-export type CheckoutField = 'email' | 'phone' | AddressField;
+/** The fields of the checkout form a problem can be shown on. */
+export const CHECKOUT_FIELDS = ['email', 'fullName', 'addressLine1', 'city', 'state', 'postalCode', 'country', 'phone'] as const satisfies ReadonlyArray<'email' | 'phone' | AddressField>;
+export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 
 export interface CheckoutProblem {
   /** The field to mark and focus; none for a problem of the whole order (an empty cart, no delivery method). */

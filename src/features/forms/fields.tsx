@@ -73,7 +73,7 @@ export function TextField({
         {label}
         {optional && <span className="font-normal text-slate-600"> (optional)</span>}
       </label>
-      <input id={id} className="field aria-invalid:border-red-700 aria-invalid:ring-1 aria-invalid:ring-red-700" onInput={clearCustomValidity} {...invalidProps(id, error)} {...input} />
+      <input id={id} className="field" onInput={clearCustomValidity} {...invalidProps(id, error)} {...input} />
       <FieldError fieldId={id} message={error} />
     </div>
   );
