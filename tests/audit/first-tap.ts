@@ -11,6 +11,7 @@
  * component and renderer, and of the given chunks, once the moment has come), so that hydration is the only
  * work left. `tests/audit/first-tap-compare.ts` runs it against any running build.
  */
+import { median, spread } from './stats';
 import type { Browser, Page } from 'playwright-core';
 import { applyMobileConditions, FIRST_TAP_PAGES, PHONE, waitForMoment, type TapMoment } from '../helpers/mobile-conditions';
 
@@ -26,14 +27,6 @@ export interface FirstTapRow {
   laterMs: number[];
   error?: string;
 }
-
-export const median = (values: readonly number[]): number | null => {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-export const spread = (values: readonly number[]): number | null => (values.length ? Math.max(...values) - Math.min(...values) : null);
 
 /**
  * Arms the page: the next pointerdown starts a frame-by-frame watch for the open drawer (the native dialog,

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { median } from './stats';
 import { CHROMIUM_PATH, LIGHTHOUSE_CHROME_FLAGS } from './chromium';
 
 export type Preset = 'mobile' | 'desktop';
@@ -35,6 +36,8 @@ export interface LighthouseRun {
   performanceRuns?: number[];
   /** The CPU index of every run, in the same order. */
   benchmarkIndexes?: number[];
+  /** With `pairWith`: the zero-JavaScript reference run just before each of this page's runs. */
+  paired?: PairedReference;
   reportFile?: string;
   seconds: number;
   error?: string;
@@ -170,6 +173,18 @@ export async function runLighthouse(baseUrl: string, path: string, preset: Prese
   return summarise(path, preset, JSON.parse(readFileSync(jsonFile, 'utf8')) as LhResult, seconds, `${outBase}.report.html`);
 }
 
+/**
+ * The page against the zero-JavaScript reference, run by run: each of the page's runs comes right after one of
+ * the reference's, so both meet the same moment of a shared machine whose speed drifts two-fold within minutes.
+ * The differences (page less reference) are what a claim rests on; each list is in run order.
+ */
+export interface PairedReference {
+  referencePerformance: number[];
+  referenceTbtMs: number[];
+  performanceDelta: number[];
+  tbtDeltaMs: number[];
+}
+
 /** Mobile runs per page: Lighthouse's own advice against run-to-run variance is the median of five. */
 export const MOBILE_RUNS = Number(process.env.AUDIT_LIGHTHOUSE_MOBILE_RUNS ?? 5);
 /** Desktop runs per page: fewer, as desktop runs unthrottled and varies less, but never one alone. */
@@ -177,30 +192,45 @@ export const DESKTOP_RUNS = Number(process.env.AUDIT_LIGHTHOUSE_DESKTOP_RUNS ?? 
 
 /**
  * Runs Lighthouse `runs` times (a failed run, NO_NAVSTART and the like, is tried again, up to two extra
- * tries) and keeps the median run by performance score, noting every performance score seen.
+ * tries) and keeps the median run by performance score, noting every performance score seen. With
+ * `pairWith` (the reference's path) each run is preceded by a run of the reference, kept in `paired`.
  */
-export async function runLighthouseMedian(baseUrl: string, path: string, preset: Preset, outDir: string, runs: number, projectRoot = process.cwd()): Promise<LighthouseRun> {
+export async function runLighthouseMedian(baseUrl: string, path: string, preset: Preset, outDir: string, runs: number, projectRoot = process.cwd(), pairWith?: string): Promise<LighthouseRun> {
   const scored: LighthouseRun[] = [];
+  const references: LighthouseRun[] = [];
   let attempts = 0;
   let last: LighthouseRun | undefined;
   let seconds = 0;
   while (scored.length < runs && attempts < runs + 2) {
     attempts += 1;
+    const reference = pairWith ? await runLighthouse(baseUrl, pairWith, preset, join(outDir, 'paired', slug(path)), projectRoot, attempts) : undefined;
+    if (reference?.error) continue;
     last = await runLighthouse(baseUrl, path, preset, outDir, projectRoot, attempts);
-    seconds += last.seconds;
-    if (!last.error) scored.push(last);
+    seconds += last.seconds + (reference?.seconds ?? 0);
+    if (last.error) continue;
+    scored.push(last);
+    if (reference) references.push(reference);
   }
-  if (!scored.length) return { ...last!, attempts, seconds };
+  if (!scored.length) return { ...last!, attempts, seconds, error: last?.error ?? 'no run of the reference scored' };
   const byPerformance = [...scored].sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0));
-  const median = byPerformance[Math.floor((byPerformance.length - 1) / 2)]!;
-  const tbts = scored.map((run) => run.tbtMs ?? 0).sort((a, b) => a - b);
+  const kept = byPerformance[Math.floor((byPerformance.length - 1) / 2)]!;
+  const performance = (run: LighthouseRun) => run.scores.performance ?? 0;
+  const tbt = (run: LighthouseRun) => run.tbtMs ?? 0;
   return {
-    ...median,
+    ...kept,
     // The median TBT of the runs, not only the kept run's, so one quiet run cannot carry the figure.
-    tbtMs: scored.length > 1 ? tbts[Math.floor((tbts.length - 1) / 2)]! : median.tbtMs,
+    tbtMs: scored.length > 1 ? median(scored.map(tbt))! : kept.tbtMs,
     attempts,
     seconds,
-    performanceRuns: scored.map((run) => run.scores.performance ?? 0),
+    performanceRuns: scored.map(performance),
     benchmarkIndexes: scored.map((run) => run.benchmarkIndex ?? 0),
+    ...(references.length && {
+      paired: {
+        referencePerformance: references.map(performance),
+        referenceTbtMs: references.map(tbt),
+        performanceDelta: scored.map((run, i) => performance(run) - performance(references[i]!)),
+        tbtDeltaMs: scored.map((run, i) => Math.round(tbt(run) - tbt(references[i]!))),
+      },
+    }),
   };
 }

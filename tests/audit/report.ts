@@ -4,7 +4,8 @@ import { LIGHTHOUSE_TARGETS, MOBILE_TBT_LIMIT_MS } from './budgets';
 import { ZERO_JS_REFERENCE_PATH } from './site-server';
 import { judgedScore, type Gate } from './gates';
 import type { JsonLdResult } from './json-ld';
-import { describeRuns, FIRST_TAP_RUNS, median, spread, type FirstTapRow } from './first-tap';
+import { describeRuns, FIRST_TAP_RUNS, type FirstTapRow } from './first-tap';
+import { median, signed, spread } from './stats';
 import { CATEGORIES, DESKTOP_RUNS, MOBILE_RUNS, type LighthouseRun } from './lighthouse';
 import { MOBILE_CONDITIONS } from '../helpers/mobile-conditions';
 import type { LinkReport } from './links';
@@ -208,12 +209,39 @@ export function renderMarkdown(results: AuditResults): string {
     ),
   ];
   if (results.lighthouse) parts.push('', lighthouseSection(results.lighthouse, results.loadAverage));
+  const pairedRuns = results.lighthouse?.filter((run) => run.paired) ?? [];
+  if (pairedRuns.length) parts.push('', pairedSection(pairedRuns));
   if (results.firstTap) parts.push('', firstTapSection(results.firstTap, results.lighthouse ?? []));
   if (results.axe) parts.push('', axeSection(results.axe, results.routes));
   if (results.links) parts.push('', linksSection(results.links));
   if (results.jsonLd) parts.push('', jsonLdSection(results.jsonLd));
   if (results.budgets) parts.push('', startupSection(results.budgets), '', budgetSection(results.budgets));
   return `${parts.join('\n')}\n`;
+}
+
+function pairedSection(runs: LighthouseRun[]): string {
+  const rows = runs.map((run) => {
+    const p = run.paired!;
+    return [
+      run.path,
+      run.preset,
+      signed(median(p.performanceDelta)),
+      String(spread(p.performanceDelta)),
+      p.performanceDelta.map(signed).join(' '),
+      signed(median(p.tbtDeltaMs)),
+      String(spread(p.tbtDeltaMs)),
+      p.tbtDeltaMs.map(signed).join(' '),
+      p.referencePerformance.join(' '),
+      run.benchmarkIndexes?.length ? `${Math.min(...run.benchmarkIndexes)}-${Math.max(...run.benchmarkIndexes)}` : '—',
+    ];
+  });
+  return [
+    '## Against the reference, run by run',
+    '',
+    `Each run of the page came right after a run of the zero-JavaScript reference (\`--paired\`), so both met the same moment of the machine. The differences are the page's figure less the reference's, per pair; the median and the spread (largest less smallest) of the ${MOBILE_RUNS} pairs are what a claim rests on.`,
+    '',
+    table(['page', 'preset', '>Perf Δ median', '>spread', '>Perf Δ each pair', '>TBT Δ ms median', '>spread', '>TBT Δ each pair', '>reference Perf each pair', '>CPU index'], rows),
+  ].join('\n');
 }
 
 function firstTapSection(rows: FirstTapRow[], lighthouse: LighthouseRun[]): string {

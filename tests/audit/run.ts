@@ -8,6 +8,8 @@
  *   --only=a,b            run some parts: lighthouse, axe, links, jsonld, budgets
  *   --pages=/,/book       Lighthouse on these paths instead of one page of each kind
  *   --presets=mobile      Lighthouse with these presets only (mobile, desktop; both by default)
+ *   --paired              each Lighthouse run of a page right after a run of the zero-JavaScript reference, and
+ *                         the differences run by run reported (for claims on a machine whose speed drifts)
  *   --ci                  CI mode (also when CI is set): Lighthouse targets warn instead of failing
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { axeGate, budgetGate, jsonLdGate, lighthouseGate, linksGate } from './ga
 import { validateBuiltPages } from './json-ld';
 import { describeRuns, FIRST_TAP_RUNS, measureFirstTaps, type FirstTapRow } from './first-tap';
 import { DESKTOP_RUNS, MOBILE_RUNS, runLighthouseMedian, type LighthouseRun, type Preset } from './lighthouse';
+import { median, signed } from './stats';
 import { checkSiteLinks } from './links';
 import { renderMarkdown, renderSummary, type AuditResults } from './report';
 import { LIGHTHOUSE_PATHS, siteRoutes } from './routes';
@@ -51,6 +54,7 @@ const presets = (argv
   .find((a) => a.startsWith('--presets='))
   ?.slice('--presets='.length)
   .split(',') ?? ['mobile', 'desktop']) as Preset[];
+const paired = argv.includes('--paired');
 const ci = argv.includes('--ci') || Boolean(process.env.CI);
 const reportsDir = join(projectRoot, 'reports');
 const reportFile = join(reportsDir, 'audit.md');
@@ -77,11 +81,17 @@ async function lighthouseRuns(baseUrl: string, referencePath: string): Promise<L
   // reference goes first, so every run states what this machine could reach at that time.
   for (const path of [referencePath, ...lighthousePaths]) {
     for (const preset of presets) {
-      const run = await runLighthouseMedian(baseUrl, path, preset, join(reportsDir, 'lighthouse'), preset === 'mobile' ? MOBILE_RUNS : DESKTOP_RUNS, projectRoot);
+      const count = preset === 'mobile' ? MOBILE_RUNS : DESKTOP_RUNS;
+      const pairWith = paired && path !== referencePath ? referencePath : undefined;
+      const run = await runLighthouseMedian(baseUrl, path, preset, join(reportsDir, 'lighthouse'), count, projectRoot, pairWith);
       const s = run.scores;
       const figures = run.error ?? `${s.performance}/${s.accessibility}/${s['best-practices']}/${s.seo}, CPU index ${run.benchmarkIndex}`;
       const all = run.performanceRuns && run.performanceRuns.length > 1 ? `, performance of each run ${run.performanceRuns.join(' ')}` : '';
-      console.log(`  ${path} ${preset}: ${figures} (${run.seconds.toFixed(0)} s${all})`);
+      const p = run.paired;
+      const against = p
+        ? `; against the reference run by run: Perf ${signed(median(p.performanceDelta))} (${p.performanceDelta.map(signed).join(' ')}), TBT ${signed(median(p.tbtDeltaMs))} ms (${p.tbtDeltaMs.map(signed).join(' ')})`
+        : '';
+      console.log(`  ${path} ${preset}: ${figures} (${run.seconds.toFixed(0)} s${all}${against})`);
       runs.push(run);
     }
   }
