@@ -8,6 +8,10 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-net
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
+  // A shared 2-core machine can be several times slower than a quiet one: tests wait on what the page shows,
+  // and these are only the limits of that wait.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   workers: process.env.CI ? 2 : undefined,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
@@ -31,7 +35,7 @@ export default defineConfig({
         ...(process.env.LOCAL_DIST_DIR && { LOCAL_DIST_DIR: process.env.LOCAL_DIST_DIR }),
       },
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 180_000,
     },
     {
       // The same shop with the bot-check on (Turnstile's test keys), for tests/e2e/forms-bot-check.spec.ts.
@@ -39,7 +43,7 @@ export default defineConfig({
       url: `http://localhost:${botCheckPort(PORT)}/api/health`,
       env: { PORT: String(botCheckPort(PORT)), LOCAL_OUTBOX_FILE: 'test-results/outbox-bot-check.jsonl' },
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 180_000,
     },
   ],
 });

@@ -57,7 +57,7 @@ test.describe('guest checkout on the embedded defaults', () => {
     await line1.fill('1 Church St');
 
     await page.getByLabel('Email').fill(uniqueEmail('guest'));
-    // Submitted before the new postcode's quotes arrive (held back until the message is seen): no method yet.
+    // While the new postcode's delivery options load (held back here), the button waits for them.
     let releaseQuotes!: () => void;
     const quotesHeld = new Promise<void>((resolve) => (releaseQuotes = resolve));
     await page.route('**/api/courier-rates', async (route) => {
@@ -65,9 +65,10 @@ test.describe('guest checkout on the embedded defaults', () => {
       await route.continue();
     });
     await page.getByLabel('Postcode').fill('2151');
-    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Please select a shipping method' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Finding delivery options...' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeDisabled();
     releaseQuotes();
+    await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeEnabled();
 
     const standard = page.getByRole('radio', { name: /AU Standard Courier/ });
     await expect(standard).toBeChecked();

@@ -296,7 +296,7 @@ export default function CheckoutPage() {
             {problem}
           </p>
         )}
-        <button type="submit" className="btn-primary w-full py-3" disabled={busy || !canProceed(email, address)}>
+        <button type="submit" className="btn-primary w-full py-3" disabled={busy || delivery.state.status === 'loading' || !canProceed(email, address)}>
           {busy ? 'Processing...' : 'Proceed to Payment'}
         </button>
         <p className="text-center text-sm text-slate-600">The secure payment page opens in a new tab.</p>
