@@ -47,6 +47,13 @@ export const SHIPPING = {
   sydneyStructuredData: { handlingDays: [1, 3], transitDays: [1, 5], region: 'NSW' },
 } as const;
 
+/** The product feed Google Merchant Center fetches (RSS 2.0 with Google's `g:` attributes). */
+export const MERCHANT_FEED = {
+  path: '/feeds/google-merchant.xml',
+  /** Google's product taxonomy: 784 is "Media > Books". */
+  googleProductCategory: 784,
+} as const;
+
 export const LIMITS = {
   relatedProducts: 3,
   moreArticles: 2,

@@ -11,10 +11,20 @@ export const BOOK_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
 const money = z.number().positive().max(99_999_999);
 const text = z.string().trim().min(1);
 const ageBand = z.object({ min: z.number().int().min(0).max(18), max: z.number().int().min(0).max(18) }).refine((band) => band.min <= band.max, 'ages: min must not be above max');
+/**
+ * An ISBN-13 whose last digit is its check digit: the digits weighted 1, 3, 1, 3, … add up to a multiple of
+ * ten. Hyphens and spaces are allowed in the file and dropped.
+ */
+export function isIsbn13(value: string): boolean {
+  if (!/^97[89]\d{10}$/.test(value)) return false;
+  const sum = [...value].reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 1 : 3), 0);
+  return sum % 10 === 0;
+}
+
 const isbn = z
   .string()
   .transform((value) => value.replace(/[\s-]/g, ''))
-  .pipe(z.string().regex(/^(\d{9}[\dX]|\d{13})$/, 'an ISBN-10 or ISBN-13'));
+  .pipe(z.string().refine(isIsbn13, 'an ISBN-13 with a correct check digit (13 digits starting 978 or 979, as printed above the barcode)'));
 
 /** `cover` is the image helper of the content collection, or a plain path where the sync reads the file. */
 export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
@@ -40,7 +50,10 @@ export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
     ages: ageBand,
     /** The audience band in structured data, where it is wider than `ages`. */
     audienceAges: ageBand.optional(),
+    /** The ISBN-13 printed above the barcode; Google Shopping matches the book by it (its GTIN). */
     isbn: isbn.optional(),
+    /** A book not yet published: the day it comes out. Until then, with stock, it is sold as a pre-order. */
+    releaseDate: z.coerce.date().optional(),
     category: text.max(100),
     /** The featured book is the one /book and the home page show; exactly one book is featured. */
     featured: z.boolean().default(false),
@@ -50,6 +63,11 @@ export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
     /** Ids of other books for 'You May Also Like'; without them, books of the same category. */
     related: z.array(z.string().regex(BOOK_ID)).default([]),
     reviews: z.array(z.object({ author: text, body: text, rating: z.number().int().min(1).max(5) })).default([]),
+    /**
+     * Copy in this file that stands in for the publisher's own (the sample site's reviews, author): listed by
+     * every build and refused by a production build until replaced, or confirmed by removing this line.
+     */
+    sample: z.boolean().optional(),
   });
 }
 
