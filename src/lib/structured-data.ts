@@ -23,6 +23,7 @@ import { ALLOWED_COUNTRIES, CURRENCY, RETURNS, SHIPPING, type CountryCode } from
 import { SITE, SOCIAL } from '@/config/site';
 import { fallbackQuotes } from '@/features/checkout/contract';
 import { productPath } from '@/lib/paths';
+import { averageRating, BEST_RATING, type BookReview } from '@/lib/reviews';
 
 export type Market = 'AU' | 'US' | 'UK';
 
@@ -37,7 +38,7 @@ export interface BookFacts {
   audienceAges?: { min: number; max: number };
   isbn?: string;
   featured: boolean;
-  reviews: ReadonlyArray<{ author: string; body: string; rating: number }>;
+  reviews: ReadonlyArray<BookReview>;
 }
 
 function marketPrice(book: BookFacts, market: Market): { currency: string; price: number } {
@@ -48,8 +49,6 @@ function marketPrice(book: BookFacts, market: Market): { currency: string; price
 
 /** Where a book is sold: /book for the featured title, its product page for the others. */
 export const bookPagePath = (book: Pick<BookFacts, 'id' | 'featured'>) => (book.featured ? '/book' : productPath(book.id));
-
-const BEST_RATING = 5;
 
 const absolute = (site: URL, path: string) => new URL(path, site).href;
 
@@ -159,12 +158,17 @@ export interface ProductJsonLdInput {
   market?: Market;
   /** Build time; price-valid-until is one year from it. */
   now?: Date;
+  /**
+   * Whether the page shows the book's reviews (`BookReviews.astro`). Reviews and their rating are marked up
+   * only where the visitor can read them, as Google's review guidelines ask.
+   */
+  showsReviews?: boolean;
 }
 
-export function bookProductJsonLd({ site, book, image, path, inStock, market = 'AU', now = new Date() }: ProductJsonLdInput): WithContext<Product> {
+export function bookProductJsonLd({ site, book, image, path, inStock, market = 'AU', now = new Date(), showsReviews = false }: ProductJsonLdInput): WithContext<Product> {
   const { currency, price } = marketPrice(book, market);
   const audience = book.audienceAges ?? book.ages;
-  const ratingTotal = book.reviews.reduce((sum, r) => sum + r.rating, 0);
+  const rating = showsReviews ? averageRating(book.reviews) : undefined;
   const offer: Offer = {
     '@type': 'Offer',
     url: absolute(site, path),
@@ -189,8 +193,8 @@ export function bookProductJsonLd({ site, book, image, path, inStock, market = '
     brand: { '@type': 'Brand', name: SITE.publisher },
     audience: { '@type': 'PeopleAudience', suggestedMinAge: audience.min, suggestedMaxAge: audience.max },
     offers: offer,
-    ...(book.reviews.length > 0 && {
-      aggregateRating: { '@type': 'AggregateRating', ratingValue: Math.round((ratingTotal / book.reviews.length) * 10) / 10, bestRating: BEST_RATING, reviewCount: book.reviews.length },
+    ...(rating !== undefined && {
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: rating, bestRating: BEST_RATING, reviewCount: book.reviews.length },
       review: book.reviews.map((r) => ({
         '@type': 'Review' as const,
         author: { '@type': 'Person' as const, name: r.author },

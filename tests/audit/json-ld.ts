@@ -140,6 +140,57 @@ function checkArticle(post: Node, where: string, problems: string[]): void {
   if (post.author !== undefined && !asList(post.author).some((a) => isNode(a) && filled(a.name))) problems.push(`${where}: author without a name`);
 }
 
+/** The words a visitor can read on the page: the body without scripts, styles or tags, entities decoded, spaces collapsed. */
+export function visibleText(html: string): string {
+  const body = html.match(/<body\b[^>]*>([\s\S]*)<\/body>/i)?.[1] ?? html;
+  return body
+    .replace(/<(script|style|template|noscript)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&#x([\da-f]+);/gi, (_, code: string) => String.fromCodePoint(Number.parseInt(code, 16)))
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+}
+
+const squeeze = (value: unknown) =>
+  String(value ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * Google's review guidelines: reviews and ratings marked up on a page must be shown on it. Every Review's
+ * words, reviewer and rating ("5 out of 5 stars") must be in the page's text, and an AggregateRating must
+ * count the reviews marked up beside it and average their ratings.
+ */
+function checkReviewsShown(product: Node, where: string, text: string, problems: string[]): void {
+  const reviews = asList(product.review).filter(isNode);
+  for (const [i, review] of reviews.entries()) {
+    const at = `${where}.review[${i}]`;
+    const author = asList(review.author).find(isNode)?.name ?? review.author;
+    const rating = isNode(review.reviewRating) ? review.reviewRating : {};
+    const stars = `${String(rating.ratingValue)} out of ${String(rating.bestRating ?? 5)} stars`;
+    for (const [what, words] of [
+      ['its words', squeeze(review.reviewBody)],
+      ['its reviewer', squeeze(author)],
+      ['its rating', stars],
+    ] as const) {
+      if (words && !text.includes(words)) problems.push(`${at}: the review is marked up but the page does not show ${what} ("${words.slice(0, 60)}")`);
+    }
+  }
+  const aggregate = isNode(product.aggregateRating) ? product.aggregateRating : undefined;
+  if (!aggregate) return;
+  const count = Number(aggregate.reviewCount ?? aggregate.ratingCount);
+  if (count !== reviews.length) problems.push(`${where}.aggregateRating: counts ${count} reviews, the page marks up and shows ${reviews.length}`);
+  const ratings = reviews.map((review) => Number(isNode(review.reviewRating) ? review.reviewRating.ratingValue : Number.NaN));
+  const average = ratings.length ? Math.round((ratings.reduce((a, b) => a + b, 0) / ratings.length) * 10) / 10 : Number.NaN;
+  if (Number(aggregate.ratingValue) !== average) problems.push(`${where}.aggregateRating: ratingValue ${String(aggregate.ratingValue)} is not the average of the reviews shown (${average})`);
+}
+
 export interface JsonLdExpectation {
   /** Top-level types the page must carry. */
   types: string[];
@@ -178,11 +229,13 @@ export function validateJsonLd(path: string, html: string, expectation: JsonLdEx
 
   // Field checks wherever the type appears (a Product nested in an Offer is held to the same rules).
   let faqCount = 0;
+  const text = visibleText(html);
   nodes.forEach((node) => {
     const t = typesOf(node);
     const label = `${t.join('+')}${typeof node['@id'] === 'string' ? ` ${node['@id']}` : ''}`;
     checkRules(node, label, { topLevel: entities.includes(node), productOffer: false }, problems, warnings);
     if (t.includes('Product')) checkProduct(node, label, problems, warnings);
+    if (t.includes('Product')) checkReviewsShown(node, label, text, problems);
     if (t.includes('MerchantReturnPolicy')) checkReturnPolicy(node, label, problems);
     if (t.includes('BreadcrumbList')) checkBreadcrumbs(node, label, problems);
     if (t.includes('FAQPage')) faqCount += checkFaq(node, label, problems);

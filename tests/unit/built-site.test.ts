@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { DISALLOWED_FOR_CRAWLERS, isKeptOutOfSearch } from '@/config/search';
 import { builtPages, DIST_DIR } from '../audit/built-site';
 import { stylesInBody } from '../audit/html-conformance';
-import { expectationFor, validateJsonLd } from '../audit/json-ld';
+import { expectationFor, jsonLdBlocks, validateJsonLd } from '../audit/json-ld';
 import { JSON_LD_RULES } from '../audit/json-ld-rules';
 import { landingSlugs } from '../audit/routes';
 import { checkBudget, checkPageBudgets } from '../audit/size-budget';
+import { readBooks } from '../../local/catalog';
 
 const pages = builtPages(DIST_DIR);
 
@@ -23,6 +24,24 @@ describe('structured data (JSON-LD) on every built page', () => {
   it.each(pages.map((page) => [page.path, page] as const))('%s', (path, page) => {
     const result = validateJsonLd(path, page.html, expectationFor(page));
     expect(result.problems).toEqual([]);
+  });
+});
+
+describe('reviews are marked up only on the pages that show them', () => {
+  const markedUp = (html: string) => jsonLdBlocks(html).some((block) => /"@type":\s*"(Review|AggregateRating)"/.test(block));
+  const withReviews = readBooks()
+    .filter((book) => book.reviews.length > 0)
+    .flatMap((book) => [`/store/product/${book.id}`, ...(book.featured ? ['/book'] : [])])
+    .sort();
+
+  it('/book and the product pages of books with reviews show them and mark them up; no other page does', () => {
+    expect(withReviews.length).toBeGreaterThan(0);
+    expect(pages.filter((page) => markedUp(page.html)).map((page) => page.path)).toEqual(withReviews);
+    expect(pages.filter((page) => page.html.includes('data-book-reviews')).map((page) => page.path)).toEqual(withReviews);
+  });
+
+  it('no landing page marks reviews up', () => {
+    expect(pages.filter((page) => page.kind === 'landing' && markedUp(page.html)).map((page) => page.path)).toEqual([]);
   });
 });
 
@@ -116,6 +135,38 @@ describe('the JSON-LD validator catches what it should', () => {
   it('the README lists every type the check enforces', () => {
     const readme = readFileSync('README.md', 'utf8');
     expect(Object.keys(JSON_LD_RULES).filter((type) => !readme.includes(`| ${type} |`))).toEqual([]);
+  });
+  it('reviews marked up must be shown, and the rating must be their average', () => {
+    const review = (author: string, body: string, rating: number) => ({
+      '@type': 'Review',
+      author: { '@type': 'Person', name: author },
+      reviewBody: body,
+      reviewRating: { '@type': 'Rating', ratingValue: rating, bestRating: 5 },
+    });
+    const rated = {
+      ...product,
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.5, bestRating: 5, reviewCount: 2 },
+      review: [review('Ann', 'Lovely & bright.', 5), review('Bo', 'Good.', 4)],
+    };
+    const shown = '<body><ul><li>Lovely &amp; bright. Ann <span>5 out of 5 stars</span></li><li>Good. Bo 4 out of 5 stars</li></ul></body>';
+    expect(problems(`${ld(rated)}${shown}`)).toEqual([]);
+    expect(problems(`<body>${ld(rated)}<p>No reviews here</p></body>`)).toEqual([
+      'Product.review[0]: the review is marked up but the page does not show its words ("Lovely & bright.")',
+      'Product.review[0]: the review is marked up but the page does not show its reviewer ("Ann")',
+      'Product.review[0]: the review is marked up but the page does not show its rating ("5 out of 5 stars")',
+      'Product.review[1]: the review is marked up but the page does not show its words ("Good.")',
+      'Product.review[1]: the review is marked up but the page does not show its reviewer ("Bo")',
+      'Product.review[1]: the review is marked up but the page does not show its rating ("4 out of 5 stars")',
+    ]);
+    // Words inside a script are not shown.
+    expect(problems(`<body>${ld(rated)}<script>"Lovely & bright. Ann 5 out of 5 stars Good. Bo 4 out of 5 stars"</script></body>`).length).toBe(6);
+    expect(problems(`${ld({ ...rated, aggregateRating: { ...rated.aggregateRating, ratingValue: 5 } })}${shown}`)).toEqual([
+      'Product.aggregateRating: ratingValue 5 is not the average of the reviews shown (4.5)',
+    ]);
+    expect(problems(`${ld({ ...rated, review: undefined })}${shown}`)).toEqual([
+      'Product.aggregateRating: counts 2 reviews, the page marks up and shows 0',
+      'Product.aggregateRating: ratingValue 4.5 is not the average of the reviews shown (NaN)',
+    ]);
   });
   it('a reference to an @id the page does not define', () => {
     const business = { '@context': 'https://schema.org', '@type': 'LocalBusiness', name: 'Shop', address: {}, makesOffer: { '@type': 'Offer', itemOffered: { '@id': 'https://example.com/#nope' } } };

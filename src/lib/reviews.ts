@@ -1,0 +1,20 @@
+/** A book's reviews as its file gives them, and the rating they add up to: one rule for the page and its structured data. */
+
+export interface BookReview {
+  author: string;
+  body: string;
+  rating: number;
+}
+
+/** Ratings are out of this many stars. */
+export const BEST_RATING = 5;
+
+/** The average of the reviews' ratings, to one decimal place; undefined without reviews. */
+export function averageRating(reviews: readonly Pick<BookReview, 'rating'>[]): number | undefined {
+  if (reviews.length === 0) return undefined;
+  const total = reviews.reduce((sum, review) => sum + review.rating, 0);
+  return Math.round((total / reviews.length) * 10) / 10;
+}
+
+/** "5 out of 5 stars", "4.5 out of 5 stars": what a screen reader hears for a rating. */
+export const ratingText = (rating: number) => `${rating} out of ${BEST_RATING} stars`;
