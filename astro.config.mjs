@@ -9,6 +9,7 @@ import { isKeptOutOfSearch } from './src/config/search.ts';
 import { contentDates } from './src/lib/content-dates.ts';
 import { socialCards } from './src/features/social-card/integration.ts';
 import { intentHydration } from './src/lib/hydration/integration.ts';
+import { sampleContentCheck } from './src/features/content/sample-content.ts';
 
 /** Netlify sets URL on every build; SITE_URL overrides it; locally the site is served on :4321. */
 const site = process.env.SITE_URL || process.env.URL || 'http://localhost:4321';
@@ -44,6 +45,8 @@ export default defineConfig({
   build: { format: 'file' },
   integrations: [
     refuseTestPaymentsInProduction,
+    // Lists the content still marked sample: true; a production build stops until it is replaced or confirmed.
+    sampleContentCheck(),
     react(),
     intentHydration(),
     mdx(),

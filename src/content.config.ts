@@ -18,6 +18,12 @@ const link = z.object({
   event: z.enum(CLICK_EVENTS).optional(),
 });
 
+/**
+ * `sample: true` marks copy that stands in for the publisher's own: every build lists the file, and a
+ * production build refuses it until it is replaced or confirmed (the line removed).
+ */
+const sample = z.boolean().optional();
+
 const faqItem = z.object({ question: z.string().min(1), answer: z.string().min(1) });
 const card = z.object({ title: z.string().min(1), text: z.string().min(1) });
 
@@ -120,6 +126,7 @@ const landing = defineCollection({
      */
     localBusiness: z.object({ areaServed: z.string().min(1), shippingDetails: z.boolean().default(false) }).optional(),
     blocks: z.array(landingBlock).min(3),
+    sample,
   }),
 });
 
@@ -132,12 +139,13 @@ const blog = defineCollection({
     excerpt: z.string().min(1).max(300),
     image: z.string().startsWith('/images/'),
     imageAlt: z.string().min(1),
+    sample,
   }),
 });
 
 const legal = defineCollection({
   loader: withInternalLinkCheck(glob({ pattern: '*.mdx', base: './content/legal' })),
-  schema: z.object({ title: z.string().min(1), description: z.string().min(50).max(170), updated: z.coerce.date() }),
+  schema: z.object({ title: z.string().min(1), description: z.string().min(50).max(170), updated: z.coerce.date(), sample }),
 });
 
 /**
@@ -150,12 +158,23 @@ const books = defineCollection({
 });
 
 const site = defineCollection({
-  loader: glob({ pattern: '*.yaml', base: './content/site' }),
+  loader: glob({ pattern: ['*.yaml', '!settings.yaml'], base: './content/site' }),
   schema: z.object({
     heading: z.string(),
     intro: z.string(),
     sections: z.array(z.object({ heading: z.string(), paragraphs: z.array(z.string()).default([]), items: z.array(card).default([]) })),
+    sample,
   }),
 });
 
-export const collections = withClearErrors({ landing, blog, legal, books, site });
+/** The shop's own details that are not a page's copy: `content/site/settings.yaml`. */
+const settings = defineCollection({
+  loader: glob({ pattern: 'settings.yaml', base: './content/site' }),
+  schema: z.object({
+    /** The sender's return address on every packing slip, one line each as on an envelope. */
+    returnAddress: z.array(z.string().trim().min(1)).min(2),
+    sample,
+  }),
+});
+
+export const collections = withClearErrors({ landing, blog, legal, books, site, settings });

@@ -9,11 +9,6 @@ export const SITE = {
   location: 'Sydney, Australia',
   /** Where the publisher is, for structured data. */
   address: { locality: 'Sydney', region: 'NSW', country: 'AU' },
-  /**
-   * The sender's return address, printed on every packing slip: one line each, as on an envelope. Add the
-   * street address or PO box line the post should return parcels to.
-   */
-  returnAddress: ['Awesome Catholic Kids Publishing', 'Sydney NSW', 'Australia'],
   /** Registered for GST: the back office's sales show the GST included in Australian sales, and the CSV codes it. */
   gstRegistered: true,
   defaultOgImage: '/images/og-default.png',

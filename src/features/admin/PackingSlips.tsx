@@ -18,7 +18,7 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
   return Promise.all(toPack.map((o) => getOrder(o.id)));
 }
 
-function Slip({ order }: { order: OrderDetail }) {
+function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: readonly string[] }) {
   const phone = order.shipping_address.phone?.trim();
   return (
     <article className="slip rounded-2xl bg-white p-6 ring-1 ring-slate-300 not-last:break-after-page print:rounded-none print:p-0 print:ring-0" aria-label={`Packing slip ${orderNumber(order.id)}`}>
@@ -33,7 +33,7 @@ function Slip({ order }: { order: OrderDetail }) {
         </div>
         <div className="text-sm" data-testid="return-address">
           <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">From (return address)</p>
-          {SITE.returnAddress.map((line) => (
+          {returnAddress.map((line) => (
             <p key={line}>{line}</p>
           ))}
         </div>
@@ -77,7 +77,7 @@ function Slip({ order }: { order: OrderDetail }) {
   );
 }
 
-function Slips() {
+function Slips({ returnAddress }: Props) {
   const { state } = useLoad(ordersToPrint, []);
   return (
     <>
@@ -95,7 +95,7 @@ function Slips() {
       {state.status === 'ready' && (
         <div className="space-y-6 print:space-y-0">
           {state.data.map((order) => (
-            <Slip key={order.id} order={order} />
+            <Slip key={order.id} order={order} returnAddress={returnAddress} />
           ))}
         </div>
       )}
@@ -103,10 +103,15 @@ function Slips() {
   );
 }
 
-export default function PackingSlips() {
+interface Props {
+  /** The sender's return address from the site settings (`content/site/settings.yaml`), one line each. */
+  returnAddress: readonly string[];
+}
+
+export default function PackingSlips({ returnAddress }: Props) {
   return (
     <StaffGate>
-      <Slips />
+      <Slips returnAddress={returnAddress} />
     </StaffGate>
   );
 }
