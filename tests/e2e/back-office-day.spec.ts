@@ -5,7 +5,9 @@
  * orders printed to PDF (three A4 pages, no blank one); the orders list as cards on a phone; and the header's
  * Back office link for staff only.
  */
+import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { parse as parseYaml } from 'yaml';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { scanPage } from '../audit/accessibility';
 import { asService, staffCli, staffSignsIn, uniqueEmail } from './support';
@@ -199,6 +201,9 @@ test.describe('the publisher’s day in the back office', () => {
     await expect(uk.getByText('Phone: +44 20 7946 0000')).toBeVisible();
     await expect(uk.getByText('From (return address)')).toBeVisible();
     await expect(uk.getByTestId('return-address')).toContainText('Awesome Catholic Kids Publishing');
+    // Every line of the return address in the site settings, the street line included.
+    const { returnAddress } = parseYaml(readFileSync('content/site/settings.yaml', 'utf8')) as { returnAddress: string[] };
+    for (const line of returnAddress) await expect(uk.getByTestId('return-address').getByText(line, { exact: true })).toBeVisible();
     await expect(page.getByRole('article', { name: `Packing slip ${ids.later.slice(0, 8).toUpperCase()}` }).getByText('Phone: 0412 345 678')).toBeVisible();
     await expect(
       page
