@@ -11,8 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findSampleContent, SAMPLE_CONTENT_FIX, sampleContentCheck, sampleContentRefusal, sampleContentWarning } from '@/features/content/sample-content';
 
 let root = '';
+const roots: string[] = [];
 function project(files: Record<string, string>): string {
   root = mkdtempSync(join(tmpdir(), 'sample-content-'));
+  roots.push(root);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
@@ -20,7 +22,7 @@ function project(files: Record<string, string>): string {
   return root;
 }
 afterEach(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
+  for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
   root = '';
 });
 
