@@ -134,6 +134,15 @@ describe('a second book added as a file', () => {
     });
   });
 
+  it('is in the Google Shopping feed with its price and its ISBN as gtin', () => {
+    const feed = readFileSync(join(DIST, 'feeds', 'google-merchant.xml'), 'utf8');
+    const item = feed.split('<item>').find((entry) => entry.includes(`<g:id>${BOOK_ID}</g:id>`));
+    expect(item).toContain('<g:price>16.95 AUD</g:price>');
+    expect(item).toContain('<g:gtin>9781234567897</g:gtin>');
+    expect(item).toContain(`/store/product/${BOOK_ID}</g:link>`);
+    expect(item).not.toContain('identifier_exists');
+  });
+
   it('is charged at the price from its file, read by the server from the synced row', async () => {
     const { subtotal, items } = await checkout(2);
     expect(subtotal).toBe(33.9);
