@@ -1,7 +1,9 @@
 /**
- * POST /api/send-notification { type: 'newsletter' | 'contact', data, turnstileToken? }
+ * POST /api/send-notification { type: 'newsletter' | 'contact' | 'back_in_stock', data, turnstileToken? }
  *
- * Stores a newsletter sign-up or a contact message and emails the publisher about it. Browsers may not
+ * Stores a newsletter sign-up or a contact message and emails the publisher about it, or puts an address on a
+ * sold-out book's waiting list ("Email me when it's available"; the bot-check as for the newsletter, no email
+ * now: the shopper gets one when the publisher puts the book back in stock, functions/_lib/stock.ts). Browsers may not
  * insert these rows themselves: this function is the only way in, so every row has passed its bot-check
  * and its rate limit. The token is verified for the form's action and this site's hostname: a contact message
  * without a passing token is refused with 403 'Verification failed' and not stored. A newsletter sign-up
@@ -60,7 +62,7 @@ async function runHumanCheck(env: ServerEnv, request: Request, body: Notificatio
   return result.ok ? { state: 'passed' } : { state: 'failed', reason: result.reason, refused: !result.unavailable };
 }
 
-/** The contact form needs a passing token; the newsletter refuses only a token the bot-check judged bad. */
+/** The contact form needs a passing token; the newsletter and the back-in-stock list refuse only a token the bot-check judged bad. */
 const blocks = (type: NotificationRequest['type'], outcome: CheckOutcome) => outcome.state === 'failed' && (type === 'contact' || outcome.refused);
 
 function describeCheck(outcome: CheckOutcome): string {
@@ -69,7 +71,10 @@ function describeCheck(outcome: CheckOutcome): string {
   return `NOT passed (${outcome.reason}); subscribed anyway, as the newsletter does not require it`;
 }
 
-export function composeNotification(body: NotificationRequest, to: string, outcome: CheckOutcome): EmailMessage {
+/** Only these tell the publisher; a back-in-stock request is counted in the back office instead. */
+type PublisherNotice = Exclude<NotificationRequest, { type: 'back_in_stock' }>;
+
+export function composeNotification(body: PublisherNotice, to: string, outcome: CheckOutcome): EmailMessage {
   if (body.type === 'newsletter') {
     const email = body.data.email;
     return {
@@ -103,9 +108,22 @@ export function composeNotification(body: NotificationRequest, to: string, outco
 /** Postgres unique_violation: the address (in any letter case) is already subscribed. */
 const UNIQUE_VIOLATION = '23505';
 export const ALREADY_SUBSCRIBED = "You're already subscribed!";
+export const ALREADY_WAITING = "You're already on the list for this book: we'll email you once when it's available.";
+/** Postgres foreign_key_violation: no such book. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** The waiting list of a sold-out book: one row per address and book, in any letter case. */
+async function storeBackInStock(env: ServerEnv, body: Extract<NotificationRequest, { type: 'back_in_stock' }>): Promise<'stored' | Response> {
+  const { error } = await serviceClient(env).from('back_in_stock_requests').insert({ product_id: body.data.productId, email: body.data.email });
+  if (!error) return 'stored';
+  if (error.code === UNIQUE_VIOLATION) return problem(409, ALREADY_WAITING);
+  if (error.code === FOREIGN_KEY_VIOLATION) return problem(404, 'We could not find that book in the shop.');
+  console.error('[send-notification] Storing the back-in-stock request failed.', error);
+  return problem(502, 'Your details could not be saved. Please try again later.');
+}
 
 /** Inserts the row with the service role; an answer for the browser when that did not happen. */
-async function store(env: ServerEnv, body: NotificationRequest): Promise<'stored' | Response> {
+async function store(env: ServerEnv, body: PublisherNotice): Promise<'stored' | Response> {
   const db = serviceClient(env);
   const { error } = body.type === 'newsletter' ? await db.from('newsletter_subscriptions').insert({ email: body.data.email }) : await db.from('contact_submissions').insert(body.data);
   if (!error) return 'stored';
@@ -126,7 +144,11 @@ export default handle(async (request) => {
       console.warn(`[send-notification] ${body.type}: bot-check failed (${outcome.reason}); not stored.`);
       return problem(403, 'Verification failed');
     }
-    console.warn(`[send-notification] newsletter: bot-check failed (${outcome.reason}); subscribing anyway (no token, or none could be checked).`);
+    console.warn(`[send-notification] ${body.type}: bot-check failed (${outcome.reason}); storing it anyway (no token, or none could be checked).`);
+  }
+  if (body.type === 'back_in_stock') {
+    const stored = await storeBackInStock(env, body);
+    return stored === 'stored' ? json({ ok: true }) : stored;
   }
 
   const stored = await store(env, body);

@@ -1,6 +1,7 @@
 /**
  * The catalog sync: reads every book file in the catalog folder, checks it with the same schema the site's
- * build uses, and hands the database its catalog rows through `sync_catalog` (never stock). The embedded
+ * build uses, and hands the database its catalog rows through `sync_catalog` (never stock) and each book's
+ * low-stock level through `sync_low_stock_levels`. The embedded
  * backend calls it directly at every start; `npm run catalog:sync` calls it through the API for hosted Supabase.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -28,6 +29,8 @@ export interface CatalogRow {
   weight: number;
   dimensions: { length: number; width: number; height: number };
   featured: boolean;
+  /** Written by sync_low_stock_levels (sync_catalog leaves it alone). */
+  low_stock_level: number;
 }
 
 export interface SyncResult {
@@ -64,6 +67,7 @@ function catalogRow(book: BookFile): CatalogRow {
     weight: book.weightGrams,
     dimensions: book.dimensionsCm,
     featured: book.featured,
+    low_stock_level: book.lowStockLevel,
   };
 }
 
@@ -86,14 +90,19 @@ export const readCatalog = (dir?: string): CatalogRow[] => readBooks(dir).map(ca
 
 /** What the embedded backend runs at start: the database itself, as its owner. */
 export async function syncEmbedded(db: { query: <T>(sql: string, params?: unknown[]) => Promise<{ rows: T[] }> }, dir?: string): Promise<SyncResult> {
-  const { rows } = await db.query<{ result: SyncResult }>('select public.sync_catalog($1::jsonb) as result', [JSON.stringify(readCatalog(dir))]);
+  const books = JSON.stringify(readCatalog(dir));
+  const { rows } = await db.query<{ result: SyncResult }>('select public.sync_catalog($1::jsonb) as result', [books]);
+  await db.query('select public.sync_low_stock_levels($1::jsonb)', [books]);
   return rows[0]!.result;
 }
 
 /** Through Supabase's API with the service role (hosted Supabase, or the embedded backend over HTTP). */
 export async function syncThroughApi(service: SupabaseClient, dir?: string): Promise<SyncResult> {
-  const { data, error } = await service.rpc('sync_catalog', { p_books: readCatalog(dir) });
+  const books = readCatalog(dir);
+  const { data, error } = await service.rpc('sync_catalog', { p_books: books });
   if (error) throw new Error(`The catalog sync failed: ${error.message}`);
+  const levels = await service.rpc('sync_low_stock_levels', { p_books: books });
+  if (levels.error) throw new Error(`The catalog sync failed on the low-stock levels: ${levels.error.message}`);
   return data as SyncResult;
 }
 

@@ -17,18 +17,24 @@ import { ConfigurationError } from './runtime';
 
 export type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
 
-/** Asks the database, as the caller, whether the caller is staff (and their email, for the history). */
-export async function checkStaff(env: ServerEnv, request: Request): Promise<StaffCheck> {
+/** A database client acting as the request's caller (their bearer token), or null when it carries none. */
+export function callerClient(env: ServerEnv, request: Request): SupabaseClient | null {
   const token = request.headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
-  if (!token) return { ok: false, status: 401, message: 'Sign in to use the back office.' };
+  if (!token) return null;
   const url = env.SUPABASE_URL ?? env.PUBLIC_SUPABASE_URL;
   const key = env.SUPABASE_SERVICE_ROLE_KEY;
   if (!url || !key) throw new ConfigurationError('SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY must be set for the functions.');
   // The caller's token decides the database role; the key only opens the API gateway.
-  const asCaller = createClient(url, key, {
+  return createClient(url, key, {
     global: { headers: { Authorization: `Bearer ${token}` } },
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   });
+}
+
+/** Asks the database, as the caller, whether the caller is staff (and their email, for the history). */
+export async function checkStaff(env: ServerEnv, request: Request): Promise<StaffCheck> {
+  const asCaller = callerClient(env, request);
+  if (!asCaller) return { ok: false, status: 401, message: 'Sign in to use the back office.' };
   const { data, error } = await asCaller.rpc('require_staff');
   if (!error && typeof data === 'string') return { ok: true, email: data };
   if (error?.code === '42501') return { ok: false, status: 403, message: "You don't have access to the back office." };

@@ -1,8 +1,9 @@
-/** Every email the shop sends about an order, to the shopper or the publisher: the wording lives here and nowhere else. */
+/** Every email the shop sends, about an order or a book's stock, to the shopper or the publisher: the wording lives here and nowhere else. */
 import { BACK_OFFICE, SHIPPING } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/admin/shipment';
 import { formatPrice, orderNumber } from '../../src/lib/format';
+import { productPath } from '../../src/lib/paths';
 import type { OrderWithItems } from './orders';
 import type { EmailMessage } from './providers/email';
 
@@ -128,5 +129,52 @@ export function newOrderNotice(order: OrderWithItems, to: string, siteOrigin: st
       `Open it in the back office: ${siteOrigin}/admin#order/${order.id}`,
     ].join('\n'),
     idempotencyKey: `order-notice-${order.id}`,
+  };
+}
+
+/** One title a sale took below its low-stock level. */
+export interface LowStockAlert {
+  id: number;
+  productId: string;
+  title: string;
+  level: number;
+  stock: number;
+}
+
+/** To the publisher, once per crossing: the sale of this order took these titles below their low-stock level. */
+export function lowStockNotice(orderId: string, alerts: readonly LowStockAlert[], to: string, siteOrigin: string): EmailMessage {
+  const titles = alerts.map((a) => a.title).join(', ');
+  return {
+    to,
+    subject: `Low stock: ${titles}`,
+    text: [
+      `Order ${orderNumber(orderId)} took ${alerts.length === 1 ? 'a title' : 'titles'} below ${alerts.length === 1 ? 'its' : 'their'} low-stock level:`,
+      '',
+      ...alerts.map((a) => `${a.title}: ${a.stock} left (low-stock level ${a.level})`),
+      '',
+      `Add a delivery in the back office: ${siteOrigin}/admin#stock`,
+      "You'll hear again only after the stock has been back at or above the level.",
+    ].join('\n'),
+    idempotencyKey: `low-stock-${alerts.map((a) => a.id).join('-')}`,
+  };
+}
+
+/** To a shopper who asked to hear when a sold-out book is back: sent once, then their address is off the list. */
+export function backInStockEmail(request: { id: string; email: string }, book: { id: string; title: string }, siteOrigin: string): EmailMessage {
+  const link = `${siteOrigin}${productPath(book.id)}`;
+  return {
+    to: request.email,
+    subject: `${book.title} is back in stock`,
+    text: [
+      'Good news!',
+      '',
+      `${book.title} is back in stock. You asked us to tell you when it was available again:`,
+      link,
+      '',
+      "This is the only email you'll get about it: your address is now off the list for this book.",
+      '',
+      signature,
+    ].join('\n'),
+    idempotencyKey: `back-in-stock-${request.id}`,
   };
 }

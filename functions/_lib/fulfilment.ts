@@ -12,6 +12,7 @@ import { toCents } from '../../src/lib/money';
 import { confirmationEmail, newOrderNotice, refundEmail } from './emails';
 import { adoptPayerName, claimEmail, fulfil, getOrder, getOrderWithItems, recordRefund, releaseEmail, type FulfilmentResult, type Order, type OrderEmail, type OrderWithItems } from './orders';
 import { purgeLiveCatalog } from './live-catalog';
+import { sendLowStockNoticeOnce } from './stock';
 import type { CdnCache } from './providers/cdn-cache';
 import { selectCdnCache, selectEmailProvider, selectPaymentProvider } from './providers/select';
 import type { EmailMessage, EmailProvider } from './providers/email';
@@ -77,6 +78,7 @@ export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServic
     await sendOrderEmailOnce(db, services, orderId, 'confirmation', confirmationEmail);
     const { notifyTo } = services;
     if (notifyTo) await sendOrderEmailOnce(db, services, orderId, 'publisher', (order, origin) => newOrderNotice(order, notifyTo, origin));
+    await sendLowStockNoticeOnce(db, services, orderId);
   }
   if (result === 'out_of_stock') {
     await refundOnce(db, services.payments, orderId, options.raiseRefundFailure ?? false);

@@ -66,6 +66,10 @@ export const LIMITS = {
   subjectMaxLength: 200,
   messageMaxLength: 5000,
   addressFieldMaxLength: 200,
+  /** A stock change's reason, as the history keeps it. */
+  stockReasonMaxLength: 200,
+  /** The most copies of one title the database holds. */
+  stockMax: 100_000,
   maxCartLines: 50,
   maxLineQuantity: 99,
   minimumSiteAge: 13,
@@ -156,11 +160,11 @@ export const RETURNS = {
   shippingRefunded: false,
 } as const;
 
-export const HUMAN_CHECK_ACTIONS = { newsletter: 'newsletter_subscribe', contact: 'contact_form' } as const;
+export const HUMAN_CHECK_ACTIONS = { newsletter: 'newsletter_subscribe', contact: 'contact_form', back_in_stock: 'back_in_stock' } as const;
 
 /** The publisher's back office. */
 export const BACK_OFFICE = {
-  /** Stock below this is highlighted. */
+  /** A book's low-stock level when its file sets none: a sale that leaves fewer copies emails the publisher, and the stock list highlights it. */
   lowStockBelow: 10,
   /** Australia Post article numbers: 10 to 23 letters and digits (domestic articles, and S10 like RR123456785AU, whose check digit is checked too). */
   auspostTrackingPattern: /^[A-Z0-9]{10,23}$/,

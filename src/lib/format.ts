@@ -24,6 +24,13 @@ export function formatLongDate(value: string | Date): string {
   return longDate.format(new Date(value));
 }
 
+const dateTime = new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Australia/Sydney' });
+
+/** A moment in Sydney time, e.g. "24 Nov 2026, 11:05 am". */
+export function formatDateTime(value: string | Date): string {
+  return dateTime.format(new Date(value));
+}
+
 /** The order number shown to buyers: the first characters of the order id, uppercase. */
 export function orderNumber(orderId: string): string {
   return orderId.slice(0, LIMITS.orderNumberLength).toUpperCase();

@@ -123,6 +123,22 @@ const TABLES: Record<string, TableRow> = {
     delete: { sql: `delete from public.stock_changes`, allowed: [] },
     truncate: [],
   },
+  // Written by the sales' trigger, claimed and given back by the server functions; nobody else sees them.
+  low_stock_alerts: {
+    select: { sql: `select id from public.low_stock_alerts`, allowed: ['service'] },
+    insert: { sql: `insert into public.low_stock_alerts (product_id, level, stock) values ('spare-book', 10, 1)`, allowed: ['service'] },
+    update: { sql: `update public.low_stock_alerts set emailed_at = now()`, allowed: ['service'] },
+    delete: { sql: `delete from public.low_stock_alerts`, allowed: [] },
+    truncate: [],
+  },
+  // Signed up only through the server function behind the bot-check; staff see only how many wait per title.
+  back_in_stock_requests: {
+    select: { sql: `select email from public.back_in_stock_requests`, allowed: ['service'] },
+    insert: { sql: `insert into public.back_in_stock_requests (product_id, email) values ('spare-book', 'new@example.com')`, allowed: ['service'] },
+    update: { sql: `update public.back_in_stock_requests set claimed_at = now()`, allowed: ['service'] },
+    delete: { sql: `delete from public.back_in_stock_requests`, allowed: ['service'] },
+    truncate: [],
+  },
 };
 
 const SERVICE_FUNCTIONS = [
@@ -140,6 +156,10 @@ const SERVICE_FUNCTIONS = [
   'cancel_paid_order',
   'claim_publisher_notice',
   'sync_catalog',
+  'claim_low_stock_alerts',
+  'release_low_stock_alert',
+  'claim_back_in_stock',
+  'sync_low_stock_levels',
 ];
 const STAFF_FUNCTIONS = [
   'require_staff',
@@ -155,6 +175,9 @@ const STAFF_FUNCTIONS = [
   'admin_set_order_note',
   'admin_change_address',
   'admin_undo_delivered',
+  'admin_receive_stock',
+  'admin_list_stock',
+  'admin_stock_history',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -169,6 +192,9 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   ...Object.fromEntries(SERVICE_FUNCTIONS.map((name) => [name, ['service_role'] as ApiRole[]])),
   touch_updated_at: [],
   refuse_change: [],
+  record_order_stock: [],
+  record_cancelled_stock: [],
+  rearm_low_stock: [],
 };
 
 const FIXTURES = `
@@ -188,6 +214,8 @@ const FIXTURES = `
   insert into public.order_events (order_id, action, actor) values ('${ORDER_A}', 'shipped', 'publisher@example.com');
   insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor) values ('rosary-kit', 4, 5, 'count', 'publisher@example.com');
   insert into public.order_notes (order_id, note, updated_by) values ('${ORDER_A}', 'Gift', 'publisher@example.com');
+  insert into public.low_stock_alerts (product_id, level, stock, order_id) values ('rosary-kit', 10, 5, '${ORDER_A}');
+  insert into public.back_in_stock_requests (product_id, email) values ('rosary-kit', 'waiting@example.com');
 `;
 
 /** Thrown to leave a transaction rolled back, carrying what was read inside it. */
@@ -306,6 +334,9 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_set_order_note('${ORDER_A}', 'Wrap as a gift')`,
       `select public.admin_change_address('${ORDER_A}', '{"addressLine1": "2 New St", "city": "Sydney"}')`,
       `select public.admin_undo_delivered('${ORDER_A}')`,
+      `select public.admin_receive_stock('rosary-kit', 3, 'delivery')`,
+      `select public.admin_list_stock()`,
+      `select public.admin_stock_history('rosary-kit')`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [
@@ -317,6 +348,10 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.mark_order_delivered('${ORDER_A}', 'x')`,
       `select public.cancel_paid_order('${ORDER_A}', 'x')`,
       `select public.sync_catalog('${JSON.stringify([{ id: 'book-10-reasons', title: 'Synced', price: 1, category: 'Books', weight: 1, dimensions: { length: 1, width: 1, height: 1 } }])}'::jsonb)`,
+      `select public.claim_low_stock_alerts('${ORDER_A}')`,
+      `select public.release_low_stock_alert((select id from public.low_stock_alerts limit 1))`,
+      `select public.claim_back_in_stock('rosary-kit')`,
+      `select public.sync_low_stock_levels('[{"id": "rosary-kit", "low_stock_level": 3}]')`,
       `select public.create_order('{"customer_email":"x@example.com","subtotal_amount":1,"shipping_amount":0,"total_amount":1,"shipping_address":{},"shipping_method":{},"payment_provider":"stripe"}', '[{"product_id":"rosary-kit","title":"Kit","quantity":1,"price_at_time":1}]')`,
     ];
     for (const sql of serviceCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['service']));

@@ -1,64 +1,148 @@
-/** Stock: each product's count, set with a reason (recorded); low stock highlighted. */
-import { useState, type FormEvent } from 'react';
-import { BACK_OFFICE } from '@/config/constants';
+/**
+ * Stock: each product's count, set to a counted figure or added to by a delivery (+N), each with a reason; its
+ * history (who, when, from, to, why, or the order that sold or returned the copies); its low-stock level, with
+ * the titles under it highlighted; and how many shoppers wait to hear it is back.
+ */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
+import { formatDateTime, orderNumber } from '@/lib/format';
 import { toSingleLine } from '@/lib/text';
-import { refreshShopStock } from '@/features/catalog/refresh-shop-stock';
-import { listStock, setStock, type StockRow } from './api';
+import { listStock, runStockAction, type StockActionRequest, type StockRow, stockHistory } from './api';
 import { LoadState, useLoad } from './use-load';
 
-function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
-  const [stock, setStockValue] = useState(String(row.stock));
-  const [reason, setReason] = useState('');
+/** `version` changes when the stock does, so the history shows the change just made. */
+function StockHistory({ productId, version }: { productId: string; version: string }) {
+  const { state } = useLoad(() => stockHistory(productId), [productId, version]);
+  return (
+    <div className="mt-3 border-t border-slate-200 pt-3">
+      <LoadState state={state} what="the history" />
+      {state.status === 'ready' &&
+        (state.data.length === 0 ? (
+          <p className="text-sm text-slate-700">No changes recorded yet.</p>
+        ) : (
+          <ol className="space-y-2 text-sm" aria-label="Stock history, newest first">
+            {state.data.map((change) => (
+              <li key={change.id} className="flex flex-wrap gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-2">
+                <span className="font-semibold tabular-nums">
+                  {change.previous_stock} → {change.new_stock}
+                </span>
+                <span>
+                  {change.reason}
+                  {change.order_id && (
+                    <>
+                      {' — '}
+                      <a className="font-semibold text-navy underline" href={`#order/${change.order_id}`}>
+                        order {orderNumber(change.order_id)}
+                      </a>
+                    </>
+                  )}
+                </span>
+                <span className="text-slate-700 [overflow-wrap:anywhere]">{change.actor}</span>
+                <time className="text-slate-700" dateTime={change.created_at}>
+                  {formatDateTime(change.created_at)}
+                </time>
+              </li>
+            ))}
+          </ol>
+        ))}
+    </div>
+  );
+}
 
-  async function submit(event: FormEvent) {
+function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
+  const id = useId();
+  const [stock, setStockValue] = useState(String(row.stock));
+  const [received, setReceived] = useState('');
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [showHistory, setShowHistory] = useState(false);
+  // A change made here or elsewhere: the field starts from the new figure.
+  useEffect(() => setStockValue(String(row.stock)), [row.stock]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const value = Number(stock);
-    if (!Number.isInteger(value) || value < 0) return toast({ title: 'Stock must be a whole number, 0 or more.', variant: 'error' });
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const receiving = submitter instanceof HTMLButtonElement && submitter.value === 'receive';
     // The reason is kept in the stock history as one line.
     const why = toSingleLine(reason);
+    const figure = Number(receiving ? received : stock);
+    if (receiving && (!Number.isInteger(figure) || figure < 1)) return toast({ title: 'Copies received must be a whole number, 1 or more.', variant: 'error' });
+    if (!receiving && (!Number.isInteger(figure) || figure < 0)) return toast({ title: 'Stock must be a whole number, 0 or more.', variant: 'error' });
     if (!why) return toast({ title: 'Give a reason for the change.', variant: 'error' });
+    const request: StockActionRequest = receiving ? { action: 'receive', productId: row.id, quantity: figure, reason: why } : { action: 'set', productId: row.id, stock: figure, reason: why };
+    setBusy(true);
     try {
-      await setStock(row.id, value, why);
-      toast({ title: `${row.title}: stock set to ${value}.` });
-      void refreshShopStock(row.id).then((refresh) => refresh.ok || toast({ title: refresh.message, variant: 'info' }));
+      toast({ title: await runStockAction(request) });
       setReason('');
+      setReceived('');
       onSaved();
     } catch (error) {
       toast({ title: error instanceof Error ? error.message : 'Could not change the stock.', variant: 'error' });
+    } finally {
+      setBusy(false);
     }
   }
 
-  const low = row.stock < BACK_OFFICE.lowStockBelow;
+  const low = row.stock < row.low_stock_level;
   return (
-    <form
-      onSubmit={submit}
-      className={`grid gap-3 rounded-2xl p-4 ring-1 sm:grid-cols-[2fr_1fr_2fr_auto] sm:items-end ${low ? 'bg-amber-50 ring-amber-400' : 'bg-white ring-slate-200'}`}
-      aria-label={`Stock of ${row.title}`}
-    >
-      <div>
-        <p className="font-semibold">{row.title}</p>
-        <p className="text-sm text-slate-700">
-          In stock: <strong>{row.stock}</strong>
-          {low && <span className="ml-2 rounded-full bg-amber-200 px-2 py-0.5 text-xs font-bold text-amber-950">Low stock</span>}
-        </p>
+    <section className={`rounded-2xl p-4 ring-1 ${low ? 'bg-amber-50 ring-amber-400' : 'bg-white ring-slate-200'}`} aria-label={`Stock of ${row.title}`}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <p className="font-semibold">{row.title}</p>
+          <p className="text-sm text-slate-700">
+            In stock: <strong>{row.stock}</strong> <span className="text-slate-600">(low below {row.low_stock_level})</span>
+            {low && <span className="ml-2 rounded-full bg-amber-200 px-2 py-0.5 text-xs font-bold text-amber-950">Low stock</span>}
+          </p>
+          <p className="text-sm text-slate-700">{row.waiting === 0 ? 'Nobody waiting to hear it is back' : `${row.waiting} waiting to hear it is back`}</p>
+        </div>
+        <button type="button" className="btn-secondary px-4 py-1.5 text-sm" aria-expanded={showHistory} onClick={() => setShowHistory((shown) => !shown)}>
+          {showHistory ? 'Hide history' : 'History'}
+        </button>
       </div>
-      <div>
-        <label htmlFor={`stock-${row.id}`} className="label">
-          New stock
-        </label>
-        <input id={`stock-${row.id}`} className="field" type="number" min={0} step={1} inputMode="numeric" value={stock} onChange={(e) => setStockValue(e.target.value)} />
-      </div>
-      <div>
-        <label htmlFor={`reason-${row.id}`} className="label">
-          Reason
-        </label>
-        <input id={`reason-${row.id}`} className="field" value={reason} maxLength={200} onChange={(e) => setReason(e.target.value)} placeholder="e.g. reprint delivered" />
-      </div>
-      <button type="submit" className="btn-primary">
-        Save stock
-      </button>
-    </form>
+      <form onSubmit={submit} className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_2fr] sm:items-end" aria-label={`Change the stock of ${row.title}`}>
+        <div className="flex items-end gap-2">
+          <div className="min-w-0 flex-1">
+            <label htmlFor={`${id}-stock`} className="label">
+              New stock
+            </label>
+            <input id={`${id}-stock`} className="field" type="number" min={0} max={LIMITS.stockMax} step={1} inputMode="numeric" value={stock} onChange={(e) => setStockValue(e.target.value)} />
+          </div>
+          <button type="submit" name="action" value="set" className="btn-primary shrink-0 px-4" disabled={busy}>
+            Set to
+          </button>
+        </div>
+        <div className="flex items-end gap-2">
+          <div className="min-w-0 flex-1">
+            <label htmlFor={`${id}-received`} className="label">
+              Copies received
+            </label>
+            <input
+              id={`${id}-received`}
+              className="field"
+              type="number"
+              min={1}
+              max={LIMITS.stockMax}
+              step={1}
+              inputMode="numeric"
+              value={received}
+              placeholder="+N"
+              onChange={(e) => setReceived(e.target.value)}
+            />
+          </div>
+          <button type="submit" name="action" value="receive" className="btn-gold shrink-0 px-4" disabled={busy}>
+            Received
+          </button>
+        </div>
+        <div>
+          <label htmlFor={`${id}-reason`} className="label">
+            Reason
+          </label>
+          <input id={`${id}-reason`} className="field" value={reason} maxLength={LIMITS.stockReasonMaxLength} onChange={(e) => setReason(e.target.value)} placeholder="e.g. reprint delivered" />
+        </div>
+      </form>
+      {showHistory && <StockHistory productId={row.id} version={`${row.stock}`} />}
+    </section>
   );
 }
 
@@ -69,12 +153,15 @@ export function StockPanel() {
       <h2 id="stock-heading" className="text-2xl font-bold">
         Stock
       </h2>
-      <p className="mt-1 text-sm text-slate-700">Below {BACK_OFFICE.lowStockBelow} copies is highlighted. Every change is recorded with its reason.</p>
+      <p className="mt-1 text-sm text-slate-700">
+        Set the stock to a count, or add a delivery with Received. Every change is recorded with its reason, and every sale and cancellation with its order. A title below its low-stock level is
+        highlighted, and a sale that takes it there emails you once.
+      </p>
       <LoadState state={state} what="stock" />
       {state.status === 'ready' && (
         <div className="mt-4 space-y-3">
           {state.data.map((row) => (
-            <StockForm key={`${row.id}-${row.stock}`} row={row} onSaved={reload} />
+            <StockForm key={row.id} row={row} onSaved={reload} />
           ))}
         </div>
       )}

@@ -1,6 +1,7 @@
 /**
  * The back office's data, read and written as the signed-in staff member: lists and the order detail through
- * staff RPCs and RLS-protected tables (the database checks the role), order actions through /api/admin-order.
+ * staff RPCs and RLS-protected tables (the database checks the role), order actions through /api/admin-order and
+ * stock changes through /api/admin-stock.
  */
 import * as z from 'zod/mini';
 import type { ShipmentInput } from './shipment';
@@ -70,8 +71,18 @@ const orderDetail = z.object({
 });
 export type OrderDetail = z.infer<typeof orderDetail>;
 
-const product = z.object({ id: text, title: text, stock: z.number() });
+const product = z.object({ id: text, title: text, stock: z.number(), low_stock_level: z.number(), waiting: z.coerce.number() });
 export type StockRow = z.infer<typeof product>;
+const stockChange = z.object({
+  id: z.coerce.number(),
+  created_at: text,
+  actor: text,
+  previous_stock: z.number(),
+  new_stock: z.number(),
+  reason: text,
+  order_id: maybeText,
+});
+export type StockChange = z.infer<typeof stockChange>;
 const message = z.object({ id: text, name: text, email: text, subject: text, message: text, created_at: text, handled_at: maybeText });
 export type ContactMessage = z.infer<typeof message>;
 const subscriber = z.object({ id: text, email: text, created_at: text });
@@ -95,7 +106,6 @@ export async function isStaff(): Promise<boolean> {
 
 export const listOrders = (view: OrderView, search: string) => rpc(orderList, 'admin_list_orders', { p_view: view, p_search: search }, 'load the orders');
 export const getOrder = (orderId: string) => rpc(orderDetail, 'admin_get_order', { p_order_id: orderId }, 'load the order');
-export const setStock = (productId: string, stock: number, reason: string) => rpc(z.number(), 'admin_set_stock', { p_product_id: productId, p_stock: stock, p_reason: reason }, 'change the stock');
 export const markMessageHandled = (id: string) => rpc(z.boolean(), 'admin_mark_message_handled', { p_message_id: id }, 'mark the message handled');
 export const setOrderNote = (orderId: string, note: string) => rpc(z.boolean(), 'admin_set_order_note', { p_order_id: orderId, p_note: note }, 'save the note');
 export type AddressInput = { addressLine1: string; addressLine2: string; city: string; state: string; postalCode: string; phone: string };
@@ -104,11 +114,10 @@ export const changeAddress = (orderId: string, address: AddressInput) =>
 export const undoDelivered = (orderId: string) => rpc(z.enum(['shipped', 'not_delivered']), 'admin_undo_delivered', { p_order_id: orderId }, 'undo the delivery');
 export const removeSubscriber = (id: string) => rpc(z.boolean(), 'admin_remove_subscriber', { p_subscriber_id: id }, 'remove the subscriber');
 
-export async function listStock(): Promise<StockRow[]> {
-  const { data, error } = await (await getSupabase()).from('products').select('id, title, stock').order('title');
-  if (error) fail(error, 'load the stock');
-  return z.array(product).parse(data);
-}
+/** Every product with its stock, its low-stock level and how many shoppers wait for it. */
+export const listStock = () => rpc(z.array(product), 'admin_list_stock', {}, 'load the stock');
+/** One product's stock history, newest first. */
+export const stockHistory = (productId: string) => rpc(z.array(stockChange), 'admin_stock_history', { p_product_id: productId }, 'load the stock history');
 
 export async function listMessages(): Promise<ContactMessage[]> {
   const { data, error } = await (await getSupabase()).from('contact_submissions').select('id, name, email, subject, message, created_at, handled_at').order('created_at', { ascending: false });
@@ -176,10 +185,10 @@ export const getCustomer = (email: string) => rpc(customerDetail, 'admin_get_cus
 
 export type OrderActionRequest = { action: 'ship'; orderId: string; shipment: ShipmentInput } | { action: 'deliver' | 'cancel' | 'retry_refund' | 'resend_confirmation'; orderId: string };
 
-/** Runs an order action on the server; resolves to its message, or throws one. */
-export async function runOrderAction(request: OrderActionRequest): Promise<string> {
+/** Posts a staff action to a server function with the staff member's token; resolves to its message, or throws one. */
+async function postAsStaff(path: string, request: unknown): Promise<string> {
   const { data } = await (await getSupabase()).auth.getSession();
-  const response = await fetch('/api/admin-order', {
+  const response = await fetch(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${data.session?.access_token ?? ''}` },
     body: JSON.stringify(request),
@@ -188,3 +197,11 @@ export async function runOrderAction(request: OrderActionRequest): Promise<strin
   if (!response.ok) throw new BackOfficeError(body.error ?? 'Something went wrong on our side. Please try again in a moment.');
   return body.message ?? 'Done.';
 }
+
+/** Runs an order action on the server; resolves to its message, or throws one. */
+export const runOrderAction = (request: OrderActionRequest): Promise<string> => postAsStaff('/api/admin-order', request);
+
+export type StockActionRequest = { action: 'set'; productId: string; stock: number; reason: string } | { action: 'receive'; productId: string; quantity: number; reason: string };
+
+/** Sets a product's stock or adds a delivery, on the server (which also emails whoever waits for the book). */
+export const runStockAction = (request: StockActionRequest): Promise<string> => postAsStaff('/api/admin-stock', request);

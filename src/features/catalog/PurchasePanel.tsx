@@ -1,10 +1,13 @@
 /**
  * Quantity, Add to Cart and Buy Now for one product: shared by the product page and the book page. The
- * `data-purchase` marks let these controls work before (and without) hydration (purchase-controls.ts).
+ * `data-purchase` marks let these controls work before (and without) hydration (purchase-controls.ts). Out of
+ * stock, it offers "Email me when it's available" (drawn by React: the island hydrates when the live stock says
+ * sold out, or when the visitor reaches for the field on a page built sold out).
  */
 import { useState } from 'react';
 import { addedMessage, addWithFeedback, buyNow } from '@/features/cart/actions';
 import { cartProductOf } from '@/features/cart/cart';
+import BackInStockForm from '@/features/forms/BackInStockForm';
 import WishlistButton from '@/features/wishlist/WishlistButton';
 import QuantityStepper from './QuantityStepper';
 import { isInStock, type Product } from './product';
@@ -26,6 +29,7 @@ export default function PurchasePanel({ product }: { product: Product }) {
         </button>
         <WishlistButton productId={product.id} productTitle={product.title} />
       </div>
+      {!inStock && <BackInStockForm productId={product.id} title={product.title} />}
     </div>
   );
 }

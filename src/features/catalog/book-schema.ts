@@ -4,6 +4,7 @@
  * schema, so the pages and the database rows cannot disagree about a book.
  */
 import { z } from 'astro/zod';
+import { BACK_OFFICE, LIMITS } from '../../config/constants';
 
 /** Also the database's rule for product ids (the slug in /store/product/{id} and the SKU). */
 export const BOOK_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
@@ -55,6 +56,8 @@ export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
     /** A book not yet published: the day it comes out. Until then, with stock, it is sold as a pre-order. */
     releaseDate: z.coerce.date().optional(),
     category: text.max(100),
+    /** Fewer copies than this after a sale: the publisher is emailed (once, until the stock is back at it). */
+    lowStockLevel: z.number().int().min(0).max(LIMITS.stockMax).default(BACK_OFFICE.lowStockBelow),
     /** The featured book is the one /book and the home page show; exactly one book is featured. */
     featured: z.boolean().default(false),
     cover,

@@ -29,6 +29,20 @@ export const newsletterNotificationSchema = z.object({
   turnstileToken: token,
 });
 
+/** "Email me when it's available" on a sold-out book: the address and the book's id. */
+export const backInStockNotificationSchema = z.object({
+  type: z.literal('back_in_stock'),
+  data: z.object(
+    {
+      email,
+      // Whether the shop has this book is the database's answer (404 otherwise).
+      productId: z.string({ error: 'Please say which book.' }).trim().min(1, 'Please say which book.').max(100, 'That is not a book of this shop.'),
+    },
+    { error: 'must be an object with the email address and the book.' },
+  ),
+  turnstileToken: token,
+});
+
 export const contactNotificationSchema = z.object({
   type: z.literal('contact'),
   data: z.object(
@@ -45,8 +59,9 @@ export const contactNotificationSchema = z.object({
 
 export const notificationRequestSchema = z
   .record(z.string(), z.unknown(), { error: 'The request body must be a JSON object with type and data.' })
-  .pipe(z.discriminatedUnion('type', [newsletterNotificationSchema, contactNotificationSchema], { error: "must be 'newsletter' or 'contact'." }));
+  .pipe(z.discriminatedUnion('type', [newsletterNotificationSchema, contactNotificationSchema, backInStockNotificationSchema], { error: "must be 'newsletter', 'contact' or 'back_in_stock'." }));
 
 export type NotificationRequest = z.infer<typeof notificationRequestSchema>;
 export type NewsletterNotification = z.infer<typeof newsletterNotificationSchema>;
 export type ContactNotification = z.infer<typeof contactNotificationSchema>;
+export type BackInStockNotification = z.infer<typeof backInStockNotificationSchema>;

@@ -1,0 +1,139 @@
+/**
+ * Stock beyond the sale itself: the publisher's low-stock email after a sale, the publisher's stock changes from
+ * /admin (set to a figure, or a delivery of N copies) and the one email each waiting shopper gets when a sold-out
+ * book is back. Each email is claimed in the database first, so concurrent callers and retries send it once, and
+ * given back when sending fails, so a later attempt sends it instead.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import { LIMITS } from '../../src/config/constants';
+import { backInStockEmail, type LowStockAlert, lowStockNotice } from './emails';
+import type { FulfilmentServices } from './fulfilment';
+import { purgeLiveCatalog } from './live-catalog';
+
+const alertsSchema = z.array(
+  z.object({ id: z.coerce.number(), product_id: z.string(), title: z.string(), level: z.number(), stock: z.number() }).transform((a) => ({
+    id: a.id,
+    productId: a.product_id,
+    title: a.title,
+    level: a.level,
+    stock: a.stock,
+  })),
+);
+
+/**
+ * After a sale: tells the publisher about the titles it took below their low-stock level (the database opened
+ * one crossing per title, once until the stock is back at the level). True when an email went out.
+ */
+export async function sendLowStockNoticeOnce(db: SupabaseClient, services: Pick<FulfilmentServices, 'email' | 'siteOrigin' | 'notifyTo'>, orderId: string): Promise<boolean> {
+  const { data, error } = await db.rpc('claim_low_stock_alerts', { p_order_id: orderId });
+  if (error) {
+    console.error(`[stock] could not claim the low-stock alerts of order ${orderId}`, error);
+    return false;
+  }
+  const alerts: LowStockAlert[] = alertsSchema.parse(data);
+  if (alerts.length === 0) return false;
+  const release = () => Promise.all(alerts.map((a) => db.rpc('release_low_stock_alert', { p_alert_id: a.id })));
+  if (!services.notifyTo) {
+    await release();
+    return false;
+  }
+  try {
+    await services.email.send(lowStockNotice(orderId, alerts, services.notifyTo, services.siteOrigin));
+    return true;
+  } catch (error) {
+    await release();
+    console.error(`[stock] the low-stock email for order ${orderId} failed; it will be sent on the next attempt`, error);
+    return false;
+  }
+}
+
+const waitingSchema = z.array(z.object({ id: z.string(), email: z.string() }));
+
+/**
+ * Emails everyone waiting for a book that is in stock now, once each, and takes them off the list. The
+ * database hands each address to one caller only; a send that fails gives it back for the next stock change.
+ * Answers how many were emailed.
+ */
+export async function notifyBackInStock(db: SupabaseClient, services: Pick<FulfilmentServices, 'email' | 'siteOrigin'>, book: { id: string; title: string }): Promise<number> {
+  const { data, error } = await db.rpc('claim_back_in_stock', { p_product_id: book.id });
+  if (error) throw error;
+  let sent = 0;
+  for (const request of waitingSchema.parse(data)) {
+    try {
+      await services.email.send(backInStockEmail(request, book, services.siteOrigin));
+    } catch (sendError) {
+      console.error(`[stock] the back-in-stock email for ${book.id} failed; the address stays on the list`, sendError);
+      await db.from('back_in_stock_requests').update({ claimed_at: null }).eq('id', request.id);
+      continue;
+    }
+    sent += 1;
+    const removed = await db.from('back_in_stock_requests').delete().eq('id', request.id);
+    if (removed.error) console.error(`[stock] ${request.id} was emailed but could not be taken off the list`, removed.error);
+  }
+  return sent;
+}
+
+const reason = z
+  .string({ error: 'Give a reason for the change.' })
+  .transform((value) => value.replace(/\s+/g, ' ').trim())
+  .pipe(z.string().min(1, 'Give a reason for the change.').max(LIMITS.stockReasonMaxLength, `The reason can be at most ${LIMITS.stockReasonMaxLength} characters.`));
+const productId = z.string({ error: 'productId is missing.' }).trim().min(1, 'productId is missing.').max(100);
+
+export const stockActionSchema = z.discriminatedUnion(
+  'action',
+  [
+    z.object({
+      action: z.literal('set'),
+      productId,
+      stock: z.number({ error: 'Stock must be a whole number, 0 or more.' }).int('Stock must be a whole number, 0 or more.').min(0, 'Stock must be a whole number, 0 or more.').max(LIMITS.stockMax, `Stock can be at most ${LIMITS.stockMax}.`),
+      reason,
+    }),
+    z.object({
+      action: z.literal('receive'),
+      productId,
+      quantity: z
+        .number({ error: 'Copies received must be a whole number, 1 or more.' })
+        .int('Copies received must be a whole number, 1 or more.')
+        .min(1, 'Copies received must be a whole number, 1 or more.')
+        .max(LIMITS.stockMax, `Copies received can be at most ${LIMITS.stockMax}.`),
+      reason,
+    }),
+  ],
+  { error: "action must be 'set' or 'receive'." },
+);
+export type StockAction = z.infer<typeof stockActionSchema>;
+
+export interface StockOutcome {
+  status: number;
+  message: string;
+  stock?: number;
+  notified?: number;
+}
+
+/**
+ * Runs a publisher's stock change: through the staff database function with the caller's own token (so the
+ * history names who), then refreshes the shop's cached stock and, when the book is in stock, emails whoever
+ * was waiting for it.
+ */
+export async function runStockAction(asStaff: SupabaseClient, db: SupabaseClient, services: Pick<FulfilmentServices, 'email' | 'siteOrigin' | 'cdn'>, action: StockAction): Promise<StockOutcome> {
+  const { data, error } =
+    action.action === 'set'
+      ? await asStaff.rpc('admin_set_stock', { p_product_id: action.productId, p_stock: action.stock, p_reason: action.reason })
+      : await asStaff.rpc('admin_receive_stock', { p_product_id: action.productId, p_quantity: action.quantity, p_reason: action.reason });
+  if (error) {
+    if (error.code === 'P0002') return { status: 404, message: 'We could not find that product.' };
+    if (error.code === '22023') return { status: 400, message: error.message };
+    if (error.code === '42501') return { status: 403, message: "You don't have access to the back office." };
+    throw error;
+  }
+  const stock = z.number().parse(data);
+  await purgeLiveCatalog(services.cdn, `the stock of ${action.productId} changed in the back office`);
+  const product = await db.from('products').select('id, title').eq('id', action.productId).single();
+  if (product.error) throw product.error;
+  const book = z.object({ id: z.string(), title: z.string() }).parse(product.data);
+  const notified = stock > 0 ? await notifyBackInStock(db, services, book) : 0;
+  const what = action.action === 'set' ? `stock set to ${stock}` : `${action.quantity} received, ${stock} in stock`;
+  const told = notified > 0 ? `; ${notified} waiting ${notified === 1 ? 'shopper' : 'shoppers'} emailed` : '';
+  return { status: 200, message: `${book.title}: ${what}${told}.`, stock, notified };
+}

@@ -1,0 +1,26 @@
+/**
+ * POST /api/admin-stock { action: 'set', productId, stock, reason } | { action: 'receive', productId, quantity, reason }
+ *
+ * The publisher's stock changes from /admin: set to a counted figure, or add a delivery of N copies (added in
+ * the database in one statement, so a sale at the same moment is never lost). Staff only: the change runs as
+ * the caller, so the database checks the role and the history names who. Then the shop's cached stock is
+ * refreshed and, once the book is in stock, everyone waiting for it is emailed once and taken off the list.
+ */
+import { readServerEnv } from '../src/config/env';
+import { callerClient, checkStaff } from './_lib/back-office';
+import { fulfilmentServices } from './_lib/fulfilment';
+import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { runStockAction, stockActionSchema } from './_lib/stock';
+import { serviceClient } from './_lib/supabase-admin';
+
+export default handle(async (request) => {
+  const env = readServerEnv();
+  const staff = await checkStaff(env, request);
+  if (!staff.ok) return problem(staff.status, staff.message);
+  const parsed = await readJsonBody(request, stockActionSchema);
+  if ('response' in parsed) return parsed.response;
+  const outcome = await runStockAction(callerClient(env, request)!, serviceClient(env), fulfilmentServices(env, request), parsed.data);
+  return outcome.status < 400 ? json({ message: outcome.message, stock: outcome.stock, notified: outcome.notified }) : problem(outcome.status, outcome.message);
+});
+
+export const config: FunctionConfig = { path: '/api/admin-stock', method: ['POST'], rateLimit: { windowLimit: 120, windowSize: 60, aggregateBy: ['ip', 'domain'] } };
