@@ -86,7 +86,11 @@ export const stockActionSchema = z.discriminatedUnion(
     z.object({
       action: z.literal('set'),
       productId,
-      stock: z.number({ error: 'Stock must be a whole number, 0 or more.' }).int('Stock must be a whole number, 0 or more.').min(0, 'Stock must be a whole number, 0 or more.').max(LIMITS.stockMax, `Stock can be at most ${LIMITS.stockMax}.`),
+      stock: z
+        .number({ error: 'Stock must be a whole number, 0 or more.' })
+        .int('Stock must be a whole number, 0 or more.')
+        .min(0, 'Stock must be a whole number, 0 or more.')
+        .max(LIMITS.stockMax, `Stock can be at most ${LIMITS.stockMax}.`),
       reason,
     }),
     z.object({

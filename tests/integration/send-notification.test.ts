@@ -288,6 +288,19 @@ describe('send-notification with Turnstile (documented dummy secret keys)', () =
   });
 
   it.each([
+    ['a failing token', FAIL_SECRET, 403],
+    ['no token', PASS_SECRET, 200],
+  ])('"Email me when it\'s available" with %s is treated as a newsletter sign-up is: refused only for a token judged bad (%i), never emailing the publisher', async (_name, secret, status) => {
+    process.env.TURNSTILE_SECRET_KEY = secret;
+    const body = { type: 'back_in_stock', data: { email: `waiting-${status}@example.com`, productId: 'book-10-reasons' } };
+    const response = await post(status === 403 ? { ...body, turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' } : body);
+    expect(response.status).toBe(status);
+    const { data } = await shop.service().from('back_in_stock_requests').select('email').eq('email', body.data.email);
+    expect(data).toHaveLength(status === 200 ? 1 : 0);
+    expect(await readOutbox(outbox)).toEqual([]);
+  });
+
+  it.each([
     ['a failing token', FAIL_SECRET, 'invalid-input-response'],
     ['a spent token', SPENT_SECRET, 'timeout-or-duplicate'],
   ])('a newsletter sign-up with %s is refused as the contact form refuses it, storing and emailing nothing', async (_name, secret, reason) => {
@@ -337,7 +350,7 @@ describe('send-notification rejects bad requests with a readable 4xx', () => {
     ['a JSON string', '"subscribe me"', 'The request body must be a JSON object'],
     ['a JSON array', '[1, 2]', 'The request body must be a JSON object'],
     ['null', 'null', 'The request body must be a JSON object'],
-    ['an unknown type', JSON.stringify({ type: 'order', data: {} }), "type: must be 'newsletter' or 'contact'."],
+    ['an unknown type', JSON.stringify({ type: 'order', data: {} }), "type: must be 'newsletter', 'contact' or 'back_in_stock'."],
     ['no data', JSON.stringify({ type: 'newsletter' }), 'data: must be an object with the email address.'],
     ['data as a string', JSON.stringify({ type: 'contact', data: 'hello' }), 'data: must be an object with name, email, subject and message.'],
     ['a missing email', JSON.stringify({ type: 'newsletter', data: {} }), 'data.email: Please enter your email address.'],

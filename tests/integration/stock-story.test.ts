@@ -26,7 +26,10 @@ const FIXTURES = `
 
 describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
   let db: TestDatabase;
-  const as = (sub: string) => async <T>(sql: string): Promise<T> => (await db.request('authenticated', { sub }, `select ${sql} as r`, { commit: true })).rows[0]?.r as T;
+  const as =
+    (sub: string) =>
+    async <T>(sql: string): Promise<T> =>
+      (await db.request('authenticated', { sub }, `select ${sql} as r`, { commit: true })).rows[0]?.r as T;
   const asStaff = as(STAFF);
   const asService = async <T>(sql: string): Promise<T> => (await db.request('service_role', {}, `select ${sql} as r`, { commit: true })).rows[0]?.r as T;
   const stock = async () => (await db.admin.query<{ stock: number }>(`select stock from public.products where id = '${BOOK}'`)).rows[0]!.stock;
@@ -110,7 +113,9 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
   });
 
   it('the waiting list: one row per address and book in any letter case; claimed only once the book is in stock, by one caller', async () => {
-    await db.request('service_role', {}, `insert into public.back_in_stock_requests (product_id, email) values ('sold-out-book', 'Ann@Example.com'), ('sold-out-book', 'bo@example.com')`, { commit: true });
+    await db.request('service_role', {}, `insert into public.back_in_stock_requests (product_id, email) values ('sold-out-book', 'Ann@Example.com'), ('sold-out-book', 'bo@example.com')`, {
+      commit: true,
+    });
     await expect(db.request('service_role', {}, `insert into public.back_in_stock_requests (product_id, email) values ('sold-out-book', 'ann@example.COM')`)).rejects.toMatchObject({ code: '23505' });
     await expect(db.request('service_role', {}, `insert into public.back_in_stock_requests (product_id, email) values ('no-such-book', 'ann@example.com')`)).rejects.toMatchObject({ code: '23503' });
 
