@@ -30,8 +30,14 @@ describe('readCatalog', () => {
         weight: 180,
         dimensions: { length: 20, width: 20, height: 0.8 },
         featured: false,
+        low_stock_level: 10,
       },
     ]);
+  });
+
+  it('gives the low-stock level the book file sets, 10 when it sets none, and refuses one that is not a whole number', () => {
+    expect(readCatalog(fixtureCopy((s) => s.replace(/^price: /m, 'lowStockLevel: 4\nprice: ')))[0]?.low_stock_level).toBe(4);
+    expect(() => readCatalog(fixtureCopy((s) => s.replace(/^price: /m, 'lowStockLevel: 2.5\nprice: ')))).toThrow(/lowStockLevel/);
   });
 
   it.each([

@@ -100,7 +100,7 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
           {showHistory ? 'Hide history' : 'History'}
         </button>
       </div>
-      <form onSubmit={submit} className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_2fr] sm:items-end" aria-label={`Change the stock of ${row.title}`}>
+      <form onSubmit={submit} noValidate className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_2fr] sm:items-end" aria-label={`Change the stock of ${row.title}`}>
         <div className="flex items-end gap-2">
           <div className="min-w-0 flex-1">
             <label htmlFor={`${id}-stock`} className="label">
