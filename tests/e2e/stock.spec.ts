@@ -7,6 +7,7 @@
  */
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { scanPage } from '../audit/accessibility';
 import { buysThroughCheckout, horizontalOverflow, ownProduct, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
@@ -77,6 +78,7 @@ for (const viewport of VIEWPORTS) {
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       await card.scrollIntoViewIfNeeded();
       await screenshot(page, `stock-history-${viewport.width}`);
+      expect(await scanPage(page), `axe on Stock with its history at ${viewport.width} px`).toEqual([]);
 
       // The sale's row opens its order.
       await rows
@@ -103,6 +105,7 @@ for (const viewport of VIEWPORTS) {
         if (i === 0) {
           expect(await horizontalOverflow(shopper)).toBeLessThanOrEqual(0);
           await screenshot(shopper, `back-in-stock-form-${viewport.width}`);
+          expect(await scanPage(shopper), `axe on the sold-out product page at ${viewport.width} px`).toEqual([]);
         }
         await shopper.close();
       }
