@@ -166,12 +166,18 @@ test.describe('out of stock', () => {
     await page.goto('/book');
     await expect(page.getByRole('button', { name: 'Out of Stock' })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Buy Now' })).toBeDisabled();
+    // Sold out, the purchase panel takes an address to tell the shopper when the book is back.
+    const backInStock = page.getByRole('form', { name: 'Email me when 10 Reasons Why Being Catholic is Awesome! is available' });
+    await expect(backInStock.getByLabel('Email address')).toBeVisible();
+    await expect(backInStock.getByRole('button', { name: "Email me when it's available" })).toBeEnabled();
     await page.goto('/store/product/book-10-reasons');
     await expect(page.getByText('Out of Stock', { exact: true }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Out of Stock' })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Buy Now' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: "Email me when it's available" })).toBeEnabled();
     await page.goto('/');
     await expect(page.getByRole('button', { name: 'Coming Soon' })).toBeDisabled();
+    await expect(page.getByRole('link', { name: "Email me when it's available" })).toHaveAttribute('href', '/book');
   });
 
   test('an unknown product id shows Product Not Found', async ({ page }) => {
