@@ -136,8 +136,15 @@ export async function runStockAction(asStaff: SupabaseClient, db: SupabaseClient
   const product = await db.from('products').select('id, title').eq('id', action.productId).single();
   if (product.error) throw product.error;
   const book = z.object({ id: z.string(), title: z.string() }).parse(product.data);
-  const notified = stock > 0 ? await notifyBackInStock(db, services, book) : 0;
   const what = action.action === 'set' ? `stock set to ${stock}` : `${action.quantity} received, ${stock} in stock`;
+  let notified = 0;
+  try {
+    if (stock > 0) notified = await notifyBackInStock(db, services, book);
+  } catch (notifyError) {
+    // The stock is saved; whoever waits stays on the list and is emailed at the next stock change.
+    console.error(`[stock] could not email those waiting for ${book.id}`, notifyError);
+    return { status: 200, message: `${book.title}: ${what}. The shoppers waiting for it could not be emailed just now; they stay on the list for the next change.`, stock, notified };
+  }
   const told = notified > 0 ? `; ${notified} waiting ${notified === 1 ? 'shopper' : 'shoppers'} emailed` : '';
   return { status: 200, message: `${book.title}: ${what}${told}.`, stock, notified };
 }

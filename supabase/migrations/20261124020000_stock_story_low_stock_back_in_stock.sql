@@ -157,7 +157,7 @@ begin
 end;
 $$;
 
--- Every product with its stock, its low-stock level and how many shoppers wait for it.
+-- Every product for sale with its stock, its low-stock level and how many shoppers wait for it.
 create function public.admin_list_stock()
 returns jsonb
 language plpgsql
@@ -172,7 +172,8 @@ begin
   select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'title', p.title, 'stock', p.stock, 'low_stock_level', p.low_stock_level,
       'waiting', (select count(*) from public.back_in_stock_requests r where r.product_id = p.id)) order by p.title, p.id), '[]'::jsonb)
     into v_result
-    from public.products p;
+    from public.products p
+    where p.for_sale;
   return v_result;
 end;
 $$;
