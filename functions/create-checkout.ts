@@ -8,19 +8,28 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { sumDollars, toCents } from '../src/lib/money';
 import { CHECKOUT_MESSAGES } from '../src/features/checkout/contract';
-import { CheckoutRejection, cartInput, deliveryDays, email, priceCart, quotesFor, shippingDetailsSchema } from './_lib/checkout';
+import { GIFT_MESSAGES } from '../src/features/checkout/gift';
+import { CheckoutRejection, cartInput, deliveryDays, email, giftSchema, priceCart, quotesFor, shippingDetailsSchema } from './_lib/checkout';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
-import { createOrder, linkCheckoutSession } from './_lib/orders';
+import { createOrder, linkCheckoutSession, recordCheckoutChoices } from './_lib/orders';
 import { selectPaymentProvider, selectShippingRates } from './_lib/providers/select';
 import { serviceClient, userIdFromRequest } from './_lib/supabase-admin';
 
-const body = z.object({
-  cartItems: cartInput,
-  shippingDetails: shippingDetailsSchema,
-  customerEmail: email,
-  successUrl: z.url().max(500).optional(),
-  cancelUrl: z.url().max(500).optional(),
-});
+const body = z
+  .object({
+    cartItems: cartInput,
+    shippingDetails: shippingDetailsSchema,
+    customerEmail: email,
+    successUrl: z.url().max(500).optional(),
+    cancelUrl: z.url().max(500).optional(),
+    gift: giftSchema,
+    /** The shopper ticked the shop's own box: one reminder if they leave the payment page unpaid. Never assumed. */
+    reminderConsent: z.boolean({ error: 'reminderConsent must be true or false.' }).optional().default(false),
+  })
+  // A gift's label carries the recipient's name: the payer's name from the card would be the wrong one.
+  .superRefine((order, context) => {
+    if (order.gift.isGift && !order.shippingDetails.fullName) context.addIssue({ code: 'custom', path: ['shippingDetails', 'fullName'], message: GIFT_MESSAGES.recipient });
+  });
 
 /** Return addresses must be on this site: a checkout can't be made to send a buyer elsewhere. */
 function sameOrigin(url: string | undefined, origin: string, fallback: string): string | null {
@@ -31,7 +40,7 @@ function sameOrigin(url: string | undefined, origin: string, fallback: string): 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);
   if ('response' in parsed) return parsed.response;
-  const { cartItems, shippingDetails, customerEmail } = parsed.data;
+  const { cartItems, shippingDetails, customerEmail, gift, reminderConsent } = parsed.data;
   const origin = new URL(request.url).origin;
   const successUrl = sameOrigin(parsed.data.successUrl, origin, '/order-confirmation?session_id={CHECKOUT_SESSION_ID}');
   const cancelUrl = sameOrigin(parsed.data.cancelUrl, origin, '/cart');
@@ -62,6 +71,8 @@ export default handle(async (request) => {
       paymentProvider: payments.name,
       items: lines.map((l) => ({ productId: l.productId, title: l.title, quantity: l.quantity, unitPrice: l.unitPrice })),
     });
+    // Before the payment page exists: an order whose gift details could not be kept is never paid for.
+    await recordCheckoutChoices(db, orderId, { gift, reminderConsent });
 
     const session = await payments.createCheckoutSession({
       orderId,

@@ -29,6 +29,7 @@ export default handle(async (request) => {
     deliveryMethod: order.shippingMethod.name ?? 'Standard delivery',
     total: order.total,
     items: items.map((i) => ({ title: i.title, quantity: i.quantity })),
+    gift: order.gift ? { recipient: order.customerName, message: order.gift.message, hidePrices: order.gift.hidePrices } : null,
     tracking: order.trackingNumber && order.trackingCarrier ? { number: order.trackingNumber, carrier: order.trackingCarrier, url: trackingUrl(order.trackingCarrier, order.trackingNumber) } : null,
   });
 });

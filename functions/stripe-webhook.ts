@@ -4,6 +4,7 @@
  * not create are ignored, whatever ids they carry. Replays are recorded and ignored.
  */
 import { readServerEnv } from '../src/config/env';
+import { remindUnpaidCheckout } from './_lib/checkout-reminder';
 import { fulfilmentServices, fulfilPaidSession } from './_lib/fulfilment';
 import { handle, json, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { cancelUnpaid, findOrderBySession } from './_lib/orders';
@@ -44,6 +45,9 @@ async function receive(request: Request): Promise<Response> {
       await fulfilPaidSession(db, fulfilmentServices(env, request, payments), order, event.session, { raiseRefundFailure: true });
     } else {
       await cancelUnpaid(db, order.id);
+      // The shopper left the payment page unpaid: one reminder, only if they agreed to it at checkout. A failed
+      // send answers an error before the event is recorded, so the provider delivers it again.
+      if (event.type === 'checkout.session.expired') await remindUnpaidCheckout(db, fulfilmentServices(env, request, payments), order.id, { raise: true });
     }
   }
   await recordEventHandled(db, event);

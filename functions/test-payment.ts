@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { formatPrice } from '../src/lib/format';
+import { remindUnpaidCheckout } from './_lib/checkout-reminder';
 import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { adoptPayerName, cancelUnpaid, GUEST_CUSTOMER_NAME, findOrderBySession, getOrderItems } from './_lib/orders';
@@ -50,7 +51,10 @@ export default handle(async (request) => {
 
   if (request.method === 'POST') {
     if (source.action === 'cancel') {
+      // Leaving this page unpaid stands in for Stripe's expired session: the order is cancelled, and a shopper
+      // who agreed to it gets the one reminder.
       await cancelUnpaid(db, order.id);
+      await remindUnpaidCheckout(db, fulfilmentServices(env, request), order.id);
       return Response.redirect(cancel, 303);
     }
     await adoptPayerName(db, order, parsed.data.payer);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ALLOWED_COUNTRIES, LIMITS, SHIPPING } from '../../src/config/constants';
 import { addressFormat, addressProblem, auStateOfPostcode } from '../../src/features/checkout/address-format';
 import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
+import { giftMessageProblem, NO_GIFT, normaliseGiftMessage } from '../../src/features/checkout/gift';
 import { productFromRow } from '../../src/features/catalog/product';
 import { fromCents, toCents } from '../../src/lib/money';
 import { emailAddress, singleLine } from '../../src/lib/schemas';
@@ -65,6 +66,28 @@ export const shippingDetailsSchema = shippingFieldsSchema
     if (problem) context.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
   });
 export type ShippingDetails = z.infer<typeof shippingDetailsSchema>;
+
+/**
+ * A gift: the message for the recipient (plain text, see `giftMessageProblem`) and whether the parcel leaves
+ * prices out. Neither means anything on an order that is not a gift, so both are dropped there.
+ */
+export const giftSchema = z
+  .object({
+    isGift: z.boolean({ error: 'isGift must be true or false.' }).default(false),
+    message: z
+      .string()
+      .max(2000)
+      .default('')
+      .transform(normaliseGiftMessage)
+      .superRefine((message, context) => {
+        const problem = giftMessageProblem(message);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      }),
+    hidePrices: z.boolean({ error: 'hidePrices must be true or false.' }).default(false),
+  })
+  .transform((gift) => (gift.isGift ? gift : NO_GIFT))
+  .optional()
+  .transform((gift) => gift ?? NO_GIFT);
 
 export interface PricedLine {
   productId: string;

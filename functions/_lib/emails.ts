@@ -10,6 +10,20 @@ import type { EmailMessage } from './providers/email';
 const itemLines = (order: OrderWithItems) => order.items.map((item) => `${item.quantity} × ${item.title} — ${formatPrice(item.unitPrice * item.quantity)}`);
 const signature = `${SITE.name}, Sydney`;
 
+/** A gift's delivery name is the recipient's: the buyer, who gets the emails, is greeted without it. */
+const greeting = (order: OrderWithItems) => (order.gift ? 'Hello,' : `Hello ${order.customerName},`);
+
+/** What the buyer is told of a gift: who it goes to, the message as it will be printed, and the prices left out. */
+function giftLines(order: OrderWithItems): string[] {
+  if (!order.gift) return [];
+  return [
+    `This order is a gift for ${order.customerName}.`,
+    ...(order.gift.message ? ['Your gift message, printed on the gift slip:', ...order.gift.message.split('\n').map((line) => `  ${line}`)] : []),
+    ...(order.gift.hidePrices ? ['Prices are left out of the parcel.'] : []),
+    '',
+  ];
+}
+
 /** The shopper's order status page: the token rides in the fragment, so it never reaches a server log. */
 export const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${BACK_OFFICE.orderStatusPath}#${token}`;
 const statusLine = (order: OrderWithItems, siteOrigin: string) => `Follow your order: ${orderStatusUrl(siteOrigin, order.statusToken)}`;
@@ -20,10 +34,11 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string): Em
     to: order.customerEmail,
     subject: `Your order ${number} is confirmed`,
     text: [
-      `Hello ${order.customerName},`,
+      greeting(order),
       '',
       `Thank you for your order ${number}. We have received your payment and are getting it ready.`,
       '',
+      ...giftLines(order),
       ...itemLines(order),
       `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`,
       `Total: ${formatPrice(order.total)} AUD`,
@@ -49,7 +64,7 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMes
       to: order.customerEmail,
       subject: `Your order ${number} has been cancelled and refunded`,
       text: [
-        `Hello ${order.customerName},`,
+        greeting(order),
         '',
         `We have cancelled your order ${number}.`,
         refunded,
@@ -68,7 +83,7 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMes
     to: order.customerEmail,
     subject: `Your order ${number} has been refunded`,
     text: [
-      `Hello ${order.customerName},`,
+      greeting(order),
       '',
       `Thank you for your order ${number}. We are sorry: the last copies sold out moments before your payment arrived, so we could not fill it.`,
       '',
@@ -94,7 +109,7 @@ export function shippingEmail(order: OrderWithItems, kind: 'first' | 'correction
     to: order.customerEmail,
     subject: kind === 'first' ? `Your order ${number} has shipped` : `Corrected tracking number for your order ${number}`,
     text: [
-      `Hello ${order.customerName},`,
+      greeting(order),
       '',
       kind === 'first'
         ? `Good news: your order ${number} is on its way with ${carrier}.`
@@ -176,5 +191,31 @@ export function backInStockEmail(request: { id: string; email: string }, book: {
       signature,
     ].join('\n'),
     idempotencyKey: `back-in-stock-${request.id}`,
+  };
+}
+
+/**
+ * The one reminder to a shopper who agreed to it at checkout and left the payment page unpaid: their books,
+ * and a link that puts them back in the cart at today's prices.
+ */
+export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string): EmailMessage {
+  return {
+    to: order.customerEmail,
+    subject: `Your books are still waiting at ${SITE.name}`,
+    text: [
+      'Hello,',
+      '',
+      'You left the payment page before paying, so nothing was charged. Your books are still here:',
+      '',
+      ...order.items.map((item) => `${item.quantity} × ${item.title}`),
+      '',
+      `Bring them back to your cart: ${cartUrl}`,
+      'Prices and stock are checked again when you open it.',
+      '',
+      'You asked us for this one reminder when you checked out; we will not send another about this order.',
+      '',
+      signature,
+    ].join('\n'),
+    idempotencyKey: `checkout-reminder-${order.id}`,
   };
 }

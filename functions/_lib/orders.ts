@@ -7,6 +7,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { LIMITS } from '../../src/config/constants';
+import type { GiftChoice } from '../../src/features/checkout/gift';
 import { toSingleLine } from '../../src/lib/text';
 
 const money = z.coerce.number().finite().nonnegative();
@@ -21,7 +22,7 @@ const shippingMethodSchema = z.looseObject({
 export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at';
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at';
 
 const orderRowSchema = z
   .object({
@@ -46,6 +47,11 @@ const orderRowSchema = z
     tracking_carrier: z.string().nullable(),
     fulfilled_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),
+    is_gift: z.boolean(),
+    gift_message: z.string().nullable(),
+    gift_hide_prices: z.boolean(),
+    reminder_consent_at: z.string().nullable(),
+    reminder_sent_at: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -71,6 +77,11 @@ const orderRowSchema = z
     fulfilledAt: row.fulfilled_at,
     /** Set when the publisher cancelled the paid order (its refund then follows). */
     cancelledAt: row.cancelled_at,
+    /** A gift: the delivery name is the recipient's, the email the buyer's. Null when the order is not a gift. */
+    gift: row.is_gift ? { message: row.gift_message ?? '', hidePrices: row.gift_hide_prices } : null,
+    /** When the shopper agreed to one reminder if they left the payment page unpaid; null when they did not. */
+    reminderConsentAt: row.reminder_consent_at,
+    reminderSentAt: row.reminder_sent_at,
   }));
 export type Order = z.output<typeof orderRowSchema>;
 
@@ -128,6 +139,59 @@ export function createOrder(db: SupabaseClient, order: NewOrder): Promise<string
     },
     z.string().uuid(),
   );
+}
+
+/**
+ * What the shopper chose at checkout beyond the cart and the address: the gift details and the reminder
+ * consent (with its time). Written once, before the order has a payment session; the database checks the
+ * message again.
+ */
+export async function recordCheckoutChoices(db: SupabaseClient, orderId: string, choices: { gift: GiftChoice; reminderConsent: boolean }): Promise<void> {
+  const { gift, reminderConsent } = choices;
+  if (!gift.isGift && !reminderConsent) return;
+  const { error } = await db
+    .from('orders')
+    .update({
+      is_gift: gift.isGift,
+      gift_message: gift.isGift && gift.message ? gift.message : null,
+      gift_hide_prices: gift.isGift && gift.hidePrices,
+      reminder_consent_at: reminderConsent ? new Date().toISOString() : null,
+    })
+    .eq('id', orderId)
+    .is('checkout_session_id', null);
+  if (error) throw error;
+}
+
+/**
+ * Claims the one reminder of an order left unpaid: the recovery token for the reminder's link to the one
+ * caller that claims it; null when the shopper did not agree, it was sent already, the order was paid, or
+ * they have placed a newer order since.
+ */
+export function claimCheckoutReminder(db: SupabaseClient, orderId: string): Promise<string | null> {
+  return rpc(
+    db,
+    'claim_checkout_reminder',
+    { p_order_id: orderId },
+    z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
+  );
+}
+
+/** Gives a reminder's claim back after its send failed, so a redelivered event can send it. */
+export async function releaseCheckoutReminder(db: SupabaseClient, orderId: string): Promise<void> {
+  const { error } = await db.from('orders').update({ reminder_sent_at: null }).eq('id', orderId);
+  if (error) throw error;
+}
+
+/** The lines of the order behind a reminder's recovery token, or null for a token no order has. */
+export async function findLinesByRecoveryToken(db: SupabaseClient, token: string): Promise<Array<{ productId: string; quantity: number }> | null> {
+  const { data, error } = await db.from('orders').select('id').eq('recovery_token', token).maybeSingle();
+  if (error) throw error;
+  if (!data) return null;
+  const items = await getOrderItems(db, z.object({ id: z.string() }).parse(data).id);
+  return items.map((item) => ({ productId: item.productId, quantity: item.quantity }));
 }
 
 /** The name create_order stores when the shopper left theirs out (the database's default). */

@@ -70,6 +70,9 @@ export const LIMITS = {
   stockReasonMaxLength: 200,
   /** The most copies of one title the database holds. */
   stockMax: 100_000,
+  /** A gift message: plain text, a paragraph or a few lines, printed on the gift slip. */
+  giftMessageMaxLength: 200,
+  giftMessageMaxLines: 6,
   maxCartLines: 50,
   maxLineQuantity: 99,
   minimumSiteAge: 13,

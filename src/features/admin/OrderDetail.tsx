@@ -5,8 +5,22 @@ import { mailtoHref } from '@/lib/mailto';
 import { toast } from '@/features/toast/store';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { type AddressInput, changeAddress, getOrder, runOrderAction, setOrderNote, undoDelivered, type OrderActionRequest, type OrderDetail as Order } from './api';
+import GiftMessageBox from './GiftMessageBox';
 import { checkShipment, type ShipmentInput } from './shipment';
 import { changeAndReload, LoadState, useLoad } from './use-load';
+
+/** A gift: whom it goes to, the message the slip prints, and whether the parcel leaves prices out. */
+function GiftDetails({ order }: { order: Order }) {
+  return (
+    <section aria-labelledby="gift-heading" className="space-y-2 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+      <h3 id="gift-heading" className="text-lg font-bold">
+        Gift for {order.customer_name}
+      </h3>
+      {order.gift_message ? <GiftMessageBox message={order.gift_message} /> : <p className="text-slate-700">No gift message.</p>}
+      <p className="font-semibold">{order.gift_hide_prices ? 'Leave prices out of the parcel: pack the gift slip only.' : 'Prices may go in the parcel.'}</p>
+    </section>
+  );
+}
 
 const dateTime = new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Australia/Sydney' });
 
@@ -284,7 +298,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} reload={reload} />
       {order.payment_status === 'paid' && order.status === 'processing' && !order.shipped_at && <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} reload={reload} />}
       <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
-        <Fact term="Customer">
+        <Fact term={order.is_gift ? 'Recipient, and the buyer’s email' : 'Customer'}>
           {order.customer_name}
           <br />
           <a className="text-navy underline" href={mailtoHref(order.customer_email)}>
@@ -313,7 +327,12 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           <span className="font-mono text-sm">{order.refund_id ?? '—'}</span>
         </Fact>
         <Fact term="Tracking">{order.tracking_number ? `${order.tracking_carrier}: ${order.tracking_number}` : 'Not shipped yet'}</Fact>
+        <Fact term="Reminder if unpaid">
+          {order.reminder_consent_at ? `Agreed ${dateTime.format(new Date(order.reminder_consent_at))}` : 'Not asked for'}
+          {order.reminder_sent_at && <span className="block">Sent {dateTime.format(new Date(order.reminder_sent_at))}</span>}
+        </Fact>
       </dl>
+      {order.is_gift && <GiftDetails order={order} />}
       <section aria-labelledby="items-heading">
         <h3 id="items-heading" className="text-lg font-bold">
           Items

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import * as z from 'zod/mini';
 import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
+import GiftMessageBox from './GiftMessageBox';
 
 const answer = z.object({
   orderNumber: z.string(),
@@ -11,6 +12,7 @@ const answer = z.object({
   deliveryMethod: z.string(),
   items: z.array(z.object({ title: z.string(), quantity: z.number() })),
   tracking: z.nullable(z.object({ number: z.string(), carrier: z.string(), url: z.nullable(z.string()) })),
+  gift: z.optional(z.nullable(z.object({ recipient: z.string(), message: z.string(), hidePrices: z.boolean() }))),
 });
 type OrderStatus = z.infer<typeof answer>;
 
@@ -76,6 +78,15 @@ export default function OrderStatusPage() {
           </li>
         ))}
       </ul>
+      {order.gift && (
+        <section aria-labelledby="gift-heading">
+          <h2 id="gift-heading" className="mt-6 text-lg font-bold">
+            A gift for {order.gift.recipient}
+          </h2>
+          {order.gift.message && <GiftMessageBox message={order.gift.message} className="mt-2" />}
+          <p className="mt-2">{order.gift.hidePrices ? 'Prices are left out of the parcel.' : 'The parcel may show prices.'}</p>
+        </section>
+      )}
       <h2 className="mt-6 text-lg font-bold">Delivery</h2>
       <p className="mt-2">{order.deliveryMethod}</p>
       {order.tracking && (

@@ -1,11 +1,13 @@
 /**
  * /admin/packing-slip?order=<id>[,<id>…] or ?view=to_pack: print-ready slips, one A4 page each (no blank page after the
  * last): the address label with the buyer's phone when given, the sender's return address, the order number and
- * the items.
+ * the items. A gift's slip is a gift slip: the buyer's message in a clear box, and no price anywhere (the packer
+ * is told on screen when the buyer asked for prices to be left out of the parcel).
  */
 import { SITE } from '@/config/site';
 import { orderNumber } from '@/lib/format';
 import { getOrder, listOrders, type OrderDetail } from './api';
+import GiftMessageBox from './GiftMessageBox';
 import { addressLines } from './OrderDetail';
 import { StaffGate } from './StaffGate';
 import { LoadState, useLoad } from './use-load';
@@ -20,8 +22,17 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
 
 function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: readonly string[] }) {
   const phone = order.shipping_address.phone?.trim();
+  const gift = order.is_gift === true;
   return (
-    <article className="slip rounded-2xl bg-white p-6 ring-1 ring-slate-300 not-last:break-after-page print:rounded-none print:p-0 print:ring-0" aria-label={`Packing slip ${orderNumber(order.id)}`}>
+    <article
+      className="slip rounded-2xl bg-white p-6 ring-1 ring-slate-300 not-last:break-after-page print:rounded-none print:p-0 print:ring-0"
+      aria-label={`${gift ? 'Gift slip' : 'Packing slip'} ${orderNumber(order.id)}`}
+    >
+      {gift && order.gift_hide_prices && (
+        <p className="mb-4 rounded-lg bg-amber-50 p-3 font-semibold text-amber-950 ring-1 ring-amber-300 print:hidden">
+          Gift: leave prices out of the parcel. Pack this gift slip only, no receipt or invoice.
+        </p>
+      )}
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-64 flex-1 rounded-xl border-2 border-dashed border-slate-500 p-4 text-lg">
           <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Ship to</p>
@@ -70,8 +81,14 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
           ))}
         </tbody>
       </table>
+      {gift && (
+        <section className="mt-6" aria-label="Gift message">
+          <h3 className="text-lg font-bold">A gift for you</h3>
+          {order.gift_message && <GiftMessageBox message={order.gift_message} />}
+        </section>
+      )}
       <p className="mt-4 text-sm text-slate-700">
-        Thank you for your order! — {SITE.name}, Sydney · {SITE.email}
+        {gift ? 'Sent as a gift' : 'Thank you for your order!'} — {SITE.name}, Sydney · {SITE.email}
       </p>
     </article>
   );

@@ -66,6 +66,11 @@ const orderDetail = z.object({
   internal_note: z.optional(z.string()),
   delivered_at: z.optional(maybeText),
   shipped_at: z.optional(maybeText),
+  is_gift: z.optional(z.boolean()),
+  gift_message: z.optional(maybeText),
+  gift_hide_prices: z.optional(z.boolean()),
+  reminder_consent_at: z.optional(maybeText),
+  reminder_sent_at: z.optional(maybeText),
   items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),
   history: z.array(z.object({ action: text, detail: text, actor: text, created_at: text })),
 });

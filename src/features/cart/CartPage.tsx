@@ -11,6 +11,7 @@ import { $cartLines, $subtotal, clearCart, removeFromCart, updateQuantity } from
 import type { CartLine } from './cart';
 import EmptyCart from './EmptyCart';
 import { announcePayment } from '@/features/checkout/payment-tabs';
+import { useRestoreCart, type RestoreState } from './use-restore-cart';
 
 function remove(line: CartLine) {
   removeFromCart(line.product.id);
@@ -44,9 +45,21 @@ function CancelledPayment({ className = '' }: { className?: string }) {
   );
 }
 
+/** What became of a reminder's link to bring an order's books back. */
+function RestoredNotice({ restore, className = '' }: { restore: RestoreState; className?: string }) {
+  if (restore.status === 'idle') return null;
+  const tone = restore.status === 'done' && !restore.ok ? 'bg-amber-50 text-amber-950 ring-amber-300' : 'bg-sky/60 text-navy ring-sky';
+  return (
+    <p role="status" className={`rounded-xl p-4 font-semibold ring-1 ${tone} ${className}`}>
+      {restore.status === 'restoring' ? 'Bringing your books back...' : restore.message}
+    </p>
+  );
+}
+
 export default function CartPage() {
   const lines = useStore($cartLines);
   const subtotal = useStore($subtotal);
+  const restore = useRestoreCart();
   if (!useHydrated()) {
     return (
       <p className="py-16 text-center text-slate-700" role="status">
@@ -58,13 +71,15 @@ export default function CartPage() {
     return (
       <>
         <CancelledPayment />
-        <EmptyCart />
+        <RestoredNotice restore={restore} />
+        {restore.status !== 'restoring' && <EmptyCart />}
       </>
     );
   }
   return (
     <div className="grid gap-10 lg:grid-cols-[1fr_340px]">
       <CancelledPayment className="lg:col-span-2" />
+      <RestoredNotice restore={restore} className="lg:col-span-2" />
       <div>
         <table className="hidden w-full md:table">
           <caption className="sr-only">Items in your cart</caption>

@@ -24,6 +24,8 @@ import { addressFormat, auStateOfPostcode } from './address-format';
 import { clearDraft, readDraft, saveDraft } from './draft';
 import { CANCELLED_PAYMENT_PATH, onPaymentNews } from './payment-tabs';
 import { CHECKOUT_FIELDS, canProceed, checkoutProblem, type CheckoutField } from './validation';
+import { NO_GIFT, type GiftChoice } from './gift';
+import GiftFields from './GiftFields';
 
 const EMPTY_ADDRESS: AddressFields = { fullName: '', phone: '', addressLine1: '', addressLine2: '', city: '', state: '', postalCode: '', country: 'AU' };
 
@@ -33,7 +35,7 @@ const fieldId = (field: CheckoutField) => `checkout-${field}`;
 function fieldOfServerError(body: Record<string, unknown>): CheckoutField | null {
   const details = Array.isArray(body.details) ? (body.details as Array<{ path?: unknown }>) : [];
   const path = typeof details[0]?.path === 'string' ? details[0].path : '';
-  const field = path === 'customerEmail' ? 'email' : path.replace(/^shippingDetails\./, '');
+  const field = path === 'customerEmail' ? 'email' : path === 'gift.message' ? 'giftMessage' : path.replace(/^shippingDetails\./, '');
   return CHECKOUT_FIELDS.find((f) => f === field) ?? null;
 }
 
@@ -50,6 +52,8 @@ export default function CheckoutPage() {
   const auth = useAuth();
   const [email, setEmail] = useState('');
   const [address, setAddress] = useState<AddressFields>(EMPTY_ADDRESS);
+  const [gift, setGift] = useState<GiftChoice>(NO_GIFT);
+  const [reminderConsent, setReminderConsent] = useState(false);
   const delivery = useDeliveryOptions(address, lines, subtotal, hydrated);
   const [draftRead, setDraftRead] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -74,11 +78,13 @@ export default function CheckoutPage() {
     if (draft?.email) setEmail(draft.email);
     if (draft?.address) setAddress({ ...EMPTY_ADDRESS, ...draft.address });
     if (draft?.methodId) delivery.choose(draft.methodId);
+    if (draft?.gift) setGift({ ...NO_GIFT, ...draft.gift });
+    if (typeof draft?.reminderConsent === 'boolean') setReminderConsent(draft.reminderConsent);
     setDraftRead(true);
   }, [hydrated]);
   useEffect(() => {
-    if (draftRead) saveDraft({ email, address, methodId: delivery.method?.id ?? null });
-  }, [draftRead, email, address, delivery.method?.id]);
+    if (draftRead) saveDraft({ email, address, methodId: delivery.method?.id ?? null, gift, reminderConsent });
+  }, [draftRead, email, address, delivery.method?.id, gift, reminderConsent]);
   // The payment tab's news: paid shows the confirmation here too; cancelled gives the form back.
   useEffect(
     () =>
@@ -126,7 +132,7 @@ export default function CheckoutPage() {
   async function proceed(event: React.FormEvent) {
     event.preventDefault();
     const method = delivery.method;
-    const issue = checkoutProblem({ itemCount, email, address, methodId: method?.id ?? null });
+    const issue = checkoutProblem({ itemCount, email, address, methodId: method?.id ?? null, gift });
     setProblem(issue && !issue.field ? issue.message : null);
     setFieldError(issue?.field ? { field: issue.field, message: issue.message } : null);
     if (issue || !method) {
@@ -137,7 +143,7 @@ export default function CheckoutPage() {
     // Opened now, while the click still counts as the shopper's, so no pop-up blocker stops it.
     const tab = window.open('', '_blank');
     try {
-      const session = await createCheckout({ lines, email: email.trim(), address, method, cancelPath: CANCELLED_PAYMENT_PATH });
+      const session = await createCheckout({ lines, email: email.trim(), address, method, cancelPath: CANCELLED_PAYMENT_PATH, gift, reminderConsent });
       if (!session.url) throw new Error('No checkout URL returned');
       localStorage.setItem(STORAGE_KEYS.checkoutSessionId, session.sessionId);
       if (tab) {
@@ -184,7 +190,20 @@ export default function CheckoutPage() {
             readOnly={!hydrated}
             error={errorOf('email')}
           />
+          <label className="flex cursor-pointer items-start gap-3">
+            <input type="checkbox" className="mt-1 h-5 w-5 shrink-0" checked={reminderConsent} disabled={!hydrated} onChange={(e) => setReminderConsent(e.target.checked)} />
+            <span>Email me one reminder about this order if I leave the payment page without paying</span>
+          </label>
         </fieldset>
+        <GiftFields
+          gift={gift}
+          readOnly={!hydrated}
+          error={errorOf('giftMessage')}
+          onChange={(next) => {
+            if (fieldError?.field === 'giftMessage' || (fieldError?.field === 'fullName' && !next.isGift)) setFieldError(null);
+            setGift(next);
+          }}
+        />
         <fieldset className="space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
           <legend className="px-2 font-display text-xl font-bold text-navy">Shipping address</legend>
           <div>
@@ -199,8 +218,17 @@ export default function CheckoutPage() {
               ))}
             </select>
           </div>
-          <TextField label="Full name" autoComplete="name" optional {...field('fullName', LIMITS.nameMaxLength)} />
-          <p className="-mt-2 text-sm text-slate-600">For the parcel's label. Left blank, we use the name on the card.</p>
+          {gift.isGift ? (
+            <>
+              <TextField label="Recipient's full name" autoComplete="off" required {...field('fullName', LIMITS.nameMaxLength)} />
+              <p className="-mt-2 text-sm text-slate-600">For the parcel's label: the person the gift goes to.</p>
+            </>
+          ) : (
+            <>
+              <TextField label="Full name" autoComplete="name" optional {...field('fullName', LIMITS.nameMaxLength)} />
+              <p className="-mt-2 text-sm text-slate-600">For the parcel's label. Left blank, we use the name on the card.</p>
+            </>
+          )}
           <AddressAutocomplete
             readOnly={!hydrated}
             value={address.addressLine1}

@@ -1,5 +1,6 @@
 /** The checkout's calls to the server functions, with readable errors. */
 import type { ShippingQuote } from './contract';
+import type { GiftChoice } from './gift';
 import type { CartLine } from '@/features/cart/cart';
 import { $auth } from '@/features/account/auth';
 
@@ -63,7 +64,7 @@ export const addressDetails = (placeId: string, sessionToken: string) =>
   });
 
 /** `cancelPath` is where the payment page's Cancel returns to, on this site. */
-export function createCheckout(input: { lines: readonly CartLine[]; email: string; address: AddressFields; method: ShippingQuote; cancelPath: string }) {
+export function createCheckout(input: { lines: readonly CartLine[]; email: string; address: AddressFields; method: ShippingQuote; cancelPath: string; gift: GiftChoice; reminderConsent: boolean }) {
   const token = $auth.get().session?.access_token;
   return post<{ url: string; sessionId: string; orderId: string }>(
     '/api/create-checkout',
@@ -77,6 +78,8 @@ export function createCheckout(input: { lines: readonly CartLine[]; email: strin
       },
       successUrl: `${window.location.origin}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${window.location.origin}${input.cancelPath}`,
+      gift: input.gift.isGift ? input.gift : { isGift: false },
+      reminderConsent: input.reminderConsent,
     },
     token ? { authorization: `Bearer ${token}` } : {},
   );

@@ -5,11 +5,14 @@
  */
 import { STORAGE_KEYS } from '@/config/constants';
 import type { AddressFields } from './api';
+import type { GiftChoice } from './gift';
 
 export interface CheckoutDraft {
   email: string;
   address: AddressFields;
   methodId: string | null;
+  gift: GiftChoice;
+  reminderConsent: boolean;
 }
 
 export function readDraft(): Partial<CheckoutDraft> | null {

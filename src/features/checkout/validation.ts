@@ -3,9 +3,12 @@ import { isEmailAddress } from '@/lib/email';
 import { addressFormat, addressProblem, type AddressField } from './address-format';
 import type { AddressFields } from './api';
 import { CHECKOUT_MESSAGES as MESSAGES } from './contract';
+import { GIFT_MESSAGES, giftMessageProblem, type GiftChoice } from './gift';
 
 /** The fields of the checkout form a problem can be shown on. */
-export const CHECKOUT_FIELDS = ['email', 'fullName', 'addressLine1', 'city', 'state', 'postalCode', 'country', 'phone'] as const satisfies ReadonlyArray<'email' | 'phone' | AddressField>;
+export const CHECKOUT_FIELDS = ['email', 'giftMessage', 'fullName', 'addressLine1', 'city', 'state', 'postalCode', 'country', 'phone'] as const satisfies ReadonlyArray<
+  'email' | 'giftMessage' | 'phone' | AddressField
+>;
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
 
 export interface CheckoutProblem {
@@ -14,9 +17,15 @@ export interface CheckoutProblem {
   message: string;
 }
 
-export function checkoutProblem(input: { itemCount: number; email: string; address: AddressFields; methodId: string | null }): CheckoutProblem | null {
+export function checkoutProblem(input: { itemCount: number; email: string; address: AddressFields; methodId: string | null; gift?: GiftChoice }): CheckoutProblem | null {
   if (input.itemCount === 0) return { message: MESSAGES.emptyCart };
   if (!isEmailAddress(input.email.trim())) return { field: 'email', message: MESSAGES.email };
+  if (input.gift?.isGift) {
+    const message = giftMessageProblem(input.gift.message);
+    if (message) return { field: 'giftMessage', message };
+    // The parcel goes to the recipient, under their name: the card's name would be the buyer's.
+    if (!input.address.fullName.trim()) return { field: 'fullName', message: GIFT_MESSAGES.recipient };
+  }
   const address = addressProblem(input.address);
   if (address) return address;
   if (!input.methodId) return { message: MESSAGES.method };

@@ -1,0 +1,52 @@
+/**
+ * The checkout's gift choices: *This is a gift* reveals the message for the recipient (with a live count of
+ * the characters left, counted as the server counts them) and *Leave prices out of the parcel*.
+ */
+import { LIMITS } from '@/config/constants';
+import { errorId, FieldError } from '@/features/forms/fields';
+import { giftMessageLength, type GiftChoice } from './gift';
+
+export const GIFT_MESSAGE_FIELD_ID = 'checkout-giftMessage';
+const COUNT_ID = `${GIFT_MESSAGE_FIELD_ID}-count`;
+
+export default function GiftFields({ gift, onChange, readOnly, error }: { gift: GiftChoice; onChange: (gift: GiftChoice) => void; readOnly: boolean; error: string | undefined }) {
+  const length = giftMessageLength(gift.message);
+  const over = length > LIMITS.giftMessageMaxLength;
+  return (
+    <fieldset className="space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
+      <legend className="px-2 font-display text-xl font-bold text-navy">Gift</legend>
+      <label className="flex cursor-pointer items-center gap-3 font-semibold">
+        <input type="checkbox" className="h-5 w-5" checked={gift.isGift} disabled={readOnly} onChange={(e) => onChange({ ...gift, isGift: e.target.checked })} />
+        This is a gift
+      </label>
+      {gift.isGift && (
+        <>
+          <p className="-mt-2 text-sm text-slate-600">We send the parcel to the recipient, under their name. Your receipt and emails still come to you.</p>
+          <div>
+            <label htmlFor={GIFT_MESSAGE_FIELD_ID} className="label">
+              Gift message <span className="font-normal text-slate-600">(optional)</span>
+            </label>
+            <textarea
+              id={GIFT_MESSAGE_FIELD_ID}
+              className="field min-h-28"
+              rows={4}
+              value={gift.message}
+              readOnly={readOnly}
+              onChange={(e) => onChange({ ...gift, message: e.target.value })}
+              aria-describedby={error ? `${COUNT_ID} ${errorId(GIFT_MESSAGE_FIELD_ID)}` : COUNT_ID}
+              {...(error && { 'aria-invalid': true })}
+            />
+            <p id={COUNT_ID} className={`mt-1 text-sm ${over ? 'font-semibold text-red-800' : 'text-slate-600'}`}>
+              {over ? `${length - LIMITS.giftMessageMaxLength} characters too many` : `${LIMITS.giftMessageMaxLength - length} characters left`} · printed on a gift slip in the parcel
+            </p>
+            <FieldError fieldId={GIFT_MESSAGE_FIELD_ID} message={error} />
+          </div>
+          <label className="flex cursor-pointer items-center gap-3 font-semibold">
+            <input type="checkbox" className="h-5 w-5" checked={gift.hidePrices} disabled={readOnly} onChange={(e) => onChange({ ...gift, hidePrices: e.target.checked })} />
+            Leave prices out of the parcel
+          </label>
+        </>
+      )}
+    </fieldset>
+  );
+}

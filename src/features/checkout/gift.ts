@@ -1,0 +1,42 @@
+/**
+ * Gift orders: the message's one rule, shared by the checkout page (its live count and its message before
+ * sending) and the server (which refuses what breaks it; the database checks it again). A message is plain
+ * text: up to the limit in characters (as a person counts them, so an emoji is one), on a few lines, with no
+ * control characters (a tab, a NUL, a form feed) and no bidirectional overrides, none of which a printed
+ * slip can show honestly.
+ */
+import { LIMITS } from '@/config/constants';
+
+export const GIFT_MESSAGES = {
+  tooLong: `Please keep the gift message to ${LIMITS.giftMessageMaxLength} characters or fewer.`,
+  tooManyLines: `Please keep the gift message to ${LIMITS.giftMessageMaxLines} lines or fewer.`,
+  control: 'The gift message has a character we cannot print (such as a tab or a control code). Please remove it.',
+  recipient: "Please enter the recipient's full name for the parcel's label.",
+} as const;
+
+/** Control characters except the line break, DEL, the C1 controls, the Unicode line separators and the bidi controls. */
+const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** The message as stored: Windows and old Mac line breaks as `\n`, no spaces or blank lines around it. */
+export const normaliseGiftMessage = (text: string): string => text.replace(/\r\n?/g, '\n').trim();
+
+/** Characters as a person counts them (code points), after normalising. */
+export const giftMessageLength = (text: string): number => [...normaliseGiftMessage(text)].length;
+
+/** What is wrong with a gift message, or null when it can be printed as it is. */
+export function giftMessageProblem(text: string): string | null {
+  const message = normaliseGiftMessage(text);
+  if (UNPRINTABLE.test(message)) return GIFT_MESSAGES.control;
+  if (giftMessageLength(message) > LIMITS.giftMessageMaxLength) return GIFT_MESSAGES.tooLong;
+  if (message.split('\n').length > LIMITS.giftMessageMaxLines) return GIFT_MESSAGES.tooManyLines;
+  return null;
+}
+
+/** The gift choices as the checkout sends them. */
+export interface GiftChoice {
+  isGift: boolean;
+  message: string;
+  hidePrices: boolean;
+}
+
+export const NO_GIFT: GiftChoice = { isGift: false, message: '', hidePrices: false };
