@@ -1,0 +1,96 @@
+/**
+ * Stripe's `checkout.session.expired` event through the webhook: the unpaid order is cancelled, and a shopper
+ * who agreed at checkout gets exactly one reminder whose link brings their books back; the same event replayed,
+ * or another event for the same session, sends none; a shopper who did not agree gets none; a failed delayed
+ * payment (the shopper did pay, the bank refused) is no abandoned checkout and sends none.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { startTestShop, type TestShop } from '../helpers/shop';
+
+const WEBHOOK_SECRET = 'whsec_test_reminder_secret';
+const outbox = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'outbox.jsonl');
+let t: TestShop;
+
+beforeAll(async () => {
+  // Expired sessions need no call to Stripe: its API is pointed at a port nothing listens on, so none leaves the machine.
+  Object.assign(process.env, { STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE_URL: 'http://127.0.0.1:9', LOCAL_OUTBOX_FILE: outbox });
+  t = await startTestShop();
+});
+afterAll(async () => {
+  await t.close();
+  for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE_URL', 'LOCAL_OUTBOX_FILE']) delete process.env[key];
+});
+
+async function unpaidOrder(sessionId: string, consent: boolean): Promise<string> {
+  const { data, error } = await t
+    .service()
+    .from('orders')
+    .insert({
+      customer_email: `${sessionId}@example.com`,
+      subtotal_amount: 44,
+      shipping_amount: 15,
+      total_amount: 59,
+      shipping_address: { line1: '1 St' },
+      shipping_method: { name: 'AU Standard Courier' },
+      checkout_session_id: sessionId,
+      reminder_consent_at: consent ? new Date().toISOString() : null,
+    })
+    .select('id')
+    .single();
+  if (error) throw error;
+  await t.service().from('order_items').insert({ order_id: data.id, product_id: 'book-10-reasons', title: '10 Reasons', quantity: 2, price_at_time: 22 });
+  return data.id as string;
+}
+
+const sessionEvent = (eventId: string, sessionId: string, type: string) =>
+  JSON.stringify({
+    id: eventId,
+    object: 'event',
+    type,
+    data: { object: { id: sessionId, object: 'checkout.session', status: 'expired', payment_status: 'unpaid', amount_total: 5900, currency: 'aud' } },
+  });
+
+async function sendWebhook(payload: string): Promise<number> {
+  const header = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET });
+  return (await fetch(`${t.url}/api/stripe-webhook`, { method: 'POST', headers: { 'stripe-signature': header, 'content-type': 'application/json' }, body: payload })).status;
+}
+
+const remindersFor = async (orderId: string) => (await readOutbox(outbox)).filter((e) => e.idempotencyKey === `checkout-reminder-${orderId}`);
+const status = async (orderId: string) => (await t.service().from('orders').select('status, payment_status').eq('id', orderId).single()).data;
+
+describe('an expired Stripe session', () => {
+  it('cancels the order and sends a consenting shopper one reminder; a replay and a second event send none', async () => {
+    const orderId = await unpaidOrder('cs_test_reminder_consent', true);
+    const payload = sessionEvent('evt_reminder_1', 'cs_test_reminder_consent', 'checkout.session.expired');
+    expect(await sendWebhook(payload)).toBe(200);
+    expect(await status(orderId)).toEqual({ status: 'cancelled', payment_status: 'expired' });
+    expect(await sendWebhook(payload)).toBe(200);
+    expect(await sendWebhook(sessionEvent('evt_reminder_2', 'cs_test_reminder_consent', 'checkout.session.expired'))).toBe(200);
+
+    const reminders = await remindersFor(orderId);
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]).toMatchObject({ to: 'cs_test_reminder_consent@example.com', subject: 'Your books are still waiting at Awesome Catholic Kids' });
+    const token = reminders[0]!.text.match(/\/cart\?restore=([0-9a-f]{64})/)?.[1];
+    const restored = await fetch(`${t.url}/api/restore-cart`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    expect(await restored.json()).toMatchObject({ missing: 0, lines: [{ product: { id: 'book-10-reasons' }, quantity: 2 }] });
+  });
+
+  it('sends nothing to a shopper who did not agree', async () => {
+    const orderId = await unpaidOrder('cs_test_reminder_none', false);
+    expect(await sendWebhook(sessionEvent('evt_reminder_none', 'cs_test_reminder_none', 'checkout.session.expired'))).toBe(200);
+    expect(await status(orderId)).toEqual({ status: 'cancelled', payment_status: 'expired' });
+    expect(await remindersFor(orderId)).toEqual([]);
+  });
+
+  it('a failed delayed payment cancels the order without a reminder', async () => {
+    const orderId = await unpaidOrder('cs_test_reminder_failed', true);
+    expect(await sendWebhook(sessionEvent('evt_reminder_failed', 'cs_test_reminder_failed', 'checkout.session.async_payment_failed'))).toBe(200);
+    expect((await status(orderId))?.status).toBe('cancelled');
+    expect(await remindersFor(orderId)).toEqual([]);
+  });
+});

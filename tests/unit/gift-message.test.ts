@@ -1,0 +1,34 @@
+/** The gift message's one rule, as the checkout page counts it and the server checks it. */
+import { describe, expect, it } from 'vitest';
+import { GIFT_MESSAGES, giftMessageLength, giftMessageProblem, normaliseGiftMessage } from '../../src/features/checkout/gift';
+import { checkoutProblem } from '../../src/features/checkout/validation';
+
+describe('a gift message', () => {
+  it('is counted in characters as a person counts them, after trimming and with Windows line breaks as one', () => {
+    expect(giftMessageLength('  Love, Nonna  ')).toBe(11);
+    expect(giftMessageLength('🎁🎉')).toBe(2);
+    expect(normaliseGiftMessage('Dear Lucy,\r\nLove,\rNonna')).toBe('Dear Lucy,\nLove,\nNonna');
+  });
+
+  it('may be up to 200 characters on up to 6 lines', () => {
+    expect(giftMessageProblem('x'.repeat(200))).toBeNull();
+    expect(giftMessageProblem('🎁'.repeat(200))).toBeNull();
+    expect(giftMessageProblem('x'.repeat(201))).toBe(GIFT_MESSAGES.tooLong);
+    expect(giftMessageProblem('1\n2\n3\n4\n5\n6')).toBeNull();
+    expect(giftMessageProblem('1\n2\n3\n4\n5\n6\n7')).toBe(GIFT_MESSAGES.tooManyLines);
+  });
+
+  it.each(['\t', '\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u2028', '\u202e', '\u2066'])('refuses the control character U+%s', (character) => {
+    expect(giftMessageProblem(`Dear${character}Lucy`)).toBe(GIFT_MESSAGES.control);
+  });
+
+  it('is checked before the order is sent, and a gift needs the recipient’s name', () => {
+    const address = { fullName: '', phone: '', addressLine1: '1 Church St', addressLine2: '', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' };
+    const order = { itemCount: 1, email: 'nonna@example.com', address, methodId: 'au-standard' };
+    expect(checkoutProblem({ ...order, gift: { isGift: true, message: 'x'.repeat(201), hidePrices: false } })).toEqual({ field: 'giftMessage', message: GIFT_MESSAGES.tooLong });
+    expect(checkoutProblem({ ...order, gift: { isGift: true, message: 'Love', hidePrices: true } })).toEqual({ field: 'fullName', message: GIFT_MESSAGES.recipient });
+    expect(checkoutProblem({ ...order, address: { ...address, fullName: 'Lucy' }, gift: { isGift: true, message: 'Love', hidePrices: true } })).toBeNull();
+    // Not a gift: the message is not looked at, and the name may be left out.
+    expect(checkoutProblem({ ...order, gift: { isGift: false, message: '\t', hidePrices: false } })).toBeNull();
+  });
+});
