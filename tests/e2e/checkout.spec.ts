@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { addToCart, asService, signIn, uniqueEmail } from './support';
+import { addToCart, asService, fillAddress, payInNewTab, signIn, uniqueEmail } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
@@ -10,20 +10,6 @@ async function bookStock(request: Parameters<typeof asService>[0]): Promise<numb
 }
 
 const addBook = (page: Page, quantity: number) => addToCart(page, '/store/product/book-10-reasons', quantity);
-
-async function fillAddress(page: Page, address: { line1: string; city: string; postcode: string; country?: string }) {
-  if (address.country) await page.getByLabel('Country').selectOption(address.country);
-  await page.getByLabel('Address line 1').fill(address.line1);
-  await page.getByLabel('City / suburb').fill(address.city);
-  await page.getByLabel('Postcode').fill(address.postcode);
-}
-
-async function payInNewTab(page: Page) {
-  const [payment] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Proceed to Payment' }).click()]);
-  await payment.waitForLoadState();
-  await expect(payment.getByText('TEST PAYMENT')).toBeVisible();
-  return payment;
-}
 
 test.describe('guest checkout on the embedded defaults', () => {
   test('cart → checkout with every validation message → delivery → test payment → Order Confirmed!, stock down, cart empty', async ({ page, request }) => {

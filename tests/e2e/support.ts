@@ -126,3 +126,19 @@ export async function buysThroughCheckout(request: APIRequestContext, productId:
   expect(paid.status()).toBe(303);
   return created.orderId;
 }
+
+/** Fills the checkout's address as a shopper types it (an Australian address unless `country` says otherwise). */
+export async function fillAddress(page: Page, address: { line1: string; city: string; postcode: string; country?: string }): Promise<void> {
+  if (address.country) await page.getByLabel('Country').selectOption(address.country);
+  await page.getByLabel('Address line 1').fill(address.line1);
+  await page.getByLabel('City / suburb').fill(address.city);
+  await page.getByLabel('Postcode').fill(address.postcode);
+}
+
+/** Proceed to Payment: the TEST payment page opens in a new tab, which is answered. */
+export async function payInNewTab(page: Page): Promise<Page> {
+  const [payment] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Proceed to Payment' }).click()]);
+  await payment.waitForLoadState();
+  await expect(payment.getByText('TEST PAYMENT')).toBeVisible();
+  return payment;
+}

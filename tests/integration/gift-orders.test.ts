@@ -92,7 +92,12 @@ describe('a gift at checkout', () => {
 
   it('refuses more than six lines, and a gift without the recipient’s name', async () => {
     expect((await checkout({ gift: { isGift: true, message: 'a\nb\nc\nd\ne\nf\ng' } })).body?.error).toBe('gift.message: Please keep the gift message to 6 lines or fewer.');
-    const unnamed = await post('create-checkout', { cartItems: [{ id: 'gift-book', quantity: 1 }], shippingDetails: { ...address, fullName: ' ' }, customerEmail: 'x@example.com', gift: { isGift: true } });
+    const unnamed = await post('create-checkout', {
+      cartItems: [{ id: 'gift-book', quantity: 1 }],
+      shippingDetails: { ...address, fullName: ' ' },
+      customerEmail: 'x@example.com',
+      gift: { isGift: true },
+    });
     expect(unnamed).toMatchObject({ status: 400, body: { details: [{ path: 'shippingDetails.fullName', message: "Please enter the recipient's full name for the parcel's label." }] } });
   });
 

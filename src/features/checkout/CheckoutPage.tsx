@@ -192,7 +192,7 @@ export default function CheckoutPage() {
           />
           <label className="flex cursor-pointer items-start gap-3">
             <input type="checkbox" className="mt-1 h-5 w-5 shrink-0" checked={reminderConsent} disabled={!hydrated} onChange={(e) => setReminderConsent(e.target.checked)} />
-            <span>Email me one reminder about this order if I leave the payment page without paying</span>
+            <span>Send me one reminder about this order if I leave the payment page without paying</span>
           </label>
         </fieldset>
         <GiftFields
