@@ -7,6 +7,7 @@
  */
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { scanPage } from '../audit/accessibility';
 import { addToCart, fillAddress, horizontalOverflow, payInNewTab, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
@@ -62,6 +63,7 @@ for (const width of [375, 1280]) {
       await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       await page.screenshot({ path: test.info().outputPath(`checkout-gift-${width}.png`), fullPage: true });
+      expect(await scanPage(page), 'axe on the checkout with the gift fields open').toEqual([]);
 
       const payment = await payInNewTab(page);
       await payment.getByRole('button', { name: /^Pay/ }).click();
@@ -77,6 +79,7 @@ for (const width of [375, 1280]) {
       await expect(payment.getByRole('heading', { name: 'A gift for Lucy Recipient' })).toBeVisible();
       await expect(payment.getByTestId('gift-message')).toHaveText(MESSAGE_LINES.join('\n'));
       await expect(payment.getByText('Prices are left out of the parcel.')).toBeVisible();
+      expect(await scanPage(payment), 'axe on the status page of a gift').toEqual([]);
 
       const publisher = uniqueEmail(`gift-publisher-${width}`);
       expect(staffCli('add', publisher)).toContain(`${publisher} is now staff`);
@@ -99,6 +102,7 @@ for (const width of [375, 1280]) {
       expect(await slip.textContent()).not.toMatch(/\$|AUD|\d+\.\d\d/);
       expect(await horizontalOverflow(staff)).toBeLessThanOrEqual(0);
       await staff.screenshot({ path: test.info().outputPath(`gift-slip-${width}.png`), fullPage: true });
+      expect(await scanPage(staff), 'axe on the gift slip').toEqual([]);
       await staff.emulateMedia({ media: 'print' });
       await staff.screenshot({ path: test.info().outputPath(`gift-slip-print-${width}.png`), fullPage: true });
     });
@@ -134,6 +138,7 @@ for (const width of [375, 1280]) {
       await expect(elsewhere.getByRole('textbox', { name: `Quantity of ${BOOK}` }).filter({ visible: true })).toHaveValue('2');
       expect(await horizontalOverflow(elsewhere)).toBeLessThanOrEqual(0);
       await elsewhere.screenshot({ path: test.info().outputPath(`cart-restored-${width}.png`), fullPage: true });
+      expect(await scanPage(elsewhere), 'axe on the restored cart').toEqual([]);
 
       const declining = uniqueEmail(`reminder-no-${width}`);
       const other = await browser.newPage({ viewport: { width, height: 812 } });
