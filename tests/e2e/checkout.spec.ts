@@ -12,6 +12,8 @@ async function bookStock(request: Parameters<typeof asService>[0]): Promise<numb
 const addBook = (page: Page, quantity: number) => addToCart(page, '/store/product/book-10-reasons', quantity);
 
 test.describe('guest checkout on the embedded defaults', () => {
+  // Journeys through the cart, the checkout and the payment tab: time for a busy machine.
+  test.describe.configure({ timeout: 120_000 });
   test('cart → checkout with every validation message → delivery → test payment → Order Confirmed!, stock down, cart empty', async ({ page, request }) => {
     const before = await bookStock(request);
 

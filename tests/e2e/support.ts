@@ -33,7 +33,8 @@ export async function continueWithGoogle(page: Page, email: string, name = 'Test
 export async function signIn(page: Page, email: string): Promise<void> {
   await page.goto('/auth');
   await continueWithGoogle(page, email);
-  await expect(page).toHaveURL(/\/$/);
+  // The callback exchanges the code before it sends the visitor home: allow for a busy machine.
+  await expect(page).toHaveURL(/\/$/, { timeout: 15_000 });
   // The welcome toast shows once the layout's overlays hydrate and lasts 5 s: look for it before anything else.
   await expect(page.getByText('Successfully signed in!').first()).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('banner').getByRole('button', { name: 'Sign Out' })).toBeVisible({ timeout: 15_000 });
