@@ -17,7 +17,7 @@
  * message for any bad request (413 past the body limit); 502 when the row could not be stored; 503 where
  * the bot-check is not set up.
  */
-import { HUMAN_CHECK_ACTIONS } from '../src/config/constants';
+import { HUMAN_CHECK_ACTIONS, NEWSLETTER } from '../src/config/constants';
 import { readServerEnv, type ServerEnv } from '../src/config/env';
 import { SITE } from '../src/config/site';
 import { notificationRequestSchema, type NotificationRequest } from '../src/features/forms/notification';
@@ -125,9 +125,17 @@ async function storeBackInStock(env: ServerEnv, body: Extract<NotificationReques
 /** Inserts the row with the service role; an answer for the browser when that did not happen. */
 async function store(env: ServerEnv, body: PublisherNotice): Promise<'stored' | Response> {
   const db = serviceClient(env);
-  const { error } = body.type === 'newsletter' ? await db.from('newsletter_subscriptions').insert({ email: body.data.email }) : await db.from('contact_submissions').insert(body.data);
+  // A sign-up records when and where the subscriber agreed.
+  const consent = { consent_source: NEWSLETTER.signupSource, consent_page: body.type === 'newsletter' ? (body.data.page ?? null) : null };
+  const { error } = body.type === 'newsletter' ? await db.from('newsletter_subscriptions').insert({ email: body.data.email, ...consent }) : await db.from('contact_submissions').insert(body.data);
   if (!error) return 'stored';
-  if (body.type === 'newsletter' && error.code === UNIQUE_VIOLATION) return problem(409, ALREADY_SUBSCRIBED);
+  if (body.type === 'newsletter' && error.code === UNIQUE_VIOLATION) {
+    // Someone who unsubscribed and signs up again: their new consent replaces the old one.
+    const again = await db.rpc('newsletter_resubscribe', { p_email: body.data.email, p_source: consent.consent_source, p_page: consent.consent_page });
+    if (!again.error && again.data === true) return 'stored';
+    if (again.error) console.error('[send-notification] Re-subscribing failed.', again.error);
+    return problem(409, ALREADY_SUBSCRIBED);
+  }
   console.error(`[send-notification] Storing the ${body.type} failed.`, error);
   return problem(502, 'Your details could not be saved. Please try again later.');
 }

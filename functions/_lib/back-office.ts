@@ -8,11 +8,15 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import type { ServerEnv } from '../../src/config/env';
 import { checkShipment } from '../../src/features/admin/shipment';
-import { orderNumber } from '../../src/lib/format';
-import { confirmationEmail, refundEmail, shippingEmail } from './emails';
+import { BACK_OFFICE } from '../../src/config/constants';
+import { MAX_REFUND_CENTS } from '../../src/features/admin/refund';
+import { formatPrice, orderNumber } from '../../src/lib/format';
+import { fromCents } from '../../src/lib/money';
+import { singleLine } from '../../src/lib/schemas';
+import { confirmationEmail, partRefundEmail, refundEmail, shippingEmail } from './emails';
 import { refundInFull, sendOrderEmailOnce, type FulfilmentServices } from './fulfilment';
 import { purgeLiveCatalog } from './live-catalog';
-import { getOrder, getOrderWithItems } from './orders';
+import { getOrder, getOrderWithItems, type Order } from './orders';
 import { ConfigurationError } from './runtime';
 
 export type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
@@ -59,6 +63,18 @@ export const orderActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('cancel'), orderId: z.uuid('orderId must be an order id') }),
   z.object({ action: z.literal('retry_refund'), orderId: z.uuid('orderId must be an order id') }),
   z.object({ action: z.literal('resend_confirmation'), orderId: z.uuid('orderId must be an order id') }),
+  z.object({
+    action: z.literal('refund_part'),
+    orderId: z.uuid('orderId must be an order id'),
+    amountCents: z
+      .number({ error: 'amountCents must be the amount in cents.' })
+      .int('amountCents must be a whole number of cents.')
+      .min(1, 'The amount must be more than zero.')
+      .max(MAX_REFUND_CENTS, 'That amount is more than any order.'),
+    reason: singleLine({ error: 'Give a reason for the refund.' })
+      .min(1, 'Give a reason for the refund.')
+      .max(BACK_OFFICE.refundReasonMaxLength, `The reason can be at most ${BACK_OFFICE.refundReasonMaxLength} characters.`),
+  }),
 ]);
 export type OrderAction = z.infer<typeof orderActionSchema>;
 
@@ -125,7 +141,72 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
       await recordEvent(ctx.db, order.id, 'confirmation_resent', order.customerEmail, ctx.actor);
       return { status: 200, message: `Confirmation resent to ${order.customerEmail}.` };
     }
+    case 'refund_part':
+      return refundPart(ctx, order, number, action.amountCents, action.reason);
   }
+}
+
+const partRefundReservation = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('reserved'), refund_id: z.uuid(), remaining: z.coerce.number() }),
+  z.object({ outcome: z.literal('too_much'), remaining: z.coerce.number() }),
+  z.object({ outcome: z.literal('not_refundable') }),
+]);
+const partRefundSettlement = z.object({
+  outcome: z.enum(['succeeded', 'failed', 'already']),
+  remaining: z.coerce.number().optional(),
+  fully_refunded: z.boolean().optional(),
+});
+
+/**
+ * Refunds part of a paid order. The amount is reserved in the database first, under the order's row lock, so
+ * two refunds at once can never add up to more than was paid; then the payment provider refunds it (the
+ * reservation's id is the idempotency key) and the database settles it and writes the history. The customer
+ * is emailed the amount, the reason and what they have paid now.
+ */
+async function refundPart(ctx: BackOfficeContext, order: Order, number: string, amountCents: number, reason: string): Promise<ActionOutcome> {
+  const amount = fromCents(amountCents);
+  const { data, error } = await ctx.db.rpc('begin_part_refund', { p_order_id: order.id, p_amount: amount, p_reason: reason, p_actor: ctx.actor });
+  if (error) throw error;
+  const reservation = partRefundReservation.parse(data);
+  if (reservation.outcome === 'not_refundable') return { status: 409, message: 'Only a paid order that has not been refunded in full can be refunded in part.' };
+  if (reservation.outcome === 'too_much') {
+    return {
+      status: 409,
+      message:
+        reservation.remaining > 0
+          ? `You can refund at most ${formatPrice(reservation.remaining)} on order ${number}: that is what is left of its payment.`
+          : `Order ${number} has nothing left to refund.`,
+    };
+  }
+  const refundId = reservation.refund_id;
+  let providerRefundId: string | null = null;
+  let failure: string | null = null;
+  try {
+    if (!order.checkoutSessionId) throw new Error('the order has no payment session');
+    const refund = await ctx.services.payments.refundSession(order.checkoutSessionId, { orderId: order.id, idempotencyKey: `order-part-refund-${refundId}`, amountCents, reason });
+    if (refund.status === 'failed' || refund.status === 'canceled') failure = `refund ${refund.id} ${refund.status}`;
+    else providerRefundId = refund.id;
+  } catch (cause) {
+    console.error(`[back office] part refund for ${order.id} failed`, cause);
+    failure = cause instanceof Error ? cause.message : String(cause);
+  }
+  const settled = await ctx.db.rpc('settle_part_refund', { p_refund_id: refundId, p_provider_refund_id: providerRefundId, p_failure: failure });
+  if (settled.error) throw settled.error;
+  const settlement = partRefundSettlement.parse(settled.data);
+  if (failure) return { status: 502, message: `The refund of ${formatPrice(amount)} on order ${number} did not go through (${failure}). Nothing was refunded; you can try again.` };
+  const remaining = settlement.remaining ?? 0;
+  try {
+    await ctx.services.email.send(partRefundEmail(await getOrderWithItems(ctx.db, order.id), { amount, reason, refundId, remaining }, ctx.services.siteOrigin));
+  } catch (cause) {
+    console.error(`[back office] part refund email for ${order.id} failed`, cause);
+    return { status: 200, message: `Refunded ${formatPrice(amount)} on order ${number}; ${formatPrice(remaining)} remains paid. The email to the customer failed: please write to them.` };
+  }
+  return {
+    status: 200,
+    message: settlement.fully_refunded
+      ? `Refunded ${formatPrice(amount)} on order ${number}: it is now refunded in full. The customer has been emailed.`
+      : `Refunded ${formatPrice(amount)} on order ${number}; ${formatPrice(remaining)} remains paid. The customer has been emailed.`,
+  };
 }
 
 /** One email per tracking number: the first tells the shopper it shipped, a later number is a correction. */

@@ -2,8 +2,10 @@
 import { BACK_OFFICE, SHIPPING } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/admin/shipment';
+import { renderNewsletter } from '../../src/features/newsletter/render';
 import { formatPrice, orderNumber } from '../../src/lib/format';
 import { productPath } from '../../src/lib/paths';
+import { sumDollars } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
 import type { EmailMessage } from './providers/email';
 
@@ -58,7 +60,11 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string): Em
  */
 export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMessage {
   const number = orderNumber(order.id);
-  const refunded = `We have refunded the full ${formatPrice(order.total)} AUD to your card. Banks usually show it within 5-10 business days.`;
+  // After part refunds, the refund in full returns the rest of the payment.
+  const refunded =
+    order.refundedInParts > 0
+      ? `We have refunded the remaining ${formatPrice(sumDollars(order.total, -order.refundedInParts))} AUD to your card (with the ${formatPrice(order.refundedInParts)} AUD refunded before, the whole ${formatPrice(order.total)} AUD). Banks usually show it within 5-10 business days.`
+      : `We have refunded the full ${formatPrice(order.total)} AUD to your card. Banks usually show it within 5-10 business days.`;
   if (order.cancelledAt) {
     return {
       to: order.customerEmail,
@@ -96,6 +102,29 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMes
       signature,
     ].join('\n'),
     idempotencyKey: `order-refund-${order.id}`,
+  };
+}
+
+/** A part of the order's payment refunded by the publisher: how much, why, and what the customer has still paid. */
+export function partRefundEmail(order: OrderWithItems, refund: { amount: number; reason: string; refundId: string; remaining: number }, siteOrigin: string): EmailMessage {
+  const number = orderNumber(order.id);
+  return {
+    to: order.customerEmail,
+    subject: `A refund of ${formatPrice(refund.amount)} on your order ${number}`,
+    text: [
+      `Hello ${order.customerName},`,
+      '',
+      `We have refunded ${formatPrice(refund.amount)} AUD of your order ${number} to your card. Banks usually show it within 5-10 business days.`,
+      `Reason: ${refund.reason}`,
+      '',
+      `Your order's total was ${formatPrice(order.total)} AUD; with this refund, you have paid ${formatPrice(refund.remaining)} AUD for it.`,
+      '',
+      statusLine(order, siteOrigin),
+      `Questions? Reply to this email or write to ${SITE.email}.`,
+      '',
+      signature,
+    ].join('\n'),
+    idempotencyKey: `order-part-refund-${refund.refundId}`,
   };
 }
 
@@ -217,5 +246,20 @@ export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string): E
       signature,
     ].join('\n'),
     idempotencyKey: `checkout-reminder-${order.id}`,
+  };
+}
+
+/**
+ * One subscriber's copy of a newsletter: the publisher's words, the unsubscribe link at the foot, and the
+ * headers that give mail programs their own one-click Unsubscribe button (RFC 8058).
+ */
+export function newsletterEmail(input: { to: string; subject: string; markdown: string; pageUrl: string; oneClickUrl: string }): EmailMessage {
+  const { html, text } = renderNewsletter({ subject: input.subject, markdown: input.markdown, unsubscribeUrl: input.pageUrl });
+  return {
+    to: input.to,
+    subject: input.subject,
+    text,
+    html,
+    headers: { 'List-Unsubscribe': `<${input.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
 }

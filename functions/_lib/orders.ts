@@ -8,6 +8,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { LIMITS } from '../../src/config/constants';
 import type { GiftChoice } from '../../src/features/checkout/gift';
+import { sumDollars } from '../../src/lib/money';
 import { toSingleLine } from '../../src/lib/text';
 
 const money = z.coerce.number().finite().nonnegative();
@@ -92,6 +93,8 @@ export type OrderItem = z.output<typeof itemRowSchema>;
 
 export interface OrderWithItems extends Order {
   items: OrderItem[];
+  /** What was paid back in part refunds before any refund in full (which then returns only the rest). */
+  refundedInParts: number;
 }
 
 /** What checkout writes: the order and its lines, priced from the database. */
@@ -241,10 +244,22 @@ export async function getOrderItems(db: SupabaseClient, orderId: string): Promis
   return z.array(itemRowSchema).parse(data);
 }
 
+/** The part refunds that went through on an order, in dollars. */
+export async function refundedInParts(db: SupabaseClient, orderId: string): Promise<number> {
+  const { data, error } = await db.from('order_refunds').select('amount').eq('order_id', orderId).eq('status', 'succeeded');
+  if (error) throw error;
+  return sumDollars(
+    ...z
+      .array(z.object({ amount: z.coerce.number() }))
+      .parse(data)
+      .map((r) => r.amount),
+  );
+}
+
 export async function getOrderWithItems(db: SupabaseClient, orderId: string): Promise<OrderWithItems> {
-  const [order, items] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId)]);
+  const [order, items, parts] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId), refundedInParts(db, orderId)]);
   if (!order) throw new Error(`Order ${orderId} not found.`);
-  return { ...order, items };
+  return { ...order, items, refundedInParts: parts };
 }
 
 /** Marks the order paid and takes its stock, once, under row locks (see public.fulfil_order). */

@@ -174,4 +174,22 @@ export const BACK_OFFICE = {
   auspostTrackingUrl: 'https://auspost.com.au/mypost/track/details/',
   /** Where shoppers without an account follow their order (the token goes in the fragment, never to a server log). */
   orderStatusPath: '/order-status',
+  /** A part refund's reason: required, one line of up to this many characters. */
+  refundReasonMaxLength: 500,
+} as const;
+
+/** The newsletter: what the publisher writes, how it is sent, and where its unsubscribe link leads. */
+export const NEWSLETTER = {
+  subjectMaxLength: 200,
+  bodyMaxLength: 50_000,
+  /** Emails per call to the email provider (Resend's batch limit is 100). */
+  batchSize: 100,
+  /** The page the email's unsubscribe link opens; its signed token rides in the fragment. */
+  unsubscribePagePath: '/newsletter/unsubscribe',
+  /** What mail programs POST to for one-click unsubscribe (RFC 8058), with the token in the query. */
+  unsubscribeApiPath: '/api/newsletter-unsubscribe',
+  /** Recorded with every sign-up as where the subscriber agreed. */
+  signupSource: 'Website sign-up form',
+  /** The email's colours: the site's navy, cream and gold (the theme in src/styles/global.css; a test keeps them equal). */
+  colors: { navy: '#1e3a5f', cream: '#fff8ee', gold: '#e0a526' },
 } as const;

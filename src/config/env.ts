@@ -33,6 +33,11 @@ export const ENV_VARS = {
   RESEND_API_KEY: { context: 'server', description: 'Resend API key for order confirmations and notifications. Unset: emails go to the local outbox.' },
   EMAIL_FROM: { context: 'server', description: 'Sender address for emails, on a domain verified with Resend.' },
   NOTIFY_EMAIL_TO: { context: 'server', description: "The publisher's address: told of every paid order, contact message and newsletter subscription." },
+  NEWSLETTER_SIGNING_SECRET: {
+    context: 'server',
+    description:
+      "A long random string that signs the newsletter's unsubscribe links (e.g. openssl rand -hex 32). Required in a deploy to send a newsletter; never change it, or the links in newsletters already sent stop working. Unset locally: a fixed local key.",
+  },
 } as const satisfies Record<string, EnvVar>;
 
 export type EnvVarName = keyof typeof ENV_VARS;
@@ -56,6 +61,7 @@ export const serverEnvSchema = z.object({
   RESEND_API_KEY: optional,
   EMAIL_FROM: optional,
   NOTIFY_EMAIL_TO: optional,
+  NEWSLETTER_SIGNING_SECRET: optional,
   /** Set by Netlify at build time only ("production", "deploy-preview", "branch-deploy"); functions never see it. */
   CONTEXT: optional,
   /** Set by Netlify in every deployed function: their presence means "this is a deploy", whatever else is set. */

@@ -8,6 +8,7 @@ export const KEPT_OUT_OF_SEARCH = [
   '/admin',
   '/admin/packing-slip',
   '/order-status',
+  '/newsletter/unsubscribe',
   '/cart',
   '/checkout',
   '/order-confirmation',

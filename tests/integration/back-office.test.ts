@@ -153,7 +153,7 @@ describe('order actions (/api/admin-order)', () => {
     const real = createLocalTestPayments(() => t.service());
     const orderId = await paidOrder('retry@example.com');
     const { runOrderAction } = await import('../../functions/_lib/back-office');
-    const email = { name: 'recording', send: vi.fn(async () => undefined) };
+    const email = { name: 'recording', send: vi.fn(async () => undefined), sendBatch: vi.fn(async () => undefined) };
     const refusing = { ...real, refundSession: vi.fn(async () => ({ id: 're_failed', status: 'failed' as const })) };
     const failed = await runOrderAction({ db: t.service(), actor: STAFF, services: { email, payments: refusing, siteOrigin: t.url } }, { action: 'cancel', orderId });
     expect(failed.status).toBe(502);

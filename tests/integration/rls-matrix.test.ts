@@ -16,6 +16,8 @@ const UNCONFIRMED_USER = '00000000-0000-4000-8000-0000000000dd';
 const ORDER_A = '00000000-0000-4000-8000-0000000000a1';
 /** An order with no history, so deleting it meets no append-only row. */
 const ORDER_C = '00000000-0000-4000-8000-0000000000c1';
+const PART_REFUND = '00000000-0000-4000-8000-0000000000f1';
+const NEWSLETTER = '00000000-0000-4000-8000-0000000000f2';
 
 /**
  * The callers: a visitor, two shoppers (A owns the fixtures), the publisher's staff (a confirmed address on the
@@ -116,6 +118,29 @@ const TABLES: Record<string, TableRow> = {
     delete: { sql: `delete from public.order_events`, allowed: [] },
     truncate: [],
   },
+  // Written only by the refund functions; staff read them through admin_order_refunds.
+  order_refunds: {
+    select: { sql: `select amount from public.order_refunds`, allowed: ['service'] },
+    insert: { sql: `insert into public.order_refunds (order_id, amount, reason, actor) values ('${ORDER_A}', 1, 'r', 'x@example.com')`, allowed: [] },
+    update: { sql: `update public.order_refunds set amount = 99`, allowed: [] },
+    delete: { sql: `delete from public.order_refunds`, allowed: [] },
+    truncate: [],
+  },
+  // Written only by the newsletter functions; staff read them through admin_list_newsletters.
+  newsletters: {
+    select: { sql: `select subject from public.newsletters`, allowed: ['service'] },
+    insert: { sql: `insert into public.newsletters (subject, body_markdown, created_by) values ('S', 'B', 'x@example.com')`, allowed: [] },
+    update: { sql: `update public.newsletters set subject = 'changed'`, allowed: [] },
+    delete: { sql: `delete from public.newsletters`, allowed: [] },
+    truncate: [],
+  },
+  newsletter_deliveries: {
+    select: { sql: `select email from public.newsletter_deliveries`, allowed: ['service'] },
+    insert: { sql: `insert into public.newsletter_deliveries (newsletter_id, email) values ('${NEWSLETTER}', 'new@example.com')`, allowed: [] },
+    update: { sql: `update public.newsletter_deliveries set status = 'skipped'`, allowed: [] },
+    delete: { sql: `delete from public.newsletter_deliveries`, allowed: [] },
+    truncate: [],
+  },
   stock_changes: {
     select: { sql: `select id from public.stock_changes`, allowed: ['staff', 'service'] },
     insert: { sql: `insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor) values ('rosary-kit', 5, 6, 'r', 'x@example.com')`, allowed: ['service'] },
@@ -161,6 +186,12 @@ const SERVICE_FUNCTIONS = [
   'release_low_stock_alert',
   'claim_back_in_stock',
   'sync_low_stock_levels',
+  'begin_part_refund',
+  'settle_part_refund',
+  'newsletter_claim_batch',
+  'newsletter_batch_sent',
+  'newsletter_unsubscribe',
+  'newsletter_resubscribe',
 ];
 const STAFF_FUNCTIONS = [
   'require_staff',
@@ -179,6 +210,9 @@ const STAFF_FUNCTIONS = [
   'admin_receive_stock',
   'admin_list_stock',
   'admin_stock_history',
+  'admin_order_refunds',
+  'admin_create_newsletter',
+  'admin_list_newsletters',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -189,6 +223,9 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   staff_orders_to_pack: ['authenticated'],
   // Called only from inside the staff sales functions.
   sales_orders_in: [],
+  // Called only from inside the refund, sales and customer functions.
+  order_refunded_amount: [],
+  aud: [],
   ...Object.fromEntries(STAFF_FUNCTIONS.map((name) => [name, ['authenticated'] as ApiRole[]])),
   ...Object.fromEntries(SERVICE_FUNCTIONS.map((name) => [name, ['service_role'] as ApiRole[]])),
   touch_updated_at: [],
@@ -217,6 +254,9 @@ const FIXTURES = `
   insert into public.order_notes (order_id, note, updated_by) values ('${ORDER_A}', 'Gift', 'publisher@example.com');
   insert into public.low_stock_alerts (product_id, level, stock, order_id) values ('rosary-kit', 10, 5, '${ORDER_A}');
   insert into public.back_in_stock_requests (product_id, email) values ('rosary-kit', 'waiting@example.com');
+  insert into public.order_refunds (id, order_id, amount, reason, actor) values ('${PART_REFUND}', '${ORDER_A}', 5, 'Damaged corner', 'publisher@example.com');
+  insert into public.newsletters (id, subject, body_markdown, created_by) values ('${NEWSLETTER}', 'News', 'Hello', 'publisher@example.com');
+  insert into public.newsletter_deliveries (newsletter_id, email, subscription_id) select '${NEWSLETTER}', lower(email), id from public.newsletter_subscriptions;
 `;
 
 /** Thrown to leave a transaction rolled back, carrying what was read inside it. */
@@ -338,6 +378,9 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_receive_stock('rosary-kit', 3, 'delivery')`,
       `select public.admin_list_stock()`,
       `select public.admin_stock_history('rosary-kit')`,
+      `select public.admin_order_refunds('${ORDER_A}')`,
+      `select public.admin_create_newsletter('Spring news', 'Hello **all**')`,
+      `select public.admin_list_newsletters()`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [
@@ -355,6 +398,12 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.release_low_stock_alert((select id from public.low_stock_alerts limit 1))`,
       `select public.claim_back_in_stock('rosary-kit')`,
       `select public.sync_low_stock_levels('[{"id": "rosary-kit", "low_stock_level": 3}]')`,
+      `select public.begin_part_refund('${ORDER_A}', 1, 'Damaged', 'x')`,
+      `select public.settle_part_refund('${PART_REFUND}', 're_forged', null)`,
+      `select public.newsletter_claim_batch('${NEWSLETTER}', 10)`,
+      `select public.newsletter_batch_sent('${NEWSLETTER}', 1)`,
+      `select public.newsletter_unsubscribe(gen_random_uuid())`,
+      `select public.newsletter_resubscribe('a@example.com', 'Website sign-up form', '/blog')`,
       `select public.create_order('{"customer_email":"x@example.com","subtotal_amount":1,"shipping_amount":0,"total_amount":1,"shipping_address":{},"shipping_method":{},"payment_provider":"stripe"}', '[{"product_id":"rosary-kit","title":"Kit","quantity":1,"price_at_time":1}]')`,
     ];
     for (const sql of serviceCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['service']));

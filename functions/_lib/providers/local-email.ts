@@ -15,6 +15,8 @@ export interface OutboxEntry extends EmailMessage {
   provider: 'local-outbox';
   /** ISO time the message was "sent". */
   sentAt: string;
+  /** The idempotency key of the batch it went out in, when it was one of a batch. */
+  batchKey?: string;
 }
 
 export function outboxFileFromEnv(env: Record<string, string | undefined> = process.env): string {
@@ -23,15 +25,30 @@ export function outboxFileFromEnv(env: Record<string, string | undefined> = proc
 
 export function createLocalOutboxEmail(options: { file?: string; log?: (line: string) => void } = {}): EmailProvider {
   const log = options.log ?? ((line: string) => console.log(line));
+  const outbox = () => (options.file ? resolve(options.file) : outboxFileFromEnv());
   return {
     name: 'local-outbox',
     async send(message) {
-      const file = options.file ? resolve(options.file) : outboxFileFromEnv();
+      const file = outbox();
       const entry: OutboxEntry = { provider: 'local-outbox', sentAt: new Date().toISOString(), ...message };
       await mkdir(dirname(file), { recursive: true });
       // One write per line: appends of this size do not interleave between concurrent sends.
       await appendFile(file, `${JSON.stringify(entry)}\n`, 'utf8');
       log(`[email outbox] to ${message.to} subject ${JSON.stringify(message.subject)} (local stand-in, not sent; see ${file})`);
+    },
+    async sendBatch(messages, { idempotencyKey }) {
+      const file = outbox();
+      // As Resend does: a batch already sent under this key is not sent again.
+      if ((await readOutbox(file)).some((entry) => entry.batchKey === idempotencyKey)) {
+        log(`[email outbox] batch ${idempotencyKey} was already sent; not sent again (local stand-in)`);
+        return;
+      }
+      const sentAt = new Date().toISOString();
+      const lines = messages.map((message) => JSON.stringify({ provider: 'local-outbox', sentAt, ...message, batchKey: idempotencyKey } satisfies OutboxEntry));
+      await mkdir(dirname(file), { recursive: true });
+      // The whole batch in one write, so it is in the outbox all or not at all.
+      await appendFile(file, `${lines.join('\n')}\n`, 'utf8');
+      log(`[email outbox] batch ${idempotencyKey}: ${messages.length} emails (local stand-in, not sent; see ${file})`);
     },
   };
 }

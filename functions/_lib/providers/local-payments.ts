@@ -41,9 +41,10 @@ export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvid
         payerName: null,
       };
     },
-    async refundSession(sessionId, { orderId }) {
+    async refundSession(sessionId, { orderId, amountCents }) {
       // No money moved, so nothing goes back; the log says what a real refund would have done.
-      console.log(`[local payments] TEST refund of session ${sessionId} (order ${orderId}): no real money`);
+      const what = amountCents === undefined ? 'in full' : `of ${amountCents} cents`;
+      console.log(`[local payments] TEST refund ${what} of session ${sessionId} (order ${orderId}): no real money`);
       return { id: `re_local_${randomUUID()}`, status: 'succeeded' };
     },
     async parseWebhook() {

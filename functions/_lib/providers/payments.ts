@@ -41,8 +41,20 @@ export interface PaymentProvider {
   retrieveSession(id: string): Promise<PaymentSession>;
   /** Verifies the signature on the raw body; throws WebhookSignatureError when it does not match. */
   parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent>;
-  /** Refunds a paid session in full; the same `idempotencyKey` never refunds twice. */
-  refundSession(sessionId: string, input: { orderId: string; idempotencyKey: string }): Promise<PaymentRefund>;
+  /**
+   * Refunds a paid session: in full (what is left of it), or `amountCents` of it with the publisher's `reason`.
+   * The same `idempotencyKey` never refunds twice.
+   */
+  refundSession(sessionId: string, input: RefundInput): Promise<PaymentRefund>;
+}
+
+export interface RefundInput {
+  orderId: string;
+  idempotencyKey: string;
+  /** A part of the payment, in cents; absent: all that is left of it. */
+  amountCents?: number;
+  /** Why, for a part refund (kept with the refund at the provider). */
+  reason?: string;
 }
 
 export interface PaymentRefund {

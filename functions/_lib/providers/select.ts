@@ -36,6 +36,9 @@ const unconfiguredEmail: EmailProvider = {
   async send() {
     throw new ConfigurationError('RESEND_API_KEY and EMAIL_FROM are not set for the functions: this email was not sent.');
   },
+  async sendBatch() {
+    throw new ConfigurationError('RESEND_API_KEY and EMAIL_FROM are not set for the functions: these emails were not sent.');
+  },
 };
 
 /** Resend when RESEND_API_KEY and EMAIL_FROM are set; the local outbox file on the local server; otherwise nothing is sent. */

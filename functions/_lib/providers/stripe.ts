@@ -6,7 +6,7 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
 import { ProviderError, WebhookSignatureError } from './errors';
-import type { CheckoutSessionInput, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession } from './payments';
+import type { CheckoutSessionInput, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession, RefundInput } from './payments';
 
 const NAME = 'stripe';
 
@@ -184,13 +184,16 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
       return askStripe('read the checkout session', sessionSchema, 'a checkout session', () => stripe.checkout.sessions.retrieve(id));
     },
 
-    async refundSession(sessionId: string, { orderId, idempotencyKey }: { orderId: string; idempotencyKey: string }): Promise<PaymentRefund> {
+    async refundSession(sessionId: string, { orderId, idempotencyKey, amountCents, reason }: RefundInput): Promise<PaymentRefund> {
+      if (amountCents !== undefined && (!Number.isInteger(amountCents) || amountCents < 1)) throw new TypeError('A part refund is a whole number of cents, at least 1.');
       const { payment_intent: paymentIntent } = await askStripe('read the checkout session to refund', sessionPaymentSchema, 'a checkout session', () => stripe.checkout.sessions.retrieve(sessionId));
       if (!paymentIntent) throw new ProviderError(NAME, 409, `Checkout session ${sessionId} has no payment to refund.`, { code: 'rejected' });
-      // The whole payment (no amount): the order could not be filled at all.
-      return askStripe('refund the payment', refundSchema, 'a refund', () =>
-        stripe.refunds.create({ payment_intent: paymentIntent, metadata: { order_id: orderId, reason: 'sold_out_at_fulfilment' } }, { idempotencyKey }),
-      );
+      // Without an amount Stripe refunds what is left of the payment (all of it, when nothing was refunded in part).
+      const params: Stripe.RefundCreateParams =
+        amountCents === undefined
+          ? { payment_intent: paymentIntent, metadata: { order_id: orderId, reason: 'sold_out_at_fulfilment' } }
+          : { payment_intent: paymentIntent, amount: amountCents, metadata: { order_id: orderId, reason: 'part_refund', note: (reason ?? '').slice(0, 500) } };
+      return askStripe('refund the payment', refundSchema, 'a refund', () => stripe.refunds.create(params, { idempotencyKey }));
     },
 
     async parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent> {

@@ -1,6 +1,6 @@
 /**
  * /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #sales,
- * #customers, #customer/<email>, #stock, #messages, #subscribers).
+ * #customers, #customer/<email>, #stock, #messages, #subscribers, #newsletter).
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
@@ -14,6 +14,7 @@ const OrderDetail = lazy(() => import('./OrderDetail').then((m) => ({ default: m
 const SalesPanel = lazy(() => import('./SalesPanel').then((m) => ({ default: m.SalesPanel })));
 const CustomersPanel = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomersPanel })));
 const CustomerDetail = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomerDetail })));
+const NewsletterPanel = lazy(() => import('./NewsletterPanel').then((m) => ({ default: m.NewsletterPanel })));
 
 const SECTIONS = [
   { id: 'orders', label: 'Orders' },
@@ -22,6 +23,7 @@ const SECTIONS = [
   { id: 'stock', label: 'Stock' },
   { id: 'messages', label: 'Messages' },
   { id: 'subscribers', label: 'Subscribers' },
+  { id: 'newsletter', label: 'Newsletter' },
 ] as const;
 
 function useHash(): string {
@@ -52,6 +54,7 @@ function Section({ hash }: { hash: string }) {
   if (hash === 'stock') return <StockPanel />;
   if (hash === 'messages') return <MessagesPanel />;
   if (hash === 'subscribers') return <SubscribersPanel />;
+  if (hash === 'newsletter') return <NewsletterPanel />;
   return <OrdersPanel />;
 }
 

@@ -4,8 +4,9 @@ import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/fo
 import { mailtoHref } from '@/lib/mailto';
 import { toast } from '@/features/toast/store';
 import { StatusBadge } from '@/features/account/StatusBadge';
-import { type AddressInput, changeAddress, getOrder, runOrderAction, setOrderNote, undoDelivered, type OrderActionRequest, type OrderDetail as Order } from './api';
+import { type AddressInput, changeAddress, getOrder, getOrderRefunds, runOrderAction, setOrderNote, undoDelivered, type OrderActionRequest, type OrderDetail as Order, type OrderRefunds } from './api';
 import GiftMessageBox from './GiftMessageBox';
+import { parseRefundAmount } from './refund';
 import { checkShipment, type ShipmentInput } from './shipment';
 import { changeAndReload, LoadState, useLoad } from './use-load';
 
@@ -194,6 +195,118 @@ function AddressForm({ order, reload }: { order: Order; reload: () => void }) {
   );
 }
 
+/**
+ * Refunds part of the payment: an amount and a reason (the customer reads it in their email), never more than
+ * what is left; the database holds to that too, whoever else is refunding at the same moment.
+ */
+function RefundPartForm({ order, refunds, reload }: { order: Order; refunds: OrderRefunds; reload: () => void }) {
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<{ field: 'amount' | 'reason' | 'form'; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const left = refunds.remaining - refunds.pending;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = parseRefundAmount(amount);
+    if ('error' in parsed) return setError({ field: 'amount', message: parsed.error });
+    if (parsed.cents > Math.round(left * 100)) {
+      return setError({ field: 'amount', message: `You can refund at most ${formatPrice(left)} on this order: that is what is left of its payment.` });
+    }
+    if (reason.trim() === '') return setError({ field: 'reason', message: 'Give a reason for the refund.' });
+    setError(null);
+    setBusy(true);
+    try {
+      toast({ title: await runOrderAction({ action: 'refund_part', orderId: order.id, amountCents: parsed.cents, reason }) });
+      setAmount('');
+      setReason('');
+    } catch (failure) {
+      setError({ field: 'form', message: failure instanceof Error ? failure.message : 'The refund failed.' });
+    } finally {
+      setBusy(false);
+      reload();
+    }
+  }
+
+  const describedBy = (field: 'amount' | 'reason') => (error?.field === field ? 'refund-error' : undefined);
+  return (
+    <form onSubmit={submit} noValidate className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" aria-labelledby="refund-heading" aria-busy={busy}>
+      <h3 id="refund-heading" className="text-lg font-bold">
+        Refund part
+      </h3>
+      <p className="mt-1 text-sm text-slate-700" data-testid="refund-summary">
+        Paid {formatPrice(refunds.total)} · Refunded {formatPrice(refunds.refunded)} · <strong>Left to refund {formatPrice(left)}</strong>
+      </p>
+      <div className="mt-3 grid gap-3 sm:grid-cols-[10rem_1fr]">
+        <div>
+          <label htmlFor="refund-amount" className="label">
+            Amount (AUD)
+          </label>
+          <input
+            id="refund-amount"
+            className="field"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="12.50"
+            value={amount}
+            maxLength={12}
+            onChange={(e) => setAmount(e.target.value)}
+            aria-invalid={error?.field === 'amount' ? true : undefined}
+            aria-describedby={describedBy('amount')}
+          />
+        </div>
+        <div>
+          <label htmlFor="refund-reason" className="label">
+            Reason (the customer reads it in their email)
+          </label>
+          <input
+            id="refund-reason"
+            className="field"
+            value={reason}
+            maxLength={500}
+            onChange={(e) => setReason(e.target.value)}
+            aria-invalid={error?.field === 'reason' ? true : undefined}
+            aria-describedby={describedBy('reason')}
+          />
+        </div>
+      </div>
+      {error && (
+        <p id="refund-error" role="alert" className="mt-2 text-sm font-semibold text-red-800">
+          {error.message}
+        </p>
+      )}
+      <button type="submit" className="btn-primary mt-3" aria-disabled={busy || undefined}>
+        {busy ? 'Refunding...' : 'Refund part'}
+      </button>
+    </form>
+  );
+}
+
+/** The part refunds so far, with their reasons. */
+function RefundList({ refunds }: { refunds: OrderRefunds }) {
+  if (refunds.parts.length === 0) return null;
+  return (
+    <section aria-labelledby="refunds-heading">
+      <h3 id="refunds-heading" className="text-lg font-bold">
+        Part refunds
+      </h3>
+      <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
+        {refunds.parts.map((part) => (
+          <li key={part.created_at} className="flex flex-wrap justify-between gap-x-3 px-4 py-2">
+            <span className="min-w-0 break-words">
+              <strong>{formatPrice(part.amount)}</strong> — {part.reason}
+              {part.status !== 'succeeded' && <span className="text-sm text-red-800"> ({part.status === 'pending' ? 'in progress' : 'did not go through'})</span>}
+            </span>
+            <span className="text-sm text-slate-700">
+              {dateTime.format(new Date(part.created_at))} by {part.actor}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function Actions({ order, act, reload }: { order: Order; act: (request: OrderActionRequest) => Promise<void>; reload: () => void }) {
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const [confirmingDelivered, setConfirmingDelivered] = useState(false);
@@ -263,7 +376,7 @@ function Actions({ order, act, reload }: { order: Order; act: (request: OrderAct
 }
 
 export function OrderDetail({ orderId }: { orderId: string }) {
-  const { state, reload } = useLoad(() => getOrder(orderId), [orderId]);
+  const { state, reload } = useLoad(() => Promise.all([getOrder(orderId), getOrderRefunds(orderId)]), [orderId]);
   const [busy, setBusy] = useState(false);
 
   async function act(request: OrderActionRequest) {
@@ -279,7 +392,8 @@ export function OrderDetail({ orderId }: { orderId: string }) {
   }
 
   if (state.status !== 'ready') return <LoadState state={state} what="the order" />;
-  const order = state.data;
+  const [order, refunds] = state.data;
+  const paymentLabel = order.refunded_at ? 'refunded' : refunds.refunded > 0 ? 'partly refunded' : order.payment_status.replace('_', ' ');
   const method = order.shipping_method;
   return (
     <article aria-labelledby="order-heading" aria-busy={busy} className="space-y-6">
@@ -291,10 +405,11 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           Order <span className="font-mono">{orderNumber(order.id)}</span>
         </h2>
         <StatusBadge status={order.status} />
-        <span className="text-sm text-slate-700">payment: {order.refunded_at ? 'refunded' : order.payment_status.replace('_', ' ')}</span>
+        <span className="text-sm text-slate-700">payment: {paymentLabel}</span>
       </div>
       <Actions order={order} act={act} reload={reload} />
       {order.payment_status === 'paid' && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} />}
+      {refunds.refundable && <RefundPartForm order={order} refunds={refunds} reload={reload} />}
       <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} reload={reload} />
       {order.payment_status === 'paid' && order.status === 'processing' && !order.shipped_at && <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} reload={reload} />}
       <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
@@ -348,6 +463,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           ))}
         </ul>
       </section>
+      <RefundList refunds={refunds} />
       <section aria-labelledby="history-heading">
         <h3 id="history-heading" className="text-lg font-bold">
           History

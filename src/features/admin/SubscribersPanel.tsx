@@ -1,4 +1,7 @@
-/** Newsletter subscribers: count, list, remove one, Download CSV (email,subscribed_at). */
+/**
+ * Newsletter subscribers: count, list with when and where each agreed (and who has unsubscribed), remove one,
+ * Download CSV.
+ */
 import { formatShortDate } from '@/lib/format';
 import { listSubscribers, removeSubscriber, subscribersCsv, type Subscriber } from './api';
 import { changeAndReload, LoadState, useLoad } from './use-load';
@@ -24,7 +27,13 @@ export function SubscribersPanel() {
       {state.status === 'ready' && (
         <>
           <div className="mt-3 flex flex-wrap items-center gap-3">
-            <p className="font-semibold">{state.data.length === 1 ? '1 subscriber' : `${state.data.length} subscribers`}</p>
+            <p className="font-semibold">
+              {(() => {
+                const active = state.data.filter((r) => !r.unsubscribed_at).length;
+                const gone = state.data.length - active;
+                return `${active === 1 ? '1 subscriber' : `${active} subscribers`}${gone > 0 ? ` (${gone} unsubscribed)` : ''}`;
+              })()}
+            </p>
             <button type="button" className="btn-secondary" onClick={() => download(state.data)}>
               Download CSV
             </button>
@@ -33,7 +42,12 @@ export function SubscribersPanel() {
             {state.data.map((row) => (
               <li key={row.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2">
                 <span className="min-w-0 break-words">
-                  {row.email} <span className="text-sm text-slate-700">since {formatShortDate(row.created_at)}</span>
+                  {row.email}
+                  {row.unsubscribed_at && <span className="ml-2 rounded-full bg-slate-100 px-2 text-sm font-semibold text-slate-800">unsubscribed {formatShortDate(row.unsubscribed_at)}</span>}
+                  <span className="block text-sm text-slate-700">
+                    agreed {formatShortDate(row.consent_at)} · {row.consent_source}
+                    {row.consent_page && ` on ${row.consent_page}`}
+                  </span>
                 </span>
                 <button type="button" className="btn-secondary" onClick={() => remove(row)}>
                   Remove<span className="sr-only"> {row.email}</span>

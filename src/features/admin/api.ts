@@ -90,7 +90,15 @@ const stockChange = z.object({
 export type StockChange = z.infer<typeof stockChange>;
 const message = z.object({ id: text, name: text, email: text, subject: text, message: text, created_at: text, handled_at: maybeText });
 export type ContactMessage = z.infer<typeof message>;
-const subscriber = z.object({ id: text, email: text, created_at: text });
+const subscriber = z.object({
+  id: text,
+  email: text,
+  created_at: text,
+  consent_at: text,
+  consent_source: text,
+  consent_page: maybeText,
+  unsubscribed_at: maybeText,
+});
 export type Subscriber = z.infer<typeof subscriber>;
 
 /** A database or network answer as one sentence for the publisher. */
@@ -131,18 +139,51 @@ export async function listMessages(): Promise<ContactMessage[]> {
 }
 
 export async function listSubscribers(): Promise<Subscriber[]> {
-  const { data, error } = await (await getSupabase()).from('newsletter_subscriptions').select('id, email, created_at').order('created_at', { ascending: false });
+  const { data, error } = await (await getSupabase())
+    .from('newsletter_subscriptions')
+    .select('id, email, created_at, consent_at, consent_source, consent_page, unsubscribed_at')
+    .order('created_at', { ascending: false });
   if (error) fail(error, 'load the subscribers');
   return z.array(subscriber).parse(data);
 }
 
-/** `email,subscribed_at`, one row per subscriber. */
+/**
+ * One row per address: when and where they agreed (the consent the Spam Act asks the sender to be able to
+ * show), and whether they have unsubscribed since.
+ */
 export function subscribersCsv(rows: Subscriber[]): string {
   return toCsv(
-    ['email', 'subscribed_at'],
-    rows.map((r) => [r.email, r.created_at]),
+    ['email', 'subscribed_at', 'consent_source', 'consent_page', 'status', 'unsubscribed_at'],
+    rows.map((r) => [r.email, r.consent_at, r.consent_source, r.consent_page ?? '', r.unsubscribed_at ? 'unsubscribed' : 'subscribed', r.unsubscribed_at ?? '']),
   );
 }
+
+const orderRefunds = z.object({
+  total: money,
+  refunded: money,
+  pending: money,
+  remaining: money,
+  refundable: z.boolean(),
+  parts: z.array(z.object({ amount: money, reason: text, status: z.enum(['pending', 'succeeded', 'failed']), provider_refund_id: maybeText, actor: text, created_at: text })),
+});
+export type OrderRefunds = z.infer<typeof orderRefunds>;
+export const getOrderRefunds = (orderId: string) => rpc(orderRefunds, 'admin_order_refunds', { p_order_id: orderId }, 'load the refunds');
+
+const newsletter = z.object({
+  id: text,
+  subject: text,
+  created_by: text,
+  created_at: text,
+  finished_at: maybeText,
+  recipients: money,
+  sent: money,
+  skipped: money,
+  waiting: money,
+});
+export type Newsletter = z.infer<typeof newsletter>;
+export const listNewsletters = () => rpc(z.array(newsletter), 'admin_list_newsletters', {}, 'load the newsletters');
+export const createNewsletter = (subject: string, body: string) =>
+  rpc(z.object({ id: text, recipients: money }), 'admin_create_newsletter', { p_subject: subject, p_body: body }, 'save the newsletter');
 
 const figures = { orders: money, copies: money, goods: money, shipping: money, refunds: money, net: money, gst: money };
 const sales = z.object({
@@ -188,25 +229,39 @@ export const listSaleOrders = (from: string, to: string) => rpc(z.array(saleOrde
 export const listCustomers = (search: string) => rpc(z.array(customer), 'admin_list_customers', { p_search: search }, 'load the customers');
 export const getCustomer = (email: string) => rpc(customerDetail, 'admin_get_customer', { p_email: email }, 'load the customer');
 
-export type OrderActionRequest = { action: 'ship'; orderId: string; shipment: ShipmentInput } | { action: 'deliver' | 'cancel' | 'retry_refund' | 'resend_confirmation'; orderId: string };
+export type OrderActionRequest =
+  | { action: 'ship'; orderId: string; shipment: ShipmentInput }
+  | { action: 'deliver' | 'cancel' | 'retry_refund' | 'resend_confirmation'; orderId: string }
+  | { action: 'refund_part'; orderId: string; amountCents: number; reason: string };
 
-/** Posts a staff action to a server function with the staff member's token; resolves to its message, or throws one. */
-async function postAsStaff(path: string, request: unknown): Promise<string> {
+/** POSTs to a staff function with the publisher's token; resolves to its answer, or throws its message. */
+async function postAsStaff(path: string, request: unknown): Promise<Record<string, unknown>> {
   const { data } = await (await getSupabase()).auth.getSession();
   const response = await fetch(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${data.session?.access_token ?? ''}` },
     body: JSON.stringify(request),
   });
-  const body = z.catch(z.object({ message: optionalText, error: optionalText }), {}).parse(await response.json().catch(() => ({})));
-  if (!response.ok) throw new BackOfficeError(body.error ?? 'Something went wrong on our side. Please try again in a moment.');
-  return body.message ?? 'Done.';
+  const body = z.catch(z.record(z.string(), z.unknown()), {}).parse(await response.json().catch(() => ({})));
+  if (!response.ok) throw new BackOfficeError(typeof body.error === 'string' ? body.error : 'Something went wrong on our side. Please try again in a moment.');
+  return body;
+}
+
+/** A staff action's answer as the sentence to show the publisher. */
+async function postForMessage(path: string, request: unknown): Promise<string> {
+  const body = await postAsStaff(path, request);
+  return typeof body.message === 'string' ? body.message : 'Done.';
 }
 
 /** Runs an order action on the server; resolves to its message, or throws one. */
-export const runOrderAction = (request: OrderActionRequest): Promise<string> => postAsStaff('/api/admin-order', request);
+export const runOrderAction = (request: OrderActionRequest) => postForMessage('/api/admin-order', request);
+
+const sendProgress = z.object({ sent: z.number(), waiting: z.number(), state: z.enum(['done', 'busy', 'more']), message: text });
+export type SendProgress = z.infer<typeof sendProgress>;
+/** Sends the newsletter's next batches (the server stops after a few seconds; call again while the state is 'more'). */
+export const sendNewsletter = async (newsletterId: string) => sendProgress.parse(await postAsStaff('/api/admin-newsletter', { newsletterId }));
 
 export type StockActionRequest = { action: 'set'; productId: string; stock: number; reason: string } | { action: 'receive'; productId: string; quantity: number; reason: string };
 
 /** Sets a product's stock or adds a delivery, on the server (which also emails whoever waits for the book). */
-export const runStockAction = (request: StockActionRequest): Promise<string> => postAsStaff('/api/admin-stock', request);
+export const runStockAction = (request: StockActionRequest) => postForMessage('/api/admin-stock', request);

@@ -30,7 +30,7 @@ export default function NewsletterForm() {
       const token = await getHumanCheckToken(HUMAN_CHECK_ACTIONS.newsletter, form);
       if (!token && humanCheckEnabled()) console.warn('[newsletter] No bot-check token; subscribing anyway.');
 
-      const outcome = await submitForm({ type: 'newsletter', data: { email: fieldValue(form, 'email') }, ...(token && { turnstileToken: token }) });
+      const outcome = await submitForm({ type: 'newsletter', data: { email: fieldValue(form, 'email'), page: window.location.pathname }, ...(token && { turnstileToken: token }) });
       if (outcome === 'stored') {
         toast({ title: 'Successfully subscribed!', description: 'Thank you for joining our newsletter.', variant: 'success' });
         form.reset();

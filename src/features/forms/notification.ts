@@ -23,9 +23,17 @@ const text = (what: string, max: number, kind: typeof singleLine = singleLine) =
     .min(1, `Please enter ${what}.`)
     .max(max, `The ${what.replace(/^(a|your) /, '')} can be at most ${max} characters.`);
 
+/** The page the sign-up form was on (its path), recorded as where the subscriber agreed; anything else is dropped. */
+const signupPage = z
+  .string()
+  .max(300)
+  .regex(/^\/[^\s?#]*$/)
+  .optional()
+  .catch(undefined);
+
 export const newsletterNotificationSchema = z.object({
   type: z.literal('newsletter'),
-  data: z.object({ email }, { error: 'must be an object with the email address.' }),
+  data: z.object({ email, page: signupPage }, { error: 'must be an object with the email address.' }),
   turnstileToken: token,
 });
 

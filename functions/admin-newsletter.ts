@@ -1,0 +1,46 @@
+/**
+ * POST /api/admin-newsletter { newsletterId } — sends the next batches of a newsletter the publisher wrote in
+ * /admin (admin_create_newsletter drew its recipients). Staff only. Answers { sent, waiting, state, message }:
+ * 'more' while there is more to send (the back office calls again), 'busy' while another send holds the last
+ * batch, 'done' when everyone has it. A batch the email provider refuses stays claimed and is sent again, with
+ * the same idempotency key, by the next call (Resume sending).
+ */
+import { z } from 'zod';
+import { readServerEnv } from '../src/config/env';
+import { checkStaff } from './_lib/back-office';
+import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { sendNewsletterBatches, unsubscribeSecret } from './_lib/newsletter';
+import { selectEmailProvider } from './_lib/providers/select';
+import { serviceClient } from './_lib/supabase-admin';
+
+/** How long one call keeps sending before it hands back (well inside a function's time limit). */
+const SEND_BUDGET_MS = 6000;
+
+const bodySchema = z.object({ newsletterId: z.uuid('newsletterId must be a newsletter id') });
+
+export default handle(async (request) => {
+  const env = readServerEnv();
+  const staff = await checkStaff(env, request);
+  if (!staff.ok) return problem(staff.status, staff.message);
+  const parsed = await readJsonBody(request, bodySchema);
+  if ('response' in parsed) return parsed.response;
+  const sender = { db: serviceClient(env), email: selectEmailProvider(env), siteOrigin: env.SITE_URL ?? new URL(request.url).origin, secret: unsubscribeSecret(env) };
+  let progress: Awaited<ReturnType<typeof sendNewsletterBatches>>;
+  try {
+    progress = await sendNewsletterBatches(sender, parsed.data.newsletterId, Date.now() + SEND_BUDGET_MS);
+  } catch (cause) {
+    console.error(`[admin-newsletter] sending ${parsed.data.newsletterId} stopped`, cause);
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return problem(502, `Sending stopped (${reason}). Nobody gets it twice: use Resume sending to carry on.`);
+  }
+  if (!progress) return problem(404, 'We could not find that newsletter.');
+  const message =
+    progress.state === 'done'
+      ? 'The newsletter has gone to every subscriber.'
+      : progress.state === 'busy'
+        ? `Another send is under way; ${progress.waiting} still to go.`
+        : `Sent ${progress.sent}; ${progress.waiting} still to go.`;
+  return json({ ...progress, message });
+});
+
+export const config: FunctionConfig = { path: '/api/admin-newsletter', method: ['POST'], rateLimit: { windowLimit: 120, windowSize: 60, aggregateBy: ['ip', 'domain'] } };

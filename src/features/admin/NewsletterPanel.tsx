@@ -1,0 +1,195 @@
+/**
+ * The newsletter: write it (subject and Markdown), see it as subscribers will, send it to every subscriber once,
+ * and see what was sent. Sending runs on the server a few seconds at a time; this panel calls again until
+ * everyone has it, and a send that stopped can be resumed without anyone getting it twice.
+ */
+import { type FormEvent, useMemo, useState } from 'react';
+import { NEWSLETTER } from '@/config/constants';
+import { formatShortDate } from '@/lib/format';
+import { toast } from '@/features/toast/store';
+import { renderNewsletter } from '@/features/newsletter/render';
+import { createNewsletter, listNewsletters, listSubscribers, type Newsletter, sendNewsletter } from './api';
+import { LoadState, useLoad } from './use-load';
+
+const PLACEHOLDER = '_Your newsletter appears here as you write it._';
+
+/** Sends until everyone has it (or another send holds the last batch); answers the last message. */
+async function sendAll(newsletterId: string, onProgress: (message: string) => void): Promise<string> {
+  for (;;) {
+    const progress = await sendNewsletter(newsletterId);
+    onProgress(progress.message);
+    if (progress.state !== 'more') return progress.message;
+  }
+}
+
+function PastNewsletters({ rows, resume, busy }: { rows: Newsletter[]; resume: (row: Newsletter) => void; busy: boolean }) {
+  if (rows.length === 0) return <p className="mt-2 text-slate-700">No newsletter has been sent yet.</p>;
+  return (
+    <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
+      {rows.map((row) => (
+        <li key={row.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
+          <span className="min-w-0 break-words">
+            <strong>{row.subject}</strong>
+            <span className="block text-sm text-slate-700">
+              {formatShortDate(row.created_at)} by {row.created_by} · sent to {row.sent} of {row.recipients}
+              {row.skipped > 0 && ` · ${row.skipped} unsubscribed before it reached them`}
+            </span>
+          </span>
+          {row.waiting > 0 && (
+            <button type="button" className="btn-secondary" onClick={() => resume(row)} aria-disabled={busy || undefined}>
+              Resume sending<span className="sr-only"> {row.subject}</span>
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function NewsletterPanel() {
+  const { state: history, reload } = useLoad(listNewsletters, []);
+  const { state: subscribers } = useLoad(listSubscribers, []);
+  const [subject, setSubject] = useState('');
+  const [body, setBody] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<{ field: 'subject' | 'body' | 'form'; message: string } | null>(null);
+
+  const audience = subscribers.status === 'ready' ? subscribers.data.filter((s) => !s.unsubscribed_at).length : null;
+  const preview = useMemo(
+    () => renderNewsletter({ subject: subject || 'Subject', markdown: body.trim() ? body : PLACEHOLDER, unsubscribeUrl: `${window.location.origin}${NEWSLETTER.unsubscribePagePath}` }).html,
+    [subject, body],
+  );
+
+  async function run(task: () => Promise<string>) {
+    setBusy(true);
+    setError(null);
+    try {
+      const message = await task();
+      setStatus(message);
+      toast({ title: message });
+    } catch (failure) {
+      const message = failure instanceof Error ? failure.message : 'Sending failed.';
+      setError({ field: 'form', message });
+      setStatus('');
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+      reload();
+    }
+  }
+
+  function check(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    if (subject.trim() === '') return setError({ field: 'subject', message: 'Give the newsletter a subject.' });
+    if (body.trim() === '') return setError({ field: 'body', message: 'Write the newsletter before sending it.' });
+    setError(null);
+    setConfirming(true);
+  }
+
+  const send = () =>
+    run(async () => {
+      const created = await createNewsletter(subject, body);
+      setStatus(`Sending to ${created.recipients}...`);
+      const message = await sendAll(created.id, setStatus);
+      setSubject('');
+      setBody('');
+      return message;
+    });
+
+  const resume = (row: Newsletter) => {
+    if (!busy) void run(() => sendAll(row.id, setStatus));
+  };
+
+  const describedBy = (field: 'subject' | 'body') => [`newsletter-${field}-help`, error?.field === field ? 'newsletter-error' : ''].filter(Boolean).join(' ');
+  return (
+    <section aria-labelledby="newsletter-heading" className="space-y-6">
+      <h2 id="newsletter-heading" className="text-2xl font-bold">
+        Newsletter
+      </h2>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <form onSubmit={check} noValidate className="space-y-3 rounded-2xl bg-white p-4 ring-1 ring-slate-200" aria-labelledby="compose-heading" aria-busy={busy}>
+          <h3 id="compose-heading" className="text-lg font-bold">
+            Write a newsletter
+          </h3>
+          <div>
+            <label htmlFor="newsletter-subject" className="label">
+              Subject
+            </label>
+            <input
+              id="newsletter-subject"
+              className="field"
+              value={subject}
+              maxLength={NEWSLETTER.subjectMaxLength}
+              onChange={(e) => setSubject(e.target.value)}
+              aria-invalid={error?.field === 'subject' ? true : undefined}
+              aria-describedby={describedBy('subject')}
+            />
+            <p id="newsletter-subject-help" className="mt-1 text-sm text-slate-700">
+              What subscribers see in their inbox.
+            </p>
+          </div>
+          <div>
+            <label htmlFor="newsletter-body" className="label">
+              Message (Markdown)
+            </label>
+            <textarea
+              id="newsletter-body"
+              className="field min-h-64 font-mono text-sm"
+              value={body}
+              maxLength={NEWSLETTER.bodyMaxLength}
+              onChange={(e) => setBody(e.target.value)}
+              aria-invalid={error?.field === 'body' ? true : undefined}
+              aria-describedby={describedBy('body')}
+            />
+            <p id="newsletter-body-help" className="mt-1 text-sm text-slate-700">
+              **bold**, *italic*, [a link](https://…), lines starting with - for a list, ## for a heading. HTML is shown as text.
+            </p>
+          </div>
+          {error && (
+            <p id="newsletter-error" role="alert" className="text-sm font-semibold text-red-800">
+              {error.message}
+            </p>
+          )}
+          {!confirming && (
+            <button type="submit" className="btn-primary" aria-disabled={busy || undefined}>
+              Send newsletter
+            </button>
+          )}
+          {confirming && (
+            <div className="flex flex-wrap items-center gap-2 rounded-xl bg-sky p-3">
+              <span className="text-sm">
+                Send “{subject.trim()}” to {audience === null ? 'every subscriber' : audience === 1 ? '1 subscriber' : `${audience} subscribers`} now? It cannot be taken back.
+              </span>
+              <button type="button" className="btn-primary" onClick={send} aria-disabled={busy || undefined}>
+                {busy ? 'Sending...' : 'Send now'}
+              </button>
+              <button type="button" className="btn-secondary" onClick={() => setConfirming(false)} disabled={busy}>
+                Not yet
+              </button>
+            </div>
+          )}
+          <p role="status" className="text-sm font-semibold text-navy">
+            {status}
+          </p>
+        </form>
+        <div>
+          <h3 id="preview-heading" className="text-lg font-bold">
+            Preview
+          </h3>
+          <p className="text-sm text-slate-700">As subscribers will see it{audience !== null && `, going to ${audience === 1 ? '1 subscriber' : `${audience} subscribers`}`}.</p>
+          <iframe title="Preview of the newsletter email" sandbox="" srcDoc={preview} className="mt-2 h-[34rem] w-full rounded-2xl bg-white ring-1 ring-slate-200" />
+        </div>
+      </div>
+      <section aria-labelledby="sent-heading">
+        <h3 id="sent-heading" className="text-lg font-bold">
+          Sent newsletters
+        </h3>
+        <LoadState state={history} what="the newsletters" />
+        {history.status === 'ready' && <PastNewsletters rows={history.data} resume={resume} busy={busy} />}
+      </section>
+    </section>
+  );
+}

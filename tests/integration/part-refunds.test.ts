@@ -1,0 +1,259 @@
+/**
+ * Refunding part of an order: through /api/admin-order on the embedded shop (the amount and reason, the
+ * customer's email, the history, what is left, the refusal of more than is left, a fully refunded order, the
+ * sales figures and the customers' totals), and in SQL on both databases, where twenty refunds at once on real
+ * PostgreSQL connections cannot add up to more than was paid.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { orderNumber } from '../../src/lib/format';
+import { startTestShop, type TestShop } from '../helpers/shop';
+import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+
+const STAFF = 'refunds-publisher@example.com';
+
+describe('part refunds through /api/admin-order', () => {
+  let t: TestShop;
+  let staff: SupabaseClient;
+  let shopper: SupabaseClient;
+  let outbox: string;
+  const savedOutbox = process.env.LOCAL_OUTBOX_FILE;
+
+  beforeAll(async () => {
+    outbox = join(mkdtempSync(join(tmpdir(), 'part-refunds-')), 'outbox.jsonl');
+    process.env.LOCAL_OUTBOX_FILE = outbox;
+    t = await startTestShop();
+    const added = await t.service().from('staff_members').insert({ email: STAFF });
+    if (added.error) throw added.error;
+    staff = await t.signIn(STAFF);
+    shopper = await t.signIn('refund-shopper@example.com');
+  });
+  afterAll(async () => {
+    await t.close();
+    if (savedOutbox === undefined) delete process.env.LOCAL_OUTBOX_FILE;
+    else process.env.LOCAL_OUTBOX_FILE = savedOutbox;
+  });
+
+  /** A paid order of 22 + 15 shipping = 37, paid on `paidOn` (a Sydney day) when given. */
+  async function paidOrder(email: string, paidOn?: string): Promise<string> {
+    const service = t.service();
+    const { data, error } = await service
+      .from('orders')
+      .insert({
+        checkout_session_id: `cs_local_${crypto.randomUUID()}`,
+        customer_email: email,
+        customer_name: 'Refund Customer',
+        subtotal_amount: 22,
+        shipping_amount: 15,
+        total_amount: 37,
+        shipping_address: { addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' },
+        shipping_method: { id: 'au-standard', name: 'AU Standard Courier' },
+      })
+      .select('id')
+      .single();
+    if (error) throw error;
+    const items = await service.from('order_items').insert({ order_id: data.id, product_id: 'book-10-reasons', title: 'The Book', quantity: 1, price_at_time: 22 });
+    if (items.error) throw items.error;
+    const fulfilled = await service.rpc('fulfil_order', { p_order_id: data.id });
+    if (fulfilled.data !== 'fulfilled') throw new Error(`fulfil_order: ${fulfilled.data}`);
+    if (paidOn) {
+      const moved = await service
+        .from('orders')
+        .update({ paid_at: `${paidOn}T02:00:00Z` })
+        .eq('id', data.id);
+      if (moved.error) throw moved.error;
+    }
+    return data.id as string;
+  }
+
+  async function act(client: SupabaseClient, body: unknown): Promise<{ status: number; body: { message?: string; error?: string } }> {
+    const token = (await client.auth.getSession()).data.session!.access_token;
+    const response = await fetch(`${t.url}/api/admin-order`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    return { status: response.status, body: await response.json() };
+  }
+  const refunds = async (orderId: string) =>
+    (await staff.rpc('admin_order_refunds', { p_order_id: orderId })).data as {
+      refunded: number;
+      remaining: number;
+      refundable: boolean;
+      parts: Array<{ amount: number; reason: string; status: string }>;
+    };
+  const history = async (orderId: string) => ((await staff.rpc('admin_get_order', { p_order_id: orderId })).data as { history: Array<{ action: string; detail: string; actor: string }> }).history;
+  const mailTo = async (email: string) => (await readOutbox(outbox)).filter((m) => m.to === email);
+
+  it('refunds part with a reason: the customer is emailed what and why and what remains paid; the history records it', async () => {
+    const email = 'part-one@example.com';
+    const orderId = await paidOrder(email);
+    const done = await act(staff, { action: 'refund_part', orderId, amountCents: 1250, reason: 'Cover arrived with a bent corner' });
+    expect(done.status).toBe(200);
+    expect(done.body.message).toBe(`Refunded $12.50 on order ${orderNumber(orderId)}; $24.50 remains paid. The customer has been emailed.`);
+
+    const after = await refunds(orderId);
+    expect(after).toMatchObject({ refunded: 12.5, remaining: 24.5, refundable: true });
+    expect(after.parts).toEqual([expect.objectContaining({ amount: 12.5, reason: 'Cover arrived with a bent corner', status: 'succeeded' })]);
+    expect(await history(orderId)).toContainEqual(
+      expect.objectContaining({ action: 'refunded_part', actor: STAFF, detail: expect.stringMatching(/^A\$12\.50: Cover arrived with a bent corner \(re_local_/) }),
+    );
+
+    const mails = await mailTo(email);
+    const notice = mails.find((m) => m.subject.startsWith('A refund of $12.50'));
+    expect(notice?.text).toContain('We have refunded $12.50 AUD of your order');
+    expect(notice?.text).toContain('Reason: Cover arrived with a bent corner');
+    expect(notice?.text).toContain("Your order's total was $37.00 AUD; with this refund, you have paid $24.50 AUD for it.");
+  });
+
+  it('refuses more than is left, with what is left; refuses no reason, no amount, and anyone who is not staff', async () => {
+    const orderId = await paidOrder('part-two@example.com');
+    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 3000, reason: 'Late' })).status).toBe(200);
+    const tooMuch = await act(staff, { action: 'refund_part', orderId, amountCents: 701, reason: 'Late again' });
+    expect(tooMuch).toEqual({ status: 409, body: { error: `You can refund at most $7.00 on order ${orderNumber(orderId)}: that is what is left of its payment.` } });
+    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 500, reason: '   ' })).status).toBe(400);
+    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 0, reason: 'x' })).status).toBe(400);
+    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1.5, reason: 'x' })).status).toBe(400);
+    expect((await act(shopper, { action: 'refund_part', orderId, amountCents: 100, reason: 'Mine' })).status).toBe(403);
+    expect((await refunds(orderId)).refunded).toBe(30);
+  });
+
+  it('refunded in full by its parts, the order ends refunded: out of To pack, no second email, no more refunds', async () => {
+    const email = 'part-three@example.com';
+    const orderId = await paidOrder(email);
+    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 2000, reason: 'Wrong edition' })).status).toBe(200);
+    const last = await act(staff, { action: 'refund_part', orderId, amountCents: 1700, reason: 'Shipping back to us' });
+    expect(last.body.message).toBe(`Refunded $17.00 on order ${orderNumber(orderId)}: it is now refunded in full. The customer has been emailed.`);
+    const order = (await staff.rpc('admin_get_order', { p_order_id: orderId })).data as { payment_status: string; refunded_at: string | null };
+    expect(order.payment_status).toBe('refund_due');
+    expect(order.refunded_at).not.toBeNull();
+    expect((await refunds(orderId)).refundable).toBe(false);
+    expect((await history(orderId)).map((e) => e.action)).toEqual(['refunded_part', 'refunded_part', 'refunded']);
+    const toPack = (await staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data as Array<{ id: string }>;
+    expect(toPack.map((o) => o.id)).not.toContain(orderId);
+    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1, reason: 'More' })).status).toBe(409);
+    // One email per part; the claim for a refund-in-full email is already taken, so none follows.
+    expect((await mailTo(email)).filter((m) => /refund/i.test(m.subject))).toHaveLength(2);
+    expect((await t.service().rpc('claim_refund_email', { p_order_id: orderId })).data).toBe(false);
+  });
+
+  it('cancelling after a part refund refunds and tells the rest, not the whole again', async () => {
+    const email = 'part-four@example.com';
+    const orderId = await paidOrder(email);
+    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 500, reason: 'Goodwill' })).status).toBe(200);
+    expect((await act(staff, { action: 'cancel', orderId })).status).toBe(200);
+    const cancelled = (await mailTo(email)).find((m) => m.subject.includes('cancelled and refunded'));
+    expect(cancelled?.text).toContain('We have refunded the remaining $32.00 AUD to your card (with the $5.00 AUD refunded before, the whole $37.00 AUD).');
+  });
+
+  it('a refund the provider refuses is recorded as failed, counts for nothing, and can be tried again', async () => {
+    const orderId = await paidOrder('part-five@example.com');
+    const { createLocalTestPayments } = await import('../../functions/_lib/providers/local-payments');
+    const { runOrderAction } = await import('../../functions/_lib/back-office');
+    const real = createLocalTestPayments(() => t.service());
+    const refusing = { ...real, refundSession: vi.fn(async () => ({ id: 're_refused', status: 'failed' as const })) };
+    const email = { name: 'recording', send: vi.fn(async () => undefined), sendBatch: vi.fn(async () => undefined) };
+    const failed = await runOrderAction(
+      { db: t.service(), actor: STAFF, services: { email, payments: refusing, siteOrigin: t.url } },
+      { action: 'refund_part', orderId, amountCents: 1000, reason: 'Damaged' },
+    );
+    expect(failed.status).toBe(502);
+    expect(failed.message).toMatch(/did not go through .*Nothing was refunded; you can try again/);
+    expect(email.send).not.toHaveBeenCalled();
+    expect(refusing.refundSession).toHaveBeenCalledWith(
+      expect.any(String),
+      expect.objectContaining({ amountCents: 1000, reason: 'Damaged', idempotencyKey: expect.stringMatching(/^order-part-refund-/) }),
+    );
+    expect(await refunds(orderId)).toMatchObject({ refunded: 0, remaining: 37 });
+    expect((await history(orderId)).at(-1)).toMatchObject({ action: 'refund_failed', detail: expect.stringContaining('Part refund of A$10.00 did not go through') });
+    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1000, reason: 'Damaged' })).status).toBe(200);
+  });
+
+  it('the sales figures and the customer’s total count part refunds (and GST follows)', async () => {
+    // A day of its own, far back, so no other test's order is in it.
+    const day = '2019-03-14';
+    const email = 'part-sales@example.com';
+    const orderId = await paidOrder(email, day);
+    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1100, reason: 'Price match' })).status).toBe(200);
+    const sales = (await staff.rpc('admin_sales', { p_from: day, p_to: day, p_by: 'day' })).data as { totals: Record<string, number> };
+    expect(sales.totals).toMatchObject({ orders: 1, goods: 22, shipping: 15, refunds: 11, net: 26, gst: 2.36, copies: 1 });
+    const csvOrders = (await staff.rpc('admin_sales_orders', { p_from: day, p_to: day })).data as Array<{ refunded_amount: number; refund_id: string }>;
+    expect(csvOrders[0]).toMatchObject({ refunded_amount: 11, refund_id: expect.stringMatching(/^re_local_/) });
+    const customer = (await staff.rpc('admin_get_customer', { p_email: email })).data as { total_spent: number };
+    expect(customer.total_spent).toBe(26);
+  });
+
+  it('a signed-in shopper reads no refunds', async () => {
+    const orderId = await paidOrder('part-six@example.com');
+    const { error } = await shopper.rpc('admin_order_refunds', { p_order_id: orderId });
+    expect(error?.code).toBe('42501');
+    const table = await shopper.from('order_refunds').select('amount');
+    expect(table.data ?? []).toEqual([]);
+  });
+});
+
+describe.each(DATABASES)('part refunds at once, on the $label', ({ open }) => {
+  let db: TestDatabase;
+  const ORDER = '00000000-0000-4000-8000-00000000ab01';
+
+  beforeAll(async () => {
+    db = await open();
+    await db.admin.exec(`
+      insert into public.orders (id, customer_email, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, checkout_session_id)
+        values ('${ORDER}', 'race@example.com', 22, 15, 37, '{}', '{"name": "AU Standard Courier"}', 'cs_race');
+      insert into public.order_items (order_id, product_id, title, quantity, price_at_time) values ('${ORDER}', 'book-10-reasons', 'Book', 1, 22);
+      update public.products set stock = greatest(stock, 5) where id = 'book-10-reasons';
+      select public.fulfil_order('${ORDER}');`);
+  });
+  afterAll(() => db.close());
+
+  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
+    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
+    const { rows } = await db.request('service_role', {}, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
+    return rows[0]?.result as T;
+  };
+
+  it('twenty staff refunding $10 at once on a $37 order: three go through, the rest are told what is left', async () => {
+    const attempts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call<{ outcome: string; refund_id?: string; remaining: number }>('begin_part_refund', [ORDER, 10, `Race ${i}`, 'publisher@example.com'])),
+    );
+    const reserved = attempts.filter((a) => a.outcome === 'reserved');
+    expect(reserved).toHaveLength(3);
+    expect(attempts.filter((a) => a.outcome === 'too_much').every((a) => a.remaining === 7)).toBe(true);
+    // Settled twice each, at once (a retried request): each part is settled and written to the history once.
+    const settled = await Promise.all(
+      reserved.flatMap((r) => [
+        call<{ outcome: string }>('settle_part_refund', [r.refund_id, `re_${r.refund_id}`, null]),
+        call<{ outcome: string }>('settle_part_refund', [r.refund_id, `re_${r.refund_id}`, null]),
+      ]),
+    );
+    expect(settled.filter((s) => s.outcome === 'succeeded')).toHaveLength(3);
+    expect(settled.filter((s) => s.outcome === 'already')).toHaveLength(3);
+    const { rows } = await db.admin.query<{ refunded: string; events: number; payment_status: string }>(`
+      select (select sum(amount) from public.order_refunds where order_id = o.id and status = 'succeeded')::text as refunded,
+        (select count(*)::int from public.order_events where order_id = o.id and action = 'refunded_part') as events, o.payment_status
+      from public.orders o where o.id = '${ORDER}'`);
+    expect(rows[0]).toEqual({ refunded: '30.00', events: 3, payment_status: 'paid' });
+    // The last $7, twice at once: one goes through and the order is refunded in full, the other finds nothing left.
+    const last = await Promise.all([
+      call<{ outcome: string; refund_id?: string }>('begin_part_refund', [ORDER, 7, 'Rest', 'a@example.com']),
+      call<{ outcome: string }>('begin_part_refund', [ORDER, 7, 'Rest', 'b@example.com']),
+    ]);
+    expect(last.map((l) => l.outcome).sort()).toEqual(['reserved', 'too_much']);
+    const winner = last.find((l) => l.outcome === 'reserved') as { refund_id: string };
+    expect(await call<{ fully_refunded: boolean }>('settle_part_refund', [winner.refund_id, 're_last', null])).toMatchObject({ fully_refunded: true, remaining: 0 });
+    const { rows: after } = await db.admin.query<{ payment_status: string; refund_id: string }>(`select payment_status, refund_id from public.orders where id = '${ORDER}'`);
+    expect(after[0]).toEqual({ payment_status: 'refund_due', refund_id: 're_last' });
+    expect(await call<{ outcome: string }>('begin_part_refund', [ORDER, 1, 'More', 'x'])).toEqual({ outcome: 'not_refundable' });
+  });
+
+  it('refuses an amount of no cents, of fractions of a cent, and no reason', async () => {
+    for (const [amount, reason] of [
+      [0, 'r'],
+      [1.005, 'r'],
+      [1, '  '],
+    ] as const) {
+      await expect(call('begin_part_refund', [ORDER, amount, reason, 'x'])).rejects.toMatchObject({ code: '22023' });
+    }
+  });
+});
