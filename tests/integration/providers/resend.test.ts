@@ -111,4 +111,41 @@ describe('Resend emails', () => {
     const baseUrl = await fakeResend(() => undefined /* never answers */);
     await expect(createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl, timeoutMs: 150 }).send(MESSAGE)).rejects.toMatchObject({ code: 'timeout', status: 504 });
   });
+
+  it('sends a batch in one POST to /emails/batch, headers included, under the batch’s idempotency key', async () => {
+    const baseUrl = await fakeResend((_seen, res) => sendJson(res, 200, { data: [{ id: 'e1' }, { id: 'e2' }] }));
+    const headers = { 'List-Unsubscribe': '<https://shop.example/api/newsletter-unsubscribe?token=t>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+    await createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl }).sendBatch(
+      [
+        { to: 'a@example.com', subject: 'News', text: 'Hi', html: '<p>Hi</p>', headers },
+        { to: 'b@example.com', subject: 'News', text: 'Hi', html: '<p>Hi</p>', headers },
+      ],
+      { idempotencyKey: 'newsletter-1-batch-1' },
+    );
+    const request = fake.seen[0]!;
+    expect(request.path).toBe('/emails/batch');
+    expect(request.headers['idempotency-key']).toBe('newsletter-1-batch-1');
+    expect(JSON.parse(request.body)).toEqual([
+      { from: FROM, to: ['a@example.com'], subject: 'News', text: 'Hi', html: '<p>Hi</p>', headers },
+      { from: FROM, to: ['b@example.com'], subject: 'News', text: 'Hi', html: '<p>Hi</p>', headers },
+    ]);
+  });
+
+  it('a batch refused (422) or answered without an id per email is a ProviderError; more than 100 is refused before sending', async () => {
+    const refusing = await fakeResend((_seen, res) => resendError(res, 422, 'validation_error', 'The `to` field must be an email.'));
+    await expect(createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl: refusing }).sendBatch([MESSAGE], { idempotencyKey: 'k' })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringContaining('validation_error'),
+    });
+    const short = await fakeResend((_seen, res) => sendJson(res, 200, { data: [] }));
+    await expect(createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl: short }).sendBatch([MESSAGE], { idempotencyKey: 'k' })).rejects.toMatchObject({ code: 'invalid-response' });
+    const seen = fake.seen.length;
+    await expect(
+      createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl: short }).sendBatch(
+        Array.from({ length: 101 }, () => MESSAGE),
+        { idempotencyKey: 'k' },
+      ),
+    ).rejects.toMatchObject({ status: 400 });
+    expect(fake.seen).toHaveLength(seen);
+  });
 });

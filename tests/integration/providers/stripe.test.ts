@@ -256,6 +256,35 @@ describe('Stripe refunds', () => {
     expect(Object.fromEntries(create!.body)).toEqual({ payment_intent: 'pi_3LocalFake', 'metadata[order_id]': 'order-123', 'metadata[reason]': 'sold_out_at_fulfilment' });
   });
 
+  it('refunds part of the payment: the amount in cents, the publisher’s reason in the metadata, under its own key', async () => {
+    const stripeOptions = await fakeStripe((seen, res) => {
+      if (seen.method === 'GET') return stripeJson(res, 200, session({ status: 'complete', payment_status: 'paid', payment_intent: 'pi_3LocalFake' }));
+      stripeJson(res, 200, { id: 're_3Part', object: 'refund', amount: 1250, currency: 'aud', payment_intent: 'pi_3LocalFake', status: 'pending' });
+    });
+    const refund = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).refundSession('cs_test_a1b2c3', {
+      orderId: 'order-123',
+      idempotencyKey: 'order-part-refund-r1',
+      amountCents: 1250,
+      reason: 'Bent corner',
+    });
+    expect(refund).toEqual({ id: 're_3Part', status: 'pending' });
+    const create = fake.seen[1]!;
+    expect(create.headers['idempotency-key']).toBe('order-part-refund-r1');
+    expect(Object.fromEntries(create.body)).toEqual({
+      payment_intent: 'pi_3LocalFake',
+      amount: '1250',
+      'metadata[order_id]': 'order-123',
+      'metadata[reason]': 'part_refund',
+      'metadata[note]': 'Bent corner',
+    });
+  });
+
+  it('refuses a part refund that is not a whole number of cents before asking Stripe', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session({ payment_intent: 'pi_3LocalFake' })));
+    await expect(createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).refundSession('cs_test_a1b2c3', { orderId: 'o', idempotencyKey: 'k', amountCents: 12.5 })).rejects.toThrow(TypeError);
+    expect(fake.seen).toEqual([]);
+  });
+
   it('a session with no payment to refund is a ProviderError, and Stripe is not asked to refund', async () => {
     const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session({ payment_intent: null })));
     await expect(createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).refundSession('cs_test_a1b2c3', { orderId: 'order-123', idempotencyKey: 'k' })).rejects.toMatchObject({ status: 409 });

@@ -1,0 +1,245 @@
+/**
+ * The newsletter through its real paths on the embedded shop: sign-ups record their consent, the publisher
+ * writes a newsletter (admin_create_newsletter) and /api/admin-newsletter sends it in batches of at most 100
+ * through the email provider, each email with its own signed one-click unsubscribe (RFC 8058 headers, a POST the
+ * local shop answers); an unsubscribed address is never sent to again; a send that stopped is resumed without
+ * anyone getting it twice. In SQL on both databases: two senders at once never claim the same recipient.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUnsubscribeToken, unsubscribeSecret, verifyUnsubscribeToken } from '../../functions/_lib/newsletter';
+import { createLocalOutboxEmail, readOutbox } from '../../functions/_lib/providers/local-email';
+import { readServerEnv } from '../../src/config/env';
+import { startTestShop, type TestShop } from '../helpers/shop';
+import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+
+const STAFF = 'newsletter-publisher@example.com';
+
+describe('the newsletter on the local shop', () => {
+  let t: TestShop;
+  let staff: SupabaseClient;
+  let shopper: SupabaseClient;
+  let outbox: string;
+  const savedOutbox = process.env.LOCAL_OUTBOX_FILE;
+
+  beforeAll(async () => {
+    outbox = join(mkdtempSync(join(tmpdir(), 'newsletter-')), 'outbox.jsonl');
+    process.env.LOCAL_OUTBOX_FILE = outbox;
+    t = await startTestShop();
+    const added = await t.service().from('staff_members').insert({ email: STAFF });
+    if (added.error) throw added.error;
+    staff = await t.signIn(STAFF);
+    shopper = await t.signIn('newsletter-shopper@example.com');
+  });
+  afterAll(async () => {
+    await t.close();
+    if (savedOutbox === undefined) delete process.env.LOCAL_OUTBOX_FILE;
+    else process.env.LOCAL_OUTBOX_FILE = savedOutbox;
+  });
+
+  const subscribe = (email: string, page?: string) =>
+    fetch(`${t.url}/api/send-notification`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'newsletter', data: { email, ...(page && { page }) } }) });
+  const subscription = async (email: string) =>
+    (await t.service().from('newsletter_subscriptions').select('id, consent_at, consent_source, consent_page, unsubscribed_at').eq('email', email).single()).data as {
+      id: string;
+      consent_at: string;
+      consent_source: string;
+      consent_page: string | null;
+      unsubscribed_at: string | null;
+    };
+  async function send(client: SupabaseClient, newsletterId: string) {
+    const token = (await client.auth.getSession()).data.session!.access_token;
+    const response = await fetch(`${t.url}/api/admin-newsletter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ newsletterId }),
+    });
+    return { status: response.status, body: (await response.json()) as { sent?: number; waiting?: number; state?: string; message?: string; error?: string } };
+  }
+  async function write(subject: string, body: string): Promise<string> {
+    const { data, error } = await staff.rpc('admin_create_newsletter', { p_subject: subject, p_body: body });
+    if (error) throw error;
+    return (data as { id: string }).id;
+  }
+  /** Keeps everyone but these out of the next newsletter (other tests' subscribers). */
+  async function onlySubscribed(emails: string[]) {
+    const list = emails.map((e) => `'${e.replace(/'/g, "''")}'`).join(', ');
+    await t.shop.backend!.db.exec(`update public.newsletter_subscriptions set unsubscribed_at = now() where unsubscribed_at is null and email not in (${list})`);
+  }
+  const mails = async (subject: string) => (await readOutbox(outbox)).filter((m) => m.subject === subject);
+
+  it('a sign-up records when and on which page the subscriber agreed', async () => {
+    expect((await subscribe('consent@example.com', '/blog')).status).toBe(200);
+    const row = await subscription('consent@example.com');
+    expect(row).toMatchObject({ consent_source: 'Website sign-up form', consent_page: '/blog', unsubscribed_at: null });
+    expect(Date.now() - Date.parse(row.consent_at)).toBeLessThan(60_000);
+    // A page that is not a path of this site is not recorded.
+    expect((await subscribe('consent-elsewhere@example.com', 'https://elsewhere.example/x')).status).toBe(200);
+    expect((await subscription('consent-elsewhere@example.com')).consent_page).toBeNull();
+    expect((await subscribe('CONSENT@example.com', '/blog')).status).toBe(409);
+  });
+
+  it('sends to every subscriber once, each email with its own one-click unsubscribe; the unsubscribed get no more', async () => {
+    const [ann, ben] = ['ann-news@example.com', 'ben-news@example.com'];
+    for (const email of [ann, ben]) expect((await subscribe(email, '/blog')).status).toBe(200);
+    await onlySubscribed([ann, ben]);
+
+    const first = await write('Spring news', 'Hello **friends**!\n\n<script>alert(1)</script>\n\n[Our book](https://example.com/book) and [bad](javascript:alert(1))');
+    expect((await send(staff, first)).body).toMatchObject({ sent: 2, waiting: 0, state: 'done', message: 'The newsletter has gone to every subscriber.' });
+    const sent = await mails('Spring news');
+    expect(sent.map((m) => m.to).sort()).toEqual([ann, ben]);
+    for (const mail of sent) {
+      const id = (await subscription(mail.to)).id;
+      const token = signUnsubscribeToken(unsubscribeSecret(readServerEnv({ SHOP_LOCAL_SERVER: '1' })), id);
+      expect(mail.headers).toEqual({ 'List-Unsubscribe': `<${t.url}/api/newsletter-unsubscribe?token=${encodeURIComponent(token)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+      expect(mail.html).toContain(`href="${t.url}/newsletter/unsubscribe#${token}"`);
+      expect(mail.text).toContain(`${t.url}/newsletter/unsubscribe#${token}`);
+      // Safe Markdown: the script is text, the javascript: link is not a link.
+      expect(mail.html).toContain('<strong>friends</strong>');
+      expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(mail.html).not.toContain('<script');
+      expect(mail.html).not.toContain('javascript:');
+      expect(mail.html).toContain('href="https://example.com/book"');
+    }
+    // Sending again sends nobody anything.
+    expect((await send(staff, first)).body).toMatchObject({ sent: 0, state: 'done' });
+    expect(await mails('Spring news')).toHaveLength(2);
+
+    // Ann's mail program unsubscribes her from the header, as RFC 8058 says: a POST with List-Unsubscribe=One-Click.
+    const oneClick = sent.find((m) => m.to === ann)!.headers!['List-Unsubscribe']!.slice(1, -1);
+    const response = await fetch(oneClick, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { message: string }).message).toBe('You have been unsubscribed. You will get no more newsletters from us.');
+    expect((await subscription(ann)).unsubscribed_at).not.toBeNull();
+    // Again: still fine, still unsubscribed.
+    expect((await fetch(oneClick, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(200);
+
+    const second = await write('Summer news', 'Only for those still with us.');
+    expect((await send(staff, second)).body).toMatchObject({ sent: 1, state: 'done' });
+    expect((await mails('Summer news')).map((m) => m.to)).toEqual([ben]);
+
+    const list = (await staff.rpc('admin_list_newsletters')).data as Array<{ id: string; recipients: number; sent: number; finished_at: string | null }>;
+    expect(list.find((n) => n.id === first)).toMatchObject({ recipients: 2, sent: 2, finished_at: expect.any(String) });
+    expect(list.find((n) => n.id === second)).toMatchObject({ recipients: 1, sent: 1 });
+
+    // Signing up again is a new consent: she is back on the list.
+    expect((await subscribe(ann, '/blog/why-faith-based-books-matter')).status).toBe(200);
+    expect(await subscription(ann)).toMatchObject({ unsubscribed_at: null, consent_page: '/blog/why-faith-based-books-matter' });
+  });
+
+  it('a forged or altered unsubscribe token is refused, and unsubscribes nobody', async () => {
+    expect((await subscribe('forged@example.com')).status).toBe(200);
+    const { id } = await subscription('forged@example.com');
+    const forged = signUnsubscribeToken('not-the-secret', id);
+    expect(verifyUnsubscribeToken(unsubscribeSecret(readServerEnv({ SHOP_LOCAL_SERVER: '1' })), forged)).toBeNull();
+    for (const token of [forged, id, `${id}.`, '']) {
+      const response = await fetch(`${t.url}/api/newsletter-unsubscribe?token=${encodeURIComponent(token)}`, { method: 'POST', body: 'List-Unsubscribe=One-Click' });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: string }).error).toMatch(/This unsubscribe link is not valid/);
+    }
+    expect((await subscription('forged@example.com')).unsubscribed_at).toBeNull();
+  });
+
+  it('sends in batches of at most 100, and a send that stopped is resumed without sending anyone twice', async () => {
+    const emails = Array.from({ length: 205 }, (_, i) => `bulk-${String(i).padStart(3, '0')}@example.com`);
+    const inserted = await t
+      .service()
+      .from('newsletter_subscriptions')
+      .insert(emails.map((email) => ({ email, consent_source: 'Test import' })));
+    if (inserted.error) throw inserted.error;
+    await onlySubscribed(emails);
+    const id = await write('Bulk news', 'To many.');
+
+    // The first batch was claimed and sent, then the sender stopped before recording it (its answer was lost).
+    const claimed = (await t.service().rpc('newsletter_claim_batch', { p_newsletter_id: id, p_size: 100 })).data as { batch: number; recipients: Array<{ email: string }> };
+    expect(claimed.recipients).toHaveLength(100);
+    const provider = createLocalOutboxEmail({ file: outbox, log: () => {} });
+    await provider.sendBatch(
+      claimed.recipients.map((r) => ({ to: r.email, subject: 'Bulk news', text: 'To many.' })),
+      { idempotencyKey: `newsletter-${id}-batch-${claimed.batch}` },
+    );
+    // While it could still be in flight, a resumed send leaves it alone and sends the rest.
+    const resumed = await send(staff, id);
+    expect(resumed.body).toMatchObject({ sent: 105, state: 'busy', waiting: 100 });
+    // Two minutes on, the claimed batch is taken again with the same key: the provider sends nothing twice.
+    await t.shop.backend!.db.exec(`update public.newsletter_deliveries set claimed_at = now() - interval '3 minutes' where newsletter_id = '${id}' and status = 'claimed'`);
+    expect((await send(staff, id)).body).toMatchObject({ sent: 100, waiting: 0, state: 'done' });
+    const bulk = await mails('Bulk news');
+    expect(bulk).toHaveLength(205);
+    expect(new Set(bulk.map((m) => m.to)).size).toBe(205);
+    const batchSizes = Object.values(Object.groupBy(bulk, (m) => m.batchKey ?? '')).map((group) => group!.length);
+    expect(batchSizes.sort((a, b) => a - b)).toEqual([5, 100, 100]);
+  });
+
+  it('only staff write or send a newsletter; a signed-in shopper reads none', async () => {
+    expect((await shopper.rpc('admin_create_newsletter', { p_subject: 'Mine', p_body: 'x' })).error?.code).toBe('42501');
+    expect((await shopper.rpc('admin_list_newsletters')).error?.code).toBe('42501');
+    expect((await shopper.from('newsletters').select('subject')).data ?? []).toEqual([]);
+    expect((await shopper.from('newsletter_deliveries').select('email')).data ?? []).toEqual([]);
+    expect((await send(shopper, '00000000-0000-4000-8000-000000000000')).status).toBe(403);
+    expect((await send(staff, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
+
+describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
+  let db: TestDatabase;
+  const NEWSLETTER = '00000000-0000-4000-8000-00000000bb01';
+
+  beforeAll(async () => {
+    db = await open();
+    await db.admin.exec(`
+      insert into public.newsletter_subscriptions (email) select 'reader' || g || '@example.com' from generate_series(1, 250) g;
+      insert into public.newsletters (id, subject, body_markdown, created_by) values ('${NEWSLETTER}', 'News', 'Hello', 'publisher@example.com');
+      insert into public.newsletter_deliveries (newsletter_id, email, subscription_id) select '${NEWSLETTER}', lower(email), id from public.newsletter_subscriptions;
+      update public.newsletter_subscriptions set unsubscribed_at = now() where email = 'reader7@example.com';`);
+  });
+  afterAll(() => db.close());
+
+  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
+    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
+    const { rows } = await db.request('service_role', {}, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
+    return rows[0]?.result as T;
+  };
+  type Claim = { batch: number | null; recipients?: Array<{ email: string }>; state?: string };
+
+  it('senders at once claim disjoint batches, skip the unsubscribed, take back a stale batch with its number, and finish', async () => {
+    const claims = await Promise.all(Array.from({ length: 4 }, () => call<Claim>('newsletter_claim_batch', [NEWSLETTER, 100])));
+    const batches = claims.filter((c) => c.batch !== null);
+    expect(batches).toHaveLength(3);
+    const claimedEmails = batches.flatMap((c) => c.recipients!.map((r) => r.email));
+    expect(claimedEmails).toHaveLength(249);
+    expect(new Set(claimedEmails).size).toBe(249);
+    expect(claimedEmails).not.toContain('reader7@example.com');
+    expect(claims.find((c) => c.batch === null)).toEqual({ batch: null, state: 'busy' });
+
+    const [first, ...rest] = batches as Array<{ batch: number }>;
+    for (const c of rest) await call('newsletter_batch_sent', [NEWSLETTER, c.batch]);
+    // The first batch's sender stopped; two minutes on it is claimed again, with the same number (the same key).
+    await db.admin.exec(`update public.newsletter_deliveries set claimed_at = now() - interval '3 minutes' where newsletter_id = '${NEWSLETTER}' and batch = ${first!.batch}`);
+    const again = await call<Claim>('newsletter_claim_batch', [NEWSLETTER, 100]);
+    expect(again.batch).toBe(first!.batch);
+    expect(again.recipients).toHaveLength(batches[0]!.recipients!.length);
+    expect(await call<number>('newsletter_batch_sent', [NEWSLETTER, first!.batch])).toBe(0);
+    expect(await call<Claim>('newsletter_claim_batch', [NEWSLETTER, 100])).toEqual({ batch: null, state: 'done' });
+    const { rows } = await db.admin.query<{ status: string; n: number }>(
+      `select status, count(*)::int as n from public.newsletter_deliveries where newsletter_id = '${NEWSLETTER}' group by status order by status`,
+    );
+    expect(rows).toEqual([
+      { status: 'sent', n: 249 },
+      { status: 'skipped', n: 1 },
+    ]);
+  });
+
+  it('unsubscribing is once; signing up again after it is a new consent', async () => {
+    const { rows } = await db.admin.query<{ id: string }>(`select id from public.newsletter_subscriptions where email = 'reader9@example.com'`);
+    const id = rows[0]!.id;
+    expect(await call('newsletter_unsubscribe', [id])).toBe('unsubscribed');
+    expect(await call('newsletter_unsubscribe', [id])).toBe('already');
+    expect(await call('newsletter_unsubscribe', ['00000000-0000-4000-8000-000000000000'])).toBe('unknown');
+    expect(await call('newsletter_resubscribe', ['Reader9@Example.com', 'Website sign-up form', '/blog'])).toBe(true);
+    expect(await call('newsletter_resubscribe', ['reader9@example.com', 'Website sign-up form', '/blog'])).toBe(false);
+  });
+});
