@@ -3,29 +3,13 @@
  * the role, the publisher signs in, packs, ships with a tracking number; the guest follows the order from the
  * email; another paid order is cancelled and refunded.
  */
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { addToCart, asService, signInFromAdmin, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, guestBuys, signInFromAdmin, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-async function guestBuys(page: Page, email: string): Promise<string> {
-  await addToCart(page, '/store/product/book-10-reasons');
-  await page.goto('/checkout');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Address line 1').fill('7 Packer Lane');
-  await page.getByLabel('City / suburb').fill('Parramatta');
-  await page.getByLabel('Postcode').fill('2150');
-  await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
-  const [payment] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Proceed to Payment' }).click()]);
-  await payment.getByRole('button', { name: /^Pay/ }).click();
-  await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
-  const number = (await payment.getByTestId('order-number').textContent())!;
-  await payment.close();
-  return number;
-}
 
 test.describe('the publisher runs an order from payment to the shopper’s door', () => {
   // Whole journeys through several pages and a CLI run: longer than one page's test.

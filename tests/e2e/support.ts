@@ -143,3 +143,21 @@ export async function payInNewTab(page: Page): Promise<Page> {
   await expect(payment.getByText('TEST PAYMENT')).toBeVisible();
   return payment;
 }
+
+/**
+ * A guest buys one copy of the book through the real checkout and the local TEST payment page (opened in a new
+ * tab, as Stripe's would be); answers the order number the confirmation page shows.
+ */
+export async function guestBuys(page: Page, email: string): Promise<string> {
+  await addToCart(page, '/store/product/book-10-reasons');
+  await page.goto('/checkout');
+  await page.getByLabel('Email').fill(email);
+  await fillAddress(page, { line1: '7 Packer Lane', city: 'Parramatta', postcode: '2150' });
+  await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked({ timeout: 15_000 });
+  const payment = await payInNewTab(page);
+  await payment.getByRole('button', { name: /^Pay/ }).click();
+  await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
+  const number = (await payment.getByTestId('order-number').textContent())!;
+  await payment.close();
+  return number;
+}

@@ -1,0 +1,165 @@
+/**
+ * The publisher refunds part of an order and sends the newsletter, at 1280 and 375 px: a part refund with its
+ * reason (the history, the customer's email, what remains), a second refund for more than remains refused; a
+ * newsletter to two subscribers (one email each, with the one-click unsubscribe headers), one of them
+ * unsubscribing through the link, and the next newsletter reaching only the other.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { AXE_TAGS } from '../audit/accessibility';
+import { guestBuys, horizontalOverflow, staffCli, staffSignsIn, uniqueEmail } from './support';
+
+const OUTBOX = 'test-results/outbox.jsonl';
+const SHOTS = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
+// Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+const dollars = (text: string) => Number(text.replace(/[^0-9.]/g, ''));
+const price = (amount: number) => `$${amount.toFixed(2)}`;
+
+async function publisher(page: Page, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: 900 });
+  const email = uniqueEmail('publisher');
+  expect(staffCli('add', email)).toContain(`${email} is now staff`);
+  await staffSignsIn(page, email);
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test.describe('the publisher refunds part of an order', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  for (const width of [1280, 375]) {
+    test(`a part refund with its reason, then more than remains refused, at ${width} px`, async ({ browser }) => {
+      const customer = uniqueEmail('part-refund');
+      const guest = await (await browser.newContext()).newPage();
+      const number = await guestBuys(guest, customer);
+      await guest.close();
+
+      const page = await (await browser.newContext()).newPage();
+      await publisher(page, width);
+      await page.getByLabel('Search by order number or email').fill(number);
+      await page.getByRole('link', { name: number }).first().click();
+      await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
+
+      const form = page.getByRole('form', { name: 'Refund part' });
+      const summary = form.getByTestId('refund-summary');
+      await expect(summary).toContainText('Refunded $0.00');
+      const paid = dollars((await summary.textContent())!.match(/Paid (\S+)/)![1]!);
+
+      await form.getByLabel('Amount (AUD)').fill('5');
+      await form.getByRole('button', { name: 'Refund part' }).click();
+      await expect(form.getByRole('alert')).toHaveText('Give a reason for the refund.');
+      await form.getByLabel(/^Reason/).fill('Cover arrived with a bent corner');
+      await form.getByRole('button', { name: 'Refund part' }).click();
+      const left = paid - 5;
+      await expect(summary).toContainText(`Refunded $5.00 · Left to refund ${price(left)}`);
+      await expect(page.getByText('payment: partly refunded')).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Part refunds' })).toContainText('$5.00 — Cover arrived with a bent corner');
+      await expect(page.getByRole('region', { name: 'History' })).toContainText(/refunded part \(A\$5\.00: Cover arrived with a bent corner \(re_local_/);
+
+      await expect
+        .poll(async () => (await readOutbox(OUTBOX)).filter((m) => m.to === customer && m.subject === `A refund of $5.00 on your order ${number}`).length, { message: 'the customer’s refund email' })
+        .toBe(1);
+      const mail = (await readOutbox(OUTBOX)).find((m) => m.to === customer && m.subject.startsWith('A refund of'))!;
+      expect(mail.text).toContain('Reason: Cover arrived with a bent corner');
+      expect(mail.text).toContain(`with this refund, you have paid ${price(left)} AUD for it.`);
+
+      // More than remains: refused, saying how much is left; nothing more is refunded.
+      await form.getByLabel('Amount (AUD)').fill((left + 1).toFixed(2));
+      await form.getByLabel(/^Reason/).fill('Postage refund');
+      await form.getByRole('button', { name: 'Refund part' }).click();
+      await expect(form.getByRole('alert')).toHaveText(`You can refund at most ${price(left)} on this order: that is what is left of its payment.`);
+      await expect(form.getByLabel('Amount (AUD)')).toHaveAttribute('aria-invalid', 'true');
+      await expect(summary).toContainText('Refunded $5.00');
+
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await form.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/refund-form-${width}.png` });
+      await expectNoAxeViolations(page);
+      await page.close();
+    });
+  }
+});
+
+test.describe('the publisher sends the newsletter', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test('to two subscribers; one unsubscribes through the link; the next reaches only the other (1280 then 375 px)', async ({ browser, request }) => {
+    const [ann, ben] = [uniqueEmail('ann-news'), uniqueEmail('ben-news')];
+    for (const email of [ann, ben]) {
+      const signup = await request.post('/api/send-notification', { data: { type: 'newsletter', data: { email, page: '/blog' } } });
+      expect(signup.status()).toBe(200);
+    }
+
+    const page = await (await browser.newContext()).newPage();
+    await publisher(page, 1280);
+    await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Newsletter' }).click();
+    await expect(page.getByRole('heading', { name: 'Newsletter', level: 2 })).toBeVisible();
+
+    async function send(subject: string, body: string, width: number): Promise<number> {
+      await page.getByLabel('Subject').fill(subject);
+      await page.getByLabel('Message (Markdown)').fill(body);
+      const preview = page.frameLocator('iframe[title="Preview of the newsletter email"]');
+      await expect(preview.getByRole('heading', { name: 'Hello from Sydney' })).toBeVisible();
+      await expect(preview.getByText('Awesome Catholic Kids', { exact: true })).toBeVisible();
+      await expect(preview.getByRole('link', { name: 'Unsubscribe' })).toBeVisible();
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      // Viewport shots: a full-page capture leaves out the sandboxed preview frame's paint.
+      await page.getByRole('heading', { name: 'Write a newsletter' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/newsletter-${width}.png` });
+      await page.locator('iframe[title="Preview of the newsletter email"]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/newsletter-preview-${width}.png` });
+      await expectNoAxeViolations(page);
+      await page.getByRole('button', { name: 'Send newsletter' }).click();
+      const confirm = page.getByText(new RegExp(`^Send “${subject}” to (\\d+) subscribers? now\\?`));
+      await expect(confirm).toBeVisible();
+      const audience = Number((await confirm.textContent())!.match(/to (\d+) subscriber/)![1]);
+      await page.getByRole('button', { name: 'Send now' }).click();
+      await expect(page.getByRole('form', { name: 'Write a newsletter' }).getByRole('status')).toHaveText('The newsletter has gone to every subscriber.', { timeout: 30_000 });
+      await expect(page.getByRole('region', { name: 'Sent newsletters' }).getByRole('listitem').filter({ hasText: subject })).toContainText(`sent to ${audience} of ${audience}`);
+      return audience;
+    }
+
+    const body = '## Hello from Sydney\n\nOur **new** book is nearly here.\n\n- a counting book\n- for little ones\n\n[See the book](https://awesomecatholickids.com.au/book)';
+    const first = `Spring news ${Date.now()}`;
+    const audience = await send(first, body, 1280);
+    // One email per subscriber (run alone, that is exactly Ann and Ben), each with the one-click headers.
+    const firstMails = (await readOutbox(OUTBOX)).filter((m) => m.subject === first);
+    expect(firstMails).toHaveLength(audience);
+    expect(firstMails.filter((m) => m.to === ann)).toHaveLength(1);
+    expect(firstMails.filter((m) => m.to === ben)).toHaveLength(1);
+    for (const mail of firstMails) {
+      expect(mail.headers?.['List-Unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/api\/newsletter-unsubscribe\?token=[^>]+>$/);
+      expect(mail.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    }
+
+    // Ann opens the unsubscribe link in her email.
+    const link = firstMails.find((m) => m.to === ann)!.html!.match(/href="(http:\/\/localhost:\d+\/newsletter\/unsubscribe#[^"]+)"/)![1]!;
+    const reader = await (await browser.newContext()).newPage();
+    await reader.goto(link);
+    await expect(reader.getByRole('status')).toHaveText('You have been unsubscribed. You will get no more newsletters from us.');
+    await expectNoAxeViolations(reader);
+    await reader.close();
+
+    await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Subscribers' }).click();
+    await expect(page.getByRole('listitem').filter({ hasText: ann })).toContainText('unsubscribed');
+    await expect(page.getByRole('listitem').filter({ hasText: ben })).toContainText('agreed');
+    await expect(page.getByRole('listitem').filter({ hasText: ben })).toContainText('Website sign-up form on /blog');
+
+    // The next newsletter, written and sent on a phone, reaches Ben and not Ann.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Newsletter' }).click();
+    const second = `Summer news ${Date.now()}`;
+    const secondAudience = await send(second, body, 375);
+    expect(secondAudience).toBe(audience - 1);
+    const secondMails = (await readOutbox(OUTBOX)).filter((m) => m.subject === second);
+    expect(secondMails).toHaveLength(secondAudience);
+    expect(secondMails.filter((m) => m.to === ben)).toHaveLength(1);
+    expect(secondMails.filter((m) => m.to === ann)).toHaveLength(0);
+  });
+});
