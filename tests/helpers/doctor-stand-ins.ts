@@ -223,6 +223,7 @@ export function goodEnv(standIns: DoctorStandIns): Record<string, string> {
     RESEND_API_KEY: DOCTOR_KEYS.resendFull,
     EMAIL_FROM: `Awesome Catholic Kids <orders@${SENDING_DOMAIN}>`,
     NOTIFY_EMAIL_TO: `publisher@${SENDING_DOMAIN}`,
+    NEWSLETTER_SIGNING_SECRET: 'doctor-newsletter-signing-secret-0123456789abcdef',
     TURNSTILE_SECRET_KEY: DOCTOR_KEYS.turnstileSecret,
     PUBLIC_TURNSTILE_SITE_KEY: DOCTOR_KEYS.turnstileSiteKey,
     AUSPOST_API_KEY: DOCTOR_KEYS.auspost,

@@ -108,6 +108,7 @@ describe('npm run doctor: a well-configured deploy', () => {
         'STRIPE_WEBHOOK_SECRET',
         'RESEND_API_KEY',
         'EMAIL_FROM',
+        'NEWSLETTER_SIGNING_SECRET',
         'TURNSTILE_SECRET_KEY',
         'PUBLIC_TURNSTILE_SITE_KEY',
       ].sort(),
