@@ -87,7 +87,8 @@ test.describe('the publisher refunds part of an order', () => {
 });
 
 test.describe('the publisher sends the newsletter', () => {
-  test.describe.configure({ timeout: 180_000 });
+  // Two newsletters written and sent, a reader's page and three accessibility scans: a long journey on a busy machine.
+  test.describe.configure({ timeout: 300_000 });
 
   test('to two subscribers; one unsubscribes through the link; the next reaches only the other (1280 then 375 px)', async ({ browser, request }) => {
     const [ann, ben] = [uniqueEmail('ann-news'), uniqueEmail('ben-news')];
