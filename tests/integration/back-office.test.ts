@@ -261,6 +261,7 @@ describe('order status page (/api/order-status)', () => {
       deliveryMethod: 'AU Standard Courier',
       total: 37,
       items: [{ title: 'The Book', quantity: 1 }],
+      gift: null,
       tracking: { number: '33XYZ0000001', carrier: 'Australia Post', url: 'https://auspost.com.au/mypost/track/details/33XYZ0000001' },
     });
     expect((await ask(orderId)).status).toBe(400);
