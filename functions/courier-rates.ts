@@ -7,6 +7,7 @@ import { readServerEnv } from '../src/config/env';
 import { CheckoutRejection, cartInput, country, priceCart, quotesFor } from './_lib/checkout';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { selectShippingRates } from './_lib/providers/select';
+import { goodsAfterCode, promotionCodeInput } from './_lib/promotion-codes';
 import { serviceClient } from './_lib/supabase-admin';
 
 const text = (max: number) => z.string().trim().max(max).optional().default('');
@@ -19,16 +20,20 @@ const body = z.object({
   deliveryAddressLine2: text(200),
   deliveryCountry: country,
   cart: cartInput,
+  /** The code the shopper applied: free shipping is judged on the goods after it. */
+  promotionCode: promotionCodeInput,
 });
 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);
   if ('response' in parsed) return parsed.response;
-  const { deliveryPostcode, deliverySuburb, deliveryState, deliveryCountry, cart } = parsed.data;
+  const { deliveryPostcode, deliverySuburb, deliveryState, deliveryCountry, cart, promotionCode } = parsed.data;
   const env = readServerEnv();
   try {
-    const { lines, subtotal } = await priceCart(serviceClient(env), cart);
-    const result = await quotesFor(selectShippingRates(env), lines, subtotal, { postalCode: deliveryPostcode, city: deliverySuburb, state: deliveryState, country: deliveryCountry });
+    const db = serviceClient(env);
+    const { lines, subtotal } = await priceCart(db, cart);
+    const goods = await goodsAfterCode(db, promotionCode, subtotal);
+    const result = await quotesFor(selectShippingRates(env), lines, goods, { postalCode: deliveryPostcode, city: deliverySuburb, state: deliveryState, country: deliveryCountry });
     return json(result);
   } catch (error) {
     if (error instanceof CheckoutRejection) return problem(error.status, error.message);

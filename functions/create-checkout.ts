@@ -6,10 +6,12 @@
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
-import { sumDollars, toCents } from '../src/lib/money';
+import { subtractDollars, sumDollars, toCents } from '../src/lib/money';
+import { codeRefusal } from '../src/features/checkout/promotion-code';
 import { CHECKOUT_MESSAGES } from '../src/features/checkout/contract';
 import { GIFT_MESSAGES } from '../src/features/checkout/gift';
-import { CheckoutRejection, cartInput, deliveryDays, email, giftSchema, priceCart, quotesFor, shippingDetailsSchema } from './_lib/checkout';
+import { CheckoutRejection, cartInput, deliveryDays, email, giftSchema, lineName, priceCart, quotesFor, shippingDetailsSchema } from './_lib/checkout';
+import { checkPromotionCode, PromotionCodeRefused, promotionCodeInput } from './_lib/promotion-codes';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { createOrder, linkCheckoutSession, recordCheckoutChoices } from './_lib/orders';
 import { selectPaymentProvider, selectShippingRates } from './_lib/providers/select';
@@ -20,6 +22,8 @@ const body = z
     cartItems: cartInput,
     shippingDetails: shippingDetailsSchema,
     customerEmail: email,
+    /** One promotion code; the server checks it and prices it, whatever the page showed. */
+    promotionCode: promotionCodeInput,
     successUrl: z.url().max(500).optional(),
     cancelUrl: z.url().max(500).optional(),
     gift: giftSchema,
@@ -40,7 +44,7 @@ function sameOrigin(url: string | undefined, origin: string, fallback: string): 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);
   if ('response' in parsed) return parsed.response;
-  const { cartItems, shippingDetails, customerEmail, gift, reminderConsent } = parsed.data;
+  const { cartItems, shippingDetails, customerEmail, gift, reminderConsent, promotionCode } = parsed.data;
   const origin = new URL(request.url).origin;
   const successUrl = sameOrigin(parsed.data.successUrl, origin, '/order-confirmation?session_id={CHECKOUT_SESSION_ID}');
   const cancelUrl = sameOrigin(parsed.data.cancelUrl, origin, '/cart');
@@ -52,7 +56,12 @@ export default handle(async (request) => {
   const db = serviceClient(env);
   try {
     const { lines, subtotal } = await priceCart(db, cartItems);
-    const shipping = await quotesFor(selectShippingRates(env), lines, subtotal, shippingDetails);
+    const code = promotionCode ? await checkPromotionCode(db, promotionCode, subtotal) : null;
+    if (code && code.status !== 'ok') return json({ error: codeRefusal(code), promotionCode: code }, 409);
+    const discount = code?.discount ?? 0;
+    // Free shipping is judged on the goods after the code.
+    const goods = subtractDollars(subtotal, discount);
+    const shipping = await quotesFor(selectShippingRates(env), lines, goods, shippingDetails);
     const method = shipping.quotes.find((q) => q.id === shippingDetails.shippingMethod.id);
     // The carrier's options changed since the page asked (a live quote then, the fallback now, or the reverse):
     // the current ones go back so the page can offer them again.
@@ -64,8 +73,10 @@ export default handle(async (request) => {
       customerEmail,
       customerName: fullName,
       subtotal,
+      promotionCode: code?.code ?? null,
+      discount,
       shippingAmount: method.price,
-      total: sumDollars(subtotal, method.price),
+      total: sumDollars(goods, method.price),
       shippingAddress: address,
       shippingMethod: { id: method.id, name: method.plan_name, carrier: method.carrier, price: method.price, estimatedDelivery: method.eta.days_range },
       paymentProvider: payments.name,
@@ -77,7 +88,8 @@ export default handle(async (request) => {
     const session = await payments.createCheckoutSession({
       orderId,
       customerEmail,
-      lineItems: lines.map((l) => ({ name: l.title, unitAmountCents: toCents(l.unitPrice), quantity: l.quantity })),
+      lineItems: lines.map((l) => ({ name: lineName(l), unitAmountCents: toCents(l.unitPrice), quantity: l.quantity })),
+      discount: code?.code && discount > 0 ? { name: `Code ${code.code}`, amountOffCents: toCents(discount) } : null,
       shipping: { name: method.plan_name, amountCents: toCents(method.price), deliveryDays: deliveryDays(method) },
       successUrl: success,
       cancelUrl,
@@ -87,6 +99,8 @@ export default handle(async (request) => {
     return json({ url: session.url, sessionId: session.id, orderId });
   } catch (error) {
     if (error instanceof CheckoutRejection) return problem(error.status, error.message);
+    // Another order took the code's last use first: nothing was written, and the shopper is told why.
+    if (error instanceof PromotionCodeRefused) return json({ error: codeRefusal(error.answer), promotionCode: error.answer }, 409);
     throw error;
   }
 });

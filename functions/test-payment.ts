@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { formatPrice } from '../src/lib/format';
 import { remindUnpaidCheckout } from './_lib/checkout-reminder';
+import { fromCents, toCents } from '../src/lib/money';
 import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { adoptPayerName, cancelUnpaid, GUEST_CUSTOMER_NAME, findOrderBySession, getOrderItems } from './_lib/orders';
@@ -63,7 +64,11 @@ export default handle(async (request) => {
   }
 
   const items = await getOrderItems(db, order.id);
-  const rows = items.map((i) => `<tr><td>${escapeHtml(i.title)} × ${i.quantity}</td><td>${formatPrice(i.unitPrice * i.quantity)}</td></tr>`).join('');
+  // Each line at the price per copy the order was priced at (a quantity price when one was reached).
+  const rows = items
+    .map((i) => `<tr><td>${escapeHtml(i.title)} × ${i.quantity} at ${formatPrice(i.unitPrice)} each</td><td>${formatPrice(fromCents(toCents(i.unitPrice) * i.quantity))}</td></tr>`)
+    .join('');
+  const discount = order.promotionCode && order.discount > 0 ? `<tr><td>Code ${escapeHtml(order.promotionCode)}</td><td>−${formatPrice(order.discount)}</td></tr>` : '';
   const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
   const settled = order.paymentStatus !== 'unpaid';
   return page(
@@ -71,7 +76,7 @@ export default handle(async (request) => {
     `<p class="test">TEST PAYMENT — no real money moves</p>
 <h1>Pay for your order</h1>
 <p>This page stands in for the card payment provider while the shop runs locally.</p>
-<table><thead><tr><th scope="col">Item</th><th scope="col">Amount</th></tr></thead><tbody>${rows}
+<table><thead><tr><th scope="col">Item</th><th scope="col">Amount</th></tr></thead><tbody>${rows}${discount}
 <tr><td>Shipping: ${escapeHtml(order.shippingMethod.name ?? 'Standard')}</td><td>${formatPrice(order.shippingAmount)}</td></tr></tbody>
 <tfoot><tr><td>Total (AUD)</td><td>${formatPrice(order.total)}</td></tr></tfoot></table>
 ${settled ? `<p role="status">This order is already ${escapeHtml(order.paymentStatus)}.</p>` : ''}

@@ -1,7 +1,7 @@
 /**
  * The catalog sync: reads every book file in the catalog folder, checks it with the same schema the site's
- * build uses, and hands the database its catalog rows through `sync_catalog` (never stock) and each book's
- * low-stock level through `sync_low_stock_levels`. The embedded
+ * build uses, and hands the database its catalog rows and quantity prices through `sync_catalog` (never stock) and
+ * each book's low-stock level through `sync_low_stock_levels`. The embedded
  * backend calls it directly at every start; `npm run catalog:sync` calls it through the API for hosted Supabase.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -31,6 +31,8 @@ export interface CatalogRow {
   featured: boolean;
   /** Written by sync_low_stock_levels (sync_catalog leaves it alone). */
   low_stock_level: number;
+  /** Price per copy from a number of copies up; the sync replaces the book's rows in product_quantity_prices. */
+  quantity_prices: Array<{ min_quantity: number; price: number }>;
 }
 
 export interface SyncResult {
@@ -68,6 +70,7 @@ function catalogRow(book: BookFile): CatalogRow {
     dimensions: book.dimensionsCm,
     featured: book.featured,
     low_stock_level: book.lowStockLevel,
+    quantity_prices: book.quantityPrices.map((tier) => ({ min_quantity: tier.minQuantity, price: tier.price })),
   };
 }
 

@@ -9,6 +9,7 @@ import { addressFormat, addressProblem, auStateOfPostcode } from '../../src/feat
 import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
 import { giftMessageProblem, NO_GIFT, normaliseGiftMessage } from '../../src/features/checkout/gift';
 import { productFromRow } from '../../src/features/catalog/product';
+import { priceLine, type QuantityPrice } from '../../src/features/catalog/quantity-prices';
 import { fromCents, toCents } from '../../src/lib/money';
 import { emailAddress, singleLine } from '../../src/lib/schemas';
 import { parcelForCart, quoteShipping } from './shipping';
@@ -93,7 +94,12 @@ export interface PricedLine {
   productId: string;
   title: string;
   quantity: number;
+  /** The price per copy charged: the quantity price reached, else the product's own. */
   unitPrice: number;
+  /** The product's own price, for what the quantity price saves. */
+  basePrice: number;
+  /** The quantity price reached, or null. */
+  tier: QuantityPrice | null;
   weight: number;
   dimensions: { length: number; width: number; height: number };
 }
@@ -119,6 +125,10 @@ export async function priceCart(db: SupabaseClient, items: Array<{ id: string; q
     )
     .eq('for_sale', true);
   if (error) throw error;
+  const tiers = await quantityPricesOf(
+    db,
+    items.map((i) => i.id),
+  );
   const byId = new Map(data.map((row) => productFromRow(row)).map((product) => [product.id, product]));
   const lines = items.map((item) => {
     const product = byId.get(item.id);
@@ -126,11 +136,35 @@ export async function priceCart(db: SupabaseClient, items: Array<{ id: string; q
     if (product.stock < item.quantity) {
       throw new CheckoutRejection(409, product.stock > 0 ? `Only ${product.stock} left of ${product.title}. Please lower the quantity.` : `${product.title}: This product is out of stock`);
     }
-    return { productId: product.id, title: product.title, quantity: item.quantity, unitPrice: product.price, weight: product.weight, dimensions: product.dimensions };
+    const priced = priceLine(product.price, tiers.get(product.id), item.quantity);
+    return {
+      productId: product.id,
+      title: product.title,
+      quantity: item.quantity,
+      unitPrice: priced.unitPrice,
+      basePrice: product.price,
+      tier: priced.tier,
+      weight: product.weight,
+      dimensions: product.dimensions,
+    };
   });
   const subtotal = fromCents(lines.reduce((sum, l) => sum + toCents(l.unitPrice) * l.quantity, 0));
   return { lines, subtotal };
 }
+
+const tierRows = z.array(z.object({ product_id: z.string(), min_quantity: z.number().int(), price: z.coerce.number() }));
+
+/** The quantity prices of these products, from the database (the book files' tiers, as the catalog sync wrote them). */
+export async function quantityPricesOf(db: SupabaseClient, ids: string[]): Promise<Map<string, QuantityPrice[]>> {
+  const { data, error } = await db.from('product_quantity_prices').select('product_id, min_quantity, price').in('product_id', ids).order('min_quantity');
+  if (error) throw error;
+  const byProduct = new Map<string, QuantityPrice[]>();
+  for (const row of tierRows.parse(data)) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), { minQuantity: row.min_quantity, price: row.price }]);
+  return byProduct;
+}
+
+/** A line's name on the payment page: the title, and the quantity price when one was reached. */
+export const lineName = (line: PricedLine) => (line.tier ? `${line.title} (${line.tier.minQuantity}+ copies price)` : line.title);
 
 /** Quotes for the destination, computed here whatever the browser showed. */
 export async function quotesFor(

@@ -10,6 +10,8 @@ import type { OrderWithItems } from './orders';
 import type { EmailMessage } from './providers/email';
 
 const itemLines = (order: OrderWithItems) => order.items.map((item) => `${item.quantity} × ${item.title} — ${formatPrice(item.unitPrice * item.quantity)}`);
+/** The promotion code's line, when the order used one: what it took off the goods. */
+const discountLines = (order: OrderWithItems) => (order.promotionCode && order.discount > 0 ? [`Code ${order.promotionCode}: −${formatPrice(order.discount)}`] : []);
 const signature = `${SITE.name}, Sydney`;
 
 /** A gift's delivery name is the recipient's: the buyer, who gets the emails, is greeted without it. */
@@ -42,6 +44,7 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string): Em
       '',
       ...giftLines(order),
       ...itemLines(order),
+      ...discountLines(order),
       `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`,
       `Total: ${formatPrice(order.total)} AUD`,
       '',
@@ -167,6 +170,7 @@ export function newOrderNotice(order: OrderWithItems, to: string, siteOrigin: st
       `A new paid order ${number} from ${order.customerName} <${order.customerEmail}>.`,
       '',
       ...itemLines(order),
+      ...discountLines(order),
       `Delivery: ${order.shippingMethod.name ?? 'standard'} (${formatPrice(order.shippingAmount)})`,
       `Total: ${formatPrice(order.total)} AUD`,
       '',

@@ -10,6 +10,7 @@ import { LIMITS } from '../../src/config/constants';
 import type { GiftChoice } from '../../src/features/checkout/gift';
 import { sumDollars } from '../../src/lib/money';
 import { toSingleLine } from '../../src/lib/text';
+import { promotionCodeRefusal } from './promotion-codes';
 
 const money = z.coerce.number().finite().nonnegative();
 
@@ -23,7 +24,7 @@ const shippingMethodSchema = z.looseObject({
 export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at';
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount';
 
 const orderRowSchema = z
   .object({
@@ -53,6 +54,8 @@ const orderRowSchema = z
     gift_hide_prices: z.boolean(),
     reminder_consent_at: z.string().nullable(),
     reminder_sent_at: z.string().nullable(),
+    promotion_code: z.string().nullable(),
+    discount_amount: money,
   })
   .transform((row) => ({
     id: row.id,
@@ -83,6 +86,9 @@ const orderRowSchema = z
     /** When the shopper agreed to one reminder if they left the payment page unpaid; null when they did not. */
     reminderConsentAt: row.reminder_consent_at,
     reminderSentAt: row.reminder_sent_at,
+    /** The promotion code the order used, and what it took off the goods (0 without one). */
+    promotionCode: row.promotion_code,
+    discount: row.discount_amount,
   }));
 export type Order = z.output<typeof orderRowSchema>;
 
@@ -103,6 +109,9 @@ export interface NewOrder {
   customerEmail: string;
   customerName: string;
   subtotal: number;
+  /** The promotion code applied (create_order checks it again and takes a use), and what it takes off the goods. */
+  promotionCode?: string | null;
+  discount?: number;
   shippingAmount: number;
   total: number;
   shippingAddress: Record<string, string>;
@@ -121,27 +130,29 @@ async function rpc<T extends z.ZodType>(db: SupabaseClient, fn: string, args: Re
   return schema.parse(data);
 }
 
-/** Writes the order and its items in one transaction; answers the new order's id. */
-export function createOrder(db: SupabaseClient, order: NewOrder): Promise<string> {
-  return rpc(
-    db,
-    'create_order',
-    {
-      p_order: {
-        user_id: order.userId,
-        customer_email: order.customerEmail,
-        customer_name: order.customerName,
-        subtotal_amount: order.subtotal,
-        shipping_amount: order.shippingAmount,
-        total_amount: order.total,
-        shipping_address: order.shippingAddress,
-        shipping_method: order.shippingMethod,
-        payment_provider: order.paymentProvider,
-      },
-      p_items: order.items.map((item) => ({ product_id: item.productId, title: item.title, quantity: item.quantity, price_at_time: item.unitPrice })),
+/**
+ * Writes the order and its items in one transaction; answers the new order's id. A promotion code the database
+ * refuses (used up meanwhile by another order) throws PromotionCodeRefused.
+ */
+export async function createOrder(db: SupabaseClient, order: NewOrder): Promise<string> {
+  const { data, error } = await db.rpc('create_order', {
+    p_order: {
+      user_id: order.userId,
+      customer_email: order.customerEmail,
+      customer_name: order.customerName,
+      subtotal_amount: order.subtotal,
+      shipping_amount: order.shippingAmount,
+      total_amount: order.total,
+      shipping_address: order.shippingAddress,
+      shipping_method: order.shippingMethod,
+      payment_provider: order.paymentProvider,
+      promotion_code: order.promotionCode ?? null,
+      discount_amount: order.discount ?? 0,
     },
-    z.string().uuid(),
-  );
+    p_items: order.items.map((item) => ({ product_id: item.productId, title: item.title, quantity: item.quantity, price_at_time: item.unitPrice })),
+  });
+  if (error) throw promotionCodeRefusal(error) ?? error;
+  return z.string().uuid().parse(data);
 }
 
 /**

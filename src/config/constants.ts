@@ -78,6 +78,20 @@ export const LIMITS = {
   minimumSiteAge: 13,
 } as const;
 
+/** Copies for a class or a parish: quantity prices come from each book file; above this many copies of a book, a quote. */
+export const QUANTITY_PRICING = {
+  /** The most copies of one book an order takes (the cart's limit per line); a buyer of more asks for a quote. */
+  quoteAbove: LIMITS.maxLineQuantity,
+  /** The wording the book pages use before the tiers. */
+  heading: 'For classrooms and parishes',
+} as const;
+
+/** Promotion codes: the shape of a code (checked by the database too) and what the shopper is told. */
+export const PROMOTION_CODES = {
+  pattern: /^[A-Z0-9][A-Z0-9_-]{2,31}$/,
+  maxLength: 32,
+} as const;
+
 export const BREAKPOINTS = { mobileMaxPx: 768 } as const;
 
 export const TIMINGS = {

@@ -15,3 +15,8 @@ export function fromCents(cents: number): number {
 export function sumDollars(...amounts: number[]): number {
   return fromCents(amounts.reduce((sum, amount) => sum + toCents(amount), 0));
 }
+
+/** `amount` less `less`, in dollars, subtracted in cents. */
+export function subtractDollars(amount: number, less: number): number {
+  return fromCents(toCents(amount) - toCents(less));
+}

@@ -16,6 +16,7 @@ import type {
   Product,
   QuantitativeValue,
   ShippingService,
+  UnitPriceSpecification,
   WebPage,
   WithContext,
 } from 'schema-dts';
@@ -33,6 +34,8 @@ export interface BookFacts {
   title: string;
   summary: string;
   price: number;
+  /** Prices per copy from a number of copies up (AUD; the checkout's own). */
+  quantityPrices?: ReadonlyArray<{ minQuantity: number; price: number }>;
   displayPrices: { USD: number; GBP: number };
   ages: { min: number; max: number };
   audienceAges?: { min: number; max: number };
@@ -141,6 +144,21 @@ export function publisherOrganization(site: URL): Exclude<Organization, string> 
   };
 }
 
+/**
+ * The offer's prices: one copy at the book's price, and each quantity price from its number of copies up (AUD
+ * only: the checkout charges AUD, so the US and UK offers state one price).
+ */
+function quantityPriceSpecifications(book: BookFacts, market: Market, validUntil: string): UnitPriceSpecification[] {
+  const tiers = market === 'AU' ? (book.quantityPrices ?? []) : [];
+  if (tiers.length === 0) return [];
+  const bands = [{ minQuantity: 1, price: book.price }, ...tiers];
+  return bands.map((band, i) => {
+    const next = bands[i + 1];
+    const eligibleQuantity: QuantitativeValue = { '@type': 'QuantitativeValue', minValue: band.minQuantity, ...(next && { maxValue: next.minQuantity - 1 }), unitCode: 'C62' };
+    return { '@type': 'UnitPriceSpecification', price: band.price.toFixed(2), priceCurrency: CURRENCY, eligibleQuantity, validThrough: validUntil };
+  });
+}
+
 function priceValidUntil(now: Date): string {
   const next = new Date(now);
   next.setFullYear(now.getFullYear() + 1);
@@ -169,12 +187,15 @@ export function bookProductJsonLd({ site, book, image, path, inStock, market = '
   const { currency, price } = marketPrice(book, market);
   const audience = book.audienceAges ?? book.ages;
   const rating = showsReviews ? averageRating(book.reviews) : undefined;
+  const validUntil = priceValidUntil(now);
+  const unitPrices = quantityPriceSpecifications(book, market, validUntil);
   const offer: Offer = {
     '@type': 'Offer',
     url: absolute(site, path),
     price: price.toFixed(2),
     priceCurrency: currency,
-    priceValidUntil: priceValidUntil(now),
+    priceValidUntil: validUntil,
+    ...(unitPrices.length > 0 && { priceSpecification: unitPrices }),
     availability: inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
     itemCondition: 'https://schema.org/NewCondition',
     seller: publisherOrganization(site),

@@ -90,6 +90,17 @@ function checkOffer(offer: unknown, where: string, problems: string[], warnings:
   if (offer.priceCurrency !== undefined && !isCurrency(offer.priceCurrency)) problems.push(`${where}: offer priceCurrency not ISO 4217`);
   if (offer.availability !== undefined && !/^https?:\/\/schema\.org\/\w+$/.test(String(offer.availability))) problems.push(`${where}: offer availability not a schema.org URL`);
   if (offer.priceValidUntil !== undefined && !/^\d{4}-\d{2}-\d{2}/.test(String(offer.priceValidUntil))) problems.push(`${where}: priceValidUntil is not an ISO 8601 date`);
+  // Quantity prices: each a price in the offer's currency, from a number of units up.
+  asList(offer.priceSpecification).forEach((spec, i) => {
+    const at = `${where}.priceSpecification[${i}]`;
+    if (!isNode(spec)) return void problems.push(`${at}: not an object`);
+    if (!isPrice(spec.price)) problems.push(`${at}: price not a number`);
+    if (spec.priceCurrency !== offer.priceCurrency) problems.push(`${at}: priceCurrency ${String(spec.priceCurrency)} is not the offer's ${String(offer.priceCurrency)}`);
+    const quantity = spec.eligibleQuantity;
+    if (quantity !== undefined && (!isNode(quantity) || !typesOf(quantity).includes('QuantitativeValue') || typeof quantity.minValue !== 'number')) {
+      problems.push(`${at}: eligibleQuantity is not a QuantitativeValue with a minValue`);
+    }
+  });
   asList(offer.shippingDetails).forEach((details, i) => {
     const rate = isNode(details) && isNode(details.shippingRate) ? details.shippingRate : undefined;
     if (rate && rate.currency !== offer.priceCurrency) {

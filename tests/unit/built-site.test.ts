@@ -121,6 +121,14 @@ describe('the JSON-LD validator catches what it should', () => {
     const sold = { ...product, offers: { ...product.offers, seller: { '@type': 'Organization', name: 'Shop' } } };
     expect(validateJsonLd('/x', ld(sold)).warnings.filter((w) => w.includes('Organization'))).toEqual([]);
   });
+  it('quantity prices: each in the offer’s currency, from a QuantitativeValue’s minValue up', () => {
+    const spec = (minValue: unknown, priceCurrency = 'AUD') => ({ '@type': 'UnitPriceSpecification', price: '18.00', priceCurrency, eligibleQuantity: { '@type': 'QuantitativeValue', minValue } });
+    expect(problems(ld({ ...product, offers: { ...product.offers, priceSpecification: [spec(1), spec(25)] } }))).toEqual([]);
+    expect(problems(ld({ ...product, offers: { ...product.offers, priceSpecification: [spec('25', 'USD')] } }))).toEqual([
+      "Product.offers.priceSpecification[0]: priceCurrency USD is not the offer's AUD",
+      'Product.offers.priceSpecification[0]: eligibleQuantity is not a QuantitativeValue with a minValue',
+    ]);
+  });
   it('shipping charged in another currency than the offer is a warning', () => {
     const rate = { '@type': 'MonetaryAmount', value: 25, currency: 'AUD' };
     const offer = {

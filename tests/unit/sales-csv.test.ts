@@ -11,6 +11,7 @@ const order = (overrides: Partial<SaleOrder>): SaleOrder => ({
   status: 'processing',
   payment_status: 'paid',
   subtotal_amount: 44,
+  discount_amount: 0,
   shipping_amount: 15,
   total_amount: 59,
   refunded_amount: 0,
@@ -30,6 +31,31 @@ const parse = (csv: string) =>
     .map((row) => [...row.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"')));
 
 describe("the sales CSV, in Xero's sales-invoice import layout", () => {
+  it('a promotion code is a negative line of its own, so the invoice totals what the buyer paid', () => {
+    const rows = parse(
+      salesCsv(
+        [
+          order({
+            subtotal_amount: 450,
+            discount_amount: 45,
+            promotion_code: 'PARISH10',
+            shipping_amount: 0,
+            total_amount: 405,
+            items: [{ product_id: 'book', title: 'Book A', quantity: 25, price_at_time: 18 }],
+          }),
+        ],
+        true,
+      ),
+    );
+    const column = (row: string[], name: (typeof XERO_HEADER)[number]) => row[XERO_HEADER.indexOf(name)];
+    const lines = rows.slice(1).map((row) => [column(row, '*Description'), column(row, '*Quantity'), column(row, '*UnitAmount')]);
+    expect(lines).toEqual([
+      ['Book A', '25', '18'],
+      ['Code PARISH10', '1', '-45'],
+    ]);
+    expect(rows.slice(1).reduce((sum, row) => sum + Number(column(row, '*Quantity')) * Number(column(row, '*UnitAmount')), 0)).toBe(405);
+  });
+
   it('GST on Income for Australian buyers, GST Free Income for exports, BAS Excluded when the shop is not registered', () => {
     expect(taxType('AU', true)).toBe('GST on Income');
     expect(taxType('gb', true)).toBe('GST Free Income');

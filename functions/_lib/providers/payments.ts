@@ -8,6 +8,8 @@ export interface CheckoutSessionInput {
   customerEmail: string;
   /** Prices come from the database, never from the browser. */
   lineItems: Array<{ name: string; unitAmountCents: number; quantity: number }>;
+  /** A promotion code's discount off the goods (never the shipping), or null: the session charges the goods less it. */
+  discount?: { name: string; amountOffCents: number } | null;
   /** The delivery estimate in business days, or null when none is known (the payment page then shows none). */
   shipping: { name: string; amountCents: number; deliveryDays: { min: number; max: number } | null };
   /** Must contain the literal `{CHECKOUT_SESSION_ID}`, which the payment page fills in. */

@@ -22,6 +22,10 @@ const checkoutInputSchema = z.object({
   orderId: z.string().min(1).max(200),
   customerEmail: z.string().min(3),
   lineItems: z.array(z.object({ name: z.string().min(1), unitAmountCents: z.number().int().nonnegative(), quantity: z.number().int().positive() })).min(1),
+  discount: z
+    .object({ name: z.string().min(1).max(40), amountOffCents: z.number().int().positive() })
+    .nullable()
+    .optional(),
   shipping: z.object({
     name: z.string().min(1),
     amountCents: z.number().int().nonnegative(),
@@ -39,6 +43,7 @@ const checkoutInputSchema = z.object({
 });
 
 const createdSchema = z.object({ id: z.string().min(1), url: z.string().url() });
+const couponSchema = z.object({ id: z.string().min(1) });
 
 /** The fields of a Checkout Session we act on; Stripe's `status` can be null on old sessions, which are still open. */
 const sessionSchema = z
@@ -140,7 +145,20 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
     async createCheckoutSession(input: CheckoutSessionInput): Promise<{ id: string; url: string }> {
       const checked = checkoutInputSchema.safeParse(input);
       if (!checked.success) throw new TypeError(`Invalid checkout session input: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      const { orderId, customerEmail, lineItems, shipping, successUrl, cancelUrl, idempotencyKey } = checked.data;
+      const { orderId, customerEmail, lineItems, shipping, successUrl, cancelUrl, idempotencyKey, discount } = checked.data;
+      const goodsCents = lineItems.reduce((sum, item) => sum + item.unitAmountCents * item.quantity, 0);
+      if (discount && discount.amountOffCents > goodsCents) throw new TypeError('Invalid checkout session input: discount.amountOffCents is more than the goods');
+      // A promotion code's discount is a coupon of this order's own, for exactly the amount the shop priced: Stripe
+      // takes a coupon off the line items' subtotal, never the shipping, so the session's amount_total is the
+      // order's total and the webhook's amount check holds. One redemption, for this session only.
+      const coupon = discount
+        ? await askStripe('create the discount for the checkout session', couponSchema, 'a coupon', () =>
+            stripe.coupons.create(
+              { amount_off: discount.amountOffCents, currency: 'aud', duration: 'once', max_redemptions: 1, name: discount.name, metadata: { order_id: orderId } },
+              { idempotencyKey: `${idempotencyKey}-coupon` },
+            ),
+          )
+        : null;
 
       return askStripe('create the checkout session', createdSchema, 'a checkout session without a payment page URL', () =>
         stripe.checkout.sessions.create(
@@ -169,6 +187,12 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
                 },
               },
             ],
+            ...(coupon && {
+              discounts: [{ coupon: coupon.id }],
+              // An unpaid order holds one use of its code: the payment page closes after half an hour (Stripe's
+              // shortest), and its expiry cancels the order, which gives the use back.
+              expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
+            }),
             success_url: successUrl,
             cancel_url: cancelUrl,
             // The order id rides on the session and on the payment, so either can be traced back to the order.

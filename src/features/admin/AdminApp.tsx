@@ -1,6 +1,6 @@
 /**
  * /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #sales,
- * #customers, #customer/<email>, #stock, #messages, #subscribers, #newsletter).
+ * #customers, #customer/<email>, #stock, #codes, #messages, #subscribers, #newsletter).
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
@@ -13,6 +13,7 @@ import { SubscribersPanel } from './SubscribersPanel';
 const OrderDetail = lazy(() => import('./OrderDetail').then((m) => ({ default: m.OrderDetail })));
 const SalesPanel = lazy(() => import('./SalesPanel').then((m) => ({ default: m.SalesPanel })));
 const CustomersPanel = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomersPanel })));
+const CodesPanel = lazy(() => import('./CodesPanel').then((m) => ({ default: m.CodesPanel })));
 const CustomerDetail = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomerDetail })));
 const NewsletterPanel = lazy(() => import('./NewsletterPanel').then((m) => ({ default: m.NewsletterPanel })));
 
@@ -21,6 +22,7 @@ const SECTIONS = [
   { id: 'sales', label: 'Sales' },
   { id: 'customers', label: 'Customers' },
   { id: 'stock', label: 'Stock' },
+  { id: 'codes', label: 'Codes' },
   { id: 'messages', label: 'Messages' },
   { id: 'subscribers', label: 'Subscribers' },
   { id: 'newsletter', label: 'Newsletter' },
@@ -52,6 +54,7 @@ function Section({ hash }: { hash: string }) {
   if (hash === 'sales') return <SalesPanel />;
   if (hash === 'customers') return <CustomersPanel />;
   if (hash === 'stock') return <StockPanel />;
+  if (hash === 'codes') return <CodesPanel />;
   if (hash === 'messages') return <MessagesPanel />;
   if (hash === 'subscribers') return <SubscribersPanel />;
   if (hash === 'newsletter') return <NewsletterPanel />;

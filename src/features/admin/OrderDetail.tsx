@@ -433,7 +433,13 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         </Fact>
         <Fact term="Placed">{dateTime.format(new Date(order.created_at))}</Fact>
         <Fact term="Totals">
-          Items {formatPrice(order.subtotal_amount)} · Shipping {formatPrice(order.shipping_amount)} · <strong>Total {formatPrice(order.total_amount)}</strong>
+          Items {formatPrice(order.subtotal_amount)} ·{' '}
+          {order.promotion_code && (
+            <>
+              Code {order.promotion_code} −{formatPrice(order.discount_amount)} ·{' '}
+            </>
+          )}
+          Shipping {formatPrice(order.shipping_amount)} · <strong>Total {formatPrice(order.total_amount)}</strong>
         </Fact>
         <Fact term="Payment reference">
           <span className="font-mono text-sm">{order.checkout_session_id ?? '—'}</span>

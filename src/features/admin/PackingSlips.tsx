@@ -5,7 +5,7 @@
  * is told on screen when the buyer asked for prices to be left out of the parcel).
  */
 import { SITE } from '@/config/site';
-import { orderNumber } from '@/lib/format';
+import { formatPrice, orderNumber } from '@/lib/format';
 import { getOrder, listOrders, type OrderDetail } from './api';
 import GiftMessageBox from './GiftMessageBox';
 import { addressLines } from './OrderDetail';
@@ -86,6 +86,11 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
           <h3 className="text-lg font-bold">A gift for you</h3>
           {order.gift_message && <GiftMessageBox message={order.gift_message} />}
         </section>
+      )}
+      {order.promotion_code && !(gift && order.gift_hide_prices) && (
+        <p className="mt-3 text-sm" data-testid="slip-code">
+          Promotion code {order.promotion_code}: −{formatPrice(order.discount_amount)}
+        </p>
       )}
       <p className="mt-4 text-sm text-slate-700">
         {gift ? 'Sent as a gift' : 'Thank you for your order!'} — {SITE.name}, Sydney · {SITE.email}

@@ -110,6 +110,7 @@ function SalesFigures({ sales }: { sales: Sales }) {
         <Figure term="Orders" value={String(t.orders)} testId="sales-orders" />
         <Figure term="Copies sold" value={String(t.copies)} testId="sales-copies" />
         <Figure term="Goods" value={formatPrice(t.goods)} testId="sales-goods" />
+        <Figure term="Codes' discounts" value={formatPrice(t.discounts)} testId="sales-discounts" />
         <Figure term="Shipping" value={formatPrice(t.shipping)} testId="sales-shipping" />
         <Figure term="Refunds" value={formatPrice(t.refunds)} testId="sales-refunds" />
         <Figure term="Net takings" value={formatPrice(t.net)} testId="sales-net" />
@@ -117,7 +118,8 @@ function SalesFigures({ sales }: { sales: Sales }) {
         {gst && <Figure term="Export sales (GST-free)" value={formatPrice(t.export_sales)} testId="sales-exports" />}
       </dl>
       <p className="mt-2 text-sm text-slate-700">
-        An order counts on the day it was paid (Sydney time); a refund counts against its order. Copies sold leave out orders cancelled or refunded in full.
+        An order counts on the day it was paid (Sydney time); a refund counts against its order. Net takings are goods less codes' discounts, plus shipping, less refunds. Copies sold leave out orders
+        cancelled or refunded in full.
         {gst && ' GST is one eleventh of what Australian buyers paid and kept; sales abroad are GST-free.'}
       </p>
       <SalesChart sales={sales} />

@@ -58,6 +58,8 @@ const orderDetail = z.object({
   paid_at: maybeText,
   subtotal_amount: money,
   shipping_amount: money,
+  promotion_code: z.optional(maybeText),
+  discount_amount: z._default(money, 0),
   shipping_address: address,
   shipping_method: z.looseObject({ name: optionalText }),
   checkout_session_id: maybeText,
@@ -185,7 +187,7 @@ export const listNewsletters = () => rpc(z.array(newsletter), 'admin_list_newsle
 export const createNewsletter = (subject: string, body: string) =>
   rpc(z.object({ id: text, recipients: money }), 'admin_create_newsletter', { p_subject: subject, p_body: body }, 'save the newsletter');
 
-const figures = { orders: money, copies: money, goods: money, shipping: money, refunds: money, net: money, gst: money };
+const figures = { orders: money, copies: money, goods: money, discounts: z._default(money, 0), shipping: money, refunds: money, net: money, gst: money };
 const sales = z.object({
   from: text,
   to: text,
@@ -207,6 +209,8 @@ const saleOrder = z.object({
   status: text,
   payment_status: text,
   subtotal_amount: money,
+  discount_amount: z._default(money, 0),
+  promotion_code: z.optional(maybeText),
   shipping_amount: money,
   total_amount: money,
   refunded_amount: money,
@@ -265,3 +269,37 @@ export type StockActionRequest = { action: 'set'; productId: string; stock: numb
 
 /** Sets a product's stock or adds a delivery, on the server (which also emails whoever waits for the book). */
 export const runStockAction = (request: StockActionRequest) => postForMessage('/api/admin-stock', request);
+
+const promotionCode = z.object({
+  id: text,
+  code: text,
+  kind: z.enum(['percent', 'amount']),
+  amount: money,
+  min_subtotal: money,
+  starts_at: maybeText,
+  ends_at: maybeText,
+  max_uses: z.nullable(z.number()),
+  active: z.boolean(),
+  created_at: text,
+  created_by: text,
+  /** Orders holding a use: paid, or awaiting payment. */
+  uses: z.number(),
+  paid_orders: money,
+  discount_given: money,
+});
+export type PromotionCode = z.infer<typeof promotionCode>;
+
+/** A new code as the publisher enters it: dates are Sydney days, both included; empty means no limit. */
+export interface NewPromotionCode {
+  code: string;
+  kind: 'percent' | 'amount';
+  amount: number;
+  min_subtotal: number;
+  starts_on: string;
+  ends_on: string;
+  max_uses: number | null;
+}
+
+export const listCodes = () => rpc(z.array(promotionCode), 'admin_list_codes', {}, 'load the codes');
+export const createCode = (code: NewPromotionCode) => rpc(z.string(), 'admin_create_code', { p_code: code }, 'create the code');
+export const setCodeActive = (id: string, active: boolean) => rpc(z.boolean(), 'admin_set_code_active', { p_id: id, p_active: active }, 'change the code');

@@ -1,7 +1,7 @@
 /**
  * The period's orders as a CSV in the column layout of Xero's sales-invoice import (its template's headers, one
  * row per invoice line, dates as DD/MM/YYYY), which an accountant's spreadsheet also opens as it is. Each order is
- * one invoice: its books, its shipping, and a negative line for what was refunded, so each invoice totals what
+ * one invoice: its books, a negative line for a promotion code's discount, its shipping, and a negative line for what was refunded, so each invoice totals what
  * the shop kept. Amounts are what the buyer paid, GST included: choose "Tax inclusive" when importing.
  */
 import { SITE } from '@/config/site';
@@ -91,6 +91,8 @@ export function salesCsv(orders: readonly SaleOrder[], gstRegistered: boolean = 
     ];
     return [
       ...order.items.map((item) => line(item.title, item.quantity, item.price_at_time)),
+      // A promotion code's discount, as a negative line, so the invoice totals what the buyer paid.
+      ...(order.discount_amount > 0 ? [line(`Code ${order.promotion_code ?? ''}`.trim(), 1, -order.discount_amount)] : []),
       ...(order.shipping_amount > 0 ? [line(`Shipping: ${order.delivery_method ?? 'delivery'}`, 1, order.shipping_amount)] : []),
       ...(order.refunded_amount > 0 ? [line(`Refund${order.refund_id ? ` ${order.refund_id}` : ''}`, 1, -order.refunded_amount)] : []),
     ];

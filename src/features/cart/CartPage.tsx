@@ -7,8 +7,9 @@ import { productPath } from '@/lib/paths';
 import { useHydrated } from '@/lib/use-hydrated';
 import { toast } from '@/features/toast/store';
 import QuantityStepper from '@/features/catalog/QuantityStepper';
-import { $cartLines, $subtotal, clearCart, removeFromCart, updateQuantity } from './store';
-import type { CartLine } from './cart';
+import { $cartLines, $quantitySaving, $subtotal, clearCart, removeFromCart, updateQuantity } from './store';
+import { linePrice, type CartLine } from './cart';
+import LinePriceNote from './LinePriceNote';
 import EmptyCart from './EmptyCart';
 import { announcePayment } from '@/features/checkout/payment-tabs';
 import { useRestoreCart, type RestoreState } from './use-restore-cart';
@@ -60,6 +61,7 @@ export default function CartPage() {
   const lines = useStore($cartLines);
   const subtotal = useStore($subtotal);
   const restore = useRestoreCart();
+  const saving = useStore($quantitySaving);
   if (!useHydrated()) {
     return (
       <p className="py-16 text-center text-slate-700" role="status">
@@ -104,16 +106,19 @@ export default function CartPage() {
                 <td className="py-4">
                   <div className="flex items-center gap-4">
                     <img src={line.product.imageUrl} alt="" width="64" height="64" className="h-16 w-16 rounded-lg object-cover ring-1 ring-slate-200" />
-                    <a href={productPath(line.product.id)} className="font-semibold hover:underline">
-                      {line.product.title}
-                    </a>
+                    <div>
+                      <a href={productPath(line.product.id)} className="font-semibold hover:underline">
+                        {line.product.title}
+                      </a>
+                      <LinePriceNote line={line} />
+                    </div>
                   </div>
                 </td>
-                <td>{formatPrice(line.product.price)}</td>
+                <td>{formatPrice(linePrice(line).unitPrice)}</td>
                 <td>
                   <QuantityStepper id={`cart-qty-${line.product.id}`} label={`Quantity of ${line.product.title}`} value={line.quantity} onChange={(q) => updateQuantity(line.product.id, q)} />
                 </td>
-                <td className="text-right font-semibold">{formatPrice(line.product.price * line.quantity)}</td>
+                <td className="text-right font-semibold">{formatPrice(linePrice(line).lineTotal)}</td>
                 <td className="pl-4 text-right">
                   <RemoveButton line={line} />
                 </td>
@@ -130,12 +135,13 @@ export default function CartPage() {
                   <a href={productPath(line.product.id)} className="font-semibold hover:underline">
                     {line.product.title}
                   </a>
-                  <p className="mt-1 text-slate-700">{formatPrice(line.product.price)}</p>
+                  <p className="mt-1 text-slate-700">{formatPrice(linePrice(line).unitPrice)} each</p>
+                  <LinePriceNote line={line} />
                 </div>
               </div>
               <div className="mt-4 flex items-center justify-between">
                 <QuantityStepper id={`cart-qty-m-${line.product.id}`} label={`Quantity of ${line.product.title}`} value={line.quantity} onChange={(q) => updateQuantity(line.product.id, q)} />
-                <p className="font-semibold">{formatPrice(line.product.price * line.quantity)}</p>
+                <p className="font-semibold">{formatPrice(linePrice(line).lineTotal)}</p>
               </div>
               <div className="mt-3 text-right">
                 <RemoveButton line={line} />
@@ -163,6 +169,11 @@ export default function CartPage() {
         <h2 id="summary-heading" className="text-xl font-bold">
           Order Summary
         </h2>
+        {saving > 0 && (
+          <p className="mt-4 text-sm font-semibold text-emerald-800" data-testid="quantity-saving">
+            Quantity prices save you {formatPrice(saving)}
+          </p>
+        )}
         <SummaryTotals className="mt-4" subtotal={subtotal} shipping={<span className="text-slate-600">Calculated at checkout</span>} total={subtotal} />
         <a href="/checkout" className="btn-primary mt-6 w-full">
           Proceed to Checkout

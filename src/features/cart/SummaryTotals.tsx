@@ -4,12 +4,15 @@ import { formatPrice } from '@/lib/format';
 
 export default function SummaryTotals({
   subtotal,
+  discount,
   shipping,
   total,
   className = '',
   format = formatPrice,
 }: {
   subtotal: number;
+  /** A promotion code's discount off the goods: its label and amount. */
+  discount?: { label: string; amount: number } | null;
   shipping: ReactNode;
   total: number;
   className?: string;
@@ -22,6 +25,12 @@ export default function SummaryTotals({
         <dt>Subtotal</dt>
         <dd>{format(subtotal)}</dd>
       </div>
+      {discount && (
+        <div className="flex justify-between font-semibold text-emerald-800" data-testid="summary-discount">
+          <dt>{discount.label}</dt>
+          <dd>−{format(discount.amount)}</dd>
+        </div>
+      )}
       <div className="flex justify-between">
         <dt>Shipping</dt>
         <dd>{shipping}</dd>

@@ -6,8 +6,10 @@
 import * as z from 'zod/mini';
 import { LIMITS } from '@/config/constants';
 import type { Product } from '@/features/catalog/product';
+import { priceLine, type LinePrice } from '@/features/catalog/quantity-prices';
+import { fromCents, toCents } from '@/lib/money';
 
-export type CartProduct = Pick<Product, 'id' | 'title' | 'price' | 'imageUrl' | 'stock' | 'weight' | 'dimensions'>;
+export type CartProduct = Pick<Product, 'id' | 'title' | 'price' | 'imageUrl' | 'stock' | 'weight' | 'dimensions' | 'quantityPrices'>;
 
 export interface CartLine {
   product: CartProduct;
@@ -22,8 +24,8 @@ export function toQuantity(input: unknown): number {
 }
 
 export function cartProductOf(product: CartProduct): CartProduct {
-  const { id, title, price, imageUrl, stock, weight, dimensions } = product;
-  return { id, title, price, imageUrl, stock, weight, dimensions };
+  const { id, title, price, imageUrl, stock, weight, dimensions, quantityPrices } = product;
+  return { id, title, price, imageUrl, stock, weight, dimensions, ...(quantityPrices?.length && { quantityPrices }) };
 }
 
 /** Adds a product; one already in the cart gets its quantity raised. */
@@ -45,8 +47,16 @@ export function removeLine(lines: readonly CartLine[], productId: string): CartL
   return lines.filter((line) => line.product.id !== productId);
 }
 
+/** A line's price at its quantity: the quantity price reached, or the product's own. */
+export const linePrice = (line: CartLine): LinePrice => priceLine(line.product.price, line.product.quantityPrices, line.quantity);
+
 export function subtotalOf(lines: readonly CartLine[]): number {
-  return Math.round(lines.reduce((sum, line) => sum + line.product.price * line.quantity, 0) * 100) / 100;
+  return fromCents(lines.reduce((sum, line) => sum + toCents(linePrice(line).lineTotal), 0));
+}
+
+/** What the quantity prices take off the cart, against each product's own price. */
+export function quantitySavingOf(lines: readonly CartLine[]): number {
+  return fromCents(lines.reduce((sum, line) => sum + toCents(linePrice(line).saving), 0));
 }
 
 export function itemCountOf(lines: readonly CartLine[]): number {
@@ -63,6 +73,7 @@ const savedLine = z.object({
     stock: z.number(),
     weight: z._default(z.number(), 0),
     dimensions: z._default(dimensions, { length: 0, width: 0, height: 0 }),
+    quantityPrices: z.optional(z.array(z.object({ minQuantity: z.int().check(z.positive()), price: z.number().check(z.positive()) }))),
   }),
   quantity: z.int().check(z.positive()),
 });

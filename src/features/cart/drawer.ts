@@ -11,7 +11,9 @@ import { LIMITS } from '@/config/constants';
 import { formatPrice } from '@/lib/format';
 import { $toasts, removeToast } from '@/features/toast/store';
 import { VARIANT_STYLES } from '@/features/toast/variants';
-import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $subtotal, closeDrawer } from './store';
+import { needsQuote, quoteRequestPath, tierNote } from '@/features/catalog/quantity-prices';
+import { linePrice } from './cart';
+import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $quantitySaving, $subtotal, closeDrawer } from './store';
 
 const TITLE_ID = 'cart-drawer-title';
 const CLOSE_ICON = '<svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"><path d="M6 6l12 12M18 6 6 18"/></svg>';
@@ -24,6 +26,7 @@ const MARKUP = `
 <div role="status" class="px-5 pt-3 empty:hidden" data-drawer-notice></div>
 <div class="flex-1 overflow-y-auto px-5 py-4" data-drawer-items></div>
 <div class="space-y-3 border-t border-slate-200 px-5 py-4">
+  <p class="text-sm font-semibold text-emerald-800 empty:hidden" data-drawer-saving></p>
   <p class="flex justify-between text-lg font-bold text-navy"><span>Total</span><span data-drawer-total></span></p>
   <a href="/cart" class="btn-secondary w-full" data-drawer-leave data-drawer-count>View my cart</a>
   <a href="/checkout" class="btn-primary w-full" data-drawer-leave>Check out</a>
@@ -43,17 +46,32 @@ function part<T extends Element = HTMLElement>(root: ParentNode, name: string): 
 
 function renderItems(container: HTMLElement): void {
   const lastAdded = $lastAdded.get();
-  const others = $cartLines
-    .get()
-    .filter((line) => line.product.id !== lastAdded?.id)
-    .slice(0, LIMITS.drawerOtherLines);
+  const lines = $cartLines.get();
+  const others = lines.filter((line) => line.product.id !== lastAdded?.id).slice(0, LIMITS.drawerOtherLines);
   const parts: HTMLElement[] = [];
   if (lastAdded) {
     const row = element('div', 'flex gap-4');
     const image = element('img', 'h-24 w-24 rounded-lg object-cover ring-1 ring-slate-200');
     Object.assign(image, { src: lastAdded.imageUrl, alt: '', width: 96, height: 96 });
     const text = element('div', '');
-    text.append(element('p', 'font-semibold text-slate-900', lastAdded.title), element('p', 'mt-1 text-navy', formatPrice(lastAdded.price)));
+    // The line just added, at the price its quantity reaches (a quantity price says which, and what it saves).
+    const line = lines.find((l) => l.product.id === lastAdded.id);
+    const priced = line ? linePrice(line) : null;
+    text.append(element('p', 'font-semibold text-slate-900', lastAdded.title));
+    if (line && priced && line.quantity > 1) {
+      text.append(element('p', 'mt-1 text-navy', `${line.quantity} × ${formatPrice(priced.unitPrice)} = ${formatPrice(priced.lineTotal)}`));
+    } else text.append(element('p', 'mt-1 text-navy', formatPrice(priced?.unitPrice ?? lastAdded.price)));
+    const note = priced && tierNote(priced);
+    if (note) {
+      const tier = element('p', 'mt-1 text-sm font-semibold text-emerald-800', note);
+      tier.dataset.drawerTier = '';
+      text.append(tier);
+    }
+    if (line && needsQuote(line.quantity)) {
+      const quote = element('a', 'mt-1 block text-sm font-semibold text-navy underline', `More than ${line.quantity} copies? Request a quote`);
+      quote.href = quoteRequestPath(lastAdded.title);
+      text.append(quote);
+    }
     row.append(image, text);
     parts.push(row);
   }
@@ -64,7 +82,7 @@ function renderItems(container: HTMLElement): void {
       const item = element('li', 'flex justify-between gap-3');
       const name = element('span', '', `${line.product.title} `);
       name.append(element('span', 'text-slate-600', `× ${line.quantity}`));
-      item.append(name, element('span', 'font-semibold', formatPrice(line.product.price * line.quantity)));
+      item.append(name, element('span', 'font-semibold', formatPrice(linePrice(line).lineTotal)));
       list.append(item);
     }
     section.append(element('h3', 'text-sm font-semibold tracking-wide text-slate-600 uppercase', 'Also in your cart'), list);
@@ -113,6 +131,8 @@ function create(): HTMLDialogElement {
 function render(el: HTMLDialogElement): void {
   renderItems(part(el, 'items'));
   part(el, 'total').textContent = formatPrice($subtotal.get());
+  const saving = $quantitySaving.get();
+  part(el, 'saving').textContent = saving > 0 ? `Quantity prices save you ${formatPrice(saving)}` : '';
   part(el, 'count').textContent = `View my cart (${$itemCount.get()})`;
   renderNotice(part(el, 'notice'));
 }

@@ -5,7 +5,7 @@
 import { atom, computed } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
 import { STORAGE_KEYS } from '@/config/constants';
-import { addLine, cartProductOf, decodeCart, itemCountOf, removeLine, setLineQuantity, subtotalOf, type CartLine, type CartProduct } from './cart';
+import { addLine, cartProductOf, decodeCart, itemCountOf, quantitySavingOf, removeLine, setLineQuantity, subtotalOf, type CartLine, type CartProduct } from './cart';
 
 export const $cartLines = persistentAtom<CartLine[]>(STORAGE_KEYS.cart, [], {
   encode: JSON.stringify,
@@ -14,6 +14,8 @@ export const $cartLines = persistentAtom<CartLine[]>(STORAGE_KEYS.cart, [], {
 });
 
 export const $subtotal = computed($cartLines, subtotalOf);
+/** What the quantity prices reached take off the cart. */
+export const $quantitySaving = computed($cartLines, quantitySavingOf);
 export const $itemCount = computed($cartLines, itemCountOf);
 export const $drawerOpen = atom(false);
 export const $lastAdded = atom<CartProduct | null>(null);

@@ -5,6 +5,7 @@
  */
 import { z } from 'astro/zod';
 import { BACK_OFFICE, LIMITS } from '../../config/constants';
+import { quantityPricesProblem } from './quantity-prices';
 
 /** Also the database's rule for product ids (the slug in /store/product/{id} and the SKU). */
 export const BOOK_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
@@ -29,49 +30,62 @@ const isbn = z
 
 /** `cover` is the image helper of the content collection, or a plain path where the sync reads the file. */
 export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
-  return z.object({
-    /** The slug of its page and its SKU. */
-    id: z.string().regex(BOOK_ID, 'lowercase letters, digits and hyphens'),
-    title: text.max(200),
-    tagline: text,
-    /** One or two sentences for cards, search results and meta descriptions. */
-    summary: text.max(500),
-    author: text,
-    publisher: text,
-    /** What checkout charges, in AUD. */
-    price: money,
-    /** The prices the US and UK pages show (structured data); checkout always charges the AUD price. */
-    displayPrices: z.object({ USD: money, GBP: money }),
-    weightGrams: z.number().positive(),
-    dimensionsCm: z.object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() }),
-    pages: z.number().int().positive(),
-    format: text,
-    language: text.default('English'),
-    /** The age range the book page states. */
-    ages: ageBand,
-    /** The audience band in structured data, where it is wider than `ages`. */
-    audienceAges: ageBand.optional(),
-    /** The ISBN-13 printed above the barcode; Google Shopping matches the book by it (its GTIN). */
-    isbn: isbn.optional(),
-    /** A book not yet published: the day it comes out. Until then, with stock, it is sold as a pre-order. */
-    releaseDate: z.coerce.date().optional(),
-    category: text.max(100),
-    /** Fewer copies than this after a sale: the publisher is emailed (once, until the stock is back at it). */
-    lowStockLevel: z.number().int().min(0).max(LIMITS.stockMax).default(BACK_OFFICE.lowStockBelow),
-    /** The featured book is the one /book and the home page show; exactly one book is featured. */
-    featured: z.boolean().default(false),
-    cover,
-    coverAlt: text,
-    insideTheBook: z.array(text).min(3),
-    /** Ids of other books for 'You May Also Like'; without them, books of the same category. */
-    related: z.array(z.string().regex(BOOK_ID)).default([]),
-    reviews: z.array(z.object({ author: text, body: text, rating: z.number().int().min(1).max(5) })).default([]),
-    /**
-     * Copy in this file that stands in for the publisher's own (the sample site's reviews, author): listed by
-     * every build and refused by a production build until replaced, or confirmed by removing this line.
-     */
-    sample: z.boolean().optional(),
-  });
+  return z
+    .object({
+      /** The slug of its page and its SKU. */
+      id: z.string().regex(BOOK_ID, 'lowercase letters, digits and hyphens'),
+      title: text.max(200),
+      tagline: text,
+      /** One or two sentences for cards, search results and meta descriptions. */
+      summary: text.max(500),
+      author: text,
+      publisher: text,
+      /** What checkout charges, in AUD. */
+      price: money,
+      /**
+       * Copies for a class or a parish: from `minQuantity` copies up, each copy costs `price` (AUD). Each tier
+       * must cost less per copy than the one before and than the book itself.
+       */
+      quantityPrices: z
+        .array(z.object({ minQuantity: z.number().int().min(2).max(99), price: money }))
+        .default([])
+        .transform((tiers) => [...tiers].sort((a, b) => a.minQuantity - b.minQuantity)),
+      /** The prices the US and UK pages show (structured data); checkout always charges the AUD price. */
+      displayPrices: z.object({ USD: money, GBP: money }),
+      weightGrams: z.number().positive(),
+      dimensionsCm: z.object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() }),
+      pages: z.number().int().positive(),
+      format: text,
+      language: text.default('English'),
+      /** The age range the book page states. */
+      ages: ageBand,
+      /** The audience band in structured data, where it is wider than `ages`. */
+      audienceAges: ageBand.optional(),
+      /** The ISBN-13 printed above the barcode; Google Shopping matches the book by it (its GTIN). */
+      isbn: isbn.optional(),
+      /** A book not yet published: the day it comes out. Until then, with stock, it is sold as a pre-order. */
+      releaseDate: z.coerce.date().optional(),
+      category: text.max(100),
+      /** Fewer copies than this after a sale: the publisher is emailed (once, until the stock is back at it). */
+      lowStockLevel: z.number().int().min(0).max(LIMITS.stockMax).default(BACK_OFFICE.lowStockBelow),
+      /** The featured book is the one /book and the home page show; exactly one book is featured. */
+      featured: z.boolean().default(false),
+      cover,
+      coverAlt: text,
+      insideTheBook: z.array(text).min(3),
+      /** Ids of other books for 'You May Also Like'; without them, books of the same category. */
+      related: z.array(z.string().regex(BOOK_ID)).default([]),
+      reviews: z.array(z.object({ author: text, body: text, rating: z.number().int().min(1).max(5) })).default([]),
+      /**
+       * Copy in this file that stands in for the publisher's own (the sample site's reviews, author): listed by
+       * every build and refused by a production build until replaced, or confirmed by removing this line.
+       */
+      sample: z.boolean().optional(),
+    })
+    .superRefine((book, context) => {
+      const problem = quantityPricesProblem(book.price, book.quantityPrices);
+      if (problem) context.addIssue({ code: 'custom', path: ['quantityPrices'], message: problem });
+    });
 }
 
 /** A cover's stable address: the original file, for the database, emails, payment pages and social previews. */

@@ -42,6 +42,7 @@ export async function bookProduct(book: Book): Promise<Product> {
     weight: data.weightGrams,
     dimensions: { ...data.dimensionsCm },
     featured: data.featured,
+    quantityPrices: data.quantityPrices.map((tier) => ({ ...tier })),
   };
 }
 

@@ -3,6 +3,7 @@
  * nothing else in the app sees the row shape.
  */
 import * as z from 'zod/mini';
+import type { QuantityPrice } from './quantity-prices';
 
 export interface Dimensions {
   length: number;
@@ -31,6 +32,8 @@ export interface Product {
   /** centimetres */
   dimensions: Dimensions;
   featured: boolean;
+  /** Prices per copy from a number of copies up (none for most products); the server prices orders from its own rows. */
+  quantityPrices?: QuantityPrice[];
   /** Only for books built from the catalog folder. */
   cover?: CoverPicture;
 }

@@ -20,6 +20,10 @@ import { createCheckout, getPaymentConfig, RequestError, type AddressFields, typ
 import OrderSummary, { shippingPrice } from './OrderSummary';
 import PaymentNotice from './PaymentNotice';
 import { useDeliveryOptions } from './use-delivery-options';
+import { usePromotionCode } from './use-promotion-code';
+import PromotionCodeField from './PromotionCodeField';
+import { codeAnswerSchema, discountLabel } from './promotion-code';
+import { subtractDollars } from '@/lib/money';
 import { addressFormat, auStateOfPostcode } from './address-format';
 import { clearDraft, readDraft, saveDraft } from './draft';
 import { CANCELLED_PAYMENT_PATH, onPaymentNews } from './payment-tabs';
@@ -54,7 +58,8 @@ export default function CheckoutPage() {
   const [address, setAddress] = useState<AddressFields>(EMPTY_ADDRESS);
   const [gift, setGift] = useState<GiftChoice>(NO_GIFT);
   const [reminderConsent, setReminderConsent] = useState(false);
-  const delivery = useDeliveryOptions(address, lines, subtotal, hydrated);
+  const code = usePromotionCode(lines);
+  const delivery = useDeliveryOptions(address, lines, subtractDollars(subtotal, code.discount), hydrated, code.applied?.code);
   const [draftRead, setDraftRead] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -143,7 +148,7 @@ export default function CheckoutPage() {
     // Opened now, while the click still counts as the shopper's, so no pop-up blocker stops it.
     const tab = window.open('', '_blank');
     try {
-      const session = await createCheckout({ lines, email: email.trim(), address, method, cancelPath: CANCELLED_PAYMENT_PATH, gift, reminderConsent });
+      const session = await createCheckout({ lines, email: email.trim(), address, method, cancelPath: CANCELLED_PAYMENT_PATH, gift, reminderConsent, promotionCode: code.applied?.code });
       if (!session.url) throw new Error('No checkout URL returned');
       localStorage.setItem(STORAGE_KEYS.checkoutSessionId, session.sessionId);
       if (tab) {
@@ -153,6 +158,9 @@ export default function CheckoutPage() {
     } catch (error) {
       tab?.close();
       // The delivery options changed since they were shown: offer the current ones again.
+      // The code can no longer be honoured (another order took its last use first): it comes off, with the reason.
+      const refusedCode = error instanceof RequestError ? codeAnswerSchema.safeParse(error.body.promotionCode) : null;
+      if (refusedCode?.success) code.refused(refusedCode.data);
       if (error instanceof RequestError && Array.isArray(error.body.quotes)) {
         delivery.offerAgain(error.body.quotes as ShippingQuote[], typeof error.body.message === 'string' ? error.body.message : undefined);
       }
@@ -304,7 +312,8 @@ export default function CheckoutPage() {
         </fieldset>
       </div>
       <aside className="h-fit space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200" aria-labelledby="order-summary-heading">
-        <OrderSummary lines={lines} subtotal={subtotal} method={delivery.method} format={price} />
+        <OrderSummary lines={lines} subtotal={subtotal} discount={code.applied && { label: discountLabel(code.applied), amount: code.discount }} method={delivery.method} format={price} />
+        <PromotionCodeField code={code} disabled={!hydrated} />
         {format.labelCurrency && <p className="text-sm text-slate-700">Prices are in Australian dollars (AUD); your card provider converts them.</p>}
         {payment.status === 'open' && (
           <p role="status" className="rounded-lg bg-sky/60 p-3 text-sm font-semibold text-navy">

@@ -1,6 +1,7 @@
 /** The checkout's calls to the server functions, with readable errors. */
 import type { ShippingQuote } from './contract';
 import type { GiftChoice } from './gift';
+import type { CodeAnswer } from './promotion-code';
 import type { CartLine } from '@/features/cart/cart';
 import { $auth } from '@/features/account/auth';
 
@@ -41,7 +42,11 @@ export interface AddressFields {
   country: string;
 }
 
-export const fetchQuotes = (address: AddressFields, lines: readonly CartLine[]) =>
+/** Whether a promotion code applies to this cart (priced by the server), with the reason when it does not. */
+export const checkCode = (code: string, lines: readonly CartLine[]) => post<CodeAnswer & { message: string | null }>('/api/promotion-code', { code, cartItems: cartPayload(lines) });
+
+/** `promotionCode`: the code applied, since free shipping is judged on the goods after it. */
+export const fetchQuotes = (address: AddressFields, lines: readonly CartLine[], promotionCode?: string) =>
   post<{ quotes: ShippingQuote[]; fallback: boolean; message?: string }>('/api/courier-rates', {
     pickupPostcode: '',
     deliveryPostcode: address.postalCode,
@@ -51,6 +56,7 @@ export const fetchQuotes = (address: AddressFields, lines: readonly CartLine[]) 
     deliveryAddressLine2: address.addressLine2,
     deliveryCountry: address.country,
     cart: cartPayload(lines),
+    ...(promotionCode && { promotionCode }),
   });
 
 export const suggestAddresses = (input: string, country: string, sessionToken: string) =>
@@ -64,13 +70,23 @@ export const addressDetails = (placeId: string, sessionToken: string) =>
   });
 
 /** `cancelPath` is where the payment page's Cancel returns to, on this site. */
-export function createCheckout(input: { lines: readonly CartLine[]; email: string; address: AddressFields; method: ShippingQuote; cancelPath: string; gift: GiftChoice; reminderConsent: boolean }) {
+export function createCheckout(input: {
+  lines: readonly CartLine[];
+  email: string;
+  address: AddressFields;
+  method: ShippingQuote;
+  cancelPath: string;
+  gift: GiftChoice;
+  reminderConsent: boolean;
+  promotionCode?: string;
+}) {
   const token = $auth.get().session?.access_token;
   return post<{ url: string; sessionId: string; orderId: string }>(
     '/api/create-checkout',
     {
       cartItems: cartPayload(input.lines),
       customerEmail: input.email,
+      ...(input.promotionCode && { promotionCode: input.promotionCode }),
       shippingDetails: {
         ...input.address,
         email: input.email,

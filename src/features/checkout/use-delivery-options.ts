@@ -14,10 +14,11 @@ import { wantsLiveQuotes } from './validation';
 /** `offeredAgain`: the server refused the option paid for and sent these instead; the shopper chooses again. */
 export type DeliveryOptions = { status: 'idle' | 'loading' } | { status: 'ready'; quotes: ShippingQuote[]; message?: string; offeredAgain?: boolean };
 
-export function useDeliveryOptions(address: AddressFields, lines: readonly CartLine[], subtotal: number, enabled: boolean) {
+/** `goods`: the cart's value after a promotion code (`promotionCode`, sent to the server too), which free shipping is judged on. */
+export function useDeliveryOptions(address: AddressFields, lines: readonly CartLine[], goods: number, enabled: boolean, promotionCode?: string) {
   const [state, setState] = useState<DeliveryOptions>({ status: 'idle' });
   const [methodId, setMethodId] = useState<string | null>(null);
-  const flatRate = (country: CountryCode) => applyFreeShipping(fallbackQuotes(country), { country, subtotal });
+  const flatRate = (country: CountryCode) => applyFreeShipping(fallbackQuotes(country), { country, subtotal: goods });
 
   const settled = useDebounced(address, TIMINGS.shippingQuoteDebounceMs);
   // A changed address makes the shown options stale at once, so no old choice is paid for.
@@ -32,14 +33,14 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
     if (!wantsLiveQuotes(settled)) return setState({ status: 'idle' });
     let current = true;
     setState({ status: 'loading' });
-    fetchQuotes(settled, lines).then(
+    fetchQuotes(settled, lines, promotionCode).then(
       (r) => current && setState({ status: 'ready', quotes: r.quotes, message: r.fallback ? r.message : undefined }),
       (error: Error) => current && setState({ status: 'ready', quotes: flatRate('AU'), message: error.message || CHECKOUT_MESSAGES.ratesFailed }),
     );
     return () => {
       current = false;
     };
-  }, [enabled, settled, cartKey]);
+  }, [enabled, settled, cartKey, promotionCode, goods]);
 
   const options = state.status === 'ready' ? state.quotes : [];
   // A choice that is no longer offered is dropped; until the shopper picks one, the cheapest is chosen for them

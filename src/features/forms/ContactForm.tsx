@@ -14,6 +14,22 @@ import { fieldValue, submitForm } from './submit';
 
 const FIELDS = ['name', 'email', 'subject', 'message'] as const;
 
+/**
+ * Fills the subject (and, with a quantity, the start of the message) from the address's query, as the *Request a
+ * quote* links give them; what the visitor already typed is left alone.
+ */
+export function prefillFromQuery(form: HTMLFormElement, search: string): void {
+  const query = new URLSearchParams(search);
+  const subject = query.get('subject')?.trim().slice(0, LIMITS.subjectMaxLength);
+  const quantity = Number(query.get('quantity'));
+  const fill = (name: string, value: string) => {
+    const field = form.elements.namedItem(name);
+    if ((field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) && !field.value) field.value = value;
+  };
+  if (subject) fill('subject', subject);
+  if (Number.isInteger(quantity) && quantity > 0 && quantity < 1_000_000) fill('message', `Number of copies: ${quantity}\n\n`);
+}
+
 export default function ContactForm() {
   const id = useId();
   const [busy, setBusy] = useState(false);
@@ -22,6 +38,12 @@ export default function ContactForm() {
   const hydrated = useHydrated();
 
   useEffect(() => preloadHumanCheck(), []);
+  // A link may fill in the subject and say how many copies (a request for a quote): only fields still empty.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const form = formRef.current;
+    if (form) prefillFromQuery(form, window.location.search);
+  }, []);
 
   const field = (name: (typeof FIELDS)[number]) => ({ id: `${id}-${name}`, name, required: true });
 
@@ -52,7 +74,7 @@ export default function ContactForm() {
   }
 
   return (
-    <form className="grid gap-4" onSubmit={send} aria-label="Contact form">
+    <form ref={formRef} className="grid gap-4" onSubmit={send} aria-label="Contact form">
       <p className="text-sm text-slate-700">All fields are required.</p>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" type="text" autoComplete="name" maxLength={LIMITS.nameMaxLength} {...field('name')} />

@@ -1,0 +1,57 @@
+/**
+ * Promotion codes as the checkout page and the server agree on them: the database's answer about one code for
+ * one cart, and what the shopper is told. One code per order, taken off the goods (after any quantity prices),
+ * never off the shipping; free shipping is judged on the goods after the code.
+ */
+import * as z from 'zod/mini';
+import { PROMOTION_CODES } from '@/config/constants';
+import { formatLongDate, formatPrice } from '@/lib/format';
+
+export const CODE_STATUSES = ['ok', 'not_valid', 'not_started', 'expired', 'used_up', 'spend_more', 'changed'] as const;
+export type CodeStatus = (typeof CODE_STATUSES)[number];
+
+const money = z.coerce.number();
+export const codeAnswerSchema = z.object({
+  status: z.enum(CODE_STATUSES),
+  code: z.optional(z.string()),
+  kind: z.optional(z.enum(['percent', 'amount'])),
+  amount: z.optional(money),
+  /** What the code takes off these goods (AUD), when it applies. */
+  discount: z.optional(money),
+  shortfall: z.optional(money),
+  min_subtotal: z.optional(money),
+  starts_at: z.optional(z.string()),
+});
+export type CodeAnswer = z.infer<typeof codeAnswerSchema>;
+
+/** A code as typed: spaces at the ends dropped, in capitals (codes are stored in capitals). */
+export const normaliseCode = (typed: string) => typed.trim().toUpperCase();
+
+/** True when the typed text could be a code at all (anything else is not valid without asking). */
+export const looksLikeCode = (typed: string) => PROMOTION_CODES.pattern.test(normaliseCode(typed));
+
+/** What the shopper is told when a code cannot apply; null when it applies. */
+export function codeRefusal(answer: CodeAnswer): string | null {
+  switch (answer.status) {
+    case 'ok':
+      return null;
+    case 'not_valid':
+      return 'That code is not valid. Please check it and try again.';
+    case 'not_started':
+      return answer.starts_at ? `That code can be used from ${formatLongDate(answer.starts_at)}.` : 'That code cannot be used yet.';
+    case 'expired':
+      return 'That code has expired.';
+    case 'used_up':
+      return 'That code has been used up.';
+    case 'spend_more':
+      return `Spend ${formatPrice(answer.shortfall ?? 0)} more to use this code.`;
+    case 'changed':
+      return 'Your order changed while the code was being applied. Please apply it again.';
+  }
+}
+
+/** How the summary names a code's discount, e.g. "Code PARISH10 (10% off)". */
+export function discountLabel(answer: Pick<CodeAnswer, 'code' | 'kind' | 'amount'>): string {
+  const what = answer.kind === 'percent' ? `${answer.amount}% off` : `${formatPrice(answer.amount ?? 0)} off`;
+  return `Code ${answer.code} (${what})`;
+}

@@ -1,0 +1,71 @@
+/**
+ * The checkout's promotion code: *Apply* asks the server (which prices the cart itself), the answer's discount
+ * shows in the summary, and a code that stops applying when the cart changes (fewer copies, under its minimum)
+ * is taken off with the reason. The server prices it again when the order is placed.
+ */
+import { useEffect, useState } from 'react';
+import type { CartLine } from '@/features/cart/cart';
+import { checkCode } from './api';
+import { codeRefusal, normaliseCode, type CodeAnswer } from './promotion-code';
+
+export type AppliedCode = CodeAnswer & { status: 'ok'; code: string; discount: number };
+
+export function usePromotionCode(lines: readonly CartLine[]) {
+  const [typed, setTyped] = useState('');
+  const [applied, setApplied] = useState<AppliedCode | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+
+  async function check(code: string): Promise<void> {
+    setChecking(true);
+    try {
+      const answer = await checkCode(code, lines);
+      if (answer.status === 'ok' && answer.code) {
+        setApplied({ ...answer, status: 'ok', code: answer.code, discount: answer.discount ?? 0 });
+        setMessage(null);
+      } else {
+        setApplied(null);
+        setMessage(answer.message ?? codeRefusal(answer));
+      }
+    } catch (error) {
+      setApplied(null);
+      setMessage(error instanceof Error ? error.message : 'Could not check the code. Please try again.');
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  // The cart changed: the applied code is checked again against the new goods.
+  const cartKey = lines.map((l) => `${l.product.id}:${l.quantity}`).join(',');
+  useEffect(() => {
+    if (applied && lines.length > 0) void check(applied.code);
+  }, [cartKey]);
+
+  return {
+    typed,
+    type: (value: string) => {
+      setTyped(value);
+      setMessage(null);
+    },
+    applied,
+    checking,
+    message,
+    discount: applied?.discount ?? 0,
+    apply: () => {
+      const code = normaliseCode(typed);
+      if (!code) return setMessage('Please enter a code.');
+      void check(code);
+    },
+    remove: () => {
+      setApplied(null);
+      setMessage(null);
+    },
+    /** The server refused the code when the order was placed (used up meanwhile): off, with its reason. */
+    refused: (answer: CodeAnswer) => {
+      setApplied(null);
+      setMessage(codeRefusal(answer));
+    },
+  };
+}
+
+export type PromotionCodeState = ReturnType<typeof usePromotionCode>;
