@@ -22,6 +22,7 @@ comment on table public.product_quantity_prices is 'a book''s price per copy fro
 alter table public.product_quantity_prices enable row level security;
 create policy "quantity prices of books for sale are public" on public.product_quantity_prices for select to anon, authenticated
   using (exists (select 1 from public.products p where p.id = product_id and p.for_sale));
+revoke all on public.product_quantity_prices from public, anon, authenticated, service_role;
 grant select on public.product_quantity_prices to anon, authenticated;
 grant select, insert, update, delete on public.product_quantity_prices to service_role;
 
@@ -148,6 +149,7 @@ create table public.promotion_codes (
 
 alter table public.promotion_codes enable row level security;
 -- No policy: shoppers and staff never read the table; staff go through the admin functions below.
+revoke all on public.promotion_codes from public, anon, authenticated, service_role;
 grant select, insert, update, delete on public.promotion_codes to service_role;
 
 alter table public.orders
@@ -348,7 +350,7 @@ $$;
 revoke all on function public.promotion_code_uses(uuid), public.promotion_code_answer(public.promotion_codes, numeric) from public, anon, authenticated, service_role;
 revoke all on function public.check_promotion_code(text, numeric) from public, anon, authenticated;
 grant execute on function public.check_promotion_code(text, numeric) to service_role;
-revoke all on function public.admin_list_codes(), public.admin_create_code(jsonb), public.admin_set_code_active(uuid, boolean) from public, anon;
+revoke all on function public.admin_list_codes(), public.admin_create_code(jsonb), public.admin_set_code_active(uuid, boolean) from public, anon, service_role;
 grant execute on function public.admin_list_codes(), public.admin_create_code(jsonb), public.admin_set_code_active(uuid, boolean) to authenticated;
 
 -- Sales: the discounts given, beside the goods (goods - discounts + shipping - refunds = net).

@@ -18,6 +18,7 @@ const ORDER_A = '00000000-0000-4000-8000-0000000000a1';
 const ORDER_C = '00000000-0000-4000-8000-0000000000c1';
 const PART_REFUND = '00000000-0000-4000-8000-0000000000f1';
 const NEWSLETTER = '00000000-0000-4000-8000-0000000000f2';
+const CODE_ID = '00000000-0000-4000-8000-0000000000f3';
 
 /**
  * The callers: a visitor, two shoppers (A owns the fixtures), the publisher's staff (a confirmed address on the
@@ -46,6 +47,23 @@ const TABLES: Record<string, TableRow> = {
     insert: { sql: `insert into public.products (id, title, price) values ('new-book', 'New', 10)`, allowed: ['service'] },
     update: { sql: `update public.products set price = 1, stock = 999 where id = 'book-10-reasons'`, allowed: ['service'] },
     delete: { sql: `delete from public.products where id = 'spare-book'`, allowed: ['service'] },
+    truncate: [],
+  },
+  // Written by the catalog sync only; read by everyone for books for sale (the pages show them).
+  product_quantity_prices: {
+    select: { sql: `select min_quantity from public.product_quantity_prices where product_id = 'rosary-kit'`, allowed: SHOPPERS_AND_STAFF },
+    insert: { sql: `insert into public.product_quantity_prices (product_id, min_quantity, price) values ('rosary-kit', 50, 10)`, allowed: ['service'] },
+    update: { sql: `update public.product_quantity_prices set price = 1 where product_id = 'rosary-kit'`, allowed: ['service'] },
+    delete: { sql: `delete from public.product_quantity_prices where product_id = 'rosary-kit'`, allowed: ['service'] },
+    truncate: [],
+  },
+  // Nobody but the server reads the codes: shoppers check one through check_promotion_code (via the server), staff
+  // manage them through the admin functions.
+  promotion_codes: {
+    select: { sql: `select code from public.promotion_codes`, allowed: ['service'] },
+    insert: { sql: `insert into public.promotion_codes (code, kind, amount, created_by) values ('NEWCODE', 'amount', 5, 'x@example.com')`, allowed: ['service'] },
+    update: { sql: `update public.promotion_codes set amount = 100`, allowed: ['service'] },
+    delete: { sql: `delete from public.promotion_codes`, allowed: ['service'] },
     truncate: [],
   },
   wishlists: {
@@ -192,6 +210,7 @@ const SERVICE_FUNCTIONS = [
   'newsletter_batch_sent',
   'newsletter_unsubscribe',
   'newsletter_resubscribe',
+  'check_promotion_code',
 ];
 const STAFF_FUNCTIONS = [
   'require_staff',
@@ -213,6 +232,9 @@ const STAFF_FUNCTIONS = [
   'admin_order_refunds',
   'admin_create_newsletter',
   'admin_list_newsletters',
+  'admin_list_codes',
+  'admin_create_code',
+  'admin_set_code_active',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -233,6 +255,11 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   record_order_stock: [],
   record_cancelled_stock: [],
   rearm_low_stock: [],
+  // Called only from inside the code and quantity-price functions and triggers.
+  promotion_code_uses: [],
+  promotion_code_answer: [],
+  check_quantity_prices: [],
+  quantity_prices_stay_valid: [],
 };
 
 const FIXTURES = `
@@ -242,6 +269,8 @@ const FIXTURES = `
   insert into public.staff_members (email) values ('publisher@example.com'), ('helper@example.com');
   insert into public.products (id, title, price, stock) values ('rosary-kit', 'Rosary Kit', 15, 5), ('spare-book', 'Spare', 9, 1);
   insert into public.wishlists (user_id, product_id) values ('${USER_A}', 'book-10-reasons');
+  insert into public.product_quantity_prices (product_id, min_quantity, price) values ('rosary-kit', 10, 12);
+  insert into public.promotion_codes (id, code, kind, amount, created_by) values ('${CODE_ID}', 'PARISH10', 'percent', 10, 'publisher@example.com');
   insert into public.orders (id, user_id, customer_email, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method) values
     ('${ORDER_A}', '${USER_A}', 'a@example.com', 22, 15, 37, '{"line1": "1 Test St"}', '{"name": "AU Standard Courier"}'),
     ('${ORDER_C}', '${USER_A}', 'a@example.com', 22, 15, 37, '{"line1": "1 Test St"}', '{"name": "AU Standard Courier"}');
@@ -381,6 +410,9 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_order_refunds('${ORDER_A}')`,
       `select public.admin_create_newsletter('Spring news', 'Hello **all**')`,
       `select public.admin_list_newsletters()`,
+      `select public.admin_list_codes()`,
+      `select public.admin_create_code('{"code": "STAFF5", "kind": "amount", "amount": 5}')`,
+      `select public.admin_set_code_active('${CODE_ID}', false)`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [
@@ -393,6 +425,7 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.release_shipping_email('${ORDER_A}', null)`,
       `select public.mark_order_delivered('${ORDER_A}', 'x')`,
       `select public.cancel_paid_order('${ORDER_A}', 'x')`,
+      `select public.check_promotion_code('PARISH10', 100)`,
       `select public.sync_catalog('${JSON.stringify([{ id: 'book-10-reasons', title: 'Synced', price: 1, category: 'Books', weight: 1, dimensions: { length: 1, width: 1, height: 1 } }])}'::jsonb)`,
       `select public.claim_low_stock_alerts('${ORDER_A}')`,
       `select public.release_low_stock_alert((select id from public.low_stock_alerts limit 1))`,
