@@ -179,7 +179,7 @@ describe.each(DATABASES)('quantity prices and promotion codes on the $label', ({
 
   it('the sales figures show the codes’ discounts, and net takings are the goods less them plus shipping less refunds', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    const sales = await call<{ totals: Record<string, number> }>('admin_sales', [today, today, 'day'], 'authenticated', STAFF);
+    const sales = await call<{ totals: { goods: number; discounts: number; shipping: number; refunds: number; net: number } }>('admin_sales', [today, today, 'day'], 'authenticated', STAFF);
     expect(sales.totals.discounts).toBeGreaterThanOrEqual(10);
     expect(sales.totals.goods - sales.totals.discounts + sales.totals.shipping - sales.totals.refunds).toBeCloseTo(sales.totals.net, 2);
     const orders = await call<Array<{ promotion_code: string | null; discount_amount: number }>>('admin_sales_orders', [today, today], 'authenticated', STAFF);

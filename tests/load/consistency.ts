@@ -3,6 +3,8 @@
  * what the shoppers were told, and to the stock arithmetic.
  */
 import { openDatabase } from '../../local/backend/database';
+import { priceLine, type QuantityPrice } from '../../src/features/catalog/quantity-prices';
+import { fromCents, toCents } from '../../src/lib/money';
 import type { Ledger } from './shopper';
 
 export interface Check {
@@ -136,6 +138,55 @@ export async function checkConsistency(dataDir: string, initialStock: Map<string
       name: 'every payment result a shopper was shown matches the database',
       pass: contradictions.length === 0,
       detail: contradictions.length ? list(contradictions, 3) : `${told.filter((t) => t.outcome !== 'created').length} results, all match`,
+    });
+
+    // 8. Quantity prices and codes: every line at the price its quantity reaches in the database's tiers, every
+    //    order adding up in cents (goods − the code's discount + shipping), every discount the code's own rule, the
+    //    code the shopper sent, and no code used more often than it allows.
+    const money = (
+      await db.query<{ id: string; subtotal: string; discount: string; shipping: string; total: string; code: string | null; status: string }>(
+        `select id, subtotal_amount::text as subtotal, discount_amount::text as discount, shipping_amount::text as shipping, total_amount::text as total, promotion_code as code, status from public.orders`,
+      )
+    ).rows;
+    const lines = (
+      await db.query<{ order_id: string; product_id: string; quantity: number; price: string }>('select order_id, product_id, quantity, price_at_time::text as price from public.order_items')
+    ).rows;
+    const basePrice = new Map((await db.query<{ id: string; price: string }>('select id, price::text from public.products')).rows.map((p) => [p.id, Number(p.price)]));
+    const tiers = new Map<string, QuantityPrice[]>();
+    for (const t of (await db.query<{ product_id: string; min_quantity: number; price: string }>('select product_id, min_quantity, price::text from public.product_quantity_prices')).rows) {
+      tiers.set(t.product_id, [...(tiers.get(t.product_id) ?? []), { minQuantity: t.min_quantity, price: Number(t.price) }]);
+    }
+    const codes = new Map(
+      (await db.query<{ code: string; kind: string; amount: string; max_uses: number | null }>('select code, kind, amount::text, max_uses from public.promotion_codes')).rows.map((c) => [c.code, c]),
+    );
+    const mispriced = lines.filter((l) => toCents(Number(l.price)) !== toCents(priceLine(basePrice.get(l.product_id)!, tiers.get(l.product_id), l.quantity).unitPrice));
+    const tierLines = lines.filter((l) => priceLine(basePrice.get(l.product_id)!, tiers.get(l.product_id), l.quantity).tier);
+    checks.push({
+      name: 'every order line is priced at the quantity price its quantity reaches in the database',
+      pass: mispriced.length === 0,
+      detail: `${lines.length} lines, ${tierLines.length} at a quantity price, ${mispriced.length} mispriced${mispriced.length ? ` (${list(mispriced.map((l) => `${l.order_id} ${l.quantity}×${l.price}`))})` : ''}`,
+    });
+    const goodsOf = new Map<string, number>();
+    for (const l of lines) goodsOf.set(l.order_id, (goodsOf.get(l.order_id) ?? 0) + toCents(Number(l.price)) * l.quantity);
+    const wrongSums = money.filter((o) => {
+      const [subtotal, discount, shipping, total] = [o.subtotal, o.discount, o.shipping, o.total].map((v) => toCents(Number(v))) as [number, number, number, number];
+      const code = o.code ? codes.get(o.code) : undefined;
+      const expected = !code ? 0 : code.kind === 'percent' ? Math.round((subtotal * Number(code.amount)) / 100) : Math.min(toCents(Number(code.amount)), subtotal);
+      return subtotal !== (goodsOf.get(o.id) ?? 0) || discount !== expected || total !== subtotal - discount + shipping;
+    });
+    const discounted = money.filter((o) => o.code);
+    const wrongCode = told.filter((t) => byId.has(t.orderId) && (money.find((o) => o.id === t.orderId)?.code ?? null) !== t.code).map((t) => t.orderId);
+    checks.push({
+      name: 'every order adds up to the cent: lines = goods, goods − the code’s discount + shipping = total, and the code the shopper sent',
+      pass: wrongSums.length === 0 && wrongCode.length === 0,
+      detail: `${money.length} orders, ${discounted.length} with a code (${fromCents(discounted.reduce((sum, o) => sum + toCents(Number(o.discount)), 0)).toFixed(2)} AUD off), ${wrongSums.length} not adding up${wrongSums.length ? ` (${list(wrongSums.map((o) => o.id))})` : ''}, ${wrongCode.length} with another code than sent`,
+    });
+    const overUsed = [...codes.values()].filter((c) => c.max_uses !== null && money.filter((o) => o.code === c.code && o.status !== 'cancelled').length > c.max_uses);
+    const usesOf = (code: string) => money.filter((o) => o.code === code && o.status !== 'cancelled').length;
+    checks.push({
+      name: 'no code used more often than it allows; the shoppers refused were told why',
+      pass: overUsed.length === 0 && ledger.codeRefusals.every((r) => r.status === 'used_up'),
+      detail: `${[...codes.values()].map((c) => `${c.code}: ${usesOf(c.code)} uses held${c.max_uses === null ? '' : ` of ${c.max_uses}`}`).join('; ')}; ${ledger.codeRefusals.length} checkouts refused (${[...new Set(ledger.codeRefusals.map((r) => r.status))].join(', ') || 'none'})`,
     });
 
     const byPaymentStatus: Record<string, number> = {};

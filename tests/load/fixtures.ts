@@ -5,6 +5,11 @@ import { LoopbackClient, Recorder } from './http';
 export const BOOK_ID = 'book-10-reasons';
 /** A second product with only a few copies, so some checkouts must be refused as out of stock. */
 export const LIMITED_ID = 'load-test-limited-edition';
+/** Promotion codes of the run: one many shoppers use (10% off), and one with only a few uses they race for. */
+export const CODES = {
+  tenOff: { code: 'LOADTEN', kind: 'percent', amount: 10, max_uses: null },
+  fewUses: { code: 'LOADFEW', kind: 'amount', amount: 5, max_uses: 5 },
+} as const;
 
 export const SERVICE_HEADERS = {
   apikey: LOCAL_SERVICE_ROLE_KEY,
@@ -40,6 +45,7 @@ export async function prepareCatalog(port: number, bookStock: number, limitedSto
     weight: 150,
     dimensions: { length: 20, width: 15, height: 1 },
   });
+  for (const code of Object.values(CODES)) await asService(port, 'POST', 'promotion_codes', { ...code, created_by: 'load@example.com' });
   return readStock(port);
 }
 

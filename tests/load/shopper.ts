@@ -5,7 +5,7 @@
  * consistency check later holds the database to.
  */
 import { LOCAL_ANON_KEY } from '../../local/backend/keys';
-import { BOOK_ID, fulfilledAt, LIMITED_ID } from './fixtures';
+import { BOOK_ID, CODES, fulfilledAt, LIMITED_ID } from './fixtures';
 import { LoopbackClient, NetworkError, type Phase, type Recorder } from './http';
 
 export interface CartLine {
@@ -17,6 +17,8 @@ export interface Told {
   orderId: string;
   sessionId: string;
   items: CartLine[];
+  /** The promotion code the shopper applied, if any. */
+  code: string | null;
   /** When the shop answered "order created". */
   phase: Phase;
   /** What the shop last said about the payment. */
@@ -28,6 +30,8 @@ export class Ledger {
   /** Orders paid twice on purpose: fulfilled_at before and after the second payment. */
   readonly doublePays: Array<{ orderId: string; first: string | null; second: string | null }> = [];
   readonly outcomes = new Map<string, number>();
+  /** Checkouts refused for their code, and why. */
+  readonly codeRefusals: Array<{ code: string; status: string }> = [];
 
   count(outcome: string): void {
     this.outcomes.set(outcome, (this.outcomes.get(outcome) ?? 0) + 1);
@@ -78,15 +82,20 @@ async function quote(client: LoopbackClient, cart: CartLine[]): Promise<string |
 }
 
 /** Creates the order and payment session; null when refused as out of stock (409). */
-async function startCheckout(ctx: ShopperContext, client: LoopbackClient, cart: CartLine[], methodId: string, email: string): Promise<Created | null> {
+async function startCheckout(ctx: ShopperContext, client: LoopbackClient, cart: CartLine[], methodId: string, email: string, code: string | null = null): Promise<Created | null> {
   const checkout = await client.request('POST /api/create-checkout', 'POST', '/api/create-checkout', {
     headers: JSON_HEADERS,
-    body: JSON.stringify({ cartItems: cart, shippingDetails: { ...ADDRESS, shippingMethod: { id: methodId } }, customerEmail: email }),
+    body: JSON.stringify({ cartItems: cart, shippingDetails: { ...ADDRESS, shippingMethod: { id: methodId } }, customerEmail: email, ...(code && { promotionCode: code }) }),
   });
-  if (checkout.status === 409) return null;
+  if (checkout.status === 409) {
+    // A code whose uses were all taken by other orders first: the shopper is told, nothing is written.
+    const refusal = parseJson<{ promotionCode?: { status: string } }>(checkout.body).promotionCode;
+    if (refusal) ctx.ledger.codeRefusals.push({ code: code ?? '', status: refusal.status });
+    return null;
+  }
   if (checkout.status !== 200) throw new Stop(`checkout ${checkout.status}`);
   const created = parseJson<{ url: string; sessionId: string; orderId: string }>(checkout.body);
-  const told: Created = { orderId: created.orderId, sessionId: created.sessionId, items: cart, phase: ctx.recorder.phase, outcome: 'created', paymentUrl: new URL(created.url) };
+  const told: Created = { orderId: created.orderId, sessionId: created.sessionId, items: cart, code, phase: ctx.recorder.phase, outcome: 'created', paymentUrl: new URL(created.url) };
   ctx.ledger.orders.set(told.orderId, told);
   return told;
 }
@@ -120,7 +129,12 @@ async function visit(ctx: ShopperContext, client: LoopbackClient, visitNumber: n
   const catalog = await client.request('GET /rest/v1/products', 'GET', '/rest/v1/products?select=id,title,price,stock', { headers: ANON });
   if (catalog.status !== 200) throw new Stop('catalog');
 
-  const cart: CartLine[] = [{ id: BOOK_ID, quantity: 1 + Math.floor(random() * 2) }];
+  // One shopper in five buys for a class or a parish: 8 to 30 copies, across the book's quantity prices.
+  const classSet = random() < 0.2;
+  const cart: CartLine[] = [{ id: BOOK_ID, quantity: classSet ? 8 + Math.floor(random() * 23) : 1 + Math.floor(random() * 2) }];
+  // Some apply a code: most the 10% one, a few the one with only a handful of uses.
+  const codeRoll = random();
+  const code = codeRoll < 0.25 ? CODES.tenOff.code : codeRoll < 0.35 ? CODES.fewUses.code : null;
   // Some shoppers also want the limited edition; half of those add it after the delivery quote came
   // back, so create-checkout (not only the quote) has to refuse it once it is sold out.
   const limited = random() < 0.35;
@@ -130,8 +144,9 @@ async function visit(ctx: ShopperContext, client: LoopbackClient, visitNumber: n
   if (lateAdd) cart.push({ id: LIMITED_ID, quantity: 1 + Math.floor(random() * 2) });
   if (!methodId) return ledger.count('out of stock at shipping rates (409)');
 
-  const order = await startCheckout(ctx, client, cart, methodId, `shopper-${visitNumber}@example.com`);
-  if (!order) return ledger.count('out of stock at checkout (409)');
+  const refusalsBefore = ledger.codeRefusals.length;
+  const order = await startCheckout(ctx, client, cart, methodId, `shopper-${visitNumber}@example.com`, code);
+  if (!order) return ledger.count(ledger.codeRefusals.length > refusalsBefore ? `code ${code} refused at checkout (409)` : 'out of stock at checkout (409)');
 
   if (random() < 0.1) {
     await pressButton(client, order, 'cancel');

@@ -77,7 +77,7 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
         <label htmlFor="code-code" className="label">
           Code
         </label>
-        <input id="code-code" className="field uppercase" required maxLength={PROMOTION_CODES.maxLength} value={form.code} onChange={set('code')} placeholder="e.g. PARISH10" />
+        <input id="code-code" className="field uppercase" required maxLength={PROMOTION_CODES.maxLength} value={form.code} onChange={set('code')} placeholder="PARISH10" />
       </div>
       <div>
         <label htmlFor="code-kind" className="label">
@@ -165,8 +165,8 @@ function CodeRow({ code, onChanged }: { code: PromotionCode; onChanged: () => vo
         <p className="mt-1 text-sm text-slate-700">
           {code.min_subtotal > 0 ? `Goods of ${formatPrice(code.min_subtotal)} or more` : 'Any order'} · {period(code)} ·{' '}
           <span data-testid="code-uses">
-            Used {code.uses}
-            {code.max_uses !== null ? ` of ${code.max_uses}` : ''} {code.uses === 1 ? 'time' : 'times'}
+            Uses: {code.uses}
+            {code.max_uses !== null ? ` of ${code.max_uses}` : ''}
           </span>{' '}
           · {formatPrice(code.discount_given)} off {code.paid_orders} paid {code.paid_orders === 1 ? 'order' : 'orders'}
         </p>

@@ -28,7 +28,7 @@ export default function SummaryTotals({
       {discount && (
         <div className="flex justify-between font-semibold text-emerald-800" data-testid="summary-discount">
           <dt>{discount.label}</dt>
-          <dd>−{format(discount.amount)}</dd>
+          <dd className="whitespace-nowrap">−{format(discount.amount)}</dd>
         </div>
       )}
       <div className="flex justify-between">

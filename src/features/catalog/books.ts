@@ -7,6 +7,7 @@ import { LIMITS } from '@/config/constants';
 import { coverUrl } from './book-schema';
 import { coverPicture } from './cover';
 import type { Product } from './product';
+import type { QuantityPrice } from './quantity-prices';
 
 export type Book = CollectionEntry<'books'>;
 
@@ -26,6 +27,12 @@ export async function getFeaturedBook(): Promise<Book> {
 /** The stable address of a book's original cover file (JPEG or PNG), for social previews and the database. */
 export const bookCoverUrl = (book: Book) => coverUrl(book.data.id, book.data.cover.format);
 
+/**
+ * The book's quantity prices. A content cache written before the field existed holds entries without it (Astro
+ * keeps parsed entries of unchanged files), so a missing list is none.
+ */
+export const bookQuantityPrices = (book: Book): QuantityPrice[] => (book.data.quantityPrices ?? []).map((tier) => ({ ...tier }));
+
 /** A book as the shop's Product, assumed in stock until an island reads the live stock. */
 export async function bookProduct(book: Book): Promise<Product> {
   const { data } = book;
@@ -42,7 +49,7 @@ export async function bookProduct(book: Book): Promise<Product> {
     weight: data.weightGrams,
     dimensions: { ...data.dimensionsCm },
     featured: data.featured,
-    quantityPrices: data.quantityPrices.map((tier) => ({ ...tier })),
+    quantityPrices: bookQuantityPrices(book),
   };
 }
 
