@@ -116,6 +116,30 @@ describe('Stripe Checkout Sessions', () => {
     });
   });
 
+  it('a promotion code: a coupon of the order’s own for exactly the discount (once, one redemption), applied to the session, which closes in 31 minutes', async () => {
+    const stripeOptions = await fakeStripe((seen, res) =>
+      seen.url.pathname === '/v1/coupons' ? stripeJson(res, 200, { id: 'coupon_order_123', object: 'coupon', amount_off: 590 }) : stripeJson(res, 200, session()),
+    );
+    const before = Math.floor(Date.now() / 1000);
+    await createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).createCheckoutSession({ ...INPUT, discount: { name: 'Code PARISH10', amountOffCents: 590 } });
+    const [coupon, created] = fake.seen;
+    expect(coupon!.url.pathname).toBe('/v1/coupons');
+    expect(coupon!.headers['idempotency-key']).toBe('checkout-order-123-coupon');
+    expect(Object.fromEntries(coupon!.body)).toEqual({ amount_off: '590', currency: 'aud', duration: 'once', max_redemptions: '1', name: 'Code PARISH10', 'metadata[order_id]': 'order-123' });
+    const body = Object.fromEntries(created!.body);
+    expect(body['discounts[0][coupon]']).toBe('coupon_order_123');
+    expect(Number(body.expires_at) - before).toBeGreaterThanOrEqual(31 * 60);
+    expect(Number(body.expires_at) - before).toBeLessThan(32 * 60);
+    // The line items keep their database prices: Stripe takes the coupon off their subtotal, never the shipping.
+    expect(body['line_items[0][price_data][unit_amount]']).toBe('2200');
+  });
+
+  it('refuses a discount larger than the goods before calling Stripe', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session()));
+    await expect(createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).createCheckoutSession({ ...INPUT, discount: { name: 'Code X', amountOffCents: 6000 } })).rejects.toThrow(TypeError);
+    expect(fake.seen).toHaveLength(0);
+  });
+
   it('refuses malformed input before calling Stripe (fractional cents, no session placeholder, no items)', async () => {
     const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session()));
     const payments = createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
