@@ -81,8 +81,8 @@ async function quote(client: LoopbackClient, cart: CartLine[]): Promise<string |
   return methodId;
 }
 
-/** Creates the order and payment session; null when refused as out of stock (409). */
-async function startCheckout(ctx: ShopperContext, client: LoopbackClient, cart: CartLine[], methodId: string, email: string, code: string | null = null): Promise<Created | null> {
+/** Creates the order and payment session; null when refused as out of stock (409), 'code refused' when refused for its code (409). */
+async function startCheckout(ctx: ShopperContext, client: LoopbackClient, cart: CartLine[], methodId: string, email: string, code: string | null = null): Promise<Created | null | 'code refused'> {
   const checkout = await client.request('POST /api/create-checkout', 'POST', '/api/create-checkout', {
     headers: JSON_HEADERS,
     body: JSON.stringify({ cartItems: cart, shippingDetails: { ...ADDRESS, shippingMethod: { id: methodId } }, customerEmail: email, ...(code && { promotionCode: code }) }),
@@ -90,8 +90,9 @@ async function startCheckout(ctx: ShopperContext, client: LoopbackClient, cart: 
   if (checkout.status === 409) {
     // A code whose uses were all taken by other orders first: the shopper is told, nothing is written.
     const refusal = parseJson<{ promotionCode?: { status: string } }>(checkout.body).promotionCode;
-    if (refusal) ctx.ledger.codeRefusals.push({ code: code ?? '', status: refusal.status });
-    return null;
+    if (!refusal) return null;
+    ctx.ledger.codeRefusals.push({ code: code ?? '', status: refusal.status });
+    return 'code refused';
   }
   if (checkout.status !== 200) throw new Stop(`checkout ${checkout.status}`);
   const created = parseJson<{ url: string; sessionId: string; orderId: string }>(checkout.body);
@@ -144,9 +145,9 @@ async function visit(ctx: ShopperContext, client: LoopbackClient, visitNumber: n
   if (lateAdd) cart.push({ id: LIMITED_ID, quantity: 1 + Math.floor(random() * 2) });
   if (!methodId) return ledger.count('out of stock at shipping rates (409)');
 
-  const refusalsBefore = ledger.codeRefusals.length;
   const order = await startCheckout(ctx, client, cart, methodId, `shopper-${visitNumber}@example.com`, code);
-  if (!order) return ledger.count(ledger.codeRefusals.length > refusalsBefore ? `code ${code} refused at checkout (409)` : 'out of stock at checkout (409)');
+  if (order === 'code refused') return ledger.count(`code ${code} refused at checkout (409)`);
+  if (!order) return ledger.count('out of stock at checkout (409)');
 
   if (random() < 0.1) {
     await pressButton(client, order, 'cancel');
@@ -178,7 +179,8 @@ export async function lastCopiesRace(ctx: ShopperContext, buyers: number, quanti
     const orders = await Promise.all(
       clients.map(async (client, i) => {
         const methodId = await quote(client, cart());
-        return methodId ? startCheckout(ctx, client, cart(), methodId, `last-copies-${i}@example.com`) : null;
+        const order = methodId ? await startCheckout(ctx, client, cart(), methodId, `last-copies-${i}@example.com`) : null;
+        return order === 'code refused' ? null : order;
       }),
     );
     await Promise.all(
