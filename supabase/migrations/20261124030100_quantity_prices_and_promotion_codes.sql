@@ -353,7 +353,8 @@ grant execute on function public.check_promotion_code(text, numeric) to service_
 revoke all on function public.admin_list_codes(), public.admin_create_code(jsonb), public.admin_set_code_active(uuid, boolean) from public, anon, service_role;
 grant execute on function public.admin_list_codes(), public.admin_create_code(jsonb), public.admin_set_code_active(uuid, boolean) to authenticated;
 
--- Sales: the discounts given, beside the goods (goods - discounts + shipping - refunds = net).
+-- Sales: the discounts given, beside the goods (goods - discounts + shipping - refunds = net); refunds in part
+-- as well as in full, as before.
 drop function public.sales_orders_in(date, date);
 create function public.sales_orders_in(p_from date, p_to date)
 returns table (
@@ -368,8 +369,9 @@ set search_path = ''
 as $$
   select o.id, o.paid_at, (o.paid_at at time zone 'Australia/Sydney')::date, o.customer_email, o.customer_name, o.user_id, o.status, o.payment_status,
     o.subtotal_amount, o.shipping_amount, o.total_amount,
-    case when o.refunded_at is not null then o.total_amount else 0 end,
-    o.refund_id, o.refunded_at, upper(coalesce(o.shipping_address ->> 'country', '')), o.shipping_address, o.shipping_method ->> 'name',
+    public.order_refunded_amount(o.id, o.total_amount, o.refunded_at),
+    coalesce(o.refund_id, (select string_agg(r.provider_refund_id, ' ' order by r.created_at) from public.order_refunds r where r.order_id = o.id and r.status = 'succeeded')),
+    o.refunded_at, upper(coalesce(o.shipping_address ->> 'country', '')), o.shipping_address, o.shipping_method ->> 'name',
     o.discount_amount, o.promotion_code
   from public.orders o
   where o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
