@@ -23,8 +23,11 @@ export interface PageBudget {
   lazyJs: SizeBudget;
 }
 
-/** One shared stylesheet today (38 KiB raw, 7.7 KiB gzip). */
-const CSS: SizeBudget = { raw: 44, gzip: 9, brotli: 8 };
+/**
+ * One shared stylesheet today (44.0 KiB raw, 8.7 KiB gzip, with the back office's codes, newsletter and stock
+ * screens). What travels is the compressed figure, held at 9 KiB; the raw one leaves a little room.
+ */
+const CSS: SizeBudget = { raw: 46, gzip: 9, brotli: 8 };
 
 /**
  * JavaScript at start on every page a visitor reads: the header's cart and account scripts, the banner, the
@@ -37,8 +40,11 @@ const JS_START: SizeBudget = { raw: 50, gzip: 21, brotli: 19 };
  * cart drawer without React, so the first tap downloads nothing: 55-56 KiB raw / 21 brotli in all.
  */
 const JS_SHOP_START: SizeBudget = { raw: 62, gzip: 26, brotli: 23 };
-/** Cart, checkout and the account pages are islands all through, so they start React: up to 275 KiB raw / 81 brotli. */
-const JS_APP: SizeBudget = { raw: 300, gzip: 100, brotli: 88 };
+/**
+ * Cart, checkout and the account pages are islands all through, so they start React: up to 275 KiB raw / 81 brotli
+ * before gifts, quantity prices and codes came to the checkout and the packing slip (100.6 KiB gzip at most now).
+ */
+const JS_APP: SizeBudget = { raw: 310, gzip: 104, brotli: 91 };
 /** What a page's islands load when first used: React and the purchase islands, up to 246 KiB raw / 69 brotli. */
 const ON_USE_JS: SizeBudget = { raw: 270, gzip: 88, brotli: 76 };
 /** Loaded later on first need (supabase-js, the cart drawer, toasts, web-vitals, React for the overlays): up to 492 KiB raw / 126 brotli. */

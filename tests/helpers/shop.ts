@@ -1,4 +1,7 @@
 /** Starts the shop with an in-memory embedded backend for a test, and gives supabase-js clients for each role. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { startShop, type Shop } from '../../local/shop';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
@@ -49,4 +52,33 @@ export async function startTestShop(options: { jwtExpirySeconds?: number } = {})
   }
 
   return { shop, url, anon: () => make(LOCAL_ANON_KEY), service: () => make(LOCAL_SERVICE_ROLE_KEY), signIn, close: () => shop.close() };
+}
+
+/** The shop as a back-office test needs it: a staff member and a shopper signed in, and an outbox of its own. */
+export interface BackOfficeShop extends TestShop {
+  staff: SupabaseClient;
+  shopper: SupabaseClient;
+  /** The local email outbox this shop writes to (LOCAL_OUTBOX_FILE, given back on close). */
+  outbox: string;
+}
+
+/**
+ * Starts the shop with `staff` made staff and signed in (as `staffSignsInAs` when given, say in other case)
+ * and `shopper` signed in; its emails go to an outbox file of its own, named after `name`.
+ */
+export async function startBackOfficeShop(name: string, people: { staff: string; shopper: string; staffSignsInAs?: string }): Promise<BackOfficeShop> {
+  const savedOutbox = process.env.LOCAL_OUTBOX_FILE;
+  const outbox = join(mkdtempSync(join(tmpdir(), `${name}-`)), 'outbox.jsonl');
+  process.env.LOCAL_OUTBOX_FILE = outbox;
+  const t = await startTestShop();
+  const added = await t.service().from('staff_members').insert({ email: people.staff });
+  if (added.error) throw added.error;
+  const staff = await t.signIn(people.staffSignsInAs ?? people.staff);
+  const shopper = await t.signIn(people.shopper);
+  const close = async () => {
+    await t.close();
+    if (savedOutbox === undefined) delete process.env.LOCAL_OUTBOX_FILE;
+    else process.env.LOCAL_OUTBOX_FILE = savedOutbox;
+  };
+  return { ...t, staff, shopper, outbox, close };
 }

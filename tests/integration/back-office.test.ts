@@ -1,38 +1,20 @@
-/**
- * The publisher's back office through its real paths: the staff role in the database, the order actions of
- * /api/admin-order (ship, correct, deliver, cancel and refund, retry refund, resend confirmation), the staff
- * RPCs (stock, messages, subscribers), the order status page's function and the staff CLI.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { main as staffCli } from '../../local/staff';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 
 const STAFF = 'publisher@example.com';
-let t: TestShop;
+let t: BackOfficeShop;
 let staff: SupabaseClient;
 let shopper: SupabaseClient;
 let outbox: string;
-const savedOutbox = process.env.LOCAL_OUTBOX_FILE;
 
 beforeAll(async () => {
-  outbox = join(mkdtempSync(join(tmpdir(), 'back-office-')), 'outbox.jsonl');
-  process.env.LOCAL_OUTBOX_FILE = outbox;
-  t = await startTestShop();
-  const added = await t.service().from('staff_members').insert({ email: STAFF });
-  if (added.error) throw added.error;
-  staff = await t.signIn(STAFF.toUpperCase());
-  shopper = await t.signIn('shopper@example.com');
+  t = await startBackOfficeShop('back-office', { staff: STAFF, shopper: 'shopper@example.com', staffSignsInAs: STAFF.toUpperCase() });
+  ({ staff, shopper, outbox } = t);
 });
-afterAll(async () => {
-  await t.close();
-  if (savedOutbox === undefined) delete process.env.LOCAL_OUTBOX_FILE;
-  else process.env.LOCAL_OUTBOX_FILE = savedOutbox;
-});
+afterAll(() => t.close());
 
 /** A paid order for a guest (fulfilled as the payment webhook would). */
 async function paidOrder(email: string, quantity = 1): Promise<string> {

@@ -1,44 +1,24 @@
-/**
- * The newsletter through its real paths on the embedded shop: sign-ups record their consent, the publisher
- * writes a newsletter (admin_create_newsletter) and /api/admin-newsletter sends it in batches of at most 100
- * through the email provider, each email with its own signed one-click unsubscribe (RFC 8058 headers, a POST the
- * local shop answers); an unsubscribed address is never sent to again; a send that stopped is resumed without
- * anyone getting it twice. In SQL on both databases: two senders at once never claim the same recipient.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUnsubscribeToken, unsubscribeSecret, verifyUnsubscribeToken } from '../../functions/_lib/newsletter';
 import { createLocalOutboxEmail, readOutbox } from '../../functions/_lib/providers/local-email';
 import { readServerEnv } from '../../src/config/env';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 import { DATABASES, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = 'newsletter-publisher@example.com';
 
 describe('the newsletter on the local shop', () => {
-  let t: TestShop;
+  let t: BackOfficeShop;
   let staff: SupabaseClient;
   let shopper: SupabaseClient;
   let outbox: string;
-  const savedOutbox = process.env.LOCAL_OUTBOX_FILE;
 
   beforeAll(async () => {
-    outbox = join(mkdtempSync(join(tmpdir(), 'newsletter-')), 'outbox.jsonl');
-    process.env.LOCAL_OUTBOX_FILE = outbox;
-    t = await startTestShop();
-    const added = await t.service().from('staff_members').insert({ email: STAFF });
-    if (added.error) throw added.error;
-    staff = await t.signIn(STAFF);
-    shopper = await t.signIn('newsletter-shopper@example.com');
+    t = await startBackOfficeShop('newsletter', { staff: STAFF, shopper: 'newsletter-shopper@example.com' });
+    ({ staff, shopper, outbox } = t);
   });
-  afterAll(async () => {
-    await t.close();
-    if (savedOutbox === undefined) delete process.env.LOCAL_OUTBOX_FILE;
-    else process.env.LOCAL_OUTBOX_FILE = savedOutbox;
-  });
+  afterAll(() => t.close());
 
   const subscribe = (email: string, page?: string) =>
     fetch(`${t.url}/api/send-notification`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'newsletter', data: { email, ...(page && { page }) } }) });

@@ -1,42 +1,23 @@
-/**
- * Refunding part of an order: through /api/admin-order on the embedded shop (the amount and reason, the
- * customer's email, the history, what is left, the refusal of more than is left, a fully refunded order, the
- * sales figures and the customers' totals), and in SQL on both databases, where twenty refunds at once on real
- * PostgreSQL connections cannot add up to more than was paid.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { orderNumber } from '../../src/lib/format';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 import { DATABASES, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = 'refunds-publisher@example.com';
 
 describe('part refunds through /api/admin-order', () => {
-  let t: TestShop;
+  let t: BackOfficeShop;
   let staff: SupabaseClient;
   let shopper: SupabaseClient;
   let outbox: string;
-  const savedOutbox = process.env.LOCAL_OUTBOX_FILE;
 
   beforeAll(async () => {
-    outbox = join(mkdtempSync(join(tmpdir(), 'part-refunds-')), 'outbox.jsonl');
-    process.env.LOCAL_OUTBOX_FILE = outbox;
-    t = await startTestShop();
-    const added = await t.service().from('staff_members').insert({ email: STAFF });
-    if (added.error) throw added.error;
-    staff = await t.signIn(STAFF);
-    shopper = await t.signIn('refund-shopper@example.com');
+    t = await startBackOfficeShop('part-refunds', { staff: STAFF, shopper: 'refund-shopper@example.com' });
+    ({ staff, shopper, outbox } = t);
   });
-  afterAll(async () => {
-    await t.close();
-    if (savedOutbox === undefined) delete process.env.LOCAL_OUTBOX_FILE;
-    else process.env.LOCAL_OUTBOX_FILE = savedOutbox;
-  });
+  afterAll(() => t.close());
 
   /** A paid order of 22 + 15 shipping = 37, paid on `paidOn` (a Sydney day) when given. */
   async function paidOrder(email: string, paidOn?: string): Promise<string> {

@@ -1,40 +1,21 @@
-/**
- * The stock emails and the publisher's stock changes through their real paths on the embedded backend: the
- * low-stock email after sales (once per crossing, concurrent fulfilments and retries included, given back when
- * sending fails), /api/admin-stock (staff only; set and received with readable refusals), and the back-in-stock
- * list from /api/send-notification to one email per waiting address when the book is back.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fulfilOrder, type FulfilmentServices } from '../../functions/_lib/fulfilment';
 import type { EmailMessage } from '../../functions/_lib/providers/email';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 
 const STAFF = 'stock-keeper@example.com';
-let t: TestShop;
+let t: BackOfficeShop;
 let staff: SupabaseClient;
 let shopper: SupabaseClient;
 let outbox: string;
-const savedOutbox = process.env.LOCAL_OUTBOX_FILE;
 
 beforeAll(async () => {
-  outbox = join(mkdtempSync(join(tmpdir(), 'stock-actions-')), 'outbox.jsonl');
-  process.env.LOCAL_OUTBOX_FILE = outbox;
-  t = await startTestShop();
-  const added = await t.service().from('staff_members').insert({ email: STAFF });
-  if (added.error) throw added.error;
-  staff = await t.signIn(STAFF);
-  shopper = await t.signIn('browser@example.com');
+  t = await startBackOfficeShop('stock-actions', { staff: STAFF, shopper: 'browser@example.com' });
+  ({ staff, shopper, outbox } = t);
 });
-afterAll(async () => {
-  await t.close();
-  if (savedOutbox === undefined) delete process.env.LOCAL_OUTBOX_FILE;
-  else process.env.LOCAL_OUTBOX_FILE = savedOutbox;
-});
+afterAll(() => t.close());
 
 async function product(id: string, stock: number, lowStockLevel = 10): Promise<void> {
   const { error } = await t
