@@ -31,6 +31,7 @@ describe('readCatalog', () => {
         dimensions: { length: 20, width: 20, height: 0.8 },
         featured: false,
         low_stock_level: 10,
+        quantity_prices: [],
       },
     ]);
   });
