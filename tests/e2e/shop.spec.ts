@@ -57,7 +57,7 @@ test.describe('shopping', () => {
     const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
     await expect(drawer).toBeVisible();
     await expect(drawer.getByText(BOOK)).toBeVisible();
-    await expect(drawer.getByText('$66.00')).toBeVisible();
+    await expect(drawer.getByText('$66.00', { exact: true })).toBeVisible();
     await expect(drawer.getByRole('link', { name: 'View my cart (3)' })).toHaveAttribute('href', '/cart');
     await expect(drawer.getByRole('link', { name: 'Check out' })).toHaveAttribute('href', '/checkout');
     await expect(drawer.getByRole('status')).toHaveText('3 item(s) added to cart');

@@ -37,14 +37,14 @@ for (const height of [812, 667]) {
       const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
       await expect(drawer).toBeVisible();
       const notice = drawer.getByRole('status');
-      await expect(drawer.getByText('$44.00')).toBeVisible();
+      await expect(drawer.getByText('$44.00', { exact: true })).toBeVisible();
       await expect(notice).toHaveText('2 item(s) added to cart');
       await expect(page.locator('.toast-root')).toHaveCount(0);
       await page.waitForTimeout(300); // the drawer's slide-in
       await page.screenshot({ path: testInfo.outputPath(`drawer-toast-375x${height}.png`) });
       await expectUncovered((await notice.boundingBox())!, {
         'the item line': drawer.getByText(BOOK, { exact: true }).first(),
-        'the item price': drawer.getByText('$22.00', { exact: true }).first(),
+        'the item price': drawer.getByText('2 × $22.00 = $44.00', { exact: true }),
         'the drawer title': drawer.getByRole('heading', { name: 'Item added to your cart' }),
         'the close button': drawer.getByRole('button', { name: 'Close cart' }),
         'View my cart': drawer.getByRole('link', { name: /View my cart/ }),
