@@ -31,6 +31,8 @@ export interface AxeScan {
   finalPath: string;
   status: number | undefined;
   violations: AxeViolation[];
+  /** How many px the page is wider than the window (0 or less: no sideways scrolling). */
+  overflow: number;
   /** Set when the page could not be opened or scanned. */
   error?: string;
 }
@@ -76,9 +78,10 @@ export async function scanRouteAt(browser: Browser, baseUrl: string, route: Site
   try {
     const status = await openForScan(page, baseUrl, route);
     const violations = await scanPage(page);
-    return { path: route.path, viewport: viewport.name, finalPath: new URL(page.url()).pathname, status, violations };
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    return { path: route.path, viewport: viewport.name, finalPath: new URL(page.url()).pathname, status, violations, overflow };
   } catch (error) {
-    return { path: route.path, viewport: viewport.name, finalPath: route.path, status: undefined, violations: [], error: (error as Error).message.split('\n')[0] };
+    return { path: route.path, viewport: viewport.name, finalPath: route.path, status: undefined, violations: [], overflow: 0, error: (error as Error).message.split('\n')[0] };
   } finally {
     await context.close();
   }

@@ -1,6 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoHorizontalOverflow } from './support';
 
 const FAITH = {
   id: 'why-faith-based-books-matter',
@@ -21,7 +19,6 @@ const PARENTING = {
   bodyHeading: 'Start with small, steady prayer routines',
 };
 const POSTS = [FAITH, PARENTING];
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** The card of one post in a list, found by its title. */
 const postCard = (page: Page, title: string) => page.getByRole('article').filter({ has: page.getByRole('heading', { name: title }) });
@@ -150,25 +147,4 @@ test.describe('blog feed', () => {
     await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute('href', /\/rss\.xml$/);
     await expect(page.getByRole('link', { name: 'Follow the blog by RSS' })).toHaveAttribute('href', '/rss.xml');
   });
-});
-
-test.describe('blog at 375 px', () => {
-  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true });
-
-  test('nothing overflows the viewport horizontally', async ({ page }) => {
-    await expectNoHorizontalOverflow(page, ['/blog', ...POSTS.map((p) => `/blog/${p.id}`), '/blog/unknown-post']);
-  });
-});
-
-test.describe('blog accessibility', () => {
-  // The free-shipping banner fades in; without motion axe sees its final colours.
-  test.use({ reducedMotion: 'reduce' });
-
-  for (const path of ['/blog', ...POSTS.map((p) => `/blog/${p.id}`)]) {
-    test(`${path} has no WCAG 2.1 A/AA violations`, async ({ page }) => {
-      await page.goto(path);
-      const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-      expect(results.violations).toEqual([]);
-    });
-  }
 });

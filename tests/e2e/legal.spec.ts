@@ -1,8 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { expectNoHorizontalOverflow } from './support';
 
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const EMAIL = 'hello@awesomecatholickids.com.au';
 
 test.describe('legal pages', () => {
@@ -71,25 +68,4 @@ test.describe('contact page', () => {
     expect(markup).toContain('The contact form needs JavaScript.');
     expect(markup).toContain(`href="mailto:${EMAIL}"`);
   });
-});
-
-test.describe('legal and contact at 375 px', () => {
-  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true });
-
-  test('nothing overflows the viewport horizontally', async ({ page }) => {
-    await expectNoHorizontalOverflow(page, ['/privacy-policy', '/terms-of-service', '/contact']);
-  });
-});
-
-test.describe('legal and contact accessibility', () => {
-  // The free-shipping banner fades in; without motion axe sees its final colours.
-  test.use({ reducedMotion: 'reduce' });
-
-  for (const path of ['/privacy-policy', '/terms-of-service', '/contact']) {
-    test(`${path} has no WCAG 2.1 A/AA violations`, async ({ page }) => {
-      await page.goto(path);
-      const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-      expect(results.violations).toEqual([]);
-    });
-  }
 });

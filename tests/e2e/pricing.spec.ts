@@ -1,12 +1,13 @@
 /**
- * Copies for a class or a parish, and promotion codes, at 375 and 1280 px: 25 copies at the 25+ price in the
+ * Copies for a class or a parish, and promotion codes (each journey once, its screens looked at on a phone, 375 px,
+ * and a desktop, 1280 px): 25 copies at the 25+ price in the
  * drawer, the cart, checkout, the TEST payment page and the order's lines; a code created in /admin, applied,
  * paid for and refused once used up; two shoppers racing for a code's last use, one paying and the other told.
  * The tier journey cancels on the payment page (the book's stock is shared with other tests); the code journeys
  * buy a product of their own.
  */
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { asService, horizontalOverflow, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, grantStaff, lookAtBothWidths, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const BOOK_PATH = '/store/product/book-10-reasons';
 
@@ -85,161 +86,162 @@ async function shopperPage(browser: Browser, width: number) {
   return context.newPage();
 }
 
-for (const width of [375, 1280]) {
-  test.describe(`at ${width} px`, () => {
-    test.use({ viewport: { width, height: 900 } });
+const [PHONE, DESKTOP] = WIDTHS;
 
-    test('25 copies at the 25+ price: the product page, the drawer, the cart, checkout, the TEST payment page and the order’s lines', async ({ page, request }) => {
-      test.setTimeout(120_000);
-      await page.goto(BOOK_PATH);
-      const tiers = page.locator('[data-quantity-prices]');
-      await expect(tiers).toContainText('For classrooms and parishes: 10 or more copies $20.00 each; 25 or more copies $18.00 each.');
-      const quote = tiers.getByRole('link', { name: 'Request a quote' });
-      expect(new URL((await quote.getAttribute('href'))!, 'http://x').searchParams.get('subject')).toBe('Quote for 100 copies of 10 Reasons Why Being Catholic is Awesome!');
-      await tiers.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: test.info().outputPath(`product-tiers-${width}.png`) });
+test.describe('quantity prices and codes', () => {
+  test('25 copies at the 25+ price: the product page, the drawer, the cart, checkout, the TEST payment page and the order’s lines', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const width = PHONE.width;
+    await page.setViewportSize({ width, height: PHONE.height });
+    await page.goto(BOOK_PATH);
+    const tiers = page.locator('[data-quantity-prices]');
+    await expect(tiers).toContainText('For classrooms and parishes: 10 or more copies $20.00 each; 25 or more copies $18.00 each.');
+    const quote = tiers.getByRole('link', { name: 'Request a quote' });
+    expect(new URL((await quote.getAttribute('href'))!, 'http://x').searchParams.get('subject')).toBe('Quote for 100 copies of 10 Reasons Why Being Catholic is Awesome!');
+    await tiers.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath(`product-tiers-${width}.png`) });
 
-      await page.getByLabel('Quantity', { exact: true }).fill('25');
-      await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
-      const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
-      await expect(drawer).toContainText('25 × $18.00 = $450.00');
-      await expect(drawer).toContainText('25+ copies price: $18.00 each, you save $100.00');
-      await expect(drawer).toContainText('Quantity prices save you $100.00');
-      await expect(drawer.getByText('$450.00', { exact: true })).toBeVisible();
-      await page.screenshot({ path: test.info().outputPath(`drawer-tier-${width}.png`) });
-      await page.keyboard.press('Escape');
+    await page.getByLabel('Quantity', { exact: true }).fill('25');
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+    const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
+    await expect(drawer).toContainText('25 × $18.00 = $450.00');
+    await expect(drawer).toContainText('25+ copies price: $18.00 each, you save $100.00');
+    await expect(drawer).toContainText('Quantity prices save you $100.00');
+    await expect(drawer.getByText('$450.00', { exact: true })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath(`drawer-tier-${width}.png`) });
+    await page.keyboard.press('Escape');
 
-      await page.goto('/cart');
-      await expect(page.getByTestId('tier-note').filter({ visible: true })).toHaveText('25+ copies price: $18.00 each, you save $100.00');
-      await expect(page.getByTestId('quantity-saving')).toHaveText('Quantity prices save you $100.00');
-      await expect(page.getByText('$450.00').filter({ visible: true }).first()).toBeVisible();
-      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: test.info().outputPath(`cart-tier-${width}.png`), fullPage: true });
+    await page.goto('/cart');
+    await expect(page.getByTestId('tier-note').filter({ visible: true })).toHaveText('25+ copies price: $18.00 each, you save $100.00');
+    await expect(page.getByTestId('quantity-saving')).toHaveText('Quantity prices save you $100.00');
+    await expect(page.getByText('$450.00').filter({ visible: true }).first()).toBeVisible();
+    await lookAtBothWidths(page, 'cart-tier', { axe: false });
 
-      await page.goto('/checkout');
-      await fillCheckout(page, uniqueEmail('class-set'));
-      const summary = page.getByRole('complementary', { name: 'Order Summary' });
-      await expect(summary.getByTestId('tier-note')).toHaveText('25+ copies price: $18.00 each, you save $100.00');
-      // $450 of goods ships free in Australia.
-      await expect(summary.getByText('Free')).toBeVisible();
-      await expect(summary.getByText('$450.00').first()).toBeVisible();
+    await page.goto('/checkout');
+    await fillCheckout(page, uniqueEmail('class-set'));
+    const summary = page.getByRole('complementary', { name: 'Order Summary' });
+    await expect(summary.getByTestId('tier-note')).toHaveText('25+ copies price: $18.00 each, you save $100.00');
+    // $450 of goods ships free in Australia.
+    await expect(summary.getByText('Free')).toBeVisible();
+    await expect(summary.getByText('$450.00').first()).toBeVisible();
 
-      const payment = await openPayment(page);
-      await expect(payment.getByText('10 Reasons Why Being Catholic is Awesome! × 25 at $18.00 each')).toBeVisible();
-      await expect(payment.getByRole('button', { name: 'Pay $450.00' })).toBeVisible();
-      await payment.screenshot({ path: test.info().outputPath(`payment-tier-${width}.png`), fullPage: true });
-      const order = await orderOfSession(request, sessionOf(payment));
-      expect(order.items).toEqual([{ quantity: 25, price_at_time: 18 }]);
-      expect(Number(order.total_amount)).toBe(450);
-      // The book's stock is shared with other tests: this journey leaves without paying.
-      await payment.getByRole('button', { name: 'Cancel' }).click();
-      await expect(payment).toHaveURL(/\/cart/);
-    });
-
-    test('a code created in /admin, applied at checkout, paid for, then refused once used up', async ({ page, browser, request }) => {
-      test.setTimeout(180_000);
-      const publisher = uniqueEmail('codes-publisher');
-      staffCli('add', publisher);
-      await staffSignsIn(page, publisher);
-      const code = `PARISH${Date.now().toString(36).toUpperCase()}`;
-      await createCodeInAdmin(page, { code, percent: 10, minSubtotal: 50, uses: 1 });
-      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: test.info().outputPath(`codes-${width}.png`), fullPage: true });
-
-      const shopper = await shopperPage(browser, width);
-      await cartWithOwnProduct(shopper, request, 1);
-      await shopper.goto('/checkout');
-      await fillCheckout(shopper, uniqueEmail('code-buyer'));
-      await applyCode(shopper, 'NOSUCHCODE');
-      await expect(shopper.getByText('That code is not valid. Please check it and try again.')).toBeVisible();
-      await applyCode(shopper, code.toLowerCase());
-      await expect(shopper.getByText('Spend $20.00 more to use this code.')).toBeVisible();
-      await expect(shopper.getByLabel('Promotion code (optional)')).toHaveAttribute('aria-invalid', 'true');
-
-      // Two copies: $60 of goods, 10% off is $6; $54 ships at the standard rate.
-      const [id] = (await shopper.evaluate(() => JSON.parse(localStorage.getItem('cart')!).map((l: { product: { id: string } }) => l.product.id))) as string[];
-      await setCart(shopper, { id: id!, title: `Parish Pack ${id!.slice(-4)}`, price: 30 }, 2);
-      await shopper.goto('/checkout');
-      await fillCheckout(shopper, uniqueEmail('code-buyer'));
-      await applyCode(shopper, code);
-      await expect(shopper.getByText(`Code ${code} applied: −$6.00`)).toBeVisible();
-      const summary = shopper.getByRole('complementary', { name: 'Order Summary' });
-      await expect(summary.getByTestId('summary-discount')).toHaveText(`Code ${code} (10% off)−$6.00`);
-      await expect(summary.getByText('$69.00')).toBeVisible();
-      await summary.scrollIntoViewIfNeeded();
-      await shopper.screenshot({ path: test.info().outputPath(`checkout-code-${width}.png`), fullPage: true });
-
-      const payment = await openPayment(shopper);
-      await expect(payment.getByText(`Code ${code}`)).toBeVisible();
-      await expect(payment.getByText('−$6.00')).toBeVisible();
-      const session = sessionOf(payment);
-      await payment.getByRole('button', { name: 'Pay $69.00' }).click();
-      await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible();
-      const order = await orderOfSession(request, session);
-      expect({ code: order.promotion_code, discount: Number(order.discount_amount), subtotal: Number(order.subtotal_amount), total: Number(order.total_amount) }).toEqual({
-        code,
-        discount: 6,
-        subtotal: 60,
-        total: 69,
-      });
-
-      // The one use is taken: the next shopper is told.
-      const next = await shopperPage(browser, width);
-      await setCart(next, { id: id!, title: `Parish Pack ${id!.slice(-4)}`, price: 30 }, 2);
-      await next.goto('/checkout');
-      await fillCheckout(next, uniqueEmail('too-late'));
-      await applyCode(next, code);
-      await expect(next.getByText('That code has been used up.')).toBeVisible();
-
-      await page.reload();
-      await expect(page.getByRole('listitem', { name: `Code ${code}` })).toContainText('Uses: 1 of 1');
-      await expect(page.getByRole('listitem', { name: `Code ${code}` })).toContainText('$6.00 off 1 paid order');
-    });
-
-    test('two shoppers race for a code’s last use: one pays, the other is told it is used up', async ({ browser, request }) => {
-      test.setTimeout(180_000);
-      const code = `LAST${Date.now().toString(36).toUpperCase()}`;
-      await asService(request, 'POST', 'promotion_codes', { code, kind: 'amount', amount: 5, max_uses: 1, created_by: 'e2e@example.com' });
-      const shoppers = await Promise.all([shopperPage(browser, width), shopperPage(browser, width)]);
-      const first = shoppers[0]!;
-      const id = await cartWithOwnProduct(first, request, 2);
-      await setCart(shoppers[1]!, { id, title: `Parish Pack ${id.slice(-4)}`, price: 30 }, 2);
-      for (const [i, shopper] of shoppers.entries()) {
-        await shopper.goto('/checkout');
-        await fillCheckout(shopper, uniqueEmail(`racer${i}`));
-        await applyCode(shopper, code);
-        await expect(shopper.getByText(`Code ${code} applied: −$5.00`)).toBeVisible();
-      }
-      // Both press Proceed to Payment at the same instant.
-      const outcomes = await Promise.all(
-        shoppers.map(async (shopper) => {
-          const tab = shopper.context().waitForEvent('page');
-          await shopper.getByRole('button', { name: 'Proceed to Payment' }).click();
-          const told = shopper.getByRole('alert').filter({ hasText: 'That code has been used up.' }).first();
-          // The page opens a tab at once; only the winner's goes on to the payment page (the loser's is closed).
-          const paid = tab.then((payment) =>
-            payment.waitForURL(/\/api\/test-payment/).then(
-              () => payment,
-              () => null,
-            ),
-          );
-          return Promise.race([told.waitFor().then(() => 'told' as const), paid.then((payment) => payment ?? new Promise<never>(() => {}))]);
-        }),
-      );
-      const payments = outcomes.filter((o): o is Page => typeof o === 'object');
-      expect(payments).toHaveLength(1);
-      expect(outcomes.filter((o) => o === 'told')).toHaveLength(1);
-      const loser = shoppers[outcomes.indexOf('told')]!;
-      // The code is off the loser's summary, with the reason on the field, and nothing was written for them.
-      await expect(loser.getByLabel('Promotion code (optional)')).toHaveAccessibleDescription('That code has been used up.');
-      await expect(loser.getByTestId('summary-discount')).toHaveCount(0);
-      await loser.screenshot({ path: test.info().outputPath(`race-loser-${width}.png`), fullPage: true });
-
-      const payment = payments[0]!;
-      await payment.getByRole('button', { name: 'Pay $70.00' }).click();
-      await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible();
-      const orders = await asService<Array<{ payment_status: string }>>(request, 'GET', `orders?select=payment_status&promotion_code=eq.${code}`);
-      expect(orders).toEqual([{ payment_status: 'paid' }]);
-    });
+    const payment = await openPayment(page);
+    await expect(payment.getByText('10 Reasons Why Being Catholic is Awesome! × 25 at $18.00 each')).toBeVisible();
+    await expect(payment.getByRole('button', { name: 'Pay $450.00' })).toBeVisible();
+    await payment.screenshot({ path: test.info().outputPath(`payment-tier-${width}.png`), fullPage: true });
+    const order = await orderOfSession(request, sessionOf(payment));
+    expect(order.items).toEqual([{ quantity: 25, price_at_time: 18 }]);
+    expect(Number(order.total_amount)).toBe(450);
+    // The book's stock is shared with other tests: this journey leaves without paying.
+    await payment.getByRole('button', { name: 'Cancel' }).click();
+    await expect(payment).toHaveURL(/\/cart/);
   });
-}
+
+  test('a code created in /admin, applied at checkout, paid for, then refused once used up', async ({ page, browser, request }) => {
+    test.setTimeout(180_000);
+    const width = DESKTOP.width;
+    await page.setViewportSize({ width, height: DESKTOP.height });
+    const publisher = uniqueEmail('codes-publisher');
+    await grantStaff(request, publisher);
+    await staffSignsIn(page, publisher);
+    const code = `PARISH${Date.now().toString(36).toUpperCase()}`;
+    await createCodeInAdmin(page, { code, percent: 10, minSubtotal: 50, uses: 1 });
+    await lookAtBothWidths(page, 'codes', { axe: false });
+
+    const shopper = await shopperPage(browser, width);
+    await cartWithOwnProduct(shopper, request, 1);
+    await shopper.goto('/checkout');
+    await fillCheckout(shopper, uniqueEmail('code-buyer'));
+    await applyCode(shopper, 'NOSUCHCODE');
+    await expect(shopper.getByText('That code is not valid. Please check it and try again.')).toBeVisible();
+    await applyCode(shopper, code.toLowerCase());
+    await expect(shopper.getByText('Spend $20.00 more to use this code.')).toBeVisible();
+    await expect(shopper.getByLabel('Promotion code (optional)')).toHaveAttribute('aria-invalid', 'true');
+
+    // Two copies: $60 of goods, 10% off is $6; $54 ships at the standard rate.
+    const [id] = (await shopper.evaluate(() => JSON.parse(localStorage.getItem('cart')!).map((l: { product: { id: string } }) => l.product.id))) as string[];
+    await setCart(shopper, { id: id!, title: `Parish Pack ${id!.slice(-4)}`, price: 30 }, 2);
+    await shopper.goto('/checkout');
+    await fillCheckout(shopper, uniqueEmail('code-buyer'));
+    await applyCode(shopper, code);
+    await expect(shopper.getByText(`Code ${code} applied: −$6.00`)).toBeVisible();
+    const summary = shopper.getByRole('complementary', { name: 'Order Summary' });
+    await expect(summary.getByTestId('summary-discount')).toHaveText(`Code ${code} (10% off)−$6.00`);
+    await expect(summary.getByText('$69.00')).toBeVisible();
+    await summary.scrollIntoViewIfNeeded();
+    await lookAtBothWidths(shopper, 'checkout-code', { axe: false });
+
+    const payment = await openPayment(shopper);
+    await expect(payment.getByText(`Code ${code}`)).toBeVisible();
+    await expect(payment.getByText('−$6.00')).toBeVisible();
+    const session = sessionOf(payment);
+    await payment.getByRole('button', { name: 'Pay $69.00' }).click();
+    await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible();
+    const order = await orderOfSession(request, session);
+    expect({ code: order.promotion_code, discount: Number(order.discount_amount), subtotal: Number(order.subtotal_amount), total: Number(order.total_amount) }).toEqual({
+      code,
+      discount: 6,
+      subtotal: 60,
+      total: 69,
+    });
+
+    // The one use is taken: the next shopper is told.
+    const next = await shopperPage(browser, width);
+    await setCart(next, { id: id!, title: `Parish Pack ${id!.slice(-4)}`, price: 30 }, 2);
+    await next.goto('/checkout');
+    await fillCheckout(next, uniqueEmail('too-late'));
+    await applyCode(next, code);
+    await expect(next.getByText('That code has been used up.')).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole('listitem', { name: `Code ${code}` })).toContainText('Uses: 1 of 1');
+    await expect(page.getByRole('listitem', { name: `Code ${code}` })).toContainText('$6.00 off 1 paid order');
+  });
+
+  test('two shoppers race for a code’s last use: one pays, the other is told it is used up', async ({ browser, request }) => {
+    test.setTimeout(180_000);
+    const width = PHONE.width;
+    const code = `LAST${Date.now().toString(36).toUpperCase()}`;
+    await asService(request, 'POST', 'promotion_codes', { code, kind: 'amount', amount: 5, max_uses: 1, created_by: 'e2e@example.com' });
+    const shoppers = await Promise.all([shopperPage(browser, width), shopperPage(browser, width)]);
+    const first = shoppers[0]!;
+    const id = await cartWithOwnProduct(first, request, 2);
+    await setCart(shoppers[1]!, { id, title: `Parish Pack ${id.slice(-4)}`, price: 30 }, 2);
+    for (const [i, shopper] of shoppers.entries()) {
+      await shopper.goto('/checkout');
+      await fillCheckout(shopper, uniqueEmail(`racer${i}`));
+      await applyCode(shopper, code);
+      await expect(shopper.getByText(`Code ${code} applied: −$5.00`)).toBeVisible();
+    }
+    // Both press Proceed to Payment at the same instant.
+    const outcomes = await Promise.all(
+      shoppers.map(async (shopper) => {
+        const tab = shopper.context().waitForEvent('page');
+        await shopper.getByRole('button', { name: 'Proceed to Payment' }).click();
+        const told = shopper.getByRole('alert').filter({ hasText: 'That code has been used up.' }).first();
+        // The page opens a tab at once; only the winner's goes on to the payment page (the loser's is closed).
+        const paid = tab.then((payment) =>
+          payment.waitForURL(/\/api\/test-payment/).then(
+            () => payment,
+            () => null,
+          ),
+        );
+        return Promise.race([told.waitFor().then(() => 'told' as const), paid.then((payment) => payment ?? new Promise<never>(() => {}))]);
+      }),
+    );
+    const payments = outcomes.filter((o): o is Page => typeof o === 'object');
+    expect(payments).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'told')).toHaveLength(1);
+    const loser = shoppers[outcomes.indexOf('told')]!;
+    // The code is off the loser's summary, with the reason on the field, and nothing was written for them.
+    await expect(loser.getByLabel('Promotion code (optional)')).toHaveAccessibleDescription('That code has been used up.');
+    await expect(loser.getByTestId('summary-discount')).toHaveCount(0);
+    await lookAtBothWidths(loser, 'race-loser', { axe: false });
+
+    const payment = payments[0]!;
+    await payment.getByRole('button', { name: 'Pay $70.00' }).click();
+    await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible();
+    const orders = await asService<Array<{ payment_status: string }>>(request, 'GET', `orders?select=payment_status&promotion_code=eq.${code}`);
+    expect(orders).toEqual([{ payment_status: 'paid' }]);
+  });
+});

@@ -1,7 +1,7 @@
 /**
- * Fast quality gates in the normal test run: axe (WCAG 2.1 A/AA) on every route — every page of the site,
- * the not-found pages and all landing pages from content/landing — at 1280 px and 375 px, and
- * the link check over the whole site. The same checks as `npm run audit` (tests/audit/); Lighthouse stays
+ * Fast quality gates in the normal test run: axe (WCAG 2.1 A/AA) and no sideways scrolling on every route —
+ * every page of the site, the not-found pages and all landing pages from content/landing — at 1280 px and
+ * 375 px, and the link check over the whole site. The same checks as `npm run audit` (tests/audit/); Lighthouse stays
  * in the audit only.
  */
 import { expect, test } from '@playwright/test';
@@ -22,6 +22,7 @@ test.describe('accessibility of every route (axe-core, WCAG 2.1 A/AA)', () => {
       for (const scan of scans) {
         if (route.redirectsTo) expect(scan.finalPath, `${route.path} sends a visitor without a session to ${route.redirectsTo}`).toBe(route.redirectsTo);
         if (route.status && !scan.error) expect(scan.status, `${route.path} answers ${route.status}`).toBe(route.status);
+        expect(scan.overflow, `${route.path} at ${scan.viewport} is no wider than the window`).toBeLessThanOrEqual(0);
       }
       expect(scans.flatMap(describeViolations), 'axe violations (route @width: rule (impact) element — what to fix)').toEqual([]);
     });

@@ -1,138 +1,124 @@
 /**
- * Stock with its story, at 1280 and 375 px, each run on a product of its own: sales through the real checkout
+ * Stock with its story, each journey once on a product of its own, its screens looked at on a phone (375 px) and
+ * a desktop (1280 px): sales through the real checkout
  * take a title below its low-stock level twice and the publisher gets one email; in /admin a delivery is added
  * with Received (+N) and the history shows it beside each sale, named by its order. A sold-out book offers
  * "Email me when it's available"; two shoppers leave their address, the publisher sees them waiting and
  * receives stock, each address gets exactly one email, and a second delivery sends none.
  */
-import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { scanPage } from '../audit/accessibility';
-import { buysThroughCheckout, horizontalOverflow, ownProduct, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { buysThroughCheckout, grantStaff, lookAtBothWidths, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 900 },
-  { name: 'phone', width: 375, height: 800 },
-] as const;
+const [PHONE, DESKTOP] = WIDTHS;
 
-/** The publisher, granted by the CLI, on /admin's Stock section. */
-async function publisherOnStock(page: Page): Promise<void> {
+/** A publisher on /admin's Stock section. */
+async function publisherOnStock(page: Page, request: APIRequestContext): Promise<void> {
   const email = uniqueEmail('stock-keeper');
-  staffCli('add', email);
+  await grantStaff(request, email);
   await staffSignsIn(page, email);
   await page.getByRole('link', { name: 'Stock', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Stock', exact: true })).toBeVisible();
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
+test.describe('stock', () => {
+  test.describe.configure({ timeout: 120_000 });
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`stock at ${viewport.width} px`, () => {
-    test.use({ viewport: { width: viewport.width, height: viewport.height } });
-    test.describe.configure({ timeout: 120_000 });
+  test('two sales below the level send one low-stock email; a delivery is received (+N) and the history names each sale’s order', async ({ page, request }) => {
+    await page.setViewportSize({ width: DESKTOP.width, height: DESKTOP.height });
+    const book = await ownProduct(request, 'low', { stock: 12, low_stock_level: 10 });
+    await buysThroughCheckout(request, book.id, 2, uniqueEmail('first-buyer')); // 12 → 10: at the level
+    const crossing = await buysThroughCheckout(request, book.id, 2, uniqueEmail('second-buyer')); // 10 → 8: below
+    const below = await buysThroughCheckout(request, book.id, 1, uniqueEmail('third-buyer')); // 8 → 7: still below
+    const notices = (await readOutbox(OUTBOX)).filter((m) => m.subject === `Low stock: ${book.title}`);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.text).toContain(`${book.title}: 8 left (low-stock level 10)`);
+    expect(notices[0]!.text).toContain(crossing.slice(0, 8).toUpperCase());
 
-    test('two sales below the level send one low-stock email; a delivery is received (+N) and the history names each sale’s order', async ({ page, request }) => {
-      const book = await ownProduct(request, `low-${viewport.name}`, { stock: 12, low_stock_level: 10 });
-      await buysThroughCheckout(request, book.id, 2, uniqueEmail('first-buyer')); // 12 → 10: at the level
-      const crossing = await buysThroughCheckout(request, book.id, 2, uniqueEmail('second-buyer')); // 10 → 8: below
-      const below = await buysThroughCheckout(request, book.id, 1, uniqueEmail('third-buyer')); // 8 → 7: still below
-      const notices = (await readOutbox(OUTBOX)).filter((m) => m.subject === `Low stock: ${book.title}`);
-      expect(notices).toHaveLength(1);
-      expect(notices[0]!.text).toContain(`${book.title}: 8 left (low-stock level 10)`);
-      expect(notices[0]!.text).toContain(crossing.slice(0, 8).toUpperCase());
+    await publisherOnStock(page, request);
+    const card = page.getByRole('region', { name: `Stock of ${book.title}` });
+    await expect(card.getByText('In stock: 7')).toBeVisible();
+    await expect(card.getByText('Low stock', { exact: true })).toBeVisible();
 
-      await publisherOnStock(page);
-      const card = page.getByRole('region', { name: `Stock of ${book.title}` });
-      await expect(card.getByText('In stock: 7')).toBeVisible();
-      await expect(card.getByText('Low stock', { exact: true })).toBeVisible();
+    // What is not a whole number of copies is refused with a reason.
+    await card.getByLabel('Copies received').fill('0');
+    await card.getByLabel('Reason').fill('Reprint delivered');
+    await card.getByRole('button', { name: 'Received' }).click();
+    await expect(page.getByText('Copies received must be a whole number, 1 or more.').first()).toBeVisible();
 
-      // What is not a whole number of copies is refused with a reason.
-      await card.getByLabel('Copies received').fill('0');
-      await card.getByLabel('Reason').fill('Reprint delivered');
-      await card.getByRole('button', { name: 'Received' }).click();
-      await expect(page.getByText('Copies received must be a whole number, 1 or more.').first()).toBeVisible();
+    await card.getByLabel('Copies received').fill('30');
+    await card.getByRole('button', { name: 'Received' }).click();
+    await expect(page.getByText(`${book.title}: 30 received, 37 in stock.`).first()).toBeVisible();
+    await expect(card.getByText('In stock: 37')).toBeVisible();
+    await expect(card.getByText('Low stock', { exact: true })).toHaveCount(0);
 
-      await card.getByLabel('Copies received').fill('30');
-      await card.getByRole('button', { name: 'Received' }).click();
-      await expect(page.getByText(`${book.title}: 30 received, 37 in stock.`).first()).toBeVisible();
-      await expect(card.getByText('In stock: 37')).toBeVisible();
-      await expect(card.getByText('Low stock', { exact: true })).toHaveCount(0);
+    await card.getByRole('button', { name: 'History' }).click();
+    const history = card.getByRole('list', { name: 'Stock history, newest first' });
+    const rows = history.getByRole('listitem');
+    await expect(rows).toHaveCount(4);
+    await expect(rows.nth(0)).toContainText('7 → 37');
+    await expect(rows.nth(0)).toContainText('Reprint delivered');
+    await expect(rows.nth(1)).toContainText('8 → 7');
+    await expect(rows.nth(1)).toContainText(`Sold — order ${below.slice(0, 8).toUpperCase()}`);
+    await expect(rows.nth(2)).toContainText('10 → 8');
+    await expect(rows.nth(2)).toContainText(`Sold — order ${crossing.slice(0, 8).toUpperCase()}`);
+    await expect(rows.nth(3)).toContainText('12 → 10');
+    await card.scrollIntoViewIfNeeded();
+    await lookAtBothWidths(page, 'stock-history');
 
-      await card.getByRole('button', { name: 'History' }).click();
-      const history = card.getByRole('list', { name: 'Stock history, newest first' });
-      const rows = history.getByRole('listitem');
-      await expect(rows).toHaveCount(4);
-      await expect(rows.nth(0)).toContainText('7 → 37');
-      await expect(rows.nth(0)).toContainText('Reprint delivered');
-      await expect(rows.nth(1)).toContainText('8 → 7');
-      await expect(rows.nth(1)).toContainText(`Sold — order ${below.slice(0, 8).toUpperCase()}`);
-      await expect(rows.nth(2)).toContainText('10 → 8');
-      await expect(rows.nth(2)).toContainText(`Sold — order ${crossing.slice(0, 8).toUpperCase()}`);
-      await expect(rows.nth(3)).toContainText('12 → 10');
-      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      await card.scrollIntoViewIfNeeded();
-      await screenshot(page, `stock-history-${viewport.width}`);
-      expect(await scanPage(page), `axe on Stock with its history at ${viewport.width} px`).toEqual([]);
+    // The sale's row opens its order.
+    await rows
+      .nth(2)
+      .getByRole('link', { name: `order ${crossing.slice(0, 8).toUpperCase()}` })
+      .click();
+    await expect(page.getByRole('heading', { name: `Order ${crossing.slice(0, 8).toUpperCase()}` })).toBeVisible();
 
-      // The sale's row opens its order.
-      await rows
-        .nth(2)
-        .getByRole('link', { name: `order ${crossing.slice(0, 8).toUpperCase()}` })
-        .click();
-      await expect(page.getByRole('heading', { name: `Order ${crossing.slice(0, 8).toUpperCase()}` })).toBeVisible();
-
-      // Stock back at the level re-arms the alert, and no sale has crossed it since: still one email.
-      expect((await readOutbox(OUTBOX)).filter((m) => m.subject === `Low stock: ${book.title}`)).toHaveLength(1);
-    });
-
-    test('“Email me when it’s available” on a sold-out book: two addresses wait, a delivery emails each once, a second delivery none', async ({ browser, page, request }) => {
-      const book = await ownProduct(request, `back-${viewport.name}`, { stock: 0 });
-      const waiting = [uniqueEmail('waiting-one'), uniqueEmail('waiting-two')];
-      for (const [i, email] of waiting.entries()) {
-        const shopper = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height } });
-        await shopper.goto(`/store/product/${book.id}`);
-        await expect(shopper.getByText('Out of Stock').first()).toBeVisible();
-        const form = shopper.getByRole('form', { name: `Email me when ${book.title} is available` });
-        await form.getByLabel('Email address').fill(email);
-        await form.getByRole('button', { name: "Email me when it's available" }).click();
-        await expect(form.getByText(`We'll email ${email} once when ${book.title} is available.`)).toBeVisible();
-        if (i === 0) {
-          expect(await horizontalOverflow(shopper)).toBeLessThanOrEqual(0);
-          await screenshot(shopper, `back-in-stock-form-${viewport.width}`);
-          expect(await scanPage(shopper), `axe on the sold-out product page at ${viewport.width} px`).toEqual([]);
-        }
-        await shopper.close();
-      }
-      // Signing up sends nothing yet.
-      expect((await readOutbox(OUTBOX)).filter((m) => waiting.includes(m.to))).toEqual([]);
-
-      await publisherOnStock(page);
-      const card = page.getByRole('region', { name: `Stock of ${book.title}` });
-      await expect(card.getByText('2 waiting to hear it is back')).toBeVisible();
-      await screenshot(page, `stock-waiting-${viewport.width}`);
-      await card.getByLabel('Copies received').fill('5');
-      await card.getByLabel('Reason').fill('Reprint delivered');
-      await card.getByRole('button', { name: 'Received' }).click();
-      await expect(page.getByText(`${book.title}: 5 received, 5 in stock; 2 waiting shoppers emailed.`).first()).toBeVisible();
-      await expect(card.getByText('Nobody waiting to hear it is back')).toBeVisible();
-
-      await card.getByLabel('Copies received').fill('3');
-      await card.getByLabel('Reason').fill('Another box');
-      await card.getByRole('button', { name: 'Received' }).click();
-      await expect(page.getByText(`${book.title}: 3 received, 8 in stock.`).first()).toBeVisible();
-
-      const mails = (await readOutbox(OUTBOX)).filter((m) => waiting.includes(m.to));
-      expect(mails.map((m) => m.to).sort()).toEqual([...waiting].sort());
-      for (const mail of mails) {
-        expect(mail.subject).toBe(`${book.title} is back in stock`);
-        expect(mail.text).toContain(`/store/product/${book.id}`);
-      }
-    });
+    // Stock back at the level re-arms the alert, and no sale has crossed it since: still one email.
+    expect((await readOutbox(OUTBOX)).filter((m) => m.subject === `Low stock: ${book.title}`)).toHaveLength(1);
   });
-}
+
+  test('“Email me when it’s available” on a sold-out book: two addresses wait, a delivery emails each once, a second delivery none', async ({ browser, page, request }) => {
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+    const book = await ownProduct(request, 'back', { stock: 0 });
+    const waiting = [uniqueEmail('waiting-one'), uniqueEmail('waiting-two')];
+    for (const [i, email] of waiting.entries()) {
+      const shopper = await browser.newPage({ viewport: { width: PHONE.width, height: PHONE.height } });
+      await shopper.goto(`/store/product/${book.id}`);
+      await expect(shopper.getByText('Out of Stock').first()).toBeVisible();
+      const form = shopper.getByRole('form', { name: `Email me when ${book.title} is available` });
+      await form.getByLabel('Email address').fill(email);
+      await form.getByRole('button', { name: "Email me when it's available" }).click();
+      await expect(form.getByText(`We'll email ${email} once when ${book.title} is available.`)).toBeVisible();
+      if (i === 0) await lookAtBothWidths(shopper, 'back-in-stock-form');
+      await shopper.close();
+    }
+    // Signing up sends nothing yet.
+    expect((await readOutbox(OUTBOX)).filter((m) => waiting.includes(m.to))).toEqual([]);
+
+    await publisherOnStock(page, request);
+    const card = page.getByRole('region', { name: `Stock of ${book.title}` });
+    await expect(card.getByText('2 waiting to hear it is back')).toBeVisible();
+    await lookAtBothWidths(page, 'stock-waiting', { axe: false });
+    await card.getByLabel('Copies received').fill('5');
+    await card.getByLabel('Reason').fill('Reprint delivered');
+    await card.getByRole('button', { name: 'Received' }).click();
+    await expect(page.getByText(`${book.title}: 5 received, 5 in stock; 2 waiting shoppers emailed.`).first()).toBeVisible();
+    await expect(card.getByText('Nobody waiting to hear it is back')).toBeVisible();
+
+    await card.getByLabel('Copies received').fill('3');
+    await card.getByLabel('Reason').fill('Another box');
+    await card.getByRole('button', { name: 'Received' }).click();
+    await expect(page.getByText(`${book.title}: 3 received, 8 in stock.`).first()).toBeVisible();
+
+    const mails = (await readOutbox(OUTBOX)).filter((m) => waiting.includes(m.to));
+    expect(mails.map((m) => m.to).sort()).toEqual([...waiting].sort());
+    for (const mail of mails) {
+      expect(mail.subject).toBe(`${book.title} is back in stock`);
+      expect(mail.text).toContain(`/store/product/${book.id}`);
+    }
+  });
+});

@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
+import { scanPage } from '../audit/accessibility';
 
 const serviceHeaders = {
   apikey: LOCAL_SERVICE_ROLE_KEY,
@@ -46,6 +47,11 @@ export function staffCli(...args: string[]): string {
   return execFileSync('npm', ['run', '--silent', 'staff', '--', ...args], { env: { ...process.env, PORT: port }, encoding: 'utf8' });
 }
 
+/** Makes `email` staff through the service role: the CLI itself is exercised in back-office.spec.ts. */
+export async function grantStaff(request: APIRequestContext, email: string): Promise<void> {
+  await asService(request, 'POST', 'staff_members', { email });
+}
+
 /** Signs in from /admin: the back office sends a signed-out visitor to /auth and back. */
 export async function signInFromAdmin(page: Page, email: string): Promise<void> {
   await page.goto('/admin');
@@ -55,7 +61,7 @@ export async function signInFromAdmin(page: Page, email: string): Promise<void> 
   await expect(page).toHaveURL(/\/admin$/, { timeout: 15_000 });
 }
 
-/** A staff member, granted by the CLI, signed in and looking at the back office. */
+/** A staff member (granted by the CLI or grantStaff), signed in and looking at the back office. */
 export async function staffSignsIn(page: Page, email: string): Promise<void> {
   await signInFromAdmin(page, email);
   await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible({ timeout: 15_000 });
@@ -64,12 +70,26 @@ export async function staffSignsIn(page: Page, email: string): Promise<void> {
 /** How many px the page is wider than the viewport; 0 or less means no horizontal scrolling. */
 export const horizontalOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
-/** Visits each path in turn and expects none to be wider than the viewport (the path names any failure). */
-export async function expectNoHorizontalOverflow(page: Page, paths: readonly string[]): Promise<void> {
-  for (const path of paths) {
-    await page.goto(path);
-    expect(await horizontalOverflow(page), path).toBeLessThanOrEqual(0);
+/** The two widths every screen is looked at: a phone's and a desktop's. */
+export const WIDTHS = [
+  { name: 'phone', width: 375, height: 812 },
+  { name: 'desktop', width: 1280, height: 900 },
+] as const;
+
+/**
+ * Looks at the screen as it stands at a phone's width and at a desktop's: nothing wider than the window, a
+ * full-page screenshot `<name>-<width>.png`, and axe unless `axe: false`. A journey runs once, at one width, and
+ * its key screens are checked at both; the page is given back at the width it had.
+ */
+export async function lookAtBothWidths(page: Page, name: string, options: { axe?: boolean } = {}): Promise<void> {
+  const before = page.viewportSize();
+  for (const size of WIDTHS) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    expect(await horizontalOverflow(page), `${name} at ${size.width} px is no wider than the window`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: test.info().outputPath(`${name}-${size.width}.png`), fullPage: true });
+    if (options.axe !== false) expect(await scanPage(page), `axe on ${name} at ${size.width} px`).toEqual([]);
   }
+  if (before) await page.setViewportSize(before);
 }
 
 /**
