@@ -87,9 +87,9 @@ export async function scanRouteAt(browser: Browser, baseUrl: string, route: Site
   }
 }
 
-/** Scans one route at both widths, side by side (each page mostly waits on the other process). */
-export function scanRoute(browser: Browser, baseUrl: string, route: SiteRoute): Promise<AxeScan[]> {
-  return Promise.all(VIEWPORTS.map((viewport) => scanRouteAt(browser, baseUrl, route, viewport)));
+/** Scans one route at both widths (or the ones given), side by side (each page mostly waits on the other process). */
+export function scanRoute(browser: Browser, baseUrl: string, route: SiteRoute, viewports: ReadonlyArray<(typeof VIEWPORTS)[number]> = VIEWPORTS): Promise<AxeScan[]> {
+  return Promise.all(viewports.map((viewport) => scanRouteAt(browser, baseUrl, route, viewport)));
 }
 
 /** One line per offending element, for test failure messages and the terminal. */

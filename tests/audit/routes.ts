@@ -2,8 +2,9 @@
  * The site's routes as the quality gates see them: every page a visitor can reach, the
  * landing pages read from content/landing/*.yaml, and the "kind" of each page (for budgets and reports).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 
 export type PageKind = 'home' | 'landing' | 'content' | 'book' | 'blog' | 'post' | 'store' | 'product' | 'cart' | 'checkout' | 'account' | 'not-found';
 
@@ -26,6 +27,22 @@ const basenames = (dir: string, extension: string) =>
 export const landingSlugs = (projectRoot = process.cwd()) => basenames(join(projectRoot, 'content', 'landing'), '.yaml');
 export const blogPostIds = (projectRoot = process.cwd()) => basenames(join(projectRoot, 'content', 'blog'), '.mdx');
 export const productIds = (projectRoot = process.cwd()) => basenames(join(projectRoot, 'content', 'books'), '.mdx');
+
+/** The block types (hero, faq, cityFacts…) a landing page is made of, from its content file. */
+export function landingBlockTypes(slug: string, projectRoot = process.cwd()): string[] {
+  const page = parse(readFileSync(join(projectRoot, 'content', 'landing', `${slug}.yaml`), 'utf8')) as { blocks?: Array<{ type: string }> };
+  return (page.blocks ?? []).map((block) => block.type);
+}
+
+/**
+ * Landing pages that between them show every block type: the first page, by name, with each. Every landing
+ * page is one layout filled with blocks, so these drawn at a second width show all a second width can change.
+ */
+export function landingPagesShowingEveryBlock(projectRoot = process.cwd()): Set<string> {
+  const chosen = new Map<string, string>();
+  for (const slug of landingSlugs(projectRoot)) for (const type of landingBlockTypes(slug, projectRoot)) if (!chosen.has(type)) chosen.set(type, `/${slug}`);
+  return new Set(chosen.values());
+}
 
 /** A path the site does not have, to reach the not-found page. */
 export const UNKNOWN_PATH = '/this-page-does-not-exist';

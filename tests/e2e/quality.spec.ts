@@ -1,14 +1,15 @@
 /**
  * Fast quality gates in the normal test run: axe (WCAG 2.1 A/AA) and no sideways scrolling on every route —
- * every page of the site, the not-found pages and all landing pages from content/landing — at 1280 px and
- * 375 px, and the link check over the whole site. The same checks as `npm run audit` (tests/audit/); Lighthouse stays
- * in the audit only.
+ * every page of the site and the not-found pages at 1280 px and 375 px, every landing page from content/landing
+ * at 375 px (where most of their visitors read them) and at 1280 px those that between them show every kind
+ * of block — and the link check over the whole site. `npm run audit` scans every route at both widths;
+ * Lighthouse stays in the audit only.
  */
 import { expect, test } from '@playwright/test';
 import { describeViolations, scanRoute, VIEWPORTS } from '../audit/accessibility';
 import { DIST_DIR } from '../audit/built-site';
 import { checkSiteLinks } from '../audit/links';
-import { siteRoutes } from '../audit/routes';
+import { landingPagesShowingEveryBlock, siteRoutes } from '../audit/routes';
 
 // A trace would record every DOM snapshot and the axe script for each scan; the failure message says it all.
 test.use({ trace: 'off' });
@@ -16,9 +17,12 @@ test.use({ trace: 'off' });
 test.describe('accessibility of every route (axe-core, WCAG 2.1 A/AA)', () => {
   test.describe.configure({ timeout: 60_000 });
 
+  const bothWidths = landingPagesShowingEveryBlock();
+  const phone = VIEWPORTS.filter((v) => v.name === 'mobile');
   for (const route of siteRoutes()) {
-    test(`${route.path} at ${VIEWPORTS.map((v) => v.width).join(' and ')} px`, async ({ browser, baseURL }) => {
-      const scans = await scanRoute(browser, baseURL!, route);
+    const viewports = route.kind === 'landing' && !bothWidths.has(route.path) ? phone : VIEWPORTS;
+    test(`${route.path} at ${viewports.map((v) => v.width).join(' and ')} px`, async ({ browser, baseURL }) => {
+      const scans = await scanRoute(browser, baseURL!, route, viewports);
       for (const scan of scans) {
         if (route.redirectsTo) expect(scan.finalPath, `${route.path} sends a visitor without a session to ${route.redirectsTo}`).toBe(route.redirectsTo);
         if (route.status && !scan.error) expect(scan.status, `${route.path} answers ${route.status}`).toBe(route.status);
