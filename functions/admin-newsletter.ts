@@ -6,9 +6,8 @@
  * the same idempotency key, by the next call (Resume sending).
  */
 import { z } from 'zod';
-import { readServerEnv } from '../src/config/env';
-import { checkStaff } from './_lib/back-office';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { staffEndpoint } from './_lib/back-office';
+import { json, problem, type FunctionConfig } from './_lib/http';
 import { sendNewsletterBatches, unsubscribeSecret } from './_lib/newsletter';
 import { selectEmailProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
@@ -18,18 +17,13 @@ const SEND_BUDGET_MS = 6000;
 
 const bodySchema = z.object({ newsletterId: z.uuid('newsletterId must be a newsletter id') });
 
-export default handle(async (request) => {
-  const env = readServerEnv();
-  const staff = await checkStaff(env, request);
-  if (!staff.ok) return problem(staff.status, staff.message);
-  const parsed = await readJsonBody(request, bodySchema);
-  if ('response' in parsed) return parsed.response;
+export default staffEndpoint(bodySchema, async ({ request, env, body }) => {
   const sender = { db: serviceClient(env), email: selectEmailProvider(env), siteOrigin: env.SITE_URL ?? new URL(request.url).origin, secret: unsubscribeSecret(env) };
   let progress: Awaited<ReturnType<typeof sendNewsletterBatches>>;
   try {
-    progress = await sendNewsletterBatches(sender, parsed.data.newsletterId, Date.now() + SEND_BUDGET_MS);
+    progress = await sendNewsletterBatches(sender, body.newsletterId, Date.now() + SEND_BUDGET_MS);
   } catch (cause) {
-    console.error(`[admin-newsletter] sending ${parsed.data.newsletterId} stopped`, cause);
+    console.error(`[admin-newsletter] sending ${body.newsletterId} stopped`, cause);
     const reason = cause instanceof Error ? cause.message : String(cause);
     return problem(502, `Sending stopped (${reason}). Nobody gets it twice: use Resume sending to carry on.`);
   }

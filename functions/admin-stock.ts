@@ -6,20 +6,14 @@
  * the caller, so the database checks the role and the history names who. Then the shop's cached stock is
  * refreshed and, once the book is in stock, everyone waiting for it is emailed once and taken off the list.
  */
-import { readServerEnv } from '../src/config/env';
-import { callerClient, checkStaff } from './_lib/back-office';
+import { callerClient, staffEndpoint } from './_lib/back-office';
 import { fulfilmentServices } from './_lib/fulfilment';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { json, problem, type FunctionConfig } from './_lib/http';
 import { runStockAction, stockActionSchema } from './_lib/stock';
 import { serviceClient } from './_lib/supabase-admin';
 
-export default handle(async (request) => {
-  const env = readServerEnv();
-  const staff = await checkStaff(env, request);
-  if (!staff.ok) return problem(staff.status, staff.message);
-  const parsed = await readJsonBody(request, stockActionSchema);
-  if ('response' in parsed) return parsed.response;
-  const outcome = await runStockAction(callerClient(env, request)!, serviceClient(env), fulfilmentServices(env, request), parsed.data);
+export default staffEndpoint(stockActionSchema, async ({ request, env, body }) => {
+  const outcome = await runStockAction(callerClient(env, request)!, serviceClient(env), fulfilmentServices(env, request), body);
   return outcome.status < 400 ? json({ message: outcome.message, stock: outcome.stock, notified: outcome.notified }) : problem(outcome.status, outcome.message);
 });
 

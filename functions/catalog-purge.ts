@@ -3,22 +3,16 @@
  * change at once. Staff only (asked of the database with the caller's own token).
  */
 import { z } from 'zod';
-import { readServerEnv } from '../src/config/env';
-import { checkStaff } from './_lib/back-office';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { staffEndpoint } from './_lib/back-office';
+import { json, problem, type FunctionConfig } from './_lib/http';
 import { purgeLiveCatalog } from './_lib/live-catalog';
 import { selectCdnCache } from './_lib/providers/select';
 
 /** What changed, for the log: the product whose stock was set. */
 const purgeSchema = z.strictObject({ productId: z.string().trim().min(1, 'productId is missing').max(200) });
 
-export default handle(async (request) => {
-  const env = readServerEnv();
-  const staff = await checkStaff(env, request);
-  if (!staff.ok) return problem(staff.status, staff.message);
-  const parsed = await readJsonBody(request, purgeSchema);
-  if ('response' in parsed) return parsed.response;
-  const purged = await purgeLiveCatalog(selectCdnCache(env), `${staff.email} set the stock of ${parsed.data.productId}`);
+export default staffEndpoint(purgeSchema, async ({ env, staffEmail, body }) => {
+  const purged = await purgeLiveCatalog(selectCdnCache(env), `${staffEmail} set the stock of ${body.productId}`);
   if (!purged) return problem(502, 'The stock is saved, but the shop pages may show the old stock for up to a minute.');
   return json({ message: 'The shop pages show the new stock.' });
 });

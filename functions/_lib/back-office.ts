@@ -5,8 +5,8 @@
  * function that also appends the order's history.
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { z } from 'zod';
-import type { ServerEnv } from '../../src/config/env';
+import { type ZodType, z } from 'zod';
+import { readServerEnv, type ServerEnv } from '../../src/config/env';
 import { checkShipment } from '../../src/features/admin/shipment';
 import { BACK_OFFICE } from '../../src/config/constants';
 import { MAX_REFUND_CENTS } from '../../src/features/admin/refund';
@@ -15,7 +15,9 @@ import { fromCents } from '../../src/lib/money';
 import { singleLine } from '../../src/lib/schemas';
 import { confirmationEmail, partRefundEmail, refundEmail, shippingEmail } from './emails';
 import { refundInFull, sendOrderEmailOnce, type FulfilmentServices } from './fulfilment';
+import type { PaymentRefund } from './providers/payments';
 import { purgeLiveCatalog } from './live-catalog';
+import { handle, problem, readJsonBody, type FunctionHandler } from './http';
 import { getOrder, getOrderWithItems, type Order } from './orders';
 import { ConfigurationError } from './runtime';
 
@@ -43,6 +45,29 @@ export async function checkStaff(env: ServerEnv, request: Request): Promise<Staf
   if (!error && typeof data === 'string') return { ok: true, email: data };
   if (error?.code === '42501') return { ok: false, status: 403, message: "You don't have access to the back office." };
   return { ok: false, status: 401, message: 'Your sign-in has expired. Please sign in again.' };
+}
+
+/** What a back-office endpoint's action is given: the request, the environment, who is asking and the checked body. */
+export interface StaffCall<T> {
+  request: Request;
+  env: ServerEnv;
+  staffEmail: string;
+  body: T;
+}
+
+/**
+ * A back-office endpoint: staff only (asked of the database with the caller's own token), its JSON body read
+ * within the size limit and checked against `schema`; only then does `action` run.
+ */
+export function staffEndpoint<T>(schema: ZodType<T>, action: (call: StaffCall<T>) => Promise<Response>): FunctionHandler {
+  return handle(async (request) => {
+    const env = readServerEnv();
+    const staff = await checkStaff(env, request);
+    if (!staff.ok) return problem(staff.status, staff.message);
+    const parsed = await readJsonBody(request, schema);
+    if ('response' in parsed) return parsed.response;
+    return action({ request, env, staffEmail: staff.email, body: parsed.data });
+  });
 }
 
 const shipmentSchema = z
@@ -160,10 +185,12 @@ const partRefundSettlement = z.object({
 /**
  * Refunds part of a paid order. The amount is reserved in the database first, under the order's row lock, so
  * two refunds at once can never add up to more than was paid; then the payment provider refunds it (the
- * reservation's id is the idempotency key) and the database settles it and writes the history. The customer
- * is emailed the amount, the reason and what they have paid now.
+ * reservation's id is the idempotency key, and rides with the refund so it can be found again) and the database
+ * settles it and writes the history. The customer is emailed the amount, the reason and what they have paid
+ * now. A part refund an earlier call left pending is settled first, so it no longer holds back what is left.
  */
 async function refundPart(ctx: BackOfficeContext, order: Order, number: string, amountCents: number, reason: string): Promise<ActionOutcome> {
+  await settleInterruptedPartRefunds(ctx, order, number);
   const amount = fromCents(amountCents);
   const { data, error } = await ctx.db.rpc('begin_part_refund', { p_order_id: order.id, p_amount: amount, p_reason: reason, p_actor: ctx.actor });
   if (error) throw error;
@@ -178,25 +205,39 @@ async function refundPart(ctx: BackOfficeContext, order: Order, number: string, 
           : `Order ${number} has nothing left to refund.`,
     };
   }
-  const refundId = reservation.refund_id;
-  let providerRefundId: string | null = null;
-  let failure: string | null = null;
+  const part = { refundId: reservation.refund_id, amount, reason };
+  let answer: ProviderAnswer;
   try {
     if (!order.checkoutSessionId) throw new Error('the order has no payment session');
-    const refund = await ctx.services.payments.refundSession(order.checkoutSessionId, { orderId: order.id, idempotencyKey: `order-part-refund-${refundId}`, amountCents, reason });
-    if (refund.status === 'failed' || refund.status === 'canceled') failure = `refund ${refund.id} ${refund.status}`;
-    else providerRefundId = refund.id;
+    answer = fromRefund(
+      await ctx.services.payments.refundSession(order.checkoutSessionId, { orderId: order.id, idempotencyKey: `order-part-refund-${part.refundId}`, amountCents, reason, partRefundId: part.refundId }),
+    );
   } catch (cause) {
     console.error(`[back office] part refund for ${order.id} failed`, cause);
-    failure = cause instanceof Error ? cause.message : String(cause);
+    answer = { failure: cause instanceof Error ? cause.message : String(cause) };
   }
-  const settled = await ctx.db.rpc('settle_part_refund', { p_refund_id: refundId, p_provider_refund_id: providerRefundId, p_failure: failure });
+  return settlePartRefund(ctx, order, number, part, answer);
+}
+
+/** What the payment provider said of a part refund: made (its id), or why not. */
+type ProviderAnswer = { providerRefundId: string } | { failure: string };
+
+function fromRefund(refund: PaymentRefund): ProviderAnswer {
+  return refund.status === 'failed' || refund.status === 'canceled' ? { failure: `refund ${refund.id} ${refund.status}` } : { providerRefundId: refund.id };
+}
+
+/** Records the provider's answer on the reserved part refund and, when it was made, emails the customer. */
+async function settlePartRefund(ctx: BackOfficeContext, order: Order, number: string, part: { refundId: string; amount: number; reason: string }, answer: ProviderAnswer): Promise<ActionOutcome> {
+  const failure = 'failure' in answer ? answer.failure : null;
+  const providerRefundId = 'providerRefundId' in answer ? answer.providerRefundId : null;
+  const settled = await ctx.db.rpc('settle_part_refund', { p_refund_id: part.refundId, p_provider_refund_id: providerRefundId, p_failure: failure });
   if (settled.error) throw settled.error;
   const settlement = partRefundSettlement.parse(settled.data);
+  const amount = part.amount;
   if (failure) return { status: 502, message: `The refund of ${formatPrice(amount)} on order ${number} did not go through (${failure}). Nothing was refunded; you can try again.` };
   const remaining = settlement.remaining ?? 0;
   try {
-    await ctx.services.email.send(partRefundEmail(await getOrderWithItems(ctx.db, order.id), { amount, reason, refundId, remaining }, ctx.services.siteOrigin));
+    await ctx.services.email.send(partRefundEmail(await getOrderWithItems(ctx.db, order.id), { ...part, remaining }, ctx.services.siteOrigin));
   } catch (cause) {
     console.error(`[back office] part refund email for ${order.id} failed`, cause);
     return { status: 200, message: `Refunded ${formatPrice(amount)} on order ${number}; ${formatPrice(remaining)} remains paid. The email to the customer failed: please write to them.` };
@@ -207,6 +248,33 @@ async function refundPart(ctx: BackOfficeContext, order: Order, number: string, 
       ? `Refunded ${formatPrice(amount)} on order ${number}: it is now refunded in full. The customer has been emailed.`
       : `Refunded ${formatPrice(amount)} on order ${number}; ${formatPrice(remaining)} remains paid. The customer has been emailed.`,
   };
+}
+
+const pendingPartRefund = z.object({ id: z.uuid(), amount: z.coerce.number(), reason: z.string() });
+
+/**
+ * Part refunds on this order still pending well after they were reserved: the call that made them stopped
+ * between the provider's answer and saving it. Each is looked up at the provider by its own id: a refund the
+ * provider made is recorded (and the customer emailed) as if the call had finished; one it never made is
+ * recorded as not gone through, and what it held back is free again.
+ */
+async function settleInterruptedPartRefunds(ctx: BackOfficeContext, order: Order, number: string): Promise<void> {
+  const before = new Date(Date.now() - BACK_OFFICE.partRefundInterruptedAfterMs).toISOString();
+  const { data, error } = await ctx.db.from('order_refunds').select('id, amount, reason').eq('order_id', order.id).eq('status', 'pending').lt('created_at', before);
+  if (error) throw error;
+  for (const pending of z.array(pendingPartRefund).parse(data)) {
+    let answer: ProviderAnswer;
+    try {
+      const made = order.checkoutSessionId ? await ctx.services.payments.findPartRefund(order.checkoutSessionId, pending.id) : null;
+      answer = made ? fromRefund(made) : { failure: 'the payment provider never made it' };
+    } catch (cause) {
+      // Still unknown: left pending, and asked again next time.
+      console.error(`[back office] could not look up interrupted part refund ${pending.id} of ${order.id}`, cause);
+      continue;
+    }
+    const outcome = await settlePartRefund(ctx, order, number, { refundId: pending.id, amount: pending.amount, reason: pending.reason }, answer);
+    console.log(`[back office] interrupted part refund ${pending.id} of ${order.id} settled: ${outcome.message}`);
+  }
 }
 
 /** One email per tracking number: the first tells the shopper it shipped, a later number is a correction. */

@@ -190,6 +190,12 @@ export const BACK_OFFICE = {
   orderStatusPath: '/order-status',
   /** A part refund's reason: required, one line of up to this many characters. */
   refundReasonMaxLength: 500,
+  /**
+   * A part refund still pending this long after it was reserved was cut off (the function stopped between the
+   * payment provider's answer and saving it): before the next refund on its order, the provider is asked
+   * whether it made it, and it is settled either way. A live call takes seconds.
+   */
+  partRefundInterruptedAfterMs: 5 * 60_000,
 } as const;
 
 /** The newsletter: what the publisher writes, how it is sent, and where its unsubscribe link leads. */

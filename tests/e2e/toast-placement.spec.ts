@@ -6,12 +6,15 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
+/** Resolves once the element's own transitions and animations (a slide-in) have finished. */
+const settled = (element: Locator) => element.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)).then(() => undefined));
+
 /** The visible toast, once it has finished sliding in. */
 async function toastBox(page: Page) {
   // By class: the open drawer is modal, so the toast region is hidden from role queries meanwhile.
   const toast = page.locator('.toast-root[data-state="open"]').first();
   await expect(toast).toBeVisible();
-  await page.waitForTimeout(300); // the 150 ms slide-in
+  await settled(toast);
   return (await toast.boundingBox())!;
 }
 
@@ -40,7 +43,7 @@ for (const height of [812, 667]) {
       await expect(drawer.getByText('$44.00', { exact: true })).toBeVisible();
       await expect(notice).toHaveText('2 item(s) added to cart');
       await expect(page.locator('.toast-root')).toHaveCount(0);
-      await page.waitForTimeout(300); // the drawer's slide-in
+      await settled(drawer);
       await page.screenshot({ path: testInfo.outputPath(`drawer-toast-375x${height}.png`) });
       await expectUncovered((await notice.boundingBox())!, {
         'the item line': drawer.getByText(BOOK, { exact: true }).first(),

@@ -150,6 +150,38 @@ describe('part refunds through /api/admin-order', () => {
     expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1000, reason: 'Damaged' })).status).toBe(200);
   });
 
+  it('a part refund cut off before it was saved is settled by the next one: the provider made it, so it counts and the customer hears; it never did, so it is freed', async () => {
+    const orderId = await paidOrder('part-seven@example.com');
+    const { createLocalTestPayments } = await import('../../functions/_lib/providers/local-payments');
+    const { runOrderAction } = await import('../../functions/_lib/back-office');
+    const payments = createLocalTestPayments(() => t.service());
+    const email = { name: 'recording', send: vi.fn(async (_mail: { subject: string }) => undefined), sendBatch: vi.fn(async () => undefined) };
+    const service = t.service();
+    const reserve = async (amount: number) => {
+      const { data, error } = await service.rpc('begin_part_refund', { p_order_id: orderId, p_amount: amount, p_reason: 'Cut off', p_actor: STAFF });
+      if (error) throw error;
+      return (data as { refund_id: string }).refund_id;
+    };
+    // As calls cut off would leave them: one the provider made, one it never heard of, both ten minutes old…
+    const [made, lost] = [await reserve(10), await reserve(5)];
+    const { data: order } = await service.from('orders').select('checkout_session_id').eq('id', orderId).single();
+    await payments.refundSession(order!.checkout_session_id, { orderId, idempotencyKey: `order-part-refund-${made}`, amountCents: 1000, reason: 'Cut off', partRefundId: made });
+    // Nobody but the database's owner may rewrite a refund's time.
+    await t.shop.backend!.db.query(`update public.order_refunds set created_at = now() - interval '10 minutes' where id in ($1, $2)`, [made, lost]);
+    // …and one a call is making right now, which is left alone.
+    await reserve(2);
+
+    const next = await runOrderAction({ db: service, actor: STAFF, services: { email, payments, siteOrigin: t.url } }, { action: 'refund_part', orderId, amountCents: 300, reason: 'Postage' });
+    expect(next.status).toBe(200);
+    const after = await refunds(orderId);
+    expect(after.parts.map(({ amount, status }) => `${amount} ${status}`).sort()).toEqual(['10 succeeded', '2 pending', '3 succeeded', '5 failed']);
+    expect(after.refunded).toBe(13);
+    // The customer is told of the refund that was made before the cut, and of the new one.
+    expect(email.send).toHaveBeenCalledTimes(2);
+    expect(email.send.mock.calls.map(([mail]) => mail.subject)).toEqual([`A refund of $10.00 on your order ${orderNumber(orderId)}`, `A refund of $3.00 on your order ${orderNumber(orderId)}`]);
+    expect(await history(orderId)).toContainEqual(expect.objectContaining({ action: 'refund_failed', detail: expect.stringContaining('the payment provider never made it') }));
+  });
+
   it('the sales figures and the customer’s total count part refunds (and GST follows)', async () => {
     // A day of its own, far back, so no other test's order is in it.
     const day = '2019-03-14';

@@ -9,7 +9,10 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { toCents } from '../../../src/lib/money';
 import { findOrderBySession } from '../orders';
 import { WebhookSignatureError } from './errors';
-import type { PaymentProvider, PaymentSession } from './payments';
+import type { PaymentProvider, PaymentRefund, PaymentSession } from './payments';
+
+/** The part refunds this stand-in made while it runs, by the shop's id: as Stripe keeps them on the payment. */
+const partRefundsMade = new Map<string, PaymentRefund>();
 
 export const LOCAL_SESSION_PREFIX = 'cs_local_';
 export const TEST_PAYMENT_PATH = '/api/test-payment';
@@ -41,11 +44,16 @@ export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvid
         payerName: null,
       };
     },
-    async refundSession(sessionId, { orderId, amountCents }) {
+    async refundSession(sessionId, { orderId, amountCents, partRefundId }) {
       // No money moved, so nothing goes back; the log says what a real refund would have done.
       const what = amountCents === undefined ? 'in full' : `of ${amountCents} cents`;
       console.log(`[local payments] TEST refund ${what} of session ${sessionId} (order ${orderId}): no real money`);
-      return { id: `re_local_${randomUUID()}`, status: 'succeeded' };
+      const refund = { id: `re_local_${randomUUID()}`, status: 'succeeded' } as const;
+      if (partRefundId) partRefundsMade.set(partRefundId, refund);
+      return refund;
+    },
+    async findPartRefund(_sessionId, partRefundId) {
+      return partRefundsMade.get(partRefundId) ?? null;
     },
     async parseWebhook() {
       throw new WebhookSignatureError('Local test payments send no webhooks.');

@@ -48,6 +48,8 @@ export interface PaymentProvider {
    * The same `idempotencyKey` never refunds twice.
    */
   refundSession(sessionId: string, input: RefundInput): Promise<PaymentRefund>;
+  /** The refund made for the shop's part refund `partRefundId` on this session, if the provider made one. */
+  findPartRefund(sessionId: string, partRefundId: string): Promise<PaymentRefund | null>;
 }
 
 export interface RefundInput {
@@ -57,6 +59,8 @@ export interface RefundInput {
   amountCents?: number;
   /** Why, for a part refund (kept with the refund at the provider). */
   reason?: string;
+  /** The shop's id of a part refund, kept with the refund at the provider so it can be found again. */
+  partRefundId?: string;
 }
 
 export interface PaymentRefund {

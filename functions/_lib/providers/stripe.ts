@@ -95,6 +95,9 @@ const sessionPaymentSchema = z.object({
 });
 
 const refundSchema = z.object({ id: z.string().min(1), status: z.enum(['pending', 'succeeded', 'failed', 'requires_action', 'canceled']) });
+const refundListSchema = z.object({
+  data: z.array(refundSchema.extend({ metadata: z.record(z.string(), z.string()).nullable().optional() })),
+});
 
 const eventSchema = z.object({ id: z.string().min(1), type: z.string().min(1), data: z.object({ object: z.unknown() }) });
 
@@ -138,6 +141,13 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
     appInfo: { name: 'catholic-kids-books-shop' },
     ...stripeOptions,
   });
+
+  /** The payment intent behind a paid checkout session (what refunds are made against). */
+  async function paymentOf(sessionId: string, action: string): Promise<string> {
+    const { payment_intent: paymentIntent } = await askStripe(action, sessionPaymentSchema, 'a checkout session', () => stripe.checkout.sessions.retrieve(sessionId));
+    if (!paymentIntent) throw new ProviderError(NAME, 409, `Checkout session ${sessionId} has no payment to refund.`, { code: 'rejected' });
+    return paymentIntent;
+  }
 
   return {
     name: 'stripe',
@@ -208,16 +218,27 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
       return askStripe('read the checkout session', sessionSchema, 'a checkout session', () => stripe.checkout.sessions.retrieve(id));
     },
 
-    async refundSession(sessionId: string, { orderId, idempotencyKey, amountCents, reason }: RefundInput): Promise<PaymentRefund> {
+    async refundSession(sessionId: string, { orderId, idempotencyKey, amountCents, reason, partRefundId }: RefundInput): Promise<PaymentRefund> {
       if (amountCents !== undefined && (!Number.isInteger(amountCents) || amountCents < 1)) throw new TypeError('A part refund is a whole number of cents, at least 1.');
-      const { payment_intent: paymentIntent } = await askStripe('read the checkout session to refund', sessionPaymentSchema, 'a checkout session', () => stripe.checkout.sessions.retrieve(sessionId));
-      if (!paymentIntent) throw new ProviderError(NAME, 409, `Checkout session ${sessionId} has no payment to refund.`, { code: 'rejected' });
+      const paymentIntent = await paymentOf(sessionId, 'read the checkout session to refund');
       // Without an amount Stripe refunds what is left of the payment (all of it, when nothing was refunded in part).
       const params: Stripe.RefundCreateParams =
         amountCents === undefined
           ? { payment_intent: paymentIntent, metadata: { order_id: orderId, reason: 'sold_out_at_fulfilment' } }
-          : { payment_intent: paymentIntent, amount: amountCents, metadata: { order_id: orderId, reason: 'part_refund', note: (reason ?? '').slice(0, 500) } };
+          : {
+              payment_intent: paymentIntent,
+              amount: amountCents,
+              metadata: { order_id: orderId, reason: 'part_refund', note: (reason ?? '').slice(0, 500), ...(partRefundId && { part_refund_id: partRefundId }) },
+            };
       return askStripe('refund the payment', refundSchema, 'a refund', () => stripe.refunds.create(params, { idempotencyKey }));
+    },
+
+    async findPartRefund(sessionId: string, partRefundId: string): Promise<PaymentRefund | null> {
+      const paymentIntent = await paymentOf(sessionId, 'read the checkout session of a part refund');
+      // A payment has a handful of refunds at most: one page of 100 holds them all.
+      const { data } = await askStripe('list the payment’s refunds', refundListSchema, 'a list of refunds', () => stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 }));
+      const made = data.find((refund) => refund.metadata?.part_refund_id === partRefundId);
+      return made ? { id: made.id, status: made.status } : null;
     },
 
     async parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent> {

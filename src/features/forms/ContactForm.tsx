@@ -4,13 +4,12 @@
  * stores it and tells the publisher. The fields are left to the browser (not React state), so whatever
  * is in them when the visitor sends, including what was typed before the island hydrated, is what is sent.
  */
-import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { HUMAN_CHECK_ACTIONS, LIMITS } from '@/config/constants';
+import { useEffect, useId, useRef } from 'react';
+import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
-import { BusyStatus, checkFields, TextAreaField, TextField, verificationFailed } from './fields';
-import { useHydrated } from '@/lib/use-hydrated';
-import { getHumanCheckToken, humanCheckEnabled, preloadHumanCheck } from './human-check';
-import { fieldValue, submitForm } from './submit';
+import { BusyStatus, TextAreaField, TextField } from './fields';
+import { fieldValue } from './submit';
+import { useNotificationForm } from './use-notification-form';
 
 const FIELDS = ['name', 'email', 'subject', 'message'] as const;
 
@@ -32,12 +31,24 @@ export function prefillFromQuery(form: HTMLFormElement, search: string): void {
 
 export default function ContactForm() {
   const id = useId();
-  const [busy, setBusy] = useState(false);
-  const busyRef = useRef(false);
-  // Submit stays disabled until hydration: a native submit before it would put the visitor's details in the address bar.
-  const hydrated = useHydrated();
+  const { busy, hydrated, onSubmit } = useNotificationForm({
+    type: 'contact',
+    // A message is never sent without passing the bot-check, when one is configured.
+    withoutToken: 'stop',
+    read: (form) => {
+      const [name, email, subject, message] = FIELDS.map((name) => fieldValue(form, name)) as [string, string, string, string];
+      return { name, email, subject, message };
+    },
+    answered: (outcome, form) => {
+      if (outcome === 'stored') {
+        toast({ title: 'Message sent!', description: "Thank you for getting in touch. We'll reply by email soon.", variant: 'success' });
+        form.reset();
+      } else {
+        toast({ title: 'Failed to send message', description: 'Please try again later.', variant: 'error' });
+      }
+    },
+  });
 
-  useEffect(() => preloadHumanCheck(), []);
   // A link may fill in the subject and say how many copies (a request for a quote): only fields still empty.
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -47,34 +58,8 @@ export default function ContactForm() {
 
   const field = (name: (typeof FIELDS)[number]) => ({ id: `${id}-${name}`, name, required: true });
 
-  async function send(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    if (busyRef.current || !checkFields(form)) return;
-    busyRef.current = true;
-    setBusy(true);
-    try {
-      const [name, email, subject, message] = FIELDS.map((name) => fieldValue(form, name)) as [string, string, string, string];
-      const token = await getHumanCheckToken(HUMAN_CHECK_ACTIONS.contact, form);
-      if (!token && humanCheckEnabled()) return verificationFailed();
-
-      const outcome = await submitForm({ type: 'contact', data: { name, email, subject, message }, ...(token && { turnstileToken: token }) });
-      if (outcome === 'stored') {
-        toast({ title: 'Message sent!', description: "Thank you for getting in touch. We'll reply by email soon.", variant: 'success' });
-        form.reset();
-      } else if (outcome === 'refused') {
-        verificationFailed();
-      } else {
-        toast({ title: 'Failed to send message', description: 'Please try again later.', variant: 'error' });
-      }
-    } finally {
-      busyRef.current = false;
-      setBusy(false);
-    }
-  }
-
   return (
-    <form ref={formRef} className="grid gap-4" onSubmit={send} aria-label="Contact form">
+    <form ref={formRef} className="grid gap-4" onSubmit={onSubmit} aria-label="Contact form">
       <p className="text-sm text-slate-700">All fields are required.</p>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" type="text" autoComplete="name" maxLength={LIMITS.nameMaxLength} {...field('name')} />

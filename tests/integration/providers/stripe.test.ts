@@ -280,7 +280,7 @@ describe('Stripe refunds', () => {
     expect(Object.fromEntries(create!.body)).toEqual({ payment_intent: 'pi_3LocalFake', 'metadata[order_id]': 'order-123', 'metadata[reason]': 'sold_out_at_fulfilment' });
   });
 
-  it('refunds part of the payment: the amount in cents, the publisher’s reason in the metadata, under its own key', async () => {
+  it('refunds part of the payment: the amount in cents, the publisher’s reason and the shop’s id in the metadata, under its own key', async () => {
     const stripeOptions = await fakeStripe((seen, res) => {
       if (seen.method === 'GET') return stripeJson(res, 200, session({ status: 'complete', payment_status: 'paid', payment_intent: 'pi_3LocalFake' }));
       stripeJson(res, 200, { id: 're_3Part', object: 'refund', amount: 1250, currency: 'aud', payment_intent: 'pi_3LocalFake', status: 'pending' });
@@ -290,6 +290,7 @@ describe('Stripe refunds', () => {
       idempotencyKey: 'order-part-refund-r1',
       amountCents: 1250,
       reason: 'Bent corner',
+      partRefundId: 'r1',
     });
     expect(refund).toEqual({ id: 're_3Part', status: 'pending' });
     const create = fake.seen[1]!;
@@ -300,7 +301,38 @@ describe('Stripe refunds', () => {
       'metadata[order_id]': 'order-123',
       'metadata[reason]': 'part_refund',
       'metadata[note]': 'Bent corner',
+      'metadata[part_refund_id]': 'r1',
     });
+  });
+
+  it('finds a part refund again by the shop’s id in its metadata, among the payment’s refunds; none when Stripe never made it', async () => {
+    const stripeOptions = await fakeStripe((seen, res) => {
+      if (seen.url.pathname.startsWith('/v1/checkout/sessions/')) return stripeJson(res, 200, session({ status: 'complete', payment_status: 'paid', payment_intent: 'pi_3LocalFake' }));
+      stripeJson(res, 200, {
+        object: 'list',
+        url: '/v1/refunds',
+        has_more: false,
+        data: [
+          {
+            id: 're_other',
+            object: 'refund',
+            amount: 500,
+            status: 'succeeded',
+            payment_intent: 'pi_3LocalFake',
+            metadata: { order_id: 'order-123', reason: 'part_refund', part_refund_id: 'r-other' },
+          },
+          { id: 're_full', object: 'refund', amount: 3700, status: 'succeeded', payment_intent: 'pi_3LocalFake', metadata: {} },
+          { id: 're_mine', object: 'refund', amount: 1250, status: 'pending', payment_intent: 'pi_3LocalFake', metadata: { order_id: 'order-123', reason: 'part_refund', part_refund_id: 'r1' } },
+        ],
+      });
+    });
+    const payments = createStripePayments({ secretKey: SECRET_KEY, stripeOptions });
+    expect(await payments.findPartRefund('cs_test_a1b2c3', 'r1')).toEqual({ id: 're_mine', status: 'pending' });
+    expect(await payments.findPartRefund('cs_test_a1b2c3', 'r-never-made')).toBeNull();
+    const list = fake.seen[1]!;
+    expect(list.method).toBe('GET');
+    expect(list.url.pathname).toBe('/v1/refunds');
+    expect(Object.fromEntries(list.body)).toEqual({ payment_intent: 'pi_3LocalFake', limit: '100' });
   });
 
   it('refuses a part refund that is not a whole number of cents before asking Stripe', async () => {
