@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import { getViteConfig } from 'astro/config';
 
 export default getViteConfig({
@@ -17,6 +18,9 @@ export default getViteConfig({
     globalSetup: ['tests/helpers/postgres-global-setup.ts'],
     // Tests that call a function's handler in-process stand where the local server does: they get its signal.
     env: { SHOP_LOCAL_SERVER: '1' },
+    // A file per core: Vitest's default (cores − 1) runs one file at a time on a 2-core machine, and most
+    // files here spend their time waiting on a server or a socket, not on the CPU.
+    maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -82,11 +82,12 @@ test.describe('sign-in, wishlist and profile', () => {
     await page.goto('/auth/callback#error=access_denied&error_description=Access+was+denied');
     await expect(page.getByRole('heading', { name: 'Authentication Failed' })).toBeVisible();
     await expect(page.getByText('Access was denied')).toBeVisible();
-    await expect(page).toHaveURL(/\/auth$/, { timeout: 5000 });
+    // The page waits two seconds before it goes back, and then loads /auth: allow for a busy machine.
+    await expect(page).toHaveURL(/\/auth$/, { timeout: 15_000 });
 
     await page.goto('/auth/callback?code=not-a-real-code');
     await expect(page.getByRole('heading', { name: 'Authentication Failed' })).toBeVisible();
-    await expect(page).toHaveURL(/\/auth$/, { timeout: 5000 });
+    await expect(page).toHaveURL(/\/auth$/, { timeout: 15_000 });
   });
 
   test('a signed-in visitor to /auth goes home; the mobile menu offers Sign Out', async ({ page }) => {

@@ -102,7 +102,7 @@ describe('the newsletter on the local shop', () => {
     expect((await mails('Summer news')).map((m) => m.to)).toEqual([ben]);
 
     const list = (await staff.rpc('admin_list_newsletters')).data as Array<{ id: string; recipients: number; sent: number; finished_at: string | null }>;
-    expect(list.find((n) => n.id === first)).toMatchObject({ recipients: 2, sent: 2, finished_at: expect.any(String) });
+    expect(list.find((n) => n.id === first)).toMatchObject({ recipients: 2, sent: 2, skipped: 0, unknown: 0, waiting: 0, finished_at: expect.any(String) });
     expect(list.find((n) => n.id === second)).toMatchObject({ recipients: 1, sent: 1 });
 
     // Signing up again is a new consent: she is back on the list.
@@ -210,6 +210,35 @@ describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
     expect(rows).toEqual([
       { status: 'sent', n: 249 },
       { status: 'skipped', n: 1 },
+    ]);
+  });
+
+  it('a batch whose answer never came is not sent again once its first claim is a day old: its readers are set aside as unknown', async () => {
+    const LATER = '00000000-0000-4000-8000-00000000bb02';
+    await db.admin.exec(`
+      insert into public.newsletters (id, subject, body_markdown, created_by) values ('${LATER}', 'Later news', 'Hello', 'publisher@example.com');
+      insert into public.newsletter_deliveries (newsletter_id, email, subscription_id)
+        select '${LATER}', lower(email), id from public.newsletter_subscriptions where email in ('reader1@example.com', 'reader2@example.com', 'reader3@example.com');`);
+    const lost = await call<Claim>('newsletter_claim_batch', [LATER, 2]);
+    expect(lost.recipients).toHaveLength(2);
+    // Resumed within the day, the batch is taken back with its number: the provider's key makes the resend safe.
+    await db.admin.exec(`update public.newsletter_deliveries set claimed_at = now() - interval '3 minutes' where newsletter_id = '${LATER}' and batch = ${lost.batch}`);
+    expect((await call<Claim>('newsletter_claim_batch', [LATER, 2])).batch).toBe(lost.batch);
+    // A day after its first claim the key may be forgotten: a resend could be a second copy, so it is never made.
+    await db.admin.exec(
+      `update public.newsletter_deliveries set claimed_at = now() - interval '23 hours 30 minutes', first_claimed_at = now() - interval '24 hours' where newsletter_id = '${LATER}' and batch = ${lost.batch}`,
+    );
+    const next = await call<Claim>('newsletter_claim_batch', [LATER, 2]);
+    expect(next.batch).not.toBe(lost.batch);
+    expect(next.recipients!.map((r) => r.email)).toEqual(['reader3@example.com']);
+    await call('newsletter_batch_sent', [LATER, next.batch]);
+    expect(await call<Claim>('newsletter_claim_batch', [LATER, 2])).toEqual({ batch: null, state: 'done' });
+    const { rows } = await db.admin.query<{ status: string; n: number }>(
+      `select status, count(*)::int as n from public.newsletter_deliveries where newsletter_id = '${LATER}' group by status order by status`,
+    );
+    expect(rows).toEqual([
+      { status: 'sent', n: 1 },
+      { status: 'unknown', n: 2 },
     ]);
   });
 

@@ -33,6 +33,7 @@ function PastNewsletters({ rows, resume, busy }: { rows: Newsletter[]; resume: (
             <span className="block text-sm text-slate-700">
               {formatShortDate(row.created_at)} by {row.created_by} · sent to {row.sent} of {row.recipients}
               {row.skipped > 0 && ` · ${row.skipped} unsubscribed before it reached them`}
+              {row.unknown > 0 && ` · ${row.unknown} not known to have had it (the email service never answered for their batch, and a day on it cannot be sent again without risking a second copy)`}
             </span>
           </span>
           {row.waiting > 0 && (

@@ -180,6 +180,7 @@ const newsletter = z.object({
   recipients: money,
   sent: money,
   skipped: money,
+  unknown: money,
   waiting: money,
 });
 export type Newsletter = z.infer<typeof newsletter>;

@@ -1,0 +1,13 @@
+import { openDatabase } from '/work/main/local/backend/database';
+const t0 = Date.now();
+const db = await openDatabase('memory');
+const t1 = Date.now();
+const dump = await db.dumpDataDir('none');
+const t2 = Date.now();
+console.log('open+migrate', t1 - t0, 'ms; dump', t2 - t1, 'ms, bytes', (dump as Blob).size);
+const { PGlite } = await import('@electric-sql/pglite');
+const t3 = Date.now();
+const db2 = new PGlite({ loadDataDir: dump });
+await db2.waitReady;
+const r = await db2.query('select count(*) from public.products');
+console.log('load from dump', Date.now() - t3, 'ms', r.rows);
