@@ -1,11 +1,12 @@
 /**
- * The site under audit: built with `npm run build`, then served in this process by the same local server
- * as `npm start` (static files, functions, embedded backend) on a free port with an in-memory database.
+ * The site under audit: built with `npm run build`, then served by `npm start`'s own server (static files,
+ * functions, embedded backend) in a process of its own, on a free port with an in-memory database.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startShop } from '../../local/shop';
 
 /** The audit's own copy of the build (git-ignored like every `.dist-*` folder). */
 export const AUDIT_DIST_DIR = '.dist-audit';
@@ -49,15 +50,52 @@ export interface AuditServer {
   close: () => Promise<void>;
 }
 
-/** Port 0: the system picks a free port. Loopback only. `distDir` is relative to the project. */
+/** A port nothing listens on now (the system picks it). */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+/**
+ * Starts the shop as `npm start` does (`distDir` relative to the project), in a process of its own: the audit's
+ * own work (Lighthouse's driver, the reports it reads) then never holds up the server a page is waiting on.
+ * Loopback only; resolves once the server answers its health check.
+ */
 export async function startAuditServer(projectRoot = process.cwd(), distDir?: string): Promise<AuditServer> {
-  if (distDir) process.env.LOCAL_DIST_DIR = distDir;
-  const shop = await startShop({ projectRoot, port: 0, data: 'memory' });
+  const port = await freePort();
+  const child = spawn(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['local/start.ts', '--no-build'], {
+    cwd: projectRoot,
+    env: { ...process.env, PORT: String(port), LOCAL_DB: 'memory', ...(distDir && { LOCAL_DIST_DIR: distDir }) },
+    // Its request log would drown the audit's own; its errors still show.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const url = `http://localhost:${port}`;
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the shop's server stopped while starting (exit ${child.exitCode})`);
+    const healthy = await fetch(`${url}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) break;
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error('the shop did not answer its health check within 3 minutes');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
   return {
-    url: shop.server.url,
+    url,
     close: async () => {
-      shop.server.server.closeAllConnections();
-      await shop.close();
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
     },
   };
 }
