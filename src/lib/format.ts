@@ -1,7 +1,8 @@
 import { COUNTRY_NAMES, CURRENCY, LOCALE, LIMITS } from '@/config/constants';
 
 const priceFormat = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: CURRENCY });
-const shortDate = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short' });
+// The shop's days are Sydney's, wherever the screen is: the same day the sales figures and the slips name.
+const shortDate = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short', timeZone: 'Australia/Sydney' });
 const longDate = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone: 'Australia/Sydney' });
 
 /** A price in AUD for the en-AU locale, e.g. "$9.50". */
@@ -14,7 +15,7 @@ export function formatPriceAud(amount: number): string {
   return `${priceFormat.format(amount)} AUD`;
 }
 
-/** en-AU short date, e.g. "22/11/2026". */
+/** en-AU short date in Sydney, e.g. "22/11/2026". */
 export function formatShortDate(value: string | Date): string {
   return shortDate.format(new Date(value));
 }

@@ -86,6 +86,8 @@ export async function lookAtBothWidths(page: Page, name: string, options: { axe?
   for (const size of WIDTHS) {
     await page.setViewportSize({ width: size.width, height: size.height });
     expect(await horizontalOverflow(page), `${name} at ${size.width} px is no wider than the window`).toBeLessThanOrEqual(0);
+    // From the top: a full-page shot taken scrolled down draws the sticky header across the middle.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: test.info().outputPath(`${name}-${size.width}.png`), fullPage: true });
     if (options.axe !== false) expect(await scanPage(page), `axe on ${name} at ${size.width} px`).toEqual([]);
   }

@@ -12,6 +12,8 @@ describe('formatting for en-AU', () => {
 
   it('formats short dates day first', () => {
     expect(formatShortDate('2026-11-22T03:00:00Z')).toMatch(/^22\/11\/(20)?26$/);
+    // 15:00 UTC is already the next day in Sydney.
+    expect(formatShortDate('2026-11-22T15:00:00Z')).toMatch(/^23\/11\/(20)?26$/);
   });
 
   it('shows the first eight characters of an order id, uppercase', () => {

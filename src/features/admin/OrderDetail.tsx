@@ -1,6 +1,6 @@
 /** One order: everything the publisher needs to pack, ship, refund or answer a question about it, and its history. */
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
+import { countryName, formatDateTime, formatPrice, orderNumber } from '@/lib/format';
 import { mailtoHref } from '@/lib/mailto';
 import { toast } from '@/features/toast/store';
 import { StatusBadge } from '@/features/account/StatusBadge';
@@ -23,7 +23,6 @@ function GiftDetails({ order }: { order: Order }) {
   );
 }
 
-const dateTime = new Intl.DateTimeFormat('en-AU', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Australia/Sydney' });
 
 /** The address as it goes on a label, one line each, the country written out in full. */
 export function addressLines(a: Order['shipping_address']): string[] {
@@ -298,7 +297,7 @@ function RefundList({ refunds }: { refunds: OrderRefunds }) {
               {part.status !== 'succeeded' && <span className="text-sm text-red-800"> ({part.status === 'pending' ? 'in progress' : 'did not go through'})</span>}
             </span>
             <span className="text-sm text-slate-700">
-              {dateTime.format(new Date(part.created_at))} by {part.actor}
+              {formatDateTime(part.created_at)} by {part.actor}
             </span>
           </li>
         ))}
@@ -431,7 +430,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         <Fact term="Delivery">
           {method.name ?? 'Standard delivery'} — {formatPrice(order.shipping_amount)}
         </Fact>
-        <Fact term="Placed">{dateTime.format(new Date(order.created_at))}</Fact>
+        <Fact term="Placed">{formatDateTime(order.created_at)}</Fact>
         <Fact term="Totals">
           Items {formatPrice(order.subtotal_amount)} ·{' '}
           {order.promotion_code && (
@@ -449,8 +448,8 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         </Fact>
         <Fact term="Tracking">{order.tracking_number ? `${order.tracking_carrier}: ${order.tracking_number}` : 'Not shipped yet'}</Fact>
         <Fact term="Reminder if unpaid">
-          {order.reminder_consent_at ? `Agreed ${dateTime.format(new Date(order.reminder_consent_at))}` : 'Not asked for'}
-          {order.reminder_sent_at && <span className="block">Sent {dateTime.format(new Date(order.reminder_sent_at))}</span>}
+          {order.reminder_consent_at ? `Agreed ${formatDateTime(order.reminder_consent_at)}` : 'Not asked for'}
+          {order.reminder_sent_at && <span className="block">Sent {formatDateTime(order.reminder_sent_at)}</span>}
         </Fact>
       </dl>
       {order.is_gift && <GiftDetails order={order} />}
@@ -475,12 +474,12 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           History
         </h3>
         <ol className="mt-2 space-y-1 text-sm">
-          <li>{formatShortDate(order.created_at)} — order placed</li>
-          {order.paid_at && <li>{dateTime.format(new Date(order.paid_at))} — paid</li>}
+          <li>{formatDateTime(order.created_at)} — order placed</li>
+          {order.paid_at && <li>{formatDateTime(order.paid_at)} — paid</li>}
           {order.history.map((event, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the history is append-only and never reordered.
             <li key={index}>
-              {dateTime.format(new Date(event.created_at))} — <strong>{event.action.replace(/_/g, ' ')}</strong>
+              {formatDateTime(event.created_at)} — <strong>{event.action.replace(/_/g, ' ')}</strong>
               {event.detail && ` (${event.detail})`} by {event.actor}
             </li>
           ))}
