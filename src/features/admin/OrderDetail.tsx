@@ -23,7 +23,6 @@ function GiftDetails({ order }: { order: Order }) {
   );
 }
 
-
 /** The address as it goes on a label, one line each, the country written out in full. */
 export function addressLines(a: Order['shipping_address']): string[] {
   return [a.addressLine1 ?? a.line1, a.addressLine2 ?? a.line2, [a.city, a.state, a.postalCode ?? a.postal_code].filter(Boolean).join(' '), countryName(a.country)].filter((l): l is string =>
