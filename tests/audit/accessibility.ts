@@ -37,6 +37,9 @@ export interface AxeScan {
   error?: string;
 }
 
+/** How many px the page is wider than the window; 0 or less means no sideways scrolling. */
+export const horizontalOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
 /** Opens a route the way a visitor would and waits until its islands have hydrated and its data arrived. */
 export async function openForScan(page: Page, baseUrl: string, route: SiteRoute): Promise<number | undefined> {
   const response = await page.goto(new URL(route.path, baseUrl).href, { waitUntil: 'load' });
@@ -78,7 +81,7 @@ export async function scanRouteAt(browser: Browser, baseUrl: string, route: Site
   try {
     const status = await openForScan(page, baseUrl, route);
     const violations = await scanPage(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await horizontalOverflow(page);
     return { path: route.path, viewport: viewport.name, finalPath: new URL(page.url()).pathname, status, violations, overflow };
   } catch (error) {
     return { path: route.path, viewport: viewport.name, finalPath: route.path, status: undefined, violations: [], overflow: 0, error: (error as Error).message.split('\n')[0] };

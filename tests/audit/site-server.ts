@@ -5,8 +5,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../helpers/free-port';
 
 /** The audit's own copy of the build (git-ignored like every `.dist-*` folder). */
 export const AUDIT_DIST_DIR = '.dist-audit';
@@ -48,16 +48,6 @@ export function writeZeroJsReference(projectRoot: string, distDir: string, fromP
 export interface AuditServer {
   url: string;
   close: () => Promise<void>;
-}
-
-/** A port nothing listens on now (the system picks it). */
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  probe.close();
-  await once(probe, 'close');
-  return port;
 }
 
 /**

@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as withoutGa4, type Page } from '@playwright/test';
 import { STORAGE_KEYS } from '../../src/config/constants';
 import { expect, test, visitFrom, type GoogleTraffic } from './ga4-site';
+import { horizontalOverflow } from './support';
 
 // One worker builds and serves the GA4 site for all of these; each visits several pages, so allow a busy machine.
 test.describe.configure({ mode: 'default', timeout: 90_000 });
@@ -147,7 +148,7 @@ for (const viewport of [
       await expect(banner(page)).toBeVisible();
       const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
       expect(results.violations.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     }
   });
 }

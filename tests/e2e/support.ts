@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
-import { scanPage } from '../audit/accessibility';
+import { horizontalOverflow, scanPage } from '../audit/accessibility';
 
 const serviceHeaders = {
   apikey: LOCAL_SERVICE_ROLE_KEY,
@@ -67,8 +67,7 @@ export async function staffSignsIn(page: Page, email: string): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible({ timeout: 15_000 });
 }
 
-/** How many px the page is wider than the viewport; 0 or less means no horizontal scrolling. */
-export const horizontalOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+export { horizontalOverflow } from '../audit/accessibility';
 
 /** The two widths every screen is looked at: a phone's and a desktop's. */
 export const WIDTHS = [

