@@ -5,6 +5,8 @@
 
 export const CURRENCY = 'AUD' as const;
 export const LOCALE = 'en-AU' as const;
+/** The shop's days are Sydney's: sales days, slips and the back office's dates, wherever the screen is (the database's reports use the same zone). */
+export const SHOP_TIME_ZONE = 'Australia/Sydney' as const;
 
 /** Allowed shipping destinations, ISO 3166-1 alpha-2. */
 export const ALLOWED_COUNTRIES = ['AU', 'US', 'GB', 'CA', 'NZ', 'IE'] as const;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '@/config/constants';
 import { addLine, decodeCart, itemCountOf, removeLine, setLineQuantity, subtotalOf, toQuantity, type CartProduct } from '@/features/cart/cart';
 
 const book: CartProduct = { id: 'book-10-reasons', title: 'Book', price: 22, imageUrl: '/b.svg', stock: 10, weight: 300, dimensions: { length: 21.6, width: 21.6, height: 0.6 } };
@@ -66,7 +67,27 @@ describe('the saved cart', () => {
     ['negative quantity', JSON.stringify([{ product: book, quantity: -1 }])],
     ['missing price', JSON.stringify([{ product: { id: 'x', title: 'x', imageUrl: '', stock: 1 }, quantity: 1 }])],
     ['empty', ''],
+    ['fractional quantity', JSON.stringify([{ product: book, quantity: 1.5 }])],
+    ['empty id', JSON.stringify([{ product: { ...book, id: '' }, quantity: 1 }])],
+    ['price as text', JSON.stringify([{ product: { ...book, price: '22' }, quantity: 1 }])],
+    ['dimensions missing a side', JSON.stringify([{ product: { ...book, dimensions: { length: 1, width: 1 } }, quantity: 1 }])],
+    ['a quantity price below one copy', JSON.stringify([{ product: { ...book, quantityPrices: [{ minQuantity: 0, price: 20 }] }, quantity: 1 }])],
+    ['a quantity price of nothing', JSON.stringify([{ product: { ...book, quantityPrices: [{ minQuantity: 10, price: 0 }] }, quantity: 1 }])],
+    [
+      'one good line beside a bad one',
+      JSON.stringify([
+        { product: book, quantity: 1 },
+        { product: kit, quantity: 0 },
+      ]),
+    ],
+    ['more lines than a cart holds', JSON.stringify(Array.from({ length: LIMITS.maxCartLines + 1 }, (_, i) => ({ product: { ...book, id: `b${i}` }, quantity: 1 })))],
   ])('ignores an unreadable saved cart (%s)', (_, raw) => {
     expect(decodeCart(raw)).toEqual([]);
+  });
+
+  it('keeps only what a cart line holds, with a weight and size of nothing when a cart saved before them has none', () => {
+    const { weight: _weight, dimensions: _dimensions, ...older } = book;
+    const saved = JSON.stringify([{ product: { ...older, quantityPrices: [{ minQuantity: 10, price: 20, note: 'x' }], extra: 'x' }, quantity: 12, extra: true }]);
+    expect(decodeCart(saved)).toEqual([{ product: { ...older, weight: 0, dimensions: { length: 0, width: 0, height: 0 }, quantityPrices: [{ minQuantity: 10, price: 20 }] }, quantity: 12 }]);
   });
 });

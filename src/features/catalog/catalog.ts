@@ -2,10 +2,9 @@
  * Catalog reads in the browser: the live price and stock answer (/api/live-catalog), which the CDN caches, so
  * a page view costs the database nothing. Errors come back as readable messages.
  */
+import { CatalogError } from './catalog-error';
 import { LIVE_CATALOG_PATH } from './live-answer';
 import { productFromRow, type Product } from './product';
-
-export class CatalogError extends Error {}
 
 /** Every product for sale with its live price and stock, featured first then by title. */
 export async function listProducts(): Promise<Product[]> {

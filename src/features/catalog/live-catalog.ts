@@ -3,14 +3,16 @@
  * live price and stock, read once per page (the catalog is a few books) and shared by the idle refresh, every
  * island on the page and the purchase controls, which read what has arrived without waiting.
  */
-import { CatalogError, listProducts } from './catalog';
+import { CatalogError } from './catalog-error';
 import type { Product } from './product';
 
 let read: Promise<Product[]> | undefined;
 let arrived: ReadonlyMap<string, Product> | undefined;
 
 export function liveCatalog(): Promise<Product[]> {
-  read ??= listProducts().then((products) => {
+  // The reader and its row schema load with the read (at idle, or when an island asks), not at start-up.
+  read ??= import('./catalog').then(async ({ listProducts }) => {
+    const products = await listProducts();
     arrived = new Map(products.map((p) => [p.id, p]));
     return products;
   });

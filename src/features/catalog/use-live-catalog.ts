@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { LIMITS } from '@/config/constants';
-import { CatalogError } from './catalog';
+import { CatalogError } from './catalog-error';
 import { liveCatalog, liveProduct } from './live-catalog';
 import { withLivePriceAndStock, type Product } from './product';
 
