@@ -6,7 +6,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { LIMITS } from '../../src/config/constants';
+import { CHECKOUT_REMINDER, LIMITS } from '../../src/config/constants';
 import type { GiftChoice } from '../../src/features/checkout/gift';
 import { sumDollars } from '../../src/lib/money';
 import { toSingleLine } from '../../src/lib/text';
@@ -178,14 +178,14 @@ export async function recordCheckoutChoices(db: SupabaseClient, orderId: string,
 
 /**
  * Claims the one reminder of an order left unpaid: the recovery token for the reminder's link to the one
- * caller that claims it; null when the shopper did not agree, it was sent already, the order was paid, or
- * they have placed a newer order since.
+ * caller that claims it; null when the shopper did not agree, it was sent already, the order was paid, they
+ * have placed a newer order since, or their address was sent a reminder for another order lately.
  */
 export function claimCheckoutReminder(db: SupabaseClient, orderId: string): Promise<string | null> {
   return rpc(
     db,
     'claim_checkout_reminder',
-    { p_order_id: orderId },
+    { p_order_id: orderId, p_once_within_days: CHECKOUT_REMINDER.oncePerAddressWithinDays },
     z
       .string()
       .regex(/^[0-9a-f]{64}$/)

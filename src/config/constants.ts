@@ -94,6 +94,9 @@ export const PROMOTION_CODES = {
   maxLength: 32,
 } as const;
 
+/** The reminder to a shopper who agreed to one and left the payment page unpaid: one per address in this many days. */
+export const CHECKOUT_REMINDER = { oncePerAddressWithinDays: 30 } as const;
+
 export const BREAKPOINTS = { mobileMaxPx: 768 } as const;
 
 export const TIMINGS = {

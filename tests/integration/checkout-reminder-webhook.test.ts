@@ -1,7 +1,8 @@
 /**
  * Stripe's `checkout.session.expired` event through the webhook: the unpaid order is cancelled, and a shopper
  * who agreed at checkout gets exactly one reminder whose link brings their books back; the same event replayed,
- * or another event for the same session, sends none; a shopper who did not agree gets none; a failed delayed
+ * or another event for the same session, sends none, nor does a second abandoned checkout from the same address
+ * within the quiet period; a shopper who did not agree gets none; a failed delayed
  * payment (the shopper did pay, the bank refused) is no abandoned checkout and sends none.
  */
 import { mkdtempSync } from 'node:fs';
@@ -26,12 +27,12 @@ afterAll(async () => {
   for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE_URL', 'LOCAL_OUTBOX_FILE']) delete process.env[key];
 });
 
-async function unpaidOrder(sessionId: string, consent: boolean): Promise<string> {
+async function unpaidOrder(sessionId: string, consent: boolean, email = `${sessionId}@example.com`): Promise<string> {
   const { data, error } = await t
     .service()
     .from('orders')
     .insert({
-      customer_email: `${sessionId}@example.com`,
+      customer_email: email,
       subtotal_amount: 44,
       shipping_amount: 15,
       total_amount: 59,
@@ -78,6 +79,16 @@ describe('an expired Stripe session', () => {
     const token = reminders[0]!.text.match(/\/cart\?restore=([0-9a-f]{64})/)?.[1];
     const restored = await fetch(`${t.url}/api/restore-cart`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
     expect(await restored.json()).toMatchObject({ missing: 0, lines: [{ product: { id: 'book-10-reasons' }, quantity: 2 }] });
+  });
+
+  it('a shopper who leaves the payment page again after a reminder hears nothing more', async () => {
+    const first = await unpaidOrder('cs_test_reminder_monday', true, 'twice@example.com');
+    expect(await sendWebhook(sessionEvent('evt_reminder_monday', 'cs_test_reminder_monday', 'checkout.session.expired'))).toBe(200);
+    expect(await remindersFor(first)).toHaveLength(1);
+    const second = await unpaidOrder('cs_test_reminder_thursday', true, 'Twice@Example.com');
+    expect(await sendWebhook(sessionEvent('evt_reminder_thursday', 'cs_test_reminder_thursday', 'checkout.session.expired'))).toBe(200);
+    expect(await status(second)).toEqual({ status: 'cancelled', payment_status: 'expired' });
+    expect(await remindersFor(second)).toEqual([]);
   });
 
   it('sends nothing to a shopper who did not agree', async () => {

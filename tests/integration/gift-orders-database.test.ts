@@ -1,8 +1,9 @@
 /**
  * Gift orders and checkout reminders in the database, on the embedded backend and on PostgreSQL 17: the gift
  * message's rule is checked again by the database (length, lines, control characters, nothing without a gift),
- * and an unpaid order's one reminder is claimed once, only with the shopper's consent, never for a paid order
- * or after the shopper has placed a newer order, and only by the service role.
+ * and an unpaid order's one reminder is claimed once, only with the shopper's consent, never for a paid order,
+ * nor after the shopper has placed a newer order, or when their address had a reminder lately, and only by the
+ * service role.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
@@ -21,13 +22,17 @@ const FIXTURES = `
     ${orderRow(3, 'noconsent@example.com', { consent: false })},
     ${orderRow(4, 'paid@example.com', { payment: 'paid' })},
     ${orderRow(5, 'came-back@example.com', { createdAgo: '2 hours' })},
-    ${orderRow(6, 'Came-Back@example.com', { consent: false })};
+    ${orderRow(6, 'Came-Back@example.com', { consent: false })},
+    ${orderRow(7, 'twice@example.com', { createdAgo: '3 days' })},
+    ${orderRow(8, 'twice@example.com', { payment: 'paid', createdAgo: '2 days' })},
+    ${orderRow(9, 'Twice@example.com', { createdAgo: '1 hour' })};
 `;
 
 describe.each(DATABASES)('gift orders and checkout reminders on the $label', ({ open }) => {
   let db: TestDatabase;
   const setGift = (fields: string) => db.admin.exec(`update public.orders set ${fields} where id = '${ORDER(1)}'`);
-  const claim = async (n: number) => (await db.request('service_role', {}, `select public.claim_checkout_reminder('${ORDER(n)}') as token`, { commit: true })).rows[0]?.token;
+  const claim = async (n: number, withinDays = 30) =>
+    (await db.request('service_role', {}, `select public.claim_checkout_reminder('${ORDER(n)}', ${withinDays}) as token`, { commit: true })).rows[0]?.token;
 
   beforeAll(async () => {
     db = await open();
@@ -70,12 +75,21 @@ describe.each(DATABASES)('gift orders and checkout reminders on the $label', ({ 
     await expect(db.admin.exec(`update public.orders set reminder_sent_at = now() where id = '${ORDER(3)}'`)).rejects.toThrow(/orders_reminder_needs_consent/);
   });
 
+  it('sends one reminder per address within the quiet period, whichever order it was for', async () => {
+    // Order 7 was left on Monday and reminded; order 8 was paid on Tuesday; order 9 is left today.
+    await db.admin.exec(`update public.orders set reminder_sent_at = now() - interval '3 days', recovery_token = repeat('a', 64) where id = '${ORDER(7)}'`);
+    expect(await claim(9)).toBeNull();
+    // Past the quiet period the address may hear from the shop again.
+    expect(await claim(9, 2)).toMatch(/^[0-9a-f]{64}$/);
+    await expect(claim(9, -1)).rejects.toThrow(/p_once_within_days must be zero or more/);
+  });
+
   it('only the service role may claim a reminder', async () => {
     for (const [role, claims] of [
       ['anon', {}],
       ['authenticated', { sub: SHOPPER }],
     ] as const) {
-      await expect(db.request(role, claims, `select public.claim_checkout_reminder('${ORDER(2)}')`)).rejects.toSatisfy(isPermissionError);
+      await expect(db.request(role, claims, `select public.claim_checkout_reminder('${ORDER(2)}', 30)`)).rejects.toSatisfy(isPermissionError);
     }
   });
 });

@@ -416,9 +416,8 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [
-      ...['fulfil_order', 'cancel_unpaid_order', 'claim_confirmation_email', 'claim_refund_email', 'claim_shipping_email', 'claim_publisher_notice', 'claim_checkout_reminder'].map(
-        (fn) => `select public.${fn}('${ORDER_A}')`,
-      ),
+      ...['fulfil_order', 'cancel_unpaid_order', 'claim_confirmation_email', 'claim_refund_email', 'claim_shipping_email', 'claim_publisher_notice'].map((fn) => `select public.${fn}('${ORDER_A}')`),
+      `select public.claim_checkout_reminder('${ORDER_A}', 30)`,
       `select public.record_refund('${ORDER_A}', 're_forged')`,
       `select public.link_checkout_session('${ORDER_A}', 'cs_forged')`,
       `select public.ship_order('${ORDER_A}', '33ABC1234567', 'Australia Post', 'x')`,
