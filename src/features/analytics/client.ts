@@ -13,9 +13,6 @@ import { bannerControls, consentStore, isConsentRequired } from './consent-brows
 startAnalytics({
   win: window as unknown as AnalyticsWindow,
   measurementId: PUBLIC_GA4_ID,
-  // Events logged while analytics is off help in development; a built site without GA4 keeps its console quiet
-  // (each logged object is serialised for any attached inspector, tens of milliseconds on a phone at start-up).
-  logger: import.meta.env.DEV ? console : { debug: () => {}, warn: console.warn.bind(console) },
   loadWebVitals: () => import(/* @vite-ignore */ webVitalsUrl) as Promise<WebVitalsModule>,
   consent: {
     store: consentStore(() => localStorage),
