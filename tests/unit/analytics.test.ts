@@ -198,7 +198,7 @@ describe('analytics without a measurement ID', () => {
       expect(fake.win.dataLayer).toBeUndefined();
       const logged = logger.debug.mock.calls.map((call) => call[1]);
       expect(logged).toEqual(['page_view', 'location_page_view', 'catholic_books_london_view', 'seo_page_view', 'explore_books_click', 'seo_conversion']);
-      expect(logger.debug.mock.calls[2]?.[2]).toEqual({ page_path: '/catholic-books-london', source: 'https://example.org/', landing_page_type: 'location_specific' });
+      expect(JSON.parse(logger.debug.mock.calls[2]?.[2])).toEqual({ page_path: '/catholic-books-london', source: 'https://example.org/', landing_page_type: 'location_specific' });
     });
   }
 });

@@ -37,6 +37,38 @@ describe('productFromRow', () => {
 
   it('rejects a row without an id or title', () => {
     expect(() => productFromRow({ ...row, id: undefined })).toThrow();
+    expect(() => productFromRow({ ...row, title: null })).toThrow();
+  });
+
+  it.each([
+    ['not an object', 'book-10-reasons'],
+    ['an array', [row]],
+    ['a numeric id', { ...row, id: 7 }],
+    ['no price', { ...row, price: undefined }],
+    ['a price that is neither number nor text', { ...row, price: true }],
+    ['stock as an object', { ...row, stock: { count: 3 } }],
+    ['weight as a boolean', { ...row, weight: false }],
+    ['a numeric description', { ...row, description: 12 }],
+    ['a numeric image', { ...row, image_url: 3 }],
+    ['featured as text', { ...row, featured: 'yes' }],
+  ])('rejects a row with %s', (_, raw) => {
+    expect(() => productFromRow(raw)).toThrow();
+  });
+
+  it('reads absent optional columns as their defaults and keeps no extra keys', () => {
+    const { description, image_url, category, stock, weight, featured, ...bare } = row;
+    expect(productFromRow({ ...bare, extra: 'ignored' })).toEqual({
+      id: row.id,
+      title: row.title,
+      description: '',
+      price: 22,
+      imageUrl: PLACEHOLDER_IMAGE,
+      category: '',
+      stock: 0,
+      weight: 0,
+      dimensions: row.dimensions,
+      featured: false,
+    });
   });
 });
 

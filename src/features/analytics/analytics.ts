@@ -5,7 +5,7 @@
  * standard `gtag` function at once, and gtag.js itself is injected (async) only once consent allows it
  * (see consent.ts), after the page has loaded and the browser is idle, together with a lazily imported
  * `web-vitals`; events queued before then are sent when it loads. Without an ID nothing is loaded and every
- * event goes to `console.debug`.
+ * event goes to `console.debug`, its parameters as JSON text.
  */
 import { CLICK_EVENTS, type ClickEvent } from '@/config/constants';
 import { analyticsPageLocation, withoutOneTimeValues } from './one-time-values';
@@ -141,7 +141,9 @@ export function pageLabel(pathname: string): string {
 export function createTracker({ win, measurementId, logger = console }: AnalyticsDeps): Tracker {
   const id = measurementId?.trim();
   if (!id) {
-    return { enabled: false, send: (name, params) => logger.debug('[analytics off]', name, params ?? {}) };
+    // The parameters go as JSON text: a logged object is serialised for any attached inspector (Lighthouse
+    // attaches one), which on a phone costs more than the page's own start-up script.
+    return { enabled: false, send: (name, params) => logger.debug('[analytics off]', name, JSON.stringify(params ?? {})) };
   }
   win.dataLayer ??= [];
   const dataLayer = win.dataLayer;

@@ -5,6 +5,7 @@
 import { LIMITS } from '@/config/constants';
 import type { Product } from '@/features/catalog/product';
 import { priceLine, type LinePrice } from '@/features/catalog/quantity-prices';
+import { isRecord } from '@/lib/is-record';
 import { fromCents, toCents } from '@/lib/money';
 
 export type CartProduct = Pick<Product, 'id' | 'title' | 'price' | 'imageUrl' | 'stock' | 'weight' | 'dimensions' | 'quantityPrices'>;
@@ -66,7 +67,6 @@ export function itemCountOf(lines: readonly CartLine[]): number {
  * rather than with the schema library: zod's smallest build is 26 KB and 40-60 ms of script on a phone-class
  * CPU, for a value this page wrote itself. Whatever does not fit is dropped, as an unreadable cart is.
  */
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isPositiveInteger = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0;
 

@@ -3,6 +3,7 @@
  * live price and stock, read once per page (the catalog is a few books) and shared by the idle refresh, every
  * island on the page and the purchase controls, which read what has arrived without waiting.
  */
+import { listProducts } from './catalog';
 import { CatalogError } from './catalog-error';
 import type { Product } from './product';
 
@@ -10,9 +11,7 @@ let read: Promise<Product[]> | undefined;
 let arrived: ReadonlyMap<string, Product> | undefined;
 
 export function liveCatalog(): Promise<Product[]> {
-  // The reader and its row schema load with the read (at idle, or when an island asks), not at start-up.
-  read ??= import('./catalog').then(async ({ listProducts }) => {
-    const products = await listProducts();
+  read ??= listProducts().then((products) => {
     arrived = new Map(products.map((p) => [p.id, p]));
     return products;
   });

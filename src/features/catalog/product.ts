@@ -2,7 +2,7 @@
  * The app's Product and the mapping from a `products` row. Rows come from supabase-js (hosted or embedded);
  * nothing else in the app sees the row shape.
  */
-import * as z from 'zod/mini';
+import { isRecord } from '@/lib/is-record';
 import type { QuantityPrice } from './quantity-prices';
 
 export interface Dimensions {
@@ -59,38 +59,48 @@ export function parseDimensions(raw: unknown): Dimensions {
   return { length: finite(object.length), width: finite(object.width), height: finite(object.height) };
 }
 
-const numeric = z.union([z.number(), z.string()]);
-const productRow = z.object({
-  id: z.string(),
-  title: z.string(),
-  description: z.nullish(z.string()),
-  price: numeric,
-  image_url: z.nullish(z.string()),
-  category: z.nullish(z.string()),
-  stock: z.nullish(numeric),
-  weight: z.nullish(numeric),
-  dimensions: z.unknown(),
-  featured: z.nullish(z.boolean()),
-});
-
-export type ProductRow = z.input<typeof productRow>;
-
 /** For a product row without an image. */
 export const PLACEHOLDER_IMAGE = '/images/logo.svg';
 
+/** A column every row has, as text. */
+function requiredText(row: Record<string, unknown>, column: 'id' | 'title'): string {
+  const value = row[column];
+  if (typeof value !== 'string') throw new TypeError(`A product row's ${column} must be text`);
+  return value;
+}
+
+/** A column that may be null or absent; when present it must be of its type. */
+function optional<T>(row: Record<string, unknown>, column: string, accepts: (value: unknown) => value is T): T | undefined {
+  const value = row[column];
+  if (value === null || value === undefined) return undefined;
+  if (!accepts(value)) throw new TypeError(`A product row's ${column} has the wrong type`);
+  return value;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isNumeric = (value: unknown): value is number | string => typeof value === 'number' || typeof value === 'string';
+const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
+
+/**
+ * A `products` row as the app's Product. Read by hand rather than by a schema library: the shop pages read
+ * the live answer's rows at start-up, where a schema library's code costs more than the check. A row without
+ * text id and title, a price that is neither number nor text, or a column of the wrong type throws.
+ */
 export function productFromRow(raw: unknown): Product {
-  const row = productRow.parse(raw);
+  if (!isRecord(raw)) throw new TypeError('A product row must be an object');
+  const price = raw.price;
+  if (!isNumeric(price)) throw new TypeError("A product row's price must be a number");
   return {
-    id: row.id,
-    title: row.title,
-    description: row.description ?? '',
-    price: finite(row.price),
-    imageUrl: row.image_url || PLACEHOLDER_IMAGE,
-    category: row.category ?? '',
-    stock: Math.trunc(finite(row.stock)),
-    weight: finite(row.weight),
-    dimensions: parseDimensions(row.dimensions),
-    featured: row.featured ?? false,
+    id: requiredText(raw, 'id'),
+    title: requiredText(raw, 'title'),
+    description: optional(raw, 'description', isText) ?? '',
+    price: finite(price),
+    imageUrl: optional(raw, 'image_url', isText) || PLACEHOLDER_IMAGE,
+    category: optional(raw, 'category', isText) ?? '',
+    stock: Math.trunc(finite(optional(raw, 'stock', isNumeric))),
+    weight: finite(optional(raw, 'weight', isNumeric)),
+    dimensions: parseDimensions(raw.dimensions),
+    featured: optional(raw, 'featured', isBoolean) ?? false,
   };
 }
 
