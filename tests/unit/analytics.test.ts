@@ -180,14 +180,19 @@ describe('analytics with a GA4 measurement ID', () => {
 
 describe('analytics without a measurement ID', () => {
   for (const measurementId of [undefined, '', '  ']) {
-    it(`loads nothing, calls no gtag and logs events to console.debug (id ${JSON.stringify(measurementId)})`, () => {
+    it(`loads nothing, calls no gtag and logs events to console.debug (id ${JSON.stringify(measurementId)})`, async () => {
       const fake = fakeWindow({ path: '/catholic-books-london', referrer: 'https://example.org/', landingType: 'location_specific', readyState: 'loading' });
       const createElement = vi.spyOn(fake.win.document, 'createElement');
       const loadWebVitals = vi.fn();
       const logger = quietLogger();
       const tracker = startAnalytics({ win: fake.win, measurementId, loadWebVitals, logger, now: NOW, consent: storedChoice('granted') });
 
+      // Nothing is logged while the page starts; the page-load events are written once it is idle.
+      await Promise.resolve();
+      expect(logger.debug).not.toHaveBeenCalled();
       fake.runIdle();
+      expect(logger.debug).toHaveBeenCalledTimes(4);
+      // A click, which may leave the page, is written at once.
       fake.click(element({ 'data-track': 'explore_books_click' }, 'Explore the Book'));
 
       expect(tracker.enabled).toBe(false);

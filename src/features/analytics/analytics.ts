@@ -5,7 +5,7 @@
  * standard `gtag` function at once, and gtag.js itself is injected (async) only once consent allows it
  * (see consent.ts), after the page has loaded and the browser is idle, together with a lazily imported
  * `web-vitals`; events queued before then are sent when it loads. Without an ID nothing is loaded and every
- * event goes to `console.debug`, its parameters as JSON text.
+ * event goes to `console.debug` (once the page is idle), its parameters as JSON text.
  */
 import { CLICK_EVENTS, type ClickEvent } from '@/config/constants';
 import { analyticsPageLocation, withoutOneTimeValues } from './one-time-values';
@@ -138,13 +138,37 @@ export function pageLabel(pathname: string): string {
   return path === '/' ? 'home' : path.slice(1);
 }
 
+/**
+ * With analytics off, each event goes to the debug log. The page-load events, sent while the page starts, are
+ * written once it has loaded and is idle: a console call is sent to any attached inspector (Lighthouse attaches
+ * one), which on a phone costs more than the page's own start-up script. A later event (a click, which may
+ * leave the page) is written at once, with anything still waiting before it. Parameters go as JSON text, which
+ * the inspector need not walk.
+ */
+function debugLogTracker(win: AnalyticsWindow, logger: Pick<Console, 'debug'>): Tracker {
+  let pending: Array<[string, EventParams]> = [];
+  let starting = true;
+  void Promise.resolve().then(() => {
+    starting = false;
+  });
+  const write = () => {
+    const events = pending;
+    pending = [];
+    for (const [name, params] of events) logger.debug('[analytics off]', name, JSON.stringify(params));
+  };
+  afterLoadAndIdle(win, write);
+  return {
+    enabled: false,
+    send(name, params) {
+      pending.push([name, params ?? {}]);
+      if (!starting) write();
+    },
+  };
+}
+
 export function createTracker({ win, measurementId, logger = console }: AnalyticsDeps): Tracker {
   const id = measurementId?.trim();
-  if (!id) {
-    // The parameters go as JSON text: a logged object is serialised for any attached inspector (Lighthouse
-    // attaches one), which on a phone costs more than the page's own start-up script.
-    return { enabled: false, send: (name, params) => logger.debug('[analytics off]', name, JSON.stringify(params ?? {})) };
-  }
+  if (!id) return debugLogTracker(win, logger);
   win.dataLayer ??= [];
   const dataLayer = win.dataLayer;
   // The standard gtag stub: calls queue until gtag.js loads and replays them.
