@@ -120,6 +120,27 @@ export function summarise(path: string, preset: Preset, result: LhResult, second
 
 const slug = (path: string) => (path === '/' ? 'home' : path.slice(1).replace(/[^a-z0-9]+/gi, '-'));
 
+/** A page whose runs gave no scores, and why. */
+export function failedRun(path: string, preset: Preset, seconds: number, error: string): LighthouseRun {
+  return {
+    path,
+    preset,
+    scores: { performance: null, accessibility: null, 'best-practices': null, seo: null },
+    seoIndexableExcused: null,
+    noindex: false,
+    lcpMs: null,
+    cls: null,
+    tbtMs: null,
+    transferBytes: null,
+    scriptBytes: null,
+    losses: [],
+    benchmarkIndex: null,
+    attempts: 1,
+    seconds,
+    error,
+  };
+}
+
 /** Runs Lighthouse on one page; never throws (a failed run comes back with `error` set and no scores). */
 export async function runLighthouse(baseUrl: string, path: string, preset: Preset, outDir: string, projectRoot = process.cwd(), attempt = 1): Promise<LighthouseRun> {
   mkdirSync(outDir, { recursive: true });
@@ -151,24 +172,7 @@ export async function runLighthouse(baseUrl: string, path: string, preset: Prese
   });
   const seconds = (Date.now() - started) / 1000;
   if (code !== 0 || !existsSync(jsonFile)) {
-    const empty = { performance: null, accessibility: null, 'best-practices': null, seo: null };
-    return {
-      path,
-      preset,
-      scores: empty,
-      seoIndexableExcused: null,
-      noindex: false,
-      lcpMs: null,
-      cls: null,
-      tbtMs: null,
-      transferBytes: null,
-      scriptBytes: null,
-      losses: [],
-      benchmarkIndex: null,
-      attempts: 1,
-      seconds,
-      error: `lighthouse exited with ${code}: ${stderr.join('').trim().split('\n').slice(-3).join(' ')}`,
-    };
+    return failedRun(path, preset, seconds, `lighthouse exited with ${code}: ${stderr.join('').trim().split('\n').slice(-3).join(' ')}`);
   }
   return summarise(path, preset, JSON.parse(readFileSync(jsonFile, 'utf8')) as LhResult, seconds, `${outBase}.report.html`);
 }
@@ -211,7 +215,7 @@ export async function runLighthouseMedian(baseUrl: string, path: string, preset:
     scored.push(last);
     if (reference) references.push(reference);
   }
-  if (!scored.length) return { ...last!, attempts, seconds, error: last?.error ?? 'no run of the reference scored' };
+  if (!scored.length) return { ...(last ?? failedRun(path, preset, seconds, 'no run of the reference scored')), attempts, seconds };
   const byPerformance = [...scored].sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0));
   const kept = byPerformance[Math.floor((byPerformance.length - 1) / 2)]!;
   const performance = (run: LighthouseRun) => run.scores.performance ?? 0;

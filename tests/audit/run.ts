@@ -1,6 +1,6 @@
 /**
  * `npm run audit`: one command that proves speed, accessibility, links, structured data and page weight.
- * Builds, copies the build aside (.dist-audit, so a rebuild of dist/ meanwhile cannot disturb it), serves
+ * Builds, copies the build aside (.dist-audit-<process id>, so a rebuild of dist/ meanwhile cannot disturb it), serves
  * that on a free local port (in-memory database), runs Lighthouse, axe, the link checker, the JSON-LD
  * validator and the size budgets, writes reports/audit.md and exits non-zero when a gate fails.
  *

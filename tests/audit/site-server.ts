@@ -8,8 +8,11 @@ import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { freePort } from '../helpers/free-port';
 
-/** The audit's own copy of the build (git-ignored like every `.dist-*` folder). */
-export const AUDIT_DIST_DIR = '.dist-audit';
+/**
+ * The audit's own copy of the build (git-ignored like every `.dist-*` folder), one per audit process: an audit
+ * finishing removes its copy, which must not be the copy another audit is still serving.
+ */
+export const AUDIT_DIST_DIR = `.dist-audit-${process.pid}`;
 
 export function buildSite(projectRoot = process.cwd()): void {
   const result = spawnSync('npm', ['run', 'build'], { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
@@ -18,7 +21,8 @@ export function buildSite(projectRoot = process.cwd()): void {
 
 /**
  * Copies dist/ (or LOCAL_DIST_DIR) to the audit's own folder, which the checks read and the server serves: another build
- * into dist/ during the audit (a test run, a colleague) then cannot pull pages out from under it.
+ * into dist/ during the audit (a test run, a colleague), or another audit ending, then cannot pull pages out from
+ * under it.
  */
 export function snapshotBuild(projectRoot = process.cwd()): string {
   const target = join(projectRoot, AUDIT_DIST_DIR);
