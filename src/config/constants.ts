@@ -5,7 +5,7 @@
 
 export const CURRENCY = 'AUD' as const;
 export const LOCALE = 'en-AU' as const;
-/** The shop's days are Sydney's: sales days, slips and the back office's dates, wherever the screen is (the database's reports use the same zone). */
+/** The shop's days are Sydney's: sales days, slips and the back office's dates, wherever the screen is (the database's functions that count days name the same zone in their SQL; tests/integration/shop-time-zone.test.ts keeps them in step). */
 export const SHOP_TIME_ZONE = 'Australia/Sydney' as const;
 
 /** Allowed shipping destinations, ISO 3166-1 alpha-2. */

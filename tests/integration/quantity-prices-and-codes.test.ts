@@ -6,13 +6,14 @@
  * cancelled order gives its use back; the staff functions create, list and switch codes off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHOP_TIME_ZONE } from '@/config/constants';
 import { DATABASES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF_USER = '00000000-0000-4000-8000-0000000000cc';
 const STAFF = { sub: STAFF_USER };
 const BOOK = { id: 'class-set', title: 'Class Set', price: 22, image_url: '/covers/x.png', category: 'Books', weight: 300, dimensions: { length: 1, width: 1, height: 1 } };
 /** A day as the shop counts days: in Sydney. */
-const sydneyDay = (at: Date = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(at);
+const sydneyDay = (at: Date = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE }).format(at);
 
 const TIERS = [
   { min_quantity: 10, price: 20 },
