@@ -1,6 +1,6 @@
 /**
- * The app's Product and the mapping from a `products` row. Rows come from supabase-js (hosted or embedded);
- * nothing else in the app sees the row shape.
+ * The app's Product and the mapping from a `products` row. Rows come from the live answer in the browser and
+ * from supabase-js (hosted or embedded) in the functions; nothing else in the app sees the row shape.
  */
 import { isRecord } from '@/lib/is-record';
 import type { QuantityPrice } from './quantity-prices';
