@@ -146,22 +146,17 @@ export function pageLabel(pathname: string): string {
  * the inspector need not walk.
  */
 function debugLogTracker(win: AnalyticsWindow, logger: Pick<Console, 'debug'>): Tracker {
-  let pending: Array<[string, EventParams]> = [];
+  const log = heldUntilOpen({ enabled: false, send: (name, params) => logger.debug('[analytics off]', name, JSON.stringify(params ?? {})) });
+  afterLoadAndIdle(win, log.open);
   let starting = true;
   void Promise.resolve().then(() => {
     starting = false;
   });
-  const write = () => {
-    const events = pending;
-    pending = [];
-    for (const [name, params] of events) logger.debug('[analytics off]', name, JSON.stringify(params));
-  };
-  afterLoadAndIdle(win, write);
   return {
     enabled: false,
     send(name, params) {
-      pending.push([name, params ?? {}]);
-      if (!starting) write();
+      if (!starting) log.open();
+      log.send(name, params);
     },
   };
 }
