@@ -4,7 +4,7 @@
  * (FAQ) is opened so the answers are checked too. Used by `npm run audit` and tests/e2e/quality.spec.ts.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import type { SiteRoute } from './routes';
 
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -40,11 +40,48 @@ export interface AxeScan {
 /** How many px the page is wider than the window; 0 or less means no sideways scrolling. */
 export const horizontalOverflow = (page: Page): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
-/** Opens a route the way a visitor would and waits until its islands have hydrated and its data arrived. */
-export async function openForScan(page: Page, baseUrl: string, route: SiteRoute): Promise<number | undefined> {
+/** The page's requests still waiting for an answer. */
+function requestsInFlight(page: Page) {
+  const open = new Set<Request>();
+  let onSettled: (() => void) | undefined;
+  const finished = (request: Request) => {
+    open.delete(request);
+    if (open.size === 0) onSettled?.();
+  };
+  page.on('request', (request) => open.add(request));
+  page.on('requestfinished', finished);
+  page.on('requestfailed', finished);
+  return {
+    /** Forgets the requests of the page before (a navigation may leave them unanswered). */
+    reset: () => open.clear(),
+    /** Resolves once no request is open, or after `timeoutMs` (a request that never ends must not stop a scan). */
+    settled: (timeoutMs: number) =>
+      new Promise<void>((resolve) => {
+        if (open.size === 0) return resolve();
+        const timer = setTimeout(resolve, timeoutMs);
+        onSettled = () => {
+          clearTimeout(timer);
+          onSettled = undefined;
+          resolve();
+        };
+      }),
+  };
+}
+
+/** Resolves at the page's next idle moment: after the idle callbacks it queued itself (the live prices, idle islands). */
+const nextIdle = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 2000 })));
+
+/**
+ * Opens a route the way a visitor would and waits until it has settled: its idle-time work has started, every
+ * request that started has been answered, and the page has had an idle moment to draw the answers.
+ */
+async function openForScan(page: Page, inFlight: ReturnType<typeof requestsInFlight>, baseUrl: string, route: SiteRoute): Promise<number | undefined> {
+  inFlight.reset();
   const response = await page.goto(new URL(route.path, baseUrl).href, { waitUntil: 'load' });
   if (route.redirectsTo) await page.waitForURL((url) => url.pathname === route.redirectsTo, { timeout: 15_000 });
-  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+  await nextIdle(page);
+  await inFlight.settled(10_000);
+  await nextIdle(page);
   await page.evaluate(() => document.querySelectorAll('details').forEach((details) => (details.open = true)));
   return response?.status();
 }
@@ -70,29 +107,44 @@ export async function scanPage(page: Page): Promise<AxeViolation[]> {
   }));
 }
 
-/** Scans one route at one width in a fresh browser context (no stored cart or session). */
-export async function scanRouteAt(browser: Browser, baseUrl: string, route: SiteRoute, viewport: (typeof VIEWPORTS)[number]): Promise<AxeScan> {
+export type Viewport = (typeof VIEWPORTS)[number];
+
+/** Scans routes one after another at one width. */
+export interface RouteScanner {
+  scan(route: SiteRoute): Promise<AxeScan>;
+  close(): Promise<void>;
+}
+
+/**
+ * One browser page at one width that scans route after route. Opening a page starts a renderer process,
+ * the largest single cost of a scan on a 2-core machine, so the page is kept; before each route the site's
+ * cookies and storage are cleared, and every route is seen as on a first visit (no stored cart or session).
+ */
+export async function openScanner(browser: Browser, baseUrl: string, viewport: Viewport): Promise<RouteScanner> {
   const context = await browser.newContext({
     viewport: { width: viewport.width, height: viewport.height },
     hasTouch: viewport.width < 768,
     reducedMotion: 'reduce',
   });
   const page = await context.newPage();
-  try {
-    const status = await openForScan(page, baseUrl, route);
-    const violations = await scanPage(page);
-    const overflow = await horizontalOverflow(page);
-    return { path: route.path, viewport: viewport.name, finalPath: new URL(page.url()).pathname, status, violations, overflow };
-  } catch (error) {
-    return { path: route.path, viewport: viewport.name, finalPath: route.path, status: undefined, violations: [], overflow: 0, error: (error as Error).message.split('\n')[0] };
-  } finally {
-    await context.close();
-  }
-}
-
-/** Scans one route at both widths (or the ones given), side by side (each page mostly waits on the other process). */
-export function scanRoute(browser: Browser, baseUrl: string, route: SiteRoute, viewports: ReadonlyArray<(typeof VIEWPORTS)[number]> = VIEWPORTS): Promise<AxeScan[]> {
-  return Promise.all(viewports.map((viewport) => scanRouteAt(browser, baseUrl, route, viewport)));
+  const devtools = await context.newCDPSession(page);
+  const inFlight = requestsInFlight(page);
+  const origin = new URL(baseUrl).origin;
+  return {
+    async scan(route) {
+      try {
+        await context.clearCookies();
+        await devtools.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+        const status = await openForScan(page, inFlight, baseUrl, route);
+        const violations = await scanPage(page);
+        const overflow = await horizontalOverflow(page);
+        return { path: route.path, viewport: viewport.name, finalPath: new URL(page.url()).pathname, status, violations, overflow };
+      } catch (error) {
+        return { path: route.path, viewport: viewport.name, finalPath: route.path, status: undefined, violations: [], overflow: 0, error: (error as Error).message.split('\n')[0] };
+      }
+    },
+    close: () => context.close(),
+  };
 }
 
 /** One line per offending element, for test failure messages and the terminal. */
@@ -101,15 +153,20 @@ export function describeViolations(scan: AxeScan): string[] {
   return scan.violations.flatMap((v) => v.nodes.map((n) => `${scan.path} @${scan.viewport}: ${v.rule} (${v.impact}) ${n.target} — ${v.help}`));
 }
 
-/** Scans every route at both widths, `concurrency` routes at a time. */
+/** Scans every route at both widths, `concurrency` routes at a time, each width of a route side by side. */
 export async function scanRoutes(browser: Browser, baseUrl: string, routes: SiteRoute[], concurrency = 2, onScan?: (scan: AxeScan) => void): Promise<AxeScan[]> {
   const scans: AxeScan[][] = new Array(routes.length);
   let next = 0;
   const worker = async () => {
-    while (next < routes.length) {
-      const index = next++;
-      scans[index] = await scanRoute(browser, baseUrl, routes[index]!);
-      scans[index].forEach((scan) => onScan?.(scan));
+    const scanners = await Promise.all(VIEWPORTS.map((viewport) => openScanner(browser, baseUrl, viewport)));
+    try {
+      while (next < routes.length) {
+        const index = next++;
+        scans[index] = await Promise.all(scanners.map((scanner) => scanner.scan(routes[index]!)));
+        scans[index].forEach((scan) => onScan?.(scan));
+      }
+    } finally {
+      await Promise.all(scanners.map((scanner) => scanner.close()));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));

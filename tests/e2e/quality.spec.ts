@@ -5,11 +5,24 @@
  * of block — and the link check over the whole site. `npm run audit` scans every route at both widths;
  * Lighthouse stays in the audit only.
  */
-import { expect, test } from '@playwright/test';
-import { describeViolations, scanRoute, VIEWPORTS } from '../audit/accessibility';
+import { test as base, expect } from '@playwright/test';
+import { describeViolations, openScanner, type RouteScanner, VIEWPORTS, type ViewportName } from '../audit/accessibility';
 import { DIST_DIR } from '../audit/built-site';
 import { checkSiteLinks } from '../audit/links';
 import { landingPagesShowingEveryBlock, siteRoutes } from '../audit/routes';
+
+/** Each worker keeps one scanning page per width for all the routes it is given (see openScanner). */
+const test = base.extend<object, { scanners: Record<ViewportName, RouteScanner> }>({
+  scanners: [
+    async ({ browser }, use, workerInfo) => {
+      const baseUrl = workerInfo.project.use.baseURL!;
+      const scanners = await Promise.all(VIEWPORTS.map((viewport) => openScanner(browser, baseUrl, viewport)));
+      await use(Object.fromEntries(VIEWPORTS.map((viewport, i) => [viewport.name, scanners[i]!])) as Record<ViewportName, RouteScanner>);
+      await Promise.all(scanners.map((scanner) => scanner.close()));
+    },
+    { scope: 'worker' },
+  ],
+});
 
 // A trace would record every DOM snapshot and the axe script for each scan; the failure message says it all.
 test.use({ trace: 'off' });
@@ -21,8 +34,9 @@ test.describe('accessibility of every route (axe-core, WCAG 2.1 A/AA)', () => {
   const phone = VIEWPORTS.filter((v) => v.name === 'mobile');
   for (const route of siteRoutes()) {
     const viewports = route.kind === 'landing' && !bothWidths.has(route.path) ? phone : VIEWPORTS;
-    test(`${route.path} at ${viewports.map((v) => v.width).join(' and ')} px`, async ({ browser, baseURL }) => {
-      const scans = await scanRoute(browser, baseURL!, route, viewports);
+    test(`${route.path} at ${viewports.map((v) => v.width).join(' and ')} px`, async ({ scanners }) => {
+      // Both widths side by side: each page mostly waits on the other process.
+      const scans = await Promise.all(viewports.map((viewport) => scanners[viewport.name].scan(route)));
       for (const scan of scans) {
         if (route.redirectsTo) expect(scan.finalPath, `${route.path} sends a visitor without a session to ${route.redirectsTo}`).toBe(route.redirectsTo);
         if (route.status && !scan.error) expect(scan.status, `${route.path} answers ${route.status}`).toBe(route.status);
