@@ -52,7 +52,8 @@ export function axeGate(scans: AxeScan[] | undefined): Gate {
   const withViolations = scans.filter((scan) => scan.violations.length > 0);
   const elements = scans.reduce((sum, scan) => sum + scan.violations.reduce((n, v) => n + v.nodes.length, 0), 0);
   const routes = new Set(scans.map((scan) => scan.path)).size;
-  if (errors.length === 0 && withViolations.length === 0) return { name: 'Accessibility (axe)', status: 'pass', summary: `${routes} routes × 2 widths, no WCAG 2.1 A/AA violations` };
+  if (errors.length === 0 && withViolations.length === 0)
+    return { name: 'Accessibility (axe)', status: 'pass', summary: `${routes} routes × 2 widths, no axe violations (WCAG 2.1 A/AA and best practices)` };
   const rules = [...new Set(withViolations.flatMap((scan) => scan.violations.map((v) => v.rule)))].join(', ');
   return {
     name: 'Accessibility (axe)',

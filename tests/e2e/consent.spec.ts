@@ -3,16 +3,14 @@
  * a UK visitor is asked first and nothing reaches Google before Accept; Reject is remembered; Cookie settings
  * changes the choice by keyboard; an Australian visitor is not asked; the banner passes axe at both widths.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { test as withoutGa4, type Page } from '@playwright/test';
 import { STORAGE_KEYS } from '../../src/config/constants';
 import { expect, test, visitFrom, type GoogleTraffic } from './ga4-site';
+import { scanPage } from '../audit/accessibility';
 import { horizontalOverflow } from './support';
 
 // One worker builds and serves the GA4 site for all of these; each visits several pages, so allow a busy machine.
 test.describe.configure({ mode: 'default', timeout: 90_000 });
-
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 const banner = (page: Page) => page.getByRole('region', { name: 'Cookie choice' });
 
@@ -146,8 +144,7 @@ for (const viewport of [
     for (const path of ['/', '/catholic-books-london']) {
       await page.goto(path);
       await expect(banner(page)).toBeVisible();
-      const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-      expect(results.violations.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await scanPage(page), `axe on ${path}`).toEqual([]);
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     }
   });

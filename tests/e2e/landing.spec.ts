@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { scanPage } from '../audit/accessibility';
 
 /** The closing call-to-action section, found by its heading. */
 const section = (page: Page, heading: string) => page.getByRole('region', { name: heading });
@@ -20,11 +20,6 @@ async function expectFaqKeyboardToggle(page: Page, question: string, answerStart
   await expect(answer).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(answer).toBeHidden();
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 test.describe('landing pages', () => {
@@ -142,7 +137,7 @@ test.describe('landing pages', () => {
     for (const path of ['/catholic-childrens-books', '/catholic-books-sydney', '/catholic-books-for-kids-ages-5-9']) {
       await page.goto(path);
       await page.evaluate(() => document.querySelectorAll('details').forEach((d) => d.setAttribute('open', '')));
-      await expectNoAxeViolations(page);
+      expect(await scanPage(page), `axe on ${path}`).toEqual([]);
     }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Fast quality gates in the normal test run: axe (WCAG 2.1 A/AA) and no sideways scrolling on every route —
+ * Fast quality gates in the normal test run: axe (WCAG 2.1 A/AA and best practices) and no sideways scrolling on every route —
  * every page of the site and the not-found pages at 1280 px and 375 px, every landing page from content/landing
  * at 375 px (where most of their visitors read them) and at 1280 px those that between them show every kind
  * of block — and the link check over the whole site. `npm run audit` scans every route at both widths;
@@ -27,7 +27,7 @@ const test = base.extend<object, { scanners: Record<ViewportName, RouteScanner> 
 // A trace would record every DOM snapshot and the axe script for each scan; the failure message says it all.
 test.use({ trace: 'off' });
 
-test.describe('accessibility of every route (axe-core, WCAG 2.1 A/AA)', () => {
+test.describe('accessibility of every route (axe-core: WCAG 2.1 A/AA and best practices)', () => {
   test.describe.configure({ timeout: 60_000 });
 
   const bothWidths = landingPagesShowingEveryBlock();
