@@ -15,8 +15,8 @@ import { toast } from '@/features/toast/store';
 
 type PeriodChoice = 'this_month' | 'last_month' | 'range';
 
-/** Today's date in Sydney, yyyy-mm-dd. */
-export function sydneyToday(now: Date = new Date()): string {
+/** Today's date where the shop is (SHOP_TIME_ZONE), yyyy-mm-dd: the day its sales days are counted in. */
+export function shopToday(now: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
@@ -217,7 +217,7 @@ function SalesFigures({ sales }: { sales: Sales }) {
 }
 
 export function SalesPanel() {
-  const today = sydneyToday();
+  const today = shopToday();
   const [choice, setChoice] = useState<PeriodChoice>('this_month');
   const [by, setBy] = useState<SalesGrouping>('day');
   const [range, setRange] = useState(() => monthOf(today, 0));
