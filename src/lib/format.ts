@@ -13,6 +13,8 @@ const priceFormat = onFirstUse(() => new Intl.NumberFormat(LOCALE, { style: 'cur
 const shortDate = onFirstUse(() => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short', timeZone: SHOP_TIME_ZONE }));
 const longDate = onFirstUse(() => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone: SHOP_TIME_ZONE }));
 const dateTime = onFirstUse(() => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short', timeZone: SHOP_TIME_ZONE }));
+// en-CA writes a date as yyyy-mm-dd, the form date fields and the database's dates take.
+const isoDay = onFirstUse(() => new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }));
 
 /** A price in AUD for the en-AU locale, e.g. "$9.50". */
 export function formatPrice(amount: number): string {
@@ -32,6 +34,11 @@ export function formatShortDate(value: string | Date): string {
 /** e.g. "15 April 2025". */
 export function formatLongDate(value: string | Date): string {
   return longDate().format(new Date(value));
+}
+
+/** The shop's day (SHOP_TIME_ZONE) at a moment, yyyy-mm-dd: the day its sales days and codes count in. */
+export function shopDay(at: Date = new Date()): string {
+  return isoDay().format(at);
 }
 
 /** A moment in Sydney time, e.g. "24 Nov 2026, 11:05 am". */

@@ -6,14 +6,12 @@
  * cancelled order gives its use back; the staff functions create, list and switch codes off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOP_TIME_ZONE } from '@/config/constants';
+import { shopDay } from '@/lib/format';
 import { DATABASES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF_USER = '00000000-0000-4000-8000-0000000000cc';
 const STAFF = { sub: STAFF_USER };
 const BOOK = { id: 'class-set', title: 'Class Set', price: 22, image_url: '/covers/x.png', category: 'Books', weight: 300, dimensions: { length: 1, width: 1, height: 1 } };
-/** A day as the shop counts days: in Sydney. */
-const sydneyDay = (at: Date = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE }).format(at);
 
 const TIERS = [
   { min_quantity: 10, price: 20 },
@@ -74,10 +72,10 @@ describe.each(DATABASES)('quantity prices and promotion codes on the $label', ({
   it('staff create codes; the check answers only what applies, and why not', async () => {
     await newCode({ code: 'parish10', kind: 'percent', amount: 10, min_subtotal: 100, max_uses: 5 });
     await newCode({ code: 'FIVE', kind: 'amount', amount: 5 });
-    const today = sydneyDay();
-    const inAWeek = sydneyDay(new Date(Date.now() + 7 * 86_400_000));
-    const lastMonth = sydneyDay(new Date(Date.now() - 40 * 86_400_000));
-    const lastWeek = sydneyDay(new Date(Date.now() - 7 * 86_400_000));
+    const today = shopDay();
+    const inAWeek = shopDay(new Date(Date.now() + 7 * 86_400_000));
+    const lastMonth = shopDay(new Date(Date.now() - 40 * 86_400_000));
+    const lastWeek = shopDay(new Date(Date.now() - 7 * 86_400_000));
     await newCode({ code: 'LATER', kind: 'amount', amount: 5, starts_on: inAWeek });
     await newCode({ code: 'GONE', kind: 'amount', amount: 5, starts_on: lastMonth, ends_on: lastWeek });
     await newCode({ code: 'TODAY', kind: 'amount', amount: 5, starts_on: today, ends_on: today });
@@ -182,7 +180,7 @@ describe.each(DATABASES)('quantity prices and promotion codes on the $label', ({
   });
 
   it('the sales figures show the codes’ discounts, and net takings are the goods less them plus shipping less refunds', async () => {
-    const today = sydneyDay();
+    const today = shopDay();
     const sales = await call<{ totals: { goods: number; discounts: number; shipping: number; refunds: number; net: number } }>('admin_sales', [today, today, 'day'], 'authenticated', STAFF);
     expect(sales.totals.discounts).toBeGreaterThanOrEqual(10);
     expect(sales.totals.goods - sales.totals.discounts + sales.totals.shipping - sales.totals.refunds).toBeCloseTo(sales.totals.net, 2);

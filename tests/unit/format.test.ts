@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
+import { countryName, formatPrice, formatShortDate, orderNumber, shopDay } from '@/lib/format';
 
 describe('formatting for en-AU', () => {
   it('formats AUD prices the way Australians read them', () => {
@@ -14,6 +14,11 @@ describe('formatting for en-AU', () => {
     expect(formatShortDate('2026-11-22T03:00:00Z')).toMatch(/^22\/11\/(20)?26$/);
     // 15:00 UTC is already the next day in Sydney.
     expect(formatShortDate('2026-11-22T15:00:00Z')).toMatch(/^23\/11\/(20)?26$/);
+  });
+
+  it('gives the shop’s day as yyyy-mm-dd, counted in Sydney', () => {
+    expect(shopDay(new Date('2026-11-22T03:00:00Z'))).toBe('2026-11-22');
+    expect(shopDay(new Date('2026-11-22T15:00:00Z'))).toBe('2026-11-23');
   });
 
   it('shows the first eight characters of an order id, uppercase', () => {

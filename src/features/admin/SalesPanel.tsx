@@ -5,20 +5,14 @@
  * Download CSV gives the period's orders with their lines in Xero's import layout.
  */
 import { useId, useState } from 'react';
-import { SHOP_TIME_ZONE } from '@/config/constants';
 import { SITE } from '@/config/site';
-import { formatPrice } from '@/lib/format';
+import { formatPrice, shopDay } from '@/lib/format';
 import { getSales, listSaleOrders, type Sales, type SalesGrouping } from './api';
 import { salesCsv } from './sales-csv';
 import { LoadState, useLoad } from './use-load';
 import { toast } from '@/features/toast/store';
 
 type PeriodChoice = 'this_month' | 'last_month' | 'range';
-
-/** Today's date where the shop is (SHOP_TIME_ZONE), yyyy-mm-dd: the day its sales days are counted in. */
-export function shopToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** The first and last day of the month `offset` months from the one `today` is in. */
@@ -217,7 +211,7 @@ function SalesFigures({ sales }: { sales: Sales }) {
 }
 
 export function SalesPanel() {
-  const today = shopToday();
+  const today = shopDay();
   const [choice, setChoice] = useState<PeriodChoice>('this_month');
   const [by, setBy] = useState<SalesGrouping>('day');
   const [range, setRange] = useState(() => monthOf(today, 0));
