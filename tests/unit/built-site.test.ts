@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DISALLOWED_FOR_CRAWLERS, isKeptOutOfSearch } from '@/config/search';
 import { builtPages, DIST_DIR } from '../audit/built-site';
-import { stylesInBody } from '../audit/html-conformance';
+import { inlineScriptsBeforeEnd, stylesInBody } from '../audit/html-conformance';
 import { expectationFor, jsonLdBlocks, validateJsonLd } from '../audit/json-ld';
 import { JSON_LD_RULES } from '../audit/json-ld-rules';
 import { landingSlugs } from '../audit/routes';
@@ -54,6 +54,20 @@ describe('HTML the W3C checker accepts', () => {
     const page = (body: string) => `<!doctype html><html><head><style>a{}</style></head><body>${body}</body></html>`;
     expect(stylesInBody(page('<p>x</p><svg><style>.a{}</style><path/></svg>'))).toEqual([]);
     expect(stylesInBody(page('<div><style>astro-island{display:contents}</style></div>'))).toHaveLength(1);
+  });
+});
+
+describe('no inline script stops the parser before the end of a page (one layout, as a page without script has)', () => {
+  it.each(pages.map((page) => [page.path, page] as const))('%s', (_path, page) => {
+    expect(inlineScriptsBeforeEnd(page.html)).toEqual([]);
+  });
+
+  it('finds an inline script with content after it, and passes those at the end and every other kind', () => {
+    const page = (body: string) => `<!doctype html><html><head><script>a()</script></head><body>${body}</body></html>`;
+    const atEnd = '<p>x</p><script type="module" src="/a.js"></script><script>b()</script>\n<script>c()</script>';
+    expect(inlineScriptsBeforeEnd(page(atEnd))).toEqual([]);
+    expect(inlineScriptsBeforeEnd(page('<script type="application/ld+json">{}</script><p>x</p>'))).toEqual([]);
+    expect(inlineScriptsBeforeEnd(page('<p>x</p><script>b()</script><astro-island></astro-island>'))).toEqual(['b()']);
   });
 });
 
