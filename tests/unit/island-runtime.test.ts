@@ -11,8 +11,8 @@ const LD = '<script type="application/ld+json">{"a":"self.Astro"}</script>';
 const page = (head: string, body: string) => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
 
 describe("the islands' runtime at the end of <body>", () => {
-  it('moves the directive and the element definition, in their order, behind everything else', () => {
-    const html = page(GATE, `<p>a</p>${DIRECTIVE}${RUNTIME}<astro-island ssr client="intent"><button>Add</button></astro-island>${MODULE}<footer>f</footer>`);
+  it('moves the directive and the element definition, in their order, behind everything else; no island then waits for its children', () => {
+    const html = page(GATE, `<p>a</p>${DIRECTIVE}${RUNTIME}<astro-island ssr client="intent" await-children><button>Add</button></astro-island>${MODULE}<footer>f</footer>`);
     expect(islandRuntimeLast(html)).toBe(page(GATE, `<p>a</p><astro-island ssr client="intent"><button>Add</button></astro-island>${MODULE}<footer>f</footer>${DIRECTIVE}${RUNTIME}`));
   });
 

@@ -23,13 +23,20 @@ export const ASTRO_ISLAND_STYLE = '<style>astro-island,astro-slot,astro-static-s
 /** An inline script of Astro's island runtime: the element's definition, or a client directive's. */
 const ISLAND_RUNTIME_SCRIPT = /<script>(?:(?!<\/script>)[\s\S])*?(?:customElements\.define\("astro-island"|\(self\.Astro\|\|\(self\.Astro=\{\}\)\)\.)(?:(?!<\/script>)[\s\S])*<\/script>/g;
 
-/** The page with the islands' runtime scripts moved, in their order, to the end of `<body>`. */
+/** An island told to wait for its children to be parsed (before the runtime that reads it had moved). */
+const AWAITS_CHILDREN = /(<astro-island\b[^>]*) await-children(?=[\s>])/g;
+
+/**
+ * The page with the islands' runtime scripts moved, in their order, to the end of `<body>`. Every island is
+ * whole by then, so none is told to wait for its children: one that waits while the page is still loading
+ * starts only at DOMContentLoaded, after every module script, and a click before that would not be held.
+ */
 export function islandRuntimeLast(html: string): string {
   const end = html.lastIndexOf('</body>');
   if (end < 0) return html;
   const scripts = html.slice(0, end).match(ISLAND_RUNTIME_SCRIPT);
   if (!scripts) return html;
-  const rest = html.slice(0, end).replace(ISLAND_RUNTIME_SCRIPT, '');
+  const rest = html.slice(0, end).replace(ISLAND_RUNTIME_SCRIPT, '').replace(AWAITS_CHILDREN, '$1');
   return `${rest}${scripts.join('')}${html.slice(end)}`;
 }
 
