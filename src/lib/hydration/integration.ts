@@ -34,9 +34,10 @@ const AWAITS_CHILDREN = /(<astro-island\b[^>]*) await-children(?=[\s>])/g;
 export function islandRuntimeLast(html: string): string {
   const end = html.lastIndexOf('</body>');
   if (end < 0) return html;
-  const scripts = html.slice(0, end).match(ISLAND_RUNTIME_SCRIPT);
+  const beforeEnd = html.slice(0, end);
+  const scripts = beforeEnd.match(ISLAND_RUNTIME_SCRIPT);
   if (!scripts) return html;
-  const rest = html.slice(0, end).replace(ISLAND_RUNTIME_SCRIPT, '').replace(AWAITS_CHILDREN, '$1');
+  const rest = beforeEnd.replace(ISLAND_RUNTIME_SCRIPT, '').replace(AWAITS_CHILDREN, '$1');
   return `${rest}${scripts.join('')}${html.slice(end)}`;
 }
 
