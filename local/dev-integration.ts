@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AstroIntegration } from 'astro';
+import { localRequestUrl, refuseRequestTarget } from './host-check';
 import { decideRedirect, type NetlifyConfig } from './netlify-config';
 import type { DynamicHandler } from './server';
 
@@ -26,9 +27,15 @@ function rewrite(req: IncomingMessage, res: ServerResponse, to: string, status: 
 
 async function handle(req: IncomingMessage, res: ServerResponse, dynamic: Promise<DynamicHandler>, netlify: NetlifyConfig): Promise<boolean> {
   const origin = `http://${req.headers.host ?? 'localhost'}`;
+  // Before the functions, the backend and Astro's pages, as on `npm start` and Netlify's edge.
+  const url = localRequestUrl(req.url, origin);
+  if (!url) {
+    refuseRequestTarget(res);
+    return true;
+  }
   if (await (await dynamic)(req, res, origin)) return true;
   if (req.method !== 'GET' || req.headers[PROBE_HEADER]) return false;
-  const decision = await decideRedirect(netlify, new URL(req.url ?? '/', origin), (path) => astroHasPage(origin, path));
+  const decision = await decideRedirect(netlify, url, (path) => astroHasPage(origin, path));
   if (decision.kind === 'redirect') {
     res.writeHead(decision.status, { location: decision.location });
     res.end();

@@ -9,7 +9,7 @@ import type { FunctionContext } from '../functions/_lib/http';
 import { registerLocalCdnCache } from '../functions/_lib/providers/cdn-cache';
 import { LocalCdnCache } from './cdn-cache';
 import { chooseEncoding, compressedFile } from './compression';
-import { FOREIGN_HOST_MESSAGE, isLocalHost } from './host-check';
+import { FOREIGN_HOST_MESSAGE, isLocalHost, isOriginForm, localRequestUrl, refuseRequestTarget } from './host-check';
 import { loadFunctions, RateLimiter } from './functions';
 import { decideRedirect, headersFor, readNetlifyConfig } from './netlify-config';
 import { contentTypeOf, resolveStaticFile } from './static-files';
@@ -78,14 +78,15 @@ function discardRest(req: IncomingMessage): void {
   req.resume();
 }
 
-function toWebRequest(req: IncomingMessage, origin: string): Request {
+/** `url` is the request's own, on this server's origin (localRequestUrl), never one read from the request line alone. */
+function toWebRequest(req: IncomingMessage, url: URL): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
     else if (value !== undefined) headers.set(name, value);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
+  return new Request(url, {
     method: req.method,
     headers,
     body: hasBody ? bodyStream(req) : undefined,
@@ -133,16 +134,22 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
   if (cdn) registerLocalCdnCache((tags) => cdn.purge(tags));
 
   return async (req, res, origin) => {
-    const path = new URL(req.url ?? '/', origin).pathname;
     const method = req.method ?? 'GET';
     const answer = (response: Response) =>
       sendWebResponse(res, response).then(() => {
         discardRest(req);
         return true;
       });
+    const url = localRequestUrl(req.url, origin);
+    if (!url) {
+      refuseRequestTarget(res);
+      discardRest(req);
+      return true;
+    }
+    const path = url.pathname;
 
     const mount = mounts.find((m) => path.startsWith(m.prefix));
-    if (mount) return answer(await mount.handle(toWebRequest(req, origin)));
+    if (mount) return answer(await mount.handle(toWebRequest(req, url)));
 
     const fn = functions.find((f) => f.config.path === path);
     if (fn) {
@@ -153,8 +160,7 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
       if (!limiter.allow(`${fn.name}:${client}`, fn.config.rateLimit)) {
         return answer(Response.json({ error: 'Too many requests. Please wait a minute and try again.' }, { status: 429 }));
       }
-      const call = () => fn.handler(toWebRequest(req, origin), localFunctionContext(req));
-      const url = new URL(req.url ?? '/', origin);
+      const call = () => fn.handler(toWebRequest(req, url), localFunctionContext(req));
       return answer(cdn && method === 'GET' ? await cdn.answer(`${url.pathname}${url.search}`, call) : await call());
     }
     if (path.startsWith('/api/')) return answer(Response.json({ error: `No function is mounted at ${path}.` }, { status: 404 }));
@@ -184,7 +190,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   }
 
   async function route(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
-    const url = new URL(req.url ?? '/', origin);
+    const url = localRequestUrl(req.url, origin);
+    if (!url) return refuseRequestTarget(res);
     const path = url.pathname;
     const method = req.method ?? 'GET';
 
@@ -209,6 +216,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   let listeningPort = port;
   const server = createServer((req, res) => {
+    // Before the Host check and everything else, as Netlify's edge answers 400 to such a request line.
+    if (!isOriginForm(req.url)) return refuseRequestTarget(res);
     if (!isLocalHost(req.headers.host, listeningPort)) {
       res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
       return void res.end(FOREIGN_HOST_MESSAGE);
