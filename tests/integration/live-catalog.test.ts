@@ -5,7 +5,7 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_CATALOG_PATH } from '../../src/features/catalog/live-answer';
+import { LIVE_CATALOG_CACHE_HEADERS, LIVE_CATALOG_PATH } from '../../src/features/catalog/live-answer';
 import { productFromRow } from '../../src/features/catalog/product';
 import { config as liveCatalogConfig } from '../../functions/live-catalog';
 import { startTestShop, type TestShop } from '../helpers/shop';
@@ -45,11 +45,26 @@ describe('the live catalog answer', () => {
     // The CDN-only headers are the CDN's: a browser never sees them.
     expect(response.headers.get('netlify-cdn-cache-control')).toBeNull();
     expect(response.headers.get('netlify-cache-tag')).toBeNull();
+    // The CDN's key for it leaves every query parameter out (the one named is never sent).
+    expect(response.headers.get('netlify-vary')).toBe(LIVE_CATALOG_CACHE_HEADERS['netlify-vary']);
     const { data: rows } = await t.service().from('products').select('id, price, stock').eq('for_sale', true);
     expect(products.map((p) => ({ id: p.id, price: p.price, stock: p.stock })).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
       rows!.map((r) => ({ id: r.id, price: Number(r.price), stock: r.stock })).sort((a, b) => a.id.localeCompare(b.id)),
     );
     expect((await live()).response.headers.get('cache-status')).toBe('"Netlify Edge"; hit');
+  });
+
+  it('is one cached answer whatever the query string: a new one does not read the database again', async () => {
+    expect((await purge(await tokenOf(publisher))).status).toBe(200);
+    const statusFor = async (query: string) => {
+      const response = await fetch(`${t.url}${LIVE_CATALOG_PATH}${query}`);
+      await response.body?.cancel();
+      return response.headers.get('cache-status');
+    };
+    expect(await statusFor('?x=1')).toBe('"Netlify Edge"; fwd=miss');
+    expect(await statusFor('?x=2')).toBe('"Netlify Edge"; hit');
+    expect(await statusFor('?utm_source=newsletter&fbclid=abc')).toBe('"Netlify Edge"; hit');
+    expect(await statusFor('')).toBe('"Netlify Edge"; hit');
   });
 
   it('leaves out a product taken off sale (after a purge)', async () => {

@@ -1,9 +1,9 @@
 /**
  * The local server's stand-in for Netlify's CDN cache: which headers opt an answer in, fresh, stale and
- * expired answers, one call for concurrent requests, and purging by tag.
+ * expired answers, one call for concurrent requests, purging by tag, and the query parameters that key an answer.
  */
 import { describe, expect, it } from 'vitest';
-import { cacheDirectives, cacheTags, LocalCdnCache } from '../../local/cdn-cache';
+import { cacheDirectives, cacheKey, cacheTags, LocalCdnCache, queryVary } from '../../local/cdn-cache';
 import { LIVE_CATALOG_CACHE_HEADERS } from '../../src/features/catalog/live-answer';
 
 const headers = (init: Record<string, string>) => new Headers(init);
@@ -21,6 +21,19 @@ describe('cacheDirectives', () => {
     expect(cacheDirectives(headers({ 'cache-control': 'max-age=60' }))).toBeNull();
     expect(cacheDirectives(headers({ 'cache-control': 'public, max-age=0, must-revalidate' }))).toBeNull();
     expect(cacheDirectives(headers({ 'netlify-cdn-cache-control': 'private, max-age=60' }))).toBeNull();
+  });
+
+  it('reads the query parameters Netlify-Vary keys an answer by, and refuses what it cannot tell apart', () => {
+    expect(queryVary(headers({}))).toBe('all');
+    expect(queryVary(headers({ 'netlify-vary': 'query' }))).toBe('all');
+    expect(queryVary(headers({ 'netlify-vary': 'query=item_id|page' }))).toEqual(['item_id', 'page']);
+    expect(queryVary(headers({ 'netlify-vary': 'Query = page | item_id' }))).toEqual(['page', 'item_id']);
+    expect(queryVary(headers({ 'netlify-vary': 'query=theme, cookie=plan' }))).toBeNull();
+    expect(queryVary(headers({ 'netlify-vary': 'country=us|de' }))).toBeNull();
+    expect(cacheKey('/api/x?utm_source=a&page=2&item_id=7', ['item_id', 'page'])).toBe('/api/x?item_id=7&page=2');
+    expect(cacheKey('/api/x?item_id=7&page=2', ['page', 'item_id'])).toBe('/api/x?item_id=7&page=2');
+    expect(cacheKey('/api/x?x=1', ['item_id'])).toBe('/api/x');
+    expect(cacheKey('/api/x?x=1', 'all')).toBe('/api/x?x=1');
   });
 
   it('reads the tags of Netlify-Cache-Tag or Cache-Tag', () => {
@@ -135,5 +148,54 @@ describe('LocalCdnCache with nothing known yet', () => {
     const bodies = await Promise.all(each.map(async (r) => (await r).json()));
     expect(plain.calls).toBe(3);
     expect(bodies.map((b) => (b as { n: number }).n).sort()).toEqual([1, 2, 3]);
+  });
+});
+
+describe('LocalCdnCache and the query string', () => {
+  it('keeps the live catalog as one answer whatever the query string, as its Netlify-Vary says', async () => {
+    const cache = new LocalCdnCache();
+    const live = origin();
+    const first = await cache.answer('/api/live-catalog?x=1', () => live.fn());
+    const second = await cache.answer('/api/live-catalog?x=2', () => live.fn());
+    const bare = await cache.answer('/api/live-catalog', () => live.fn());
+    expect(live.calls).toBe(1);
+    expect(cache.stats.originCalls).toBe(1);
+    expect(second.headers.get('cache-status')).toBe('"Netlify Edge"; hit');
+    expect(bare.headers.get('cache-status')).toBe('"Netlify Edge"; hit');
+    expect([await first.json(), await second.json(), await bare.json()]).toEqual([{ n: 1 }, { n: 1 }, { n: 1 }]);
+    // Netlify-Vary stays on the answer, as on Netlify: only the CDN's own cache headers are taken off.
+    expect(second.headers.get('netlify-vary')).toBe(LIVE_CATALOG_CACHE_HEADERS['netlify-vary']);
+  });
+
+  it('keys by the parameters Netlify-Vary names, in any order, and ignores the others', async () => {
+    const cache = new LocalCdnCache();
+    const live = origin({ 'netlify-cdn-cache-control': 'public, max-age=60', 'netlify-vary': 'query=item_id|page' });
+    const get = async (target: string) => ((await (await cache.answer(target, () => live.fn())).json()) as { n: number }).n;
+    expect(await get('/api/items?item_id=7&page=2')).toBe(1);
+    expect(await get('/api/items?page=2&utm_source=mail&item_id=7')).toBe(1);
+    expect(await get('/api/items?item_id=7&page=3')).toBe(2);
+    expect(await get('/api/items?fbclid=abc&page=3&item_id=7')).toBe(2);
+    expect(live.calls).toBe(2);
+  });
+
+  it('keys by the whole query string without Netlify-Vary, or with a bare query', async () => {
+    for (const vary of [{}, { 'netlify-vary': 'query' }] as Array<Record<string, string>>) {
+      const cache = new LocalCdnCache();
+      const live = origin({ 'netlify-cdn-cache-control': 'public, max-age=60', ...vary });
+      await cache.answer('/api/x?x=1', () => live.fn());
+      await cache.answer('/api/x?x=2', () => live.fn());
+      await cache.answer('/api/x?x=1', () => live.fn());
+      expect(live.calls, JSON.stringify(vary)).toBe(2);
+    }
+  });
+
+  it('keeps no answer that varies on what it cannot tell apart (a cookie), and takes the CDN headers off it', async () => {
+    const cache = new LocalCdnCache();
+    const live = origin({ 'netlify-cdn-cache-control': 'public, max-age=60', 'netlify-vary': 'cookie=plan' });
+    await cache.answer('/api/plan', () => live.fn());
+    const second = await cache.answer('/api/plan', () => live.fn());
+    expect(live.calls).toBe(2);
+    expect(second.headers.get('cache-status')).toBeNull();
+    expect(second.headers.get('netlify-cdn-cache-control')).toBeNull();
   });
 });

@@ -16,13 +16,22 @@ export const CACHE_SECONDS = 60;
 export const STALE_SECONDS = 24 * 60 * 60;
 
 /**
+ * The one query parameter the CDN keys the answer by. Netlify keys a function's answer by its whole query string
+ * unless `Netlify-Vary: query=<names>` names the parameters that count, and has no form that names none; the
+ * answer reads no parameter, so this names one that the pages never send and the function never reads.
+ */
+const CACHE_KEY_QUERY_PARAM = 'none';
+
+/**
  * The answer's cache headers, in Netlify's terms: the CDN keeps it (durable: one copy shared by every edge
- * node) and tags it; browsers always ask again, and get it from the CDN.
+ * node) and tags it, as one answer whatever the query string (else `?x=1`, `?x=2`, … would each miss the cache
+ * and read the database); browsers always ask again, and get it from the CDN.
  */
 export const LIVE_CATALOG_CACHE_HEADERS = {
   'cache-control': 'public, max-age=0, must-revalidate',
   'netlify-cdn-cache-control': `public, durable, max-age=${CACHE_SECONDS}, stale-while-revalidate=${STALE_SECONDS}`,
   'netlify-cache-tag': CATALOG_CACHE_TAG,
+  'netlify-vary': `query=${CACHE_KEY_QUERY_PARAM}`,
 } as const;
 
 /** The body: the catalog's rows for sale, in the database's own shape (`productFromRow` reads each). */
