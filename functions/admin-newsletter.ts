@@ -1,6 +1,6 @@
 /**
  * POST /api/admin-newsletter { newsletterId } — sends the next batches of a newsletter the publisher wrote in
- * /admin (admin_create_newsletter drew its recipients). Staff only. Answers { sent, waiting, state, message }:
+ * /admin (admin_create_newsletter drew its recipients), or of an availability mailing a stock change drew. Staff only. Answers { sent, waiting, state, message }:
  * 'more' while there is more to send (the back office calls again), 'busy' while another send holds the last
  * batch, 'done' when everyone has it. A batch the email provider refuses stays claimed and is sent again, with
  * the same idempotency key, by the next call (Resume sending).
@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { staffEndpoint } from './_lib/back-office';
 import { json, problem, type FunctionConfig } from './_lib/http';
-import { sendNewsletterBatches, unsubscribeSecret } from './_lib/newsletter';
+import { marketingIdentity } from './_lib/mail-links';
+import { sendNewsletterBatches } from './_lib/newsletter';
 import { selectEmailProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 
@@ -18,7 +19,7 @@ const SEND_BUDGET_MS = 6000;
 const bodySchema = z.object({ newsletterId: z.uuid('newsletterId must be a newsletter id') });
 
 export default staffEndpoint(bodySchema, async ({ request, env, body }) => {
-  const sender = { db: serviceClient(env), email: selectEmailProvider(env), siteOrigin: env.SITE_URL ?? new URL(request.url).origin, secret: unsubscribeSecret(env) };
+  const sender = { db: serviceClient(env), email: selectEmailProvider(env), identity: marketingIdentity(env, env.SITE_URL ?? new URL(request.url).origin) };
   let progress: Awaited<ReturnType<typeof sendNewsletterBatches>>;
   try {
     progress = await sendNewsletterBatches(sender, body.newsletterId, Date.now() + SEND_BUDGET_MS);
@@ -30,7 +31,7 @@ export default staffEndpoint(bodySchema, async ({ request, env, body }) => {
   if (!progress) return problem(404, 'We could not find that newsletter.');
   const message =
     progress.state === 'done'
-      ? 'The newsletter has gone to every subscriber.'
+      ? 'It has gone to everyone it was for.'
       : progress.state === 'busy'
         ? `Another send is under way; ${progress.waiting} still to go.`
         : `Sent ${progress.sent}; ${progress.waiting} still to go.`;

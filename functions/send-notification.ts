@@ -1,27 +1,34 @@
 /**
  * POST /api/send-notification { type: 'newsletter' | 'contact' | 'back_in_stock', data, turnstileToken? }
  *
- * Stores a newsletter sign-up or a contact message and emails the publisher about it, or puts an address on a
- * sold-out book's waiting list ("Email me when it's available"; the bot-check as for the newsletter, no email
- * now: the shopper gets one when the publisher puts the book back in stock, functions/_lib/stock.ts). Browsers may not
- * insert these rows themselves: this function is the only way in, so every row has passed its bot-check
- * and its rate limit. The token is verified for the form's action and this site's hostname: a contact message
- * without a passing token is refused with 403 'Verification failed' and not stored. A newsletter sign-up
- * whose token the bot-check refused is refused the same way; one without a token, or whose token could not be
- * checked (Cloudflare unreachable), is still stored, as the sign-up form never required one (logged and noted
- * in the email). A deploy without TURNSTILE_SECRET_KEY answers 503 to both; only the local server runs
- * without a bot-check.
+ * The website's three forms. Browsers may not insert these rows themselves: this function is the only way in, so
+ * every request has passed its bot-check and its rate limit. With TURNSTILE_SECRET_KEY set, a request without a
+ * passing token (none, a refused one, or one that could not be checked) is refused with 403 'Verification
+ * failed' and nothing is stored or sent; a deploy without it answers 503. Only the local server runs without a
+ * bot-check.
  *
- * Answers: 200 { ok: true } once the row is stored (an email that fails is only logged: the row is what
- * counts); 409 for an address already subscribed (in any letter case); 4xx { error } with a readable
- * message for any bad request (413 past the body limit); 502 when the row could not be stored; 503 where
- * the bot-check is not set up.
+ * - contact: the message is stored and the publisher emailed.
+ * - newsletter, back_in_stock ("Email me when it's available"): confirmed opt-in. The sign-up is only a request;
+ *   the address gets one email with a confirmation link (mail-links.ts) and nothing else until it is followed
+ *   (functions/email-confirm.ts). A pending address is sent at most one more confirmation a day; an address that
+ *   unsubscribed is subscribed again only from its own inbox. The answer is the same whether an email went out now
+ *   or one went out earlier today, so the form tells a stranger nothing about the address.
+ *
+ * Answers: 200 { ok: true } once the message is stored or the confirmation is on its way (a publisher's email
+ * that fails is only logged); 409 for an address already confirmed on that list; 422 for a waiting list of a book
+ * that can be bought now; 404 for a book the shop does not have; 4xx { error } with a readable message for any
+ * other bad request (413 past the body limit); 502 when nothing could be stored or sent; 503 where the bot-check
+ * or the marketing identity is not set up.
  */
-import { HUMAN_CHECK_ACTIONS, NEWSLETTER } from '../src/config/constants';
+import { z } from 'zod';
+import { HUMAN_CHECK_ACTIONS } from '../src/config/constants';
 import { readServerEnv, type ServerEnv } from '../src/config/env';
 import { SITE } from '../src/config/site';
-import { notificationRequestSchema, type NotificationRequest } from '../src/features/forms/notification';
+import { type ContactNotification, notificationRequestSchema, type NotificationRequest } from '../src/features/forms/notification';
+import { type SignUp, signUpConfirmationEmail } from './_lib/emails';
+import { notificationRecipient } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { confirmPageUrl, marketingIdentity, signMailLink } from './_lib/mail-links';
 import { serviceClient } from './_lib/supabase-admin';
 import { selectEmailProvider, selectHumanCheck } from './_lib/providers/select';
 import type { EmailMessage } from './_lib/providers/email';
@@ -33,56 +40,29 @@ export const config: FunctionConfig = {
   rateLimit: { windowLimit: 10, windowSize: 60, aggregateBy: ['ip', 'domain'] },
 };
 
-/** Where notifications go: NOTIFY_EMAIL_TO, else the sender, else the publisher's public address. */
-export function notificationRecipient(env: ServerEnv): string {
-  return env.NOTIFY_EMAIL_TO ?? env.EMAIL_FROM ?? SITE.email;
-}
-
 /** The visitor's address as Netlify (or a proxy) reports it; Turnstile uses it as an extra signal. */
 function clientIp(request: Request): string | undefined {
   const ip = request.headers.get('x-nf-client-connection-ip') ?? request.headers.get('x-forwarded-for')?.split(',')[0];
   return ip?.trim() || undefined;
 }
 
-/** `refused`: a token was sent and the bot-check judged it bad (not merely missing or unchecked). */
-type CheckOutcome = { state: 'off' } | { state: 'passed' } | { state: 'failed'; reason: string; refused: boolean };
-
-async function runHumanCheck(env: ServerEnv, request: Request, body: NotificationRequest): Promise<CheckOutcome> {
+/** Null when the request may go on (passed, or no bot-check on the local server); else why it may not. */
+async function humanCheckFailure(env: ServerEnv, request: Request, body: NotificationRequest): Promise<string | null> {
   const check = selectHumanCheck(env);
-  if (!check.verifies) return { state: 'off' };
+  if (!check.verifies) return null;
   const token = body.turnstileToken?.trim() ?? '';
-  if (!token) return { state: 'failed', reason: 'missing-input-response', refused: false };
+  if (!token) return 'missing-input-response';
   let result: HumanCheckResult;
   try {
     result = await check.verify(token, { action: HUMAN_CHECK_ACTIONS[body.type], hostname: new URL(request.url).hostname, remoteIp: clientIp(request) });
   } catch (error) {
     console.error('[send-notification] The bot-check could not be run.', error);
-    result = { ok: false, reason: 'verification-error', unavailable: true };
+    return 'verification-error';
   }
-  return result.ok ? { state: 'passed' } : { state: 'failed', reason: result.reason, refused: !result.unavailable };
+  return result.ok ? null : result.reason;
 }
 
-/** The contact form needs a passing token; the newsletter and the back-in-stock list refuse only a token the bot-check judged bad. */
-const blocks = (type: NotificationRequest['type'], outcome: CheckOutcome) => outcome.state === 'failed' && (type === 'contact' || outcome.refused);
-
-function describeCheck(outcome: CheckOutcome): string {
-  if (outcome.state === 'off') return 'off (no TURNSTILE_SECRET_KEY configured)';
-  if (outcome.state === 'passed') return 'passed';
-  return `NOT passed (${outcome.reason}); subscribed anyway, as the newsletter does not require it`;
-}
-
-/** Only these tell the publisher; a back-in-stock request is counted in the back office instead. */
-type PublisherNotice = Exclude<NotificationRequest, { type: 'back_in_stock' }>;
-
-export function composeNotification(body: PublisherNotice, to: string, outcome: CheckOutcome): EmailMessage {
-  if (body.type === 'newsletter') {
-    const email = body.data.email;
-    return {
-      to,
-      subject: `New newsletter subscriber: ${email}`,
-      text: [`${email} subscribed to the ${SITE.name} newsletter on the website.`, '', `Bot-check: ${describeCheck(outcome)}`].join('\n'),
-    };
-  }
+export function contactNotice(body: ContactNotification, to: string): EmailMessage {
   // The schema has already made name, email and subject single lines and cleaned the message.
   const { name, email, subject, message } = body.data;
   return {
@@ -99,45 +79,74 @@ export function composeNotification(body: PublisherNotice, to: string, outcome: 
       'Message:',
       message,
       '',
-      `Bot-check: ${describeCheck(outcome)}`,
       `Reply to this email to answer ${name}.`,
     ].join('\n'),
   };
 }
 
-/** Postgres unique_violation: the address (in any letter case) is already subscribed. */
-const UNIQUE_VIOLATION = '23505';
 export const ALREADY_SUBSCRIBED = "You're already subscribed!";
 export const ALREADY_WAITING = "You're already on the list for this book: we'll email you once when it's available.";
-/** Postgres foreign_key_violation: no such book. */
-const FOREIGN_KEY_VIOLATION = '23503';
+export const BOOK_FOR_SALE = 'This book is in stock: you can order it now, so there is no list to wait on.';
+const NOT_SAVED = 'Your details could not be saved. Please try again later.';
 
-/** The waiting list of a sold-out book: one row per address and book, in any letter case. */
-async function storeBackInStock(env: ServerEnv, body: Extract<NotificationRequest, { type: 'back_in_stock' }>): Promise<'stored' | Response> {
-  const { error } = await serviceClient(env).from('back_in_stock_requests').insert({ product_id: body.data.productId, email: body.data.email });
-  if (!error) return 'stored';
-  if (error.code === UNIQUE_VIOLATION) return problem(409, ALREADY_WAITING);
-  if (error.code === FOREIGN_KEY_VIOLATION) return problem(404, 'We could not find that book in the shop.');
-  console.error('[send-notification] Storing the back-in-stock request failed.', error);
-  return problem(502, 'Your details could not be saved. Please try again later.');
-}
+const requestAnswer = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('send'), id: z.string(), sent_at: z.string() }),
+  z.object({ action: z.enum(['wait', 'subscribed']), id: z.string() }),
+  z.object({ action: z.enum(['for_sale', 'unknown']) }),
+]);
 
-/** Inserts the row with the service role; an answer for the browser when that did not happen. */
-async function store(env: ServerEnv, body: PublisherNotice): Promise<'stored' | Response> {
+/** A newsletter or waiting-list sign-up: asks the database what to do, and sends the confirmation when it says so. */
+async function signUp(env: ServerEnv, request: Request, body: Exclude<NotificationRequest, ContactNotification>): Promise<Response> {
   const db = serviceClient(env);
-  // A sign-up records when and where the subscriber agreed.
-  const consent = { consent_source: NEWSLETTER.signupSource, consent_page: body.type === 'newsletter' ? (body.data.page ?? null) : null };
-  const { error } = body.type === 'newsletter' ? await db.from('newsletter_subscriptions').insert({ email: body.data.email, ...consent }) : await db.from('contact_submissions').insert(body.data);
-  if (!error) return 'stored';
-  if (body.type === 'newsletter' && error.code === UNIQUE_VIOLATION) {
-    // Someone who unsubscribed and signs up again: their new consent replaces the old one.
-    const again = await db.rpc('newsletter_resubscribe', { p_email: body.data.email, p_source: consent.consent_source, p_page: consent.consent_page });
-    if (!again.error && again.data === true) return 'stored';
-    if (again.error) console.error('[send-notification] Re-subscribing failed.', again.error);
-    return problem(409, ALREADY_SUBSCRIBED);
+  const identity = marketingIdentity(env, env.SITE_URL ?? new URL(request.url).origin);
+  let what: SignUp = { list: 'newsletter' };
+  const { data, error } =
+    body.type === 'newsletter'
+      ? await db.rpc('newsletter_request', { p_email: body.data.email, p_page: body.data.page ?? null })
+      : await db.rpc('back_in_stock_request', { p_product_id: body.data.productId, p_email: body.data.email });
+  if (error) {
+    console.error(`[send-notification] The ${body.type} sign-up could not be stored.`, error);
+    return problem(502, NOT_SAVED);
   }
-  console.error(`[send-notification] Storing the ${body.type} failed.`, error);
-  return problem(502, 'Your details could not be saved. Please try again later.');
+  const answer = requestAnswer.parse(data);
+  switch (answer.action) {
+    case 'unknown':
+      return problem(404, 'We could not find that book in the shop.');
+    case 'for_sale':
+      return problem(422, BOOK_FOR_SALE);
+    case 'subscribed':
+      return problem(409, body.type === 'newsletter' ? ALREADY_SUBSCRIBED : ALREADY_WAITING);
+    case 'wait':
+      return json({ ok: true });
+  }
+  if (body.type === 'back_in_stock') {
+    const book = await db.from('products').select('id, title').eq('id', body.data.productId).single();
+    if (book.error) throw book.error;
+    what = { list: 'availability', book: z.object({ id: z.string(), title: z.string() }).parse(book.data) };
+  }
+  const token = signMailLink(identity.secret, body.type === 'newsletter' ? { kind: 'newsletter-confirm', subscriptionId: answer.id } : { kind: 'availability-confirm', requestId: answer.id });
+  const email = selectEmailProvider(env);
+  try {
+    await email.send(
+      signUpConfirmationEmail(
+        {
+          to: body.data.email,
+          signUp: what,
+          confirmUrl: confirmPageUrl(identity.siteOrigin, token),
+          declineUrl: confirmPageUrl(identity.siteOrigin, token, 'decline'),
+          postalAddress: identity.postalAddress,
+          siteOrigin: identity.siteOrigin,
+        },
+        `${what.list}-confirmation-${answer.id}-${answer.sent_at}`,
+      ),
+    );
+  } catch (sendError) {
+    console.error(`[send-notification] ${email.name} could not send the ${what.list} confirmation; the request is taken back.`, sendError);
+    const undo = await db.rpc('sign_up_not_sent', { p_list: what.list, p_id: answer.id, p_sent_at: answer.sent_at });
+    if (undo.error) console.error('[send-notification] Taking the request back failed.', undo.error);
+    return problem(502, NOT_SAVED);
+  }
+  return json({ ok: true });
 }
 
 export default handle(async (request) => {
@@ -146,27 +155,23 @@ export default handle(async (request) => {
   const body = parsed.data;
 
   const env = readServerEnv();
-  const outcome = await runHumanCheck(env, request, body);
-  if (outcome.state === 'failed') {
-    if (blocks(body.type, outcome)) {
-      console.warn(`[send-notification] ${body.type}: bot-check failed (${outcome.reason}); not stored.`);
-      return problem(403, 'Verification failed');
-    }
-    console.warn(`[send-notification] ${body.type}: bot-check failed (${outcome.reason}); storing it anyway (no token, or none could be checked).`);
+  const failure = await humanCheckFailure(env, request, body);
+  if (failure) {
+    console.warn(`[send-notification] ${body.type}: bot-check failed (${failure}); nothing stored or sent.`);
+    return problem(403, 'Verification failed');
   }
-  if (body.type === 'back_in_stock') {
-    const stored = await storeBackInStock(env, body);
-    return stored === 'stored' ? json({ ok: true }) : stored;
+  if (body.type !== 'contact') return signUp(env, request, body);
+
+  const { error } = await serviceClient(env).from('contact_submissions').insert(body.data);
+  if (error) {
+    console.error('[send-notification] Storing the contact message failed.', error);
+    return problem(502, NOT_SAVED);
   }
-
-  const stored = await store(env, body);
-  if (stored !== 'stored') return stored;
-
   const email = selectEmailProvider(env);
   try {
-    await email.send(composeNotification(body, notificationRecipient(env), outcome));
-  } catch (error) {
-    console.error(`[send-notification] ${email.name} could not send the ${body.type} notification; the ${body.type === 'contact' ? 'message' : 'subscription'} is stored.`, error);
+    await email.send(contactNotice(body, notificationRecipient(env)));
+  } catch (sendError) {
+    console.error(`[send-notification] ${email.name} could not send the contact notification; the message is stored.`, sendError);
   }
   return json({ ok: true });
 });

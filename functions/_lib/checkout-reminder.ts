@@ -6,11 +6,16 @@
  * The link is the shop's own (`/cart?restore=<token>`), also with Stripe: Stripe's recovery URL would open a
  * copy of the expired session, with the old prices and a session id no order of the shop has, for an order
  * that is already cancelled. The shop's link puts the books back in the cart, and checkout prices them again.
+ *
+ * It is marketing email: it carries a one-click unsubscribe, and an address that unsubscribed from any of the
+ * shop's marketing email is never reminded (the claim refuses it).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { readServerEnv } from '../../src/config/env';
 import { restoreCartUrl } from '../../src/features/cart/restore';
 import { checkoutReminderEmail } from './emails';
 import type { FulfilmentServices } from './fulfilment';
+import { listUnsubscribeHeaders, marketingIdentity, signMailLink, unsubscribePageUrl } from './mail-links';
 import { claimCheckoutReminder, getOrderWithItems, releaseCheckoutReminder } from './orders';
 
 /**
@@ -26,7 +31,16 @@ export async function remindUnpaidCheckout(
   const token = await claimCheckoutReminder(db, orderId);
   if (!token) return false;
   try {
-    await email.send(checkoutReminderEmail(await getOrderWithItems(db, orderId), restoreCartUrl(siteOrigin, token)));
+    const order = await getOrderWithItems(db, orderId);
+    const { secret, postalAddress } = marketingIdentity(readServerEnv(), siteOrigin);
+    const unsubscribe = signMailLink(secret, { kind: 'reminder-unsubscribe', email: order.customerEmail });
+    await email.send(
+      checkoutReminderEmail(order, restoreCartUrl(siteOrigin, token), {
+        pageUrl: unsubscribePageUrl(siteOrigin, unsubscribe),
+        headers: listUnsubscribeHeaders(siteOrigin, unsubscribe),
+        postalAddress,
+      }),
+    );
     return true;
   } catch (error) {
     await releaseCheckoutReminder(db, orderId);

@@ -1,5 +1,5 @@
 /** Every email the shop sends, about an order or a book's stock, to the shopper or the publisher: the wording lives here and nowhere else. */
-import { BACK_OFFICE, SHIPPING } from '../../src/config/constants';
+import { BACK_OFFICE, CONSENT, SHIPPING } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/admin/shipment';
 import { renderNewsletter } from '../../src/features/newsletter/render';
@@ -207,31 +207,60 @@ export function lowStockNotice(orderId: string, alerts: readonly LowStockAlert[]
   };
 }
 
-/** To a shopper who asked to hear when a sold-out book is back: sent once, then their address is off the list. */
-export function backInStockEmail(request: { id: string; email: string }, book: { id: string; title: string }, siteOrigin: string): EmailMessage {
-  const link = `${siteOrigin}${productPath(book.id)}`;
+/** The mailing that tells everyone waiting for a book that it can be bought again: its subject and words. */
+export function availabilityMailing(book: { id: string; title: string }, siteOrigin: string): { subject: string; markdown: string } {
   return {
-    to: request.email,
-    subject: `${book.title} is back in stock`,
-    text: [
+    subject: `${book.title} is available`,
+    markdown: [
       'Good news!',
       '',
-      `${book.title} is back in stock. You asked us to tell you when it was available again:`,
-      link,
+      `**${book.title}** can be ordered again. You asked us to tell you when it was available: [see the book](${siteOrigin}${productPath(book.id)}).`,
       '',
       "This is the only email you'll get about it: your address is now off the list for this book.",
       '',
       signature,
     ].join('\n'),
-    idempotencyKey: `back-in-stock-${request.id}`,
+  };
+}
+
+/** What a confirmation is for: the newsletter, or one book's availability email. */
+export type SignUp = { list: 'newsletter' } | { list: 'availability'; book: { id: string; title: string } };
+
+/**
+ * The one email a sign-up sends: the link that confirms it, "this wasn't me", and who is asking. Nothing else is
+ * sent to the address until the link is followed.
+ */
+export function signUpConfirmationEmail(
+  input: { to: string; signUp: SignUp; confirmUrl: string; declineUrl: string; postalAddress: string; siteOrigin: string },
+  idempotencyKey: string,
+): EmailMessage {
+  const what = input.signUp.list === 'newsletter' ? `the ${SITE.name} newsletter` : `one email from ${SITE.name} when ${input.signUp.book.title} is available`;
+  return {
+    to: input.to,
+    subject: input.signUp.list === 'newsletter' ? `Please confirm your subscription to the ${SITE.name} newsletter` : `Please confirm: email me when ${input.signUp.book.title} is available`,
+    text: [
+      'Hello,',
+      '',
+      `Someone, we hope you, asked on our website (${input.siteOrigin}) to receive ${what} at this address.`,
+      '',
+      `To confirm, open this link within ${CONSENT.confirmationValidDays} days:`,
+      input.confirmUrl,
+      '',
+      `This wasn't me: ${input.declineUrl}`,
+      "If you did not ask for this, you can also simply ignore this email. Without your confirmation we won't write to you again, and the request is deleted.",
+      '',
+      `${SITE.publisher}, ${input.postalAddress}`,
+      SITE.email,
+    ].join('\n'),
+    idempotencyKey,
   };
 }
 
 /**
  * The one reminder to a shopper who agreed to it at checkout and left the payment page unpaid: their books,
- * and a link that puts them back in the cart at today's prices.
+ * a link that puts them back in the cart at today's prices, and an unsubscribe link (in the text and the headers).
  */
-export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string): EmailMessage {
+export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string, unsubscribe: { pageUrl: string; headers: Record<string, string>; postalAddress: string }): EmailMessage {
   return {
     to: order.customerEmail,
     subject: `Your books are still waiting at ${SITE.name}`,
@@ -246,24 +275,29 @@ export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string): E
       'Prices and stock are checked again when you open it.',
       '',
       'You asked us for this one reminder when you checked out; we will not send another about this order.',
+      `To get no reminders from us again, unsubscribe with one click: ${unsubscribe.pageUrl}`,
       '',
       signature,
+      `${SITE.publisher}, ${unsubscribe.postalAddress}`,
     ].join('\n'),
+    headers: unsubscribe.headers,
     idempotencyKey: `checkout-reminder-${order.id}`,
   };
 }
 
 /**
- * One subscriber's copy of a newsletter: the publisher's words, the unsubscribe link at the foot, and the
+ * One reader's copy of a newsletter or availability mailing: the words, the unsubscribe link at the foot, and the
  * headers that give mail programs their own one-click Unsubscribe button (RFC 8058).
  */
-export function newsletterEmail(input: { to: string; subject: string; markdown: string; pageUrl: string; oneClickUrl: string }): EmailMessage {
-  const { html, text } = renderNewsletter({ subject: input.subject, markdown: input.markdown, unsubscribeUrl: input.pageUrl });
-  return {
-    to: input.to,
-    subject: input.subject,
-    text,
-    html,
-    headers: { 'List-Unsubscribe': `<${input.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-  };
+export function newsletterEmail(input: {
+  to: string;
+  subject: string;
+  markdown: string;
+  list: 'newsletter' | 'availability';
+  pageUrl: string;
+  headers: Record<string, string>;
+  postalAddress: string;
+}): EmailMessage {
+  const { html, text } = renderNewsletter({ subject: input.subject, markdown: input.markdown, unsubscribeUrl: input.pageUrl, list: input.list, postalAddress: input.postalAddress });
+  return { to: input.to, subject: input.subject, text, html, headers: input.headers };
 }

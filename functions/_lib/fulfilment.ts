@@ -31,9 +31,14 @@ export interface FulfilmentServices {
   cdn?: CdnCache;
 }
 
-/** The services for a request: the configured providers, the site's origin, the publisher's address (the site's own when NOTIFY_EMAIL_TO is unset). */
+/** Where the publisher's notices go: NOTIFY_EMAIL_TO, else the sender, else the publisher's public address. */
+export function notificationRecipient(env: ServerEnv): string {
+  return env.NOTIFY_EMAIL_TO ?? env.EMAIL_FROM ?? SITE.email;
+}
+
+/** The services for a request: the configured providers, the site's origin, the publisher's address (notificationRecipient). */
 export function fulfilmentServices(env: ServerEnv, request: Request, payments: PaymentProvider = selectPaymentProvider(env)): FulfilmentServices {
-  return { email: selectEmailProvider(env), payments, siteOrigin: env.SITE_URL ?? new URL(request.url).origin, notifyTo: env.NOTIFY_EMAIL_TO || SITE.email, cdn: selectCdnCache(env) };
+  return { email: selectEmailProvider(env), payments, siteOrigin: env.SITE_URL ?? new URL(request.url).origin, notifyTo: notificationRecipient(env), cdn: selectCdnCache(env) };
 }
 
 export interface FulfilmentOptions {

@@ -1,64 +1,35 @@
 /**
- * Sending the newsletter and unsubscribing from it.
+ * Sending a newsletter, or an availability mailing (the one email to everyone who waited for a book), which is sent
+ * the same way.
  *
- * Each email carries the recipient's own unsubscribe token: their subscription id and an HMAC-SHA256 of it with
- * NEWSLETTER_SIGNING_SECRET, so a link cannot be made for someone else's address by guessing. The link in the
- * email opens the unsubscribe page (token in the fragment); the List-Unsubscribe header names the function mail
- * programs POST to for one-click unsubscribe (RFC 8058), token in the query.
+ * Each email carries the recipient's own signed unsubscribe link (mail-links.ts): in the footer, opening the
+ * unsubscribe page, and in the List-Unsubscribe header, which mail programs POST to for one-click unsubscribe
+ * (RFC 8058).
  *
  * Sending claims the recipients a batch at a time in the database (newsletter_claim_batch), sends the batch in
- * one call to the email provider with an idempotency key made of the newsletter and batch number, and marks it
+ * one call to the email provider with an idempotency key made of the mailing and batch number, and marks it
  * sent. A batch whose answer was lost is claimed again later with the same number, so the provider takes it
  * for the retry it is and sends nothing twice.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { NEWSLETTER } from '../../src/config/constants';
-import type { ServerEnv } from '../../src/config/env';
 import { newsletterEmail } from './emails';
+import { listUnsubscribeHeaders, type MailLink, type MarketingIdentity, signMailLink, unsubscribePageUrl } from './mail-links';
 import type { EmailProvider } from './providers/email';
-import { ConfigurationError, localStandInsAllowed } from './runtime';
-
-/** The key the local shop signs with when no secret is set (never in a deploy: see unsubscribeSecret). */
-const LOCAL_SIGNING_KEY = 'local-shop-newsletter-signing-key (not for a deploy)';
-
-/** The signing secret; a deploy without NEWSLETTER_SIGNING_SECRET cannot send a newsletter or take an unsubscribe. */
-export function unsubscribeSecret(env: ServerEnv): string {
-  if (env.NEWSLETTER_SIGNING_SECRET) return env.NEWSLETTER_SIGNING_SECRET;
-  if (localStandInsAllowed(env)) return LOCAL_SIGNING_KEY;
-  throw new ConfigurationError('NEWSLETTER_SIGNING_SECRET is not set for the functions: newsletters cannot be sent or unsubscribed from.');
-}
-
-const signature = (secret: string, subscriptionId: string) => createHmac('sha256', secret).update(`newsletter-unsubscribe:${subscriptionId}`).digest('base64url');
-
-export function signUnsubscribeToken(secret: string, subscriptionId: string): string {
-  return `${subscriptionId}.${signature(secret, subscriptionId)}`;
-}
-
-/** The subscription id a token was signed for, or null when it was not signed with this secret. */
-export function verifyUnsubscribeToken(secret: string, token: string): string | null {
-  const match = token.trim().match(/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/i);
-  if (!match) return null;
-  const [, id, given] = match as unknown as [string, string, string];
-  const expected = Buffer.from(signature(secret, id.toLowerCase()));
-  const actual = Buffer.from(given);
-  return actual.length === expected.length && timingSafeEqual(actual, expected) ? id.toLowerCase() : null;
-}
-
-export const unsubscribePageUrl = (siteOrigin: string, token: string) => `${siteOrigin}${NEWSLETTER.unsubscribePagePath}#${token}`;
-export const oneClickUnsubscribeUrl = (siteOrigin: string, token: string) => `${siteOrigin}${NEWSLETTER.unsubscribeApiPath}?token=${encodeURIComponent(token)}`;
 
 export interface NewsletterSender {
   db: SupabaseClient;
   email: EmailProvider;
-  siteOrigin: string;
-  secret: string;
+  identity: MarketingIdentity;
 }
 
-const newsletterRow = z.object({ id: z.string(), subject: z.string(), body_markdown: z.string() });
+const newsletterRow = z.object({ id: z.string(), subject: z.string(), body_markdown: z.string(), product_id: z.string().nullable() });
 const claim = z.union([
-  z.object({ batch: z.number().int().positive(), recipients: z.array(z.object({ email: z.string(), subscription_id: z.string().nullable() })) }),
+  z.object({
+    batch: z.number().int().positive(),
+    recipients: z.array(z.object({ email: z.string(), subscription_id: z.string().nullable(), request_id: z.string().nullable() })),
+  }),
   z.object({ batch: z.null(), state: z.enum(['done', 'busy']) }),
 ]);
 
@@ -76,7 +47,7 @@ export interface SendProgress {
  * stays claimed and is sent again, with the same key, by a later call).
  */
 export async function sendNewsletterBatches(sender: NewsletterSender, newsletterId: string, deadline: number): Promise<SendProgress | null> {
-  const { data: row, error } = await sender.db.from('newsletters').select('id, subject, body_markdown').eq('id', newsletterId).maybeSingle();
+  const { data: row, error } = await sender.db.from('newsletters').select('id, subject, body_markdown, product_id').eq('id', newsletterId).maybeSingle();
   if (error) throw error;
   if (!row) return null;
   const newsletter = newsletterRow.parse(row);
@@ -86,17 +57,26 @@ export async function sendNewsletterBatches(sender: NewsletterSender, newsletter
     if (claimed.error) throw claimed.error;
     const next = claim.parse(claimed.data);
     if (next.batch === null) return { sent, waiting: await waitingCount(sender.db, newsletter.id), state: next.state };
-    // A recipient removed since it was claimed has no subscription, so no unsubscribe link: not sent to.
+    const list = newsletter.product_id ? 'availability' : 'newsletter';
+    const { siteOrigin, secret, postalAddress } = sender.identity;
+    // A recipient removed since it was claimed has no subscription or request, so no unsubscribe link: not sent to.
     const messages = next.recipients.flatMap((r) => {
-      if (!r.subscription_id) return [];
-      const token = signUnsubscribeToken(sender.secret, r.subscription_id);
+      const link: MailLink | null = r.subscription_id
+        ? { kind: 'newsletter-unsubscribe', subscriptionId: r.subscription_id }
+        : r.request_id
+          ? { kind: 'availability-unsubscribe', email: r.email }
+          : null;
+      if (!link) return [];
+      const token = signMailLink(secret, link);
       return [
         newsletterEmail({
           to: r.email,
           subject: newsletter.subject,
           markdown: newsletter.body_markdown,
-          pageUrl: unsubscribePageUrl(sender.siteOrigin, token),
-          oneClickUrl: oneClickUnsubscribeUrl(sender.siteOrigin, token),
+          list,
+          pageUrl: unsubscribePageUrl(siteOrigin, token),
+          headers: listUnsubscribeHeaders(siteOrigin, token),
+          postalAddress,
         }),
       ];
     });

@@ -1,13 +1,13 @@
 /**
  * Stock beyond the sale itself: the publisher's low-stock email after a sale, the publisher's stock changes from
- * /admin (set to a figure, or a delivery of N copies) and the one email each waiting shopper gets when a sold-out
- * book is back. Each email is claimed in the database first, so concurrent callers and retries send it once, and
- * given back when sending fails, so a later attempt sends it instead.
+ * /admin (set to a figure, or a delivery of N copies) and the availability mailing to the shoppers waiting for a
+ * sold-out book. The low-stock email is claimed in the database first, so concurrent callers and retries send it
+ * once, and given back when sending fails, so a later attempt sends it instead.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { LIMITS } from '../../src/config/constants';
-import { backInStockEmail, type LowStockAlert, lowStockNotice } from './emails';
+import { availabilityMailing, type LowStockAlert, lowStockNotice } from './emails';
 import type { FulfilmentServices } from './fulfilment';
 import { purgeLiveCatalog } from './live-catalog';
 
@@ -48,30 +48,18 @@ export async function sendLowStockNoticeOnce(db: SupabaseClient, services: Pick<
   }
 }
 
-const waitingSchema = z.array(z.object({ id: z.string(), email: z.string() }));
+const mailingSchema = z.object({ id: z.string(), recipients: z.number() }).nullable();
 
 /**
- * Emails everyone waiting for a book that is in stock now, once each, and takes them off the list. The
- * database hands each address to one caller only; a send that fails gives it back for the next stock change.
- * Answers how many were emailed.
+ * Draws everyone confirmed on a book's waiting list into one availability mailing, now that it can be bought;
+ * the back office then sends it a batch at a time, as it sends a newsletter (never one email at a time inside the
+ * stock change). Null when nobody is waiting.
  */
-export async function notifyBackInStock(db: SupabaseClient, services: Pick<FulfilmentServices, 'email' | 'siteOrigin'>, book: { id: string; title: string }): Promise<number> {
-  const { data, error } = await db.rpc('claim_back_in_stock', { p_product_id: book.id });
+export async function drawAvailabilityMailing(db: SupabaseClient, siteOrigin: string, book: { id: string; title: string }, actor: string) {
+  const { subject, markdown } = availabilityMailing(book, siteOrigin);
+  const { data, error } = await db.rpc('availability_create_mailing', { p_product_id: book.id, p_subject: subject, p_body: markdown, p_actor: actor });
   if (error) throw error;
-  let sent = 0;
-  for (const request of waitingSchema.parse(data)) {
-    try {
-      await services.email.send(backInStockEmail(request, book, services.siteOrigin));
-    } catch (sendError) {
-      console.error(`[stock] the back-in-stock email for ${book.id} failed; the address stays on the list`, sendError);
-      await db.from('back_in_stock_requests').update({ claimed_at: null }).eq('id', request.id);
-      continue;
-    }
-    sent += 1;
-    const removed = await db.from('back_in_stock_requests').delete().eq('id', request.id);
-    if (removed.error) console.error(`[stock] ${request.id} was emailed but could not be taken off the list`, removed.error);
-  }
-  return sent;
+  return mailingSchema.parse(data);
 }
 
 const reason = z
@@ -112,15 +100,16 @@ export interface StockOutcome {
   status: number;
   message: string;
   stock?: number;
-  notified?: number;
+  /** The availability mailing drawn for the shoppers waiting, which the back office then sends. */
+  mailing?: { id: string; recipients: number };
 }
 
 /**
  * Runs a publisher's stock change: through the staff database function with the caller's own token (so the
- * history names who), then refreshes the shop's cached stock and, when the book is in stock, emails whoever
- * was waiting for it.
+ * history names who), then refreshes the shop's cached stock and, when the book can be bought again, draws the
+ * availability mailing for whoever was waiting for it.
  */
-export async function runStockAction(asStaff: SupabaseClient, db: SupabaseClient, services: Pick<FulfilmentServices, 'email' | 'siteOrigin' | 'cdn'>, action: StockAction): Promise<StockOutcome> {
+export async function runStockAction(asStaff: SupabaseClient, db: SupabaseClient, services: Pick<FulfilmentServices, 'siteOrigin' | 'cdn'>, action: StockAction, actor: string): Promise<StockOutcome> {
   const { data, error } =
     action.action === 'set'
       ? await asStaff.rpc('admin_set_stock', { p_product_id: action.productId, p_stock: action.stock, p_reason: action.reason })
@@ -137,14 +126,15 @@ export async function runStockAction(asStaff: SupabaseClient, db: SupabaseClient
   if (product.error) throw product.error;
   const book = z.object({ id: z.string(), title: z.string() }).parse(product.data);
   const what = action.action === 'set' ? `stock set to ${stock}` : `${action.quantity} received, ${stock} in stock`;
-  let notified = 0;
+  let mailing: StockOutcome['mailing'] | null = null;
   try {
-    if (stock > 0) notified = await notifyBackInStock(db, services, book);
-  } catch (notifyError) {
-    // The stock is saved; whoever waits stays on the list and is emailed at the next stock change.
-    console.error(`[stock] could not email those waiting for ${book.id}`, notifyError);
-    return { status: 200, message: `${book.title}: ${what}. The shoppers waiting for it could not be emailed just now; they stay on the list for the next change.`, stock, notified };
+    if (stock > 0) mailing = await drawAvailabilityMailing(db, services.siteOrigin, book, actor);
+  } catch (drawError) {
+    // The stock is saved; whoever waits stays on the list and is drawn at the next stock change.
+    console.error(`[stock] could not draw the availability mailing for ${book.id}`, drawError);
+    return { status: 200, message: `${book.title}: ${what}. The shoppers waiting for it could not be emailed just now; they stay on the list for the next change.`, stock };
   }
-  const told = notified > 0 ? `; ${notified} waiting ${notified === 1 ? 'shopper' : 'shoppers'} emailed` : '';
-  return { status: 200, message: `${book.title}: ${what}${told}.`, stock, notified };
+  if (!mailing) return { status: 200, message: `${book.title}: ${what}.`, stock };
+  const waiting = mailing.recipients === 1 ? '1 waiting shopper' : `${mailing.recipients} waiting shoppers`;
+  return { status: 200, message: `${book.title}: ${what}; emailing ${waiting}.`, stock, mailing };
 }

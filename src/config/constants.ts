@@ -204,6 +204,20 @@ export const BACK_OFFICE = {
 } as const;
 
 /** The newsletter: what the publisher writes, how it is sent, and where its unsubscribe link leads. */
+/** Confirmed opt-in for the mailing lists (the newsletter, and "Email me when it's available"). */
+export const CONSENT = {
+  /** How long a confirmation link works; an unconfirmed sign-up is deleted after it (the database's rule too). */
+  confirmationValidDays: 7,
+  /** The page a confirmation email's links open; the signed token rides in the fragment. */
+  confirmPagePath: '/newsletter/confirm',
+  /** What that page posts the answer to. */
+  confirmApiPath: '/api/email-confirm',
+  /** Recorded with a newsletter consent: how it was given. */
+  newsletterSource: 'Website sign-up form, confirmed by email',
+  /** The local shop's stand-in for SHOP_POSTAL_ADDRESS (a deploy must set its own). */
+  localPostalAddress: 'Sydney NSW, Australia (local shop: SHOP_POSTAL_ADDRESS is not set)',
+} as const;
+
 export const NEWSLETTER = {
   subjectMaxLength: 200,
   bodyMaxLength: 50_000,
@@ -213,8 +227,6 @@ export const NEWSLETTER = {
   unsubscribePagePath: '/newsletter/unsubscribe',
   /** What mail programs POST to for one-click unsubscribe (RFC 8058), with the token in the query. */
   unsubscribeApiPath: '/api/newsletter-unsubscribe',
-  /** Recorded with every sign-up as where the subscriber agreed. */
-  signupSource: 'Website sign-up form',
   /** The email's colours: the site's navy, cream and gold (the theme in src/styles/global.css; a test keeps them equal). */
   colors: { navy: '#1e3a5f', cream: '#fff8ee', gold: '#e0a526' },
 } as const;

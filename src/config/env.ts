@@ -36,7 +36,12 @@ export const ENV_VARS = {
   NEWSLETTER_SIGNING_SECRET: {
     context: 'server',
     description:
-      "A long random string that signs the newsletter's unsubscribe links (e.g. openssl rand -hex 32). Required in a deploy to send a newsletter; never change it, or the links in newsletters already sent stop working. Unset locally: a fixed local key.",
+      'A long random string that signs the confirmation and unsubscribe links of the newsletter, the availability emails and the checkout reminder (e.g. openssl rand -hex 32). Required in a deploy to send any of them; never change it, or the links in emails already sent stop working. Unset locally: a fixed local key.',
+  },
+  SHOP_POSTAL_ADDRESS: {
+    context: 'server',
+    description:
+      "The publisher's postal address (e.g. PO Box 123, Parramatta NSW 2124), printed at the foot of every marketing email and confirmation, as Australia's Spam Act asks. Required in a deploy to send them. Unset locally: a labelled stand-in.",
   },
 } as const satisfies Record<string, EnvVar>;
 
@@ -62,6 +67,7 @@ export const serverEnvSchema = z.object({
   EMAIL_FROM: optional,
   NOTIFY_EMAIL_TO: optional,
   NEWSLETTER_SIGNING_SECRET: optional,
+  SHOP_POSTAL_ADDRESS: optional,
   /** Set by Netlify at build time only ("production", "deploy-preview", "branch-deploy"); functions never see it. */
   CONTEXT: optional,
   /** Set by Netlify in every deployed function: their presence means "this is a deploy", whatever else is set. */

@@ -9,6 +9,7 @@ export const KEPT_OUT_OF_SEARCH = [
   '/admin/packing-slip',
   '/order-status',
   '/newsletter/unsubscribe',
+  '/newsletter/confirm',
   '/cart',
   '/checkout',
   '/order-confirmation',

@@ -224,6 +224,7 @@ export function goodEnv(standIns: DoctorStandIns): Record<string, string> {
     EMAIL_FROM: `Awesome Catholic Kids <orders@${SENDING_DOMAIN}>`,
     NOTIFY_EMAIL_TO: `publisher@${SENDING_DOMAIN}`,
     NEWSLETTER_SIGNING_SECRET: 'doctor-newsletter-signing-secret-0123456789abcdef',
+    SHOP_POSTAL_ADDRESS: 'PO Box 123, Parramatta NSW 2124',
     TURNSTILE_SECRET_KEY: DOCTOR_KEYS.turnstileSecret,
     PUBLIC_TURNSTILE_SITE_KEY: DOCTOR_KEYS.turnstileSiteKey,
     AUSPOST_API_KEY: DOCTOR_KEYS.auspost,

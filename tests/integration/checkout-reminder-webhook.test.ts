@@ -81,6 +81,31 @@ describe('an expired Stripe session', () => {
     expect(await restored.json()).toMatchObject({ missing: 0, lines: [{ product: { id: 'book-10-reasons' }, quantity: 2 }] });
   });
 
+  it('the reminder carries a one-click unsubscribe; an address that unsubscribed from any marketing email is never reminded', async () => {
+    const orderId = await unpaidOrder('cs_test_reminder_unsubscribe', true, 'leaver@example.com');
+    expect(await sendWebhook(sessionEvent('evt_reminder_unsubscribe', 'cs_test_reminder_unsubscribe', 'checkout.session.expired'))).toBe(200);
+    const [reminder] = await remindersFor(orderId);
+    expect(reminder!.headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+    const oneClick = reminder!.headers!['List-Unsubscribe']!.slice(1, -1);
+    const pageToken = reminder!.text.match(/\/newsletter\/unsubscribe#([\w.-]+)/)?.[1];
+    expect(oneClick).toBe(`${t.url}/api/newsletter-unsubscribe?token=${encodeURIComponent(pageToken!)}`);
+    const response = await fetch(oneClick, { method: 'POST', body: 'List-Unsubscribe=One-Click' });
+    expect(await response.json()).toEqual({ message: 'You have been unsubscribed. We will send you no more checkout reminders.' });
+
+    // A month on, another abandoned checkout: no reminder, as for a reader who left the newsletter.
+    await t.shop.backend!.db.exec(`update public.orders set reminder_sent_at = now() - interval '40 days' where id = '${orderId}'`);
+    const later = await unpaidOrder('cs_test_reminder_after_unsubscribe', true, 'Leaver@Example.com');
+    expect(await sendWebhook(sessionEvent('evt_reminder_after_unsubscribe', 'cs_test_reminder_after_unsubscribe', 'checkout.session.expired'))).toBe(200);
+    expect(await status(later)).toEqual({ status: 'cancelled', payment_status: 'expired' });
+    expect(await remindersFor(later)).toEqual([]);
+
+    await t.service().from('newsletter_subscriptions').insert({ email: 'reader-left@example.com', unsubscribed_at: new Date().toISOString() });
+    await t.shop.backend!.db.exec(`insert into public.marketing_opt_outs (email, via) values ('reader-left@example.com', 'newsletter')`);
+    const reader = await unpaidOrder('cs_test_reminder_reader_left', true, 'reader-left@example.com');
+    expect(await sendWebhook(sessionEvent('evt_reminder_reader_left', 'cs_test_reminder_reader_left', 'checkout.session.expired'))).toBe(200);
+    expect(await remindersFor(reader)).toEqual([]);
+  });
+
   it('a shopper who leaves the payment page again after a reminder hears nothing more', async () => {
     const first = await unpaidOrder('cs_test_reminder_monday', true, 'twice@example.com');
     expect(await sendWebhook(sessionEvent('evt_reminder_monday', 'cs_test_reminder_monday', 'checkout.session.expired'))).toBe(200);

@@ -109,6 +109,7 @@ describe('npm run doctor: a well-configured deploy', () => {
         'RESEND_API_KEY',
         'EMAIL_FROM',
         'NEWSLETTER_SIGNING_SECRET',
+        'SHOP_POSTAL_ADDRESS',
         'TURNSTILE_SECRET_KEY',
         'PUBLIC_TURNSTILE_SITE_KEY',
       ].sort(),
@@ -402,7 +403,7 @@ describe('variables, skipped checks and unreachable providers', () => {
       [
         'AUSPOST_API_KEY not set: shipping is priced from the fixed rate card, not Australia Post',
         'GOOGLE_PLACES_API_KEY not set: shoppers type their address by hand (no suggestions)',
-        "NOTIFY_EMAIL_TO not set: paid orders are emailed to the site's contact address, contact messages and subscriptions to EMAIL_FROM",
+        "NOTIFY_EMAIL_TO not set: the publisher's notices (paid orders, contact messages, new subscribers) go to EMAIL_FROM",
         'PUBLIC_GA4_ID not set: no analytics',
       ].join('\n'),
     );

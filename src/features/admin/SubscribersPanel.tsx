@@ -1,6 +1,6 @@
 /**
- * Newsletter subscribers: count, list with when and where each agreed (and who has unsubscribed), remove one,
- * Download CSV.
+ * Newsletter subscribers: counts by state, the list with when and where each confirmed (a sign-up still waiting
+ * for its confirmation, an unsubscribe), remove one, Download CSV. Only confirmed readers get the newsletter.
  */
 import { formatShortDate } from '@/lib/format';
 import { listSubscribers, removeSubscriber, subscribersCsv, type Subscriber } from './api';
@@ -11,6 +11,30 @@ function download(rows: Subscriber[]) {
   const link = Object.assign(document.createElement('a'), { href: url, download: 'subscribers.csv' });
   link.click();
   URL.revokeObjectURL(url);
+}
+
+const BADGE: Record<Subscriber['status'], string> = {
+  confirmed: 'bg-emerald-100 text-emerald-900',
+  pending: 'bg-amber-100 text-amber-950',
+  unsubscribed: 'bg-slate-100 text-slate-800',
+};
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function summary(rows: Subscriber[]): string {
+  const of = (status: Subscriber['status']) => rows.filter((r) => r.status === status).length;
+  const extra = [of('pending') > 0 && `${of('pending')} waiting to confirm`, of('unsubscribed') > 0 && `${of('unsubscribed')} unsubscribed`].filter(Boolean);
+  return `${count(of('confirmed'), 'confirmed subscriber')}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`;
+}
+
+/** What the consent record says of one address. */
+function consentRecord(row: Subscriber): string {
+  const where = (page: string | null) => (page ? ` on ${page}` : '');
+  const parts: string[] = [];
+  if (row.consent_at) parts.push(`confirmed ${formatShortDate(row.consent_at)} · ${row.consent_source ?? ''}${where(row.consent_page)}`);
+  if (row.unsubscribed_at) parts.push(`unsubscribed ${formatShortDate(row.unsubscribed_at)}`);
+  if (row.confirmation_sent_at) parts.push(`confirmation sent ${formatShortDate(row.confirmation_sent_at)}${where(row.confirmation_page)}, not yet followed`);
+  return parts.join(' · ');
 }
 
 export function SubscribersPanel() {
@@ -27,13 +51,7 @@ export function SubscribersPanel() {
       {state.status === 'ready' && (
         <>
           <div className="mt-3 flex flex-wrap items-center gap-3">
-            <p className="font-semibold">
-              {(() => {
-                const active = state.data.filter((r) => !r.unsubscribed_at).length;
-                const gone = state.data.length - active;
-                return `${active === 1 ? '1 subscriber' : `${active} subscribers`}${gone > 0 ? ` (${gone} unsubscribed)` : ''}`;
-              })()}
-            </p>
+            <p className="font-semibold">{summary(state.data)}</p>
             <button type="button" className="btn-secondary" onClick={() => download(state.data)}>
               Download CSV
             </button>
@@ -43,11 +61,8 @@ export function SubscribersPanel() {
               <li key={row.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2">
                 <span className="min-w-0 break-words">
                   {row.email}
-                  {row.unsubscribed_at && <span className="ml-2 rounded-full bg-slate-100 px-2 text-sm font-semibold text-slate-800">unsubscribed {formatShortDate(row.unsubscribed_at)}</span>}
-                  <span className="block text-sm text-slate-700">
-                    agreed {formatShortDate(row.consent_at)} · {row.consent_source}
-                    {row.consent_page && ` on ${row.consent_page}`}
-                  </span>
+                  <span className={`ml-2 rounded-full px-2 text-sm font-semibold ${BADGE[row.status]}`}>{row.status}</span>
+                  <span className="block text-sm text-slate-700">{consentRecord(row)}</span>
                 </span>
                 <button type="button" className="btn-secondary" onClick={() => remove(row)}>
                   Remove<span className="sr-only"> {row.email}</span>

@@ -96,9 +96,13 @@ const subscriber = z.object({
   id: text,
   email: text,
   created_at: text,
-  consent_at: text,
-  consent_source: text,
+  /** pending: signed up, not confirmed yet (no consent on record); confirmed; unsubscribed. */
+  status: z.enum(['pending', 'confirmed', 'unsubscribed']),
+  consent_at: maybeText,
+  consent_source: maybeText,
   consent_page: maybeText,
+  confirmation_sent_at: maybeText,
+  confirmation_page: maybeText,
   unsubscribed_at: maybeText,
 });
 export type Subscriber = z.infer<typeof subscriber>;
@@ -143,20 +147,20 @@ export async function listMessages(): Promise<ContactMessage[]> {
 export async function listSubscribers(): Promise<Subscriber[]> {
   const { data, error } = await (await getSupabase())
     .from('newsletter_subscriptions')
-    .select('id, email, created_at, consent_at, consent_source, consent_page, unsubscribed_at')
+    .select('id, email, created_at, status, consent_at, consent_source, consent_page, confirmation_sent_at, confirmation_page, unsubscribed_at')
     .order('created_at', { ascending: false });
   if (error) fail(error, 'load the subscribers');
   return z.array(subscriber).parse(data);
 }
 
 /**
- * One row per address: when and where they agreed (the consent the Spam Act asks the sender to be able to
- * show), and whether they have unsubscribed since.
+ * One row per address: its state, when it confirmed from its inbox and on which page it signed up (the consent
+ * the Spam Act asks the sender to be able to show), a confirmation still waiting, and an unsubscribe.
  */
 export function subscribersCsv(rows: Subscriber[]): string {
   return toCsv(
-    ['email', 'subscribed_at', 'consent_source', 'consent_page', 'status', 'unsubscribed_at'],
-    rows.map((r) => [r.email, r.consent_at, r.consent_source, r.consent_page ?? '', r.unsubscribed_at ? 'unsubscribed' : 'subscribed', r.unsubscribed_at ?? '']),
+    ['email', 'status', 'confirmed_at', 'consent_source', 'consent_page', 'confirmation_sent_at', 'unsubscribed_at'],
+    rows.map((r) => [r.email, r.status, r.consent_at ?? '', r.consent_source ?? '', r.consent_page ?? '', r.confirmation_sent_at ?? '', r.unsubscribed_at ?? '']),
   );
 }
 
@@ -174,6 +178,8 @@ export const getOrderRefunds = (orderId: string) => rpc(orderRefunds, 'admin_ord
 const newsletter = z.object({
   id: text,
   subject: text,
+  /** An availability mailing: the book that came back. */
+  product_id: z.optional(maybeText),
   created_by: text,
   created_at: text,
   finished_at: maybeText,
@@ -268,8 +274,18 @@ export const sendNewsletter = async (newsletterId: string) => sendProgress.parse
 
 export type StockActionRequest = { action: 'set'; productId: string; stock: number; reason: string } | { action: 'receive'; productId: string; quantity: number; reason: string };
 
-/** Sets a product's stock or adds a delivery, on the server (which also emails whoever waits for the book). */
-export const runStockAction = (request: StockActionRequest) => postForMessage('/api/admin-stock', request);
+const stockAnswer = z.object({ message: text, mailing: z.nullable(z.object({ id: text, recipients: money })) });
+/** Sets a product's stock or adds a delivery, on the server: its message, and the availability mailing it drew for whoever waits. */
+export const runStockAction = async (request: StockActionRequest) => stockAnswer.parse(await postAsStaff('/api/admin-stock', request));
+
+/** Sends a newsletter or availability mailing until everyone has it (or another send holds the last batch); answers the last message. */
+export async function sendAll(newsletterId: string, onProgress: (message: string) => void = () => {}): Promise<string> {
+  for (;;) {
+    const progress = await sendNewsletter(newsletterId);
+    onProgress(progress.message);
+    if (progress.state !== 'more') return progress.message;
+  }
+}
 
 const promotionCode = z.object({
   id: text,

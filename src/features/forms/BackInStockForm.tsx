@@ -1,8 +1,8 @@
 /**
- * "Email me when it's available" on a book that is out of stock: the address goes to /api/send-notification
- * behind the same bot-check as the newsletter, onto the book's waiting list; the shopper gets one email when the
- * publisher puts the book back in stock. The field is left to the browser (not React state), so an address
- * typed before the island hydrates is the one sent.
+ * "Email me when it's available" on a book that cannot be bought now: the address goes to /api/send-notification
+ * behind the same bot-check as the newsletter, which emails it a confirmation link; once confirmed, the shopper
+ * gets one email when the publisher puts the book back in stock. The field is left to the browser (not React
+ * state), so an address typed before the island hydrates is the one sent.
  */
 import { useId, useState } from 'react';
 import { LIMITS } from '@/config/constants';
@@ -16,13 +16,16 @@ export default function BackInStockForm({ productId, title }: { productId: strin
   const [done, setDone] = useState('');
   const { busy, hydrated, onSubmit } = useNotificationForm({
     type: 'back_in_stock',
-    withoutToken: 'send',
     read: (form) => ({ email: fieldValue(form, 'email'), productId }),
-    answered: (outcome, form, { email }) => {
+    answered: ({ outcome, message }, form, { email }) => {
       if (outcome === 'failed') return toast({ title: 'We could not add you to the list', description: 'Please try again later.', variant: 'error' });
-      // Already waiting is as good as added: either way one email is coming.
-      setDone(`We'll email ${email} once when ${title} is available.`);
-      form.reset();
+      if (outcome === 'stored') {
+        setDone(`Almost done: we've sent an email to ${email}. Confirm from it, and we'll email you once when ${title} is available.`);
+        form.reset();
+      } else {
+        // Already on the list, or the book can be bought now: the server's own words.
+        setDone(message ?? `We'll email ${email} once when ${title} is available.`);
+      }
     },
   });
 

@@ -34,12 +34,11 @@ export default function ContactForm() {
   const { busy, hydrated, onSubmit } = useNotificationForm({
     type: 'contact',
     // A message is never sent without passing the bot-check, when one is configured.
-    withoutToken: 'stop',
     read: (form) => {
       const [name, email, subject, message] = FIELDS.map((name) => fieldValue(form, name)) as [string, string, string, string];
       return { name, email, subject, message };
     },
-    answered: (outcome, form) => {
+    answered: ({ outcome }, form) => {
       if (outcome === 'stored') {
         toast({ title: 'Message sent!', description: "Thank you for getting in touch. We'll reply by email soon.", variant: 'success' });
         form.reset();

@@ -1,7 +1,7 @@
 /**
- * The blog's subscribe form: sends the address to /api/send-notification, which stores it and tells the
- * publisher. A missing bot-check token does not block a subscription; a token the server refuses does. The
- * field is left to the browser (not React state), so an address typed before the island hydrates is the one sent.
+ * The blog's subscribe form: sends the address to /api/send-notification, which emails it a confirmation link;
+ * the address is subscribed once that link is followed. The field is left to the browser (not React state), so
+ * an address typed before the island hydrates is the one sent.
  */
 import { useId } from 'react';
 import { LIMITS } from '@/config/constants';
@@ -10,15 +10,16 @@ import { BusyStatus, TextField } from './fields';
 import { fieldValue } from './submit';
 import { useNotificationForm } from './use-notification-form';
 
+export const NEWSLETTER_CONFIRM_DESCRIPTION = 'Almost done: please confirm from the email we have just sent you.';
+
 export default function NewsletterForm() {
   const id = useId();
   const { busy, hydrated, onSubmit } = useNotificationForm({
     type: 'newsletter',
-    withoutToken: 'send',
     read: (form) => ({ email: fieldValue(form, 'email'), page: window.location.pathname }),
-    answered: (outcome, form) => {
+    answered: ({ outcome }, form) => {
       if (outcome === 'stored') {
-        toast({ title: 'Successfully subscribed!', description: 'Thank you for joining our newsletter.', variant: 'success' });
+        toast({ title: 'Successfully subscribed!', description: NEWSLETTER_CONFIRM_DESCRIPTION, variant: 'success' });
         form.reset();
       } else if (outcome === 'duplicate') {
         toast({ title: "You're already subscribed!", description: 'No need to subscribe again.', variant: 'info' });

@@ -6,25 +6,46 @@ import type { NotificationRequest } from './notification';
 
 export const SUBMIT_PATH = '/api/send-notification';
 
-/** stored: 200; duplicate: 409 (already subscribed); refused: 403 (the bot-check failed); failed: anything else. */
-export type SubmitOutcome = 'stored' | 'duplicate' | 'refused' | 'failed';
+/**
+ * stored: 200; duplicate: 409 (already on the list); refused: 403 (the bot-check failed); rejected: another 4xx
+ * whose message the visitor can act on (a book that can be bought now, or is not in the shop); failed: anything else.
+ */
+export type SubmitOutcome = 'stored' | 'duplicate' | 'refused' | 'rejected' | 'failed';
 
-export async function submitForm(body: NotificationRequest, fetchImpl: typeof fetch = fetch): Promise<SubmitOutcome> {
+export interface SubmitAnswer {
+  outcome: SubmitOutcome;
+  /** The server's own words, for a duplicate or a rejection. */
+  message?: string;
+}
+
+export async function submitForm(body: NotificationRequest, fetchImpl: typeof fetch = fetch): Promise<SubmitAnswer> {
   try {
     const response = await fetchImpl(SUBMIT_PATH, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    if (response.ok) return 'stored';
-    if (response.status === 409) return 'duplicate';
-    if (response.status === 403) return 'refused';
+    if (response.ok) return { outcome: 'stored' };
+    if (response.status === 403) return { outcome: 'refused' };
     const detail = await response.text().catch(() => '');
+    const message = errorMessage(detail);
+    if (response.status === 409) return { outcome: 'duplicate', message };
+    if ((response.status === 404 || response.status === 422) && message) return { outcome: 'rejected', message };
     console.error(`[${body.type}] ${response.status} ${detail}`.trim());
-    return 'failed';
+    return { outcome: 'failed' };
   } catch (error) {
     console.error(`[${body.type}] The request failed.`, error);
-    return 'failed';
+    return { outcome: 'failed' };
+  }
+}
+
+function errorMessage(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const error = parsed && typeof parsed === 'object' && 'error' in parsed ? parsed.error : undefined;
+    return typeof error === 'string' ? error : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -2,8 +2,9 @@
  * What the newsletter, contact and back-in-stock forms share: the bot-check script loaded as the form appears,
  * Submit held until hydration (a native submit before it would put the visitor's details in the address bar),
  * one send at a time with its busy state, the fields checked, a bot-check token asked for, and the request read
- * from the form as it is at that moment, so what was typed before the island hydrated is what is sent. A token
- * the server refuses says "Verification failed" on every form; every other outcome is the form's own to tell.
+ * from the form as it is at that moment, so what was typed before the island hydrated is what is sent. With a
+ * bot-check configured, no token means no request (the server would refuse it); a token the server refuses says
+ * "Verification failed" on every form; every other outcome is the form's own to tell.
  */
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { HUMAN_CHECK_ACTIONS } from '@/config/constants';
@@ -11,22 +12,20 @@ import { useHydrated } from '@/lib/use-hydrated';
 import { checkFields, verificationFailed } from './fields';
 import { getHumanCheckToken, humanCheckEnabled, preloadHumanCheck } from './human-check';
 import type { NotificationRequest } from './notification';
-import { submitForm, type SubmitOutcome } from './submit';
+import { type SubmitAnswer, submitForm } from './submit';
 
 type Kind = NotificationRequest['type'];
 type DataOf<K extends Kind> = Extract<NotificationRequest, { type: K }>['data'];
 
 export interface NotificationFormOptions<K extends Kind> {
   type: K;
-  /** With a bot-check configured and no token: send anyway and let the server decide, or stop here. */
-  withoutToken: 'send' | 'stop';
   /** The request's data, read from the form's fields as they are now. */
   read: (form: HTMLFormElement) => DataOf<K>;
   /** What the visitor is told, once the server has answered (other than a refused bot-check). */
-  answered: (outcome: Exclude<SubmitOutcome, 'refused'>, form: HTMLFormElement, data: DataOf<K>) => void;
+  answered: (answer: SubmitAnswer & { outcome: Exclude<SubmitAnswer['outcome'], 'refused'> }, form: HTMLFormElement, data: DataOf<K>) => void;
 }
 
-export function useNotificationForm<K extends Kind>({ type, withoutToken, read, answered }: NotificationFormOptions<K>) {
+export function useNotificationForm<K extends Kind>({ type, read, answered }: NotificationFormOptions<K>) {
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
   const hydrated = useHydrated();
@@ -43,15 +42,12 @@ export function useNotificationForm<K extends Kind>({ type, withoutToken, read, 
       const data = read(form);
       const token = await getHumanCheckToken(HUMAN_CHECK_ACTIONS[type], form);
       if (!token && humanCheckEnabled()) {
-        if (withoutToken === 'stop') {
-          verificationFailed();
-          return;
-        }
-        console.warn(`[${type}] No bot-check token; sending anyway.`);
+        verificationFailed();
+        return;
       }
-      const outcome = await submitForm({ type, data, ...(token && { turnstileToken: token }) } as NotificationRequest);
-      if (outcome === 'refused') verificationFailed();
-      else answered(outcome, form, data);
+      const answer = await submitForm({ type, data, ...(token && { turnstileToken: token }) } as NotificationRequest);
+      if (answer.outcome === 'refused') verificationFailed();
+      else answered({ ...answer, outcome: answer.outcome }, form, data);
     } finally {
       busyRef.current = false;
       setBusy(false);

@@ -15,6 +15,10 @@ export interface NewsletterContent {
   markdown: string;
   /** The recipient's own unsubscribe page (signed token included). */
   unsubscribeUrl: string;
+  /** Why the reader gets it: a newsletter, or the one email about a book they waited for. */
+  list?: 'newsletter' | 'availability';
+  /** The sender's postal address, printed at the foot. */
+  postalAddress: string;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -72,11 +76,15 @@ export function markdownToHtml(source: string): string {
   return html.replace(STYLED_TAG, (_, tag: string) => `<${tag} style="${STYLES[tag]}"`);
 }
 
-export const footerText = (unsubscribeUrl: string) =>
-  `You are getting this email because you subscribed to the ${SITE.name} newsletter on our website. To stop getting it, unsubscribe with one click: ${unsubscribeUrl}`;
+const WHY = {
+  newsletter: `You are getting this email because you subscribed to the ${SITE.name} newsletter on our website and confirmed it.`,
+  availability: `You are getting this email because you asked us on our website to tell you when this book was available, and confirmed it.`,
+} as const;
+
+export const footerText = (unsubscribeUrl: string, list: keyof typeof WHY = 'newsletter') => `${WHY[list]} To stop getting our emails, unsubscribe with one click: ${unsubscribeUrl}`;
 
 /** The whole email: HTML and plain text. */
-export function renderNewsletter({ subject, markdown: source, unsubscribeUrl }: NewsletterContent): { html: string; text: string } {
+export function renderNewsletter({ subject, markdown: source, unsubscribeUrl, list = 'newsletter', postalAddress }: NewsletterContent): { html: string; text: string } {
   const url = escapeHtml(unsubscribeUrl);
   const html = `<!doctype html>
 <html lang="en">
@@ -90,15 +98,15 @@ export function renderNewsletter({ subject, markdown: source, unsubscribeUrl }: 
 ${markdownToHtml(source)}
 </td></tr>
 <tr><td style="padding:20px 28px;border-top:4px solid ${gold};font-family:${FONT};font-size:13px;line-height:1.5;color:#475569;">
-You are getting this email because you subscribed to the ${escapeHtml(SITE.name)} newsletter on our website.
+${escapeHtml(WHY[list])}
 <a href="${url}" style="${STYLES.a}">Unsubscribe</a> with one click.<br>
-${escapeHtml(SITE.publisher)}, ${escapeHtml(SITE.location)}
+${escapeHtml(SITE.publisher)}, ${escapeHtml(postalAddress)}
 </td></tr>
 </table>
 </td></tr>
 </table>
 </body>
 </html>`;
-  const text = [source.trim(), '', '--', footerText(unsubscribeUrl), `${SITE.publisher}, ${SITE.location}`].join('\n');
+  const text = [source.trim(), '', '--', footerText(unsubscribeUrl, list), `${SITE.publisher}, ${postalAddress}`].join('\n');
   return { html, text };
 }

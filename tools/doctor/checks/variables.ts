@@ -11,7 +11,7 @@ import { listOf } from './common';
 export const OPTIONAL_VARIABLES = {
   AUSPOST_API_KEY: 'shipping is priced from the fixed rate card, not Australia Post',
   GOOGLE_PLACES_API_KEY: 'shoppers type their address by hand (no suggestions)',
-  NOTIFY_EMAIL_TO: "paid orders are emailed to the site's contact address, contact messages and subscriptions to EMAIL_FROM",
+  NOTIFY_EMAIL_TO: "the publisher's notices (paid orders, contact messages, new subscribers) go to EMAIL_FROM",
   PUBLIC_GA4_ID: 'no analytics',
 } as const satisfies Partial<Record<EnvVarName, string>>;
 

@@ -1,0 +1,56 @@
+/**
+ * The confirmation page's steps: read the link's token from the fragment, say what it is for, and post the
+ * reader's answer to /api/email-confirm. "This wasn't me" from the email's own link is posted as the page opens;
+ * confirming waits for the button.
+ */
+import { CONSENT } from '@/config/constants';
+import { SITE } from '@/config/site';
+
+const NO_TOKEN = `This link is missing its code. Please use the link in the email exactly as it came, or write to ${SITE.email}.`;
+const FAILED = `We could not record your answer just now. Please try the link again in a moment, or write to ${SITE.email}.`;
+
+/** What a token's first letters say it is for (the server checks the rest). */
+const QUESTIONS: Record<string, { question: string; confirm: string }> = {
+  nc: { question: `Subscribe this address to the ${SITE.name} newsletter?`, confirm: 'Yes, subscribe me' },
+  ac: { question: `Email this address once when the book you asked about is available?`, confirm: 'Yes, email me when it is available' },
+};
+
+export function answerFromLink(page: Document): void {
+  const status = page.querySelector('[data-confirm-status]');
+  const question = page.querySelector('[data-confirm-question]');
+  const choices = page.querySelector<HTMLElement>('[data-confirm-choices]');
+  if (!status || !question || !choices) return;
+  const token = decodeURIComponent(page.location.hash.replace(/^#/, '')).trim();
+  const asked = QUESTIONS[token.slice(0, 2)];
+  if (!token || !asked) {
+    question.textContent = NO_TOKEN;
+    return;
+  }
+  question.textContent = asked.question;
+  const confirmButton = choices.querySelector<HTMLButtonElement>('[data-confirm-answer="confirm"]');
+  if (confirmButton) confirmButton.textContent = asked.confirm;
+
+  async function send(answer: 'confirm' | 'decline'): Promise<void> {
+    for (const button of choices!.querySelectorAll('button')) button.disabled = true;
+    status!.textContent = answer === 'confirm' ? 'Confirming...' : 'Saving your answer...';
+    try {
+      const response = await fetch(CONSENT.confirmApiPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, answer }) });
+      const body = (await response.json().catch(() => ({}))) as { message?: unknown; error?: unknown };
+      const said = response.ok ? body.message : body.error;
+      status!.textContent = typeof said === 'string' ? said : FAILED;
+      choices!.hidden = true;
+    } catch {
+      status!.textContent = FAILED;
+      for (const button of choices!.querySelectorAll('button')) button.disabled = false;
+    }
+  }
+
+  if (new URLSearchParams(page.location.search).get('answer') === 'decline') {
+    void send('decline');
+    return;
+  }
+  choices.hidden = false;
+  for (const button of choices.querySelectorAll<HTMLButtonElement>('[data-confirm-answer]')) {
+    button.addEventListener('click', () => void send(button.dataset.confirmAnswer === 'decline' ? 'decline' : 'confirm'));
+  }
+}
