@@ -56,7 +56,7 @@ export default handle(async (request) => {
   const db = serviceClient(env);
   try {
     const { lines, subtotal } = await priceCart(db, cartItems);
-    const code = promotionCode ? await checkPromotionCode(db, promotionCode, subtotal) : null;
+    const code = promotionCode ? await checkPromotionCode(db, promotionCode, subtotal, customerEmail) : null;
     if (code && code.status !== 'ok') return json({ error: codeRefusal(code), promotionCode: code }, 409);
     const discount = code?.discount ?? 0;
     // Free shipping is judged on the goods after the code.
@@ -95,11 +95,11 @@ export default handle(async (request) => {
       cancelUrl,
       idempotencyKey: `checkout-${orderId}`,
     });
-    await linkCheckoutSession(db, orderId, session.id);
+    await linkCheckoutSession(db, orderId, session.id, session.expiresAt);
     return json({ url: session.url, sessionId: session.id, orderId });
   } catch (error) {
     if (error instanceof CheckoutRejection) return problem(error.status, error.message);
-    // Another order took the code's last use first: nothing was written, and the shopper is told why.
+    // Other orders took or hold the code's last use first: nothing was written, and the shopper is told why.
     if (error instanceof PromotionCodeRefused) return json({ error: codeRefusal(error.answer), promotionCode: error.answer }, 409);
     throw error;
   }

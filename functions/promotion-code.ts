@@ -5,23 +5,34 @@
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
+import { LIMITS } from '../src/config/constants';
 import { codeRefusal } from '../src/features/checkout/promotion-code';
+import { isEmailAddress } from '../src/lib/email';
 import { CheckoutRejection, cartInput, priceCart } from './_lib/checkout';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { checkPromotionCode, promotionCodeInput } from './_lib/promotion-codes';
 import { serviceClient } from './_lib/supabase-admin';
 
-const body = z.object({ code: promotionCodeInput, cartItems: cartInput });
+const body = z.object({
+  code: promotionCodeInput,
+  cartItems: cartInput,
+  /** The email the checkout page holds, if any: the shopper's own unpaid checkout does not hold the code against them. Half-typed: none. */
+  email: z
+    .string()
+    .max(LIMITS.emailMaxLength + 20)
+    .optional()
+    .transform((typed) => (typed && isEmailAddress(typed.trim()) ? typed.trim() : undefined)),
+});
 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);
   if ('response' in parsed) return parsed.response;
-  const { code, cartItems } = parsed.data;
+  const { code, cartItems, email } = parsed.data;
   if (!code) return problem(400, 'Please enter a code.');
   const db = serviceClient(readServerEnv());
   try {
     const { subtotal } = await priceCart(db, cartItems);
-    const answer = await checkPromotionCode(db, code, subtotal);
+    const answer = await checkPromotionCode(db, code, subtotal, email);
     return json({ ...answer, subtotal, message: codeRefusal(answer) });
   } catch (error) {
     if (error instanceof CheckoutRejection) return problem(error.status, error.message);
@@ -29,5 +40,6 @@ export default handle(async (request) => {
   }
 });
 
-// A low limit: codes are short, and guessing them one request at a time should be slow.
+// A low limit per client address: codes are short, and guessing them one request at a time should be slow. Netlify
+// counts it in a sliding window (the local server too): never a 31st answer in any minute.
 export const config: FunctionConfig = { path: '/api/promotion-code', method: ['POST'], rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] } };

@@ -10,7 +10,7 @@ import { fromCents, toCents } from '../src/lib/money';
 import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { adoptPayerName, cancelUnpaid, GUEST_CUSTOMER_NAME, findOrderBySession, getOrderItems } from './_lib/orders';
-import { LOCAL_SESSION_PREFIX } from './_lib/providers/local-payments';
+import { LOCAL_SESSION_PREFIX, pageClosed } from './_lib/providers/local-payments';
 import { testPaymentsInUse } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 
@@ -57,6 +57,15 @@ export default handle(async (request) => {
       await cancelUnpaid(db, order.id);
       await remindUnpaidCheckout(db, fulfilmentServices(env, request), order.id);
       return Response.redirect(cancel, 303);
+    }
+    if (pageClosed(order)) {
+      // Past its expiry, as Stripe's page would be: its hold on a code has ended, so it takes no payment.
+      await cancelUnpaid(db, order.id);
+      return page(
+        'TEST payment',
+        `<p class="test">TEST PAYMENT — no real money moves</p><h1>This payment page has closed</h1><p role="status">Nothing was paid. <a href="${escapeHtml(cancel)}">Go back to the shop</a> to check out again.</p>`,
+        410,
+      );
     }
     await adoptPayerName(db, order, parsed.data.payer);
     await fulfilOrder(db, fulfilmentServices(env, request), order.id);

@@ -29,21 +29,23 @@ export async function loadFunctions(dir: string): Promise<MountedFunction[]> {
   );
 }
 
-/** A fixed-window counter per function and client address. */
+/**
+ * Netlify's limit per function and client address, counted as Netlify counts it, in a sliding window: at most
+ * `windowLimit` requests answered in any `windowSize` seconds. (A fixed window would let twice the limit through
+ * across its edge.) A refused request is not counted.
+ */
 export class RateLimiter {
-  readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #answered = new Map<string, number[]>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
   allow(key: string, limit: FunctionConfig['rateLimit']): boolean {
     if (!limit) return true;
     const t = this.now();
-    const window = this.#windows.get(key);
-    if (!window || t - window.start >= limit.windowSize * 1000) {
-      this.#windows.set(key, { start: t, count: 1 });
-      return true;
-    }
-    window.count += 1;
-    return window.count <= limit.windowLimit;
+    const recent = (this.#answered.get(key) ?? []).filter((at) => t - at < limit.windowSize * 1000);
+    const allowed = recent.length < limit.windowLimit;
+    if (allowed) recent.push(t);
+    this.#answered.set(key, recent);
+    return allowed;
   }
 }

@@ -24,7 +24,7 @@ const shippingMethodSchema = z.looseObject({
 export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount';
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at';
 
 const orderRowSchema = z
   .object({
@@ -56,6 +56,7 @@ const orderRowSchema = z
     reminder_sent_at: z.string().nullable(),
     promotion_code: z.string().nullable(),
     discount_amount: money,
+    checkout_expires_at: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -89,6 +90,8 @@ const orderRowSchema = z
     /** The promotion code the order used, and what it took off the goods (0 without one). */
     promotionCode: row.promotion_code,
     discount: row.discount_amount,
+    /** When the payment page closes: an unpaid order holds its code's use until then. */
+    checkoutExpiresAt: row.checkout_expires_at,
   }));
 export type Order = z.output<typeof orderRowSchema>;
 
@@ -223,9 +226,12 @@ export async function adoptPayerName(db: SupabaseClient, order: Pick<Order, 'id'
   if (error) throw error;
 }
 
-/** Links the payment session to its order; the same link twice is fine, a different one is refused. */
-export async function linkCheckoutSession(db: SupabaseClient, orderId: string, sessionId: string): Promise<void> {
-  const linked = await rpc(db, 'link_checkout_session', { p_order_id: orderId, p_session_id: sessionId }, z.boolean());
+/**
+ * Links the payment session to its order, with when its page closes (an unpaid order holds its code's use until
+ * then); the same link twice is fine, a different one is refused.
+ */
+export async function linkCheckoutSession(db: SupabaseClient, orderId: string, sessionId: string, expiresAt: string | null): Promise<void> {
+  const linked = await rpc(db, 'link_checkout_session', { p_order_id: orderId, p_session_id: sessionId, p_expires_at: expiresAt }, z.boolean());
   if (!linked) throw new Error(`Order ${orderId} is already linked to another payment session than ${sessionId}.`);
 }
 

@@ -16,15 +16,18 @@ export const promotionCodeInput = z
   .optional()
   .transform((code) => code || undefined);
 
-/** What the code does for goods worth `subtotal` now. A code that cannot be a code is not valid without asking. */
-export async function checkPromotionCode(db: SupabaseClient, code: string, subtotal: number): Promise<CodeAnswer> {
+/**
+ * What the code does for goods worth `subtotal` now. A code that cannot be a code is not valid without asking.
+ * `shopper`: their email, when known; a use their own unpaid checkout holds does not count against them.
+ */
+export async function checkPromotionCode(db: SupabaseClient, code: string, subtotal: number, shopper?: string): Promise<CodeAnswer> {
   if (!PROMOTION_CODES.pattern.test(code)) return { status: 'not_valid' };
-  const { data, error } = await db.rpc('check_promotion_code', { p_code: code, p_subtotal: subtotal });
+  const { data, error } = await db.rpc('check_promotion_code', { p_code: code, p_subtotal: subtotal, p_shopper: shopper ?? null });
   if (error) throw error;
   return codeAnswerSchema.parse(data);
 }
 
-/** create_order refused the code (used up by a concurrent order, or the goods changed): the database's answer. */
+/** create_order refused the code (used up or held by concurrent orders, or the goods changed): the database's answer. */
 export class PromotionCodeRefused extends Error {
   constructor(readonly answer: CodeAnswer) {
     super(`promotion code refused: ${answer.status}`);

@@ -108,4 +108,20 @@ describe('local rate limit', () => {
     now = 60_000;
     expect(limiter.allow('a', limit)).toBe(true);
   });
+
+  it('counts in a sliding window, as Netlify does: never more than the limit in any window, even across a minute’s edge', () => {
+    let now = 0;
+    const limiter = new RateLimiter(() => now);
+    const limit = { windowLimit: 30, windowSize: 60, aggregateBy: ['ip' as const, 'domain' as const] };
+    expect(limiter.allow('a', limit)).toBe(true);
+    now = 59_000;
+    for (let i = 0; i < 29; i += 1) expect(limiter.allow('a', limit)).toBe(true);
+    expect(limiter.allow('a', limit)).toBe(false);
+    // The first request has left the minute; the 29 of 59 s have not.
+    now = 61_000;
+    expect(limiter.allow('a', limit)).toBe(true);
+    expect(limiter.allow('a', limit)).toBe(false);
+    now = 120_000;
+    expect(limiter.allow('a', limit)).toBe(true);
+  });
 });

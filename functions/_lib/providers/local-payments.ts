@@ -7,15 +7,19 @@
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { toCents } from '../../../src/lib/money';
-import { findOrderBySession } from '../orders';
+import { findOrderBySession, type Order } from '../orders';
 import { WebhookSignatureError } from './errors';
-import type { PaymentProvider, PaymentRefund, PaymentSession } from './payments';
+import { PAGE_OPEN_SECONDS, PAGE_WITH_CODE_OPEN_SECONDS, type PaymentProvider, type PaymentRefund, type PaymentSession } from './payments';
 
 /** The part refunds this stand-in made while it runs, by the shop's id: as Stripe keeps them on the payment. */
 const partRefundsMade = new Map<string, PaymentRefund>();
 
 export const LOCAL_SESSION_PREFIX = 'cs_local_';
 export const TEST_PAYMENT_PATH = '/api/test-payment';
+
+/** True when the TEST payment page of this unpaid order has closed, as Stripe's closes at its expiry. */
+export const pageClosed = (order: Pick<Order, 'paymentStatus' | 'checkoutExpiresAt'>, now = Date.now()) =>
+  order.paymentStatus === 'unpaid' && order.checkoutExpiresAt !== null && Date.parse(order.checkoutExpiresAt) <= now;
 
 export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvider {
   return {
@@ -27,7 +31,9 @@ export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvid
       url.searchParams.set('session', id);
       url.searchParams.set('success', input.successUrl);
       url.searchParams.set('cancel', input.cancelUrl);
-      return { id, url: url.href };
+      // Open as long as Stripe's would be: the TEST page refuses to take a payment after this.
+      const seconds = input.discount ? PAGE_WITH_CODE_OPEN_SECONDS : PAGE_OPEN_SECONDS;
+      return { id, url: url.href, expiresAt: new Date(Date.now() + seconds * 1000).toISOString() };
     },
     async retrieveSession(id): Promise<PaymentSession> {
       const order = await findOrderBySession(db(), id);
@@ -35,7 +41,7 @@ export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvid
       const paid = order.paymentStatus === 'paid' || order.paymentStatus === 'refund_due';
       return {
         id,
-        status: paid ? 'complete' : order.paymentStatus === 'expired' ? 'expired' : 'open',
+        status: paid ? 'complete' : order.paymentStatus === 'expired' || pageClosed(order) ? 'expired' : 'open',
         paymentStatus: paid ? 'paid' : 'unpaid',
         // The TEST page charges exactly the order's total.
         amountTotalCents: toCents(order.total),

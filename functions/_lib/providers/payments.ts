@@ -19,6 +19,21 @@ export interface CheckoutSessionInput {
   idempotencyKey: string;
 }
 
+/**
+ * How long a payment page with a promotion code's discount stays open: Stripe's shortest (30 minutes) and a minute
+ * to spare. Its unpaid order holds one use of the code only this long. A page without a code stays open a day,
+ * Stripe's default.
+ */
+export const PAGE_WITH_CODE_OPEN_SECONDS = 31 * 60;
+export const PAGE_OPEN_SECONDS = 24 * 60 * 60;
+
+/** A payment page made: its session id, its address, and when it closes (ISO time; null when the provider does not say). */
+export interface CreatedSession {
+  id: string;
+  url: string;
+  expiresAt: string | null;
+}
+
 export interface PaymentSession {
   id: string;
   status: 'open' | 'complete' | 'expired';
@@ -39,7 +54,7 @@ export type PaymentEvent = { id: string; type: string; action: 'fulfil' | 'cance
 
 export interface PaymentProvider {
   name: 'stripe' | 'local-test';
-  createCheckoutSession(input: CheckoutSessionInput): Promise<{ id: string; url: string }>;
+  createCheckoutSession(input: CheckoutSessionInput): Promise<CreatedSession>;
   retrieveSession(id: string): Promise<PaymentSession>;
   /** Verifies the signature on the raw body; throws WebhookSignatureError when it does not match. */
   parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent>;

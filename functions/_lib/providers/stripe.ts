@@ -6,7 +6,8 @@
 import Stripe from 'stripe';
 import { z } from 'zod';
 import { ProviderError, WebhookSignatureError } from './errors';
-import type { CheckoutSessionInput, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession, RefundInput } from './payments';
+import { PAGE_WITH_CODE_OPEN_SECONDS } from './payments';
+import type { CheckoutSessionInput, CreatedSession, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession, RefundInput } from './payments';
 
 const NAME = 'stripe';
 
@@ -42,7 +43,8 @@ const checkoutInputSchema = z.object({
   idempotencyKey: z.string().min(1).max(255),
 });
 
-const createdSchema = z.object({ id: z.string().min(1), url: z.string().url() });
+/** Stripe answers when the page closes (Unix seconds): what the order's hold on a code lasts. */
+const createdSchema = z.object({ id: z.string().min(1), url: z.string().url(), expires_at: z.number().int().positive().nullable().optional() });
 const couponSchema = z.object({ id: z.string().min(1) });
 
 /** The fields of a Checkout Session we act on; Stripe's `status` can be null on old sessions, which are still open. */
@@ -152,7 +154,7 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
   return {
     name: 'stripe',
 
-    async createCheckoutSession(input: CheckoutSessionInput): Promise<{ id: string; url: string }> {
+    async createCheckoutSession(input: CheckoutSessionInput): Promise<CreatedSession> {
       const checked = checkoutInputSchema.safeParse(input);
       if (!checked.success) throw new TypeError(`Invalid checkout session input: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       const { orderId, customerEmail, lineItems, shipping, successUrl, cancelUrl, idempotencyKey, discount } = checked.data;
@@ -170,7 +172,10 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
           )
         : null;
 
-      return askStripe('create the checkout session', createdSchema, 'a checkout session without a payment page URL', () =>
+      // An unpaid order holds one use of its code: the payment page closes after PAGE_WITH_CODE_OPEN_SECONDS, and
+      // the use goes back then (at once, when the expired webhook cancels the order).
+      const expiresAt = coupon ? Math.floor(Date.now() / 1000) + PAGE_WITH_CODE_OPEN_SECONDS : undefined;
+      const created = await askStripe('create the checkout session', createdSchema, 'a checkout session without a payment page URL', () =>
         stripe.checkout.sessions.create(
           {
             mode: 'payment',
@@ -197,12 +202,7 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
                 },
               },
             ],
-            ...(coupon && {
-              discounts: [{ coupon: coupon.id }],
-              // An unpaid order holds one use of its code: the payment page closes after half an hour (Stripe's
-              // shortest), and its expiry cancels the order, which gives the use back.
-              expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
-            }),
+            ...(coupon && { discounts: [{ coupon: coupon.id }], expires_at: expiresAt }),
             success_url: successUrl,
             cancel_url: cancelUrl,
             // The order id rides on the session and on the payment, so either can be traced back to the order.
@@ -212,6 +212,8 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
           { idempotencyKey },
         ),
       );
+      const closes = created.expires_at ?? expiresAt;
+      return { id: created.id, url: created.url, expiresAt: closes ? new Date(closes * 1000).toISOString() : null };
     },
 
     async retrieveSession(id: string): Promise<PaymentSession> {

@@ -58,7 +58,7 @@ export default function CheckoutPage() {
   const [address, setAddress] = useState<AddressFields>(EMPTY_ADDRESS);
   const [gift, setGift] = useState<GiftChoice>(NO_GIFT);
   const [reminderConsent, setReminderConsent] = useState(false);
-  const code = usePromotionCode(lines);
+  const code = usePromotionCode(lines, email);
   const delivery = useDeliveryOptions(address, lines, subtractDollars(subtotal, code.discount), hydrated, code.applied?.code);
   const [draftRead, setDraftRead] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -158,7 +158,7 @@ export default function CheckoutPage() {
     } catch (error) {
       tab?.close();
       // The delivery options changed since they were shown: offer the current ones again.
-      // The code can no longer be honoured (another order took its last use first): it comes off, with the reason.
+      // The code can no longer be honoured (other orders took or hold its last uses): it comes off, with the reason.
       const refusedCode = error instanceof RequestError ? codeAnswerSchema.safeParse(error.body.promotionCode) : null;
       if (refusedCode?.success) code.refused(refusedCode.data);
       if (error instanceof RequestError && Array.isArray(error.body.quotes)) {

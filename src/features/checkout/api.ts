@@ -18,10 +18,16 @@ export class RequestError extends Error {
   }
 }
 
+/** Netlify's own 429 (a function's rate limit) has no message of ours in its body. */
+export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a minute and try again.';
+
 async function post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
   const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const data = (await response.json().catch(() => ({}))) as T & { error?: string };
-  if (!response.ok) throw new RequestError(data.error || `Request failed (${response.status})`, response.status, data as Record<string, unknown>);
+  if (!response.ok) {
+    const fallback = response.status === 429 ? TOO_MANY_REQUESTS : `Request failed (${response.status})`;
+    throw new RequestError(data.error || fallback, response.status, data as Record<string, unknown>);
+  }
   return data;
 }
 
@@ -42,8 +48,12 @@ export interface AddressFields {
   country: string;
 }
 
-/** Whether a promotion code applies to this cart (priced by the server), with the reason when it does not. */
-export const checkCode = (code: string, lines: readonly CartLine[]) => post<CodeAnswer & { message: string | null }>('/api/promotion-code', { code, cartItems: cartPayload(lines) });
+/**
+ * Whether a promotion code applies to this cart (priced by the server), with the reason when it does not. `email`:
+ * the one typed so far, so a use held by this shopper's own unpaid checkout is not held against them.
+ */
+export const checkCode = (code: string, lines: readonly CartLine[], email = '') =>
+  post<CodeAnswer & { message: string | null }>('/api/promotion-code', { code, cartItems: cartPayload(lines), ...(email.trim() && { email: email.trim() }) });
 
 /** `promotionCode`: the code applied, since free shipping is judged on the goods after it. */
 export const fetchQuotes = (address: AddressFields, lines: readonly CartLine[], promotionCode?: string) =>

@@ -5,9 +5,10 @@
  */
 import * as z from 'zod/mini';
 import { PROMOTION_CODES } from '@/config/constants';
-import { formatLongDate, formatPrice } from '@/lib/format';
+import { formatPrice } from '@/lib/format';
 
-export const CODE_STATUSES = ['ok', 'not_valid', 'not_started', 'expired', 'used_up', 'spend_more', 'changed'] as const;
+/** `held`: the last uses are held by checkouts still on their payment page; they come back if those go unpaid. */
+export const CODE_STATUSES = ['ok', 'not_valid', 'expired', 'used_up', 'held', 'spend_more', 'changed'] as const;
 export type CodeStatus = (typeof CODE_STATUSES)[number];
 
 const money = z.coerce.number();
@@ -20,7 +21,6 @@ export const codeAnswerSchema = z.object({
   discount: z.optional(money),
   shortfall: z.optional(money),
   min_subtotal: z.optional(money),
-  starts_at: z.optional(z.string()),
 });
 export type CodeAnswer = z.infer<typeof codeAnswerSchema>;
 
@@ -37,12 +37,12 @@ export function codeRefusal(answer: CodeAnswer): string | null {
       return null;
     case 'not_valid':
       return 'That code is not valid. Please check it and try again.';
-    case 'not_started':
-      return answer.starts_at ? `That code can be used from ${formatLongDate(answer.starts_at)}.` : 'That code cannot be used yet.';
     case 'expired':
       return 'That code has expired.';
     case 'used_up':
       return 'That code has been used up.';
+    case 'held':
+      return "This code's last uses are held by checkouts in progress. Please try again in a few minutes.";
     case 'spend_more':
       return `Spend ${formatPrice(answer.shortfall ?? 0)} more to use this code.`;
     case 'changed':

@@ -10,7 +10,8 @@ import { codeRefusal, normaliseCode, type CodeAnswer } from './promotion-code';
 
 export type AppliedCode = CodeAnswer & { status: 'ok'; code: string; discount: number };
 
-export function usePromotionCode(lines: readonly CartLine[]) {
+/** `email`: the checkout's email so far, sent with each check (the shopper's own unpaid checkout does not hold the code from them). */
+export function usePromotionCode(lines: readonly CartLine[], email = '') {
   const [typed, setTyped] = useState('');
   const [applied, setApplied] = useState<AppliedCode | null>(null);
   const [checking, setChecking] = useState(false);
@@ -19,7 +20,7 @@ export function usePromotionCode(lines: readonly CartLine[]) {
   async function check(code: string): Promise<void> {
     setChecking(true);
     try {
-      const answer = await checkCode(code, lines);
+      const answer = await checkCode(code, lines, email);
       if (answer.status === 'ok' && answer.code) {
         setApplied({ ...answer, status: 'ok', code: answer.code, discount: answer.discount ?? 0 });
         setMessage(null);
@@ -60,7 +61,7 @@ export function usePromotionCode(lines: readonly CartLine[]) {
       setApplied(null);
       setMessage(null);
     },
-    /** The server refused the code when the order was placed (used up meanwhile): off, with its reason. */
+    /** The server refused the code when the order was placed (used up or held meanwhile): off, with its reason. */
     refused: (answer: CodeAnswer) => {
       setApplied(null);
       setMessage(codeRefusal(answer));

@@ -49,6 +49,8 @@ function session(overrides: Record<string, unknown> = {}): Record<string, unknow
     payment_status: 'unpaid',
     status: 'open',
     url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3#fidkdWxOYHwnPyd1blpxYHZxWjA0',
+    // Stripe's default without expires_at: a day after the session was made.
+    expires_at: 1_893_542_400,
     ...overrides,
   };
 }
@@ -81,7 +83,7 @@ describe('Stripe Checkout Sessions', () => {
   it('creates a payment session in AUD with database prices, the shipping rate, the order id and the idempotency key', async () => {
     const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session()));
     const created = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).createCheckoutSession(INPUT);
-    expect(created).toEqual({ id: 'cs_test_a1b2c3', url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3#fidkdWxOYHwnPyd1blpxYHZxWjA0' });
+    expect(created).toEqual({ id: 'cs_test_a1b2c3', url: 'https://checkout.stripe.com/c/pay/cs_test_a1b2c3#fidkdWxOYHwnPyd1blpxYHZxWjA0', expiresAt: '2030-01-02T00:00:00.000Z' });
 
     const request = fake.seen[0]!;
     expect(request.method).toBe('POST');
@@ -118,10 +120,12 @@ describe('Stripe Checkout Sessions', () => {
 
   it('a promotion code: a coupon of the order’s own for exactly the discount (once, one redemption), applied to the session, which closes in 31 minutes', async () => {
     const stripeOptions = await fakeStripe((seen, res) =>
-      seen.url.pathname === '/v1/coupons' ? stripeJson(res, 200, { id: 'coupon_order_123', object: 'coupon', amount_off: 590 }) : stripeJson(res, 200, session()),
+      seen.url.pathname === '/v1/coupons'
+        ? stripeJson(res, 200, { id: 'coupon_order_123', object: 'coupon', amount_off: 590 })
+        : stripeJson(res, 200, session({ expires_at: Number(seen.body.get('expires_at')) })),
     );
     const before = Math.floor(Date.now() / 1000);
-    await createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).createCheckoutSession({ ...INPUT, discount: { name: 'Code PARISH10', amountOffCents: 590 } });
+    const made = await createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).createCheckoutSession({ ...INPUT, discount: { name: 'Code PARISH10', amountOffCents: 590 } });
     const [coupon, created] = fake.seen;
     expect(coupon!.url.pathname).toBe('/v1/coupons');
     expect(coupon!.headers['idempotency-key']).toBe('checkout-order-123-coupon');
@@ -130,6 +134,8 @@ describe('Stripe Checkout Sessions', () => {
     expect(body['discounts[0][coupon]']).toBe('coupon_order_123');
     expect(Number(body.expires_at) - before).toBeGreaterThanOrEqual(31 * 60);
     expect(Number(body.expires_at) - before).toBeLessThan(32 * 60);
+    // When the page closes goes back with it: the order holds the code's use until then.
+    expect(made.expiresAt).toBe(new Date(Number(body.expires_at) * 1000).toISOString());
     // The line items keep their database prices: Stripe takes the coupon off their subtotal, never the shipping.
     expect(body['line_items[0][price_data][unit_amount]']).toBe('2200');
   });
