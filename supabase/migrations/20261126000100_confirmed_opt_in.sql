@@ -273,7 +273,7 @@ end;
 $$;
 
 -- From an availability email or a checkout reminder: no reminder again, and (from an availability email) off
--- every book's waiting list. 'unsubscribed' or 'already'.
+-- every book's waiting list, including a mailing still being sent. 'unsubscribed' or 'already'.
 create function public.marketing_opt_out(p_email text, p_via text)
 returns text
 language plpgsql
@@ -286,8 +286,9 @@ begin
   if p_via not in ('availability', 'reminder') then
     raise exception 'Unknown list %', p_via using errcode = '22023';
   end if;
+  -- Off every list, and out of any availability mailing not yet sent to it (its delivery is then skipped).
   if p_via = 'availability' then
-    delete from public.back_in_stock_requests where lower(email) = v_email and drawn_at is null;
+    delete from public.back_in_stock_requests where lower(email) = v_email;
   end if;
   insert into public.marketing_opt_outs (email, via) values (v_email, p_via) on conflict do nothing;
   return case when found then 'unsubscribed' else 'already' end;

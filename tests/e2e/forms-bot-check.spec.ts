@@ -2,12 +2,13 @@
  * The newsletter and contact forms with the bot-check on: the site built with Turnstile's always-passing
  * test site key and served with the matching secret (tests/e2e/bot-check/server.ts). Cloudflare's script is
  * replaced by a stand-in that behaves like a Managed widget: it passes invisibly, fails, or shows its
- * checkbox (calling before-interactive-callback) and hands over a token once the visitor ticks it.
+ * checkbox (calling before-interactive-callback) and hands over a token once the visitor ticks it. A form whose
+ * bot-check gives no token sends nothing: the server would refuse it.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { botCheckPort } from './bot-check/keys';
+import { confirmationTo, mailsTo, NEWSLETTER_CONFIRMATION } from './mailbox';
 import { uniqueEmail } from './support';
 
 const BASE_URL = `http://localhost:${botCheckPort(Number(process.env.E2E_PORT ?? 4399))}`;
@@ -84,8 +85,32 @@ test.describe('forms with the bot-check on', () => {
     await button.click();
     expect((await sent).postDataJSON()).toMatchObject({ type: 'newsletter', turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' });
     await expect(toasts(page).getByText('Successfully subscribed!')).toBeVisible();
-    expect(await storedRows('newsletter_subscriptions', address)).toHaveLength(1);
-    await expect.poll(async () => (await readOutbox(OUTBOX)).find((m) => m.subject === `New newsletter subscriber: ${address}`)?.text ?? '').toContain('Bot-check: passed');
+    expect(await storedRows('newsletter_subscriptions', address)).toEqual([expect.objectContaining({ status: 'pending' })]);
+    // Past the bot-check, the sign-up is still only a request: the address is asked to confirm it.
+    expect((await confirmationTo(address, NEWSLETTER_CONFIRMATION, OUTBOX)).text).toContain('/newsletter/confirm#');
+  });
+
+  test('a newsletter sign-up whose bot-check gives no token says Verification failed: nothing is stored or sent', async ({ page }) => {
+    await useWidget(page, 'fail');
+    const address = uniqueEmail('botcheck-news-failed');
+    await page.goto('/blog');
+    const box = page.getByRole('region', { name: 'Subscribe to Our Newsletter' });
+    const button = box.getByRole('button', { name: 'Subscribe' });
+    await button.scrollIntoViewIfNeeded();
+    await expect(button).toBeEnabled();
+    await box.getByRole('textbox', { name: 'Email address' }).fill(address);
+    const posted: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/send-notification') && posted.push(r.url()));
+    await button.click();
+    await expect(toasts(page).getByText('Verification failed')).toBeVisible();
+    await expect(box.getByRole('textbox', { name: 'Email address' })).toHaveValue(address);
+    expect(posted).toEqual([]);
+    // Posted straight to the server without a token, it is refused there too.
+    const direct = await page.request.post('/api/send-notification', { data: { type: 'newsletter', data: { email: address } } });
+    expect(direct.status()).toBe(403);
+    expect(await direct.json()).toEqual({ error: 'Verification failed' });
+    expect(await storedRows('newsletter_subscriptions', address)).toEqual([]);
+    expect(await mailsTo(address, OUTBOX)).toEqual([]);
   });
 
   test('a contact message with a passing token is sent and stored', async ({ page }) => {

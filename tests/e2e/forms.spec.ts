@@ -1,12 +1,14 @@
 /**
  * The newsletter (/blog) and contact (/contact) forms end to end on the embedded backend: toasts, what is
- * stored (read back with the embedded backend's well-known service-role key) and the notification in the
- * local outbox file (LOCAL_OUTBOX_FILE in playwright.config.ts). No site key is set, so the bot-check is off.
+ * stored (read back with the embedded backend's well-known service-role key) and the emails in the local outbox
+ * file (LOCAL_OUTBOX_FILE in playwright.config.ts): a newsletter sign-up's confirmation, the publisher's notices.
+ * No site key is set, so the bot-check is off.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { scanPage } from '../audit/accessibility';
+import { confirmationTo, confirmWithoutPage, mailsTo, NEWSLETTER_CONFIRMATION } from './mailbox';
 import { horizontalOverflow, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
@@ -76,7 +78,7 @@ async function contactFormReady(page: Page) {
 }
 
 test.describe('newsletter on /blog', () => {
-  test('subscribes, notifies the publisher, and says so when the same address (any case) subscribes again', async ({ page, baseURL }) => {
+  test('asks the address to confirm by email, notifies the publisher once it has, and says so when the same address (any case) subscribes again', async ({ page, request, baseURL }) => {
     const address = uniqueEmail('newsletter');
     const form = await newsletterForm(page);
     await expect(form.email).toHaveAttribute('type', 'email');
@@ -85,17 +87,25 @@ test.describe('newsletter on /blog', () => {
 
     await form.email.fill(address);
     await form.button.click();
-    await expect(toasts(page).getByText('Successfully subscribed!')).toBeVisible();
+    const signedUp = toasts(page).getByRole('listitem').filter({ hasText: 'Successfully subscribed!' });
+    await expect(signedUp).toBeVisible();
+    await expect(signedUp).toContainText('Almost done: please confirm from the email we have just sent you.');
     await expect(form.email).toHaveValue('');
-    expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toHaveLength(1);
-    await expect.poll(async () => (await readOutbox(OUTBOX)).some((m) => m.subject === `New newsletter subscriber: ${address}`), { message: 'notification in the outbox' }).toBe(true);
+    expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toEqual([expect.objectContaining({ status: 'pending', consent_at: null })]);
+    // Only the confirmation goes out; the publisher hears of a subscriber once the address is confirmed.
+    const confirmation = await confirmationTo(address, NEWSLETTER_CONFIRMATION);
+    const notice = async () => (await readOutbox(OUTBOX)).some((m) => m.subject === `New newsletter subscriber: ${address}`);
+    expect(await notice()).toBe(false);
+    await confirmWithoutPage(request, confirmation);
+    await expect.poll(notice, { message: 'notification in the outbox' }).toBe(true);
 
     await form.email.fill(address.toUpperCase());
     await form.button.click();
     const again = toasts(page).getByRole('listitem').filter({ hasText: "You're already subscribed!" });
     await expect(again).toBeVisible();
     await expect(again).toContainText('No need to subscribe again.');
-    expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toHaveLength(1);
+    expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toEqual([expect.objectContaining({ status: 'confirmed' })]);
+    expect((await mailsTo(address)).map((m) => m.subject)).toEqual([NEWSLETTER_CONFIRMATION]);
   });
 
   test('an address typed before the form hydrates is the one subscribed', async ({ page, baseURL }) => {

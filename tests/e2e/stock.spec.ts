@@ -3,11 +3,13 @@
  * a desktop (1280 px): sales through the real checkout
  * take a title below its low-stock level twice and the publisher gets one email; in /admin a delivery is added
  * with Received (+N) and the history shows it beside each sale, named by its order. A sold-out book offers
- * "Email me when it's available"; two shoppers leave their address, the publisher sees them waiting and
- * receives stock, each address gets exactly one email, and a second delivery sends none.
+ * "Email me when it's available"; two shoppers leave their address and confirm it from their email, the
+ * publisher sees them waiting and receives stock, each address gets exactly one email, and a second delivery
+ * sends none.
  */
 import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { availabilityConfirmation, confirmationTo, confirmWithoutPage, signUpsFrom } from './mailbox';
 import { buysThroughCheckout, grantStaff, lookAtBothWidths, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
@@ -81,23 +83,25 @@ test.describe('stock', () => {
     expect((await readOutbox(OUTBOX)).filter((m) => m.subject === `Low stock: ${book.title}`)).toHaveLength(1);
   });
 
-  test('“Email me when it’s available” on a sold-out book: two addresses wait, a delivery emails each once, a second delivery none', async ({ browser, page, request }) => {
+  test('“Email me when it’s available” on a sold-out book: two addresses confirm from their email, a delivery emails each once, a second delivery none', async ({ browser, page, request }) => {
     await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
     const book = await ownProduct(request, 'back', { stock: 0 });
     const waiting = [uniqueEmail('waiting-one'), uniqueEmail('waiting-two')];
     for (const [i, email] of waiting.entries()) {
       const shopper = await browser.newPage({ viewport: { width: PHONE.width, height: PHONE.height } });
+      // Each shopper signs up from an address of their own (see signUpElsewhere).
+      await signUpsFrom(shopper, `127.0.6.${i + 1}`);
       await shopper.goto(`/store/product/${book.id}`);
       await expect(shopper.getByText('Out of Stock').first()).toBeVisible();
       const form = shopper.getByRole('form', { name: `Email me when ${book.title} is available` });
       await form.getByLabel('Email address').fill(email);
       await form.getByRole('button', { name: "Email me when it's available" }).click();
-      await expect(form.getByText(`We'll email ${email} once when ${book.title} is available.`)).toBeVisible();
+      await expect(form.getByText(`Almost done: we've sent an email to ${email}. Confirm from it, and we'll email you once when ${book.title} is available.`)).toBeVisible();
       if (i === 0) await lookAtBothWidths(shopper, 'back-in-stock-form');
       await shopper.close();
+      // The sign-up sent its confirmation and nothing else; each confirms from it (the page itself: mailing-consent.spec.ts).
+      await confirmWithoutPage(request, await confirmationTo(email, availabilityConfirmation(book.title)));
     }
-    // Signing up sends nothing yet.
-    expect((await readOutbox(OUTBOX)).filter((m) => waiting.includes(m.to))).toEqual([]);
 
     await publisherOnStock(page, request);
     const card = page.getByRole('region', { name: `Stock of ${book.title}` });
@@ -106,7 +110,9 @@ test.describe('stock', () => {
     await card.getByLabel('Copies received').fill('5');
     await card.getByLabel('Reason').fill('Reprint delivered');
     await card.getByRole('button', { name: 'Received' }).click();
-    await expect(page.getByText(`${book.title}: 5 received, 5 in stock; 2 waiting shoppers emailed.`).first()).toBeVisible();
+    await expect(page.getByText(`${book.title}: 5 received, 5 in stock; emailing 2 waiting shoppers.`).first()).toBeVisible();
+    // The panel then sends the availability email in batches, as a newsletter.
+    await expect(page.getByText('It has gone to everyone it was for.').first()).toBeVisible({ timeout: 30_000 });
     await expect(card.getByText('Nobody waiting to hear it is back')).toBeVisible();
 
     await card.getByLabel('Copies received').fill('3');
@@ -114,11 +120,12 @@ test.describe('stock', () => {
     await card.getByRole('button', { name: 'Received' }).click();
     await expect(page.getByText(`${book.title}: 3 received, 8 in stock.`).first()).toBeVisible();
 
-    const mails = (await readOutbox(OUTBOX)).filter((m) => waiting.includes(m.to));
+    const mails = (await readOutbox(OUTBOX)).filter((m) => waiting.includes(m.to) && m.subject === `${book.title} is available`);
     expect(mails.map((m) => m.to).sort()).toEqual([...waiting].sort());
     for (const mail of mails) {
-      expect(mail.subject).toBe(`${book.title} is back in stock`);
       expect(mail.text).toContain(`/store/product/${book.id}`);
+      expect(mail.batchKey).toMatch(/^newsletter-[0-9a-f-]{36}-batch-\d+$/);
+      expect(mail.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     }
   });
 });

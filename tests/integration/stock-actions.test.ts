@@ -2,7 +2,9 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fulfilOrder, type FulfilmentServices } from '../../functions/_lib/fulfilment';
 import type { EmailMessage } from '../../functions/_lib/providers/email';
-import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { signingSecret, signMailLink } from '../../functions/_lib/mail-links';
+import { type OutboxEntry, readOutbox } from '../../functions/_lib/providers/local-email';
+import { readServerEnv } from '../../src/config/env';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 
 const STAFF = 'stock-keeper@example.com';
@@ -145,39 +147,115 @@ describe('/api/admin-stock', () => {
 });
 
 describe('tell me when it’s back', () => {
-  const ask = (email: string, productId: string) =>
-    fetch(`${t.url}/api/send-notification`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'back_in_stock', data: { email, productId } }) });
+  type Answer = { status: number; body: Record<string, unknown> };
+  const post = async (path: string, body: unknown, token?: string): Promise<Answer> => {
+    const response = await fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const ask = (email: string, productId: string) => post('/api/send-notification', { type: 'back_in_stock', data: { email, productId } });
+  /** Follows a link of a confirmation email as its page does: the token after `#`, posted with the answer. */
+  const follow = (mail: OutboxEntry, answer: 'confirm' | 'decline') => post('/api/email-confirm', { token: tokenOf(mail), answer });
+  const tokenOf = (mail: OutboxEntry) => mail.text.match(/\/newsletter\/confirm#(\S+)/)![1]!;
+  const mailsTo = async (email: string) => (await readOutbox(outbox)).filter((m) => m.to.toLowerCase() === email.toLowerCase());
+  const confirmationsTo = async (email: string) => (await mailsTo(email)).filter((m) => m.subject.startsWith('Please confirm'));
+  async function sendMailing(newsletterId: string): Promise<Answer> {
+    const token = (await staff.auth.getSession()).data.session!.access_token;
+    return post('/api/admin-newsletter', { newsletterId }, token);
+  }
+  const waitingFor = async (productId: string) => ((await staff.rpc('admin_list_stock')).data as Array<{ id: string; waiting: number }>).find((p) => p.id === productId)?.waiting;
 
-  it('puts an address on a sold-out book’s list once in any letter case, and emails each address once when stock comes back', async () => {
+  it('a sold-out book’s list holds only addresses confirmed from their inbox; a stock change draws them into one mailing, sent once to each by the batch sender', async () => {
     await product('back-a', 0);
-    const before = (await readOutbox(outbox)).length;
-    expect((await ask('ann@example.com', 'back-a')).status).toBe(200);
-    expect((await ask('bo@example.com', 'back-a')).status).toBe(200);
-    const again = await ask('ANN@example.com', 'back-a');
-    expect(again.status).toBe(409);
-    expect(await again.json()).toEqual({ error: "You're already on the list for this book: we'll email you once when it's available." });
-    expect(await (await ask('ann@example.com', 'no-such-title')).json()).toEqual({ error: 'We could not find that book in the shop.' });
-    expect((await ask('not-an-address', 'back-a')).status).toBe(400);
-    // Nothing is sent on signing up, and a shopper cannot read the list.
-    expect((await readOutbox(outbox)).length).toBe(before);
-    expect((await shopper.from('back_in_stock_requests').select('email')).error).toBeTruthy();
-    const { data: listed } = await staff.rpc('admin_list_stock');
-    expect((listed as Array<{ id: string; waiting: number }>).find((p) => p.id === 'back-a')?.waiting).toBe(2);
+    await product('back-in', 4);
+    const [ann, bo, cy] = ['ann@example.com', 'bo@example.com', 'cy@example.com'];
 
-    // Set to 0 is not back in stock: nobody is emailed.
-    expect(await stockAction(staff, { action: 'set', productId: 'back-a', stock: 0, reason: 'Recount' })).toMatchObject({ status: 200, body: { notified: 0 } });
+    // Asking sends one email: a link to confirm and a "This wasn't me" link, with the same token.
+    expect(await ask(ann, 'back-a')).toEqual({ status: 200, body: { ok: true } });
+    const [confirmation] = await confirmationsTo(ann);
+    expect(await mailsTo(ann)).toHaveLength(1);
+    expect(confirmation).toMatchObject({ subject: 'Please confirm: email me when Title back-a is available' });
+    const token = tokenOf(confirmation!);
+    expect(confirmation!.text).toContain(`${t.url}/newsletter/confirm#${token}`);
+    expect(confirmation!.text).toContain(`${t.url}/newsletter/confirm?answer=decline#${token}`);
+    // Asking again while the email is fresh (in any letter case) sends no second one, and answers the same.
+    expect(await ask('ANN@example.com', 'back-a')).toEqual({ status: 200, body: { ok: true } });
+    expect(await mailsTo(ann)).toHaveLength(1);
+
+    expect(await follow(confirmation!, 'confirm')).toEqual({ status: 200, body: { state: 'confirmed', message: "Thank you for confirming! We'll email you once when the book is available." } });
+    expect(await follow(confirmation!, 'confirm')).toMatchObject({ status: 200, body: { state: 'already' } });
+    // Confirmed: asking again is refused, saying so.
+    expect(await ask('ANN@example.com', 'back-a')).toEqual({ status: 409, body: { error: "You're already on the list for this book: we'll email you once when it's available." } });
+
+    // Bo asks and never confirms; Cy asks and confirms.
+    expect((await ask(bo, 'back-a')).status).toBe(200);
+    expect((await ask(cy, 'back-a')).status).toBe(200);
+    expect((await follow((await confirmationsTo(cy))[0]!, 'confirm')).body).toMatchObject({ state: 'confirmed' });
+
+    // A book that can be bought now has no list; an unknown book or a bad address is refused. Nothing is sent.
+    const before = (await readOutbox(outbox)).length;
+    expect(await ask(ann, 'back-in')).toEqual({ status: 422, body: { error: 'This book is in stock: you can order it now, so there is no list to wait on.' } });
+    expect(await ask(ann, 'no-such-title')).toEqual({ status: 404, body: { error: 'We could not find that book in the shop.' } });
+    expect((await ask('not-an-address', 'back-a')).status).toBe(400);
+    expect((await readOutbox(outbox)).length).toBe(before);
+
+    // A shopper cannot read the list; staff see the confirmed only.
+    expect((await shopper.from('back_in_stock_requests').select('email')).error).toBeTruthy();
+    expect(await waitingFor('back-a')).toBe(2);
+
+    // Set to 0 is not back in stock: nobody is drawn.
+    expect(await stockAction(staff, { action: 'set', productId: 'back-a', stock: 0, reason: 'Recount' })).toEqual({
+      status: 200,
+      body: { message: 'Title back-a: stock set to 0.', stock: 0, mailing: null },
+    });
+    // Two deliveries at once draw one mailing, for the two confirmed addresses; sending is left to the batch sender.
     const received = await Promise.all([
       stockAction(staff, { action: 'receive', productId: 'back-a', quantity: 10, reason: 'Reprint' }),
       stockAction(staff, { action: 'receive', productId: 'back-a', quantity: 1, reason: 'Found one' }),
     ]);
     expect(received.map((r) => r.status)).toEqual([200, 200]);
-    expect(received.reduce((n, r) => n + Number(r.body.notified), 0)).toBe(2);
-    expect(await stockAction(staff, { action: 'receive', productId: 'back-a', quantity: 1, reason: 'Another' })).toMatchObject({ status: 200, body: { notified: 0 } });
+    const drawn = received.filter((r) => r.body.mailing !== null);
+    expect(drawn).toHaveLength(1);
+    const mailing = drawn[0]!.body.mailing as { id: string; recipients: number };
+    expect(mailing).toEqual({ id: expect.any(String), recipients: 2 });
+    expect(drawn[0]!.body.message).toMatch(/^Title back-a: (10|1) received, (10|1|11) in stock; emailing 2 waiting shoppers\.$/);
+    expect(received.find((r) => r.body.mailing === null)!.body.message).toMatch(/^Title back-a: (10|1) received, (10|1|11) in stock\.$/);
+    // Whichever came second found the other's copies there: 11 in all.
+    expect(Math.max(...received.map((r) => Number(r.body.stock)))).toBe(11);
+    expect(await waitingFor('back-a')).toBe(0);
+    const available = async () => (await readOutbox(outbox)).filter((m) => m.subject === 'Title back-a is available');
+    expect(await available()).toEqual([]);
 
-    const mails = (await readOutbox(outbox)).filter((m) => m.subject === 'Title back-a is back in stock');
-    expect(mails.map((m) => m.to).sort()).toEqual(['ann@example.com', 'bo@example.com']);
-    expect(mails[0]!.text).toContain(`/store/product/back-a`);
-    const { data: after } = await staff.rpc('admin_list_stock');
-    expect((after as Array<{ id: string; waiting: number }>).find((p) => p.id === 'back-a')?.waiting).toBe(0);
+    // The back office sends it: one email per confirmed address, in one batch, each with its one-click unsubscribe.
+    expect(await sendMailing(mailing.id)).toEqual({ status: 200, body: { sent: 2, waiting: 0, state: 'done', message: 'It has gone to everyone it was for.' } });
+    const mails = await available();
+    expect(mails.map((m) => m.to).sort()).toEqual([ann, cy]);
+    const secret = signingSecret(readServerEnv({ SHOP_LOCAL_SERVER: '1' }));
+    for (const mail of mails) {
+      expect(mail.batchKey).toBe(`newsletter-${mailing.id}-batch-1`);
+      const unsubscribe = signMailLink(secret, { kind: 'availability-unsubscribe', email: mail.to });
+      expect(mail.headers).toEqual({
+        'List-Unsubscribe': `<${t.url}/api/newsletter-unsubscribe?token=${encodeURIComponent(unsubscribe)}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      });
+      expect(mail.text).toContain(`${t.url}/newsletter/unsubscribe#${unsubscribe}`);
+      expect(mail.text).toContain('/store/product/back-a');
+    }
+    // Bo, who never confirmed, had the confirmation and nothing else.
+    expect((await mailsTo(bo)).map((m) => m.subject)).toEqual(['Please confirm: email me when Title back-a is available']);
+    // Sending again sends nobody anything.
+    expect((await sendMailing(mailing.id)).body).toMatchObject({ sent: 0, state: 'done' });
+    expect(await available()).toHaveLength(2);
+
+    // A later stock change draws nothing: the confirmed were emailed, and Bo is still unconfirmed.
+    expect(await stockAction(staff, { action: 'receive', productId: 'back-a', quantity: 1, reason: 'Another' })).toEqual({
+      status: 200,
+      body: { message: 'Title back-a: 1 received, 12 in stock.', stock: 12, mailing: null },
+    });
+    expect(((await staff.rpc('admin_list_newsletters')).data as Array<{ product_id: string | null }>).filter((n) => n.product_id === 'back-a')).toHaveLength(1);
+    expect(await available()).toHaveLength(2);
   });
 });

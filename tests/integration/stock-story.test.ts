@@ -2,8 +2,10 @@
  * Stock with its story, on the embedded backend and on PostgreSQL 17: a delivery added (+N) with its reason, the
  * history of a product (the publisher's changes, each sale and each cancellation with its order), the low-stock
  * crossing opened once per crossing (two sales below the level, concurrent ones too, open one) and re-armed when
- * the stock is back, and the back-in-stock list: one row per address and book in any letter case, each address
- * claimed by one caller only, and only while the book is in stock. Staff only for the history and the counts.
+ * the stock is back, and the waiting list of a book that cannot be bought: one request per address and book in any
+ * letter case, answered send / wait / subscribed / for_sale / unknown, confirmed from the inbox, an unconfirmed one
+ * gone after 7 days, and the confirmed drawn into one availability mailing once the book is for sale again, by one
+ * caller only. Staff only for the history and the counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
@@ -16,7 +18,9 @@ const ORDERS = ['00000000-0000-4000-8000-000000000701', '00000000-0000-4000-8000
 const FIXTURES = `
   insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'counter@example.com', now()), ('${SHOPPER}', 'reader@example.com', now());
   insert into public.staff_members (email) values ('counter@example.com');
-  insert into public.products (id, title, price, stock, low_stock_level) values ('${BOOK}', 'Story Book', 20, 12, 10), ('sold-out-book', 'Sold Out', 20, 0, 10);
+  insert into public.products (id, title, price, stock, low_stock_level) values ('${BOOK}', 'Story Book', 20, 12, 10), ('sold-out-book', 'Sold Out', 20, 0, 10),
+    ('quiet-book', 'Quiet Book', 20, 0, 10), ('expiring-book', 'Expiring Book', 20, 0, 10);
+  insert into public.products (id, title, price, stock, low_stock_level, for_sale) values ('retired-book', 'Retired Book', 20, 5, 10, false);
   ${ORDERS.map(
     (id, i) => `insert into public.orders (id, customer_email, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, checkout_session_id)
       values ('${id}', 'buyer${i}@example.com', 40, 15, 55, '{}', '{}', 'cs_story_${i}');
@@ -112,24 +116,144 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
     ]);
   });
 
-  it('the waiting list: one row per address and book in any letter case; claimed only once the book is in stock, by one caller', async () => {
-    await db.request('service_role', {}, `insert into public.back_in_stock_requests (product_id, email) values ('sold-out-book', 'Ann@Example.com'), ('sold-out-book', 'bo@example.com')`, {
-      commit: true,
-    });
-    await expect(db.request('service_role', {}, `insert into public.back_in_stock_requests (product_id, email) values ('sold-out-book', 'ann@example.COM')`)).rejects.toMatchObject({ code: '23505' });
-    await expect(db.request('service_role', {}, `insert into public.back_in_stock_requests (product_id, email) values ('no-such-book', 'ann@example.com')`)).rejects.toMatchObject({ code: '23503' });
+  type Request = { action: string; id?: string; sent_at?: string };
+  const request = (productId: string, email: string) => asService<Request>(`public.back_in_stock_request('${productId}', '${email}')`);
+  const requests = async (productId: string) =>
+    (
+      await db.admin.query<{ id: string; email: string; confirmed: boolean; drawn: boolean; mailing_id: string | null }>(
+        `select id, email, confirmed_at is not null as confirmed, drawn_at is not null as drawn, mailing_id from public.back_in_stock_requests where product_id = '${productId}' order by lower(email)`,
+      )
+    ).rows;
+  const waiting = async (productId: string) => (await asStaff<Array<{ id: string; waiting: number }>>('public.admin_list_stock()')).find((p) => p.id === productId)?.waiting;
+  const drawMailing = (productId: string) => asService<{ id: string; recipients: number } | null>(`public.availability_create_mailing('${productId}', 'Back', 'It is back.', 'counter@example.com')`);
 
-    const listed = await asStaff<Array<{ id: string; waiting: number }>>('public.admin_list_stock()');
-    expect(listed.find((p) => p.id === 'sold-out-book')).toMatchObject({ waiting: 2, stock: 0, low_stock_level: 10 });
+  it('a request for a book that cannot be bought: send, then wait within the day; confirmed, it is subscribed; a book for sale or unknown has no list', async () => {
+    const first = await request('sold-out-book', 'Ann@Example.com');
+    expect(first).toEqual({ action: 'send', id: expect.any(String), sent_at: expect.any(String) });
+    // Asking again, in any letter case, within a day: nothing more is sent.
+    expect(await request('sold-out-book', ' ann@example.COM ')).toEqual({ action: 'wait', id: first.id });
+    expect(await requests('sold-out-book')).toEqual([{ id: first.id, email: 'Ann@Example.com', confirmed: false, drawn: false, mailing_id: null }]);
 
-    // Out of stock: nobody is claimed.
-    expect(await asService(`public.claim_back_in_stock('sold-out-book')`)).toEqual([]);
+    // A day on, still unconfirmed: a new confirmation may be sent, for the same request.
+    await db.admin.exec(`update public.back_in_stock_requests set confirmation_sent_at = now() - interval '25 hours' where id = '${first.id}'`);
+    const resent = await request('sold-out-book', 'ann@example.com');
+    expect(resent).toEqual({ action: 'send', id: first.id, sent_at: expect.any(String) });
+    expect(Date.parse(resent.sent_at!)).toBeGreaterThan(Date.parse(first.sent_at!));
+
+    expect(await asService(`public.back_in_stock_confirm('${first.id}')`)).toBe('confirmed');
+    expect(await asService(`public.back_in_stock_confirm('${first.id}')`)).toBe('already');
+    expect(await asService(`public.back_in_stock_confirm('00000000-0000-4000-8000-000000000000')`)).toBe('unknown');
+    expect(await request('sold-out-book', 'ANN@example.com')).toEqual({ action: 'subscribed', id: first.id });
+
+    // Only a book that cannot be bought has a list: in stock and for sale, no; taken out of the catalog, yes.
+    expect(await request(BOOK, 'ann@example.com')).toEqual({ action: 'for_sale' });
+    expect(await request('no-such-book', 'ann@example.com')).toEqual({ action: 'unknown' });
+    expect(await request('retired-book', 'ann@example.com')).toMatchObject({ action: 'send' });
+    expect((await requests(BOOK)).length + (await requests('no-such-book')).length).toBe(0);
+
+    // "This wasn't me": the request is gone.
+    const stranger = await request('sold-out-book', 'cy@example.com');
+    expect(await asService(`public.back_in_stock_decline('${stranger.id}')`)).toBe('declined');
+    expect(await asService(`public.back_in_stock_decline('${stranger.id}')`)).toBe('unknown');
+    expect(await asService(`public.back_in_stock_confirm('${stranger.id}')`)).toBe('unknown');
+    expect((await requests('sold-out-book')).map((r) => r.email)).toEqual(['Ann@Example.com']);
+  });
+
+  it('the list keeps one row per address and book, each asked or confirmed; only the server functions write it', async () => {
+    const insert = (values: string, role: 'service_role' | 'anon' = 'service_role') =>
+      db.request(role, {}, `insert into public.back_in_stock_requests (product_id, email, confirmation_sent_at, confirmed_at) values ${values}`);
+    await expect(insert(`('sold-out-book', 'ann@example.COM', now(), null)`)).rejects.toMatchObject({ code: '23505' });
+    await expect(insert(`('no-such-book', 'x@example.com', now(), null)`)).rejects.toMatchObject({ code: '23503' });
+    // Neither asked nor confirmed: no such request.
+    await expect(insert(`('sold-out-book', 'x@example.com', null, null)`)).rejects.toMatchObject({ code: '23514' });
+    await expect(insert(`('sold-out-book', 'x@example.com', now(), null)`, 'anon')).rejects.toSatisfy(isPermissionError);
+    for (const sql of [
+      `public.back_in_stock_request('sold-out-book', 'x@example.com')`,
+      `public.back_in_stock_confirm('00000000-0000-4000-8000-000000000000')`,
+      `public.availability_create_mailing('sold-out-book', 'a', 'b', 'c')`,
+      'public.expire_pending_sign_ups()',
+    ]) {
+      await expect(db.request('anon', {}, `select ${sql}`)).rejects.toSatisfy(isPermissionError);
+      await expect(as(SHOPPER)(sql)).rejects.toSatisfy(isPermissionError);
+    }
+  });
+
+  it('an unconfirmed request is gone 7 days after its email (at the next request); a confirmed one stays', async () => {
+    const stale = await request('expiring-book', 'stale@example.com');
+    const recent = await request('expiring-book', 'recent@example.com');
+    const kept = await request('expiring-book', 'kept@example.com');
+    expect(await asService(`public.back_in_stock_confirm('${kept.id}')`)).toBe('confirmed');
+    await db.admin.exec(`
+      update public.back_in_stock_requests set confirmation_sent_at = now() - interval '7 days 1 minute' where id in ('${stale.id}', '${kept.id}');
+      update public.back_in_stock_requests set confirmation_sent_at = now() - interval '6 days' where id = '${recent.id}';`);
+    // Any request sweeps: here, someone else's for another book.
+    expect(await request('quiet-book', 'passer-by@example.com')).toMatchObject({ action: 'send' });
+    expect((await requests('expiring-book')).map((r) => r.email)).toEqual(['kept@example.com', 'recent@example.com']);
+    // Asking again after it expired starts afresh.
+    const again = await request('expiring-book', 'stale@example.com');
+    expect(again).toMatchObject({ action: 'send' });
+    expect(again.id).not.toBe(stale.id);
+    // The link of the expired request finds nothing.
+    expect(await asService(`public.back_in_stock_confirm('${stale.id}')`)).toBe('unknown');
+  });
+
+  it('the confirmed are drawn into one mailing once the book is for sale again, by one of two callers at once; nobody waiting or still sold out draws none', async () => {
+    const bo = await request('sold-out-book', 'bo@example.com'); // never confirmed
+    const dee = await request('sold-out-book', 'Dee@Example.com');
+    expect(await asService(`public.back_in_stock_confirm('${dee.id}')`)).toBe('confirmed');
+    expect(await waiting('sold-out-book')).toBe(2); // Ann and Dee; not Bo
+    expect((await asStaff<Array<Record<string, unknown>>>('public.admin_list_stock()')).find((p) => p.id === 'sold-out-book')).toMatchObject({ stock: 0, low_stock_level: 10 });
+
+    // Still sold out, or taken out of the catalog: nothing is drawn.
+    expect(await drawMailing('sold-out-book')).toBeNull();
+    expect(await drawMailing('retired-book')).toBeNull();
+    // For sale with only an unconfirmed request (quiet-book's passer-by), or nobody at all: none either.
+    expect(await asStaff(`public.admin_receive_stock('quiet-book', 2, 'Delivery')`)).toBe(2);
+    expect(await drawMailing('quiet-book')).toBeNull();
+    expect(await drawMailing(BOOK)).toBeNull();
+
     expect(await asStaff(`public.admin_receive_stock('sold-out-book', 5, 'Delivery')`)).toBe(5);
+    const draws = db.concurrent ? await Promise.all([drawMailing('sold-out-book'), drawMailing('sold-out-book')]) : [await drawMailing('sold-out-book'), await drawMailing('sold-out-book')];
+    const made = draws.filter((d) => d !== null);
+    expect(made).toEqual([{ id: expect.any(String), recipients: 2 }]);
+    const mailing = made[0]!.id;
+    expect(await drawMailing('sold-out-book')).toBeNull();
 
-    const claims = db.concurrent
-      ? await Promise.all([asService<unknown[]>(`public.claim_back_in_stock('sold-out-book')`), asService<unknown[]>(`public.claim_back_in_stock('sold-out-book')`)])
-      : [await asService<unknown[]>(`public.claim_back_in_stock('sold-out-book')`), await asService<unknown[]>(`public.claim_back_in_stock('sold-out-book')`)];
-    const all = claims.flat() as Array<{ email: string }>;
-    expect(all.map((c) => c.email).sort()).toEqual(['Ann@Example.com', 'bo@example.com']);
+    const { rows: newsletters } = await db.admin.query<{ product_id: string; subject: string; created_by: string }>(
+      `select product_id, subject, created_by from public.newsletters where product_id is not null`,
+    );
+    expect(newsletters).toEqual([{ product_id: 'sold-out-book', subject: 'Back', created_by: 'counter@example.com' }]);
+    const { rows: deliveries } = await db.admin.query<{ email: string; request: string; status: string }>(
+      `select email, back_in_stock_request_id as request, status from public.newsletter_deliveries where newsletter_id = '${mailing}' order by email`,
+    );
+    const ann = (await requests('sold-out-book')).find((r) => r.email === 'Ann@Example.com')!;
+    expect(deliveries).toEqual([
+      { email: 'ann@example.com', request: ann.id, status: 'pending' },
+      { email: 'dee@example.com', request: dee.id, status: 'pending' },
+    ]);
+    expect(await requests('sold-out-book')).toEqual([
+      { id: ann.id, email: 'Ann@Example.com', confirmed: true, drawn: true, mailing_id: mailing },
+      { id: bo.id, email: 'bo@example.com', confirmed: false, drawn: false, mailing_id: null },
+      { id: dee.id, email: 'Dee@Example.com', confirmed: true, drawn: true, mailing_id: mailing },
+    ]);
+    expect(await waiting('sold-out-book')).toBe(0);
+    // Drawn: a declined link no longer takes it back. Dee unsubscribes (from an earlier availability email) before the
+    // batch goes: she is skipped; the batch sender sends to Ann alone.
+    expect(await asService(`public.back_in_stock_decline('${ann.id}')`)).toBe('unknown');
+    expect(await asService(`public.marketing_opt_out('dee@example.com', 'availability')`)).toBe('unsubscribed');
+    const claim = await asService<{ batch: number; recipients: Array<{ email: string; request_id: string }> }>(`public.newsletter_claim_batch('${mailing}', 100)`);
+    expect(claim.recipients.map((r) => [r.email, r.request_id])).toEqual([['ann@example.com', ann.id]]);
+    const { rows: after } = await db.admin.query(`select email, status from public.newsletter_deliveries where newsletter_id = '${mailing}' order by email`);
+    expect(after).toEqual([
+      { email: 'ann@example.com', status: 'claimed' },
+      { email: 'dee@example.com', status: 'skipped' },
+    ]);
+
+    // Sold out once more: Ann, emailed last time, waits again from the beginning.
+    expect(await asStaff(`public.admin_set_stock('sold-out-book', 0, 'Sold out again')`)).toBe(0);
+    const anew = await request('sold-out-book', 'ann@example.com');
+    expect(anew).toMatchObject({ action: 'send' });
+    expect(anew.id).not.toBe(ann.id);
+    expect(await waiting('sold-out-book')).toBe(0);
   });
 });

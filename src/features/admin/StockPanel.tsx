@@ -74,12 +74,19 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
     setBusy(true);
     try {
       const { message, mailing } = await runStockAction(request);
-      toast({ title: message });
       setReason('');
       setReceived('');
       onSaved();
-      // The waiting shoppers' emails go out in batches, as a newsletter does; a send that stops is resumed from Newsletter.
-      if (mailing) toast({ title: await sendAll(mailing.id) });
+      if (!mailing) return toast({ title: message });
+      // The waiting shoppers' emails go out in batches, as a newsletter does; a send that stops is resumed from
+      // Newsletter. One toast is shown at a time, so the stock change stays its title while the send is told below it.
+      toast({ title: message, description: 'Sending the email to them...' });
+      try {
+        toast({ title: message, description: await sendAll(mailing.id) });
+      } catch (sendError) {
+        const why = sendError instanceof Error ? sendError.message : 'Sending failed.';
+        toast({ title: message, description: `${why} Resume sending it from Newsletter.`, variant: 'error' });
+      }
     } catch (error) {
       toast({ title: error instanceof Error ? error.message : 'Could not change the stock.', variant: 'error' });
     } finally {

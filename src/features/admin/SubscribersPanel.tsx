@@ -61,7 +61,7 @@ export function SubscribersPanel() {
               <li key={row.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2">
                 <span className="min-w-0 break-words">
                   {row.email}
-                  <span className={`ml-2 rounded-full px-2 text-sm font-semibold ${BADGE[row.status]}`}>{row.status}</span>
+                  <span className={`ml-2 inline-block whitespace-nowrap rounded-full px-2 text-sm font-semibold ${BADGE[row.status]}`}>{row.status}</span>
                   <span className="block text-sm text-slate-700">{consentRecord(row)}</span>
                 </span>
                 <button type="button" className="btn-secondary" onClick={() => remove(row)}>

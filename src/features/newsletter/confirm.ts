@@ -1,12 +1,13 @@
 /**
  * The confirmation page's steps: read the link's token from the fragment, say what it is for, and post the
- * reader's answer to /api/email-confirm. "This wasn't me" from the email's own link is posted as the page opens;
- * confirming waits for the button.
+ * reader's answer to /api/email-confirm. Both answers wait for a press of their button, so a mail program that opens
+ * (or runs) links to scan them answers nothing; the email's "This wasn't me" link shows only that button.
  */
 import { CONSENT } from '@/config/constants';
 import { SITE } from '@/config/site';
 
 const NO_TOKEN = `This link is missing its code. Please use the link in the email exactly as it came, or write to ${SITE.email}.`;
+const DECLINE_QUESTION = "Didn't ask for this? Press the button and we will delete the request; you won't hear from us about it again.";
 const FAILED = `We could not record your answer just now. Please try the link again in a moment, or write to ${SITE.email}.`;
 
 /** What a token's first letters say it is for (the server checks the rest). */
@@ -15,12 +16,21 @@ const QUESTIONS: Record<string, { question: string; confirm: string }> = {
   ac: { question: `Email this address once when the book you asked about is available?`, confirm: 'Yes, email me when it is available' },
 };
 
+/** The token in the link's fragment; '' for one a mail program mangled past reading (a stray %). */
+function tokenFrom(hash: string): string {
+  try {
+    return decodeURIComponent(hash.replace(/^#/, '')).trim();
+  } catch {
+    return '';
+  }
+}
+
 export function answerFromLink(page: Document): void {
   const status = page.querySelector('[data-confirm-status]');
   const question = page.querySelector('[data-confirm-question]');
   const choices = page.querySelector<HTMLElement>('[data-confirm-choices]');
   if (!status || !question || !choices) return;
-  const token = decodeURIComponent(page.location.hash.replace(/^#/, '')).trim();
+  const token = tokenFrom(page.location.hash);
   const asked = QUESTIONS[token.slice(0, 2)];
   if (!token || !asked) {
     question.textContent = NO_TOKEN;
@@ -45,9 +55,11 @@ export function answerFromLink(page: Document): void {
     }
   }
 
+  // The email's "This wasn't me" link offers only that answer; it too waits for a press, so a mail program
+  // that opens links to scan them cannot delete a sign-up the reader is about to confirm.
   if (new URLSearchParams(page.location.search).get('answer') === 'decline') {
-    void send('decline');
-    return;
+    question.textContent = DECLINE_QUESTION;
+    confirmButton?.remove();
   }
   choices.hidden = false;
   for (const button of choices.querySelectorAll<HTMLButtonElement>('[data-confirm-answer]')) {

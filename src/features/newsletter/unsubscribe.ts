@@ -10,7 +10,12 @@ const FAILED = `We could not unsubscribe you just now. Please try the link again
 
 export async function unsubscribeFromLink(status: Element | null): Promise<void> {
   if (!status) return;
-  const token = decodeURIComponent(window.location.hash.replace(/^#/, '')).trim();
+  let token = '';
+  try {
+    token = decodeURIComponent(window.location.hash.replace(/^#/, '')).trim();
+  } catch {
+    // A fragment a mail program mangled past reading (a stray %): treated as missing.
+  }
   if (!token) {
     status.textContent = NO_TOKEN;
     return;
