@@ -33,7 +33,7 @@ export interface FulfilmentServices {
 
 /** Where the publisher's notices go: NOTIFY_EMAIL_TO, else the sender, else the publisher's public address. */
 export function notificationRecipient(env: ServerEnv): string {
-  return env.NOTIFY_EMAIL_TO ?? env.EMAIL_FROM ?? SITE.email;
+  return env.NOTIFY_EMAIL_TO || env.EMAIL_FROM || SITE.email;
 }
 
 /** The services for a request: the configured providers, the site's origin, the publisher's address (notificationRecipient). */
