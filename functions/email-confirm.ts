@@ -1,11 +1,12 @@
 /**
  * POST /api/email-confirm { token, answer: 'confirm' | 'decline' } — the links in a sign-up's confirmation email.
  * Confirming writes the consent (newsletter: when, and the page the sign-up was on) or puts the address on the
- * book's waiting list; declining ("this wasn't me") deletes the request, or leaves an address that had
- * unsubscribed unsubscribed. The publisher hears of a new subscriber only once they have confirmed.
+ * book's waiting list; only the newest confirmation email's link counts. Declining ("this wasn't me") leaves the
+ * address unsubscribed (newsletter) or takes the request off the list. The publisher hears of a new subscriber
+ * only once they have confirmed.
  *
- * Answers 200 { message, state } for every link the shop signed, whatever it found (confirmed, already, declined,
- * unknown); 400 for a token that is missing, not ours or past its 7 days.
+ * Answers 200 { message, state } for every link the shop signed, whatever it found; 400 for a token that is
+ * missing, not ours or past its 7 days.
  */
 import { z } from 'zod';
 import { CONSENT } from '../src/config/constants';
@@ -25,21 +26,28 @@ const bodySchema = z.object({
 export const LINK_EXPIRED = `This link has expired: links in a confirmation email work for ${CONSENT.confirmationValidDays} days. Please sign up again and confirm from the new email.`;
 export const LINK_NOT_VALID = 'This confirmation link is not valid. Please use the link in the email exactly as it came, or sign up again.';
 
+const STALE = 'This link is from an earlier email. Please use the link in the newest email we sent you, or sign up again.';
 const MESSAGES = {
   newsletter: {
     confirmed: "You're subscribed! Thank you for confirming: our newsletter will come to this address.",
     already: "You're already subscribed! No need to confirm again.",
+    stale: STALE,
     declined: "Thank you for telling us. This address is not subscribed, and we won't write to it about the newsletter.",
     unknown: 'We could not find this sign-up: it may have expired. Please sign up again if you would like our newsletter.',
+    available: '',
+    sent: '',
   },
   availability: {
     confirmed: "Thank you for confirming! We'll email you once when the book is available.",
     already: "You're already on the list: we'll email you once when the book is available.",
+    stale: STALE,
     declined: "Thank you for telling us. This address is off the list, and we won't write to it about the book.",
-    unknown: 'We could not find this request: it may have expired, or the book was already available. Please ask again on the book page.',
+    unknown: 'We could not find this request: it may have expired. Please ask again on the book page.',
+    available: 'Good news: the book is available now, so there is nothing to wait for. You can order it from its page in the shop.',
+    sent: 'We have already emailed you that the book is available. You can order it from its page in the shop.',
   },
 } as const;
-type State = keyof (typeof MESSAGES)['newsletter'];
+const STATES = ['confirmed', 'already', 'stale', 'declined', 'unknown', 'available', 'sent'] as const;
 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, bodySchema);
@@ -48,19 +56,21 @@ export default handle(async (request) => {
   const read = readMailLink(signingSecret(env), parsed.data.token);
   if (read.status === 'expired') return problem(400, LINK_EXPIRED);
   if (read.status === 'invalid' || !isConfirmation(read.link)) return problem(400, LINK_NOT_VALID);
-  const { link } = read;
+  const link = read.link;
   const confirm = parsed.data.answer === 'confirm';
   const db = serviceClient(env);
   const list = link.kind === 'newsletter-confirm' ? 'newsletter' : 'availability';
+  const issuedAt = read.madeAt.toISOString();
   const { data, error } =
     link.kind === 'newsletter-confirm'
-      ? await db.rpc(
-          confirm ? 'newsletter_confirm' : 'newsletter_decline',
-          confirm ? { p_subscription_id: link.subscriptionId, p_source: CONSENT.newsletterSource } : { p_subscription_id: link.subscriptionId },
-        )
-      : await db.rpc(confirm ? 'back_in_stock_confirm' : 'back_in_stock_decline', { p_request_id: link.requestId });
+      ? confirm
+        ? await db.rpc('newsletter_confirm', { p_subscription_id: link.subscriptionId, p_source: CONSENT.newsletterSource, p_issued_at: issuedAt })
+        : await db.rpc('newsletter_decline', { p_subscription_id: link.subscriptionId })
+      : confirm
+        ? await db.rpc('back_in_stock_confirm', { p_request_id: link.requestId, p_issued_at: issuedAt })
+        : await db.rpc('back_in_stock_decline', { p_request_id: link.requestId });
   if (error) throw error;
-  const state = z.enum(['confirmed', 'already', 'declined', 'unknown']).parse(data) satisfies State;
+  const state = z.enum(STATES).parse(data);
   if (state === 'confirmed' && link.kind === 'newsletter-confirm') await tellPublisher(db, link.subscriptionId);
   return json({ state, message: MESSAGES[list][state] });
 });

@@ -70,7 +70,8 @@ export function signMailLink(secret: string, link: MailLink, now = Date.now()): 
   return `${body}.${sign(secret, body)}`;
 }
 
-export type ReadLink = { status: 'ok'; link: MailLink } | { status: 'expired' } | { status: 'invalid' };
+/** `madeAt`: when the link was made (a confirmation answers only the newest email's link). */
+export type ReadLink = { status: 'ok'; link: MailLink; madeAt: Date } | { status: 'expired' } | { status: 'invalid' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TOKEN = /^([a-z]{2})\.([A-Za-z0-9_-]{1,400})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{43})$/;
@@ -90,9 +91,9 @@ export function readMailLink(secret: string, token: string, now = Date.now()): R
     if (!UUID.test(subject)) return { status: 'invalid' };
     link = kind === 'availability-confirm' ? { kind, requestId: subject } : { kind, subscriptionId: subject };
   }
-  const ageDays = (now / 1000 - Number.parseInt(made, 36)) / 86_400;
-  if (isConfirmation(link) && ageDays > CONSENT.confirmationValidDays) return { status: 'expired' };
-  return { status: 'ok', link };
+  const madeSeconds = Number.parseInt(made, 36);
+  if (isConfirmation(link) && (now / 1000 - madeSeconds) / 86_400 > CONSENT.confirmationValidDays) return { status: 'expired' };
+  return { status: 'ok', link, madeAt: new Date(madeSeconds * 1000) };
 }
 
 /** The page a link in an email opens (the token in the fragment, so it never reaches a server log). */

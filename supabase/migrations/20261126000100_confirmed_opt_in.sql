@@ -104,7 +104,8 @@ begin
   if v_row.status = 'confirmed' then
     return jsonb_build_object('action', 'subscribed', 'id', v_row.id);
   end if;
-  if v_row.confirmation_sent_at > now() - interval '1 day' then
+  -- One confirmation a day; and none the day a sign-up was answered "this wasn't me".
+  if v_row.confirmation_sent_at > now() - interval '1 day' or (v_row.consent_at is null and v_row.unsubscribed_at > now() - interval '1 day') then
     return jsonb_build_object('action', 'wait', 'id', v_row.id);
   end if;
   update public.newsletter_subscriptions set confirmation_sent_at = now(), confirmation_page = p_page where id = v_row.id returning * into v_row;
@@ -174,30 +175,13 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------------------------
--- The link in the confirmation email: confirm, or "this wasn't me". Each answers what it did:
---   confirmed | already (confirmed before) | declined | unknown (expired or removed).
+-- The link in the confirmation email: confirm, or "this wasn't me". Only the newest confirmation email counts: its
+-- link was made (p_issued_at) at or after the request it answers, so a link from before an unsubscribe, or from an
+-- earlier email, confirms nothing. Each answers what it did: confirmed | already (confirmed before) | stale (a
+-- newer email, or none waiting) | declined | unknown (expired or removed); back in stock also available (the book
+-- can be bought now: nothing is queued) and sent (its email has gone).
 
-create function public.newsletter_confirm(p_subscription_id uuid, p_source text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  update public.newsletter_subscriptions
-     set consent_at = now(), consent_source = p_source, consent_page = confirmation_page, unsubscribed_at = null,
-         confirmation_sent_at = null, confirmation_page = null
-   where id = p_subscription_id and status <> 'confirmed';
-  if found then
-    return 'confirmed';
-  end if;
-  return case when exists (select 1 from public.newsletter_subscriptions where id = p_subscription_id) then 'already' else 'unknown' end;
-end;
-$$;
-
--- Someone else typed this address: a pending sign-up is deleted, an unsubscribed address stays so. A confirmed one
--- (the link was followed after confirming) is unsubscribed: the reader says they did not ask for it.
-create function public.newsletter_decline(p_subscription_id uuid)
+create function public.newsletter_confirm(p_subscription_id uuid, p_source text, p_issued_at timestamptz)
 returns text
 language plpgsql
 security definer
@@ -210,29 +194,72 @@ begin
   if not found then
     return 'unknown';
   end if;
-  if v_row.status = 'pending' then
-    delete from public.newsletter_subscriptions where id = p_subscription_id;
-  else
-    update public.newsletter_subscriptions set unsubscribed_at = coalesce(unsubscribed_at, now()), confirmation_sent_at = null, confirmation_page = null
-      where id = p_subscription_id;
-    insert into public.marketing_opt_outs (email, via) values (lower(v_row.email), 'newsletter') on conflict do nothing;
+  if v_row.status = 'confirmed' then
+    return 'already';
   end if;
-  return 'declined';
+  if v_row.confirmation_sent_at is null or p_issued_at < date_trunc('second', v_row.confirmation_sent_at) then
+    return 'stale';
+  end if;
+  update public.newsletter_subscriptions
+     set consent_at = now(), consent_source = p_source, consent_page = confirmation_page, unsubscribed_at = null,
+         confirmation_sent_at = null, confirmation_page = null
+   where id = p_subscription_id;
+  return 'confirmed';
 end;
 $$;
 
-create function public.back_in_stock_confirm(p_request_id uuid)
+-- Someone else typed this address: it becomes (or stays) an unsubscribed address, with no consent, and the
+-- request is answered (a sign-up of a never-confirmed address the same day sends nothing more: newsletter_request).
+-- A confirmed one (the link was followed after confirming) is unsubscribed too: the reader says they did not ask.
+create function public.newsletter_decline(p_subscription_id uuid)
 returns text
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  v_email text;
 begin
-  update public.back_in_stock_requests set confirmed_at = now() where id = p_request_id and confirmed_at is null;
-  if found then
-    return 'confirmed';
+  update public.newsletter_subscriptions set unsubscribed_at = coalesce(unsubscribed_at, now()), confirmation_sent_at = null, confirmation_page = null
+    where id = p_subscription_id
+    returning lower(email) into v_email;
+  if not found then
+    return 'unknown';
   end if;
-  return case when exists (select 1 from public.back_in_stock_requests where id = p_request_id) then 'already' else 'unknown' end;
+  insert into public.marketing_opt_outs (email, via) values (v_email, 'newsletter') on conflict do nothing;
+  return 'declined';
+end;
+$$;
+
+create function public.back_in_stock_confirm(p_request_id uuid, p_issued_at timestamptz)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.back_in_stock_requests;
+begin
+  select * into v_row from public.back_in_stock_requests where id = p_request_id for update;
+  if not found then
+    return 'unknown';
+  end if;
+  if v_row.drawn_at is not null then
+    return 'sent';
+  end if;
+  if v_row.confirmed_at is not null then
+    return 'already';
+  end if;
+  if p_issued_at < date_trunc('second', v_row.confirmation_sent_at) then
+    return 'stale';
+  end if;
+  -- Back in stock before the link was followed: say so, and queue nothing for a later sell-out.
+  if exists (select 1 from public.products p where p.id = v_row.product_id and p.for_sale and p.stock > 0) then
+    delete from public.back_in_stock_requests where id = p_request_id;
+    return 'available';
+  end if;
+  update public.back_in_stock_requests set confirmed_at = now() where id = p_request_id;
+  return 'confirmed';
 end;
 $$;
 
@@ -513,11 +540,11 @@ end;
 $$;
 
 revoke all on function public.expire_pending_sign_ups(), public.newsletter_request(text, text), public.back_in_stock_request(text, text),
-  public.sign_up_not_sent(text, uuid, timestamptz), public.newsletter_confirm(uuid, text), public.newsletter_decline(uuid),
-  public.back_in_stock_confirm(uuid), public.back_in_stock_decline(uuid), public.marketing_opt_out(text, text),
+  public.sign_up_not_sent(text, uuid, timestamptz), public.newsletter_confirm(uuid, text, timestamptz), public.newsletter_decline(uuid),
+  public.back_in_stock_confirm(uuid, timestamptz), public.back_in_stock_decline(uuid), public.marketing_opt_out(text, text),
   public.availability_create_mailing(text, text, text, text)
   from public, anon, authenticated, service_role;
 grant execute on function public.newsletter_request(text, text), public.back_in_stock_request(text, text), public.sign_up_not_sent(text, uuid, timestamptz),
-  public.newsletter_confirm(uuid, text), public.newsletter_decline(uuid), public.back_in_stock_confirm(uuid), public.back_in_stock_decline(uuid),
+  public.newsletter_confirm(uuid, text, timestamptz), public.newsletter_decline(uuid), public.back_in_stock_confirm(uuid, timestamptz), public.back_in_stock_decline(uuid),
   public.marketing_opt_out(text, text), public.availability_create_mailing(text, text, text, text)
   to service_role;

@@ -8,9 +8,11 @@
  * 127.0.0.1, so a story with several people gives each an address of their own, and the suite's sign-ups together
  * do not reach one visitor's limit.
  */
-import { request as httpRequest } from 'node:http';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { type OutboxEntry, readOutbox } from '../../functions/_lib/providers/local-email';
+import { postFrom, type VisitorAddress } from '../helpers/post-from';
+
+export type { VisitorAddress };
 
 export const OUTBOX = 'test-results/outbox.jsonl';
 
@@ -48,32 +50,18 @@ export function unsubscribeLink(mail: OutboxEntry): string {
   return link!;
 }
 
-/** An address of this machine (any of 127.0.0.0/8) that a visitor's requests come from. */
-export type VisitorAddress = `127.${number}.${number}.${number}`;
-
 /** A POST to the shop from `visitor`'s address; answers the status, content type and body. */
-function postFrom(visitor: VisitorAddress, path: string, body: string): Promise<{ status: number; contentType: string; body: string }> {
-  const port = new URL(test.info().project.use.baseURL!).port;
-  return new Promise((resolve, reject) => {
-    const sent = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', localAddress: visitor, headers: { 'content-type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? 'application/json', body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
+const postToShop = (visitor: VisitorAddress, path: string, body: string) => postFrom(test.info().project.use.baseURL!, visitor, path, body);
 
 /** Another person's sign-up, posted from their own address. Answers the status. */
 export async function signUpElsewhere(visitor: VisitorAddress, body: { type: 'newsletter' | 'back_in_stock'; data: Record<string, string> }): Promise<number> {
-  return (await postFrom(visitor, '/api/send-notification', JSON.stringify(body))).status;
+  return (await postToShop(visitor, '/api/send-notification', JSON.stringify(body))).status;
 }
 
 /** The page's sign-ups (its forms' posts to /api/send-notification) reach the shop from `visitor`'s own address. */
 export async function signUpsFrom(page: Page, visitor: VisitorAddress): Promise<void> {
   await page.route('**/api/send-notification', async (route) => {
-    const answer = await postFrom(visitor, '/api/send-notification', route.request().postData() ?? '');
+    const answer = await postToShop(visitor, '/api/send-notification', route.request().postData() ?? '');
     await route.fulfill({ status: answer.status, contentType: answer.contentType, body: answer.body });
   });
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailLink, signingSecret, signMailLink } from '../../functions/_lib/mail-links';
 import { createLocalOutboxEmail, readOutbox } from '../../functions/_lib/providers/local-email';
 import { readServerEnv } from '../../src/config/env';
+import { postFrom, type VisitorAddress } from '../helpers/post-from';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 import { DATABASES, type TestDatabase } from '../helpers/test-databases';
 
@@ -20,8 +21,13 @@ describe('the newsletter on the local shop', () => {
   });
   afterAll(() => t.close());
 
-  const subscribe = (email: string, page?: string) =>
-    fetch(`${t.url}/api/send-notification`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'newsletter', data: { email, ...(page && { page }) } }) });
+  // Each sign-up from its own loopback address: the shop allows 10 sign-ups a minute from one.
+  let visitors = 0;
+  const subscribe = async (email: string, page?: string) => {
+    const visitor: VisitorAddress = `127.0.${Math.floor(++visitors / 250)}.${(visitors % 250) + 2}`;
+    const answer = await postFrom(t.url, visitor, '/api/send-notification', JSON.stringify({ type: 'newsletter', data: { email, ...(page && { page }) } }));
+    return { status: answer.status };
+  };
   const subscription = async (email: string) =>
     (await t.service().from('newsletter_subscriptions').select('id, status, consent_at, consent_source, consent_page, unsubscribed_at').eq('email', email).single()).data as {
       id: string;
@@ -85,11 +91,11 @@ describe('the newsletter on the local shop', () => {
     expect((await subscribe('CONSENT@example.com', '/blog')).status).toBe(409);
   });
 
-  it('"this wasn\'t me" deletes a pending sign-up; a forged, altered or expired confirmation link confirms nobody', async () => {
+  it('"this wasn\'t me" keeps a pending sign-up from ever counting; a forged, altered or expired confirmation link confirms nobody', async () => {
     expect((await subscribe('not-me@example.com')).status).toBe(200);
     const token = await confirmationToken('not-me@example.com');
     const { id: subscriptionId } = await subscription('not-me@example.com');
-    expect(readMailLink(secret, token)).toEqual({ status: 'ok', link: { kind: 'newsletter-confirm', subscriptionId } });
+    expect(readMailLink(secret, token)).toMatchObject({ status: 'ok', link: { kind: 'newsletter-confirm', subscriptionId } });
     for (const bad of [signMailLink('not-the-secret', { kind: 'newsletter-confirm', subscriptionId }), `${token.slice(0, -1)}A`, token.replace(/^nc/, 'ac'), '', 'x']) {
       const response = await answer(bad, 'confirm');
       expect(response.status).toBe(400);
@@ -101,7 +107,29 @@ describe('the newsletter on the local shop', () => {
     expect((await answer(signMailLink(secret, { kind: 'newsletter-unsubscribe', subscriptionId }), 'confirm')).status).toBe(400);
     expect((await subscription('not-me@example.com')).status).toBe('pending');
     expect(await (await answer(token, 'decline')).json()).toMatchObject({ state: 'declined' });
-    expect(await subscription('not-me@example.com')).toBeNull();
+    // Kept as an address that said no, with no consent: a sign-up of it the same day sends nothing more.
+    expect(await subscription('not-me@example.com')).toMatchObject({ status: 'unsubscribed', consent_at: null });
+    const before = (await readOutbox(outbox)).length;
+    expect((await subscribe('not-me@example.com')).status).toBe(200);
+    expect((await readOutbox(outbox)).length).toBe(before);
+  });
+
+  it('only the newest confirmation email counts: a link from an earlier email, or from before an unsubscribe, confirms nothing', async () => {
+    const email = 'old-link@example.com';
+    await subscribeAndConfirm(email);
+    const { id: subscriptionId } = await subscription(email);
+    const earlier = signMailLink(secret, { kind: 'newsletter-confirm', subscriptionId }, Date.now() - 60_000);
+    const unsubscribe = signMailLink(secret, { kind: 'newsletter-unsubscribe', subscriptionId });
+    expect((await fetch(`${t.url}/api/newsletter-unsubscribe?token=${encodeURIComponent(unsubscribe)}`, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(200);
+    expect(await (await answer(earlier, 'confirm')).json()).toEqual({
+      state: 'stale',
+      message: 'This link is from an earlier email. Please use the link in the newest email we sent you, or sign up again.',
+    });
+    // A stranger signs the address up: the earlier link still counts for nothing; the new email's link does.
+    expect((await subscribe(email)).status).toBe(200);
+    expect(await (await answer(earlier, 'confirm')).json()).toMatchObject({ state: 'stale' });
+    expect((await subscription(email)).status).toBe('unsubscribed');
+    expect(await (await answer(await confirmationToken(email), 'confirm')).json()).toMatchObject({ state: 'confirmed' });
   });
 
   it('sends to every subscriber once, each email with its own one-click unsubscribe; the unsubscribed get no more', async () => {
@@ -305,7 +333,10 @@ describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
     expect(await status()).toBe('unsubscribed');
     expect(await call('newsletter_decline', [id])).toBe('declined');
     expect(await status()).toBe('unsubscribed');
-    expect(await call('newsletter_confirm', [id, 'Website sign-up form, confirmed by email'])).toBe('confirmed');
+    // The declined email's link is spent; the reader signs up again and confirms from the new email.
+    expect(await call('newsletter_confirm', [id, 'Website sign-up form, confirmed by email', new Date().toISOString()])).toBe('stale');
+    expect(await call('newsletter_request', ['reader9@example.com', '/blog'])).toMatchObject({ action: 'send', id });
+    expect(await call('newsletter_confirm', [id, 'Website sign-up form, confirmed by email', new Date(Date.now() + 1000).toISOString()])).toBe('confirmed');
     expect(await status()).toBe('confirmed');
     expect(await call('newsletter_request', ['reader9@example.com', '/blog'])).toEqual({ action: 'subscribed', id });
   });
@@ -322,6 +353,6 @@ describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
     await call('newsletter_request', ['someone-else@example.com', '/book']);
     expect(await row()).toBeUndefined();
     // Nobody pending is ever drawn into a newsletter.
-    expect(await call('newsletter_confirm', [sent.id, 'x'])).toBe('unknown');
+    expect(await call('newsletter_confirm', [sent.id, 'x', new Date().toISOString()])).toBe('unknown');
   });
 });

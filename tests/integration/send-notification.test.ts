@@ -178,7 +178,7 @@ describe('send-notification without a bot-check (embedded mode)', () => {
     expect((await post(NEWSLETTER)).status).toBe(200);
     expect(await readOutbox(outbox)).toHaveLength(2);
     const [row] = await stored('newsletter_subscriptions');
-    expect((await shop.service().rpc('newsletter_confirm', { p_subscription_id: row!.id, p_source: 'test' })).data).toBe('confirmed');
+    expect((await shop.service().rpc('newsletter_confirm', { p_subscription_id: row!.id, p_source: 'test', p_issued_at: new Date().toISOString() })).data).toBe('confirmed');
     const again = await post({ ...NEWSLETTER, data: { email: 'Parent@EXAMPLE.com.au' } });
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({ error: "You're already subscribed!" });

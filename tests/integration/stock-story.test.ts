@@ -140,9 +140,9 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
     expect(resent).toEqual({ action: 'send', id: first.id, sent_at: expect.any(String) });
     expect(Date.parse(resent.sent_at!)).toBeGreaterThan(Date.parse(first.sent_at!));
 
-    expect(await asService(`public.back_in_stock_confirm('${first.id}')`)).toBe('confirmed');
-    expect(await asService(`public.back_in_stock_confirm('${first.id}')`)).toBe('already');
-    expect(await asService(`public.back_in_stock_confirm('00000000-0000-4000-8000-000000000000')`)).toBe('unknown');
+    expect(await asService(`public.back_in_stock_confirm('${first.id}', now())`)).toBe('confirmed');
+    expect(await asService(`public.back_in_stock_confirm('${first.id}', now())`)).toBe('already');
+    expect(await asService(`public.back_in_stock_confirm('00000000-0000-4000-8000-000000000000', now())`)).toBe('unknown');
     expect(await request('sold-out-book', 'ANN@example.com')).toEqual({ action: 'subscribed', id: first.id });
 
     // Only a book that cannot be bought has a list: in stock and for sale, no; taken out of the catalog, yes.
@@ -155,7 +155,7 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
     const stranger = await request('sold-out-book', 'cy@example.com');
     expect(await asService(`public.back_in_stock_decline('${stranger.id}')`)).toBe('declined');
     expect(await asService(`public.back_in_stock_decline('${stranger.id}')`)).toBe('unknown');
-    expect(await asService(`public.back_in_stock_confirm('${stranger.id}')`)).toBe('unknown');
+    expect(await asService(`public.back_in_stock_confirm('${stranger.id}', now())`)).toBe('unknown');
     expect((await requests('sold-out-book')).map((r) => r.email)).toEqual(['Ann@Example.com']);
   });
 
@@ -169,7 +169,7 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
     await expect(insert(`('sold-out-book', 'x@example.com', now(), null)`, 'anon')).rejects.toSatisfy(isPermissionError);
     for (const sql of [
       `public.back_in_stock_request('sold-out-book', 'x@example.com')`,
-      `public.back_in_stock_confirm('00000000-0000-4000-8000-000000000000')`,
+      `public.back_in_stock_confirm('00000000-0000-4000-8000-000000000000', now())`,
       `public.availability_create_mailing('sold-out-book', 'a', 'b', 'c')`,
       'public.expire_pending_sign_ups()',
     ]) {
@@ -182,7 +182,7 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
     const stale = await request('expiring-book', 'stale@example.com');
     const recent = await request('expiring-book', 'recent@example.com');
     const kept = await request('expiring-book', 'kept@example.com');
-    expect(await asService(`public.back_in_stock_confirm('${kept.id}')`)).toBe('confirmed');
+    expect(await asService(`public.back_in_stock_confirm('${kept.id}', now())`)).toBe('confirmed');
     await db.admin.exec(`
       update public.back_in_stock_requests set confirmation_sent_at = now() - interval '7 days 1 minute' where id in ('${stale.id}', '${kept.id}');
       update public.back_in_stock_requests set confirmation_sent_at = now() - interval '6 days' where id = '${recent.id}';`);
@@ -194,13 +194,13 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
     expect(again).toMatchObject({ action: 'send' });
     expect(again.id).not.toBe(stale.id);
     // The link of the expired request finds nothing.
-    expect(await asService(`public.back_in_stock_confirm('${stale.id}')`)).toBe('unknown');
+    expect(await asService(`public.back_in_stock_confirm('${stale.id}', now())`)).toBe('unknown');
   });
 
   it('the confirmed are drawn into one mailing once the book is for sale again, by one of two callers at once; nobody waiting or still sold out draws none', async () => {
     const bo = await request('sold-out-book', 'bo@example.com'); // never confirmed
     const dee = await request('sold-out-book', 'Dee@Example.com');
-    expect(await asService(`public.back_in_stock_confirm('${dee.id}')`)).toBe('confirmed');
+    expect(await asService(`public.back_in_stock_confirm('${dee.id}', now())`)).toBe('confirmed');
     expect(await waiting('sold-out-book')).toBe(2); // Ann and Dee; not Bo
     expect((await asStaff<Array<Record<string, unknown>>>('public.admin_list_stock()')).find((p) => p.id === 'sold-out-book')).toMatchObject({ stock: 0, low_stock_level: 10 });
 
@@ -237,7 +237,13 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
       { id: dee.id, email: 'Dee@Example.com', confirmed: true, drawn: true, mailing_id: mailing },
     ]);
     expect(await waiting('sold-out-book')).toBe(0);
-    // Drawn: a declined link no longer takes it back. Dee unsubscribes (from an earlier availability email) before the
+    // Drawn: its link now says the email has gone; Bo, who never confirmed, is told the book is available now and
+    // is queued for nothing.
+    expect(await asService(`public.back_in_stock_confirm('${ann.id}', now())`)).toBe('sent');
+    expect(await asService(`public.back_in_stock_confirm('${bo.id}', now() - interval '1 minute')`)).toBe('stale');
+    expect(await asService(`public.back_in_stock_confirm('${bo.id}', now())`)).toBe('available');
+    expect((await requests('sold-out-book')).map((r) => r.email)).toEqual(['Ann@Example.com', 'Dee@Example.com']);
+    // A declined link no longer takes a drawn request back. Dee unsubscribes (from an earlier availability email) before the
     // batch goes: she is skipped; the batch sender sends to Ann alone.
     expect(await asService(`public.back_in_stock_decline('${ann.id}')`)).toBe('unknown');
     expect(await asService(`public.marketing_opt_out('dee@example.com', 'availability')`)).toBe('unsubscribed');

@@ -15,7 +15,7 @@ describe('signed links in marketing email', () => {
       { kind: 'availability-unsubscribe', email: 'ann@example.com' },
       { kind: 'reminder-unsubscribe', email: 'ann@example.com' },
     ] as const) {
-      expect(readMailLink(SECRET, signMailLink(SECRET, link))).toEqual({ status: 'ok', link });
+      expect(readMailLink(SECRET, signMailLink(SECRET, link))).toMatchObject({ status: 'ok', link });
     }
   });
 
@@ -26,7 +26,7 @@ describe('signed links in marketing email', () => {
     expect(readMailLink(SECRET, confirm, now + 120_000)).toEqual({ status: 'expired' });
     const unsubscribe = signMailLink(SECRET, { kind: 'reminder-unsubscribe', email: 'Ann@Example.com' }, now - 400 * DAY);
     expect(unsubscribe).toBe(signMailLink(SECRET, { kind: 'reminder-unsubscribe', email: 'ann@example.com' }, now));
-    expect(readMailLink(SECRET, unsubscribe, now)).toEqual({ status: 'ok', link: { kind: 'reminder-unsubscribe', email: 'ann@example.com' } });
+    expect(readMailLink(SECRET, unsubscribe, now)).toMatchObject({ status: 'ok', link: { kind: 'reminder-unsubscribe', email: 'ann@example.com' } });
   });
 
   it('a link made with another secret, or changed in any part, is not the shop’s', () => {

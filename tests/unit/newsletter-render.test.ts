@@ -29,7 +29,12 @@ describe('the newsletter email', () => {
   });
 
   it('wraps it in the shop’s name and colours, with the unsubscribe link in the HTML and the text', () => {
-    const { html, text } = renderNewsletter({ subject: 'Spring <news>', markdown: 'Hello', unsubscribeUrl: 'https://shop.example/newsletter/unsubscribe#tok', postalAddress: 'PO Box 1, Sydney NSW 2001' });
+    const { html, text } = renderNewsletter({
+      subject: 'Spring <news>',
+      markdown: 'Hello',
+      unsubscribeUrl: 'https://shop.example/newsletter/unsubscribe#tok',
+      postalAddress: 'PO Box 1, Sydney NSW 2001',
+    });
     expect(html).toContain('<title>Spring &lt;news&gt;</title>');
     expect(html).toContain('Awesome Catholic Kids');
     expect(html).toContain(`background:${NEWSLETTER.colors.navy}`);

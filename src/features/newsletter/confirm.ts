@@ -7,7 +7,7 @@ import { CONSENT } from '@/config/constants';
 import { SITE } from '@/config/site';
 
 const NO_TOKEN = `This link is missing its code. Please use the link in the email exactly as it came, or write to ${SITE.email}.`;
-const DECLINE_QUESTION = "Didn't ask for this? Press the button and we will delete the request; you won't hear from us about it again.";
+const DECLINE_QUESTION = "Didn't ask for this? Press the button and this address will not be signed up.";
 const FAILED = `We could not record your answer just now. Please try the link again in a moment, or write to ${SITE.email}.`;
 
 /** What a token's first letters say it is for (the server checks the rest). */
