@@ -2,6 +2,7 @@
 import { BACK_OFFICE, CONSENT, SHIPPING } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/admin/shipment';
+import { giftSlipSender } from '../../src/features/checkout/gift';
 import { renderNewsletter } from '../../src/features/newsletter/render';
 import { formatPrice, orderNumber } from '../../src/lib/format';
 import { productPath } from '../../src/lib/paths';
@@ -14,15 +15,17 @@ const itemLines = (order: OrderWithItems) => order.items.map((item) => `${item.q
 const discountLines = (order: OrderWithItems) => (order.promotionCode && order.discount > 0 ? [`Code ${order.promotionCode}: −${formatPrice(order.discount)}`] : []);
 const signature = `${SITE.name}, Sydney`;
 
-/** A gift's delivery name is the recipient's: the buyer, who gets the emails, is greeted without it. */
-const greeting = (order: OrderWithItems) => (order.gift ? 'Hello,' : `Hello ${order.customerName},`);
+/** The emails go to the buyer, greeted by the name they paid with (a gift's delivery name is the recipient's, never used here). */
+const greeting = (order: OrderWithItems) => (order.buyerName ? `Hello ${order.buyerName},` : 'Hello,');
 
 /** What the buyer is told of a gift: who it goes to, the message as it will be printed, and the prices left out. */
 function giftLines(order: OrderWithItems): string[] {
   if (!order.gift) return [];
+  const sender = giftSlipSender(order.gift.message, order.buyerName);
   return [
     `This order is a gift for ${order.customerName}.`,
     ...(order.gift.message ? ['Your gift message, printed on the gift slip:', ...order.gift.message.split('\n').map((line) => `  ${line}`)] : []),
+    ...(sender ? [`The gift slip says it is from ${sender}.`] : []),
     ...(order.gift.hidePrices ? ['Prices are left out of the parcel.'] : []),
     '',
   ];
@@ -115,7 +118,7 @@ export function partRefundEmail(order: OrderWithItems, refund: { amount: number;
     to: order.customerEmail,
     subject: `A refund of ${formatPrice(refund.amount)} on your order ${number}`,
     text: [
-      `Hello ${order.customerName},`,
+      greeting(order),
       '',
       `We have refunded ${formatPrice(refund.amount)} AUD of your order ${number} to your card. Banks usually show it within 5-10 business days.`,
       `Reason: ${refund.reason}`,
@@ -167,7 +170,8 @@ export function newOrderNotice(order: OrderWithItems, to: string, siteOrigin: st
     to,
     subject: `New order ${number}: ${formatPrice(order.total)} AUD`,
     text: [
-      `A new paid order ${number} from ${order.customerName} <${order.customerEmail}>.`,
+      // A gift is from the buyer to the recipient (the delivery name); any other order is the buyer's own.
+      `A new paid order ${number} from ${order.buyerName ? `${order.buyerName} <${order.customerEmail}>` : `<${order.customerEmail}>`}${order.gift ? ` to ${order.customerName} (a gift)` : ''}.`,
       '',
       ...itemLines(order),
       ...discountLines(order),

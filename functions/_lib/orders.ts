@@ -24,7 +24,7 @@ const shippingMethodSchema = z.looseObject({
 export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at';
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name';
 
 const orderRowSchema = z
   .object({
@@ -57,6 +57,7 @@ const orderRowSchema = z
     promotion_code: z.string().nullable(),
     discount_amount: money,
     checkout_expires_at: z.string().nullable(),
+    buyer_name: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -92,6 +93,11 @@ const orderRowSchema = z
     discount: row.discount_amount,
     /** When the payment page closes: an unpaid order holds its code's use until then. */
     checkoutExpiresAt: row.checkout_expires_at,
+    /**
+     * Who bought it: the name the payer gave the payment page; else, for an order that is not a gift, the delivery
+     * name. Null when unknown (a gift's delivery name is the recipient's, never the buyer's).
+     */
+    buyerName: row.buyer_name ?? (row.is_gift || row.customer_name === GUEST_CUSTOMER_NAME ? null : row.customer_name),
   }));
 export type Order = z.output<typeof orderRowSchema>;
 
@@ -215,15 +221,19 @@ export async function findLinesByRecoveryToken(db: SupabaseClient, token: string
 export const GUEST_CUSTOMER_NAME = 'Guest Customer';
 
 /**
- * A parcel needs an addressee: an order placed with the name left out takes the name its payer gave the
- * payment page. A name the shopper typed is never replaced.
+ * Keeps the name the payer gave the payment page as the buyer's (the first one given stays). A parcel also needs
+ * an addressee: an order placed with the delivery name left out takes it too. A name the shopper typed is never
+ * replaced, and a gift's delivery name stays the recipient's.
  */
 export async function adoptPayerName(db: SupabaseClient, order: Pick<Order, 'id' | 'customerName'>, payerName: string | null | undefined): Promise<void> {
   const name = toSingleLine(payerName ?? '').slice(0, LIMITS.nameMaxLength);
-  // Only an order placed without a name asks the database, which checks it again (a concurrent call changes nothing twice).
-  if (!name || order.customerName !== GUEST_CUSTOMER_NAME) return;
-  const { error } = await db.from('orders').update({ customer_name: name }).eq('id', order.id).eq('customer_name', GUEST_CUSTOMER_NAME);
+  if (!name) return;
+  // The database checks both again, so a concurrent call changes nothing twice.
+  const { error } = await db.from('orders').update({ buyer_name: name }).eq('id', order.id).is('buyer_name', null);
   if (error) throw error;
+  if (order.customerName !== GUEST_CUSTOMER_NAME) return;
+  const adopted = await db.from('orders').update({ customer_name: name }).eq('id', order.id).eq('customer_name', GUEST_CUSTOMER_NAME);
+  if (adopted.error) throw adopted.error;
 }
 
 /**

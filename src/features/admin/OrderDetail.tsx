@@ -4,7 +4,19 @@ import { countryName, formatDateTime, formatPrice, orderNumber } from '@/lib/for
 import { mailtoHref } from '@/lib/mailto';
 import { toast } from '@/features/toast/store';
 import { StatusBadge } from '@/features/account/StatusBadge';
-import { type AddressInput, changeAddress, getOrder, getOrderRefunds, runOrderAction, setOrderNote, undoDelivered, type OrderActionRequest, type OrderDetail as Order, type OrderRefunds } from './api';
+import {
+  type AddressInput,
+  changeAddress,
+  getOrder,
+  getOrderRefunds,
+  orderBuyer,
+  runOrderAction,
+  setOrderNote,
+  undoDelivered,
+  type OrderActionRequest,
+  type OrderDetail as Order,
+  type OrderRefunds,
+} from './api';
 import GiftMessageBox from './GiftMessageBox';
 import { parseRefundAmount } from './refund';
 import { checkShipment, type ShipmentInput } from './shipment';
@@ -411,8 +423,10 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} reload={reload} />
       {order.payment_status === 'paid' && order.status === 'processing' && !order.shipped_at && <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} reload={reload} />}
       <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
-        <Fact term={order.is_gift ? 'Recipient, and the buyer’s email' : 'Customer'}>
-          {order.customer_name}
+        {order.is_gift && <Fact term="Recipient">{order.customer_name}</Fact>}
+        <Fact term={order.is_gift ? 'Buyer' : 'Customer'}>
+          {order.is_gift ? (orderBuyer(order) ?? 'Name not given') : order.customer_name}
+          {!order.is_gift && order.buyer_name && order.buyer_name !== order.customer_name && <span className="block text-sm text-slate-700">Paid by {order.buyer_name}</span>}
           <br />
           <a className="text-navy underline" href={mailtoHref(order.customer_email)}>
             {order.customer_email}

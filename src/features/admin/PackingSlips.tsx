@@ -6,7 +6,8 @@
  */
 import { SITE } from '@/config/site';
 import { formatPrice, orderNumber } from '@/lib/format';
-import { getOrder, listOrders, type OrderDetail } from './api';
+import { giftSlipSender } from '@/features/checkout/gift';
+import { getOrder, listOrders, orderBuyer, type OrderDetail } from './api';
 import GiftMessageBox from './GiftMessageBox';
 import { addressLines } from './OrderDetail';
 import { StaffGate } from './StaffGate';
@@ -18,6 +19,16 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
   if (chosen.length) return Promise.all(chosen.map((id) => getOrder(id)));
   const toPack = await listOrders('to_pack', '');
   return Promise.all(toPack.map((o) => getOrder(o.id)));
+}
+
+/** "From <buyer>" under the message, unless the message signs itself or the buyer is unknown. */
+function GiftSender({ order }: { order: OrderDetail }) {
+  const sender = giftSlipSender(order.gift_message, orderBuyer(order));
+  return sender ? (
+    <p className="mt-3 text-lg" data-testid="gift-sender">
+      From {sender}
+    </p>
+  ) : null;
 }
 
 function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: readonly string[] }) {
@@ -85,6 +96,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
         <section className="mt-6" aria-label="Gift message">
           <h3 className="text-lg font-bold">A gift for you</h3>
           {order.gift_message && <GiftMessageBox message={order.gift_message} />}
+          <GiftSender order={order} />
         </section>
       )}
       {order.promotion_code && !(gift && order.gift_hide_prices) && (
