@@ -8,9 +8,19 @@ import { formatPrice, orderNumber } from '../../src/lib/format';
 import { productPath } from '../../src/lib/paths';
 import { sumDollars } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
+import { adjustmentNoteText, quantityLine, type Seller, TAX_INVOICE_PATH, type TaxAdjustment, taxInvoiceText } from '../../src/features/invoice/tax-invoice';
+import { taxInvoiceOf } from './tax-invoice';
 import type { EmailMessage } from './providers/email';
 
-const itemLines = (order: OrderWithItems) => order.items.map((item) => `${item.quantity} × ${item.title} — ${formatPrice(item.unitPrice * item.quantity)}`);
+// The title first and the count after it: "30 × 10 Reasons Why…" reads as 300.
+const itemLines = (order: OrderWithItems) => order.items.map((item) => `${quantityLine(item.title, item.quantity)} — ${formatPrice(item.unitPrice * item.quantity)}`);
+
+/** The adjustment notes for these refunds, each after a blank line; none without a seller or a tax invoice. */
+function adjustmentLines(order: OrderWithItems, seller: Seller | null | undefined, pick: (adjustment: TaxAdjustment) => boolean): string[] {
+  const invoice = taxInvoiceOf(order, seller);
+  if (!invoice) return [];
+  return invoice.adjustments.filter(pick).flatMap((adjustment) => ['', ...adjustmentNoteText(invoice, adjustment)]);
+}
 /** The promotion code's line, when the order used one: what it took off the goods. */
 const discountLines = (order: OrderWithItems) => (order.promotionCode && order.discount > 0 ? [`Code ${order.promotionCode}: −${formatPrice(order.discount)}`] : []);
 const signature = `${SITE.name}, Sydney`;
@@ -35,8 +45,10 @@ function giftLines(order: OrderWithItems): string[] {
 export const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${BACK_OFFICE.orderStatusPath}#${token}`;
 const statusLine = (order: OrderWithItems, siteOrigin: string) => `Follow your order: ${orderStatusUrl(siteOrigin, order.statusToken)}`;
 
-export function confirmationEmail(order: OrderWithItems, siteOrigin: string): EmailMessage {
+export function confirmationEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
   const number = orderNumber(order.id);
+  // The tax invoice lists the items, the shipping, the total and the GST; without a seller, the plain lines do.
+  const invoice = taxInvoiceOf(order, seller);
   return {
     to: order.customerEmail,
     subject: `Your order ${number} is confirmed`,
@@ -46,10 +58,9 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string): Em
       `Thank you for your order ${number}. We have received your payment and are getting it ready.`,
       '',
       ...giftLines(order),
-      ...itemLines(order),
-      ...discountLines(order),
-      `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`,
-      `Total: ${formatPrice(order.total)} AUD`,
+      ...(invoice
+        ? [...taxInvoiceText(invoice), `Print it: ${siteOrigin}${TAX_INVOICE_PATH}#${order.statusToken}`]
+        : [...itemLines(order), ...discountLines(order), `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`, `Total: ${formatPrice(order.total)} AUD`]),
       '',
       `Estimated delivery: ${order.shippingMethod.estimatedDelivery ?? SHIPPING.confirmationDeliveryEstimate}. We will email your tracking details when it ships.`,
       statusLine(order, siteOrigin),
@@ -64,8 +75,10 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string): Em
  * The refund notice: a paid order the publisher cancelled says so; otherwise the last copies sold out while
  * the shopper paid.
  */
-export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMessage {
+export function refundEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
   const number = orderNumber(order.id);
+  // The refund in full's own note: what it returned (the rest, after any part refunds) and the GST in it.
+  const note = adjustmentLines(order, seller, (a) => a.reason === 'Refunded in full');
   // After part refunds, the refund in full returns the rest of the payment.
   const refunded =
     order.refundedInParts > 0
@@ -82,6 +95,7 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMes
         refunded,
         '',
         ...itemLines(order),
+        ...note,
         '',
         statusLine(order, siteOrigin),
         `Questions? Reply to this email or write to ${SITE.email}.`,
@@ -102,6 +116,7 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMes
       refunded,
       '',
       ...itemLines(order),
+      ...note,
       '',
       `Reply to this email, or write to ${SITE.email}, and we will let you know as soon as the book is back in stock.`,
       '',
@@ -112,7 +127,12 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMes
 }
 
 /** A part of the order's payment refunded by the publisher: how much, why, and what the customer has still paid. */
-export function partRefundEmail(order: OrderWithItems, refund: { amount: number; reason: string; refundId: string; remaining: number }, siteOrigin: string): EmailMessage {
+export function partRefundEmail(
+  order: OrderWithItems,
+  refund: { amount: number; reason: string; refundId: string; remaining: number; providerRefundId?: string | null },
+  siteOrigin: string,
+  seller?: Seller | null,
+): EmailMessage {
   const number = orderNumber(order.id);
   return {
     to: order.customerEmail,
@@ -124,6 +144,7 @@ export function partRefundEmail(order: OrderWithItems, refund: { amount: number;
       `Reason: ${refund.reason}`,
       '',
       `Your order's total was ${formatPrice(order.total)} AUD; with this refund, you have paid ${formatPrice(refund.remaining)} AUD for it.`,
+      ...(refund.providerRefundId ? adjustmentLines(order, seller, (a) => a.refundId === refund.providerRefundId) : []),
       '',
       statusLine(order, siteOrigin),
       `Questions? Reply to this email or write to ${SITE.email}.`,
@@ -273,7 +294,7 @@ export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string, un
       '',
       'You left the payment page before paying, so nothing was charged. Your books are still here:',
       '',
-      ...order.items.map((item) => `${item.quantity} × ${item.title}`),
+      ...order.items.map((item) => quantityLine(item.title, item.quantity)),
       '',
       `Bring them back to your cart: ${cartUrl}`,
       'Prices and stock are checked again when you open it.',

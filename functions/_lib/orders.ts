@@ -24,7 +24,7 @@ const shippingMethodSchema = z.looseObject({
 export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name';
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at';
 
 const orderRowSchema = z
   .object({
@@ -58,6 +58,7 @@ const orderRowSchema = z
     discount_amount: money,
     checkout_expires_at: z.string().nullable(),
     buyer_name: z.string().nullable(),
+    paid_at: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -97,6 +98,8 @@ const orderRowSchema = z
      * Who bought it: the name the payer gave the payment page; else, for an order that is not a gift, the delivery
      * name. Null when unknown (a gift's delivery name is the recipient's, never the buyer's).
      */
+    /** When the payment arrived: the tax invoice's date. */
+    paidAt: row.paid_at,
     buyerName: row.buyer_name ?? (row.is_gift || row.customer_name === GUEST_CUSTOMER_NAME ? null : row.customer_name),
   }));
 export type Order = z.output<typeof orderRowSchema>;
@@ -110,6 +113,27 @@ export interface OrderWithItems extends Order {
   items: OrderItem[];
   /** What was paid back in part refunds before any refund in full (which then returns only the rest). */
   refundedInParts: number;
+  /** The GST in the total and in each refund, by the database's one rule (order_tax_figures). */
+  tax: TaxFigures;
+}
+
+const taxFiguresSchema = z
+  .object({
+    gst_applies: z.boolean(),
+    gst: money,
+    refunds: z.array(z.object({ amount: money, gst: money, at: z.string().nullable(), refund_id: z.string().nullable(), reason: z.string() })),
+  })
+  .transform((row) => ({
+    gstApplies: row.gst_applies,
+    gst: row.gst,
+    refunds: row.refunds.map((r) => ({ amount: r.amount, gst: r.gst, date: r.at, refundId: r.refund_id, reason: r.reason })),
+  }));
+export type TaxFigures = z.output<typeof taxFiguresSchema>;
+
+/** The GST in an order's total and in each refund that went through. */
+export async function taxFigures(db: SupabaseClient, orderId: string): Promise<TaxFigures> {
+  // Null for an order that does not exist: getOrderWithItems says so.
+  return (await rpc(db, 'order_tax_figures', { p_order_id: orderId }, taxFiguresSchema.nullable())) ?? { gstApplies: false, gst: 0, refunds: [] };
 }
 
 /** What checkout writes: the order and its lines, priced from the database. */
@@ -284,9 +308,9 @@ export async function refundedInParts(db: SupabaseClient, orderId: string): Prom
 }
 
 export async function getOrderWithItems(db: SupabaseClient, orderId: string): Promise<OrderWithItems> {
-  const [order, items, parts] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId), refundedInParts(db, orderId)]);
+  const [order, items, parts, tax] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId), refundedInParts(db, orderId), taxFigures(db, orderId)]);
   if (!order) throw new Error(`Order ${orderId} not found.`);
-  return { ...order, items, refundedInParts: parts };
+  return { ...order, items, refundedInParts: parts, tax };
 }
 
 /** Marks the order paid and takes its stock, once, under row locks (see public.fulfil_order). */

@@ -65,6 +65,7 @@ export function siteRoutes(projectRoot = process.cwd()): SiteRoute[] {
     { path: '/auth', kind: 'account' },
     { path: '/profile', kind: 'account', redirectsTo: '/auth' },
     { path: '/order-status', kind: 'account' },
+    { path: '/order-status/invoice', kind: 'account' },
     { path: '/newsletter/unsubscribe', kind: 'account' },
     { path: '/newsletter/confirm', kind: 'account' },
     { path: '/admin', kind: 'account', redirectsTo: '/auth' },
@@ -94,7 +95,19 @@ export const LIGHTHOUSE_PATHS = [
 
 const CONTENT_PAGES = new Set(['/about', '/contact', '/privacy-policy', '/terms-of-service']);
 /** Pages that are islands all through (account, order flow, back office, a product added after the build). */
-const ACCOUNT_PAGES = new Set(['/auth', '/auth/callback', '/profile', '/order-confirmation', '/order-status', '/newsletter/unsubscribe', '/newsletter/confirm', '/admin', '/admin/packing-slip', '/store/product']);
+const ACCOUNT_PAGES = new Set([
+  '/auth',
+  '/auth/callback',
+  '/profile',
+  '/order-confirmation',
+  '/order-status',
+  '/order-status/invoice',
+  '/newsletter/unsubscribe',
+  '/newsletter/confirm',
+  '/admin',
+  '/admin/packing-slip',
+  '/store/product',
+]);
 
 /** The kind of a built page, from its path (`/404` is the not-found page). */
 export function kindOfPath(path: string, landing: ReadonlySet<string>): PageKind {
