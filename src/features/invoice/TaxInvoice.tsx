@@ -3,7 +3,7 @@ import { formatAbn } from '@/lib/abn';
 import { formatLongDate, formatPrice } from '@/lib/format';
 import { gstLine, quantityLine, type TaxInvoice as Invoice } from './tax-invoice';
 
-const amountCell = 'py-1 text-right tabular-nums whitespace-nowrap';
+const amountCell = 'py-1 pl-3 text-right tabular-nums whitespace-nowrap';
 
 export default function TaxInvoice({ invoice, headingLevel = 2 }: { invoice: Invoice; headingLevel?: 1 | 2 }) {
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
@@ -39,10 +39,10 @@ export default function TaxInvoice({ invoice, headingLevel = 2 }: { invoice: Inv
               <th scope="col" className="py-1">
                 Item
               </th>
-              <th scope="col" className="py-1 text-right">
+              <th scope="col" className="py-1 pl-3 text-right">
                 Price each
               </th>
-              <th scope="col" className="py-1 text-right">
+              <th scope="col" className="py-1 pl-3 text-right">
                 Amount
               </th>
             </tr>
