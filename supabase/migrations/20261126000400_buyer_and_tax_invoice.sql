@@ -260,3 +260,42 @@ revoke all on function public.order_buyer_name(text, text, boolean), public.gst_
   from public, anon, authenticated, service_role;
 -- The tax invoice is drawn by the server from the status page's token: only the service role asks.
 grant execute on function public.order_tax_figures(uuid) to service_role;
+
+-- The packer's list: where each parcel goes and whether it is a gift, beside how (Express or Standard), and the
+-- buyer beside a gift's recipient.
+create or replace function public.admin_list_orders(p_view text, p_search text default '')
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_search text := lower(btrim(coalesce(p_search, '')));
+  v_result jsonb;
+begin
+  perform public.require_staff();
+  if p_view not in ('to_pack', 'shipped', 'refunds_due', 'all', 'unpaid') then
+    raise exception 'Unknown order view %', p_view using errcode = '22023';
+  end if;
+  select coalesce(jsonb_agg(row_to_json(o.*)::jsonb order by o.sort_key), '[]'::jsonb) into v_result from (
+    select id, created_at, paid_at, customer_email, customer_name, status, payment_status, total_amount, shipping_method ->> 'name' as delivery_method,
+      tracking_number, refunded_at,
+      (select coalesce(sum(quantity), 0) from public.order_items i where i.order_id = orders.id) as item_count,
+      upper(coalesce(shipping_address ->> 'country', '')) as country, is_gift,
+      public.order_buyer_name(buyer_name, customer_name, is_gift) as buyer_name,
+      case when p_view = 'to_pack' then extract(epoch from coalesce(paid_at, created_at)) else -extract(epoch from created_at) end as sort_key
+    from public.orders
+    where case p_view
+        when 'to_pack' then status = 'processing' and payment_status = 'paid'
+        when 'shipped' then status = 'shipped'
+        when 'refunds_due' then payment_status = 'refund_due' and refunded_at is null
+        when 'unpaid' then payment_status in ('unpaid', 'expired')
+        else payment_status in ('paid', 'refund_due') end
+      and (v_search = '' or left(id::text, char_length(v_search)) = v_search or position(v_search in lower(customer_email)) > 0)
+    order by sort_key
+    limit 200
+  ) o;
+  return v_result;
+end;
+$$;

@@ -2,6 +2,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { countryName, formatDateTime, formatPrice, orderNumber } from '@/lib/format';
 import { mailtoHref } from '@/lib/mailto';
+import { postalAddressLines } from '@/lib/postal-address';
 import { toast } from '@/features/toast/store';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import {
@@ -36,10 +37,9 @@ function GiftDetails({ order }: { order: Order }) {
 }
 
 /** The address as it goes on a label, one line each, the country written out in full. */
+/** The address as the destination's post writes it (src/lib/postal-address). */
 export function addressLines(a: Order['shipping_address']): string[] {
-  return [a.addressLine1 ?? a.line1, a.addressLine2 ?? a.line2, [a.city, a.state, a.postalCode ?? a.postal_code].filter(Boolean).join(' '), countryName(a.country)].filter((l): l is string =>
-    Boolean(l),
-  );
+  return postalAddressLines(a);
 }
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -474,7 +474,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           {order.items.map((item) => (
             <li key={item.product_id} className="flex justify-between gap-3 px-4 py-2">
               <span>
-                {item.quantity} × {item.title}
+                {item.title} × {item.quantity}
               </span>
               <span>{formatPrice(item.price_at_time * item.quantity)}</span>
             </li>

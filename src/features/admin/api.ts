@@ -34,7 +34,14 @@ const orderBase = {
   tracking_number: maybeText,
   refunded_at: maybeText,
 };
-const orderListItem = z.object({ ...orderBase, delivery_method: maybeText, item_count: z.coerce.number() });
+const orderListItem = z.object({
+  ...orderBase,
+  delivery_method: maybeText,
+  item_count: z.coerce.number(),
+  /** Where the parcel goes (ISO code) and whether it is a gift: the packer's list shows both. */
+  country: z.optional(text),
+  is_gift: z.optional(z.boolean()),
+});
 const orderList = z.array(orderListItem);
 export type OrderListItem = z.infer<typeof orderListItem>;
 
