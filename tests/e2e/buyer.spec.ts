@@ -44,8 +44,16 @@ test('a gift with no message, paid with the name on the card: the slip, the noti
   await grantStaff(request, publisher);
   const staff = await browser.newPage({ viewport: { width: PHONE.width, height: PHONE.height } });
   await staffSignsIn(staff, publisher);
-  await staff.getByRole('button', { name: 'All' }).click();
+  // To pack: how it goes, where, and that it is a gift; the bulk-ship form names the parcel.
   await staff.getByLabel('Search by order number or email').fill(number);
+  const card = staff.getByRole('list', { name: 'Orders' }).getByRole('listitem').filter({ hasText: number });
+  await expect(card.getByTestId('parcel-facts')).toHaveText('Standard · Australia · Gift');
+  await card.getByRole('checkbox', { name: `Select order ${number}` }).check();
+  await staff.getByRole('button', { name: 'Ship selected' }).click();
+  await expect(staff.getByLabel(`Tracking number for order ${number}`)).toBeVisible();
+  await expect(staff.getByText(`Tracking number for order ${number} — Lucy Recipient`)).toBeVisible();
+  await lookAtBothWidths(staff, 'buyer-to-pack', { axe: false });
+  await staff.getByRole('button', { name: 'All' }).click();
   await staff.getByRole('link', { name: number }).click();
   await expect(staff.getByRole('heading', { name: 'Gift for Lucy Recipient' })).toBeVisible();
   await expect(staff.getByText('Maria Rossi')).toBeVisible();
@@ -56,6 +64,9 @@ test('a gift with no message, paid with the name on the card: the slip, the noti
   await expect(slip.getByText('Lucy Recipient')).toBeVisible();
   await expect(slip.getByRole('heading', { name: 'A gift for you' })).toBeVisible();
   await expect(slip.getByTestId('gift-sender')).toHaveText('From Maria Rossi');
+  // The prices were not left out: the slip shows them. The address as Australia Post asks.
+  await expect(slip.getByTestId('slip-total')).toContainText('Total paid $37.00 AUD');
+  await expect(slip.getByText('PARRAMATTA NSW 2150')).toBeVisible();
   await lookAtBothWidths(staff, 'buyer-gift-slip', { axe: false });
 
   await staff.goto('/admin');
