@@ -31,11 +31,12 @@ const greeting = (order: OrderWithItems) => (order.buyerName ? `Hello ${order.bu
 /** What the buyer is told of a gift: who it goes to, the message as it will be printed, and the prices left out. */
 function giftLines(order: OrderWithItems): string[] {
   if (!order.gift) return [];
-  const sender = giftSlipSender(order.gift.message, order.buyerName);
+  const sender = order.gift.hideSender ? null : giftSlipSender(order.gift.message, order.buyerName);
   return [
     `This order is a gift for ${order.customerName}.`,
     ...(order.gift.message ? ['Your gift message, printed on the gift slip:', ...order.gift.message.split('\n').map((line) => `  ${line}`)] : []),
     ...(sender ? [`The gift slip says it is from ${sender}.`] : []),
+    ...(order.gift.hideSender ? ['Your name is left off the gift slip.'] : []),
     ...(order.gift.hidePrices ? ['Prices are left out of the parcel.'] : []),
     '',
   ];

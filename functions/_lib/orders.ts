@@ -24,7 +24,7 @@ const shippingMethodSchema = z.looseObject({
 export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at';
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, gift_hide_sender, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at';
 
 const orderRowSchema = z
   .object({
@@ -52,6 +52,7 @@ const orderRowSchema = z
     is_gift: z.boolean(),
     gift_message: z.string().nullable(),
     gift_hide_prices: z.boolean(),
+    gift_hide_sender: z.boolean(),
     reminder_consent_at: z.string().nullable(),
     reminder_sent_at: z.string().nullable(),
     promotion_code: z.string().nullable(),
@@ -85,7 +86,7 @@ const orderRowSchema = z
     /** Set when the publisher cancelled the paid order (its refund then follows). */
     cancelledAt: row.cancelled_at,
     /** A gift: the delivery name is the recipient's, the email the buyer's. Null when the order is not a gift. */
-    gift: row.is_gift ? { message: row.gift_message ?? '', hidePrices: row.gift_hide_prices } : null,
+    gift: row.is_gift ? { message: row.gift_message ?? '', hidePrices: row.gift_hide_prices, hideSender: row.gift_hide_sender } : null,
     /** When the shopper agreed to one reminder if they left the payment page unpaid; null when they did not. */
     reminderConsentAt: row.reminder_consent_at,
     reminderSentAt: row.reminder_sent_at,
@@ -202,6 +203,7 @@ export async function recordCheckoutChoices(db: SupabaseClient, orderId: string,
       is_gift: gift.isGift,
       gift_message: gift.isGift && gift.message ? gift.message : null,
       gift_hide_prices: gift.isGift && gift.hidePrices,
+      gift_hide_sender: gift.isGift && gift.hideSender === true,
       reminder_consent_at: reminderConsent ? new Date().toISOString() : null,
     })
     .eq('id', orderId)

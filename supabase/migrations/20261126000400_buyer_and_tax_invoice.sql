@@ -3,7 +3,9 @@
 -- buyers. And one GST rule, which the sales figures and every order's tax invoice share.
 
 alter table public.orders
-  add column buyer_name text check (buyer_name is null or (char_length(buyer_name) between 1 and 100 and buyer_name !~ '[[:cntrl:]]'));
+  add column buyer_name text check (buyer_name is null or (char_length(buyer_name) between 1 and 100 and buyer_name !~ '[[:cntrl:]]')),
+  -- A gift's buyer may leave their name off the gift slip.
+  add column gift_hide_sender boolean not null default false;
 
 -- The buyer's name as best known: the payer's name; else, for an order that is not a gift, the delivery name the
 -- shopper typed (the placeholder of an order placed without one is no name). Null when unknown.

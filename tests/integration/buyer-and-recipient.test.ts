@@ -145,4 +145,22 @@ describe('a gift paid on the TEST page', () => {
     expect(notice?.to).toBe('publisher@example.com');
     expect(notice?.text).toContain('from Maria Rossi <maria@example.com> to Lucy Recipient (a gift).');
   });
+
+  it('a buyer who leaves their name off the gift slip is told so, and the slip does not say whom it is from', async () => {
+    const { body } = await post('create-checkout', {
+      cartItems: [{ id: 'buyer-book', quantity: 1 }],
+      shippingDetails: { fullName: 'Tom Recipient', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } },
+      customerEmail: 'secret@example.com',
+      gift: { isGift: true, message: 'Happy birthday!', hidePrices: false, hideSender: true },
+    });
+    const orderId = body!.orderId as string;
+    expect((await t.service().from('orders').select('gift_hide_sender').eq('id', orderId).single()).data).toEqual({ gift_hide_sender: true });
+    const link = new URL(body!.url as string);
+    const form = new URLSearchParams({ ...Object.fromEntries(link.searchParams), action: 'pay', payer: 'Sam Secret' });
+    expect((await fetch(`${t.url}/api/test-payment`, { method: 'POST', body: form, redirect: 'manual' })).status).toBe(303);
+    const confirmation = (await readOutbox(outbox)).find((e) => e.idempotencyKey === `order-confirmation-${orderId}`);
+    expect(confirmation?.text).toMatch(/^Hello Sam Secret,$/m);
+    expect(confirmation?.text).toContain('Your name is left off the gift slip.');
+    expect(confirmation?.text).not.toContain('The gift slip says it is from');
+  });
 });

@@ -48,6 +48,11 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
     update: { sql: `update public.orders set checkout_expires_at = now() + interval '1 day' where id = '${ORDER_A}'`, allowed: ['service'] },
   },
   // The name the payer gave the payment page: its shopper reads it with the order; only the server writes it.
+  // A gift's "Leave my name off the gift slip": its shopper reads it with the order; only the server writes it.
+  'orders.gift_hide_sender': {
+    select: { sql: `select gift_hide_sender from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set gift_hide_sender = true where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
   'orders.buyer_name': {
     select: { sql: `select buyer_name from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set buyer_name = 'Payer' where id = '${ORDER_A}'`, allowed: ['service'] },

@@ -23,7 +23,8 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
 
 /** "From <buyer>" under the message, unless the message signs itself or the buyer is unknown. */
 function GiftSender({ order }: { order: OrderDetail }) {
-  const sender = giftSlipSender(order.gift_message, orderBuyer(order));
+  // The buyer may have asked for their name to be left off.
+  const sender = order.gift_hide_sender === true ? null : giftSlipSender(order.gift_message, orderBuyer(order));
   return sender ? (
     <p className="mt-3 text-lg" data-testid="gift-sender">
       From {sender}

@@ -80,6 +80,7 @@ const orderDetail = z.object({
   buyer_name: z.optional(maybeText),
   gift_message: z.optional(maybeText),
   gift_hide_prices: z.optional(z.boolean()),
+  gift_hide_sender: z.optional(z.boolean()),
   reminder_consent_at: z.optional(maybeText),
   reminder_sent_at: z.optional(maybeText),
   items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),

@@ -37,9 +37,11 @@ export interface GiftChoice {
   isGift: boolean;
   message: string;
   hidePrices: boolean;
+  /** Leave the buyer's name off the gift slip (it otherwise says whom the gift is from, unless the message is signed). */
+  hideSender?: boolean;
 }
 
-export const NO_GIFT: GiftChoice = { isGift: false, message: '', hidePrices: false };
+export const NO_GIFT: GiftChoice = { isGift: false, message: '', hidePrices: false, hideSender: false };
 
 /** A last line that signs the message: "Love, Sam", "From Sam", "— Sam", "Lots of love", "xx Sam"… */
 const SIGN_OFF = /^\s*(?:love\b|lots of love|all my love|with love|much love|from\b|cheers\b|best wishes|warm(?:est)? wishes|regards|xx|[—–-]|~)/i;
