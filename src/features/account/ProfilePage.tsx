@@ -121,7 +121,7 @@ function OrderHistory({ history }: { history: History }) {
                       Track<span className="sr-only"> order {orderNumber(order.id)}</span>
                     </a>
                     {/* Every order listed is paid (or refunded): each has its tax invoice. */}
-                    <a href={`${TAX_INVOICE_PATH}#${order.statusToken}`} className="ml-3 font-semibold whitespace-nowrap text-navy underline">
+                    <a href={`${TAX_INVOICE_PATH}#${order.statusToken}`} className="mt-1 block font-semibold whitespace-nowrap text-navy underline sm:mt-0 sm:ml-3 sm:inline">
                       Tax invoice<span className="sr-only"> of order {orderNumber(order.id)}</span>
                     </a>
                   </td>
