@@ -11,6 +11,9 @@ import { orderNumber } from '../../src/lib/format';
 import type { OrderWithItems } from './orders';
 import { localStandInsAllowed } from './runtime';
 
+/** A payment was taken: paid, or paid and then refunded (or due to be). */
+const PAID: ReadonlySet<string> = new Set(['paid', 'refund_due']);
+
 /** What the local shop prints in their place: labelled, so no one mistakes it for the seller's. */
 export const LOCAL_SELLER: Seller = {
   legalName: `${SITE.publisher} (local shop: SHOP_LEGAL_NAME is not set)`,
@@ -31,12 +34,13 @@ export function sellerIdentity(env: ServerEnv): Seller | null {
 
 /** The order's tax invoice with its adjustment notes; null until it is paid, or without a seller. */
 export function taxInvoiceOf(order: OrderWithItems, seller: Seller | null | undefined): TaxInvoice | null {
-  if (!seller || !order.paidAt) return null;
+  if (!seller || !PAID.has(order.paymentStatus)) return null;
   return {
     title: SITE.gstRegistered ? 'Tax invoice' : 'Invoice',
     seller,
     orderNumber: orderNumber(order.id),
-    date: order.paidAt,
+    // An order written paid without its time (an import, a fixture) is dated when it was placed.
+    date: order.paidAt ?? order.createdAt,
     buyer: order.buyerName,
     lines: order.items.map((item) => ({ title: item.title, quantity: item.quantity, unitPrice: item.unitPrice, amount: fromCents(toCents(item.unitPrice) * item.quantity) })),
     discount: order.promotionCode && order.discount > 0 ? { code: order.promotionCode, amount: order.discount } : null,
