@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { trackingUrl } from '../src/features/admin/shipment';
 import { orderNumber } from '../src/lib/format';
-import { findOrderByStatusToken, getOrderItems } from './_lib/orders';
+import { findOrderByStatusToken, getOrderWithItems } from './_lib/orders';
+import { sellerIdentity, taxInvoiceOf } from './_lib/tax-invoice';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { serviceClient } from './_lib/supabase-admin';
 
@@ -17,10 +18,12 @@ const body = z.object({
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);
   if ('response' in parsed) return parsed.response;
-  const db = serviceClient(readServerEnv());
-  const order = await findOrderByStatusToken(db, parsed.data.token);
-  if (!order) return problem(404, 'We could not find that order. Open the link again from your email.');
-  const items = await getOrderItems(db, order.id);
+  const env = readServerEnv();
+  const db = serviceClient(env);
+  const found = await findOrderByStatusToken(db, parsed.data.token);
+  if (!found) return problem(404, 'We could not find that order. Open the link again from your email.');
+  const order = await getOrderWithItems(db, found.id);
+  const items = order.items;
   return json({
     orderNumber: orderNumber(order.id),
     status: order.status,
@@ -30,6 +33,8 @@ export default handle(async (request) => {
     total: order.total,
     items: items.map((i) => ({ title: i.title, quantity: i.quantity })),
     gift: order.gift ? { recipient: order.customerName, message: order.gift.message, hidePrices: order.gift.hidePrices } : null,
+    /** The tax invoice and its adjustment notes, once paid (null before, or where the seller is not configured). */
+    invoice: taxInvoiceOf(order, sellerIdentity(env)),
     tracking: order.trackingNumber && order.trackingCarrier ? { number: order.trackingNumber, carrier: order.trackingCarrier, url: trackingUrl(order.trackingCarrier, order.trackingNumber) } : null,
   });
 });

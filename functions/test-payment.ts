@@ -9,7 +9,7 @@ import { remindUnpaidCheckout } from './_lib/checkout-reminder';
 import { fromCents, toCents } from '../src/lib/money';
 import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
-import { adoptPayerName, cancelUnpaid, GUEST_CUSTOMER_NAME, findOrderBySession, getOrderItems } from './_lib/orders';
+import { adoptPayerName, cancelUnpaid, findOrderBySession, getOrderItems } from './_lib/orders';
 import { LOCAL_SESSION_PREFIX, pageClosed } from './_lib/providers/local-payments';
 import { testPaymentsInUse } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
@@ -90,7 +90,7 @@ export default handle(async (request) => {
 <tfoot><tr><td>Total (AUD)</td><td>${formatPrice(order.total)}</td></tr></tfoot></table>
 ${settled ? `<p role="status">This order is already ${escapeHtml(order.paymentStatus)}.</p>` : ''}
 <form method="post">${hidden('session', session)}${hidden('success', success)}${hidden('cancel', cancel)}
-<p><label for="payer">Name on card</label><br><input id="payer" name="payer" autocomplete="cc-name" maxlength="100" value="${escapeHtml(order.customerName === GUEST_CUSTOMER_NAME ? '' : order.customerName)}"></p>
+<p><label for="payer">Name on card</label><br><input id="payer" name="payer" autocomplete="cc-name" maxlength="100" value="${escapeHtml(order.buyerName ?? '')}"></p>
 <div class="actions"><button type="submit" name="action" value="cancel">Cancel</button><button type="submit" name="action" value="pay"${settled ? ' disabled' : ''}>Pay ${formatPrice(order.total)}</button></div></form>`,
   );
 });

@@ -160,7 +160,7 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
     }
     case 'resend_confirmation': {
       if (!order.fulfilledAt || order.paymentStatus !== 'paid') return { status: 409, message: 'Only a paid order has a confirmation to resend.' };
-      const email = confirmationEmail(await getOrderWithItems(ctx.db, order.id), ctx.services.siteOrigin);
+      const email = confirmationEmail(await getOrderWithItems(ctx.db, order.id), ctx.services.siteOrigin, ctx.services.seller);
       // Sent on purpose a second time: a key of its own, so it is not taken for a retry of the first.
       await ctx.services.email.send({ ...email, idempotencyKey: `${email.idempotencyKey}-resent-${Date.now()}` });
       await recordEvent(ctx.db, order.id, 'confirmation_resent', order.customerEmail, ctx.actor);
@@ -237,7 +237,7 @@ async function settlePartRefund(ctx: BackOfficeContext, order: Order, number: st
   if (failure) return { status: 502, message: `The refund of ${formatPrice(amount)} on order ${number} did not go through (${failure}). Nothing was refunded; you can try again.` };
   const remaining = settlement.remaining ?? 0;
   try {
-    await ctx.services.email.send(partRefundEmail(await getOrderWithItems(ctx.db, order.id), { ...part, remaining }, ctx.services.siteOrigin));
+    await ctx.services.email.send(partRefundEmail(await getOrderWithItems(ctx.db, order.id), { ...part, remaining, providerRefundId }, ctx.services.siteOrigin, ctx.services.seller));
   } catch (cause) {
     console.error(`[back office] part refund email for ${order.id} failed`, cause);
     return { status: 200, message: `Refunded ${formatPrice(amount)} on order ${number}; ${formatPrice(remaining)} remains paid. The email to the customer failed: please write to them.` };

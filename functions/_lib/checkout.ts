@@ -85,6 +85,7 @@ export const giftSchema = z
         if (problem) context.addIssue({ code: 'custom', message: problem });
       }),
     hidePrices: z.boolean({ error: 'hidePrices must be true or false.' }).default(false),
+    hideSender: z.boolean({ error: 'hideSender must be true or false.' }).default(false),
   })
   .transform((gift) => (gift.isGift ? gift : NO_GIFT))
   .optional()

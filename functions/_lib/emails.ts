@@ -2,27 +2,41 @@
 import { BACK_OFFICE, CONSENT, SHIPPING } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/admin/shipment';
+import { giftSlipSender } from '../../src/features/checkout/gift';
 import { renderNewsletter } from '../../src/features/newsletter/render';
 import { formatPrice, orderNumber } from '../../src/lib/format';
 import { productPath } from '../../src/lib/paths';
 import { sumDollars } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
+import { adjustmentNoteText, quantityLine, type Seller, TAX_INVOICE_PATH, type TaxAdjustment, taxInvoiceText } from '../../src/features/invoice/tax-invoice';
+import { taxInvoiceOf } from './tax-invoice';
 import type { EmailMessage } from './providers/email';
 
-const itemLines = (order: OrderWithItems) => order.items.map((item) => `${item.quantity} × ${item.title} — ${formatPrice(item.unitPrice * item.quantity)}`);
+// The title first and the count after it: "30 × 10 Reasons Why…" reads as 300.
+const itemLines = (order: OrderWithItems) => order.items.map((item) => `${quantityLine(item.title, item.quantity)} — ${formatPrice(item.unitPrice * item.quantity)}`);
+
+/** The adjustment notes for these refunds, each after a blank line; none without a seller or a tax invoice. */
+function adjustmentLines(order: OrderWithItems, seller: Seller | null | undefined, pick: (adjustment: TaxAdjustment) => boolean): string[] {
+  const invoice = taxInvoiceOf(order, seller);
+  if (!invoice) return [];
+  return invoice.adjustments.filter(pick).flatMap((adjustment) => ['', ...adjustmentNoteText(invoice, adjustment)]);
+}
 /** The promotion code's line, when the order used one: what it took off the goods. */
 const discountLines = (order: OrderWithItems) => (order.promotionCode && order.discount > 0 ? [`Code ${order.promotionCode}: −${formatPrice(order.discount)}`] : []);
 const signature = `${SITE.name}, Sydney`;
 
-/** A gift's delivery name is the recipient's: the buyer, who gets the emails, is greeted without it. */
-const greeting = (order: OrderWithItems) => (order.gift ? 'Hello,' : `Hello ${order.customerName},`);
+/** The emails go to the buyer, greeted by the name they paid with (a gift's delivery name is the recipient's, never used here). */
+const greeting = (order: OrderWithItems) => (order.buyerName ? `Hello ${order.buyerName},` : 'Hello,');
 
 /** What the buyer is told of a gift: who it goes to, the message as it will be printed, and the prices left out. */
 function giftLines(order: OrderWithItems): string[] {
   if (!order.gift) return [];
+  const sender = order.gift.hideSender ? null : giftSlipSender(order.gift.message, order.buyerName);
   return [
     `This order is a gift for ${order.customerName}.`,
     ...(order.gift.message ? ['Your gift message, printed on the gift slip:', ...order.gift.message.split('\n').map((line) => `  ${line}`)] : []),
+    ...(sender ? [`The gift slip says it is from ${sender}.`] : []),
+    ...(order.gift.hideSender ? ['Your name is left off the gift slip.'] : []),
     ...(order.gift.hidePrices ? ['Prices are left out of the parcel.'] : []),
     '',
   ];
@@ -32,8 +46,10 @@ function giftLines(order: OrderWithItems): string[] {
 export const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${BACK_OFFICE.orderStatusPath}#${token}`;
 const statusLine = (order: OrderWithItems, siteOrigin: string) => `Follow your order: ${orderStatusUrl(siteOrigin, order.statusToken)}`;
 
-export function confirmationEmail(order: OrderWithItems, siteOrigin: string): EmailMessage {
+export function confirmationEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
   const number = orderNumber(order.id);
+  // The tax invoice lists the items, the shipping, the total and the GST; without a seller, the plain lines do.
+  const invoice = taxInvoiceOf(order, seller);
   return {
     to: order.customerEmail,
     subject: `Your order ${number} is confirmed`,
@@ -43,10 +59,9 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string): Em
       `Thank you for your order ${number}. We have received your payment and are getting it ready.`,
       '',
       ...giftLines(order),
-      ...itemLines(order),
-      ...discountLines(order),
-      `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`,
-      `Total: ${formatPrice(order.total)} AUD`,
+      ...(invoice
+        ? [...taxInvoiceText(invoice), `Print it: ${siteOrigin}${TAX_INVOICE_PATH}#${order.statusToken}`]
+        : [...itemLines(order), ...discountLines(order), `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`, `Total: ${formatPrice(order.total)} AUD`]),
       '',
       `Estimated delivery: ${order.shippingMethod.estimatedDelivery ?? SHIPPING.confirmationDeliveryEstimate}. We will email your tracking details when it ships.`,
       statusLine(order, siteOrigin),
@@ -61,8 +76,10 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string): Em
  * The refund notice: a paid order the publisher cancelled says so; otherwise the last copies sold out while
  * the shopper paid.
  */
-export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMessage {
+export function refundEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
   const number = orderNumber(order.id);
+  // The refund in full's own note: what it returned (the rest, after any part refunds) and the GST in it.
+  const note = adjustmentLines(order, seller, (a) => a.reason === 'Refunded in full');
   // After part refunds, the refund in full returns the rest of the payment.
   const refunded =
     order.refundedInParts > 0
@@ -79,6 +96,7 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMes
         refunded,
         '',
         ...itemLines(order),
+        ...note,
         '',
         statusLine(order, siteOrigin),
         `Questions? Reply to this email or write to ${SITE.email}.`,
@@ -99,6 +117,7 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMes
       refunded,
       '',
       ...itemLines(order),
+      ...note,
       '',
       `Reply to this email, or write to ${SITE.email}, and we will let you know as soon as the book is back in stock.`,
       '',
@@ -109,18 +128,24 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string): EmailMes
 }
 
 /** A part of the order's payment refunded by the publisher: how much, why, and what the customer has still paid. */
-export function partRefundEmail(order: OrderWithItems, refund: { amount: number; reason: string; refundId: string; remaining: number }, siteOrigin: string): EmailMessage {
+export function partRefundEmail(
+  order: OrderWithItems,
+  refund: { amount: number; reason: string; refundId: string; remaining: number; providerRefundId?: string | null },
+  siteOrigin: string,
+  seller?: Seller | null,
+): EmailMessage {
   const number = orderNumber(order.id);
   return {
     to: order.customerEmail,
     subject: `A refund of ${formatPrice(refund.amount)} on your order ${number}`,
     text: [
-      `Hello ${order.customerName},`,
+      greeting(order),
       '',
       `We have refunded ${formatPrice(refund.amount)} AUD of your order ${number} to your card. Banks usually show it within 5-10 business days.`,
       `Reason: ${refund.reason}`,
       '',
       `Your order's total was ${formatPrice(order.total)} AUD; with this refund, you have paid ${formatPrice(refund.remaining)} AUD for it.`,
+      ...(refund.providerRefundId ? adjustmentLines(order, seller, (a) => a.refundId === refund.providerRefundId) : []),
       '',
       statusLine(order, siteOrigin),
       `Questions? Reply to this email or write to ${SITE.email}.`,
@@ -167,7 +192,8 @@ export function newOrderNotice(order: OrderWithItems, to: string, siteOrigin: st
     to,
     subject: `New order ${number}: ${formatPrice(order.total)} AUD`,
     text: [
-      `A new paid order ${number} from ${order.customerName} <${order.customerEmail}>.`,
+      // A gift is from the buyer to the recipient (the delivery name); any other order is the buyer's own.
+      `A new paid order ${number} from ${order.buyerName ? `${order.buyerName} <${order.customerEmail}>` : `<${order.customerEmail}>`}${order.gift ? ` to ${order.customerName} (a gift)` : ''}.`,
       '',
       ...itemLines(order),
       ...discountLines(order),
@@ -269,7 +295,7 @@ export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string, un
       '',
       'You left the payment page before paying, so nothing was charged. Your books are still here:',
       '',
-      ...order.items.map((item) => `${item.quantity} × ${item.title}`),
+      ...order.items.map((item) => quantityLine(item.title, item.quantity)),
       '',
       `Bring them back to your cart: ${cartUrl}`,
       'Prices and stock are checked again when you open it.',

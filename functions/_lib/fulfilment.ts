@@ -17,6 +17,8 @@ import type { CdnCache } from './providers/cdn-cache';
 import { selectCdnCache, selectEmailProvider, selectPaymentProvider } from './providers/select';
 import type { EmailMessage, EmailProvider } from './providers/email';
 import type { PaymentProvider, PaymentSession } from './providers/payments';
+import { sellerIdentity } from './tax-invoice';
+import type { Seller } from '../../src/features/invoice/tax-invoice';
 
 export type { FulfilmentResult };
 
@@ -29,6 +31,8 @@ export interface FulfilmentServices {
   notifyTo?: string;
   /** The CDN's cache of the live price and stock, purged when a sale takes stock. */
   cdn?: CdnCache;
+  /** The seller the tax invoices name (SHOP_LEGAL_NAME, SHOP_ABN); without one, emails carry no tax invoice. */
+  seller?: Seller | null;
 }
 
 /** Where the publisher's notices go: NOTIFY_EMAIL_TO, else the sender, else the publisher's public address. */
@@ -38,7 +42,14 @@ export function notificationRecipient(env: ServerEnv): string {
 
 /** The services for a request: the configured providers, the site's origin, the publisher's address (notificationRecipient). */
 export function fulfilmentServices(env: ServerEnv, request: Request, payments: PaymentProvider = selectPaymentProvider(env)): FulfilmentServices {
-  return { email: selectEmailProvider(env), payments, siteOrigin: env.SITE_URL ?? new URL(request.url).origin, notifyTo: notificationRecipient(env), cdn: selectCdnCache(env) };
+  return {
+    email: selectEmailProvider(env),
+    payments,
+    siteOrigin: env.SITE_URL ?? new URL(request.url).origin,
+    notifyTo: notificationRecipient(env),
+    cdn: selectCdnCache(env),
+    seller: sellerIdentity(env),
+  };
 }
 
 export interface FulfilmentOptions {
@@ -142,14 +153,14 @@ export async function refundInFull(db: SupabaseClient, payments: PaymentProvider
  */
 export async function sendOrderEmailOnce(
   db: SupabaseClient,
-  { email, siteOrigin }: Pick<FulfilmentServices, 'email' | 'siteOrigin'>,
+  { email, siteOrigin, seller }: Pick<FulfilmentServices, 'email' | 'siteOrigin' | 'seller'>,
   orderId: string,
   kind: OrderEmail,
-  compose: (order: OrderWithItems, siteOrigin: string) => EmailMessage,
+  compose: (order: OrderWithItems, siteOrigin: string, seller?: Seller | null) => EmailMessage,
 ): Promise<boolean> {
   if (!(await claimEmail(db, orderId, kind))) return false;
   try {
-    await email.send(compose(await getOrderWithItems(db, orderId), siteOrigin));
+    await email.send(compose(await getOrderWithItems(db, orderId), siteOrigin, seller));
     return true;
   } catch (error) {
     await releaseEmail(db, orderId, kind);

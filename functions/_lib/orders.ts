@@ -24,7 +24,7 @@ const shippingMethodSchema = z.looseObject({
 export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at';
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, gift_hide_sender, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at';
 
 const orderRowSchema = z
   .object({
@@ -52,11 +52,14 @@ const orderRowSchema = z
     is_gift: z.boolean(),
     gift_message: z.string().nullable(),
     gift_hide_prices: z.boolean(),
+    gift_hide_sender: z.boolean(),
     reminder_consent_at: z.string().nullable(),
     reminder_sent_at: z.string().nullable(),
     promotion_code: z.string().nullable(),
     discount_amount: money,
     checkout_expires_at: z.string().nullable(),
+    buyer_name: z.string().nullable(),
+    paid_at: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -83,7 +86,7 @@ const orderRowSchema = z
     /** Set when the publisher cancelled the paid order (its refund then follows). */
     cancelledAt: row.cancelled_at,
     /** A gift: the delivery name is the recipient's, the email the buyer's. Null when the order is not a gift. */
-    gift: row.is_gift ? { message: row.gift_message ?? '', hidePrices: row.gift_hide_prices } : null,
+    gift: row.is_gift ? { message: row.gift_message ?? '', hidePrices: row.gift_hide_prices, hideSender: row.gift_hide_sender } : null,
     /** When the shopper agreed to one reminder if they left the payment page unpaid; null when they did not. */
     reminderConsentAt: row.reminder_consent_at,
     reminderSentAt: row.reminder_sent_at,
@@ -92,6 +95,13 @@ const orderRowSchema = z
     discount: row.discount_amount,
     /** When the payment page closes: an unpaid order holds its code's use until then. */
     checkoutExpiresAt: row.checkout_expires_at,
+    /**
+     * Who bought it: the name the payer gave the payment page; else, for an order that is not a gift, the delivery
+     * name. Null when unknown (a gift's delivery name is the recipient's, never the buyer's).
+     */
+    /** When the payment arrived: the tax invoice's date. */
+    paidAt: row.paid_at,
+    buyerName: row.buyer_name ?? (row.is_gift || row.customer_name === GUEST_CUSTOMER_NAME ? null : row.customer_name),
   }));
 export type Order = z.output<typeof orderRowSchema>;
 
@@ -104,6 +114,27 @@ export interface OrderWithItems extends Order {
   items: OrderItem[];
   /** What was paid back in part refunds before any refund in full (which then returns only the rest). */
   refundedInParts: number;
+  /** The GST in the total and in each refund, by the database's one rule (order_tax_figures). */
+  tax: TaxFigures;
+}
+
+const taxFiguresSchema = z
+  .object({
+    gst_applies: z.boolean(),
+    gst: money,
+    refunds: z.array(z.object({ amount: money, gst: money, at: z.string().nullable(), refund_id: z.string().nullable(), reason: z.string() })),
+  })
+  .transform((row) => ({
+    gstApplies: row.gst_applies,
+    gst: row.gst,
+    refunds: row.refunds.map((r) => ({ amount: r.amount, gst: r.gst, date: r.at, refundId: r.refund_id, reason: r.reason })),
+  }));
+export type TaxFigures = z.output<typeof taxFiguresSchema>;
+
+/** The GST in an order's total and in each refund that went through. */
+export async function taxFigures(db: SupabaseClient, orderId: string): Promise<TaxFigures> {
+  // Null for an order that does not exist: getOrderWithItems says so.
+  return (await rpc(db, 'order_tax_figures', { p_order_id: orderId }, taxFiguresSchema.nullable())) ?? { gstApplies: false, gst: 0, refunds: [] };
 }
 
 /** What checkout writes: the order and its lines, priced from the database. */
@@ -172,6 +203,7 @@ export async function recordCheckoutChoices(db: SupabaseClient, orderId: string,
       is_gift: gift.isGift,
       gift_message: gift.isGift && gift.message ? gift.message : null,
       gift_hide_prices: gift.isGift && gift.hidePrices,
+      gift_hide_sender: gift.isGift && gift.hideSender === true,
       reminder_consent_at: reminderConsent ? new Date().toISOString() : null,
     })
     .eq('id', orderId)
@@ -215,15 +247,19 @@ export async function findLinesByRecoveryToken(db: SupabaseClient, token: string
 export const GUEST_CUSTOMER_NAME = 'Guest Customer';
 
 /**
- * A parcel needs an addressee: an order placed with the name left out takes the name its payer gave the
- * payment page. A name the shopper typed is never replaced.
+ * Keeps the name the payer gave the payment page as the buyer's (the first one given stays). A parcel also needs
+ * an addressee: an order placed with the delivery name left out takes it too. A name the shopper typed is never
+ * replaced, and a gift's delivery name stays the recipient's.
  */
 export async function adoptPayerName(db: SupabaseClient, order: Pick<Order, 'id' | 'customerName'>, payerName: string | null | undefined): Promise<void> {
   const name = toSingleLine(payerName ?? '').slice(0, LIMITS.nameMaxLength);
-  // Only an order placed without a name asks the database, which checks it again (a concurrent call changes nothing twice).
-  if (!name || order.customerName !== GUEST_CUSTOMER_NAME) return;
-  const { error } = await db.from('orders').update({ customer_name: name }).eq('id', order.id).eq('customer_name', GUEST_CUSTOMER_NAME);
+  if (!name) return;
+  // The database checks both again, so a concurrent call changes nothing twice.
+  const { error } = await db.from('orders').update({ buyer_name: name }).eq('id', order.id).is('buyer_name', null);
   if (error) throw error;
+  if (order.customerName !== GUEST_CUSTOMER_NAME) return;
+  const adopted = await db.from('orders').update({ customer_name: name }).eq('id', order.id).eq('customer_name', GUEST_CUSTOMER_NAME);
+  if (adopted.error) throw adopted.error;
 }
 
 /**
@@ -274,9 +310,9 @@ export async function refundedInParts(db: SupabaseClient, orderId: string): Prom
 }
 
 export async function getOrderWithItems(db: SupabaseClient, orderId: string): Promise<OrderWithItems> {
-  const [order, items, parts] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId), refundedInParts(db, orderId)]);
+  const [order, items, parts, tax] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId), refundedInParts(db, orderId), taxFigures(db, orderId)]);
   if (!order) throw new Error(`Order ${orderId} not found.`);
-  return { ...order, items, refundedInParts: parts };
+  return { ...order, items, refundedInParts: parts, tax };
 }
 
 /** Marks the order paid and takes its stock, once, under row locks (see public.fulfil_order). */

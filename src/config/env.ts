@@ -43,6 +43,16 @@ export const ENV_VARS = {
     description:
       "The publisher's postal address (e.g. PO Box 123, Parramatta NSW 2124), printed at the foot of every marketing email and confirmation, as Australia's Spam Act asks. Required in a deploy to send them. Unset locally: a labelled stand-in.",
   },
+  SHOP_LEGAL_NAME: {
+    context: 'server',
+    description:
+      "The seller's legal name as registered for its ABN (e.g. Awesome Catholic Kids Publishing Pty Ltd), printed on every tax invoice and adjustment note. Required in a deploy. Unset locally: a labelled stand-in.",
+  },
+  SHOP_ABN: {
+    context: 'server',
+    description:
+      "The seller's Australian Business Number, 11 digits (e.g. 51 824 753 556), printed on every tax invoice and adjustment note; the doctor checks its check digits. Required in a deploy. Unset locally: a labelled stand-in.",
+  },
 } as const satisfies Record<string, EnvVar>;
 
 export type EnvVarName = keyof typeof ENV_VARS;
@@ -68,6 +78,8 @@ export const serverEnvSchema = z.object({
   NOTIFY_EMAIL_TO: optional,
   NEWSLETTER_SIGNING_SECRET: optional,
   SHOP_POSTAL_ADDRESS: optional,
+  SHOP_LEGAL_NAME: optional,
+  SHOP_ABN: optional,
   /** Set by Netlify at build time only ("production", "deploy-preview", "branch-deploy"); functions never see it. */
   CONTEXT: optional,
   /** Set by Netlify in every deployed function: their presence means "this is a deploy", whatever else is set. */

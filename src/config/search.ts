@@ -8,6 +8,7 @@ export const KEPT_OUT_OF_SEARCH = [
   '/admin',
   '/admin/packing-slip',
   '/order-status',
+  '/order-status/invoice',
   '/newsletter/unsubscribe',
   '/newsletter/confirm',
   '/cart',

@@ -292,7 +292,9 @@ test.describe('the publisher’s day in the back office', () => {
     await page.getByRole('button', { name: 'Save address' }).click();
     await expect(page.getByText('Delivery address changed; the old one is in the history.').first()).toBeVisible();
     await expect(page.getByText('3 Abbey Road')).toBeVisible();
-    await expect(page.getByText('London NW8 9AZ')).toBeVisible();
+    // As Royal Mail writes it: the post town, then the postcode on its own line.
+    await expect(page.getByText('LONDON', { exact: true })).toBeVisible();
+    await expect(page.getByText('NW8 9AZ', { exact: true })).toBeVisible();
     await expect(page.getByText(/address changed \(was: 12 Abbey Road, London NW8 9AY, GB\)/)).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 

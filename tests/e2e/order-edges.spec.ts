@@ -81,6 +81,11 @@ for (const size of WIDTHS) {
       await expect(history.getByRole('row').filter({ hasText: paid.number })).toBeVisible();
       for (const hidden of [unpaid, expired, someoneElses]) await expect(history.getByText(hidden.number)).toHaveCount(0);
       await page.screenshot({ path: testInfo.outputPath(`profile-history-${size.width}.png`), fullPage: true });
+      // Each paid order's tax invoice, from the history.
+      await history.getByRole('link', { name: `Tax invoice of order ${paid.number}` }).click();
+      await expect(page.getByRole('heading', { name: 'Tax invoice', level: 1 })).toBeVisible();
+      await expect(page.getByTestId('invoice-total')).toHaveText('$37.00');
+      await expect(page.getByTestId('invoice-gst')).toHaveText('GST included: $3.36');
     });
 
     test('the status page says where the order stands: awaiting payment, packing, cancelled and refunded', async ({ page, request }, testInfo) => {

@@ -225,6 +225,8 @@ export function goodEnv(standIns: DoctorStandIns): Record<string, string> {
     NOTIFY_EMAIL_TO: `publisher@${SENDING_DOMAIN}`,
     NEWSLETTER_SIGNING_SECRET: 'doctor-newsletter-signing-secret-0123456789abcdef',
     SHOP_POSTAL_ADDRESS: 'PO Box 123, Parramatta NSW 2124',
+    SHOP_LEGAL_NAME: 'Awesome Catholic Kids Publishing Pty Ltd',
+    SHOP_ABN: '51 824 753 556',
     TURNSTILE_SECRET_KEY: DOCTOR_KEYS.turnstileSecret,
     PUBLIC_TURNSTILE_SITE_KEY: DOCTOR_KEYS.turnstileSiteKey,
     AUSPOST_API_KEY: DOCTOR_KEYS.auspost,
@@ -267,5 +269,7 @@ export function misconfigure(standIns: DoctorStandIns): Record<string, string> {
     TURNSTILE_SECRET_KEY: '0x4AAAAAAAWrongSecretKey',
     AUSPOST_API_KEY: 'wrong-pac-key',
     GOOGLE_PLACES_API_KEY: DOCTOR_KEYS.placesApiOff,
+    // One digit off: the check digits catch it.
+    SHOP_ABN: '51 824 753 557',
   };
 }

@@ -66,6 +66,7 @@ describe('npm run doctor: a well-configured deploy', () => {
     expect(report.results.map((result) => result.name)).toEqual([
       'Required variables',
       'Optional variables',
+      'ABN',
       'Security headers',
       'Functions',
       'Supabase Auth',
@@ -78,8 +79,8 @@ describe('npm run doctor: a well-configured deploy', () => {
       'Sample content',
     ]);
     expect(report.text).toContain(`Pre-flight for ${standIns.urls.site} (CONTEXT=production)`);
-    expect(report.text.split('\n').filter((text) => text.startsWith('✓ '))).toHaveLength(12);
-    expect(report.text).toMatch(/12 passed, 0 failed, 0 warnings, 0 skipped — ready to go live\.$/);
+    expect(report.text.split('\n').filter((text) => text.startsWith('✓ '))).toHaveLength(13);
+    expect(report.text).toMatch(/13 passed, 0 failed, 0 warnings, 0 skipped — ready to go live\.$/);
   });
 
   it('asks each provider as its documentation says: the right path, method and key header', async () => {
@@ -110,6 +111,8 @@ describe('npm run doctor: a well-configured deploy', () => {
         'EMAIL_FROM',
         'NEWSLETTER_SIGNING_SECRET',
         'SHOP_POSTAL_ADDRESS',
+        'SHOP_LEGAL_NAME',
+        'SHOP_ABN',
         'TURNSTILE_SECRET_KEY',
         'PUBLIC_TURNSTILE_SITE_KEY',
       ].sort(),
@@ -128,8 +131,8 @@ describe('npm run doctor: a misconfigured deploy', () => {
 
   it('exits 1 and prints ✗ for each failed line with its fix under it', () => {
     expect(report.exitCode).toBe(1);
-    expect(report.counts.fail).toBe(9);
-    expect(report.text).toMatch(/3 passed, 9 failed, 0 warnings, 0 skipped — fix each ✗ line, then run the doctor again\.$/);
+    expect(report.counts.fail).toBe(10);
+    expect(report.text).toMatch(/3 passed, 10 failed, 0 warnings, 0 skipped — fix each ✗ line, then run the doctor again\.$/);
     for (const result of report.results.filter((r) => r.status === 'fail')) {
       expect(report.text).toContain(`✗ ${result.name}: ${result.detail.split('\n')[0]}`);
       expect(report.text).toContain(`    fix: ${result.fix!.split('\n')[0]}`);
@@ -140,6 +143,11 @@ describe('npm run doctor: a misconfigured deploy', () => {
     expect(line(report, 'Required variables')).toMatchObject({ status: 'fail', detail: 'not set: STRIPE_WEBHOOK_SECRET' });
     expect(line(report, 'Required variables').fix).toContain('In Netlify: Site configuration → Environment variables, add (then redeploy):');
     expect(line(report, 'Required variables').fix).toContain(`STRIPE_WEBHOOK_SECRET — ${ENV_VARS.STRIPE_WEBHOOK_SECRET.description.replace(/\.$/, '')} (scope Functions)`);
+  });
+
+  it('an ABN whose check digits are wrong: fails, and says where to copy the right one', () => {
+    expect(line(report, 'ABN')).toMatchObject({ status: 'fail', detail: 'SHOP_ABN "51 824 753 557" is not a valid ABN (11 digits whose check digits are right): every tax invoice would print it' });
+    expect(line(report, 'ABN').fix).toContain('abr.business.gov.au');
   });
 
   it('email sign-up on with autoconfirm: fails, and says why (staff access is granted by email address)', () => {

@@ -149,7 +149,7 @@ describe('the publisher is told of each paid order', () => {
     expect(notices).toHaveLength(1);
     const number = order.slice(0, 8).toUpperCase();
     expect(notices[0]!.subject).toBe(`New order ${number}: $44.00 AUD`);
-    expect(notices[0]!.text).toContain('2 × Item — $44.00');
+    expect(notices[0]!.text).toContain('Item × 2 — $44.00');
     expect(notices[0]!.text).toContain('Delivery: AU Standard Courier');
     expect(notices[0]!.text).toContain(`https://shop.example/admin#order/${order}`);
     const confirmation = sent.find((m) => m.to === 'buyer@example.com')!;

@@ -119,7 +119,7 @@ describe('one reminder for a payment left unpaid', () => {
     expect((await testPage(body!.url as string, 'cancel')).status).toBe(303);
     const reminders = await remindersFor(orderId);
     expect(reminders).toHaveLength(1);
-    expect(reminders[0]!.text).toContain('2 × Gift Book');
+    expect(reminders[0]!.text).toContain('Gift Book × 2');
     const link = reminders[0]!.text.match(/(http\S+\/cart\?restore=([0-9a-f]{64}))/);
     expect(link?.[1]).toBe(`${t.url}/cart?restore=${link?.[2]}`);
 

@@ -47,6 +47,16 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
     select: { sql: `select checkout_expires_at from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set checkout_expires_at = now() + interval '1 day' where id = '${ORDER_A}'`, allowed: ['service'] },
   },
+  // The name the payer gave the payment page: its shopper reads it with the order; only the server writes it.
+  // A gift's "Leave my name off the gift slip": its shopper reads it with the order; only the server writes it.
+  'orders.gift_hide_sender': {
+    select: { sql: `select gift_hide_sender from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set gift_hide_sender = true where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.buyer_name': {
+    select: { sql: `select buyer_name from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set buyer_name = 'Payer' where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
 };
 
 /** Functions whose arguments changed: one signature each (PostgREST calls a function by its name), as listed. */
@@ -285,6 +295,12 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   // Called only from inside the refund, sales and customer functions.
   order_refunded_amount: [],
   aud: [],
+  // The buyer's name and the GST rule, called only from inside the sales, customer and tax-figure functions.
+  order_buyer_name: [],
+  gst_applies: [],
+  gst_included: [],
+  // The tax invoice's figures, for the server drawing it from a status-page token.
+  order_tax_figures: ['service_role'],
   ...Object.fromEntries(STAFF_FUNCTIONS.map((name) => [name, ['authenticated'] as ApiRole[]])),
   ...Object.fromEntries(SERVICE_FUNCTIONS.map((name) => [name, ['service_role'] as ApiRole[]])),
   touch_updated_at: [],

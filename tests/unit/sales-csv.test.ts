@@ -98,4 +98,20 @@ describe("the sales CSV, in Xero's sales-invoice import layout", () => {
     expect(column(rows[3]!, 'POPostalCode')).toBe('N1 1AA');
     expect(column(rows[1]!, 'Currency')).toBe('AUD');
   });
+
+  it('the contact is the buyer; a gift’s recipient is the delivery name, in the reference', () => {
+    const rows = parse(
+      salesCsv(
+        [
+          order({ customer_name: 'Lucy Recipient', buyer_name: 'Maria Rossi', is_gift: true }),
+          order({ id: 'abcdef12-0000-4000-8000-000000000002', customer_email: 'zed@example.com', customer_name: 'Tom Recipient', buyer_name: null, is_gift: true }),
+        ],
+        true,
+      ),
+    );
+    const column = (row: string[], name: (typeof XERO_HEADER)[number]) => row[XERO_HEADER.indexOf(name)];
+    expect([column(rows[1]!, '*ContactName'), column(rows[1]!, 'Reference')]).toEqual(['Maria Rossi', 'Deliver to Lucy Recipient']);
+    // A gift from before buyers' names were kept is filed under the buyer's email, never the recipient's name.
+    expect([column(rows[3]!, '*ContactName'), column(rows[3]!, 'Reference')]).toEqual(['zed@example.com', 'Deliver to Tom Recipient']);
+  });
 });

@@ -9,6 +9,7 @@ import { toast } from '@/features/toast/store';
 import { redirectWithToast } from '@/features/toast/flash';
 import { initials, type AuthUser } from './auth';
 import { BACK_OFFICE } from '@/config/constants';
+import { TAX_INVOICE_PATH } from '@/features/invoice/tax-invoice';
 import { getOrderHistory, OrderHistoryError, type OrderSummary } from './orders';
 import { StatusBadge } from './StatusBadge';
 import { signOut } from './session';
@@ -118,6 +119,10 @@ function OrderHistory({ history }: { history: History }) {
                   <td className="px-4 py-3">
                     <a href={`${BACK_OFFICE.orderStatusPath}#${order.statusToken}`} className="font-semibold text-navy underline">
                       Track<span className="sr-only"> order {orderNumber(order.id)}</span>
+                    </a>
+                    {/* Every order listed is paid (or refunded): each has its tax invoice. */}
+                    <a href={`${TAX_INVOICE_PATH}#${order.statusToken}`} className="mt-1 block font-semibold whitespace-nowrap text-navy underline sm:mt-0 sm:ml-3 sm:inline">
+                      Tax invoice<span className="sr-only"> of order {orderNumber(order.id)}</span>
                     </a>
                   </td>
                 </tr>

@@ -42,7 +42,7 @@ export function CustomersPanel() {
               <li key={c.email} className="grid gap-1 px-4 py-3 sm:grid-cols-[1fr_auto] sm:items-center sm:gap-4">
                 <div className="min-w-0">
                   <a href={customerHref(c.email)} className="font-semibold text-navy underline">
-                    {c.name}
+                    {c.name || c.email}
                   </a>{' '}
                   <Kind customer={c} />
                   <p className="text-sm text-slate-700">
@@ -75,7 +75,7 @@ export function CustomerDetail({ email }: { email: string }) {
         <>
           <div className="flex flex-wrap items-center gap-3">
             <h2 id="customer-heading" className="text-2xl font-bold">
-              {state.data.name}
+              {state.data.name || state.data.email}
             </h2>
             <Kind customer={state.data} />
           </div>

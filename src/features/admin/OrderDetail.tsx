@@ -2,9 +2,22 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { countryName, formatDateTime, formatPrice, orderNumber } from '@/lib/format';
 import { mailtoHref } from '@/lib/mailto';
+import { postalAddressLines } from '@/lib/postal-address';
 import { toast } from '@/features/toast/store';
 import { StatusBadge } from '@/features/account/StatusBadge';
-import { type AddressInput, changeAddress, getOrder, getOrderRefunds, runOrderAction, setOrderNote, undoDelivered, type OrderActionRequest, type OrderDetail as Order, type OrderRefunds } from './api';
+import {
+  type AddressInput,
+  changeAddress,
+  getOrder,
+  getOrderRefunds,
+  orderBuyer,
+  runOrderAction,
+  setOrderNote,
+  undoDelivered,
+  type OrderActionRequest,
+  type OrderDetail as Order,
+  type OrderRefunds,
+} from './api';
 import GiftMessageBox from './GiftMessageBox';
 import { parseRefundAmount } from './refund';
 import { checkShipment, type ShipmentInput } from './shipment';
@@ -19,15 +32,15 @@ function GiftDetails({ order }: { order: Order }) {
       </h3>
       {order.gift_message ? <GiftMessageBox message={order.gift_message} /> : <p className="text-slate-700">No gift message.</p>}
       <p className="font-semibold">{order.gift_hide_prices ? 'Leave prices out of the parcel: pack the gift slip only.' : 'Prices may go in the parcel.'}</p>
+      {order.gift_hide_sender && <p>The buyer asked for their name to be left off the gift slip.</p>}
     </section>
   );
 }
 
 /** The address as it goes on a label, one line each, the country written out in full. */
+/** The address as the destination's post writes it (src/lib/postal-address). */
 export function addressLines(a: Order['shipping_address']): string[] {
-  return [a.addressLine1 ?? a.line1, a.addressLine2 ?? a.line2, [a.city, a.state, a.postalCode ?? a.postal_code].filter(Boolean).join(' '), countryName(a.country)].filter((l): l is string =>
-    Boolean(l),
-  );
+  return postalAddressLines(a);
 }
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -411,8 +424,10 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} reload={reload} />
       {order.payment_status === 'paid' && order.status === 'processing' && !order.shipped_at && <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} reload={reload} />}
       <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
-        <Fact term={order.is_gift ? 'Recipient, and the buyer’s email' : 'Customer'}>
-          {order.customer_name}
+        {order.is_gift && <Fact term="Recipient">{order.customer_name}</Fact>}
+        <Fact term={order.is_gift ? 'Buyer' : 'Customer'}>
+          {order.is_gift ? (orderBuyer(order) ?? 'Name not given') : order.customer_name}
+          {!order.is_gift && order.buyer_name && order.buyer_name !== order.customer_name && <span className="block text-sm text-slate-700">Paid by {order.buyer_name}</span>}
           <br />
           <a className="text-navy underline" href={mailtoHref(order.customer_email)}>
             {order.customer_email}
@@ -460,7 +475,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           {order.items.map((item) => (
             <li key={item.product_id} className="flex justify-between gap-3 px-4 py-2">
               <span>
-                {item.quantity} × {item.title}
+                {item.title} × {item.quantity}
               </span>
               <span>{formatPrice(item.price_at_time * item.quantity)}</span>
             </li>

@@ -2,6 +2,8 @@
 import { useEffect, useState } from 'react';
 import * as z from 'zod/mini';
 import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
+import TaxInvoice from '@/features/invoice/TaxInvoice';
+import { quantityLine, TAX_INVOICE_PATH, taxInvoiceSchema } from '@/features/invoice/tax-invoice';
 import GiftMessageBox from './GiftMessageBox';
 
 const answer = z.object({
@@ -13,12 +15,14 @@ const answer = z.object({
   items: z.array(z.object({ title: z.string(), quantity: z.number() })),
   tracking: z.nullable(z.object({ number: z.string(), carrier: z.string(), url: z.nullable(z.string()) })),
   gift: z.optional(z.nullable(z.object({ recipient: z.string(), message: z.string(), hidePrices: z.boolean() }))),
+  invoice: z._default(z.nullable(taxInvoiceSchema), null),
 });
-type OrderStatus = z.infer<typeof answer>;
+export type OrderStatus = z.infer<typeof answer>;
 
 type State = { status: 'loading' } | { status: 'ready'; order: OrderStatus } | { status: 'error'; message: string };
 
-async function fetchStatus(token: string): Promise<OrderStatus> {
+/** The order behind a status token, with its tax invoice once paid; throws the server's message. */
+export async function fetchOrderStatus(token: string): Promise<OrderStatus> {
   const response = await fetch('/api/order-status', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
   const body: unknown = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(z.catch(z.object({ error: z.string() }), { error: 'We could not load your order just now.' }).parse(body).error);
@@ -32,7 +36,7 @@ export default function OrderStatusPage() {
     const load = () => {
       const request = ++current;
       setState({ status: 'loading' });
-      fetchStatus(window.location.hash.replace(/^#/, '')).then(
+      fetchOrderStatus(window.location.hash.replace(/^#/, '')).then(
         (order) => request === current && setState({ status: 'ready', order }),
         (error: Error) => request === current && setState({ status: 'error', message: error.message }),
       );
@@ -73,9 +77,7 @@ export default function OrderStatusPage() {
       <h2 className="mt-6 text-lg font-bold">Items</h2>
       <ul className="mt-2 list-inside list-disc">
         {order.items.map((item) => (
-          <li key={item.title}>
-            {item.quantity} × {item.title}
-          </li>
+          <li key={item.title}>{quantityLine(item.title, item.quantity)}</li>
         ))}
       </ul>
       {order.gift && (
@@ -102,6 +104,16 @@ export default function OrderStatusPage() {
             </>
           )}
         </p>
+      )}
+      {order.invoice && (
+        <>
+          <TaxInvoice invoice={order.invoice} />
+          <p className="mt-4">
+            <a href={`${TAX_INVOICE_PATH}#${window.location.hash.replace(/^#/, '')}`} className="btn-secondary">
+              Print tax invoice
+            </a>
+          </p>
+        </>
       )}
     </article>
   );

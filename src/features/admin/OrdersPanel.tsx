@@ -4,7 +4,7 @@
  * order on a phone, with nothing cut off.
  */
 import { lazy, Suspense, useState } from 'react';
-import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
+import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { listOrders, ORDER_VIEWS, type OrderListItem, type OrderView } from './api';
@@ -116,6 +116,12 @@ export function Email({ address }: { address: string }) {
 
 const copies = (n: number) => (n === 1 ? '1 copy' : `${n} copies`);
 
+/** What the packer needs before picking up a parcel: Express or Standard, where it goes, and whether it is a gift. */
+export function parcelFacts(o: Pick<OrderListItem, 'delivery_method' | 'country' | 'is_gift'>): string {
+  const speed = /express/i.test(o.delivery_method ?? '') ? 'Express' : 'Standard';
+  return [speed, ...(o.country ? [countryName(o.country)] : []), ...(o.is_gift ? ['Gift'] : [])].join(' · ');
+}
+
 /** The orders as a table from 640 px, as cards below; each links to its order. Shared with a customer's page. */
 export function OrderList({ orders, selection }: { orders: OrderListItem[]; selection?: Selection }) {
   const pick = (o: OrderListItem) =>
@@ -136,6 +142,9 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
             </div>
             <p className="mt-1">
               <Email address={o.customer_email} />
+            </p>
+            <p className="mt-1 text-sm font-semibold" data-testid="parcel-facts">
+              {parcelFacts(o)}
             </p>
             <div className="mt-1 flex items-center justify-between gap-2 text-sm text-slate-700">
               <span>
@@ -168,6 +177,9 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
                 Items
               </th>
               <th scope="col" className="px-3 py-2">
+                Delivery
+              </th>
+              <th scope="col" className="px-3 py-2">
                 Status
               </th>
               <th scope="col" className="px-3 py-2 text-right">
@@ -189,6 +201,9 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
                   <Email address={o.customer_email} />
                 </td>
                 <td className="px-3 py-2">{o.item_count}</td>
+                <td className="px-3 py-2" data-testid="parcel-facts">
+                  {parcelFacts(o)}
+                </td>
                 <td className="px-3 py-2">
                   <StatusBadge status={o.status} />
                 </td>

@@ -1,12 +1,13 @@
 /**
  * /admin/packing-slip?order=<id>[,<id>…] or ?view=to_pack: print-ready slips, one A4 page each (no blank page after the
  * last): the address label with the buyer's phone when given, the sender's return address, the order number and
- * the items. A gift's slip is a gift slip: the buyer's message in a clear box, and no price anywhere (the packer
- * is told on screen when the buyer asked for prices to be left out of the parcel).
+ * the items with their prices. A gift's slip is a gift slip: the buyer's message in a clear box and whom it is from;
+ * with *Leave prices out of the parcel* ticked, no price anywhere (and the packer is told so on screen).
  */
 import { SITE } from '@/config/site';
 import { formatPrice, orderNumber } from '@/lib/format';
-import { getOrder, listOrders, type OrderDetail } from './api';
+import { giftSlipSender } from '@/features/checkout/gift';
+import { getOrder, listOrders, orderBuyer, type OrderDetail } from './api';
 import GiftMessageBox from './GiftMessageBox';
 import { addressLines } from './OrderDetail';
 import { StaffGate } from './StaffGate';
@@ -20,9 +21,22 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
   return Promise.all(toPack.map((o) => getOrder(o.id)));
 }
 
+/** "From <buyer>" under the message, unless the message signs itself or the buyer is unknown. */
+function GiftSender({ order }: { order: OrderDetail }) {
+  // The buyer may have asked for their name to be left off.
+  const sender = order.gift_hide_sender === true ? null : giftSlipSender(order.gift_message, orderBuyer(order));
+  return sender ? (
+    <p className="mt-3 text-lg" data-testid="gift-sender">
+      From {sender}
+    </p>
+  ) : null;
+}
+
 function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: readonly string[] }) {
   const phone = order.shipping_address.phone?.trim();
   const gift = order.is_gift === true;
+  // The parcel shows what was paid, unless the buyer of a gift asked for prices to be left out.
+  const prices = !(gift && order.gift_hide_prices);
   return (
     <article
       className="slip rounded-2xl bg-white p-6 ring-1 ring-slate-300 not-last:break-after-page print:rounded-none print:p-0 print:ring-0"
@@ -64,7 +78,17 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
             <th scope="col" className="py-1">
               Item
             </th>
-            <th scope="col" className="py-1">
+            {prices && (
+              <>
+                <th scope="col" className="py-1 pl-3 text-right">
+                  Price each
+                </th>
+                <th scope="col" className="py-1 pl-3 text-right">
+                  Amount
+                </th>
+              </>
+            )}
+            <th scope="col" className="py-1 pl-3">
               Packed
             </th>
           </tr>
@@ -74,7 +98,13 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
             <tr key={item.product_id} className="border-b border-slate-100">
               <td className="py-1 font-bold">{item.quantity}</td>
               <td className="py-1">{item.title}</td>
-              <td className="py-1" aria-hidden="true">
+              {prices && (
+                <>
+                  <td className="py-1 pl-3 text-right whitespace-nowrap">{formatPrice(item.price_at_time)}</td>
+                  <td className="py-1 pl-3 text-right whitespace-nowrap">{formatPrice(item.price_at_time * item.quantity)}</td>
+                </>
+              )}
+              <td className="py-1 pl-3" aria-hidden="true">
                 ☐
               </td>
             </tr>
@@ -85,11 +115,17 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
         <section className="mt-6" aria-label="Gift message">
           <h3 className="text-lg font-bold">A gift for you</h3>
           {order.gift_message && <GiftMessageBox message={order.gift_message} />}
+          <GiftSender order={order} />
         </section>
       )}
-      {order.promotion_code && !(gift && order.gift_hide_prices) && (
+      {order.promotion_code && prices && (
         <p className="mt-3 text-sm" data-testid="slip-code">
           Promotion code {order.promotion_code}: −{formatPrice(order.discount_amount)}
+        </p>
+      )}
+      {prices && (
+        <p className="mt-2 text-sm" data-testid="slip-total">
+          Shipping {formatPrice(order.shipping_amount)} · <strong>Total paid {formatPrice(order.total_amount)} AUD</strong>
         </p>
       )}
       <p className="mt-4 text-sm text-slate-700">

@@ -76,6 +76,8 @@ export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDon
             <li key={order.id}>
               <label htmlFor={`parcel-${order.id}`} className="label">
                 Tracking number for order {number}
+                {/* The name on the parcel's label, so the packer matches number to parcel. */}
+                <span className="font-normal"> — {order.customer_name}</span>
               </label>
               <input
                 id={`parcel-${order.id}`}

@@ -34,7 +34,14 @@ const orderBase = {
   tracking_number: maybeText,
   refunded_at: maybeText,
 };
-const orderListItem = z.object({ ...orderBase, delivery_method: maybeText, item_count: z.coerce.number() });
+const orderListItem = z.object({
+  ...orderBase,
+  delivery_method: maybeText,
+  item_count: z.coerce.number(),
+  /** Where the parcel goes (ISO code) and whether it is a gift: the packer's list shows both. */
+  country: z.optional(text),
+  is_gift: z.optional(z.boolean()),
+});
 const orderList = z.array(orderListItem);
 export type OrderListItem = z.infer<typeof orderListItem>;
 
@@ -69,14 +76,26 @@ const orderDetail = z.object({
   delivered_at: z.optional(maybeText),
   shipped_at: z.optional(maybeText),
   is_gift: z.optional(z.boolean()),
+  /** The name the payer gave the payment page; a gift's customer_name is the recipient's. */
+  buyer_name: z.optional(maybeText),
   gift_message: z.optional(maybeText),
   gift_hide_prices: z.optional(z.boolean()),
+  gift_hide_sender: z.optional(z.boolean()),
   reminder_consent_at: z.optional(maybeText),
   reminder_sent_at: z.optional(maybeText),
   items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),
   history: z.array(z.object({ action: text, detail: text, actor: text, created_at: text })),
 });
 export type OrderDetail = z.infer<typeof orderDetail>;
+
+/** The placeholder create_order stores for an order placed without a name. */
+const GUEST_NAME = 'Guest Customer';
+
+/** Who bought the order: the payer's name; else, for an order that is not a gift, its delivery name; null when unknown. */
+export function orderBuyer(order: Pick<OrderDetail, 'buyer_name' | 'customer_name' | 'is_gift'>): string | null {
+  if (order.buyer_name) return order.buyer_name;
+  return order.is_gift || order.customer_name === GUEST_NAME ? null : order.customer_name;
+}
 
 const product = z.object({ id: text, title: text, stock: z.number(), low_stock_level: z.number(), waiting: z.coerce.number() });
 export type StockRow = z.infer<typeof product>;
@@ -213,6 +232,9 @@ const saleOrder = z.object({
   paid_on: text,
   customer_email: text,
   customer_name: text,
+  /** The buyer's name as best known (null when unknown); customer_name is the delivery name, a gift's recipient. */
+  buyer_name: z.optional(maybeText),
+  is_gift: z.optional(z.boolean()),
   status: text,
   payment_status: text,
   subtotal_amount: money,

@@ -2,7 +2,7 @@
  * The period's orders as a CSV in the column layout of Xero's sales-invoice import (its template's headers, one
  * row per invoice line, dates as DD/MM/YYYY), which an accountant's spreadsheet also opens as it is. Each order is
  * one invoice: its books, a negative line for a promotion code's discount, its shipping, and a negative line for what was refunded, so each invoice totals what
- * the shop kept. Amounts are what the buyer paid, GST included: choose "Tax inclusive" when importing.
+ * the shop kept. The contact is the buyer (a gift's recipient is the delivery name, in the reference). Amounts are what the buyer paid, GST included: choose "Tax inclusive" when importing.
  */
 import { SITE } from '@/config/site';
 import { toCsv } from '@/lib/csv';
@@ -60,8 +60,12 @@ export function salesCsv(orders: readonly SaleOrder[], gstRegistered: boolean = 
     const number = orderNumber(order.id);
     const date = dayMonthYear(order.paid_on);
     const tax = taxType(order.country, gstRegistered);
+    // The contact is the buyer; a gift's delivery name (the recipient's) goes in the reference. A gift whose buyer's
+    // name is unknown is filed under the buyer's email rather than under the recipient.
+    const buyer = order.buyer_name || (order.is_gift ? order.customer_email : order.customer_name);
+    const reference = buyer === order.customer_name ? '' : `Deliver to ${order.customer_name}`;
     const line = (description: string, quantity: number, unitAmount: number) => [
-      order.customer_name,
+      buyer,
       order.customer_email,
       a.addressLine1 ?? a.line1 ?? '',
       a.addressLine2 ?? a.line2 ?? '',
@@ -72,7 +76,7 @@ export function salesCsv(orders: readonly SaleOrder[], gstRegistered: boolean = 
       a.postalCode ?? a.postal_code ?? '',
       countryName(order.country),
       `Order ${number}`,
-      '',
+      reference,
       date,
       date,
       '',

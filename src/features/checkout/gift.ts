@@ -37,6 +37,30 @@ export interface GiftChoice {
   isGift: boolean;
   message: string;
   hidePrices: boolean;
+  /** Leave the buyer's name off the gift slip (it otherwise says whom the gift is from, unless the message is signed). */
+  hideSender?: boolean;
 }
 
-export const NO_GIFT: GiftChoice = { isGift: false, message: '', hidePrices: false };
+export const NO_GIFT: GiftChoice = { isGift: false, message: '', hidePrices: false, hideSender: false };
+
+/** A last line that signs the message: "Love, Sam", "From Sam", "— Sam", "Lots of love", "xx Sam"… */
+const SIGN_OFF = /^\s*(?:love\b|lots of love|all my love|with love|much love|from\b|cheers\b|best wishes|warm(?:est)? wishes|regards|xx|[—–-]|~)/i;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Who the gift slip says the gift is from: the buyer's name, unless the message already signs it (its last line is a
+ * sign-off, or it names the buyer by their full or first name), or the buyer's name is unknown. Null: print no sender.
+ */
+export function giftSlipSender(message: string | null | undefined, buyerName: string | null | undefined): string | null {
+  const name = (buyerName ?? '').trim();
+  if (!name) return null;
+  const text = normaliseGiftMessage(message ?? '');
+  if (!text) return name;
+  const lines = text.split('\n').filter((line) => line.trim());
+  if (SIGN_OFF.test(lines.at(-1) ?? '')) return null;
+  const first = name.split(/\s+/)[0] ?? '';
+  const names = [name, ...(first.length >= 2 ? [first] : [])];
+  const signed = names.some((n) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(n)}(?![\\p{L}\\p{N}])`, 'iu').test(text));
+  return signed ? null : name;
+}

@@ -4,6 +4,7 @@
  * except the optional services below and the testing-only Stripe endpoint.
  */
 import { ENV_VARS, readServerEnv, type EnvVarName } from '../../../src/config/env';
+import { formatAbn, isValidAbn } from '../../../src/lib/abn';
 import type { CheckResult, DoctorContext } from '../types';
 import { listOf } from './common';
 
@@ -72,6 +73,21 @@ export async function checkVariables(context: DoctorContext): Promise<CheckResul
       detail: unsetOptional.map((name) => `${name} not set: ${OPTIONAL_VARIABLES[name]}`).join('\n'),
       fix: `Fine if intended; otherwise set ${listOf(unsetOptional)} (${listOf([...new Set(unsetOptional.map(scopeOf))])}).`,
     });
+  }
+
+  // Every tax invoice prints it: a mistyped ABN makes every one of them wrong.
+  const abn = env.SHOP_ABN?.trim();
+  if (abn) {
+    results.push(
+      isValidAbn(abn)
+        ? { name: 'ABN', status: 'pass', detail: `${formatAbn(abn)} has valid check digits` }
+        : {
+            name: 'ABN',
+            status: 'fail',
+            detail: `SHOP_ABN "${abn}" is not a valid ABN (11 digits whose check digits are right): every tax invoice would print it`,
+            fix: 'Copy the ABN from the ABN Lookup (abr.business.gov.au) into SHOP_ABN (scope Functions), then redeploy.',
+          },
+    );
   }
 
   const stripeEndpoint = env.STRIPE_API_BASE_URL;

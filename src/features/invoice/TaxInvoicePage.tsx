@@ -1,0 +1,50 @@
+/** /order-status/invoice#<token>: the order's tax invoice on its own, ready to print on A4 or save as a PDF. */
+import { useEffect, useState } from 'react';
+import { BACK_OFFICE } from '@/config/constants';
+import { fetchOrderStatus, type OrderStatus } from '@/features/admin/OrderStatusPage';
+import TaxInvoice from './TaxInvoice';
+
+type State = { status: 'loading' } | { status: 'ready'; order: OrderStatus } | { status: 'error'; message: string };
+
+export default function TaxInvoicePage() {
+  const [state, setState] = useState<State>({ status: 'loading' });
+  const [token, setToken] = useState('');
+  useEffect(() => {
+    const hash = window.location.hash.replace(/^#/, '');
+    setToken(hash);
+    fetchOrderStatus(hash).then(
+      (order) => setState({ status: 'ready', order }),
+      (error: Error) => setState({ status: 'error', message: error.message }),
+    );
+  }, []);
+
+  if (state.status === 'loading')
+    return (
+      <p role="status" className="text-center text-slate-700">
+        Loading your tax invoice...
+      </p>
+    );
+  if (state.status === 'error' || !state.order.invoice) {
+    return (
+      <div className="text-center">
+        <h1 className="text-3xl font-extrabold">Tax invoice</h1>
+        <p role="alert" className="mt-4 text-slate-700">
+          {state.status === 'error' ? state.message : 'This order has no tax invoice yet: it is issued once the order is paid.'}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <article className="invoice mx-auto max-w-2xl rounded-3xl bg-white p-6 ring-1 ring-slate-200 md:p-8 print:max-w-none print:rounded-none print:p-0 print:ring-0">
+      <div className="mb-4 flex flex-wrap gap-3 print:hidden">
+        <button type="button" className="btn-primary" onClick={() => window.print()}>
+          Print
+        </button>
+        <a href={`${BACK_OFFICE.orderStatusPath}#${token}`} className="btn-secondary">
+          Back to the order
+        </a>
+      </div>
+      <TaxInvoice invoice={state.order.invoice} headingLevel={1} />
+    </article>
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * The buyer and a gift's recipient are two people. In the database, on the embedded backend and on PostgreSQL 17:
+ * customers are the buyers (named by the payer's name, never by a gift's recipient), the accountant's list carries
+ * the buyer beside the delivery name, and an order's tax figures follow the sales' GST rule. Through the functions:
+ * paying a gift on the TEST page keeps the payer's name as the buyer's, the recipient's as the delivery name, and
+ * the emails say who is who.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { startTestShop, type TestShop } from '../helpers/shop';
+import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+
+const STAFF = '00000000-0000-4000-8000-0000000007a1';
+const GIFT = '00000000-0000-4000-8000-000000000701';
+const OWN = '00000000-0000-4000-8000-000000000702';
+const OLD_GIFT = '00000000-0000-4000-8000-000000000703';
+const EXPORT = '00000000-0000-4000-8000-000000000704';
+
+/**
+ * nonna@ bought a gift for Lucy (paid as Maria Rossi), then a book for herself (delivered to Maria Rossi);
+ * zed@ sent a gift before buyers' names were kept; gb@ bought for delivery to London, refunded $11 in part.
+ */
+const FIXTURES = `
+  insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'buyer-staff@example.com', now());
+  insert into public.staff_members (email) values ('buyer-staff@example.com');
+  insert into public.orders (id, customer_email, customer_name, buyer_name, is_gift, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at) values
+    ('${GIFT}', 'nonna@example.com', 'Lucy Recipient', 'Maria Rossi', true, 'processing', 'paid', 22, 15, 37, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-10T01:00:00Z'),
+    ('${OWN}', 'nonna@example.com', 'Maria Rossi', null, false, 'processing', 'paid', 22, 15, 37, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-09T01:00:00Z'),
+    ('${OLD_GIFT}', 'zed@example.com', 'Tom Recipient', null, true, 'processing', 'paid', 22, 15, 37, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-11T01:00:00Z'),
+    ('${EXPORT}', 'gb@example.com', 'Gwen Brit', 'Gwen Brit', false, 'processing', 'paid', 22, 25, 47, '{"country": "gb"}', '{"name": "International"}', '2026-11-12T01:00:00Z');
+  insert into public.order_refunds (order_id, amount, reason, status, provider_refund_id, actor, settled_at) values
+    ('${EXPORT}', 11, 'Damaged cover', 'succeeded', 're_part', 'buyer-staff@example.com', '2026-11-13T01:00:00Z');
+`;
+
+describe.each(DATABASES)('buyers and recipients on the $label', ({ open }) => {
+  let db: TestDatabase;
+  const asStaff = async <T>(sql: string): Promise<T> => (await db.request('authenticated', { sub: STAFF }, `select ${sql} as r`)).rows[0]?.r as T;
+
+  beforeAll(async () => {
+    db = await open();
+    await db.admin.exec(FIXTURES);
+  });
+  afterAll(() => db.close());
+
+  it('customers are the buyers: named by the payer, never by a gift’s recipient, and found by either name', async () => {
+    const customers = await asStaff<Array<{ email: string; name: string; orders: number }>>(`public.admin_list_customers('')`);
+    expect(customers.map((c) => [c.email, c.name, Number(c.orders)])).toEqual([
+      ['gb@example.com', 'Gwen Brit', 1],
+      ['zed@example.com', '', 1],
+      ['nonna@example.com', 'Maria Rossi', 2],
+    ]);
+    expect((await asStaff<Array<{ email: string }>>(`public.admin_list_customers('lucy')`)).map((c) => c.email)).toEqual(['nonna@example.com']);
+    expect((await asStaff<Array<{ email: string }>>(`public.admin_list_customers('maria')`)).map((c) => c.email)).toEqual(['nonna@example.com']);
+    const nonna = await asStaff<{ name: string; order_list: Array<{ id: string; customer_name: string; buyer_name: string; is_gift: boolean }> }>(`public.admin_get_customer('Nonna@example.com')`);
+    expect(nonna.name).toBe('Maria Rossi');
+    expect(nonna.order_list.map((o) => [o.id, o.buyer_name, o.customer_name, o.is_gift])).toEqual([
+      [GIFT, 'Maria Rossi', 'Lucy Recipient', true],
+      [OWN, 'Maria Rossi', 'Maria Rossi', false],
+    ]);
+  });
+
+  it('the accountant’s list carries the buyer beside the delivery name', async () => {
+    const rows = await asStaff<Array<{ id: string; buyer_name: string | null; delivery_name: string; is_gift: boolean }>>(`public.admin_sales_orders('2026-11-01', '2026-11-30')`);
+    expect(rows.map((r) => [r.id, r.buyer_name, r.delivery_name, r.is_gift])).toEqual([
+      [OWN, 'Maria Rossi', 'Maria Rossi', false],
+      [GIFT, 'Maria Rossi', 'Lucy Recipient', true],
+      [OLD_GIFT, null, 'Tom Recipient', true],
+      [EXPORT, 'Gwen Brit', 'Gwen Brit', false],
+    ]);
+  });
+
+  it('an order’s tax figures follow the sales’ rule: one eleventh for Australia, none for an export, and each refund with its GST', async () => {
+    const figures = async (id: string) => (await db.request('service_role', {}, `select public.order_tax_figures('${id}') as r`)).rows[0]?.r as Record<string, unknown>;
+    expect(await figures(GIFT)).toMatchObject({ gst_applies: true, refunds: [] });
+    expect(Number((await figures(GIFT)).gst)).toBe(3.36);
+    const exported = await figures(EXPORT);
+    expect(exported).toMatchObject({ gst_applies: false, refunds: [{ refund_id: 're_part', reason: 'Damaged cover' }] });
+    expect(Number(exported.gst)).toBe(0);
+    // Refunded in full after the part: the rest (36) is the second adjustment.
+    await db.admin.exec(
+      `update public.orders set payment_status = 'refund_due', status = 'cancelled', refunded_at = '2026-11-14T01:00:00Z', refund_id = 're_rest', shipping_address = '{"country": "AU"}' where id = '${EXPORT}'`,
+    );
+    const refunds = (await figures(EXPORT)).refunds as Array<{ amount: number; gst: number; refund_id: string }>;
+    expect(refunds.map((r) => [Number(r.amount), Number(r.gst), r.refund_id])).toEqual([
+      [11, 1, 're_part'],
+      [36, 3.27, 're_rest'],
+    ]);
+    const sales = await asStaff<{ totals: { gst: number } }>(`public.admin_sales('2026-11-01', '2026-11-30', 'day')`);
+    // Kept by Australian deliveries: 37 + 37 + 37 (the export, now Australian, refunded in full keeps nothing).
+    expect(Number(sales.totals.gst)).toBe(Math.round(((37 * 3) / 11) * 100) / 100);
+  });
+
+  it('refuses a buyer’s name with a line break or longer than a label', async () => {
+    await expect(db.admin.exec(`update public.orders set buyer_name = 'a' || chr(10) || 'b' where id = '${OWN}'`)).rejects.toThrow(/check/);
+    await expect(db.admin.exec(`update public.orders set buyer_name = repeat('x', 101) where id = '${OWN}'`)).rejects.toThrow(/check/);
+  });
+});
+
+describe('a gift paid on the TEST page', () => {
+  const outbox = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'outbox.jsonl');
+  let t: TestShop;
+  beforeAll(async () => {
+    process.env.LOCAL_OUTBOX_FILE = outbox;
+    process.env.NOTIFY_EMAIL_TO = 'publisher@example.com';
+    t = await startTestShop();
+    await t.service().from('products').insert({ id: 'buyer-book', title: 'Buyer Book', price: 12, stock: 50 });
+  });
+  afterAll(async () => {
+    await t.close();
+    delete process.env.LOCAL_OUTBOX_FILE;
+    delete process.env.NOTIFY_EMAIL_TO;
+  });
+
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${t.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
+  };
+
+  it('keeps the payer as the buyer and the recipient as the delivery name; the emails say who is who', async () => {
+    const { body } = await post('create-checkout', {
+      cartItems: [{ id: 'buyer-book', quantity: 1 }],
+      shippingDetails: { fullName: 'Lucy Recipient', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } },
+      customerEmail: 'maria@example.com',
+      gift: { isGift: true, message: '', hidePrices: false },
+    });
+    const orderId = body!.orderId as string;
+    const link = new URL(body!.url as string);
+    const page = await (await fetch(link)).text();
+    // The name on the card is the buyer's: never prefilled with the recipient's.
+    expect(page).toContain('name="payer" autocomplete="cc-name" maxlength="100" value=""');
+    const form = new URLSearchParams({ ...Object.fromEntries(link.searchParams), action: 'pay', payer: '  Maria   Rossi ' });
+    expect((await fetch(`${t.url}/api/test-payment`, { method: 'POST', body: form, redirect: 'manual' })).status).toBe(303);
+
+    const row = (await t.service().from('orders').select('customer_name, buyer_name').eq('id', orderId).single()).data;
+    expect(row).toEqual({ customer_name: 'Lucy Recipient', buyer_name: 'Maria Rossi' });
+    const emails = await readOutbox(outbox);
+    const confirmation = emails.find((e) => e.idempotencyKey === `order-confirmation-${orderId}`);
+    expect(confirmation?.text).toMatch(/^Hello Maria Rossi,$/m);
+    expect(confirmation?.text).toContain('This order is a gift for Lucy Recipient.');
+    expect(confirmation?.text).toContain('The gift slip says it is from Maria Rossi.');
+    const notice = emails.find((e) => e.idempotencyKey === `order-notice-${orderId}`);
+    expect(notice?.to).toBe('publisher@example.com');
+    expect(notice?.text).toContain('from Maria Rossi <maria@example.com> to Lucy Recipient (a gift).');
+  });
+
+  it('a buyer who leaves their name off the gift slip is told so, and the slip does not say whom it is from', async () => {
+    const { body } = await post('create-checkout', {
+      cartItems: [{ id: 'buyer-book', quantity: 1 }],
+      shippingDetails: { fullName: 'Tom Recipient', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } },
+      customerEmail: 'secret@example.com',
+      gift: { isGift: true, message: 'Happy birthday!', hidePrices: false, hideSender: true },
+    });
+    const orderId = body!.orderId as string;
+    expect((await t.service().from('orders').select('gift_hide_sender').eq('id', orderId).single()).data).toEqual({ gift_hide_sender: true });
+    const link = new URL(body!.url as string);
+    const form = new URLSearchParams({ ...Object.fromEntries(link.searchParams), action: 'pay', payer: 'Sam Secret' });
+    expect((await fetch(`${t.url}/api/test-payment`, { method: 'POST', body: form, redirect: 'manual' })).status).toBe(303);
+    const confirmation = (await readOutbox(outbox)).find((e) => e.idempotencyKey === `order-confirmation-${orderId}`);
+    expect(confirmation?.text).toMatch(/^Hello Sam Secret,$/m);
+    expect(confirmation?.text).toContain('Your name is left off the gift slip.');
+    expect(confirmation?.text).not.toContain('The gift slip says it is from');
+  });
+});
