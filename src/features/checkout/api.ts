@@ -4,6 +4,7 @@ import type { GiftChoice } from './gift';
 import type { CodeAnswer } from './promotion-code';
 import type { CartLine } from '@/features/cart/cart';
 import { $auth } from '@/features/account/auth';
+import { checkoutCartId } from './payment-tabs';
 
 export type { ShippingQuote };
 
@@ -91,7 +92,8 @@ export function createCheckout(input: {
   promotionCode?: string;
 }) {
   const token = $auth.get().session?.access_token;
-  return post<{ url: string; sessionId: string; orderId: string }>(
+  const cartId = checkoutCartId();
+  return post<{ url: string; sessionId: string; orderId: string; reused?: boolean }>(
     '/api/create-checkout',
     {
       cartItems: cartPayload(input.lines),
@@ -106,6 +108,7 @@ export function createCheckout(input: {
       cancelUrl: `${window.location.origin}${input.cancelPath}`,
       gift: input.gift.isGift ? input.gift : { isGift: false },
       reminderConsent: input.reminderConsent,
+      ...(cartId && { cartId }),
     },
     token ? { authorization: `Bearer ${token}` } : {},
   );
