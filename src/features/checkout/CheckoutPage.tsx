@@ -27,7 +27,7 @@ import { subtractDollars } from '@/lib/money';
 import { addressFormat, auStateOfPostcode } from './address-format';
 import { clearDraft, readDraft, saveDraft } from './draft';
 import { CANCELLED_PAYMENT_PATH, onPaymentNews } from './payment-tabs';
-import { CHECKOUT_FIELDS, canProceed, checkoutProblem, type CheckoutField } from './validation';
+import { CHECKOUT_FIELDS, checkoutProblem, missingForProceed, type CheckoutField } from './validation';
 import { NO_GIFT, type GiftChoice } from './gift';
 import GiftFields from './GiftFields';
 
@@ -103,11 +103,16 @@ export default function CheckoutPage() {
   );
   // A problem marked on a field is scrolled to and focused, so the shopper sees it where they type.
   useEffect(() => {
-    if (!fieldError) return;
-    const element = document.getElementById(fieldId(fieldError.field));
+    if (fieldError) focusField(fieldError.field);
+  }, [fieldError]);
+
+  const missing = missingForProceed(email, address);
+  /** Takes the shopper to a field Proceed waits for. */
+  function focusField(field: CheckoutField) {
+    const element = document.getElementById(fieldId(field));
     element?.scrollIntoView({ block: 'center', behavior: 'smooth' });
     element?.focus({ preventScroll: true });
-  }, [fieldError]);
+  }
 
   /** Changes one address field; a changed postcode in Australia fills in its state, unless one was chosen. */
   function change(name: keyof AddressFields, value: string) {
@@ -333,9 +338,31 @@ export default function CheckoutPage() {
             {problem}
           </p>
         )}
-        <button type="submit" className="btn-primary w-full py-3" disabled={busy || delivery.state.status === 'loading' || !canProceed(email, address)}>
+        <button
+          type="submit"
+          className="btn-primary w-full py-3"
+          disabled={busy || delivery.state.status === 'loading' || missing.length > 0}
+          aria-describedby={missing.length > 0 ? 'proceed-missing' : undefined}
+        >
           {busy ? 'Processing...' : 'Proceed to Payment'}
         </button>
+        {/* Says what the disabled button waits for, each a way to its field; read out as it changes. */}
+        <p id="proceed-missing" aria-live="polite" className="text-center text-sm text-slate-800">
+          {hydrated && missing.length > 0 && (
+            <>
+              Add your{' '}
+              {missing.map((m, i) => (
+                <span key={m.field}>
+                  {i > 0 && (i === missing.length - 1 ? ' and ' : ', ')}
+                  <button type="button" className="font-semibold text-navy underline underline-offset-2" onClick={() => focusField(m.field)}>
+                    {m.name}
+                  </button>
+                </span>
+              ))}{' '}
+              to continue
+            </>
+          )}
+        </p>
         <p className="text-center text-sm text-slate-600">The secure payment page opens in a new tab.</p>
         {/* Below the button, so its late arrival (after the payment-config call) moves nothing. */}
         <PaymentNotice payments={payments} />
