@@ -18,7 +18,7 @@ export default function PurchasePanel({ product }: { product: Product }) {
   return (
     <div className="space-y-4" data-purchase-scope data-product={JSON.stringify(cartProductOf(product))}>
       <div className="flex items-center gap-4">
-        <QuantityStepper id={`quantity-${product.id}`} value={quantity} onChange={setQuantity} disabled={!inStock} purchase />
+        <QuantityStepper id={`quantity-${product.id}`} value={quantity} onChange={setQuantity} disabled={!inStock} stock={product.stock} purchase />
       </div>
       <div className="flex flex-wrap gap-3">
         <button type="button" className="btn-primary px-7" disabled={!inStock} data-purchase="add" onClick={() => addWithFeedback(product, quantity, addedMessage(quantity))}>
