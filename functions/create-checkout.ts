@@ -117,7 +117,7 @@ export default handle(async (request) => {
     }
     return json({ url: session.url, sessionId: session.id, orderId });
   } catch (error) {
-    if (error instanceof CheckoutRejection) return problem(error.status, error.message);
+    if (error instanceof CheckoutRejection) return json(error.body, error.status);
     if (error instanceof CartCheckoutOpen) return problem(409, CHECKOUT_MESSAGES.cartCheckoutOpen);
     // Other orders took or hold the code's last use first: nothing was written, and the shopper is told why.
     if (error instanceof PromotionCodeRefused) return json({ error: codeRefusal(error.answer), promotionCode: error.answer }, 409);

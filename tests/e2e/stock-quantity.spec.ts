@@ -5,7 +5,7 @@
  * stock is untouched.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { WIDTHS } from './support';
+import { fillAddress, ownProduct, payInNewTab, uniqueEmail, WIDTHS } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
@@ -59,5 +59,40 @@ for (const size of WIDTHS) {
     await expect(field).toHaveValue('4');
     await expect(page.getByText('Only 5 left').locator('visible=true')).toHaveCount(0);
     await page.screenshot({ path: test.info().outputPath(`cart-${size.width}.png`), fullPage: true });
+  });
+}
+
+for (const size of WIDTHS) {
+  test(`too few copies at checkout: said once, beside the line, whose quantity can be lowered there, at ${size.width} px`, async ({ page, request }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width: size.width, height: size.height });
+    // A book of this test's own with 3 left, in a cart that asks for 5 (the cart was filled when more were left).
+    const book = await ownProduct(request, 'three-left', { stock: 3 });
+    const line = { id: book.id, title: book.title, price: 20, imageUrl: '/favicon.svg', stock: 10, weight: 300, dimensions: { length: 21, width: 21, height: 1 } };
+    await page.goto('/cart');
+    await page.evaluate((saved) => localStorage.setItem('cart', saved), JSON.stringify([{ product: line, quantity: 5 }]));
+    await page.goto('/checkout');
+    await page.getByLabel('Email').fill(uniqueEmail('three-left'));
+    await fillAddress(page, { line1: '1 Church St', city: 'Parramatta', postcode: '2150' });
+
+    const message = `Only 3 left of ${book.title}. Please lower the quantity.`;
+    const summary = page.getByRole('complementary', { name: 'Order Summary' });
+    await expect(summary.getByRole('alert').filter({ hasText: 'Only 3 left' })).toHaveText(message);
+    await expect(page.getByText(message)).toHaveCount(1);
+    // Proceed is answered the same, still once, and with no toast.
+    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+    await expect(summary.getByRole('alert').filter({ hasText: 'Only 3 left' })).toHaveText(message);
+    await expect(page.getByText(message)).toHaveCount(1);
+    await expect(page.getByText('Failed to create checkout')).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath(`checkout-stock-${size.width}.png`), fullPage: true });
+
+    const decrease = summary.getByRole('button', { name: `Decrease quantity of ${book.title.toLowerCase()}` });
+    await decrease.click();
+    await decrease.click();
+    await expect(summary.getByRole('textbox', { name: `Quantity of ${book.title}` })).toHaveValue('3');
+    await expect(page.getByText(message)).toHaveCount(0);
+    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked({ timeout: 15_000 });
+    const payment = await payInNewTab(page);
+    await expect(payment.getByText(`${book.title} × 3`)).toBeVisible();
   });
 }

@@ -16,7 +16,7 @@ import { formatPrice, formatPriceAud } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { useHydrated } from '@/lib/use-hydrated';
 import AddressAutocomplete from './AddressAutocomplete';
-import { createCheckout, getPaymentConfig, RequestError, type AddressFields, type PaymentConfig, type ShippingQuote } from './api';
+import { createCheckout, getPaymentConfig, lineProblemOf, RequestError, type AddressFields, type LineProblem, type PaymentConfig, type ShippingQuote } from './api';
 import OrderSummary, { shippingPrice } from './OrderSummary';
 import PaymentNotice from './PaymentNotice';
 import { useDeliveryOptions } from './use-delivery-options';
@@ -66,6 +66,9 @@ export default function CheckoutPage() {
   const [fieldError, setFieldError] = useState<{ field: CheckoutField; message: string } | null>(null);
   const [payments, setPayments] = useState<PaymentConfig | null>(null);
   const [payment, setPayment] = useState<Payment>({ status: 'idle' });
+  /** Too few copies of a line, as Proceed was answered; the delivery quote may say so first. Shown beside the line only. */
+  const [refusedLine, setRefusedLine] = useState<LineProblem | null>(null);
+  const lineProblem = (delivery.state.status === 'ready' ? delivery.state.lineProblem : undefined) ?? refusedLine;
   const format = addressFormat(address.country);
   const price = format.labelCurrency ? formatPriceAud : formatPrice;
   const errorOf = (field: CheckoutField) => (fieldError?.field === field ? fieldError.message : undefined);
@@ -162,6 +165,12 @@ export default function CheckoutPage() {
       } else window.location.assign(session.url);
     } catch (error) {
       tab?.close();
+      // Too few copies of a line: said once, beside the line, where its quantity can be lowered.
+      const line = lineProblemOf(error);
+      if (line) {
+        setRefusedLine(line);
+        return;
+      }
       // The delivery options changed since they were shown: offer the current ones again.
       // The code can no longer be honoured (other orders took or hold its last uses): it comes off, with the reason.
       const refusedCode = error instanceof RequestError ? codeAnswerSchema.safeParse(error.body.promotionCode) : null;
@@ -317,7 +326,15 @@ export default function CheckoutPage() {
         </fieldset>
       </div>
       <aside className="h-fit space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200" aria-labelledby="order-summary-heading">
-        <OrderSummary lines={lines} subtotal={subtotal} discount={code.applied && { label: discountLabel(code.applied), amount: code.discount }} method={delivery.method} format={price} />
+        <OrderSummary
+          lines={lines}
+          subtotal={subtotal}
+          discount={code.applied && { label: discountLabel(code.applied), amount: code.discount }}
+          method={delivery.method}
+          format={price}
+          lineProblem={lineProblem}
+          editable={hydrated}
+        />
         <PromotionCodeField code={code} disabled={!hydrated} />
         {format.labelCurrency && <p className="text-sm text-slate-700">Prices are in Australian dollars (AUD); your card provider converts them.</p>}
         {payment.status === 'open' && (

@@ -19,6 +19,21 @@ export class RequestError extends Error {
   }
 }
 
+/** A refusal about one cart line (too few copies left): its product, the copies left and the message. */
+export interface LineProblem {
+  productId: string;
+  available: number;
+  message: string;
+}
+
+/** The cart line a function's refusal is about, if it names one. */
+export function lineProblemOf(error: unknown): LineProblem | null {
+  if (!(error instanceof RequestError)) return null;
+  const line = error.body.line as { productId?: unknown; available?: unknown } | undefined;
+  if (!line || typeof line.productId !== 'string' || typeof line.available !== 'number') return null;
+  return { productId: line.productId, available: line.available, message: error.message };
+}
+
 /** Netlify's own 429 (a function's rate limit) has no message of ours in its body. */
 export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a minute and try again.';
 
