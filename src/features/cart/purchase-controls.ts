@@ -15,6 +15,7 @@ import { hasSavedSession } from '@/lib/supabase/client';
 import { arrivedLiveProduct } from '@/features/catalog/live-catalog';
 import { askToSignInForWishlist } from '@/features/wishlist/sign-in-prompt';
 import { addedMessage, addWithFeedback, buyNow } from './actions';
+import { quantityLineText, quoteQuantity, quoteRequestPath } from '@/features/catalog/quantity-prices';
 import { quantityLimit, stockLimitNote, toQuantity, type CartProduct } from './cart';
 import { startCartDrawer } from './drawer';
 
@@ -52,6 +53,11 @@ function showQuantity(scope: Element, quantity: number): void {
   if (!field) return;
   field.value = String(quantity);
   field.dispatchEvent(new Event('input', { bubbles: true }));
+  drawQuantity(scope, field, quantity);
+}
+
+/** What follows the quantity shown: − and + at their ends, the stock note, and the price of that many copies. */
+function drawQuantity(scope: Element, field: HTMLInputElement, quantity: number): void {
   const stock = productOf(scope)?.stock;
   const decrease = scope.querySelector<HTMLButtonElement>(`[${PURCHASE_ATTRIBUTE}="decrease"]`);
   if (decrease) decrease.disabled = field.disabled || quantity <= 1;
@@ -59,6 +65,23 @@ function showQuantity(scope: Element, quantity: number): void {
   if (increase) increase.disabled = field.disabled || quantity >= quantityLimit(stock);
   const note = scope.querySelector(`[${PURCHASE_ATTRIBUTE}="stock-note"]`);
   if (note) note.textContent = field.disabled ? '' : (stockLimitNote(quantity, stock) ?? '');
+  const product = productOf(scope);
+  const price = scope.querySelector(`[${PURCHASE_ATTRIBUTE}="line-price"]`);
+  if (price && product) price.textContent = field.disabled ? '' : (quantityLineText(product.price, product.quantityPrices, quantity) ?? '');
+}
+
+/** More copies typed than one order takes: the stock note becomes a link to ask a quote for that many, as the island's does. */
+function offerQuote(scope: Element, typed: number): void {
+  const product = productOf(scope);
+  const note = scope.querySelector(`[${PURCHASE_ATTRIBUTE}="stock-note"]`);
+  const over = product ? quoteQuantity(typed, quantityLimit(product.stock)) : null;
+  if (!note || !product || over === null) return;
+  const link = document.createElement('a');
+  link.href = quoteRequestPath(product.title, over);
+  link.className = 'text-navy underline underline-offset-4';
+  link.setAttribute(PURCHASE_ATTRIBUTE, 'quote');
+  link.textContent = `Request a quote for ${over} copies`;
+  note.replaceChildren(link);
 }
 
 function act(action: Action, control: HTMLElement, scope: Element): boolean {
@@ -112,7 +135,12 @@ function typed(event: Event): void {
   if (digits !== field.value) field.value = digits === '' ? '1' : digits;
   // Typed past the stock: the field shows the stock at once, with its note.
   const scope = field.closest(`[${SCOPE_ATTRIBUTE}]`);
-  if (scope && field.value !== '' && Number(field.value) > limitOf(scope)) showQuantity(scope, limitOf(scope));
+  if (!scope || field.value === '') return;
+  const typedNumber = Number(field.value);
+  // Showing the limit types into the field again (its input event), which then draws it.
+  if (typedNumber > limitOf(scope)) showQuantity(scope, limitOf(scope));
+  else drawQuantity(scope, field, toQuantity(field.value, limitOf(scope)));
+  offerQuote(scope, typedNumber);
 }
 
 function settle(event: Event): void {

@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { quantityLimit, stockLimitNote, toQuantity } from '@/features/cart/cart';
+import { quoteQuantity, quoteRequestPath } from './quantity-prices';
 
 interface Props {
   value: number;
@@ -19,19 +20,24 @@ interface Props {
   purchase?: boolean;
   /** The live stock: the field stops at it. */
   stock?: number;
+  /** The book's title: more copies typed than one order takes offers a quote for that many. */
+  quoteTitle?: string;
 }
 
-export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1, purchase = false, stock }: Props) {
-  const mark = (role: 'decrease' | 'increase' | 'quantity' | 'stock-note') => (purchase ? { 'data-purchase': role } : {});
+export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1, purchase = false, stock, quoteTitle }: Props) {
+  const mark = (role: 'decrease' | 'increase' | 'quantity' | 'stock-note' | 'quote') => (purchase ? { 'data-purchase': role } : {});
   const max = quantityLimit(stock);
   const note = disabled ? null : stockLimitNote(value, stock);
   const [draft, setDraft] = useState(String(value));
+  /** More copies typed than one order takes: the number to ask a quote for. */
+  const [overLimit, setOverLimit] = useState<number | null>(null);
   // A change from the buttons or another tab shows in the field; what is being typed stays.
   useEffect(() => setDraft((typed) => (typed !== '' && toQuantity(typed) === value ? typed : String(value))), [value]);
 
   function type(text: string) {
     const digits = text.replace(/\D/g, '');
     setDraft(digits);
+    setOverLimit(quoteTitle && digits !== '' ? quoteQuantity(Number(digits), max) : null);
     if (digits !== '' && Number(digits) >= 1) {
       const quantity = toQuantity(digits, max);
       // Typed past the stock: the field shows the stock at once, with its note.
@@ -53,7 +59,10 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
           className="h-10 w-10 rounded-l-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40"
           aria-label={`Decrease ${label.toLowerCase()}`}
           disabled={disabled || value <= min}
-          onClick={() => onChange(value - 1)}
+          onClick={() => {
+            setOverLimit(null);
+            onChange(value - 1);
+          }}
           {...mark('decrease')}
         >
           −
@@ -87,8 +96,14 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
         </button>
       </div>
       {/* Always there, so what appears in it is read out; the purchase controls fill it before hydration. */}
-      <span id={`${id}-stock`} aria-live="polite" className="text-sm font-semibold text-amber-900" {...mark('stock-note')}>
-        {note}
+      <span id={`${id}-stock`} aria-live="polite" className="text-sm font-semibold text-amber-900" {...mark('stock-note')} suppressHydrationWarning>
+        {overLimit && quoteTitle ? (
+          <a href={quoteRequestPath(quoteTitle, overLimit)} className="text-navy underline underline-offset-4" {...mark('quote')}>
+            Request a quote for {overLimit} copies
+          </a>
+        ) : (
+          note
+        )}
       </span>
     </div>
   );
