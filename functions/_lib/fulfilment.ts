@@ -52,14 +52,15 @@ export interface FulfilmentOptions {
 }
 
 /** What the shopper is told about a payment: the session's own state until fulfilment says more. */
-export type PaymentOutcome = 'paid' | 'refund_due' | 'cancelled' | PaymentSession['paymentStatus'];
+export type PaymentOutcome = 'paid' | 'refund_due' | 'duplicate' | 'cancelled' | PaymentSession['paymentStatus'];
 
 export const OUTCOME_OF_FULFILMENT: Record<FulfilmentResult, PaymentOutcome> = {
   fulfilled: 'paid',
   already_fulfilled: 'paid',
   out_of_stock: 'refund_due',
   cancelled: 'cancelled',
-  duplicate: 'refund_due',
+  // Refund due too, for a reason of its own: the cart's other order stands.
+  duplicate: 'duplicate',
 };
 
 /**

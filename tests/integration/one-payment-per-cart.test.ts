@@ -200,5 +200,9 @@ describe('a second payment for one cart', () => {
     expect(toShopper[1]!.text).toContain('We have refunded the full $35.00 AUD');
     expect(toPublisher.map((m) => m.subject)).toEqual([expect.stringMatching(/^New order/), expect.stringMatching(/^Second payment refunded: order \w+ \(\$35\.00 AUD\)$/)]);
     expect(toPublisher[1]!.text).toContain(`/admin#order/${second.body.orderId}`);
+
+    // The confirmation page of the second payment says what became of it (not "sold out").
+    const verified = await fetch(`${t.url}/api/verify-payment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: first.body.sessionId }) });
+    expect(await verified.json()).toMatchObject({ paymentStatus: 'duplicate' });
   });
 });
