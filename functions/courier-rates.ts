@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { CheckoutRejection, cartInput, country, priceCart, quotesFor } from './_lib/checkout';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { handle, json, readJsonBody, type FunctionConfig } from './_lib/http';
 import { selectShippingRates } from './_lib/providers/select';
 import { goodsAfterCode, promotionCodeInput } from './_lib/promotion-codes';
 import { serviceClient } from './_lib/supabase-admin';
@@ -36,7 +36,7 @@ export default handle(async (request) => {
     const result = await quotesFor(selectShippingRates(env), lines, goods, { postalCode: deliveryPostcode, city: deliverySuburb, state: deliveryState, country: deliveryCountry });
     return json(result);
   } catch (error) {
-    if (error instanceof CheckoutRejection) return problem(error.status, error.message);
+    if (error instanceof CheckoutRejection) return json(error.body, error.status);
     throw error;
   }
 });

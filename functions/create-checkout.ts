@@ -8,12 +8,13 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { subtractDollars, sumDollars, toCents } from '../src/lib/money';
 import { codeRefusal } from '../src/features/checkout/promotion-code';
-import { CHECKOUT_MESSAGES } from '../src/features/checkout/contract';
+import { CART_ID_PATTERN, CHECKOUT_MESSAGES } from '../src/features/checkout/contract';
 import { GIFT_MESSAGES } from '../src/features/checkout/gift';
 import { CheckoutRejection, cartInput, deliveryDays, email, giftSchema, lineName, priceCart, quotesFor, shippingDetailsSchema } from './_lib/checkout';
 import { checkPromotionCode, PromotionCodeRefused, promotionCodeInput } from './_lib/promotion-codes';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
-import { createOrder, linkCheckoutSession, recordCheckoutChoices } from './_lib/orders';
+import { CartCheckoutOpen, createOrder, linkCheckoutSession, openCheckoutsOfCart, recordCheckoutChoices } from './_lib/orders';
+import { cartKey, closeOtherPages, reusablePage } from './_lib/cart-checkout';
 import { selectPaymentProvider, selectShippingRates } from './_lib/providers/select';
 import { serviceClient, userIdFromRequest } from './_lib/supabase-admin';
 
@@ -29,6 +30,8 @@ const body = z
     gift: giftSchema,
     /** The shopper ticked the shop's own box: one reminder if they leave the payment page unpaid. Never assumed. */
     reminderConsent: z.boolean({ error: 'reminderConsent must be true or false.' }).optional().default(false),
+    /** The browser's id of its cart: one cart, one payment page open. */
+    cartId: z.string().regex(CART_ID_PATTERN, 'cartId must be 8 to 100 letters, digits, - or _.').optional(),
   })
   // A gift's label carries the recipient's name: the payer's name from the card would be the wrong one.
   .superRefine((order, context) => {
@@ -44,7 +47,7 @@ function sameOrigin(url: string | undefined, origin: string, fallback: string): 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);
   if ('response' in parsed) return parsed.response;
-  const { cartItems, shippingDetails, customerEmail, gift, reminderConsent, promotionCode } = parsed.data;
+  const { cartItems, shippingDetails, customerEmail, gift, reminderConsent, promotionCode, cartId } = parsed.data;
   const origin = new URL(request.url).origin;
   const successUrl = sameOrigin(parsed.data.successUrl, origin, '/order-confirmation?session_id={CHECKOUT_SESSION_ID}');
   const cancelUrl = sameOrigin(parsed.data.cancelUrl, origin, '/cart');
@@ -68,7 +71,18 @@ export default handle(async (request) => {
     if (!method) return json({ error: CHECKOUT_MESSAGES.optionsChanged, quotes: shipping.quotes, ...(shipping.fallback && { message: shipping.message }) }, 409);
 
     const { fullName, email: _ignored, shippingMethod: _chosen, ...address } = shippingDetails;
+    const key = cartKey({ lines, email: customerEmail, address, fullName, method, promotionCode: code?.code ?? null, discount, gift, reminderConsent });
+    if (cartId) {
+      // One cart, one payment page: the same cart, address and delivery get the page already open; anything
+      // changed closes the older page (at the provider) and cancels its order before a new one is made.
+      const open = await openCheckoutsOfCart(db, cartId);
+      const same = reusablePage(open, key);
+      await closeOtherPages(db, payments, open, same?.id ?? null);
+      if (same) return json({ url: same.url, sessionId: same.sessionId, orderId: same.id, reused: true });
+    }
     const orderId = await createOrder(db, {
+      cartId: cartId ?? null,
+      cartKey: key,
       userId: await userIdFromRequest(db, request),
       customerEmail,
       customerName: fullName,
@@ -95,10 +109,16 @@ export default handle(async (request) => {
       cancelUrl,
       idempotencyKey: `checkout-${orderId}`,
     });
-    await linkCheckoutSession(db, orderId, session.id, session.expiresAt);
+    if (!(await linkCheckoutSession(db, orderId, session))) {
+      // Another tab's checkout of this cart replaced the order while its page was being made: that page closes
+      // too, so only the other tab's can take a payment.
+      await payments.expireSession(session.id).catch((error) => console.error(`[checkout] could not close payment page ${session.id} of replaced order ${orderId}`, error));
+      return problem(409, CHECKOUT_MESSAGES.cartCheckoutOpen);
+    }
     return json({ url: session.url, sessionId: session.id, orderId });
   } catch (error) {
-    if (error instanceof CheckoutRejection) return problem(error.status, error.message);
+    if (error instanceof CheckoutRejection) return json(error.body, error.status);
+    if (error instanceof CartCheckoutOpen) return problem(409, CHECKOUT_MESSAGES.cartCheckoutOpen);
     // Other orders took or hold the code's last use first: nothing was written, and the shopper is told why.
     if (error instanceof PromotionCodeRefused) return json({ error: codeRefusal(error.answer), promotionCode: error.answer }, 409);
     throw error;

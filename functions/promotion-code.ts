@@ -35,7 +35,7 @@ export default handle(async (request) => {
     const answer = await checkPromotionCode(db, code, subtotal, email);
     return json({ ...answer, subtotal, message: codeRefusal(answer) });
   } catch (error) {
-    if (error instanceof CheckoutRejection) return problem(error.status, error.message);
+    if (error instanceof CheckoutRejection) return json(error.body, error.status);
     throw error;
   }
 });

@@ -47,7 +47,8 @@ async function receive(request: Request): Promise<Response> {
       await cancelUnpaid(db, order.id);
       // The shopper left the payment page unpaid: one reminder, only if they agreed to it at checkout. A failed
       // send answers an error before the event is recorded, so the provider delivers it again.
-      if (event.type === 'checkout.session.expired') await remindUnpaidCheckout(db, fulfilmentServices(env, request, payments), order.id, { raise: true });
+      // A page the shop closed itself, because the same cart was checked out again, is no page left unpaid.
+      if (event.type === 'checkout.session.expired' && !order.replacedAt) await remindUnpaidCheckout(db, fulfilmentServices(env, request, payments), order.id, { raise: true });
     }
   }
   await recordEventHandled(db, event);

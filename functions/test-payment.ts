@@ -50,6 +50,15 @@ export default handle(async (request) => {
   const order = await findOrderBySession(db, session);
   if (!order) return problem(404, 'No test payment session with that id.');
 
+  const closedPage = (status: number) =>
+    page(
+      'TEST payment',
+      `<p class="test">TEST PAYMENT — no real money moves</p><h1>This payment page has closed</h1><p role="status">Nothing was paid. <a href="${escapeHtml(cancel)}">Go back to the shop</a> to check out again.</p>`,
+      status,
+    );
+  // Closed because the same cart was checked out again (as Stripe's page of an expired session): no payment, no reminder.
+  if (order.replacedAt && order.paymentStatus === 'expired') return closedPage(410);
+
   if (request.method === 'POST') {
     if (source.action === 'cancel') {
       // Leaving this page unpaid stands in for Stripe's expired session: the order is cancelled, and a shopper
@@ -61,11 +70,7 @@ export default handle(async (request) => {
     if (pageClosed(order)) {
       // Past its expiry, as Stripe's page would be: its hold on a code has ended, so it takes no payment.
       await cancelUnpaid(db, order.id);
-      return page(
-        'TEST payment',
-        `<p class="test">TEST PAYMENT — no real money moves</p><h1>This payment page has closed</h1><p role="status">Nothing was paid. <a href="${escapeHtml(cancel)}">Go back to the shop</a> to check out again.</p>`,
-        410,
-      );
+      return closedPage(410);
     }
     await adoptPayerName(db, order, parsed.data.payer);
     await fulfilOrder(db, fulfilmentServices(env, request), order.id);

@@ -109,8 +109,15 @@ export class CheckoutRejection extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The cart line the refusal is about (too few copies left), so the page can say it beside that line only. */
+    readonly line?: { productId: string; available: number },
   ) {
     super(message);
+  }
+
+  /** The answer: the message, and the line it is about. */
+  get body(): { error: string; line?: { productId: string; available: number } } {
+    return this.line ? { error: this.message, line: this.line } : { error: this.message };
   }
 }
 
@@ -135,7 +142,10 @@ export async function priceCart(db: SupabaseClient, items: Array<{ id: string; q
     const product = byId.get(item.id);
     if (!product) throw new CheckoutRejection(400, `We couldn't find one of the products in your cart (${item.id}). Please remove it and try again.`);
     if (product.stock < item.quantity) {
-      throw new CheckoutRejection(409, product.stock > 0 ? `Only ${product.stock} left of ${product.title}. Please lower the quantity.` : `${product.title}: This product is out of stock`);
+      throw new CheckoutRejection(409, product.stock > 0 ? `Only ${product.stock} left of ${product.title}. Please lower the quantity.` : `${product.title}: This product is out of stock`, {
+        productId: product.id,
+        available: Math.max(0, product.stock),
+      });
     }
     const priced = priceLine(product.price, tiers.get(product.id), item.quantity);
     return {

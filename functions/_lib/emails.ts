@@ -106,6 +106,26 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string, seller?: 
       idempotencyKey: `order-refund-${order.id}`,
     };
   }
+  if (order.duplicateOf) {
+    const kept = orderNumber(order.duplicateOf);
+    return {
+      to: order.customerEmail,
+      subject: `Your second payment for the same cart has been refunded`,
+      text: [
+        greeting(order),
+        '',
+        `The same cart was paid for twice, on two payment pages open at once. Your order ${kept} goes ahead; we have cancelled the second one, ${number}.`,
+        refunded,
+        '',
+        ...itemLines(order),
+        '',
+        `Nothing else changes: order ${kept} is confirmed and will ship as usual. Questions? Reply to this email or write to ${SITE.email}.`,
+        '',
+        signature,
+      ].join('\n'),
+      idempotencyKey: `order-refund-${order.id}`,
+    };
+  }
   return {
     to: order.customerEmail,
     subject: `Your order ${number} has been refunded`,
@@ -201,6 +221,26 @@ export function newOrderNotice(order: OrderWithItems, to: string, siteOrigin: st
       `Total: ${formatPrice(order.total)} AUD`,
       '',
       `Open it in the back office: ${siteOrigin}/admin#order/${order.id}`,
+    ].join('\n'),
+    idempotencyKey: `order-notice-${order.id}`,
+  };
+}
+
+/** To the publisher when one cart was paid twice: the second payment was refunded in full, the first order stands. */
+export function duplicatePaymentNotice(order: OrderWithItems, to: string, siteOrigin: string): EmailMessage {
+  const number = orderNumber(order.id);
+  const kept = order.duplicateOf ? orderNumber(order.duplicateOf) : 'the first order';
+  return {
+    to,
+    subject: `Second payment refunded: order ${number} (${formatPrice(order.total)} AUD)`,
+    text: [
+      `${order.customerName} <${order.customerEmail}> paid twice for one cart, on two payment pages open at once.`,
+      `Order ${kept} stands and is to be packed as usual. The second, ${number}, was cancelled and its ${formatPrice(order.total)} AUD refunded in full${order.refundedAt ? '' : ' (the refund is still being tried: check the order)'}; its copies were never taken from stock.`,
+      '',
+      ...itemLines(order),
+      '',
+      `The refunded order: ${siteOrigin}/admin#order/${order.id}`,
+      ...(order.duplicateOf ? [`The order that stands: ${siteOrigin}/admin#order/${order.duplicateOf}`] : []),
     ].join('\n'),
     idempotencyKey: `order-notice-${order.id}`,
   };

@@ -2,14 +2,15 @@
  * Fulfilment, the one operation the payment webhook, verify-payment and the TEST payment page all call: the
  * database marks the order paid and takes the stock in one locked transaction, then exactly one caller
  * claims and sends the confirmation email. A payment whose copies sold out first is refunded in full and
- * the shopper told, once. Safe to run twice or concurrently.
+ * the shopper told, once; so is a second payment for one cart (two of its payment pages paid), and the
+ * publisher is told of that too. Safe to run twice or concurrently.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { CURRENCY } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import type { ServerEnv } from '../../src/config/env';
 import { toCents } from '../../src/lib/money';
-import { confirmationEmail, newOrderNotice, refundEmail } from './emails';
+import { confirmationEmail, duplicatePaymentNotice, newOrderNotice, refundEmail } from './emails';
 import { adoptPayerName, claimEmail, fulfil, getOrder, getOrderWithItems, recordRefund, releaseEmail, type FulfilmentResult, type Order, type OrderEmail, type OrderWithItems } from './orders';
 import { purgeLiveCatalog } from './live-catalog';
 import { sendLowStockNoticeOnce } from './stock';
@@ -62,13 +63,15 @@ export interface FulfilmentOptions {
 }
 
 /** What the shopper is told about a payment: the session's own state until fulfilment says more. */
-export type PaymentOutcome = 'paid' | 'refund_due' | 'cancelled' | PaymentSession['paymentStatus'];
+export type PaymentOutcome = 'paid' | 'refund_due' | 'duplicate' | 'cancelled' | PaymentSession['paymentStatus'];
 
 export const OUTCOME_OF_FULFILMENT: Record<FulfilmentResult, PaymentOutcome> = {
   fulfilled: 'paid',
   already_fulfilled: 'paid',
   out_of_stock: 'refund_due',
   cancelled: 'cancelled',
+  // Refund due too, for a reason of its own: the cart's other order stands.
+  duplicate: 'duplicate',
 };
 
 /**
@@ -96,9 +99,14 @@ export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServic
     if (notifyTo) await sendOrderEmailOnce(db, services, orderId, 'publisher', (order, origin) => newOrderNotice(order, notifyTo, origin));
     await sendLowStockNoticeOnce(db, services, orderId);
   }
-  if (result === 'out_of_stock') {
+  if (result === 'out_of_stock' || result === 'duplicate') {
     await refundOnce(db, services.payments, orderId, options.raiseRefundFailure ?? false);
     await sendOrderEmailOnce(db, services, orderId, 'refund', refundEmail);
+  }
+  // A second payment for one cart: the publisher hears of it, with the order kept, as the shopper does.
+  if (result === 'duplicate' && services.notifyTo) {
+    const { notifyTo } = services;
+    await sendOrderEmailOnce(db, services, orderId, 'publisher', (order, origin) => duplicatePaymentNotice(order, notifyTo, origin));
   }
   return result;
 }
@@ -127,11 +135,12 @@ export async function fulfilPaidSession(db: SupabaseClient, services: Fulfilment
 async function refundOnce(db: SupabaseClient, payments: PaymentProvider, orderId: string, raise: boolean): Promise<void> {
   const order = await getOrder(db, orderId);
   if (!order || order.refundedAt || !order.checkoutSessionId) return;
+  const what = order.duplicateOf ? 'second payment of a cart,' : 'sold-out';
   try {
     await refundInFull(db, payments, order);
   } catch (error) {
-    console.error(`[fulfilment] refund for sold-out order ${orderId} failed`, error);
-    if (raise) throw new Error(`The refund for sold-out order ${orderId} failed; it will be tried again.`, { cause: error });
+    console.error(`[fulfilment] refund for ${what} order ${orderId} failed`, error);
+    if (raise) throw new Error(`The refund for ${what} order ${orderId} failed; it will be tried again.`, { cause: error });
   }
 }
 

@@ -24,7 +24,7 @@ const shippingMethodSchema = z.looseObject({
 export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, gift_hide_sender, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at';
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, gift_hide_sender, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at, cart_id, replaced_at, duplicate_of';
 
 const orderRowSchema = z
   .object({
@@ -60,6 +60,9 @@ const orderRowSchema = z
     checkout_expires_at: z.string().nullable(),
     buyer_name: z.string().nullable(),
     paid_at: z.string().nullable(),
+    cart_id: z.string().nullable(),
+    replaced_at: z.string().nullable(),
+    duplicate_of: z.string().nullable(),
   })
   .transform((row) => ({
     id: row.id,
@@ -95,13 +98,19 @@ const orderRowSchema = z
     discount: row.discount_amount,
     /** When the payment page closes: an unpaid order holds its code's use until then. */
     checkoutExpiresAt: row.checkout_expires_at,
+    /** When the payment arrived: the tax invoice's date. */
+    paidAt: row.paid_at,
     /**
      * Who bought it: the name the payer gave the payment page; else, for an order that is not a gift, the delivery
      * name. Null when unknown (a gift's delivery name is the recipient's, never the buyer's).
      */
-    /** When the payment arrived: the tax invoice's date. */
-    paidAt: row.paid_at,
     buyerName: row.buyer_name ?? (row.is_gift || row.customer_name === GUEST_CUSTOMER_NAME ? null : row.customer_name),
+    /** The browser's cart the order was made from (one cart, one open payment page). */
+    cartId: row.cart_id,
+    /** When a newer checkout of the same cart closed this order's payment page. */
+    replacedAt: row.replaced_at,
+    /** A second payment for one cart: the paid order it was refunded for. */
+    duplicateOf: row.duplicate_of,
   }));
 export type Order = z.output<typeof orderRowSchema>;
 
@@ -152,10 +161,13 @@ export interface NewOrder {
   shippingMethod: Required<Pick<OrderShippingMethod, 'id' | 'name' | 'carrier' | 'price'>> & { estimatedDelivery?: string };
   paymentProvider: string;
   items: OrderItem[];
+  /** The browser's cart, and the hash of what the order was priced from (see `cartKey`); absent for a caller without one. */
+  cartId?: string | null;
+  cartKey?: string | null;
 }
 
 /** Fulfilment's outcome, from the database function that takes the stock. */
-export const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'cancelled'] as const;
+export const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'cancelled', 'duplicate'] as const;
 export type FulfilmentResult = (typeof FULFILMENT_RESULTS)[number];
 
 async function rpc<T extends z.ZodType>(db: SupabaseClient, fn: string, args: Record<string, unknown>, schema: T): Promise<z.output<T>> {
@@ -182,11 +194,23 @@ export async function createOrder(db: SupabaseClient, order: NewOrder): Promise<
       payment_provider: order.paymentProvider,
       promotion_code: order.promotionCode ?? null,
       discount_amount: order.discount ?? 0,
+      cart_id: order.cartId ?? null,
+      cart_key: order.cartKey ?? null,
     },
     p_items: order.items.map((item) => ({ product_id: item.productId, title: item.title, quantity: item.quantity, price_at_time: item.unitPrice })),
   });
-  if (error) throw promotionCodeRefusal(error) ?? error;
+  if (error) {
+    if (error.hint === 'cart_checkout_open') throw new CartCheckoutOpen();
+    throw promotionCodeRefusal(error) ?? error;
+  }
   return z.string().uuid().parse(data);
+}
+
+/** create_order refused: another checkout of the same cart wrote its order a moment ago and its page is open. */
+export class CartCheckoutOpen extends Error {
+  constructor() {
+    super('Another checkout of this cart is open.');
+  }
 }
 
 /**
@@ -264,11 +288,39 @@ export async function adoptPayerName(db: SupabaseClient, order: Pick<Order, 'id'
 
 /**
  * Links the payment session to its order, with when its page closes (an unpaid order holds its code's use until
- * then); the same link twice is fine, a different one is refused.
+ * then) and its address (given back to a second Proceed of the same cart); the same link twice is fine. False
+ * when the order is linked to another session, or is no longer unpaid (a newer checkout of its cart replaced it).
  */
-export async function linkCheckoutSession(db: SupabaseClient, orderId: string, sessionId: string, expiresAt: string | null): Promise<void> {
-  const linked = await rpc(db, 'link_checkout_session', { p_order_id: orderId, p_session_id: sessionId, p_expires_at: expiresAt }, z.boolean());
-  if (!linked) throw new Error(`Order ${orderId} is already linked to another payment session than ${sessionId}.`);
+export function linkCheckoutSession(db: SupabaseClient, orderId: string, session: { id: string; url: string; expiresAt: string | null }): Promise<boolean> {
+  return rpc(db, 'link_checkout_session', { p_order_id: orderId, p_session_id: session.id, p_expires_at: session.expiresAt, p_url: session.url }, z.boolean());
+}
+
+const openCheckoutSchema = z
+  .object({ id: z.string(), cart_key: z.string().nullable(), checkout_session_id: z.string().nullable(), checkout_url: z.string().nullable(), checkout_expires_at: z.string().nullable() })
+  .transform((row) => ({ id: row.id, cartKey: row.cart_key, sessionId: row.checkout_session_id, url: row.checkout_url, expiresAt: row.checkout_expires_at }));
+export type OpenCheckout = z.output<typeof openCheckoutSchema>;
+
+/** The cart's unpaid orders whose payment page may still be open (never cancelled, not past their expiry). */
+export async function openCheckoutsOfCart(db: SupabaseClient, cartId: string): Promise<OpenCheckout[]> {
+  const { data, error } = await db
+    .from('orders')
+    .select('id, cart_key, checkout_session_id, checkout_url, checkout_expires_at')
+    .eq('cart_id', cartId)
+    .eq('payment_status', 'unpaid')
+    .neq('status', 'cancelled')
+    .order('created_at');
+  if (error) throw error;
+  const now = Date.now();
+  return z
+    .array(openCheckoutSchema)
+    .parse(data)
+    .filter((page) => !page.expiresAt || Date.parse(page.expiresAt) > now);
+}
+
+/** Marks an order's payment page as closed by a newer checkout of its cart, before the page is expired (no reminder follows). */
+export async function markReplaced(db: SupabaseClient, orderId: string): Promise<void> {
+  const { error } = await db.from('orders').update({ replaced_at: new Date().toISOString() }).eq('id', orderId).eq('payment_status', 'unpaid');
+  if (error) throw error;
 }
 
 export async function getOrder(db: SupabaseClient, orderId: string): Promise<Order | null> {

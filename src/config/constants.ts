@@ -122,6 +122,8 @@ export const STORAGE_KEYS = {
   cart: 'cart',
   freeShippingBannerDismissed: 'freeShippingBannerDismissed',
   checkoutSessionId: 'checkoutSessionId',
+  /** The checkout's id of this browser's cart (local storage, shared by its tabs): one cart, one payment page. */
+  checkoutCartId: 'checkoutCartId',
   /** Where supabase-js keeps the signed-in session. */
   authSession: 'sb-auth-session',
   /** The visitor's analytics choice, 'granted' or 'denied' (local storage, kept until they change it). */

@@ -70,7 +70,7 @@ test.describe('guest checkout on the embedded defaults', () => {
     const standard = page.getByRole('radio', { name: /AU Standard Courier/ });
     await expect(standard).toBeChecked();
     const summary = page.getByRole('complementary', { name: 'Order Summary' });
-    await expect(summary.getByText(`${BOOK}`)).toBeVisible();
+    await expect(summary.getByText(`${BOOK} × 2`)).toBeVisible();
     await expect(summary.getByText('$44.00').first()).toBeVisible();
     await expect(summary.getByText('$15.00')).toBeVisible();
     await expect(summary.getByText('$59.00')).toBeVisible();

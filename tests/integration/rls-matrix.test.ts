@@ -47,15 +47,37 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
     select: { sql: `select checkout_expires_at from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set checkout_expires_at = now() + interval '1 day' where id = '${ORDER_A}'`, allowed: ['service'] },
   },
-  // The name the payer gave the payment page: its shopper reads it with the order; only the server writes it.
   // A gift's "Leave my name off the gift slip": its shopper reads it with the order; only the server writes it.
   'orders.gift_hide_sender': {
     select: { sql: `select gift_hide_sender from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set gift_hide_sender = true where id = '${ORDER_A}'`, allowed: ['service'] },
   },
+  // The name the payer gave the payment page: its shopper reads it with the order; only the server writes it.
   'orders.buyer_name': {
     select: { sql: `select buyer_name from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set buyer_name = 'Payer' where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  // One cart, one payment: the cart, what the order was priced from, its page's address, when a newer checkout of
+  // the cart closed it, and the order a second payment was refunded for. Read with the order; only the server writes them.
+  'orders.cart_id': {
+    select: { sql: `select cart_id from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set cart_id = 'cart-forged-1' where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.cart_key': {
+    select: { sql: `select cart_key from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set cart_key = repeat('f', 64) where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.checkout_url': {
+    select: { sql: `select checkout_url from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set checkout_url = 'https://example.com/pay' where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.replaced_at': {
+    select: { sql: `select replaced_at from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set replaced_at = now() where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.duplicate_of': {
+    select: { sql: `select duplicate_of from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set duplicate_of = null where id = '${ORDER_A}'`, allowed: ['service'] },
   },
 };
 
@@ -63,7 +85,7 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
 const SIGNATURES = [
   'check_promotion_code(text,numeric,text)',
   'create_order(jsonb,jsonb)',
-  'link_checkout_session(uuid,text,timestamp with time zone)',
+  'link_checkout_session(uuid,text,timestamp with time zone,text)',
   'promotion_code_answer(promotion_codes,numeric,text)',
   'promotion_code_use_counts(uuid,text)',
   'promotion_code_uses(uuid)',
@@ -495,7 +517,7 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       ...['fulfil_order', 'cancel_unpaid_order', 'claim_confirmation_email', 'claim_refund_email', 'claim_shipping_email', 'claim_publisher_notice'].map((fn) => `select public.${fn}('${ORDER_A}')`),
       `select public.claim_checkout_reminder('${ORDER_A}', 30)`,
       `select public.record_refund('${ORDER_A}', 're_forged')`,
-      `select public.link_checkout_session('${ORDER_A}', 'cs_forged', now() + interval '1 day')`,
+      `select public.link_checkout_session('${ORDER_A}', 'cs_forged', now() + interval '1 day', 'https://example.com/pay')`,
       `select public.ship_order('${ORDER_A}', '33ABC1234567', 'Australia Post', 'x')`,
       `select public.release_shipping_email('${ORDER_A}', null)`,
       `select public.mark_order_delivered('${ORDER_A}', 'x')`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@/config/constants';
-import { addLine, decodeCart, itemCountOf, removeLine, setLineQuantity, subtotalOf, toQuantity, type CartProduct } from '@/features/cart/cart';
+import { addLine, decodeCart, itemCountOf, quantityLimit, removeLine, setLineQuantity, stockLimitNote, subtotalOf, toQuantity, withLiveStock, type CartProduct } from '@/features/cart/cart';
 
 const book: CartProduct = { id: 'book-10-reasons', title: 'Book', price: 22, imageUrl: '/b.svg', stock: 10, weight: 300, dimensions: { length: 21.6, width: 21.6, height: 0.6 } };
 const kit: CartProduct = { ...book, id: 'kit', title: 'Kit', price: 15.5 };
@@ -35,7 +35,32 @@ describe('cart lines', () => {
   });
 
   it('caps a line at the maximum quantity', () => {
-    expect(addLine(addLine([], book, 98), book, 5)[0]?.quantity).toBe(99);
+    const plenty = { ...book, stock: 500 };
+    expect(addLine(addLine([], plenty, 98), plenty, 5)[0]?.quantity).toBe(99);
+  });
+
+  it('caps a line at the stock, adding or setting, and says so at the limit', () => {
+    const five = { ...book, stock: 5 };
+    expect(addLine(addLine([], five, 4), five, 3)[0]?.quantity).toBe(5);
+    expect(setLineQuantity(addLine([], five, 1), five.id, 8)[0]?.quantity).toBe(5);
+    expect(quantityLimit(5)).toBe(5);
+    expect(quantityLimit(500)).toBe(99);
+    expect(quantityLimit(0)).toBe(99);
+    expect(quantityLimit(undefined)).toBe(99);
+    expect(toQuantity('8', quantityLimit(5))).toBe(5);
+    expect(stockLimitNote(5, 5)).toBe('Only 5 left');
+    expect(stockLimitNote(4, 5)).toBeNull();
+    expect(stockLimitNote(99, 500)).toBeNull();
+  });
+
+  it('takes the live price and stock into the lines, leaving quantities as chosen', () => {
+    const lines = addLine(addLine([], book, 4), kit, 1);
+    const live = withLiveStock(lines, [{ id: book.id, price: 20, stock: 3 }]);
+    expect(live.map((l) => [l.product.id, l.product.price, l.product.stock, l.quantity])).toEqual([
+      [book.id, 20, 3, 4],
+      ['kit', 15.5, 10, 1],
+    ]);
+    expect(withLiveStock(lines, [{ id: book.id, price: 22, stock: 10 }])).toBe(lines);
   });
 });
 

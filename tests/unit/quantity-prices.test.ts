@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { subtotalOf, quantitySavingOf, type CartLine } from '@/features/cart/cart';
-import { needsQuote, nextTier, priceLine, quantityPricesProblem, quoteRequestPath, tierNote, tierText } from '@/features/catalog/quantity-prices';
+import { needsQuote, nextTier, priceLine, quantityLineText, quantityPricesProblem, quoteQuantity, quoteRequestPath, tierNote, tierText } from '@/features/catalog/quantity-prices';
 import { bookFrontmatter } from '@/features/catalog/book-schema';
 import { readBooks } from '../../local/catalog';
 import { z } from 'astro/zod';
@@ -62,5 +62,24 @@ describe('quantity prices: one rule for the cart, the drawer, the checkout and t
     const book = readBooks().find((b) => b.featured)!;
     expect(book.quantityPrices.length).toBeGreaterThan(0);
     expect(quantityPricesProblem(book.price, book.quantityPrices)).toBeNull();
+  });
+});
+
+describe('the price beside the quantity on the book pages', () => {
+  const tiers = [
+    { minQuantity: 10, price: 20 },
+    { minQuantity: 25, price: 18 },
+  ];
+  it('says the price each, the total and what the quantity price saves; nothing for one copy', () => {
+    expect(quantityLineText(22, tiers, 1)).toBeNull();
+    expect(quantityLineText(22, tiers, 2)).toBe('2 × $22.00 each = $44.00');
+    expect(quantityLineText(22, tiers, 10)).toBe('10 × $20.00 each = $200.00, you save $20.00');
+    expect(quantityLineText(22, tiers, 25)).toBe('25 × $18.00 each = $450.00, you save $100.00');
+  });
+  it('asks a quote for the number typed above the most one order takes, unless the stock stops it first', () => {
+    expect(quoteQuantity(150, 99)).toBe(150);
+    expect(quoteQuantity(99, 99)).toBeNull();
+    expect(quoteQuantity(150, 40)).toBeNull();
+    expect(new URLSearchParams(quoteRequestPath('Book', 150).split('?')[1]).get('quantity')).toBe('150');
   });
 });

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { toCents } from '../../../src/lib/money';
-import { findOrderBySession, type Order } from '../orders';
+import { cancelUnpaid, findOrderBySession, type Order } from '../orders';
 import { WebhookSignatureError } from './errors';
 import { PAGE_OPEN_SECONDS, PAGE_WITH_CODE_OPEN_SECONDS, type PaymentProvider, type PaymentRefund, type PaymentSession } from './payments';
 
@@ -17,9 +17,12 @@ const partRefundsMade = new Map<string, PaymentRefund>();
 export const LOCAL_SESSION_PREFIX = 'cs_local_';
 export const TEST_PAYMENT_PATH = '/api/test-payment';
 
-/** True when the TEST payment page of this unpaid order has closed, as Stripe's closes at its expiry. */
+/**
+ * True when the TEST payment page of this order can take no payment: it was closed (expired, as a newer checkout
+ * of the same cart closes it), or it is unpaid past its expiry, as Stripe's closes then.
+ */
 export const pageClosed = (order: Pick<Order, 'paymentStatus' | 'checkoutExpiresAt'>, now = Date.now()) =>
-  order.paymentStatus === 'unpaid' && order.checkoutExpiresAt !== null && Date.parse(order.checkoutExpiresAt) <= now;
+  order.paymentStatus === 'expired' || (order.paymentStatus === 'unpaid' && order.checkoutExpiresAt !== null && Date.parse(order.checkoutExpiresAt) <= now);
 
 export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvider {
   return {
@@ -49,6 +52,13 @@ export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvid
         // The TEST page writes the name it was given to the order itself.
         payerName: null,
       };
+    },
+    async expireSession(id) {
+      const order = await findOrderBySession(db(), id);
+      if (!order) throw new Error(`No test payment session ${id}`);
+      // The session is the order: closing the page cancels the unpaid order (a paid one is left as it is).
+      await cancelUnpaid(db(), order.id);
+      return this.retrieveSession(id);
     },
     async refundSession(sessionId, { orderId, amountCents, partRefundId }) {
       // No money moved, so nothing goes back; the log says what a real refund would have done.

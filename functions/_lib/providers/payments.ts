@@ -56,6 +56,11 @@ export interface PaymentProvider {
   name: 'stripe' | 'local-test';
   createCheckoutSession(input: CheckoutSessionInput): Promise<CreatedSession>;
   retrieveSession(id: string): Promise<PaymentSession>;
+  /**
+   * Closes an open payment page so it can no longer take a payment; answers the session as it stands after. A
+   * session that was not open (paid meanwhile, or expired already) is answered as it is, not refused.
+   */
+  expireSession(id: string): Promise<PaymentSession>;
   /** Verifies the signature on the raw body; throws WebhookSignatureError when it does not match. */
   parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent>;
   /**

@@ -220,6 +220,17 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
       return askStripe('read the checkout session', sessionSchema, 'a checkout session', () => stripe.checkout.sessions.retrieve(id));
     },
 
+    async expireSession(id: string): Promise<PaymentSession> {
+      try {
+        // POST /v1/checkout/sessions/{id}/expire: only an open session can be expired; the answer is the expired session.
+        return await askStripe('close the checkout session', sessionSchema, 'a checkout session', () => stripe.checkout.sessions.expire(id));
+      } catch (error) {
+        // Stripe refuses (400) a session that is no longer open: completed (paid) or expired already. What it is now decides.
+        if (error instanceof ProviderError && error.status === 400) return askStripe('read the checkout session', sessionSchema, 'a checkout session', () => stripe.checkout.sessions.retrieve(id));
+        throw error;
+      }
+    },
+
     async refundSession(sessionId: string, { orderId, idempotencyKey, amountCents, reason, partRefundId }: RefundInput): Promise<PaymentRefund> {
       if (amountCents !== undefined && (!Number.isInteger(amountCents) || amountCents < 1)) throw new TypeError('A part refund is a whole number of cents, at least 1.');
       const paymentIntent = await paymentOf(sessionId, 'read the checkout session to refund');

@@ -7,7 +7,8 @@ import { productPath } from '@/lib/paths';
 import { useHydrated } from '@/lib/use-hydrated';
 import { toast } from '@/features/toast/store';
 import QuantityStepper from '@/features/catalog/QuantityStepper';
-import { $cartLines, $quantitySaving, $subtotal, clearCart, removeFromCart, updateQuantity } from './store';
+import { $cartLines, $quantitySaving, $subtotal, clearCart, refreshLiveStock, removeFromCart, updateQuantity } from './store';
+import { liveCatalog } from '@/features/catalog/live-catalog';
 import { linePrice, type CartLine } from './cart';
 import LinePriceNote from './LinePriceNote';
 import EmptyCart from './EmptyCart';
@@ -62,6 +63,10 @@ export default function CartPage() {
   const subtotal = useStore($subtotal);
   const restore = useRestoreCart();
   const saving = useStore($quantitySaving);
+  // The stock each line may take is the live one, not what it was when the book was added.
+  useEffect(() => {
+    liveCatalog().then(refreshLiveStock, (error: Error) => console.error(error));
+  }, []);
   if (!useHydrated()) {
     return (
       <p className="py-16 text-center text-slate-700" role="status">
@@ -116,7 +121,13 @@ export default function CartPage() {
                 </td>
                 <td>{formatPrice(linePrice(line).unitPrice)}</td>
                 <td>
-                  <QuantityStepper id={`cart-qty-${line.product.id}`} label={`Quantity of ${line.product.title}`} value={line.quantity} onChange={(q) => updateQuantity(line.product.id, q)} />
+                  <QuantityStepper
+                    id={`cart-qty-${line.product.id}`}
+                    label={`Quantity of ${line.product.title}`}
+                    value={line.quantity}
+                    stock={line.product.stock}
+                    onChange={(q) => updateQuantity(line.product.id, q)}
+                  />
                 </td>
                 <td className="text-right font-semibold">{formatPrice(linePrice(line).lineTotal)}</td>
                 <td className="pl-4 text-right">
@@ -140,7 +151,13 @@ export default function CartPage() {
                 </div>
               </div>
               <div className="mt-4 flex items-center justify-between">
-                <QuantityStepper id={`cart-qty-m-${line.product.id}`} label={`Quantity of ${line.product.title}`} value={line.quantity} onChange={(q) => updateQuantity(line.product.id, q)} />
+                <QuantityStepper
+                  id={`cart-qty-m-${line.product.id}`}
+                  label={`Quantity of ${line.product.title}`}
+                  value={line.quantity}
+                  stock={line.product.stock}
+                  onChange={(q) => updateQuantity(line.product.id, q)}
+                />
                 <p className="font-semibold">{formatPrice(linePrice(line).lineTotal)}</p>
               </div>
               <div className="mt-3 text-right">

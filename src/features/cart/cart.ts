@@ -15,11 +15,25 @@ export interface CartLine {
   quantity: number;
 }
 
-/** Any input to a quantity field as a quantity: positive integers only, anything else is 1. */
-export function toQuantity(input: unknown): number {
+/**
+ * The most copies one line may take: the cart's own limit, or the stock when fewer are left. A product with no
+ * stock known (0 or less: sold out, refused when added) keeps the cart's limit, so a field never stops at 0.
+ */
+export function quantityLimit(stock: number | undefined): number {
+  return stock !== undefined && Number.isFinite(stock) && stock >= 1 ? Math.min(Math.floor(stock), LIMITS.maxLineQuantity) : LIMITS.maxLineQuantity;
+}
+
+/** What a quantity field says at its stock limit ("Only 5 left"), or null below it or when the cart's own limit binds. */
+export function stockLimitNote(quantity: number, stock: number | undefined): string | null {
+  const limit = quantityLimit(stock);
+  return limit < LIMITS.maxLineQuantity && quantity >= limit ? `Only ${limit} left` : null;
+}
+
+/** Any input to a quantity field as a quantity: positive integers only, anything else is 1; at most `max`. */
+export function toQuantity(input: unknown, max: number = LIMITS.maxLineQuantity): number {
   const n = typeof input === 'number' ? input : Number(String(input ?? '').trim());
   if (!Number.isFinite(n) || !Number.isInteger(n) || n < 1) return 1;
-  return Math.min(n, LIMITS.maxLineQuantity);
+  return Math.min(n, max);
 }
 
 export function cartProductOf(product: CartProduct): CartProduct {
@@ -31,15 +45,31 @@ export function cartProductOf(product: CartProduct): CartProduct {
 export function addLine(lines: readonly CartLine[], product: CartProduct, quantity: number): CartLine[] {
   const existing = lines.find((line) => line.product.id === product.id);
   if (existing) {
-    return lines.map((line) => (line.product.id === product.id ? { product: cartProductOf(product), quantity: Math.min(line.quantity + quantity, LIMITS.maxLineQuantity) } : line));
+    return lines.map((line) => (line.product.id === product.id ? { product: cartProductOf(product), quantity: Math.min(line.quantity + quantity, quantityLimit(product.stock)) } : line));
   }
-  return [...lines, { product: cartProductOf(product), quantity: Math.min(quantity, LIMITS.maxLineQuantity) }];
+  return [...lines, { product: cartProductOf(product), quantity: Math.min(quantity, quantityLimit(product.stock)) }];
 }
 
-/** Sets a line's quantity; zero or less removes it. */
+/** Sets a line's quantity, at most its stock; zero or less removes it. */
 export function setLineQuantity(lines: readonly CartLine[], productId: string, quantity: number): CartLine[] {
   if (!Number.isFinite(quantity) || quantity <= 0) return removeLine(lines, productId);
-  return lines.map((line) => (line.product.id === productId ? { ...line, quantity: Math.min(Math.trunc(quantity), LIMITS.maxLineQuantity) } : line));
+  return lines.map((line) => (line.product.id === productId ? { ...line, quantity: Math.min(Math.trunc(quantity), quantityLimit(line.product.stock)) } : line));
+}
+
+/**
+ * The lines with each product's live price and stock (what the live catalog answers), quantities left as chosen:
+ * a quantity above the stock now is shown at its limit, for the shopper to lower, never changed behind their back.
+ */
+export function withLiveStock(lines: readonly CartLine[], live: ReadonlyArray<Pick<CartProduct, 'id' | 'price' | 'stock'>>): CartLine[] {
+  const byId = new Map(live.map((p) => [p.id, p]));
+  let changed = false;
+  const next = lines.map((line) => {
+    const now = byId.get(line.product.id);
+    if (!now || (now.stock === line.product.stock && now.price === line.product.price)) return line;
+    changed = true;
+    return { ...line, product: { ...line.product, price: now.price, stock: now.stock } };
+  });
+  return changed ? next : (lines as CartLine[]);
 }
 
 export function removeLine(lines: readonly CartLine[], productId: string): CartLine[] {

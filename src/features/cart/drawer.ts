@@ -12,7 +12,7 @@ import { formatPrice } from '@/lib/format';
 import { $toasts, removeToast } from '@/features/toast/store';
 import { VARIANT_STYLES } from '@/features/toast/variants';
 import { needsQuote, quoteRequestPath, tierNote } from '@/features/catalog/quantity-prices';
-import { linePrice } from './cart';
+import { linePrice, stockLimitNote } from './cart';
 import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $quantitySaving, $subtotal, closeDrawer } from './store';
 
 const TITLE_ID = 'cart-drawer-title';
@@ -67,6 +67,9 @@ function renderItems(container: HTMLElement): void {
       tier.dataset.drawerTier = '';
       text.append(tier);
     }
+    // The add stopped at the stock (cart.ts's rule): say so, as the quantity field does.
+    const stockNote = line ? stockLimitNote(line.quantity, line.product.stock) : null;
+    if (stockNote) text.append(element('p', 'mt-1 text-sm font-semibold text-amber-900', stockNote));
     if (line && needsQuote(line.quantity)) {
       const quote = element('a', 'mt-1 block text-sm font-semibold text-navy underline', `More than ${line.quantity} copies? Request a quote`);
       quote.href = quoteRequestPath(lastAdded.title);

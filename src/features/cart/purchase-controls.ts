@@ -7,15 +7,16 @@
  *
  * The markup says what is what: a `data-purchase-scope` element carries the product as the build drew it
  * (`data-product`, JSON), and its controls carry `data-purchase` = add | buy | wishlist | quantity | decrease
- * | increase (an add button may carry its own `data-added-message`). Price and stock are the live ones once
- * the live read has arrived (live-catalog.ts), else the build's.
+ * | increase | stock-note (an add button may carry its own `data-added-message`). Price and stock are the live
+ * ones once the live read has arrived (live-catalog.ts), else the build's; the quantity stops at the stock, with
+ * "Only N left" in the stock note, as the island's field does (the rule is cart.ts's).
  */
-import { LIMITS } from '@/config/constants';
 import { hasSavedSession } from '@/lib/supabase/client';
 import { arrivedLiveProduct } from '@/features/catalog/live-catalog';
 import { askToSignInForWishlist } from '@/features/wishlist/sign-in-prompt';
 import { addedMessage, addWithFeedback, buyNow } from './actions';
-import { toQuantity, type CartProduct } from './cart';
+import { quantityLineText, quoteQuantity, quoteRequestPath } from '@/features/catalog/quantity-prices';
+import { quantityLimit, stockLimitNote, toQuantity, type CartProduct } from './cart';
 import { startCartDrawer } from './drawer';
 
 export const PURCHASE_ATTRIBUTE = 'data-purchase';
@@ -43,21 +44,51 @@ function quantityField(scope: Element): HTMLInputElement | null {
   return scope.querySelector<HTMLInputElement>(`input[${PURCHASE_ATTRIBUTE}="quantity"]`);
 }
 
+/** The most copies the scope's product can take now (its live stock when it has arrived). */
+const limitOf = (scope: Element) => quantityLimit(productOf(scope)?.stock);
+
 /** Shows a quantity in the field and tells the island's hand-over (the intent directive keeps typed values). */
 function showQuantity(scope: Element, quantity: number): void {
   const field = quantityField(scope);
   if (!field) return;
   field.value = String(quantity);
   field.dispatchEvent(new Event('input', { bubbles: true }));
+  drawQuantity(scope, field, quantity);
+}
+
+/** What follows the quantity shown: − and + at their ends, the stock note, and the price of that many copies. */
+function drawQuantity(scope: Element, field: HTMLInputElement, quantity: number): void {
+  const stock = productOf(scope)?.stock;
   const decrease = scope.querySelector<HTMLButtonElement>(`[${PURCHASE_ATTRIBUTE}="decrease"]`);
   if (decrease) decrease.disabled = field.disabled || quantity <= 1;
+  const increase = scope.querySelector<HTMLButtonElement>(`[${PURCHASE_ATTRIBUTE}="increase"]`);
+  if (increase) increase.disabled = field.disabled || quantity >= quantityLimit(stock);
+  const note = scope.querySelector(`[${PURCHASE_ATTRIBUTE}="stock-note"]`);
+  if (note) note.textContent = field.disabled ? '' : (stockLimitNote(quantity, stock) ?? '');
+  const product = productOf(scope);
+  const price = scope.querySelector(`[${PURCHASE_ATTRIBUTE}="line-price"]`);
+  if (price && product) price.textContent = field.disabled ? '' : (quantityLineText(product.price, product.quantityPrices, quantity) ?? '');
+}
+
+/** More copies typed than one order takes: the stock note becomes a link to ask a quote for that many, as the island's does. */
+function offerQuote(scope: Element, typed: number): void {
+  const product = productOf(scope);
+  const note = scope.querySelector(`[${PURCHASE_ATTRIBUTE}="stock-note"]`);
+  const over = product ? quoteQuantity(typed, quantityLimit(product.stock)) : null;
+  if (!note || !product || over === null) return;
+  const link = document.createElement('a');
+  link.href = quoteRequestPath(product.title, over);
+  link.className = 'text-navy underline underline-offset-4';
+  link.setAttribute(PURCHASE_ATTRIBUTE, 'quote');
+  link.textContent = `Request a quote for ${over} copies`;
+  note.replaceChildren(link);
 }
 
 function act(action: Action, control: HTMLElement, scope: Element): boolean {
   const product = productOf(scope);
   if (!product) return false;
   const field = quantityField(scope);
-  const quantity = field ? toQuantity(field.value) : 1;
+  const quantity = field ? toQuantity(field.value, quantityLimit(product.stock)) : 1;
   switch (action) {
     case 'add':
       addWithFeedback(product, quantity, control.getAttribute('data-added-message') ?? addedMessage(quantity));
@@ -69,7 +100,7 @@ function act(action: Action, control: HTMLElement, scope: Element): boolean {
       showQuantity(scope, Math.max(1, quantity - 1));
       return true;
     case 'increase':
-      showQuantity(scope, Math.min(LIMITS.maxLineQuantity, quantity + 1));
+      showQuantity(scope, Math.min(quantityLimit(product.stock), quantity + 1));
       return true;
     case 'wishlist':
       // A saved session needs the island (the wishlist itself): it hydrates and takes the click.
@@ -102,6 +133,14 @@ function typed(event: Event): void {
   if (!(field instanceof HTMLInputElement) || field.getAttribute(PURCHASE_ATTRIBUTE) !== 'quantity' || !stillStatic(field)) return;
   const digits = field.value.replace(/\D/g, '');
   if (digits !== field.value) field.value = digits === '' ? '1' : digits;
+  // Typed past the stock: the field shows the stock at once, with its note.
+  const scope = field.closest(`[${SCOPE_ATTRIBUTE}]`);
+  if (!scope || field.value === '') return;
+  const typedNumber = Number(field.value);
+  // Showing the limit types into the field again (its input event), which then draws it.
+  if (typedNumber > limitOf(scope)) showQuantity(scope, limitOf(scope));
+  else drawQuantity(scope, field, toQuantity(field.value, limitOf(scope)));
+  offerQuote(scope, typedNumber);
 }
 
 function settle(event: Event): void {
@@ -109,7 +148,9 @@ function settle(event: Event): void {
   if (!(field instanceof HTMLInputElement) || field.getAttribute(PURCHASE_ATTRIBUTE) !== 'quantity' || !stillStatic(field)) return;
   if (event instanceof KeyboardEvent && event.key !== 'Enter') return;
   const scope = field.closest(`[${SCOPE_ATTRIBUTE}]`);
-  if (scope && String(toQuantity(field.value)) !== field.value) showQuantity(scope, toQuantity(field.value));
+  if (!scope) return;
+  const quantity = toQuantity(field.value, limitOf(scope));
+  if (String(quantity) !== field.value) showQuantity(scope, quantity);
 }
 
 let started = false;

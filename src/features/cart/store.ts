@@ -5,7 +5,7 @@
 import { atom, computed } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
 import { STORAGE_KEYS } from '@/config/constants';
-import { addLine, cartProductOf, decodeCart, itemCountOf, quantitySavingOf, removeLine, setLineQuantity, subtotalOf, type CartLine, type CartProduct } from './cart';
+import { addLine, cartProductOf, decodeCart, itemCountOf, quantitySavingOf, removeLine, setLineQuantity, subtotalOf, withLiveStock, type CartLine, type CartProduct } from './cart';
 
 export const $cartLines = persistentAtom<CartLine[]>(STORAGE_KEYS.cart, [], {
   encode: JSON.stringify,
@@ -33,6 +33,13 @@ export function addToCart(product: CartProduct, quantity = 1): AddResult {
 
 export function updateQuantity(productId: string, quantity: number): void {
   $cartLines.set(setLineQuantity($cartLines.get(), productId, quantity));
+}
+
+/** Takes the live price and stock into the cart's lines (the cart page and the checkout read them from the live catalog). */
+export function refreshLiveStock(live: ReadonlyArray<Pick<CartProduct, 'id' | 'price' | 'stock'>>): void {
+  const lines = $cartLines.get();
+  const next = withLiveStock(lines, live);
+  if (next !== lines) $cartLines.set(next);
 }
 
 export function removeFromCart(productId: string): void {

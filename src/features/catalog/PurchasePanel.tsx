@@ -10,6 +10,7 @@ import { cartProductOf } from '@/features/cart/cart';
 import BackInStockForm from '@/features/forms/BackInStockForm';
 import WishlistButton from '@/features/wishlist/WishlistButton';
 import QuantityStepper from './QuantityStepper';
+import { quantityLineText } from './quantity-prices';
 import { isInStock, type Product } from './product';
 
 export default function PurchasePanel({ product }: { product: Product }) {
@@ -17,8 +18,13 @@ export default function PurchasePanel({ product }: { product: Product }) {
   const inStock = isInStock(product);
   return (
     <div className="space-y-4" data-purchase-scope data-product={JSON.stringify(cartProductOf(product))}>
-      <div className="flex items-center gap-4">
-        <QuantityStepper id={`quantity-${product.id}`} value={quantity} onChange={setQuantity} disabled={!inStock} purchase />
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <QuantityStepper id={`quantity-${product.id}`} value={quantity} onChange={setQuantity} disabled={!inStock} stock={product.stock} quoteTitle={product.title} purchase />
+        {/* The price follows the quantity. The purchase controls fill it before hydration, so the text React finds
+            may be theirs: kept, not redrawn, until the quantity handed over changes it. */}
+        <p aria-live="polite" className="font-semibold text-navy" data-purchase="line-price" suppressHydrationWarning>
+          {inStock ? quantityLineText(product.price, product.quantityPrices, quantity) : null}
+        </p>
       </div>
       <div className="flex flex-wrap gap-3">
         <button type="button" className="btn-primary px-7" disabled={!inStock} data-purchase="add" onClick={() => addWithFeedback(product, quantity, addedMessage(quantity))}>

@@ -1,10 +1,12 @@
 /**
- * Quantity input: positive integers only, minimum 1. The shopper types freely — an emptied field stays empty
- * while they type, and each whole number is taken as it is typed — and anything left that is not a quantity
- * becomes 1 when they are done (leaving the field or pressing Enter).
+ * Quantity input: positive integers only, minimum 1, at most the stock (or the cart's own limit). The shopper
+ * types freely — an emptied field stays empty while they type, and each whole number is taken as it is typed, a
+ * number above the stock as the stock — and anything left that is not a quantity becomes 1 when they are done
+ * (leaving the field or pressing Enter). At the stock, the field says "Only N left" (read out as it appears).
  */
 import { useEffect, useState } from 'react';
-import { toQuantity } from '@/features/cart/cart';
+import { quantityLimit, stockLimitNote, toQuantity } from '@/features/cart/cart';
+import { quoteQuantity, quoteRequestPath } from './quantity-prices';
 
 interface Props {
   value: number;
@@ -16,63 +18,93 @@ interface Props {
   min?: number;
   /** A product's purchase quantity: marked for the purchase controls that work before hydration. */
   purchase?: boolean;
+  /** The live stock: the field stops at it. */
+  stock?: number;
+  /** The book's title: more copies typed than one order takes offers a quote for that many. */
+  quoteTitle?: string;
 }
 
-export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1, purchase = false }: Props) {
-  const mark = (role: 'decrease' | 'increase' | 'quantity') => (purchase ? { 'data-purchase': role } : {});
+export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1, purchase = false, stock, quoteTitle }: Props) {
+  const mark = (role: 'decrease' | 'increase' | 'quantity' | 'stock-note' | 'quote') => (purchase ? { 'data-purchase': role } : {});
+  const max = quantityLimit(stock);
+  const note = disabled ? null : stockLimitNote(value, stock);
   const [draft, setDraft] = useState(String(value));
+  /** More copies typed than one order takes: the number to ask a quote for. */
+  const [overLimit, setOverLimit] = useState<number | null>(null);
   // A change from the buttons or another tab shows in the field; what is being typed stays.
   useEffect(() => setDraft((typed) => (typed !== '' && toQuantity(typed) === value ? typed : String(value))), [value]);
 
   function type(text: string) {
     const digits = text.replace(/\D/g, '');
     setDraft(digits);
-    if (digits !== '' && Number(digits) >= 1) onChange(toQuantity(digits));
+    setOverLimit(quoteTitle && digits !== '' ? quoteQuantity(Number(digits), max) : null);
+    if (digits !== '' && Number(digits) >= 1) {
+      const quantity = toQuantity(digits, max);
+      // Typed past the stock: the field shows the stock at once, with its note.
+      if (String(quantity) !== digits) setDraft(String(quantity));
+      onChange(quantity);
+    }
   }
   function done() {
-    const quantity = toQuantity(draft);
+    const quantity = toQuantity(draft, max);
     setDraft(String(quantity));
     if (quantity !== value) onChange(quantity);
   }
 
   return (
-    <div className="inline-flex items-center rounded-full border border-slate-400 bg-white">
-      <button
-        type="button"
-        className="h-10 w-10 rounded-l-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40"
-        aria-label={`Decrease ${label.toLowerCase()}`}
-        disabled={disabled || value <= min}
-        onClick={() => onChange(value - 1)}
-        {...mark('decrease')}
-      >
-        −
-      </button>
-      <label htmlFor={id} className="sr-only">
-        {label}
-      </label>
-      <input
-        id={id}
-        type="text"
-        inputMode="numeric"
-        pattern="[0-9]*"
-        value={draft}
-        disabled={disabled}
-        onChange={(event) => type(event.target.value)}
-        onBlur={done}
-        onKeyDown={(event) => event.key === 'Enter' && done()}
-        {...mark('quantity')}
-        className="h-10 w-14 border-x border-slate-300 text-center font-semibold"
-      />
-      <button
-        type="button"
-        className="h-10 w-10 rounded-r-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40"
-        aria-label={`Increase ${label.toLowerCase()}`}
-        disabled={disabled}
-        onClick={() => onChange(value + 1)}
-        {...mark('increase')}
-      >
-        +
-      </button>
+    <div className="inline-flex flex-wrap items-center gap-x-3 gap-y-1">
+      <div className="inline-flex items-center rounded-full border border-slate-400 bg-white">
+        <button
+          type="button"
+          className="h-10 w-10 rounded-l-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40"
+          aria-label={`Decrease ${label.toLowerCase()}`}
+          disabled={disabled || value <= min}
+          onClick={() => {
+            setOverLimit(null);
+            onChange(value - 1);
+          }}
+          {...mark('decrease')}
+        >
+          −
+        </button>
+        <label htmlFor={id} className="sr-only">
+          {label}
+        </label>
+        <input
+          id={id}
+          type="text"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          value={draft}
+          disabled={disabled}
+          onChange={(event) => type(event.target.value)}
+          onBlur={done}
+          onKeyDown={(event) => event.key === 'Enter' && done()}
+          aria-describedby={`${id}-stock`}
+          {...mark('quantity')}
+          className="h-10 w-14 border-x border-slate-300 text-center font-semibold"
+        />
+        <button
+          type="button"
+          className="h-10 w-10 rounded-r-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40"
+          aria-label={`Increase ${label.toLowerCase()}`}
+          disabled={disabled || value >= max}
+          onClick={() => onChange(Math.min(value + 1, max))}
+          {...mark('increase')}
+        >
+          +
+        </button>
+      </div>
+      {/* Always there, so what appears in it is read out; the purchase controls fill it before hydration. */}
+      <span id={`${id}-stock`} aria-live="polite" className="text-sm font-semibold text-amber-900" {...mark('stock-note')} suppressHydrationWarning>
+        {overLimit && quoteTitle ? (
+          <a href={quoteRequestPath(quoteTitle, overLimit)} className="text-navy underline underline-offset-4" {...mark('quote')}>
+            Request a quote for {overLimit} copies
+          </a>
+        ) : (
+          note
+        )}
+      </span>
     </div>
   );
 }

@@ -31,6 +31,12 @@ export const bookCoverUrl = (book: Book) => coverUrl(book.data.id, book.data.cov
  * The book's quantity prices. A content cache written before the field existed holds entries without it (Astro
  * keeps parsed entries of unchanged files), so a missing list is none.
  */
+/**
+ * The stock a build gives a book: it does not know it (the pages read the live stock as they load), so the book is
+ * in stock and no quantity is held below the cart's own limit until the live stock says how many are left.
+ */
+export const STOCK_UNKNOWN_AT_BUILD = LIMITS.maxLineQuantity;
+
 export const bookQuantityPrices = (book: Book): QuantityPrice[] => (book.data.quantityPrices ?? []).map((tier) => ({ ...tier }));
 
 /** A book as the shop's Product, assumed in stock until an island reads the live stock. */
@@ -45,7 +51,7 @@ export async function bookProduct(book: Book): Promise<Product> {
     imageUrl: cover.src,
     cover,
     category: data.category,
-    stock: 1,
+    stock: STOCK_UNKNOWN_AT_BUILD,
     weight: data.weightGrams,
     dimensions: { ...data.dimensionsCm },
     featured: data.featured,

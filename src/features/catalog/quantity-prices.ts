@@ -76,3 +76,16 @@ export function tierNote(price: LinePrice): string | null {
   if (!price.tier) return null;
   return `${price.tier.minQuantity}+ copies price: ${formatPrice(price.unitPrice)} each, you save ${formatPrice(price.saving)}`;
 }
+
+/**
+ * What this many copies cost on the book and product pages, beside the quantity: the price each (the tier reached,
+ * else the book's own), the total and what the tier saves; null for one copy, whose price the page shows already.
+ */
+export function quantityLineText(basePrice: number, tiers: readonly QuantityPrice[] | undefined, quantity: number): string | null {
+  if (quantity <= 1) return null;
+  const price = priceLine(basePrice, tiers, quantity);
+  return `${quantity} × ${formatPrice(price.unitPrice)} each = ${formatPrice(price.lineTotal)}${price.saving > 0 ? `, you save ${formatPrice(price.saving)}` : ''}`;
+}
+
+/** More copies typed than one order takes (and the stock allows that many): the number to ask a quote for, else null. */
+export const quoteQuantity = (typed: number, limit: number) => (typed > QUANTITY_PRICING.quoteAbove && limit >= QUANTITY_PRICING.quoteAbove ? typed : null);

@@ -16,7 +16,7 @@ import { formatPrice, formatPriceAud } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { useHydrated } from '@/lib/use-hydrated';
 import AddressAutocomplete from './AddressAutocomplete';
-import { createCheckout, getPaymentConfig, RequestError, type AddressFields, type PaymentConfig, type ShippingQuote } from './api';
+import { createCheckout, getPaymentConfig, lineProblemOf, RequestError, type AddressFields, type LineProblem, type PaymentConfig, type ShippingQuote } from './api';
 import OrderSummary, { shippingPrice } from './OrderSummary';
 import PaymentNotice from './PaymentNotice';
 import { useDeliveryOptions } from './use-delivery-options';
@@ -27,7 +27,7 @@ import { subtractDollars } from '@/lib/money';
 import { addressFormat, auStateOfPostcode } from './address-format';
 import { clearDraft, readDraft, saveDraft } from './draft';
 import { CANCELLED_PAYMENT_PATH, onPaymentNews } from './payment-tabs';
-import { CHECKOUT_FIELDS, canProceed, checkoutProblem, type CheckoutField } from './validation';
+import { CHECKOUT_FIELDS, checkoutProblem, missingForProceed, type CheckoutField } from './validation';
 import { NO_GIFT, type GiftChoice } from './gift';
 import GiftFields from './GiftFields';
 
@@ -66,6 +66,9 @@ export default function CheckoutPage() {
   const [fieldError, setFieldError] = useState<{ field: CheckoutField; message: string } | null>(null);
   const [payments, setPayments] = useState<PaymentConfig | null>(null);
   const [payment, setPayment] = useState<Payment>({ status: 'idle' });
+  /** Too few copies of a line, as Proceed was answered; the delivery quote may say so first. Shown beside the line only. */
+  const [refusedLine, setRefusedLine] = useState<LineProblem | null>(null);
+  const lineProblem = (delivery.state.status === 'ready' ? delivery.state.lineProblem : undefined) ?? refusedLine;
   const format = addressFormat(address.country);
   const price = format.labelCurrency ? formatPriceAud : formatPrice;
   const errorOf = (field: CheckoutField) => (fieldError?.field === field ? fieldError.message : undefined);
@@ -103,11 +106,16 @@ export default function CheckoutPage() {
   );
   // A problem marked on a field is scrolled to and focused, so the shopper sees it where they type.
   useEffect(() => {
-    if (!fieldError) return;
-    const element = document.getElementById(fieldId(fieldError.field));
+    if (fieldError) focusField(fieldError.field);
+  }, [fieldError]);
+
+  const missing = missingForProceed(email, address);
+  /** Takes the shopper to a field Proceed waits for. */
+  function focusField(field: CheckoutField) {
+    const element = document.getElementById(fieldId(field));
     element?.scrollIntoView({ block: 'center', behavior: 'smooth' });
     element?.focus({ preventScroll: true });
-  }, [fieldError]);
+  }
 
   /** Changes one address field; a changed postcode in Australia fills in its state, unless one was chosen. */
   function change(name: keyof AddressFields, value: string) {
@@ -157,6 +165,12 @@ export default function CheckoutPage() {
       } else window.location.assign(session.url);
     } catch (error) {
       tab?.close();
+      // Too few copies of a line: said once, beside the line, where its quantity can be lowered.
+      const line = lineProblemOf(error);
+      if (line) {
+        setRefusedLine(line);
+        return;
+      }
       // The delivery options changed since they were shown: offer the current ones again.
       // The code can no longer be honoured (other orders took or hold its last uses): it comes off, with the reason.
       const refusedCode = error instanceof RequestError ? codeAnswerSchema.safeParse(error.body.promotionCode) : null;
@@ -312,7 +326,15 @@ export default function CheckoutPage() {
         </fieldset>
       </div>
       <aside className="h-fit space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200" aria-labelledby="order-summary-heading">
-        <OrderSummary lines={lines} subtotal={subtotal} discount={code.applied && { label: discountLabel(code.applied), amount: code.discount }} method={delivery.method} format={price} />
+        <OrderSummary
+          lines={lines}
+          subtotal={subtotal}
+          discount={code.applied && { label: discountLabel(code.applied), amount: code.discount }}
+          method={delivery.method}
+          format={price}
+          lineProblem={lineProblem}
+          editable={hydrated}
+        />
         <PromotionCodeField code={code} disabled={!hydrated} />
         {format.labelCurrency && <p className="text-sm text-slate-700">Prices are in Australian dollars (AUD); your card provider converts them.</p>}
         {payment.status === 'open' && (
@@ -333,9 +355,31 @@ export default function CheckoutPage() {
             {problem}
           </p>
         )}
-        <button type="submit" className="btn-primary w-full py-3" disabled={busy || delivery.state.status === 'loading' || !canProceed(email, address)}>
+        <button
+          type="submit"
+          className="btn-primary w-full py-3"
+          disabled={busy || delivery.state.status === 'loading' || missing.length > 0}
+          aria-describedby={missing.length > 0 ? 'proceed-missing' : undefined}
+        >
           {busy ? 'Processing...' : 'Proceed to Payment'}
         </button>
+        {/* Says what the disabled button waits for, each a way to its field; read out as it changes. */}
+        <p id="proceed-missing" aria-live="polite" className="text-center text-sm text-slate-800">
+          {hydrated && missing.length > 0 && (
+            <>
+              Add your{' '}
+              {missing.map((m, i) => (
+                <span key={m.field}>
+                  {i > 0 && (i === missing.length - 1 ? ' and ' : ', ')}
+                  <button type="button" className="font-semibold text-navy underline underline-offset-2" onClick={() => focusField(m.field)}>
+                    {m.name}
+                  </button>
+                </span>
+              ))}{' '}
+              to continue
+            </>
+          )}
+        </p>
         <p className="text-center text-sm text-slate-600">The secure payment page opens in a new tab.</p>
         {/* Below the button, so its late arrival (after the payment-config call) moves nothing. */}
         <PaymentNotice payments={payments} />

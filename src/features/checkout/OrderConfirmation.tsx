@@ -12,7 +12,7 @@ import { verifyPayment, type VerifiedPayment } from './api';
 import { clearDraft } from './draft';
 import { announcePayment } from './payment-tabs';
 
-type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending'; refundDue?: boolean };
+type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending'; refundDue?: boolean; duplicate?: boolean };
 
 function storedSessionId(): string | null {
   return new URLSearchParams(window.location.search).get('session_id') ?? localStorage.getItem(STORAGE_KEYS.checkoutSessionId);
@@ -26,7 +26,7 @@ export default function OrderConfirmation() {
     if (!sessionId) return void window.location.replace('/store');
     verifyPayment(sessionId).then(
       (payment) => {
-        if (payment.paymentStatus !== 'paid') return setState({ status: 'pending', refundDue: payment.paymentStatus === 'refund_due' });
+        if (payment.paymentStatus !== 'paid') return setState({ status: 'pending', refundDue: payment.paymentStatus === 'refund_due', duplicate: payment.paymentStatus === 'duplicate' });
         clearCart();
         clearDraft();
         localStorage.removeItem(STORAGE_KEYS.checkoutSessionId);
@@ -54,9 +54,11 @@ export default function OrderConfirmation() {
       <div className="mx-auto max-w-xl py-12 text-center">
         <h1 className="text-3xl font-extrabold">Payment Pending</h1>
         <p className="mt-3 text-slate-700">
-          {state.refundDue
-            ? 'We received your payment, but the last copies sold out moments before it arrived, so we could not fill your order. Your payment is being refunded in full, and you will receive an email with the details.'
-            : 'Your payment is still being processed. We will email you as soon as it is confirmed.'}
+          {state.duplicate
+            ? 'This cart was already paid for on another payment page: that order stands, and this second payment is being refunded in full. You will receive an email with the details.'
+            : state.refundDue
+              ? 'We received your payment, but the last copies sold out moments before it arrived, so we could not fill your order. Your payment is being refunded in full, and you will receive an email with the details.'
+              : 'Your payment is still being processed. We will email you as soon as it is confirmed.'}
         </p>
         <a href="/store" className="btn-primary mt-6">
           Return to Store

@@ -4,6 +4,7 @@ import type { GiftChoice } from './gift';
 import type { CodeAnswer } from './promotion-code';
 import type { CartLine } from '@/features/cart/cart';
 import { $auth } from '@/features/account/auth';
+import { checkoutCartId } from './payment-tabs';
 
 export type { ShippingQuote };
 
@@ -16,6 +17,21 @@ export class RequestError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A refusal about one cart line (too few copies left): its product, the copies left and the message. */
+export interface LineProblem {
+  productId: string;
+  available: number;
+  message: string;
+}
+
+/** The cart line a function's refusal is about, if it names one. */
+export function lineProblemOf(error: unknown): LineProblem | null {
+  if (!(error instanceof RequestError)) return null;
+  const line = error.body.line as { productId?: unknown; available?: unknown } | undefined;
+  if (!line || typeof line.productId !== 'string' || typeof line.available !== 'number') return null;
+  return { productId: line.productId, available: line.available, message: error.message };
 }
 
 /** Netlify's own 429 (a function's rate limit) has no message of ours in its body. */
@@ -91,7 +107,8 @@ export function createCheckout(input: {
   promotionCode?: string;
 }) {
   const token = $auth.get().session?.access_token;
-  return post<{ url: string; sessionId: string; orderId: string }>(
+  const cartId = checkoutCartId();
+  return post<{ url: string; sessionId: string; orderId: string; reused?: boolean }>(
     '/api/create-checkout',
     {
       cartItems: cartPayload(input.lines),
@@ -106,6 +123,7 @@ export function createCheckout(input: {
       cancelUrl: `${window.location.origin}${input.cancelPath}`,
       gift: input.gift.isGift ? input.gift : { isGift: false },
       reminderConsent: input.reminderConsent,
+      ...(cartId && { cartId }),
     },
     token ? { authorization: `Bearer ${token}` } : {},
   );

@@ -48,7 +48,16 @@ export const CHECKOUT_MESSAGES = {
   /** The delivery option chosen is no longer offered; the current ones come with it. */
   optionsChanged: 'The delivery options for your address have changed. Please choose one again.',
   ratesFailed: 'Could not fetch shipping rates.',
+  /** Another tab of the same cart opened its payment page in the same moment. */
+  cartCheckoutOpen: 'The payment page for this cart is being opened in another tab. Please try again in a moment.',
+  /** The older payment page of this cart was paid before it could be closed. */
+  cartAlreadyPaid: 'This cart has just been paid for on its payment page in another tab. Check your email for the confirmation.',
+  /** The payment provider could not close the cart's older payment page, so no second one is opened. */
+  cartPageNotClosed: 'We could not close this cart’s payment page that is open in another tab. Please pay there, or try again in a minute.',
 } as const;
+
+/** The checkout's id of the shopper's cart: one cart, one payment page open (the server finds it by this id). */
+export const CART_ID_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
 
 /**
  * The flat table: used when live rates fail, and as the local default rate card. Australian addresses get

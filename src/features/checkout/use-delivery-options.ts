@@ -7,12 +7,12 @@ import { useEffect, useState } from 'react';
 import { TIMINGS, type CountryCode } from '@/config/constants';
 import type { CartLine } from '@/features/cart/cart';
 import { useDebounced } from '@/lib/use-debounced';
-import { fetchQuotes, type AddressFields, type ShippingQuote } from './api';
+import { fetchQuotes, lineProblemOf, type AddressFields, type LineProblem, type ShippingQuote } from './api';
 import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from './contract';
 import { wantsLiveQuotes } from './validation';
 
 /** `offeredAgain`: the server refused the option paid for and sent these instead; the shopper chooses again. */
-export type DeliveryOptions = { status: 'idle' | 'loading' } | { status: 'ready'; quotes: ShippingQuote[]; message?: string; offeredAgain?: boolean };
+export type DeliveryOptions = { status: 'idle' | 'loading' } | { status: 'ready'; quotes: ShippingQuote[]; message?: string; offeredAgain?: boolean; lineProblem?: LineProblem };
 
 /** `goods`: the cart's value after a promotion code (`promotionCode`, sent to the server too), which free shipping is judged on. */
 export function useDeliveryOptions(address: AddressFields, lines: readonly CartLine[], goods: number, enabled: boolean, promotionCode?: string) {
@@ -35,7 +35,12 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
     setState({ status: 'loading' });
     fetchQuotes(settled, lines, promotionCode).then(
       (r) => current && setState({ status: 'ready', quotes: r.quotes, message: r.fallback ? r.message : undefined }),
-      (error: Error) => current && setState({ status: 'ready', quotes: flatRate('AU'), message: error.message || CHECKOUT_MESSAGES.ratesFailed }),
+      (error: Error) => {
+        if (!current) return;
+        // Too few copies of a line: said beside that line (the summary), not here; the flat rate stands meanwhile.
+        const lineProblem = lineProblemOf(error);
+        setState(lineProblem ? { status: 'ready', quotes: flatRate('AU'), lineProblem } : { status: 'ready', quotes: flatRate('AU'), message: error.message || CHECKOUT_MESSAGES.ratesFailed });
+      },
     );
     return () => {
       current = false;

@@ -32,11 +32,31 @@ export function checkoutProblem(input: { itemCount: number; email: string; addre
   return null;
 }
 
+/** A field 'Proceed to Payment' waits for, with the words that name it to the shopper ("email", "postcode"). */
+export interface MissingField {
+  field: CheckoutField;
+  name: string;
+}
+
+/**
+ * What 'Proceed to Payment' still waits for, in the form's order: email, line 1, city and the postal code where
+ * the post needs one (the country is always chosen).
+ */
+export function missingForProceed(email: string, address: AddressFields): MissingField[] {
+  const format = addressFormat(address.country);
+  const needed: Array<[CheckoutField, string, string]> = [
+    ['email', email, 'email'],
+    ['addressLine1', address.addressLine1, 'street address'],
+    ['city', address.city, format.city.toLowerCase()],
+  ];
+  if (format.postal.required) needed.push(['postalCode', address.postalCode, format.postal.label.toLowerCase()]);
+  // Anything typed counts here; what is wrong with it is said on its field when Proceed is pressed.
+  return needed.filter(([, value]) => value.length === 0).map(([field, , name]) => ({ field, name }));
+}
+
 /** 'Proceed to Payment' waits for line 1, city, country, email and the postal code where the post needs one. */
 export function canProceed(email: string, address: AddressFields): boolean {
-  const needed = [address.addressLine1, address.city, address.country, email];
-  if (addressFormat(address.country).postal.required) needed.push(address.postalCode);
-  return needed.every((v) => v.length > 0);
+  return missingForProceed(email, address).length === 0;
 }
 
 /** Quotes are asked for only with a full Australian address. */

@@ -265,6 +265,45 @@ describe('Stripe Checkout Sessions', () => {
   });
 });
 
+describe('Stripe closing a payment page (expire)', () => {
+  it('POSTs /v1/checkout/sessions/{id}/expire with no parameters, and maps the expired session it answers', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session({ status: 'expired', payment_status: 'unpaid' })));
+    const closed = await createStripePayments({ secretKey: SECRET_KEY, stripeOptions }).expireSession('cs_test_a1b2c3');
+    expect(closed).toMatchObject({ id: 'cs_test_a1b2c3', status: 'expired', paymentStatus: 'unpaid' });
+    expect(fake.seen).toHaveLength(1);
+    expect(fake.seen[0]!.method).toBe('POST');
+    expect(fake.seen[0]!.url.pathname).toBe('/v1/checkout/sessions/cs_test_a1b2c3/expire');
+    expect([...fake.seen[0]!.body]).toEqual([]);
+  });
+
+  it('a session no longer open (400: paid meanwhile, or expired already) is read instead, so the caller learns which', async () => {
+    let now = session({ status: 'complete', payment_status: 'paid' });
+    const stripeOptions = await fakeStripe((seen, res) => {
+      if (seen.method === 'POST') {
+        stripeError(res, 400, {
+          type: 'invalid_request_error',
+          message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of ${String(now.status)}.`,
+        });
+      } else stripeJson(res, 200, now);
+    });
+    const payments = createStripePayments({ secretKey: SECRET_KEY, stripeOptions });
+    expect(await payments.expireSession('cs_test_a1b2c3')).toMatchObject({ status: 'complete', paymentStatus: 'paid' });
+    expect(fake.seen.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['POST /v1/checkout/sessions/cs_test_a1b2c3/expire', 'GET /v1/checkout/sessions/cs_test_a1b2c3']);
+    now = session({ status: 'expired', payment_status: 'unpaid' });
+    expect(await payments.expireSession('cs_test_a1b2c3')).toMatchObject({ status: 'expired' });
+  });
+
+  it('an unknown session (404), a wrong key (401) or Stripe failing (500) is a ProviderError, never taken for closed', async () => {
+    let answer: [number, { type: string; message: string; code?: string }] = [404, { type: 'invalid_request_error', code: 'resource_missing', message: "No such checkout.session: 'cs_test_missing'" }];
+    const stripeOptions = await fakeStripe((_seen, res) => stripeError(res, ...answer));
+    const payments = createStripePayments({ secretKey: SECRET_KEY, stripeOptions });
+    await expect(payments.expireSession('cs_test_missing')).rejects.toMatchObject({ status: 404, message: expect.stringContaining('close the checkout session') });
+    answer = [500, { type: 'api_error', message: 'Something went wrong on Stripe’s end.' }];
+    await expect(payments.expireSession('cs_test_a1b2c3')).rejects.toBeInstanceOf(ProviderError);
+    await expect(createStripePayments({ secretKey: 'sk_test_wrong', stripeOptions }).expireSession('cs_test_a1b2c3')).rejects.toMatchObject({ status: 401 });
+  });
+});
+
 describe('Stripe refunds', () => {
   it('refunds the session’s whole payment intent once, under the idempotency key, with the order id', async () => {
     const stripeOptions = await fakeStripe((seen, res) => {
