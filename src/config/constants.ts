@@ -132,6 +132,8 @@ export const STORAGE_KEYS = {
   analyticsConsentRequired: 'analyticsConsentRequired',
   /** The page to return to after signing in (session storage). */
   signInReturnTo: 'signInReturnTo',
+  /** The book a signed-out visitor asked to add to their wishlist, added once they have signed in (session storage). */
+  pendingWishlistAdd: 'pendingWishlistAdd',
   /** What the shopper typed at checkout, kept for the tab's session until the order is paid (session storage). */
   checkoutDraft: 'checkoutDraft',
 } as const;

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { asService, signIn, uniqueEmail } from './support';
+import { asService, continueWithGoogle, signIn, uniqueEmail } from './support';
 
 test.describe('sign-in, wishlist and profile', () => {
   test('sign in through the local page, wishlist the book across a reload, see seeded orders, sign out', async ({ page, request }) => {
@@ -77,6 +77,23 @@ test.describe('sign-in, wishlist and profile', () => {
     await expect(page.getByText('Please sign in to add items to your wishlist').first()).toBeVisible();
     await expect(page.getByRole('link', { name: 'Sign In' }).last()).toHaveAttribute('href', '/auth?return_to=%2Fstore%2Fproduct%2Fbook-10-reasons');
   });
+
+  for (const width of [375, 1280]) {
+    test(`at ${width} px, a wishlist tap before signing in is completed once the visitor has signed in`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/store/product/book-10-reasons');
+      await page.getByRole('button', { name: 'Add to Wishlist' }).click();
+      await page.getByRole('link', { name: 'Sign In' }).last().click();
+      await expect(page).toHaveURL(/\/auth\?return_to=%2Fstore%2Fproduct%2Fbook-10-reasons$/);
+      const email = uniqueEmail(`wish-later-${width}`);
+      await continueWithGoogle(page, email);
+      await expect(page).toHaveURL(/\/store\/product\/book-10-reasons$/, { timeout: 15_000 });
+      await expect(page.getByText('Added to your wishlist!').first()).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('button', { name: 'Added to Wishlist' })).toBeDisabled();
+      // The tap was acted on once: nothing is left waiting for the next sign-in.
+      expect(await page.evaluate(() => sessionStorage.getItem('pendingWishlistAdd'))).toBeNull();
+    });
+  }
 
   test('a tampered callback shows Authentication Failed and returns to /auth', async ({ page }) => {
     await page.goto('/auth/callback#error=access_denied&error_description=Access+was+denied');

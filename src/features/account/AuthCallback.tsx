@@ -1,7 +1,12 @@
-/** /auth/callback: exchanges the one-time code for a session, or shows why sign-in failed. */
+/**
+ * /auth/callback: exchanges the one-time code for a session, or shows why sign-in failed. A book the visitor tapped
+ * Add to Wishlist on before signing in is added now, and the page they return to says so.
+ */
 import { useEffect, useState } from 'react';
 import { TIMINGS } from '@/config/constants';
 import { redirectWithToast } from '@/features/toast/flash';
+import { addToWishlist } from '@/features/wishlist/wishlist';
+import { takeWishlistIntent } from '@/features/wishlist/sign-in-prompt';
 import { takeReturnPath } from './return-to';
 import { completeSignIn, readCallback } from './session';
 
@@ -16,7 +21,15 @@ export default function AuthCallback() {
     const result = readCallback(window.location);
     if ('error' in result) return fail(result.error);
     completeSignIn(result.code).then(
-      () => redirectWithToast(takeReturnPath(), { title: 'Successfully signed in!' }, { replace: true }),
+      async (userId) => {
+        const intent = takeWishlistIntent();
+        const added = intent ? await addToWishlist(userId, intent.productId).catch(() => 'failed' as const) : null;
+        const toast =
+          intent && added !== 'failed'
+            ? { title: 'Added to your wishlist!', description: `${intent.title} added to wishlist` }
+            : { title: 'Successfully signed in!', ...(intent && { description: `We could not add ${intent.title} to your wishlist. Please try again.` }) };
+        redirectWithToast(takeReturnPath(), toast, { replace: true });
+      },
       (error: Error) => fail(`Authentication error: ${error.message}`),
     );
   }, []);

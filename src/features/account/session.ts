@@ -21,9 +21,11 @@ export function readCallback(location: Pick<Location, 'search' | 'hash'>): { err
   return code ? { code } : { error: 'No sign-in code was returned.' };
 }
 
-export async function completeSignIn(code: string): Promise<void> {
-  const { error } = await (await getSupabase()).auth.exchangeCodeForSession(code);
+/** Exchanges the one-time code for a session; answers the signed-in user's id. */
+export async function completeSignIn(code: string): Promise<string> {
+  const { data, error } = await (await getSupabase()).auth.exchangeCodeForSession(code);
   if (error) throw new Error(error.message);
+  return data.user.id;
 }
 
 export async function signOut(): Promise<void> {

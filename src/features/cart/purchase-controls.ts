@@ -105,7 +105,7 @@ function act(action: Action, control: HTMLElement, scope: Element): boolean {
     case 'wishlist':
       // A saved session needs the island (the wishlist itself): it hydrates and takes the click.
       if (hasSavedSession()) return false;
-      askToSignInForWishlist();
+      askToSignInForWishlist({ productId: product.id, title: product.title });
       return true;
     default:
       return false;

@@ -38,7 +38,7 @@ export default function WishlistButton({ productId, productTitle, variant = 'but
     // A click can arrive while the island is still hydrating: wait for the sign-in state, then act on it.
     const userId = (auth.status === 'loading' ? await settledAuth() : auth).user?.id;
     if (!userId) {
-      askToSignInForWishlist();
+      askToSignInForWishlist({ productId, title: productTitle });
       return;
     }
     setState('adding');
