@@ -1,7 +1,8 @@
 /** Every email the shop sends, about an order or a book's stock, to the shopper or the publisher: the wording lives here and nowhere else. */
-import { BACK_OFFICE, CONSENT, SHIPPING } from '../../src/config/constants';
+import { BACK_OFFICE, CONSENT } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/admin/shipment';
+import { orderDeliveryEstimate } from '../../src/features/checkout/delivery-estimates';
 import { renderNewsletter } from '../../src/features/newsletter/render';
 import { formatPrice, orderNumber } from '../../src/lib/format';
 import { productPath } from '../../src/lib/paths';
@@ -48,7 +49,7 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string): Em
       `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`,
       `Total: ${formatPrice(order.total)} AUD`,
       '',
-      `Estimated delivery: ${order.shippingMethod.estimatedDelivery ?? SHIPPING.confirmationDeliveryEstimate}. We will email your tracking details when it ships.`,
+      `Estimated delivery: ${orderDeliveryEstimate({ country: order.shippingAddress.country, methodId: order.shippingMethod.id, estimatedDelivery: order.shippingMethod.estimatedDelivery })}. We will email your tracking details when it ships.`,
       statusLine(order, siteOrigin),
       '',
       signature,
