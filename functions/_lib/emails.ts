@@ -298,7 +298,16 @@ export function newsletterEmail(input: {
   pageUrl: string;
   headers: Record<string, string>;
   postalAddress: string;
+  /** The shop's origin: the email links to it, and the Markdown's site paths resolve against it. */
+  siteOrigin: string;
 }): EmailMessage {
-  const { html, text } = renderNewsletter({ subject: input.subject, markdown: input.markdown, unsubscribeUrl: input.pageUrl, list: input.list, postalAddress: input.postalAddress });
+  const { html, text } = renderNewsletter({
+    subject: input.subject,
+    siteOrigin: input.siteOrigin,
+    markdown: input.markdown,
+    unsubscribeUrl: input.pageUrl,
+    list: input.list,
+    postalAddress: input.postalAddress,
+  });
   return { to: input.to, subject: input.subject, text, html, headers: input.headers };
 }
