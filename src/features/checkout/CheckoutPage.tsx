@@ -11,7 +11,7 @@ import { ALLOWED_COUNTRIES, COUNTRY_NAMES, LIMITS, STORAGE_KEYS } from '@/config
 import { useAuth } from '@/features/account/use-auth';
 import { $cartLines, $itemCount, $subtotal } from '@/features/cart/store';
 import EmptyCart from '@/features/cart/EmptyCart';
-import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
+import { errorId, FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { formatPrice, formatPriceAud } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { useHydrated } from '@/lib/use-hydrated';
@@ -24,6 +24,7 @@ import { usePromotionCode } from './use-promotion-code';
 import PromotionCodeField from './PromotionCodeField';
 import { codeAnswerSchema, discountLabel } from './promotion-code';
 import { subtractDollars } from '@/lib/money';
+import { emailSuggestion } from '@/lib/email-typos';
 import { addressFormat, auStateOfPostcode } from './address-format';
 import { clearDraft, readDraft, saveDraft } from './draft';
 import { CANCELLED_PAYMENT_PATH, onPaymentNews } from './payment-tabs';
@@ -73,6 +74,7 @@ export default function CheckoutPage() {
   const format = addressFormat(address.country);
   const price = format.labelCurrency ? formatPriceAud : formatPrice;
   const importCharges = importChargesStatement(address.country);
+  const suggestion = emailSuggestion(email);
   const errorOf = (field: CheckoutField) => (fieldError?.field === field ? fieldError.message : undefined);
 
   useEffect(() => {
@@ -211,7 +213,23 @@ export default function CheckoutPage() {
             maxLength={LIMITS.emailMaxLength}
             readOnly={!hydrated}
             error={errorOf('email')}
+            aria-describedby={[errorOf('email') && errorId(fieldId('email')), suggestion && `${fieldId('email')}-suggestion`].filter(Boolean).join(' ') || undefined}
           />
+          {suggestion && (
+            <p id={`${fieldId('email')}-suggestion`} className="-mt-2 flex flex-wrap items-center gap-x-2 text-sm text-slate-700">
+              <span>Did you mean {suggestion}?</span>
+              <button
+                type="button"
+                className="font-semibold text-navy underline"
+                onClick={() => {
+                  setEmail(suggestion);
+                  if (fieldError?.field === 'email') setFieldError(null);
+                }}
+              >
+                Use {suggestion}
+              </button>
+            </p>
+          )}
           <label className="flex cursor-pointer items-start gap-3">
             <input type="checkbox" className="mt-1 h-5 w-5 shrink-0" checked={reminderConsent} disabled={!hydrated} onChange={(e) => setReminderConsent(e.target.checked)} />
             <span>Send me one reminder about this order if I leave the payment page without paying</span>
