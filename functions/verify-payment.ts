@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SHIPPING } from '../src/config/constants';
 import { readServerEnv } from '../src/config/env';
+import { orderDeliveryEstimate } from '../src/features/checkout/delivery-estimates';
 import { fulfilmentServices, fulfilPaidSession } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { findOrderBySession } from './_lib/orders';
@@ -36,7 +37,7 @@ export default handle(async (request) => {
     shippingDetails: {
       shippingMethod: {
         name: method.name ?? SHIPPING.fallback.domestic.name,
-        estimatedDelivery: method.estimatedDelivery ?? SHIPPING.confirmationDeliveryEstimate,
+        estimatedDelivery: orderDeliveryEstimate({ country: order.shippingAddress.country, methodId: method.id, estimatedDelivery: method.estimatedDelivery }),
         carrier: method.carrier ?? SHIPPING.defaultCarrier,
       },
     },

@@ -117,7 +117,7 @@ const landing = defineCollection({
       'age_specific_category',
       'product_specific_category',
     ]),
-    /** Which price the Product structured data shows: AUD, or the US/UK regional price. */
+    /** Where the Product structured data's shipping goes: every country (AU), or the US or the UK. Prices are always AUD. */
     market: z.enum(['AU', 'US', 'UK']).default('AU'),
     productSchema: z.boolean().default(true),
     /**
@@ -177,4 +177,26 @@ const settings = defineCollection({
   }),
 });
 
-export const collections = withClearErrors({ landing, blog, legal, books, site, settings });
+/** A range of business days, fewest first: [3, 7]. */
+const businessDays = z.tuple([z.number().int().min(0).max(90), z.number().int().min(1).max(90)]).refine(([min, max]) => min <= max, 'the fewest days first, then the most, e.g. [3, 7]');
+
+/**
+ * How long delivery takes, per destination: `content/shipping/delivery-estimates.json` (JSON, so the functions
+ * import the same file; src/features/checkout/delivery-estimates.ts reads it).
+ */
+const deliveryEstimates = defineCollection({
+  loader: glob({ pattern: 'delivery-estimates.json', base: './content/shipping' }),
+  schema: z.strictObject({
+    about: z.string().optional(),
+    australia: z.strictObject({ standard: businessDays, express: businessDays }),
+    unitedStates: businessDays,
+    unitedKingdom: businessDays,
+    canada: businessDays,
+    newZealand: businessDays,
+    ireland: businessDays,
+    restOfWorld: businessDays,
+    sample,
+  }),
+});
+
+export const collections = withClearErrors({ landing, blog, legal, books, site, settings, deliveryEstimates });

@@ -1,7 +1,8 @@
 /** Every email the shop sends, about an order or a book's stock, to the shopper or the publisher: the wording lives here and nowhere else. */
-import { BACK_OFFICE, CONSENT, SHIPPING } from '../../src/config/constants';
+import { BACK_OFFICE, CONSENT } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/admin/shipment';
+import { orderDeliveryEstimate } from '../../src/features/checkout/delivery-estimates';
 import { giftSlipSender } from '../../src/features/checkout/gift';
 import { renderNewsletter } from '../../src/features/newsletter/render';
 import { formatPrice, orderNumber } from '../../src/lib/format';
@@ -63,7 +64,7 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string, sel
         ? [...taxInvoiceText(invoice), `Print it: ${siteOrigin}${TAX_INVOICE_PATH}#${order.statusToken}`]
         : [...itemLines(order), ...discountLines(order), `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`, `Total: ${formatPrice(order.total)} AUD`]),
       '',
-      `Estimated delivery: ${order.shippingMethod.estimatedDelivery ?? SHIPPING.confirmationDeliveryEstimate}. We will email your tracking details when it ships.`,
+      `Estimated delivery: ${orderDeliveryEstimate({ country: order.shippingAddress.country, methodId: order.shippingMethod.id, estimatedDelivery: order.shippingMethod.estimatedDelivery })}. We will email your tracking details when it ships.`,
       statusLine(order, siteOrigin),
       '',
       signature,
@@ -363,7 +364,16 @@ export function newsletterEmail(input: {
   pageUrl: string;
   headers: Record<string, string>;
   postalAddress: string;
+  /** The shop's origin: the email links to it, and the Markdown's site paths resolve against it. */
+  siteOrigin: string;
 }): EmailMessage {
-  const { html, text } = renderNewsletter({ subject: input.subject, markdown: input.markdown, unsubscribeUrl: input.pageUrl, list: input.list, postalAddress: input.postalAddress });
+  const { html, text } = renderNewsletter({
+    subject: input.subject,
+    siteOrigin: input.siteOrigin,
+    markdown: input.markdown,
+    unsubscribeUrl: input.pageUrl,
+    list: input.list,
+    postalAddress: input.postalAddress,
+  });
   return { to: input.to, subject: input.subject, text, html, headers: input.headers };
 }

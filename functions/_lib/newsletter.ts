@@ -77,6 +77,7 @@ export async function sendNewsletterBatches(sender: NewsletterSender, newsletter
           pageUrl: unsubscribePageUrl(siteOrigin, token),
           headers: listUnsubscribeHeaders(siteOrigin, token),
           postalAddress,
+          siteOrigin,
         }),
       ];
     });

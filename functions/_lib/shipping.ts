@@ -8,6 +8,7 @@ import { SHIPPING } from '../../src/config/constants';
 import { carrierPrice, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider, type ShippingService } from './providers/shipping-rates';
 import { toCents } from '../../src/lib/money';
 import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from '../../src/features/checkout/contract';
+import { deliveryEstimate } from '../../src/features/checkout/delivery-estimates';
 
 export { applyFreeShipping, fallbackQuotes };
 export const SHIPPING_RATES_FAILURE_MESSAGE = CHECKOUT_MESSAGES.ratesFailed;
@@ -54,6 +55,7 @@ function canonical(input: unknown): ShippingQuote | undefined {
   const planName = q.plan_name ?? q.plan;
   if (!planName) return undefined;
   const satchelSize: SatchelSize | null = q.satchel_size ?? null;
+  const service = q.service ?? serviceOf(planName);
   return {
     id: q.id ?? slug(planName),
     plan_name: planName,
@@ -61,10 +63,11 @@ function canonical(input: unknown): ShippingQuote | undefined {
     // A quote with a satchel size is a satchel even if the flag was left out.
     is_satchel: q.is_satchel ?? satchelSize !== null,
     satchel_size: satchelSize,
-    service: q.service ?? serviceOf(planName),
+    service,
     price: toCents(q.price) / 100,
     eta: {
-      days_range: (q.eta?.days_range ?? q.eta_days_range ?? '').trim() || SHIPPING.defaultDeliveryEstimate,
+      // A carrier that states no time: the publisher's own range for the service.
+      days_range: (q.eta?.days_range ?? q.eta_days_range ?? '').trim() || deliveryEstimate('AU', service),
       date_range: (q.eta?.date_range ?? q.eta_date_range ?? '').trim(),
     },
   };

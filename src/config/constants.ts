@@ -34,14 +34,12 @@ export const SHIPPING = {
   pickupPostcode: '2170',
   /** Used when live quotes fail, and as the embedded default table. */
   fallback: {
-    domestic: { id: 'au-standard', name: 'AU Standard Courier', price: 15, etaDays: '3-7 business days' },
+    domestic: { id: 'au-standard', name: 'AU Standard Courier', price: 15 },
     /** Australia Post's faster domestic service; never free. */
-    express: { id: 'au-express', name: 'AU Express Courier', price: 25, etaDays: '1-3 business days' },
-    international: { id: 'international-flat', name: 'International Shipping', price: 25, etaDays: 'Confirmed by the seller after purchase' },
+    express: { id: 'au-express', name: 'AU Express Courier', price: 25 },
+    international: { id: 'international-flat', name: 'International Shipping', price: 25 },
   },
-  defaultDeliveryEstimate: '3-7 business days',
-  /** Shown on the confirmation page when the order carries no estimate. */
-  confirmationDeliveryEstimate: '5-7 business days',
+  // How long each takes is the publisher's to state: content/shipping/delivery-estimates.json.
   defaultCarrier: 'Australia Post',
   satchelSizes: ['small', 'medium', 'large', 'extra_large'] as const,
   /** Delivery times stated in structured data (business days); the rates come from the rate card. */

@@ -36,18 +36,11 @@ export interface BookFacts {
   price: number;
   /** Prices per copy from a number of copies up (AUD; the checkout's own). */
   quantityPrices?: ReadonlyArray<{ minQuantity: number; price: number }>;
-  displayPrices: { USD: number; GBP: number };
   ages: { min: number; max: number };
   audienceAges?: { min: number; max: number };
   isbn?: string;
   featured: boolean;
   reviews: ReadonlyArray<BookReview>;
-}
-
-function marketPrice(book: BookFacts, market: Market): { currency: string; price: number } {
-  if (market === 'US') return { currency: 'USD', price: book.displayPrices.USD };
-  if (market === 'UK') return { currency: 'GBP', price: book.displayPrices.GBP };
-  return { currency: 'AUD', price: book.price };
 }
 
 /** Where a book is sold: /book for the featured title, its product page for the others. */
@@ -62,7 +55,7 @@ const days = ([min, max]: readonly [number, number]): QuantitativeValue => ({ '@
 
 /**
  * Shipping one copy to a country at the checkout's rate (charged in AUD). Transit is stated for
- * Australia only: abroad the seller confirms the delivery time after purchase.
+ * Australia only; abroad the checkout states the whole delivery time (content/shipping/delivery-estimates.json).
  */
 const shippingRate = (country: CountryCode): MonetaryAmount => ({ '@type': 'MonetaryAmount', value: fallbackQuotes(country)[0]!.price, currency: CURRENCY });
 
@@ -145,11 +138,11 @@ export function publisherOrganization(site: URL): Exclude<Organization, string> 
 }
 
 /**
- * The offer's prices: one copy at the book's price, and each quantity price from its number of copies up (AUD
- * only: the checkout charges AUD, so the US and UK offers state one price).
+ * The offer's prices: one copy at the book's price, and each quantity price from its number of copies up, in
+ * AUD as the checkout charges them, whichever market the page speaks to.
  */
-function quantityPriceSpecifications(book: BookFacts, market: Market, validUntil: string): UnitPriceSpecification[] {
-  const tiers = market === 'AU' ? (book.quantityPrices ?? []) : [];
+function quantityPriceSpecifications(book: BookFacts, validUntil: string): UnitPriceSpecification[] {
+  const tiers = book.quantityPrices ?? [];
   if (tiers.length === 0) return [];
   const bands = [{ minQuantity: 1, price: book.price }, ...tiers];
   return bands.map((band, i) => {
@@ -173,6 +166,7 @@ export interface ProductJsonLdInput {
   /** Path of the page that sells it. */
   path: string;
   inStock: boolean;
+  /** Which destinations the offer's shipping details name: every country for AU, else the page's own. */
   market?: Market;
   /** Build time; price-valid-until is one year from it. */
   now?: Date;
@@ -184,16 +178,16 @@ export interface ProductJsonLdInput {
 }
 
 export function bookProductJsonLd({ site, book, image, path, inStock, market = 'AU', now = new Date(), showsReviews = false }: ProductJsonLdInput): WithContext<Product> {
-  const { currency, price } = marketPrice(book, market);
   const audience = book.audienceAges ?? book.ages;
   const rating = showsReviews ? averageRating(book.reviews) : undefined;
   const validUntil = priceValidUntil(now);
-  const unitPrices = quantityPriceSpecifications(book, market, validUntil);
+  const unitPrices = quantityPriceSpecifications(book, validUntil);
   const offer: Offer = {
     '@type': 'Offer',
     url: absolute(site, path),
-    price: price.toFixed(2),
-    priceCurrency: currency,
+    // The price the checkout charges (AUD) on every page: a US or UK page states no other currency.
+    price: book.price.toFixed(2),
+    priceCurrency: CURRENCY,
     priceValidUntil: validUntil,
     ...(unitPrices.length > 0 && { priceSpecification: unitPrices }),
     availability: inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',

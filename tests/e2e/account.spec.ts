@@ -46,6 +46,21 @@ test.describe('sign-in, wishlist and profile', () => {
     await expect(row.getByText('completed')).toHaveClass(/green/);
     await expect(row.getByText('$59.00')).toBeVisible();
 
+    // On a phone each order is a card: its total and Track are on the screen, nothing scrolls sideways.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(page.getByRole('table')).toBeHidden();
+    const card = page
+      .getByRole('list', { name: 'Your orders' })
+      .getByRole('listitem')
+      .filter({ hasText: order!.id.slice(0, 8).toUpperCase() });
+    await card.scrollIntoViewIfNeeded();
+    await expect(card.getByText('$59.00')).toBeInViewport({ ratio: 1 });
+    await expect(card.getByRole('link', { name: `Track order ${order!.id.slice(0, 8).toUpperCase()}` })).toBeInViewport({ ratio: 1 });
+    await expect(card.getByText('completed')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: test.info().outputPath('order-history-375.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     await page.getByRole('main').getByRole('button', { name: 'Sign Out' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByText('Signed out successfully').first()).toBeVisible({ timeout: 15_000 });

@@ -10,6 +10,8 @@ import { expect as baseExpect, test, type APIRequestContext, type Browser, type 
 import { parse as parseYaml } from 'yaml';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { scanPage } from '../audit/accessibility';
+import { quickPeriod } from '../../src/features/admin/sales-periods';
+import { shopDay } from '../../src/lib/format';
 import { asService, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -190,6 +192,17 @@ test.describe('the publisher’s day in the back office', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.getByRole('link', { name: 'Sales' }).click();
     await expect(page.getByTestId('sales-orders')).toBeVisible();
+    // The quick periods count Sydney days: the last 7 days end today in Sydney, this week starts on its Monday.
+    const fullDay = (day: string) => new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+    for (const [label, choice] of [
+      ['Last 7 days', 'last_7_days'],
+      ['This week', 'this_week'],
+    ] as const) {
+      await page.getByRole('button', { name: label }).click();
+      await expect(page.getByRole('button', { name: label })).toHaveAttribute('aria-pressed', 'true');
+      const { from, to } = quickPeriod(choice, shopDay());
+      await expect(page.getByTestId('sales-period')).toHaveText(`${fullDay(from)} to ${fullDay(to)}`);
+    }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.screenshot({ path: test.info().outputPath('sales-375.png'), fullPage: true });
     expect(await scanPage(page), 'axe on Sales at 375 px').toEqual([]);

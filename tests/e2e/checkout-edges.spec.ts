@@ -86,6 +86,18 @@ test.describe('on a phone', () => {
     await lookAtBothWidths(page, 'email-error', { axe: false });
   });
 
+  test('an email with a common slip in its domain gets a “did you mean”, and one tap takes the suggestion', async ({ page }) => {
+    await addToCart(page, '/store/product/book-10-reasons');
+    await page.goto('/checkout');
+    const email = page.getByLabel('Email');
+    await email.fill('nonna@gmial.com');
+    await expect(page.getByText('Did you mean nonna@gmail.com?')).toBeVisible();
+    await expect(email).toHaveAccessibleDescription(/Did you mean nonna@gmail\.com\?/);
+    await page.getByRole('button', { name: 'Use nonna@gmail.com' }).click();
+    await expect(email).toHaveValue('nonna@gmail.com');
+    await expect(page.getByText('Did you mean', { exact: false })).toHaveCount(0);
+  });
+
   test('abroad the fields are the country’s own and the prices say AUD', async ({ page }) => {
     await addToCart(page, '/store/product/book-10-reasons');
     await page.goto('/checkout');

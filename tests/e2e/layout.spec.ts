@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { grantStaff, signIn, uniqueEmail } from './support';
 
 const HEADER_LINKS = ['Home', 'About Us', 'Our Books', 'Blog', 'Contact Us', 'Store'];
 const FOOTER_LINKS = ['Home Page', 'About Our Mission', 'Explore Our Books', 'Shop Our Products', 'Read Our Blog', 'Contact Our Team'];
@@ -46,6 +47,77 @@ test.describe('desktop layout', () => {
     for (const value of ['Faith', 'Joy', 'Growth']) await expect(page.getByRole('heading', { name: value, exact: true })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Follow Us' }).first()).toBeVisible();
     await expectSharedLayout(page);
+  });
+});
+
+/**
+ * The header's row as drawn: the logo's name on at most two lines (one where the full menu shows) inside the
+ * header, and no box of the row overlapping another or leaving the window.
+ */
+async function headerProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const header = document.querySelector('header')!;
+    const row = header.firstElementChild!;
+    const logo = row.querySelector('a[href="/"] span')!;
+    const problems: string[] = [];
+    const lineHeight = Number.parseFloat(getComputedStyle(logo).lineHeight);
+    const lines = Math.round(logo.getBoundingClientRect().height / lineHeight);
+    const menuShown = row.querySelector('nav')!.getClientRects().length > 0;
+    if (lines > (menuShown ? 1 : 2)) problems.push(`the logo wraps to ${lines} lines`);
+    if (logo.getBoundingClientRect().bottom > header.getBoundingClientRect().bottom || logo.getBoundingClientRect().top < header.getBoundingClientRect().top) problems.push('the logo is clipped');
+    // Every visible link and button of the row, left to right: none may overlap the next.
+    const boxes = [...row.querySelectorAll('a, button')]
+      .filter((element) => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden')
+      .filter((element) => !element.closest('[role="dialog"], dialog'))
+      .map((element) => ({ name: (element.textContent ?? '').trim() || element.getAttribute('aria-label') || element.getAttribute('title') || element.tagName, box: element.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0)
+      .sort((a, b) => a.box.left - b.box.left);
+    for (let i = 1; i < boxes.length; i++) {
+      const [before, after] = [boxes[i - 1]!, boxes[i]!];
+      if (before.box.right > after.box.left + 0.5 && before.box.bottom > after.box.top && after.box.bottom > before.box.top) problems.push(`"${before.name}" overlaps "${after.name}"`);
+    }
+    // Inside the page's margins, as the rest of the page is.
+    const inner = row.getBoundingClientRect();
+    const [padLeft, padRight] = [Number.parseFloat(getComputedStyle(row).paddingLeft), Number.parseFloat(getComputedStyle(row).paddingRight)];
+    for (const { name, box } of boxes) if (box.left < inner.left + padLeft - 0.5 || box.right > inner.right - padRight + 0.5) problems.push(`"${name}" leaves the page's margins`);
+    // The menu's links and the account buttons each keep to one line.
+    for (const element of row.querySelectorAll('nav a, [data-account] a, [data-account] button')) {
+      if (element.getClientRects().length === 0) continue;
+      const line = Number.parseFloat(getComputedStyle(element).lineHeight);
+      const text = element.querySelector('span:not(.sr-only)') ?? element;
+      if ((element.textContent ?? '').trim() && text.getBoundingClientRect().height > line * 1.5 + Number.parseFloat(getComputedStyle(element).paddingTop) * 2) {
+        problems.push(`"${(element.textContent ?? '').trim()}" wraps`);
+      }
+    }
+    if (header.getBoundingClientRect().height > 72) problems.push(`the header is ${header.getBoundingClientRect().height} px high`);
+    return problems;
+  });
+}
+
+test.describe('the header holds from 320 to 1440 px', () => {
+  const widths = [320, 375, 768, 1024, 1280, 1440];
+
+  test('signed out', async ({ page }) => {
+    await page.goto('/about');
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect(page.getByRole('banner').getByRole('link', { name: /Cart/ })).toBeVisible();
+      expect(await headerProblems(page), `${width} px`).toEqual([]);
+    }
+  });
+
+  test('signed in as staff, with the back-office link and the name', async ({ page, request }) => {
+    const email = uniqueEmail('header-staff');
+    await grantStaff(request, email);
+    await signIn(page, email);
+    await page.goto('/about');
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 800 });
+      if (width >= 1024) await expect(page.getByRole('banner').getByRole('link', { name: /Back office/ })).toBeVisible();
+      else await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
+      expect(await headerProblems(page), `${width} px`).toEqual([]);
+      await page.screenshot({ path: test.info().outputPath(`header-staff-${width}.png`) });
+    }
   });
 });
 

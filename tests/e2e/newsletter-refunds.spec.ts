@@ -51,7 +51,14 @@ test.describe('the publisher refunds part of an order', () => {
     await form.getByRole('button', { name: 'Refund part' }).click();
     await expect(form.getByRole('alert')).toHaveText('Give a reason for the refund.');
     await form.getByLabel(/^Reason/).fill('Cover arrived with a bent corner');
+    await expect(form.getByLabel('Amount (AUD)')).not.toHaveAttribute('placeholder');
     await form.getByRole('button', { name: 'Refund part' }).click();
+    // Nothing is refunded until the publisher confirms the amount; “Don’t refund” leaves it as it was.
+    await expect(form.getByRole('status')).toHaveText('Refund $5.00 to the customer’s card? It cannot be undone.');
+    await form.getByRole('button', { name: 'Don’t refund' }).click();
+    await expect(summary).toContainText('Refunded $0.00');
+    await form.getByRole('button', { name: 'Refund part' }).click();
+    await form.getByRole('button', { name: 'Confirm refund of $5.00' }).click();
     const left = paid - 5;
     await expect(summary).toContainText(`Refunded $5.00 · Left to refund ${price(left)}`);
     await expect(page.getByText('payment: partly refunded')).toBeVisible();

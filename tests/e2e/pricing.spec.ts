@@ -66,6 +66,11 @@ async function setCart(page: Page, product: { id: string; title: string; price: 
 async function createCodeInAdmin(page: Page, code: { code: string; percent: number; minSubtotal: number; uses: number }) {
   await page.goto('/admin#codes');
   await expect(page.getByRole('heading', { name: 'Codes', exact: true })).toBeVisible();
+  // A form sent empty says what is wrong on the field itself, not in a toast far from it.
+  await page.getByRole('button', { name: 'Create code' }).click();
+  await expect(page.getByLabel('Code', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Code', { exact: true })).toHaveAccessibleDescription('A code is 3 to 32 letters, digits, - or _.');
+  await expect(page.getByLabel('Code', { exact: true })).toBeFocused();
   await page.getByLabel('Code', { exact: true }).fill(code.code);
   await page.getByLabel('Takes off').selectOption('percent');
   await page.getByLabel('Percentage (1-100)').fill(String(code.percent));

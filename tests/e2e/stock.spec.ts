@@ -46,11 +46,16 @@ test.describe('stock', () => {
     await expect(card.getByText('In stock: 7')).toBeVisible();
     await expect(card.getByText('Low stock', { exact: true })).toBeVisible();
 
-    // What is not a whole number of copies is refused with a reason.
+    // What is not a whole number of copies is refused with a reason, on the field itself; so is a missing reason.
     await card.getByLabel('Copies received').fill('0');
-    await card.getByLabel('Reason').fill('Reprint delivered');
     await card.getByRole('button', { name: 'Received' }).click();
-    await expect(page.getByText('Copies received must be a whole number, 1 or more.').first()).toBeVisible();
+    await expect(card.getByLabel('Copies received')).toHaveAttribute('aria-invalid', 'true');
+    await expect(card.getByLabel('Copies received')).toHaveAccessibleDescription('Copies received must be a whole number, 1 or more.');
+    await card.getByLabel('Copies received').fill('30');
+    await card.getByRole('button', { name: 'Received' }).click();
+    await expect(card.getByLabel('Reason')).toHaveAccessibleDescription('Give a reason for the change.');
+    await expect(card.getByLabel('Copies received')).not.toHaveAttribute('aria-invalid');
+    await card.getByLabel('Reason').fill('Reprint delivered');
 
     await card.getByLabel('Copies received').fill('30');
     await card.getByRole('button', { name: 'Received' }).click();

@@ -18,9 +18,18 @@ describe('a gift message', () => {
     expect(giftMessageProblem('1\n2\n3\n4\n5\n6\n7')).toBe(GIFT_MESSAGES.tooManyLines);
   });
 
-  it.each(['\t', '\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u2028', '\u202e', '\u2066'])('refuses the control character U+%s', (character) => {
+  it.each(['\t', '\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u2028'])('refuses the control character U+%s', (character) => {
     expect(giftMessageProblem(`Dear${character}Lucy`)).toBe(GIFT_MESSAGES.control);
   });
+
+  it.each(['\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u061c'])(
+    'drops the invisible direction mark U+%s without refusing the message',
+    (mark) => {
+      expect(giftMessageProblem(`${mark}Dear${mark} Lucy${mark}`)).toBeNull();
+      expect(normaliseGiftMessage(`${mark}Dear${mark} Lucy${mark}`)).toBe('Dear Lucy');
+      expect(giftMessageLength(`Dear${mark} Lucy`)).toBe(9);
+    },
+  );
 
   it('is checked before the order is sent, and a gift needs the recipient’s name', () => {
     const address = { fullName: '', phone: '', addressLine1: '1 Church St', addressLine2: '', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' };

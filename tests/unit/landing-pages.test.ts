@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { LANDING_PATHS } from '../helpers/landing-paths';
 
 const DIST = process.env.LOCAL_DIST_DIR ?? 'dist';
@@ -30,6 +31,25 @@ function readEntry(path: string): Entry {
 }
 
 type JsonLd = Record<string, unknown> & { '@type': string };
+
+/** The featured book as its file in the catalog says: what the checkout charges. */
+function catalogBook(): { price: number; quantityPrices: Array<{ minQuantity: number; price: number }> } {
+  const file = readFileSync('content/books/book-10-reasons.mdx', 'utf8');
+  const frontmatter = /^---\r?\n([\s\S]*?)\r?\n---/.exec(file)?.[1] ?? '';
+  const data = parseYaml(frontmatter) as { price: number; quantityPrices?: Array<{ minQuantity: number; price: number }> };
+  return { price: data.price, quantityPrices: data.quantityPrices ?? [] };
+}
+
+/** Every node in the blocks that states a price or an amount of money (Offer, UnitPriceSpecification, MonetaryAmount). */
+function pricedNodes(value: unknown, found: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> {
+  if (Array.isArray(value)) for (const item of value) pricedNodes(item, found);
+  else if (value && typeof value === 'object') {
+    const node = value as Record<string, unknown>;
+    if ('priceCurrency' in node || 'currency' in node || 'price' in node) found.push(node);
+    for (const child of Object.values(node)) pricedNodes(child, found);
+  }
+  return found;
+}
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 function decode(text: string): string {
@@ -174,11 +194,37 @@ describe.skipIf(!built)(`landing pages in ${DIST}/`, () => {
 
       const product = page.jsonLd.find((block) => block['@type'] === 'Product');
       if (product) {
-        const offers = product.offers as { price: string; priceCurrency: string; availability: string };
-        const price = ({ AU: ['22.00', 'AUD'], US: ['18.00', 'USD'], UK: ['18.00', 'GBP'] } as Record<string, [string, string]>)[entry.market];
-        expect([offers.price, offers.priceCurrency], path).toEqual(price);
+        const offers = product.offers as { availability: string };
         expect(offers.availability, path).toBe('https://schema.org/InStock');
       }
+    }
+  });
+
+  it('every priced Offer and every amount in the structured data is the catalog’s, in AUD — US and UK pages too', () => {
+    const book = catalogBook();
+    let offers = 0;
+    for (const [path, page] of pages) {
+      for (const priced of pricedNodes(page.jsonLd)) {
+        expect(priced.priceCurrency ?? priced.currency, `${path}: ${priced['@type']}`).toBe('AUD');
+        if (priced['@type'] !== 'Offer') continue;
+        offers++;
+        expect(priced.price, `${path}: the Offer's price`).toBe(book.price.toFixed(2));
+        for (const spec of (priced.priceSpecification ?? []) as Array<{ price: string; eligibleQuantity: { minValue: number } }>) {
+          const tier = spec.eligibleQuantity.minValue === 1 ? book.price : book.quantityPrices.find((t) => t.minQuantity === spec.eligibleQuantity.minValue)?.price;
+          expect(spec.price, `${path}: from ${spec.eligibleQuantity.minValue} copies`).toBe(tier?.toFixed(2));
+        }
+      }
+    }
+    expect(offers).toBeGreaterThanOrEqual(LANDING_PATHS.filter((path) => readEntry(path).productSchema).length);
+  });
+
+  it('the words of the US and UK pages give prices in AUD only: no US dollar or pound price, no $ amount without AUD', () => {
+    const abroad = [...pages].filter(([path]) => readEntry(path).market !== 'AU');
+    expect(abroad.length).toBeGreaterThanOrEqual(2);
+    for (const [path, page] of abroad) {
+      const text = `${page.title} ${page.description} ${textOf(page.main)}`;
+      expect(text, path).not.toMatch(/£\s?\d|\bUS\$|\d\s?(USD|GBP)\b|\b(USD|GBP)\s?\d/);
+      for (const m of text.matchAll(/(A?\$)\s?\d+(?:\.\d{2})?(\s?AUD)?/g)) expect(m[1] === 'A$' || Boolean(m[2]), `${path}: ${m[0]}`).toBe(true);
     }
   });
 

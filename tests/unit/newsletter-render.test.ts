@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NEWSLETTER } from '@/config/constants';
-import { markdownToHtml, renderNewsletter } from '@/features/newsletter/render';
+import { markdownToHtml, markdownToText, renderNewsletter } from '@/features/newsletter/render';
 import { parseRefundAmount } from '@/features/admin/refund';
 
 describe('the newsletter email', () => {
@@ -31,6 +31,7 @@ describe('the newsletter email', () => {
   it('wraps it in the shop’s name and colours, with the unsubscribe link in the HTML and the text', () => {
     const { html, text } = renderNewsletter({
       subject: 'Spring <news>',
+      siteOrigin: 'https://shop.example',
       markdown: 'Hello',
       unsubscribeUrl: 'https://shop.example/newsletter/unsubscribe#tok',
       postalAddress: 'PO Box 1, Sydney NSW 2001',
@@ -40,14 +41,58 @@ describe('the newsletter email', () => {
     expect(html).toContain(`background:${NEWSLETTER.colors.navy}`);
     expect(html).toContain('href="https://shop.example/newsletter/unsubscribe#tok"');
     expect(text).toBe(
-      'Hello\n\n--\nYou are getting this email because you subscribed to the Awesome Catholic Kids newsletter on our website and confirmed it. To stop getting our emails, unsubscribe with one click: https://shop.example/newsletter/unsubscribe#tok\nAwesome Catholic Kids Publishing, PO Box 1, Sydney NSW 2001',
+      'Awesome Catholic Kids (https://shop.example/)\n\nHello\n\n--\nYou are getting this email because you subscribed to the Awesome Catholic Kids newsletter on our website and confirmed it. To stop getting our emails, unsubscribe with one click: https://shop.example/newsletter/unsubscribe#tok\nAwesome Catholic Kids Publishing, PO Box 1, Sydney NSW 2001',
     );
     expect(html).toContain('Awesome Catholic Kids Publishing, PO Box 1, Sydney NSW 2001');
   });
 
   it('an availability email says why it came', () => {
-    const { text } = renderNewsletter({ subject: 'Back', markdown: 'Hello', unsubscribeUrl: 'https://shop.example/u', list: 'availability', postalAddress: 'PO Box 1' });
+    const { text } = renderNewsletter({
+      subject: 'Back',
+      siteOrigin: 'https://shop.example',
+      markdown: 'Hello',
+      unsubscribeUrl: 'https://shop.example/u',
+      list: 'availability',
+      postalAddress: 'PO Box 1',
+    });
     expect(text).toContain('you asked us on our website to tell you when this book was available, and confirmed it.');
+  });
+
+  it('links its heading to the shop, and makes site paths absolute to the shop in both parts', () => {
+    const { html, text } = renderNewsletter({
+      subject: 'News',
+      siteOrigin: 'https://shop.example',
+      markdown: '[See the book](/book) and ![the cover](/images/cover.png), not [this](//evil.example/x).',
+      unsubscribeUrl: 'https://shop.example/u',
+      postalAddress: 'PO Box 1',
+    });
+    expect(html).toMatch(/<a href="https:\/\/shop\.example\/" style="[^"]+">Awesome Catholic Kids<\/a>/);
+    expect(html).toMatch(/<a style="[^"]+" href="https:\/\/shop\.example\/book">See the book<\/a>/);
+    expect(html).toContain('src="https://shop.example/images/cover.png"');
+    expect(html).not.toContain('evil.example');
+    expect(text).toContain('See the book (https://shop.example/book) and the cover (https://shop.example/images/cover.png), not this.');
+  });
+
+  it('has a plain-text part a person can read: no Markdown marks, links as "text (address)", the signature on its own lines', () => {
+    const text = markdownToText(
+      '## Spring news\n\nHello **friends**, our *new* book is [here](https://shop.example/book)! Write to [us](mailto:hi@shop.example) or see https://shop.example.\n\n- one\n- two with [a link](/store)\n\n1. first\n2. second\n\n> a quote\n\nWarm wishes,\nAnna\nAwesome Catholic Kids',
+      'https://shop.example',
+    );
+    expect(text).toBe(
+      [
+        'Spring news',
+        '',
+        'Hello friends, our new book is here (https://shop.example/book)! Write to us (hi@shop.example) or see https://shop.example.',
+        '',
+        '- one\n- two with a link (https://shop.example/store)',
+        '',
+        '1. first\n2. second',
+        '',
+        '> a quote',
+        '',
+        'Warm wishes,\nAnna\nAwesome Catholic Kids',
+      ].join('\n'),
+    );
   });
 
   it('uses the site theme’s colours', () => {

@@ -1,6 +1,8 @@
 /** Shipping rules: normalised quotes, the fallback table, free shipping, the parcel. */
 import { describe, expect, it } from 'vitest';
 import { ALLOWED_COUNTRIES, SHIPPING } from '@/config/constants';
+import { readFileSync } from 'node:fs';
+import { deliveryEstimate, orderDeliveryEstimate } from '@/features/checkout/delivery-estimates';
 import { ProviderError } from '../../functions/_lib/providers/errors';
 import { flatRateShipping, type ParcelRequest, type ShippingQuote, type ShippingRatesProvider } from '../../functions/_lib/providers/shipping-rates';
 import { applyFreeShipping, fallbackQuotes, normaliseQuotes, parcelForCart, quoteShipping, SHIPPING_RATES_FAILURE_MESSAGE } from '../../functions/_lib/shipping';
@@ -66,7 +68,7 @@ describe('normaliseQuotes', () => {
 
   it('fills in what is missing: an id from the name, the default estimate, satchel from its size', () => {
     const [result] = normaliseQuotes([{ plan_name: 'Large Satchel', price: 12, satchel_size: 'large' }]);
-    expect(result).toMatchObject({ id: 'large-satchel', is_satchel: true, eta: { days_range: SHIPPING.defaultDeliveryEstimate, date_range: '' } });
+    expect(result).toMatchObject({ id: 'large-satchel', is_satchel: true, eta: { days_range: deliveryEstimate('AU', 'standard'), date_range: '' } });
   });
 
   it('drops entries without a name or a usable price instead of offering them', () => {
@@ -106,8 +108,32 @@ describe('fallbackQuotes', () => {
     ]);
   });
 
-  it.each(ALLOWED_COUNTRIES.filter((c) => c !== 'AU'))('%s: the international flat rate of 25 AUD', (country) => {
+  it.each(ALLOWED_COUNTRIES.filter((c) => c !== 'AU'))('%s: the international flat rate of 25 AUD, with the range stated for the country', (country) => {
     expect(fallbackQuotes(country)).toEqual([expect.objectContaining({ id: 'international-flat', plan_name: 'International Shipping', price: 25 })]);
+    const range = fallbackQuotes(country)[0]!.eta.days_range;
+    expect(range).toMatch(/^\d+-\d+ business days$/);
+    expect(range).toBe(deliveryEstimate(country));
+  });
+});
+
+describe('delivery estimates: content/shipping/delivery-estimates.json', () => {
+  const file = JSON.parse(readFileSync('content/shipping/delivery-estimates.json', 'utf8')) as Record<string, unknown>;
+  const words = ([min, max]: [number, number]) => `${min}-${max} business days`;
+  it('each destination shows its own group’s range from the file, Australia one per service', () => {
+    const au = file.australia as Record<string, [number, number]>;
+    expect(deliveryEstimate('AU', 'standard')).toBe(words(au.standard!));
+    expect(deliveryEstimate('AU', 'express')).toBe(words(au.express!));
+    const groups = { US: 'unitedStates', GB: 'unitedKingdom', CA: 'canada', NZ: 'newZealand', IE: 'ireland', FR: 'restOfWorld' } as const;
+    for (const [country, group] of Object.entries(groups)) expect(deliveryEstimate(country), country).toBe(words(file[group] as [number, number]));
+  });
+  it('no option anywhere says the time is confirmed after purchase', () => {
+    for (const country of ALLOWED_COUNTRIES) for (const q of fallbackQuotes(country)) expect(q.eta.days_range, country).not.toMatch(/confirm/i);
+  });
+  it('an order shows the estimate it was placed with; one without (or with the old words) shows its country’s range', () => {
+    expect(orderDeliveryEstimate({ country: 'US', estimatedDelivery: '2-4 business days' })).toBe('2-4 business days');
+    expect(orderDeliveryEstimate({ country: 'US', estimatedDelivery: 'Confirmed by the seller after purchase' })).toBe(deliveryEstimate('US'));
+    expect(orderDeliveryEstimate({ country: 'GB' })).toBe(deliveryEstimate('GB'));
+    expect(orderDeliveryEstimate({ country: 'AU', methodId: 'au-express', estimatedDelivery: '' })).toBe(deliveryEstimate('AU', 'express'));
   });
 });
 

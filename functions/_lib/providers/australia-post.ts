@@ -4,7 +4,7 @@
  * key in the AUTH-KEY header. The answer is XML turned into JSON, so a list of one arrives as a bare object.
  */
 import { z } from 'zod';
-import { SHIPPING } from '../../../src/config/constants';
+import { deliveryEstimate, type DeliveryService } from '../../../src/features/checkout/delivery-estimates';
 import { ProviderError } from './errors';
 import { requestProvider } from './transport';
 import { carrierPrice, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider } from './shipping-rates';
@@ -67,15 +67,16 @@ function satchelOf(service: PacService): { isSatchel: boolean; size: SatchelSize
 }
 
 /** "Delivered in 2-4 business days" → "2-4 business days"; "Delivered next business day" → "1 business day". */
-export function etaFromDeliveryTime(text: string | undefined): string {
+export function etaFromDeliveryTime(text: string | undefined, service: DeliveryService = 'standard'): string {
   const value = (text ?? '').trim();
-  if (!value) return SHIPPING.defaultDeliveryEstimate;
+  // No time stated: the publisher's own range for the service.
+  if (!value) return deliveryEstimate('AU', service);
   const range = /(\d+)\s*(?:-|–|to)\s*(\d+)\s*business days?/i.exec(value);
   if (range) return `${range[1]}-${range[2]} business days`;
   const single = /(\d+)\s*business days?/i.exec(value);
   if (single) return single[1] === '1' ? '1 business day' : `${single[1]} business days`;
   if (/next business day/i.test(value)) return '1 business day';
-  return value.replace(/^delivered\s+(in\s+)?/i, '').trim() || SHIPPING.defaultDeliveryEstimate;
+  return value.replace(/^delivered\s+(in\s+)?/i, '').trim() || deliveryEstimate('AU', service);
 }
 
 /** Satchel names ("Small satchel") don't say which service they belong to; the code does. */
@@ -88,16 +89,17 @@ function planNameOf(service: PacService, isSatchel: boolean): string {
 
 function toQuote(service: PacService): ShippingQuote {
   const satchel = satchelOf(service);
+  // Express Post and Courier Post are the faster services; Parcel Post is the standard one.
+  const speed = /EXPRESS|COURIER/i.test(service.code) ? 'express' : 'standard';
   return {
     id: service.code,
     plan_name: planNameOf(service, satchel.isSatchel),
     carrier: CARRIER,
     is_satchel: satchel.isSatchel,
     satchel_size: satchel.size,
-    // Express Post and Courier Post are the faster services; Parcel Post is the standard one.
-    service: /EXPRESS|COURIER/i.test(service.code) ? 'express' : 'standard',
+    service: speed,
     price: Math.round(service.price * 100) / 100,
-    eta: { days_range: etaFromDeliveryTime(service.delivery_time), date_range: '' },
+    eta: { days_range: etaFromDeliveryTime(service.delivery_time, speed), date_range: '' },
   };
 }
 

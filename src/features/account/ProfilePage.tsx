@@ -82,7 +82,31 @@ function OrderHistory({ history }: { history: History }) {
         </div>
       )}
       {history.status === 'ready' && history.orders.length > 0 && (
-        <div className="mt-4 overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
+        // Below 640 px a card per order: six columns do not fit a phone, and the total and Track would be off-screen.
+        <ul className="mt-4 space-y-3 sm:hidden" aria-label="Your orders">
+          {history.orders.map((order) => (
+            <li key={order.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <span className="font-mono font-semibold">{orderNumber(order.id)}</span>
+                <StatusBadge status={order.status} />
+              </div>
+              <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                <dt className="text-slate-600">Date</dt>
+                <dd>{formatShortDate(order.createdAt)}</dd>
+                <dt className="text-slate-600">Items</dt>
+                <dd>{order.itemCount}</dd>
+                <dt className="text-slate-600">Total</dt>
+                <dd className="font-semibold">{formatPrice(order.total)}</dd>
+              </dl>
+              <a href={`${BACK_OFFICE.orderStatusPath}#${order.statusToken}`} className="mt-3 inline-block font-semibold text-navy underline">
+                Track<span className="sr-only"> order {orderNumber(order.id)}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {history.status === 'ready' && history.orders.length > 0 && (
+        <div className="mt-4 hidden overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200 sm:block">
           <table className="w-full text-left">
             <thead className="border-b border-slate-200 text-sm text-slate-600">
               <tr>

@@ -5,6 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { PROMOTION_CODES } from '@/config/constants';
+import { FieldError, invalidProps } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatLongDate, formatPrice } from '@/lib/format';
 import { createCode, listCodes, setCodeActive, type NewPromotionCode, type PromotionCode } from './api';
@@ -25,27 +26,41 @@ function period(code: PromotionCode): string {
   return `${formatLongDate(code.starts_at)} to ${lastDay(code.ends_at)}`;
 }
 
-/** Why the form cannot be sent, or null. */
-function formProblem(form: typeof EMPTY): string | null {
-  if (!PROMOTION_CODES.pattern.test(form.code.trim().toUpperCase())) return 'A code is 3 to 32 letters, digits, - or _.';
+type CodeField = 'code' | 'amount' | 'min' | 'uses' | 'ends';
+type CodeProblem = { field: CodeField | 'form'; message: string };
+
+/** Why the form cannot be sent, and which field it is about; or null. */
+function formProblem(form: typeof EMPTY): CodeProblem | null {
+  if (!PROMOTION_CODES.pattern.test(form.code.trim().toUpperCase())) return { field: 'code', message: 'A code is 3 to 32 letters, digits, - or _.' };
   const amount = Number(form.amount);
-  if (!(amount > 0)) return 'Enter how much the code takes off.';
-  if (form.kind === 'percent' && (!Number.isInteger(amount) || amount > 100)) return 'A percentage is a whole number from 1 to 100.';
-  if (form.minSubtotal && !(Number(form.minSubtotal) >= 0)) return 'The minimum subtotal is an amount of 0 or more.';
-  if (form.maxUses && !(Number.isInteger(Number(form.maxUses)) && Number(form.maxUses) > 0)) return 'The number of uses is a whole number above 0, or empty for no limit.';
-  if (form.startsOn && form.endsOn && form.endsOn < form.startsOn) return 'The last day must be on or after the first.';
+  if (!(amount > 0)) return { field: 'amount', message: 'Enter how much the code takes off.' };
+  if (form.kind === 'percent' && (!Number.isInteger(amount) || amount > 100)) return { field: 'amount', message: 'A percentage is a whole number from 1 to 100.' };
+  if (form.minSubtotal && !(Number(form.minSubtotal) >= 0)) return { field: 'min', message: 'The minimum subtotal is an amount of 0 or more.' };
+  if (form.maxUses && !(Number.isInteger(Number(form.maxUses)) && Number(form.maxUses) > 0)) {
+    return { field: 'uses', message: 'The number of uses is a whole number above 0, or empty for no limit.' };
+  }
+  if (form.startsOn && form.endsOn && form.endsOn < form.startsOn) return { field: 'ends', message: 'The last day must be on or after the first.' };
   return null;
 }
+
+/** The field's id: `code-<field>`. */
+const codeFieldId = (field: CodeField) => `code-${field}`;
 
 function CodeForm({ onCreated }: { onCreated: () => void }) {
   const [form, setForm] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
+  // A problem is shown on its field (the server's, which names none, under the form), not in a toast far away.
+  const [problem, setProblem] = useState<CodeProblem | null>(null);
   const set = (name: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm({ ...form, [name]: e.target.value });
+  /** The props that mark a field invalid and tie its message to it, and the message under it. */
+  const invalid = (field: CodeField) => invalidProps(codeFieldId(field), problem?.field === field ? problem.message : undefined);
+  const message = (field: CodeField) => <FieldError fieldId={codeFieldId(field)} message={problem?.field === field ? problem.message : undefined} />;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = formProblem(form);
-    if (problem) return toast({ title: problem, variant: 'error' });
+    const found = formProblem(form);
+    setProblem(found);
+    if (found) return found.field === 'form' ? undefined : document.getElementById(codeFieldId(found.field))?.focus();
     setBusy(true);
     try {
       const code = form.code.trim().toUpperCase();
@@ -62,14 +77,14 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
       setForm(EMPTY);
       onCreated();
     } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'Could not create the code.', variant: 'error' });
+      setProblem({ field: 'form', message: error instanceof Error ? error.message : 'Could not create the code.' });
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <form onSubmit={submit} className="mt-4 grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4" aria-labelledby="new-code-heading">
+    <form onSubmit={submit} noValidate className="mt-4 grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4" aria-labelledby="new-code-heading">
       <h3 id="new-code-heading" className="text-lg font-bold sm:col-span-2 lg:col-span-4">
         New code
       </h3>
@@ -77,7 +92,8 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
         <label htmlFor="code-code" className="label">
           Code
         </label>
-        <input id="code-code" className="field uppercase" required maxLength={PROMOTION_CODES.maxLength} value={form.code} onChange={set('code')} placeholder="PARISH10" />
+        <input id="code-code" className="field uppercase" required maxLength={PROMOTION_CODES.maxLength} value={form.code} onChange={set('code')} placeholder="PARISH10" {...invalid('code')} />
+        {message('code')}
       </div>
       <div>
         <label htmlFor="code-kind" className="label">
@@ -103,13 +119,16 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
           inputMode="decimal"
           value={form.amount}
           onChange={set('amount')}
+          {...invalid('amount')}
         />
+        {message('amount')}
       </div>
       <div>
         <label htmlFor="code-min" className="label">
           Minimum subtotal (AUD, optional)
         </label>
-        <input id="code-min" className="field" type="number" min={0} step={0.01} inputMode="decimal" value={form.minSubtotal} onChange={set('minSubtotal')} />
+        <input id="code-min" className="field" type="number" min={0} step={0.01} inputMode="decimal" value={form.minSubtotal} onChange={set('minSubtotal')} {...invalid('min')} />
+        {message('min')}
       </div>
       <div>
         <label htmlFor="code-starts" className="label">
@@ -121,19 +140,26 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
         <label htmlFor="code-ends" className="label">
           Last day (optional)
         </label>
-        <input id="code-ends" className="field" type="date" value={form.endsOn} min={form.startsOn || undefined} onChange={set('endsOn')} />
+        <input id="code-ends" className="field" type="date" value={form.endsOn} min={form.startsOn || undefined} onChange={set('endsOn')} {...invalid('ends')} />
+        {message('ends')}
       </div>
       <div>
         <label htmlFor="code-uses" className="label">
           Total uses (optional)
         </label>
-        <input id="code-uses" className="field" type="number" min={1} step={1} inputMode="numeric" value={form.maxUses} onChange={set('maxUses')} />
+        <input id="code-uses" className="field" type="number" min={1} step={1} inputMode="numeric" value={form.maxUses} onChange={set('maxUses')} {...invalid('uses')} />
+        {message('uses')}
       </div>
       <div className="flex items-end">
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? 'Creating...' : 'Create code'}
         </button>
       </div>
+      {problem?.field === 'form' && (
+        <p role="alert" className="text-sm font-semibold text-red-800 sm:col-span-2 lg:col-span-4">
+          {problem.message}
+        </p>
+      )}
       <p className="text-sm text-slate-700 sm:col-span-2 lg:col-span-4">
         One code per order. It comes off the goods, never the shipping; free shipping is judged on the goods after it. Days are Sydney days, both included.
       </p>

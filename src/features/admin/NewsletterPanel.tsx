@@ -57,6 +57,7 @@ export function NewsletterPanel() {
     () =>
       renderNewsletter({
         subject: subject || 'Subject',
+        siteOrigin: window.location.origin,
         markdown: body.trim() ? body : PLACEHOLDER,
         unsubscribeUrl: `${window.location.origin}${NEWSLETTER.unsubscribePagePath}`,
         postalAddress: PREVIEW_POSTAL_ADDRESS,

@@ -215,9 +215,11 @@ function RefundPartForm({ order, refunds, reload }: { order: Order; refunds: Ord
   const [reason, setReason] = useState('');
   const [error, setError] = useState<{ field: 'amount' | 'reason' | 'form'; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  // A checked amount waits here for the publisher's "yes": money sent back cannot be taken back.
+  const [confirming, setConfirming] = useState<{ cents: number } | null>(null);
   const left = refunds.remaining - refunds.pending;
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = parseRefundAmount(amount);
     if ('error' in parsed) return setError({ field: 'amount', message: parsed.error });
@@ -226,9 +228,14 @@ function RefundPartForm({ order, refunds, reload }: { order: Order; refunds: Ord
     }
     if (reason.trim() === '') return setError({ field: 'reason', message: 'Give a reason for the refund.' });
     setError(null);
+    setConfirming({ cents: parsed.cents });
+  }
+
+  async function refund(cents: number) {
+    setConfirming(null);
     setBusy(true);
     try {
-      toast({ title: await runOrderAction({ action: 'refund_part', orderId: order.id, amountCents: parsed.cents, reason }) });
+      toast({ title: await runOrderAction({ action: 'refund_part', orderId: order.id, amountCents: cents, reason }) });
       setAmount('');
       setReason('');
     } catch (failure) {
@@ -258,13 +265,19 @@ function RefundPartForm({ order, refunds, reload }: { order: Order; refunds: Ord
             className="field"
             inputMode="decimal"
             autoComplete="off"
-            placeholder="12.50"
             value={amount}
             maxLength={12}
-            onChange={(e) => setAmount(e.target.value)}
+            onChange={(e) => {
+              setAmount(e.target.value);
+              setConfirming(null);
+            }}
             aria-invalid={error?.field === 'amount' ? true : undefined}
-            aria-describedby={describedBy('amount')}
+            aria-describedby={[describedBy('amount'), 'refund-amount-hint'].filter(Boolean).join(' ')}
           />
+          {/* A hint, not a placeholder: a greyed 12.50 in the box reads as an amount already there. */}
+          <p id="refund-amount-hint" className="mt-1 text-sm text-slate-600">
+            Dollars and cents, such as 12.50
+          </p>
         </div>
         <div>
           <label htmlFor="refund-reason" className="label">
@@ -275,7 +288,10 @@ function RefundPartForm({ order, refunds, reload }: { order: Order; refunds: Ord
             className="field"
             value={reason}
             maxLength={500}
-            onChange={(e) => setReason(e.target.value)}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setConfirming(null);
+            }}
             aria-invalid={error?.field === 'reason' ? true : undefined}
             aria-describedby={describedBy('reason')}
           />
@@ -286,9 +302,23 @@ function RefundPartForm({ order, refunds, reload }: { order: Order; refunds: Ord
           {error.message}
         </p>
       )}
-      <button type="submit" className="btn-primary mt-3" aria-disabled={busy || undefined}>
-        {busy ? 'Refunding...' : 'Refund part'}
-      </button>
+      {confirming ? (
+        <span className="mt-3 flex flex-wrap items-center gap-2 rounded-xl bg-red-50 p-2">
+          <span className="text-sm text-red-900" role="status">
+            Refund {formatPrice(confirming.cents / 100)} to the customer’s card? It cannot be undone.
+          </span>
+          <button type="button" className="btn bg-red-700 text-white hover:bg-red-800" onClick={() => void refund(confirming.cents)}>
+            Confirm refund of {formatPrice(confirming.cents / 100)}
+          </button>
+          <button type="button" className="btn-secondary" onClick={() => setConfirming(null)}>
+            Don’t refund
+          </button>
+        </span>
+      ) : (
+        <button type="submit" className="btn-primary mt-3" aria-disabled={busy || undefined}>
+          {busy ? 'Refunding...' : 'Refund part'}
+        </button>
+      )}
     </form>
   );
 }

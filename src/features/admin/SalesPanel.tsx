@@ -1,5 +1,5 @@
 /**
- * Sales: for this month, last month or a date range, by day or by month — orders, copies sold per title,
+ * Sales: for this week, the last 7 days, this month, last month or a date range, by day or by month — orders, copies sold per title,
  * takings (goods, shipping, refunds, net) and, when the shop is GST-registered, the GST included. Every figure
  * comes from the database in one call (admin_sales); the chart draws the same net takings the table lists.
  * Download CSV gives the period's orders with their lines in Xero's import layout.
@@ -9,20 +9,11 @@ import { SITE } from '@/config/site';
 import { formatPrice, shopDay } from '@/lib/format';
 import { getSales, listSaleOrders, type Sales, type SalesGrouping } from './api';
 import { salesCsv } from './sales-csv';
+import { monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
 import { LoadState, useLoad } from './use-load';
 import { toast } from '@/features/toast/store';
 
-type PeriodChoice = 'this_month' | 'last_month' | 'range';
-
-const pad = (n: number) => String(n).padStart(2, '0');
-/** The first and last day of the month `offset` months from the one `today` is in. */
-function monthOf(today: string, offset: number): { from: string; to: string } {
-  const [year, month] = today.split('-').map(Number) as [number, number];
-  const first = new Date(Date.UTC(year, month - 1 + offset, 1));
-  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0));
-  const iso = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-  return { from: iso(first), to: iso(last) };
-}
+type PeriodChoice = QuickPeriod | 'range';
 
 const dayLabel = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const monthLabel = new Intl.DateTimeFormat('en-AU', { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -216,7 +207,7 @@ export function SalesPanel() {
   const [by, setBy] = useState<SalesGrouping>('day');
   const [range, setRange] = useState(() => monthOf(today, 0));
   const [downloading, setDownloading] = useState(false);
-  const period = choice === 'this_month' ? monthOf(today, 0) : choice === 'last_month' ? monthOf(today, -1) : range;
+  const period = choice === 'range' ? range : quickPeriod(choice, today);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(period.from) && /^\d{4}-\d{2}-\d{2}$/.test(period.to) && period.from <= period.to;
   const { state } = useLoad(() => (valid ? getSales(period.from, period.to, by) : Promise.reject(new Error('Choose a start date on or before the end date.'))), [period.from, period.to, by, valid]);
 
@@ -232,6 +223,8 @@ export function SalesPanel() {
   }
 
   const periods: Array<{ id: PeriodChoice; label: string }> = [
+    { id: 'this_week', label: 'This week' },
+    { id: 'last_7_days', label: 'Last 7 days' },
     { id: 'this_month', label: 'This month' },
     { id: 'last_month', label: 'Last month' },
     { id: 'range', label: 'Date range' },

@@ -5,6 +5,7 @@
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { LIMITS } from '@/config/constants';
+import { FieldError, invalidProps } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, orderNumber } from '@/lib/format';
 import { toSingleLine } from '@/lib/text';
@@ -57,6 +58,9 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
+  // A problem is shown under the field it is about (or under the form, from the server), where the eye is.
+  const [error, setError] = useState<{ field: 'stock' | 'received' | 'reason' | 'form'; message: string } | null>(null);
+  const errorOf = (field: 'stock' | 'received' | 'reason') => (error?.field === field ? error.message : undefined);
   // A change made here or elsewhere: the field starts from the new figure.
   useEffect(() => setStockValue(String(row.stock)), [row.stock]);
 
@@ -67,9 +71,10 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
     // The reason is kept in the stock history as one line.
     const why = toSingleLine(reason);
     const figure = Number(receiving ? received : stock);
-    if (receiving && (!Number.isInteger(figure) || figure < 1)) return toast({ title: 'Copies received must be a whole number, 1 or more.', variant: 'error' });
-    if (!receiving && (!Number.isInteger(figure) || figure < 0)) return toast({ title: 'Stock must be a whole number, 0 or more.', variant: 'error' });
-    if (!why) return toast({ title: 'Give a reason for the change.', variant: 'error' });
+    if (receiving && (received.trim() === '' || !Number.isInteger(figure) || figure < 1)) return setError({ field: 'received', message: 'Copies received must be a whole number, 1 or more.' });
+    if (!receiving && (stock.trim() === '' || !Number.isInteger(figure) || figure < 0)) return setError({ field: 'stock', message: 'Stock must be a whole number, 0 or more.' });
+    if (!why) return setError({ field: 'reason', message: 'Give a reason for the change.' });
+    setError(null);
     const request: StockActionRequest = receiving ? { action: 'receive', productId: row.id, quantity: figure, reason: why } : { action: 'set', productId: row.id, stock: figure, reason: why };
     setBusy(true);
     try {
@@ -87,8 +92,8 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
         const why = sendError instanceof Error ? sendError.message : 'Sending failed.';
         toast({ title: message, description: `${why} Resume sending it from Newsletter.`, variant: 'error' });
       }
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'Could not change the stock.', variant: 'error' });
+    } catch (failure) {
+      setError({ field: 'form', message: failure instanceof Error ? failure.message : 'Could not change the stock.' });
     } finally {
       setBusy(false);
     }
@@ -110,46 +115,78 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
           {showHistory ? 'Hide history' : 'History'}
         </button>
       </div>
-      <form onSubmit={submit} noValidate className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_2fr] sm:items-end" aria-label={`Change the stock of ${row.title}`}>
-        <div className="flex items-end gap-2">
-          <div className="min-w-0 flex-1">
-            <label htmlFor={`${id}-stock`} className="label">
-              New stock
-            </label>
-            <input id={`${id}-stock`} className="field" type="number" min={0} max={LIMITS.stockMax} step={1} inputMode="numeric" value={stock} onChange={(e) => setStockValue(e.target.value)} />
+      <form onSubmit={submit} noValidate className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_2fr] sm:items-start" aria-label={`Change the stock of ${row.title}`}>
+        <div>
+          <div className="flex items-end gap-2">
+            <div className="min-w-0 flex-1">
+              <label htmlFor={`${id}-stock`} className="label">
+                New stock
+              </label>
+              <input
+                id={`${id}-stock`}
+                className="field"
+                type="number"
+                min={0}
+                max={LIMITS.stockMax}
+                step={1}
+                inputMode="numeric"
+                value={stock}
+                onChange={(e) => setStockValue(e.target.value)}
+                {...invalidProps(`${id}-stock`, errorOf('stock'))}
+              />
+            </div>
+            <button type="submit" name="action" value="set" className="btn-primary shrink-0 px-4" disabled={busy}>
+              Set to
+            </button>
           </div>
-          <button type="submit" name="action" value="set" className="btn-primary shrink-0 px-4" disabled={busy}>
-            Set to
-          </button>
+          <FieldError fieldId={`${id}-stock`} message={errorOf('stock')} />
         </div>
-        <div className="flex items-end gap-2">
-          <div className="min-w-0 flex-1">
-            <label htmlFor={`${id}-received`} className="label">
-              Copies received
-            </label>
-            <input
-              id={`${id}-received`}
-              className="field"
-              type="number"
-              min={1}
-              max={LIMITS.stockMax}
-              step={1}
-              inputMode="numeric"
-              value={received}
-              placeholder="+N"
-              onChange={(e) => setReceived(e.target.value)}
-            />
+        <div>
+          <div className="flex items-end gap-2">
+            <div className="min-w-0 flex-1">
+              <label htmlFor={`${id}-received`} className="label">
+                Copies received
+              </label>
+              <input
+                id={`${id}-received`}
+                className="field"
+                type="number"
+                min={1}
+                max={LIMITS.stockMax}
+                step={1}
+                inputMode="numeric"
+                value={received}
+                placeholder="+N"
+                onChange={(e) => setReceived(e.target.value)}
+                {...invalidProps(`${id}-received`, errorOf('received'))}
+              />
+            </div>
+            <button type="submit" name="action" value="receive" className="btn-gold shrink-0 px-4" disabled={busy}>
+              Received
+            </button>
           </div>
-          <button type="submit" name="action" value="receive" className="btn-gold shrink-0 px-4" disabled={busy}>
-            Received
-          </button>
+          <FieldError fieldId={`${id}-received`} message={errorOf('received')} />
         </div>
         <div>
           <label htmlFor={`${id}-reason`} className="label">
             Reason
           </label>
-          <input id={`${id}-reason`} className="field" value={reason} maxLength={LIMITS.stockReasonMaxLength} onChange={(e) => setReason(e.target.value)} placeholder="e.g. reprint delivered" />
+          <input
+            id={`${id}-reason`}
+            className="field"
+            value={reason}
+            maxLength={LIMITS.stockReasonMaxLength}
+            onChange={(e) => setReason(e.target.value)}
+            placeholder="e.g. reprint delivered"
+            {...invalidProps(`${id}-reason`, errorOf('reason'))}
+          />
+          <FieldError fieldId={`${id}-reason`} message={errorOf('reason')} />
         </div>
+        {error?.field === 'form' && (
+          <p role="alert" className="text-sm font-semibold text-red-800 sm:col-span-3">
+            {error.message}
+          </p>
+        )}
       </form>
       {showHistory && <StockHistory productId={row.id} version={`${row.stock}`} />}
     </section>

@@ -50,8 +50,6 @@ export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
         .array(z.object({ minQuantity: z.number().int().min(2).max(99), price: money }))
         .default([])
         .transform((tiers) => [...tiers].sort((a, b) => a.minQuantity - b.minQuantity)),
-      /** The prices the US and UK pages show (structured data); checkout always charges the AUD price. */
-      displayPrices: z.object({ USD: money, GBP: money }),
       weightGrams: z.number().positive(),
       dimensionsCm: z.object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() }),
       pages: z.number().int().positive(),

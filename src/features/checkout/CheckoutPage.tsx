@@ -6,12 +6,12 @@
  * payment tab, to the confirmation or back to the form.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { ALLOWED_COUNTRIES, COUNTRY_NAMES, LIMITS, STORAGE_KEYS } from '@/config/constants';
 import { useAuth } from '@/features/account/use-auth';
 import { $cartLines, $itemCount, $subtotal } from '@/features/cart/store';
 import EmptyCart from '@/features/cart/EmptyCart';
-import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
+import { errorId, FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { formatPrice, formatPriceAud } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { useHydrated } from '@/lib/use-hydrated';
@@ -24,12 +24,15 @@ import { usePromotionCode } from './use-promotion-code';
 import PromotionCodeField from './PromotionCodeField';
 import { codeAnswerSchema, discountLabel } from './promotion-code';
 import { subtractDollars } from '@/lib/money';
+import { emailSuggestion } from '@/lib/email-typos';
 import { addressFormat, auStateOfPostcode } from './address-format';
 import { clearDraft, readDraft, saveDraft } from './draft';
 import { CANCELLED_PAYMENT_PATH, onPaymentNews } from './payment-tabs';
 import { CHECKOUT_FIELDS, checkoutProblem, missingForProceed, type CheckoutField } from './validation';
 import { NO_GIFT, type GiftChoice } from './gift';
 import GiftFields from './GiftFields';
+import { importChargesStatement } from './import-charges';
+import { visitorCountry } from './visitor-country';
 
 const EMPTY_ADDRESS: AddressFields = { fullName: '', phone: '', addressLine1: '', addressLine2: '', city: '', state: '', postalCode: '', country: 'AU' };
 
@@ -61,6 +64,8 @@ export default function CheckoutPage() {
   const code = usePromotionCode(lines, email);
   const delivery = useDeliveryOptions(address, lines, subtractDollars(subtotal, code.discount), hydrated, code.applied?.code);
   const [draftRead, setDraftRead] = useState(false);
+  // Once the shopper picks a country (or a draft brings one back), the visitor's detected country no longer applies.
+  const countryChosen = useRef(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<{ field: CheckoutField; message: string } | null>(null);
@@ -71,6 +76,8 @@ export default function CheckoutPage() {
   const lineProblem = (delivery.state.status === 'ready' ? delivery.state.lineProblem : undefined) ?? refusedLine;
   const format = addressFormat(address.country);
   const price = format.labelCurrency ? formatPriceAud : formatPrice;
+  const importCharges = importChargesStatement(address.country);
+  const suggestion = emailSuggestion(email);
   const errorOf = (field: CheckoutField) => (fieldError?.field === field ? fieldError.message : undefined);
 
   useEffect(() => {
@@ -84,7 +91,15 @@ export default function CheckoutPage() {
     if (!hydrated) return;
     const draft = readDraft();
     if (draft?.email) setEmail(draft.email);
-    if (draft?.address) setAddress({ ...EMPTY_ADDRESS, ...draft.address });
+    if (draft?.address) {
+      countryChosen.current = true;
+      setAddress({ ...EMPTY_ADDRESS, ...draft.address });
+    } else {
+      // A new checkout starts on the country the shop sees the visitor in, when it ships there.
+      visitorCountry().then((country) => {
+        if (country && !countryChosen.current) setAddress((a) => ({ ...a, country, state: a.country === country ? a.state : '' }));
+      });
+    }
     if (draft?.methodId) delivery.choose(draft.methodId);
     if (draft?.gift) setGift({ ...NO_GIFT, ...draft.gift });
     if (typeof draft?.reminderConsent === 'boolean') setReminderConsent(draft.reminderConsent);
@@ -120,6 +135,7 @@ export default function CheckoutPage() {
   /** Changes one address field; a changed postcode in Australia fills in its state, unless one was chosen. */
   function change(name: keyof AddressFields, value: string) {
     if (fieldError?.field === name) setFieldError(null);
+    if (name === 'country') countryChosen.current = true;
     setAddress((a) => {
       const next = { ...a, [name]: value };
       if (name === 'country') next.state = '';
@@ -211,7 +227,23 @@ export default function CheckoutPage() {
             maxLength={LIMITS.emailMaxLength}
             readOnly={!hydrated}
             error={errorOf('email')}
+            aria-describedby={[errorOf('email') && errorId(fieldId('email')), suggestion && `${fieldId('email')}-suggestion`].filter(Boolean).join(' ') || undefined}
           />
+          {suggestion && (
+            <p id={`${fieldId('email')}-suggestion`} className="-mt-2 flex flex-wrap items-center gap-x-2 text-sm text-slate-700">
+              <span>Did you mean {suggestion}?</span>
+              <button
+                type="button"
+                className="font-semibold text-navy underline"
+                onClick={() => {
+                  setEmail(suggestion);
+                  if (fieldError?.field === 'email') setFieldError(null);
+                }}
+              >
+                Use {suggestion}
+              </button>
+            </p>
+          )}
           <label className="flex cursor-pointer items-start gap-3">
             <input type="checkbox" className="mt-1 h-5 w-5 shrink-0" checked={reminderConsent} disabled={!hydrated} onChange={(e) => setReminderConsent(e.target.checked)} />
             <span>Send me one reminder about this order if I leave the payment page without paying</span>
@@ -258,9 +290,10 @@ export default function CheckoutPage() {
             id={fieldId('addressLine1')}
             error={errorOf('addressLine1')}
             onChange={(value) => change('addressLine1', value)}
-            onSelect={(a) =>
-              setAddress((prev) => ({ ...prev, addressLine1: a.line1, addressLine2: a.line2, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country || prev.country }))
-            }
+            onSelect={(a) => {
+              countryChosen.current = true;
+              setAddress((prev) => ({ ...prev, addressLine1: a.line1, addressLine2: a.line2, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country || prev.country }));
+            }}
           />
           <TextField label="Address line 2" autoComplete="address-line2" optional {...field('addressLine2')} />
           <div className="grid gap-4 sm:grid-cols-3">
@@ -323,6 +356,11 @@ export default function CheckoutPage() {
               <span className="font-semibold">{shippingPrice(q.price, price)}</span>
             </label>
           ))}
+          {importCharges && (
+            <p className="text-sm text-slate-700" data-testid="import-charges">
+              {importCharges}
+            </p>
+          )}
         </fieldset>
       </div>
       <aside className="h-fit space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200" aria-labelledby="order-summary-heading">

@@ -84,7 +84,7 @@ export default function OrderConfirmation() {
         </div>
         <div className="flex justify-between gap-4">
           <dt className="text-slate-600">Estimated delivery</dt>
-          <dd className="font-semibold">{shippingMethod.estimatedDelivery || SHIPPING.confirmationDeliveryEstimate}</dd>
+          <dd className="font-semibold">{shippingMethod.estimatedDelivery}</dd>
         </div>
         <div className="flex justify-between gap-4">
           <dt className="text-slate-600">Carrier</dt>

@@ -2,11 +2,12 @@
  * The checkout's contract: what the checkout page and the server functions must agree on — the shapes of a
  * delivery option and an address, the rate card (the flat table and the free-shipping rule), and the
  * messages both sides show. The page imports it to preview the prices the server will charge, and the
- * functions import it to charge them; it depends on nothing but the business constants, so the page
- * downloads no server code with it.
+ * functions import it to charge them; it depends on nothing but the business constants and the stated
+ * delivery times, so the page downloads no server code with it.
  */
 import { SHIPPING, type CountryCode } from '@/config/constants';
 import { toCents } from '@/lib/money';
+import { deliveryEstimate } from './delivery-estimates';
 
 export type SatchelSize = (typeof SHIPPING.satchelSizes)[number];
 /** Standard services may ship free; faster ones (Express Post, courier) are always charged. */
@@ -71,6 +72,7 @@ export function fallbackQuotes(country: CountryCode): ShippingQuote[] {
           { rate: SHIPPING.fallback.express, service: 'express' as const },
         ]
       : [{ rate: SHIPPING.fallback.international, service: 'standard' as const }];
+  // Each option says how long it takes to reach this country, as the publisher states it.
   return rates.map(({ rate, service }) => ({
     id: rate.id,
     plan_name: rate.name,
@@ -79,7 +81,7 @@ export function fallbackQuotes(country: CountryCode): ShippingQuote[] {
     satchel_size: null,
     service,
     price: rate.price,
-    eta: { days_range: rate.etaDays, date_range: '' },
+    eta: { days_range: deliveryEstimate(country, service), date_range: '' },
   }));
 }
 

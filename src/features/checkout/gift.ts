@@ -2,8 +2,9 @@
  * Gift orders: the message's one rule, shared by the checkout page (its live count and its message before
  * sending) and the server (which refuses what breaks it; the database checks it again). A message is plain
  * text: up to the limit in characters (as a person counts them, so an emoji is one), on a few lines, with no
- * control characters (a tab, a NUL, a form feed) and no bidirectional overrides, none of which a printed
- * slip can show honestly.
+ * control characters (a tab, a NUL, a form feed), none of which a printed slip can show honestly. Invisible
+ * direction marks and overrides (which text pasted from a phone or a right-to-left page often carries) are
+ * dropped without a word: the buyer cannot see them, so could not remove them.
  */
 import { LIMITS } from '@/config/constants';
 
@@ -14,11 +15,17 @@ export const GIFT_MESSAGES = {
   recipient: "Please enter the recipient's full name for the parcel's label.",
 } as const;
 
-/** Control characters except the line break, DEL, the C1 controls, the Unicode line separators and the bidi controls. */
-const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Control characters except the line break, DEL, the C1 controls and the Unicode line separators. */
+const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 
-/** The message as stored: Windows and old Mac line breaks as `\n`, no spaces or blank lines around it. */
-export const normaliseGiftMessage = (text: string): string => text.replace(/\r\n?/g, '\n').trim();
+/** The bidirectional marks, embeddings, overrides and isolates (ALM, LRM, RLM, LRE-RLO, LRI-PDI). */
+const DIRECTION_MARKS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The message as stored: direction marks dropped, Windows and old Mac line breaks as `\n`, no spaces or blank
+ * lines around it.
+ */
+export const normaliseGiftMessage = (text: string): string => text.replace(DIRECTION_MARKS, '').replace(/\r\n?/g, '\n').trim();
 
 /** Characters as a person counts them (code points), after normalising. */
 export const giftMessageLength = (text: string): number => [...normaliseGiftMessage(text)].length;

@@ -1,6 +1,6 @@
 /**
  * Copy that stands in for the publisher's own: any file under content/ whose frontmatter (Markdown/MDX) or
- * YAML says `sample: true` at its top level (the sample site's reviews, author, story, return address).
+ * YAML or JSON says `sample: true` at its top level (the sample site's reviews, author, story, return address).
  * Every build lists them; a production build (Netlify's CONTEXT=production) refuses to run until each is
  * replaced with the publisher's own, or confirmed by removing its `sample: true` line. `npm run doctor`
  * warns about the same files.
@@ -20,7 +20,8 @@ function metadataOf(path: string, text: string): unknown {
       const match = FRONTMATTER.exec(text);
       return match ? parse(match[1]!) : undefined;
     }
-    if (/\.ya?ml$/i.test(path)) return parse(text);
+    // YAML parses JSON too (content/shipping holds JSON, which the functions' bundler can import).
+    if (/\.(ya?ml|json)$/i.test(path)) return parse(text);
   } catch {
     // A file that does not parse is the build's to report; it says nothing about `sample` here.
   }
@@ -40,7 +41,7 @@ async function filesUnder(folder: string): Promise<string[]> {
 
 /** The files under `<rootDir>/content` marked `sample: true`, as paths from `rootDir` with forward slashes, sorted. */
 export async function findSampleContent(rootDir: string): Promise<string[]> {
-  const files = (await filesUnder(join(rootDir, 'content'))).filter((path) => /\.(md|mdx|markdown|ya?ml)$/i.test(path));
+  const files = (await filesUnder(join(rootDir, 'content'))).filter((path) => /\.(md|mdx|markdown|ya?ml|json)$/i.test(path));
   const marked: string[] = [];
   for (const path of files) {
     const metadata = metadataOf(path, await readFile(path, 'utf8'));

@@ -14,7 +14,7 @@ export function landingJsonLd(site: URL, entry: CollectionEntry<'landing'>, book
   if (faqs.length > 0) blocks.push(faqJsonLd(faqs));
   if (page.localBusiness) blocks.push(localBusinessJsonLd(site, page.localBusiness.areaServed, page.localBusiness.shippingDetails));
   if (page.productSchema) {
-    // The book is sold from /book; the page's market picks the AUD, USD or GBP price.
+    // The book is sold from /book at its AUD price; the page's market picks the destinations its shipping names.
     blocks.push(bookProductJsonLd({ site, book, image: cover, path: '/book', inStock, market: page.market }));
   }
   return blocks;

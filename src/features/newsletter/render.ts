@@ -4,14 +4,18 @@
  * this same function, so the preview is the email.
  *
  * Safe by construction: raw HTML in the Markdown is shown as text, never passed through; links and images keep
- * only http(s) addresses (links also mailto:), anything else (javascript:, data:) becomes plain text.
+ * only http(s) addresses (links also mailto:), anything else (javascript:, data:) becomes plain text. A site path
+ * (`[See the book](/book)`, as the publisher writes links everywhere else) is made absolute against the shop's
+ * origin: an email has no page to be relative to.
  */
-import { Marked, type Tokens } from 'marked';
+import { Marked, type Token, type Tokens } from 'marked';
 import { NEWSLETTER } from '../../config/constants';
 import { SITE } from '../../config/site';
 
 export interface NewsletterContent {
   subject: string;
+  /** The shop's origin (https://shop.example): the heading links to it, and site paths resolve against it. */
+  siteOrigin: string;
   markdown: string;
   /** The recipient's own unsubscribe page (signed token included). */
   unsubscribeUrl: string;
@@ -51,29 +55,147 @@ const STYLES: Record<string, string> = {
 };
 const STYLED_TAG = new RegExp(`<(${Object.keys(STYLES).join('|')})(?=[\\s>/])`, 'g');
 
-const markdown = new Marked({
-  gfm: true,
-  renderer: {
-    // Raw HTML, block or inline, is shown as the text it is.
-    html(token: Tokens.HTML | Tokens.Tag) {
-      return escapeHtml(token.text);
+/** A site path (one slash, not two) made absolute against the shop's origin; anything else as written. */
+function absolute(href: string, siteOrigin: string | undefined): string {
+  const trimmed = href.trim();
+  if (siteOrigin && /^\/(?!\/)/.test(trimmed)) return new URL(trimmed, siteOrigin).href;
+  return trimmed;
+}
+
+/** The address a link may go to, or undefined when it is shown as plain text. */
+const linkTarget = (href: string, siteOrigin: string | undefined) => {
+  const target = absolute(href, siteOrigin);
+  return LINK_PROTOCOL.test(target) ? target : undefined;
+};
+const imageSource = (href: string, siteOrigin: string | undefined) => {
+  const target = absolute(href, siteOrigin);
+  return IMAGE_PROTOCOL.test(target) ? target : undefined;
+};
+
+function htmlMarkdown(siteOrigin: string | undefined): Marked {
+  return new Marked({
+    gfm: true,
+    renderer: {
+      // Raw HTML, block or inline, is shown as the text it is.
+      html(token: Tokens.HTML | Tokens.Tag) {
+        return escapeHtml(token.text);
+      },
+      link(this: { parser: { parseInline: (tokens: Tokens.Generic[]) => string } }, token: Tokens.Link) {
+        const text = this.parser.parseInline(token.tokens);
+        const href = linkTarget(token.href, siteOrigin);
+        if (!href) return text;
+        return `<a href="${escapeHtml(href)}"${token.title ? ` title="${escapeHtml(token.title)}"` : ''}>${text}</a>`;
+      },
+      image(token: Tokens.Image) {
+        const src = imageSource(token.href, siteOrigin);
+        if (!src) return escapeHtml(token.text);
+        return `<img src="${escapeHtml(src)}" alt="${escapeHtml(token.text)}"${token.title ? ` title="${escapeHtml(token.title)}"` : ''}>`;
+      },
     },
-    link(this: { parser: { parseInline: (tokens: Tokens.Generic[]) => string } }, token: Tokens.Link) {
-      const text = this.parser.parseInline(token.tokens);
-      if (!LINK_PROTOCOL.test(token.href.trim())) return text;
-      return `<a href="${escapeHtml(token.href.trim())}"${token.title ? ` title="${escapeHtml(token.title)}"` : ''}>${text}</a>`;
-    },
-    image(token: Tokens.Image) {
-      if (!IMAGE_PROTOCOL.test(token.href.trim())) return escapeHtml(token.text);
-      return `<img src="${escapeHtml(token.href.trim())}" alt="${escapeHtml(token.text)}"${token.title ? ` title="${escapeHtml(token.title)}"` : ''}>`;
-    },
-  },
-});
+  });
+}
 
 /** The Markdown as HTML with the newsletter's inline styles (every tag in it is one Marked wrote). */
-export function markdownToHtml(source: string): string {
-  const html = markdown.parse(source, { async: false });
+export function markdownToHtml(source: string, siteOrigin?: string): string {
+  const html = htmlMarkdown(siteOrigin).parse(source, { async: false });
   return html.replace(STYLED_TAG, (_, tag: string) => `<${tag} style="${STYLES[tag]}"`);
+}
+
+const lexer = new Marked({ gfm: true });
+
+/** Inline Markdown as a person reads it: no asterisks or brackets, a link as "text (address)". */
+function inlineText(tokens: readonly Token[] | undefined, siteOrigin: string | undefined): string {
+  return (tokens ?? [])
+    .map((token): string => {
+      switch (token.type) {
+        case 'text':
+          return 'tokens' in token && token.tokens ? inlineText(token.tokens, siteOrigin) : token.text;
+        case 'strong':
+        case 'em':
+        case 'del':
+          return inlineText(token.tokens, siteOrigin);
+        case 'codespan':
+        case 'escape':
+        case 'html':
+          return token.text;
+        case 'br':
+          return '\n';
+        case 'link': {
+          const text = inlineText(token.tokens, siteOrigin);
+          const href = linkTarget(token.href, siteOrigin);
+          if (!href) return text;
+          const bare = href.replace(/^mailto:/i, '');
+          return text === href || text === bare || text === token.href.trim() ? bare : `${text} (${bare})`;
+        }
+        case 'image': {
+          const src = imageSource(token.href, siteOrigin);
+          return src ? `${token.text} (${src})` : token.text;
+        }
+        default:
+          return token.raw;
+      }
+    })
+    .join('');
+}
+
+/** Block Markdown as plain text: paragraphs apart, line breaks kept (a signature stays on its lines), lists with "-". */
+function blocksText(tokens: readonly Token[], siteOrigin: string | undefined): string {
+  const blocks: string[] = [];
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'space':
+        break;
+      case 'paragraph':
+      case 'heading':
+        blocks.push(inlineText(token.tokens, siteOrigin));
+        break;
+      case 'text':
+        blocks.push('tokens' in token && token.tokens ? inlineText(token.tokens, siteOrigin) : token.text);
+        break;
+      case 'list': {
+        const list = token as Tokens.List;
+        const start = typeof list.start === 'number' ? list.start : 1;
+        blocks.push(
+          list.items
+            .map((item, i) => {
+              const marker = list.ordered ? `${start + i}. ` : '- ';
+              return marker + blocksText(item.tokens, siteOrigin).replace(/\n/g, `\n${' '.repeat(marker.length)}`);
+            })
+            .join('\n'),
+        );
+        break;
+      }
+      case 'blockquote':
+        blocks.push(
+          blocksText((token as Tokens.Blockquote).tokens, siteOrigin)
+            .split('\n')
+            .map((line) => (line ? `> ${line}` : '>'))
+            .join('\n'),
+        );
+        break;
+      case 'code':
+      case 'html':
+        blocks.push(token.text.replace(/\n+$/, ''));
+        break;
+      case 'hr':
+        blocks.push('---');
+        break;
+      case 'table': {
+        const table = token as Tokens.Table;
+        const row = (cells: Tokens.TableCell[]) => cells.map((cell) => inlineText(cell.tokens, siteOrigin)).join(' | ');
+        blocks.push([row(table.header), ...table.rows.map(row)].join('\n'));
+        break;
+      }
+      default:
+        blocks.push(token.raw.trim());
+    }
+  }
+  return blocks.filter((block) => block.trim() !== '').join('\n\n');
+}
+
+/** The Markdown as the plain-text part reads it. */
+export function markdownToText(source: string, siteOrigin?: string): string {
+  return blocksText(lexer.lexer(source), siteOrigin).trim();
 }
 
 const WHY = {
@@ -84,8 +206,9 @@ const WHY = {
 export const footerText = (unsubscribeUrl: string, list: keyof typeof WHY = 'newsletter') => `${WHY[list]} To stop getting our emails, unsubscribe with one click: ${unsubscribeUrl}`;
 
 /** The whole email: HTML and plain text. */
-export function renderNewsletter({ subject, markdown: source, unsubscribeUrl, list = 'newsletter', postalAddress }: NewsletterContent): { html: string; text: string } {
+export function renderNewsletter({ subject, siteOrigin, markdown: source, unsubscribeUrl, list = 'newsletter', postalAddress }: NewsletterContent): { html: string; text: string } {
   const url = escapeHtml(unsubscribeUrl);
+  const home = new URL('/', siteOrigin).href;
   const html = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(subject)}</title></head>
@@ -93,9 +216,9 @@ export function renderNewsletter({ subject, markdown: source, unsubscribeUrl, li
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${cream};">
 <tr><td align="center" style="padding:24px 12px;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:16px;border:1px solid #e2e8f0;">
-<tr><td style="background:${navy};color:#ffffff;padding:20px 28px;border-radius:16px 16px 0 0;font-family:${FONT};font-size:20px;font-weight:bold;">${escapeHtml(SITE.name)}</td></tr>
+<tr><td style="background:${navy};color:#ffffff;padding:20px 28px;border-radius:16px 16px 0 0;font-family:${FONT};font-size:20px;font-weight:bold;"><a href="${escapeHtml(home)}" style="color:#ffffff;text-decoration:none;">${escapeHtml(SITE.name)}</a></td></tr>
 <tr><td style="padding:28px;font-family:${FONT};font-size:16px;line-height:1.6;color:#1f2937;">
-${markdownToHtml(source)}
+${markdownToHtml(source, siteOrigin)}
 </td></tr>
 <tr><td style="padding:20px 28px;border-top:4px solid ${gold};font-family:${FONT};font-size:13px;line-height:1.5;color:#475569;">
 ${escapeHtml(WHY[list])}
@@ -107,6 +230,6 @@ ${escapeHtml(SITE.publisher)}, ${escapeHtml(postalAddress)}
 </table>
 </body>
 </html>`;
-  const text = [source.trim(), '', '--', footerText(unsubscribeUrl, list), `${SITE.publisher}, ${postalAddress}`].join('\n');
+  const text = [`${SITE.name} (${home})`, '', markdownToText(source, siteOrigin), '', '--', footerText(unsubscribeUrl, list), `${SITE.publisher}, ${postalAddress}`].join('\n');
   return { html, text };
 }

@@ -42,6 +42,7 @@ const SERVICE_LIST = {
 const PARCEL: ParcelRequest = { fromPostcode: '2170', toPostcode: '3000', country: 'AU', weightGrams: 900, lengthCm: 21.6, widthCm: 21.6, heightCm: 1.8 };
 
 describe('Australia Post domestic parcel services', () => {
+  // A service that states no time shows the publisher's range for its speed (content/shipping/delivery-estimates.json).
   it('asks PAC for the parcel in cm and kg with the key in AUTH-KEY, and maps every service to a quote', async () => {
     const baseUrl = await fakePac(({ url }, res) => {
       expect(url.pathname).toBe('/postage/parcel/domestic/service.json');
@@ -61,7 +62,7 @@ describe('Australia Post domestic parcel services', () => {
         satchel_size: null,
         service: 'express',
         price: 21.45,
-        eta: { days_range: '3-7 business days', date_range: '' },
+        eta: { days_range: '1-3 business days', date_range: '' },
       },
       {
         id: 'AUS_PARCEL_REGULAR',
@@ -91,7 +92,7 @@ describe('Australia Post domestic parcel services', () => {
         satchel_size: 'medium',
         service: 'express',
         price: 14.55,
-        eta: { days_range: '3-7 business days', date_range: '' },
+        eta: { days_range: '1-3 business days', date_range: '' },
       },
       {
         id: 'AUS_PARCEL_REGULAR_SATCHEL_EXTRA_LARGE',

@@ -1,0 +1,65 @@
+/**
+ * How long an order takes to arrive, as the publisher states it in content/shipping/delivery-estimates.json:
+ * the one source of the ranges the checkout, the confirmation page and the confirmation email show. The file is
+ * JSON so that the page (Vite) and the functions (esbuild) both import it as it is; the build checks it
+ * (the `deliveryEstimates` collection in src/content.config.ts) and so does deliveryEstimatesSchema's test.
+ */
+// Relative imports only: the functions import this file too.
+import { SHIPPING } from '../../config/constants';
+// The attribute lets Node load the file as it is (Playwright, the local server); Vite and esbuild accept it too.
+import estimates from '../../../content/shipping/delivery-estimates.json' with { type: 'json' };
+
+export type BusinessDays = readonly [number, number];
+export type DeliveryService = 'standard' | 'express';
+
+/** The file's shape: Australia one range per service, every other group one range. */
+export interface DeliveryEstimates {
+  australia: { standard: BusinessDays; express: BusinessDays };
+  unitedStates: BusinessDays;
+  unitedKingdom: BusinessDays;
+  canada: BusinessDays;
+  newZealand: BusinessDays;
+  ireland: BusinessDays;
+  restOfWorld: BusinessDays;
+}
+
+/** Which group of the file a country's range comes from (ISO 3166-1 alpha-2). */
+const GROUP_OF: Record<string, Exclude<keyof DeliveryEstimates, 'australia'>> = {
+  US: 'unitedStates',
+  GB: 'unitedKingdom',
+  CA: 'canada',
+  NZ: 'newZealand',
+  IE: 'ireland',
+};
+
+const ESTIMATES = estimates as unknown as DeliveryEstimates;
+
+/** A range as the shop words it: "3-7 business days". */
+export const businessDaysText = ([min, max]: BusinessDays) => (min === max ? `${min} business day${min === 1 ? '' : 's'}` : `${min}-${max} business days`);
+
+/** The stated range for a country and a service (abroad there is one service). */
+export function deliveryDays(country: string, service: DeliveryService = 'standard', table: DeliveryEstimates = ESTIMATES): BusinessDays {
+  const code = country.toUpperCase();
+  if (code === 'AU') return table.australia[service];
+  return table[GROUP_OF[code] ?? 'restOfWorld'];
+}
+
+export const deliveryEstimate = (country: string, service: DeliveryService = 'standard') => businessDaysText(deliveryDays(country, service));
+
+/** What orders placed before the ranges were stated carry for an overseas parcel, in place of an estimate. */
+const UNSTATED = 'Confirmed by the seller after purchase';
+
+/**
+ * The estimate an order shows (confirmation page and email): the one the buyer chose at checkout, or the
+ * stated range for its country when it carries none (or only the old "confirmed after purchase" words).
+ */
+export function orderDeliveryEstimate(order: {
+  /** As the order's stored address holds it. */
+  country?: unknown;
+  methodId?: string | null | undefined;
+  estimatedDelivery?: string | null | undefined;
+}): string {
+  const stored = order.estimatedDelivery?.trim();
+  if (stored && stored !== UNSTATED) return stored;
+  return deliveryEstimate(typeof order.country === 'string' && order.country ? order.country : 'AU', order.methodId === SHIPPING.fallback.express.id ? 'express' : 'standard');
+}
