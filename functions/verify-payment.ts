@@ -1,11 +1,16 @@
-/** Asks the payment provider about a session; a paid one is fulfilled (idempotently) before answering with what happened. */
+/**
+ * Asks the payment provider about a session; a paid one is fulfilled (idempotently) before answering with what
+ * happened. A paid order's answer is what the confirmation page shows: its lines, total, delivery address, the email
+ * the confirmation went to, and its status page (whoever holds the session id paid for it).
+ */
 import { z } from 'zod';
-import { SHIPPING } from '../src/config/constants';
+import { BACK_OFFICE, SHIPPING } from '../src/config/constants';
 import { readServerEnv } from '../src/config/env';
 import { orderDeliveryEstimate } from '../src/features/checkout/delivery-estimates';
+import { postalAddressLines } from '../src/lib/postal-address';
 import { fulfilmentServices, fulfilPaidSession } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
-import { findOrderBySession } from './_lib/orders';
+import { findOrderBySession, getOrderWithItems } from './_lib/orders';
 import { selectPaymentProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 
@@ -31,9 +36,21 @@ export default handle(async (request) => {
   const session = await payments.retrieveSession(parsed.data.sessionId);
   const paymentStatus = await fulfilPaidSession(db, fulfilmentServices(env, request, payments), order, session);
   const method = order.shippingMethod;
+  const paid = paymentStatus === 'paid' ? await getOrderWithItems(db, order.id) : null;
   return json({
     paymentStatus,
     orderId: order.id,
+    ...(paid && {
+      order: {
+        items: paid.items.map((item) => ({ title: item.title, quantity: item.quantity, amount: item.unitPrice * item.quantity })),
+        discount: paid.discount,
+        shipping: paid.shippingAmount,
+        total: paid.total,
+        deliverTo: [paid.customerName, ...postalAddressLines(paid.shippingAddress)],
+        email: paid.customerEmail,
+        statusPath: `${BACK_OFFICE.orderStatusPath}#${paid.statusToken}`,
+      },
+    }),
     shippingDetails: {
       shippingMethod: {
         name: method.name ?? SHIPPING.fallback.domestic.name,

@@ -83,6 +83,15 @@ test.describe('guest checkout on the embedded defaults', () => {
     await expect(payment.getByText('AU Standard Courier')).toBeVisible();
     await expect(payment.getByText('Australia Post')).toBeVisible();
     await expect(payment.getByText(/tracking/i)).toBeVisible();
+    // What was bought, where it goes, where the email went, and where to follow it.
+    await expect(payment.getByRole('region', { name: 'Your order' }).getByText(`${BOOK} × 2`)).toBeVisible();
+    await expect(payment.getByTestId('confirmed-total')).toHaveText('$59.00 AUD');
+    await expect(payment.getByRole('region', { name: 'Delivering to' })).toContainText('1 Church St');
+    await expect(payment.getByRole('region', { name: 'Delivering to' })).toContainText('2151');
+    await expect(payment.getByText(`The confirmation went to ${buyer}.`)).toBeVisible();
+    await payment.getByRole('link', { name: 'Follow your order' }).click();
+    await expect(payment).toHaveURL(/\/order-status#[0-9a-f]{64}$/);
+    await expect(payment.getByText(`${BOOK} × 2`).first()).toBeVisible({ timeout: 15_000 });
 
     expect(await payment.evaluate(() => localStorage.getItem('cart'))).toBe('[]');
     expect(await payment.evaluate(() => localStorage.getItem('checkoutSessionId'))).toBeNull();

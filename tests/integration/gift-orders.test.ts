@@ -74,6 +74,9 @@ describe('a gift at checkout', () => {
 
   it('accepts a message of exactly 200 characters (an emoji is one) and refuses 201, naming the field', async () => {
     expect((await checkout({ gift: { isGift: true, message: '🎁'.repeat(200) } })).status).toBe(200);
+    // A family emoji is seven code points and one character: thirty of them are thirty characters.
+    expect((await checkout({ gift: { isGift: true, message: '👨‍👩‍👧‍👦'.repeat(30) } })).status).toBe(200);
+    expect((await checkout({ gift: { isGift: true, message: '👨‍👩‍👧‍👦'.repeat(201) } })).status).toBe(400);
     const { status, body } = await checkout({ gift: { isGift: true, message: 'x'.repeat(201) } });
     expect(status).toBe(400);
     expect(body).toMatchObject({ error: 'gift.message: Please keep the gift message to 200 characters or fewer.', details: [{ path: 'gift.message' }] });

@@ -7,6 +7,9 @@ describe('a gift message', () => {
   it('is counted in characters as a person counts them, after trimming and with Windows line breaks as one', () => {
     expect(giftMessageLength('  Love, Nonna  ')).toBe(11);
     expect(giftMessageLength('🎁🎉')).toBe(2);
+    // Graphemes, not code points: a family (seven code points), a flag (two) and an e with a combining accent (two).
+    expect(giftMessageLength('👨‍👩‍👧‍👦🇦🇺e\u0301')).toBe(3);
+    expect(giftMessageProblem('👨‍👩‍👧‍👦'.repeat(30))).toBeNull();
     expect(normaliseGiftMessage('Dear Lucy,\r\nLove,\rNonna')).toBe('Dear Lucy,\nLove,\nNonna');
   });
 

@@ -98,9 +98,14 @@ function OrderHistory({ history }: { history: History }) {
                 <dt className="text-slate-600">Total</dt>
                 <dd className="font-semibold">{formatPrice(order.total)}</dd>
               </dl>
-              <a href={`${BACK_OFFICE.orderStatusPath}#${order.statusToken}`} className="mt-3 inline-block font-semibold text-navy underline">
-                Track<span className="sr-only"> order {orderNumber(order.id)}</span>
-              </a>
+              <div className="mt-3 flex flex-wrap gap-x-5 gap-y-2">
+                <a href={`${BACK_OFFICE.orderStatusPath}#${order.statusToken}`} className="font-semibold text-navy underline">
+                  Track<span className="sr-only"> order {orderNumber(order.id)}</span>
+                </a>
+                <a href={`${TAX_INVOICE_PATH}#${order.statusToken}`} className="font-semibold text-navy underline">
+                  Tax invoice<span className="sr-only"> of order {orderNumber(order.id)}</span>
+                </a>
+              </div>
             </li>
           ))}
         </ul>

@@ -5,7 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { SHIPPING, STORAGE_KEYS } from '@/config/constants';
-import { orderNumber } from '@/lib/format';
+import { formatPrice, orderNumber } from '@/lib/format';
+import { quantityLine } from '@/features/invoice/tax-invoice';
 import { clearCart } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
 import { verifyPayment, type VerifiedPayment } from './api';
@@ -16,6 +17,61 @@ type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPaymen
 
 function storedSessionId(): string | null {
   return new URLSearchParams(window.location.search).get('session_id') ?? localStorage.getItem(STORAGE_KEYS.checkoutSessionId);
+}
+
+/** What was bought, where it goes, where the email went and where to follow it. */
+function OrderDetails({ order }: { order: NonNullable<VerifiedPayment['order']> }) {
+  return (
+    <div className="mt-6 space-y-5 text-left">
+      <section aria-labelledby="confirmed-items">
+        <h2 id="confirmed-items" className="text-lg font-bold">
+          Your order
+        </h2>
+        <ul className="mt-2 divide-y divide-slate-100">
+          {order.items.map((item) => (
+            <li key={item.title} className="flex justify-between gap-4 py-2">
+              <span className="min-w-0 break-words">{quantityLine(item.title, item.quantity)}</span>
+              <span className="shrink-0">{formatPrice(item.amount)}</span>
+            </li>
+          ))}
+          {order.discount > 0 && (
+            <li className="flex justify-between gap-4 py-2">
+              <span>Discount</span>
+              <span className="shrink-0">−{formatPrice(order.discount)}</span>
+            </li>
+          )}
+          <li className="flex justify-between gap-4 py-2">
+            <span>Shipping</span>
+            <span className="shrink-0">{formatPrice(order.shipping)}</span>
+          </li>
+          <li className="flex justify-between gap-4 py-2 font-bold">
+            <span>Total</span>
+            <span className="shrink-0" data-testid="confirmed-total">
+              {formatPrice(order.total)} AUD
+            </span>
+          </li>
+        </ul>
+      </section>
+      <section aria-labelledby="confirmed-delivery">
+        <h2 id="confirmed-delivery" className="text-lg font-bold">
+          Delivering to
+        </h2>
+        <address className="mt-1 not-italic text-slate-800">
+          {order.deliverTo.map((line) => (
+            <span key={line} className="block">
+              {line}
+            </span>
+          ))}
+        </address>
+      </section>
+      <p className="text-slate-700">
+        The confirmation went to <strong className="break-all">{order.email}</strong>.{' '}
+        <a href={order.statusPath} className="font-semibold text-navy underline">
+          Follow your order
+        </a>
+      </p>
+    </div>
+  );
 }
 
 export default function OrderConfirmation() {
@@ -91,6 +147,7 @@ export default function OrderConfirmation() {
           <dd className="font-semibold">{shippingMethod.carrier || SHIPPING.defaultCarrier}</dd>
         </div>
       </dl>
+      {state.payment.order && <OrderDetails order={state.payment.order} />}
       <p className="mt-6 text-sm text-slate-600">Your tracking number will arrive by email once your order ships.</p>
       <a href="/store" className="btn-primary mt-6">
         Continue Shopping

@@ -132,6 +132,19 @@ export function createCheckout(input: {
 export interface VerifiedPayment {
   paymentStatus: string;
   orderId: string;
+  /** A paid order: what the confirmation page shows. */
+  order?: {
+    items: Array<{ title: string; quantity: number; amount: number }>;
+    discount: number;
+    shipping: number;
+    total: number;
+    /** The delivery name and address, line by line, as the destination's post writes them. */
+    deliverTo: string[];
+    /** Where the confirmation email went. */
+    email: string;
+    /** The order's status page (its token in the fragment). */
+    statusPath: string;
+  };
   shippingDetails: { shippingMethod: { name: string; estimatedDelivery: string; carrier: string } };
 }
 

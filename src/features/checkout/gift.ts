@@ -27,8 +27,10 @@ const DIRECTION_MARKS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
  */
 export const normaliseGiftMessage = (text: string): string => text.replace(DIRECTION_MARKS, '').replace(/\r\n?/g, '\n').trim();
 
-/** Characters as a person counts them (code points), after normalising. */
-export const giftMessageLength = (text: string): number => [...normaliseGiftMessage(text)].length;
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** Characters as a person counts them (grapheme clusters: a family emoji or a flag is one), after normalising. */
+export const giftMessageLength = (text: string): number => [...graphemes.segment(normaliseGiftMessage(text))].length;
 
 /** What is wrong with a gift message, or null when it can be printed as it is. */
 export function giftMessageProblem(text: string): string | null {
