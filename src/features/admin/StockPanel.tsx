@@ -51,6 +51,53 @@ function StockHistory({ productId, version }: { productId: string; version: stri
   );
 }
 
+interface FigureProps {
+  id: string;
+  label: string;
+  min: number;
+  value: string;
+  placeholder?: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  /** The form's submit value: which of the two changes this figure makes. */
+  action: StockActionRequest['action'];
+  buttonLabel: string;
+  buttonClass: string;
+  busy: boolean;
+}
+
+/** A whole number of copies with the button that applies it, and its error beneath. */
+function FigureAndButton({ id, label, min, value, placeholder, onChange, error, action, buttonLabel, buttonClass, busy }: FigureProps) {
+  return (
+    <div>
+      <div className="flex items-end gap-2">
+        <div className="min-w-0 flex-1">
+          <label htmlFor={id} className="label">
+            {label}
+          </label>
+          <input
+            id={id}
+            className="field"
+            type="number"
+            min={min}
+            max={LIMITS.stockMax}
+            step={1}
+            inputMode="numeric"
+            value={value}
+            placeholder={placeholder}
+            onChange={(e) => onChange(e.target.value)}
+            {...invalidProps(id, error)}
+          />
+        </div>
+        <button type="submit" name="action" value={action} className={`${buttonClass} shrink-0 px-4`} disabled={busy}>
+          {buttonLabel}
+        </button>
+      </div>
+      <FieldError fieldId={id} message={error} />
+    </div>
+  );
+}
+
 function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
   const id = useId();
   const [stock, setStockValue] = useState(String(row.stock));
@@ -116,57 +163,31 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
         </button>
       </div>
       <form onSubmit={submit} noValidate className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_2fr] sm:items-start" aria-label={`Change the stock of ${row.title}`}>
-        <div>
-          <div className="flex items-end gap-2">
-            <div className="min-w-0 flex-1">
-              <label htmlFor={`${id}-stock`} className="label">
-                New stock
-              </label>
-              <input
-                id={`${id}-stock`}
-                className="field"
-                type="number"
-                min={0}
-                max={LIMITS.stockMax}
-                step={1}
-                inputMode="numeric"
-                value={stock}
-                onChange={(e) => setStockValue(e.target.value)}
-                {...invalidProps(`${id}-stock`, errorOf('stock'))}
-              />
-            </div>
-            <button type="submit" name="action" value="set" className="btn-primary shrink-0 px-4" disabled={busy}>
-              Set to
-            </button>
-          </div>
-          <FieldError fieldId={`${id}-stock`} message={errorOf('stock')} />
-        </div>
-        <div>
-          <div className="flex items-end gap-2">
-            <div className="min-w-0 flex-1">
-              <label htmlFor={`${id}-received`} className="label">
-                Copies received
-              </label>
-              <input
-                id={`${id}-received`}
-                className="field"
-                type="number"
-                min={1}
-                max={LIMITS.stockMax}
-                step={1}
-                inputMode="numeric"
-                value={received}
-                placeholder="+N"
-                onChange={(e) => setReceived(e.target.value)}
-                {...invalidProps(`${id}-received`, errorOf('received'))}
-              />
-            </div>
-            <button type="submit" name="action" value="receive" className="btn-gold shrink-0 px-4" disabled={busy}>
-              Received
-            </button>
-          </div>
-          <FieldError fieldId={`${id}-received`} message={errorOf('received')} />
-        </div>
+        <FigureAndButton
+          id={`${id}-stock`}
+          label="New stock"
+          min={0}
+          value={stock}
+          onChange={setStockValue}
+          error={errorOf('stock')}
+          action="set"
+          buttonLabel="Set to"
+          buttonClass="btn-primary"
+          busy={busy}
+        />
+        <FigureAndButton
+          id={`${id}-received`}
+          label="Copies received"
+          min={1}
+          value={received}
+          placeholder="+N"
+          onChange={setReceived}
+          error={errorOf('received')}
+          action="receive"
+          buttonLabel="Received"
+          buttonClass="btn-gold"
+          busy={busy}
+        />
         <div>
           <label htmlFor={`${id}-reason`} className="label">
             Reason
