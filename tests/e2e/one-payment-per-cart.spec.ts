@@ -1,8 +1,9 @@
 /**
  * One cart, one payment, in two tabs of one browser: the second tab's Proceed to Payment brings back the payment
  * page the first opened (the same address, no second order); once the cart changes, Proceed closes that page (it
- * then refuses the payment) and opens a new one; paying there leaves one paid order for the cart. At a phone's
- * width and at a desktop's.
+ * then refuses the payment) and opens a new one; paying there leaves one paid order for the cart. A change made on
+ * the checkout page itself while its payment page is open closes that page at once. At a phone's width and at a
+ * desktop's.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { addToCart, asService, fillAddress, uniqueEmail, WIDTHS } from './support';
@@ -70,6 +71,38 @@ test.describe('one cart, one payment', () => {
         await expect(newPayment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
         await newPayment.screenshot({ path: test.info().outputPath(`paid-${size.width}.png`), fullPage: true });
         expect((await orders()).map((o) => o.payment_status)).toEqual(['expired', 'paid']);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test(`a change on the checkout page while its payment page is open closes that page at once (${size.width} px)`, async ({ browser, request }) => {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+      try {
+        const email = uniqueEmail(`changed-open-${size.width}`);
+        const page = await context.newPage();
+        await addToCart(page, '/store/product/book-10-reasons');
+        await fillCheckout(page, email);
+        const oldPayment = await proceedToPayment(page);
+        await expect(page.getByRole('status').filter({ hasText: 'The payment page is open in another tab' })).toBeVisible();
+
+        // One more copy, here, without pressing Proceed: the page made for one copy is closed at once.
+        await page.getByRole('button', { name: `Increase quantity of ${BOOK.toLowerCase()}` }).click();
+        await expect(page.getByRole('status').filter({ hasText: 'Your order changed, so the payment page opened before is closed' })).toBeVisible();
+        await expect(page.getByRole('link', { name: 'Open the payment page again' })).toHaveCount(0);
+        await expect
+          .poll(async () =>
+            (await asService<Array<{ payment_status: string }>>(request, 'GET', `orders?select=payment_status&customer_email=eq.${encodeURIComponent(email)}`)).map((o) => o.payment_status),
+          )
+          .toEqual(['expired']);
+        await oldPayment.getByRole('button', { name: /^Pay/ }).click();
+        await expect(oldPayment.getByRole('heading', { name: 'This payment page has closed' })).toBeVisible();
+
+        // Proceed pays for the order as it is now.
+        const payment = await proceedToPayment(page);
+        await expect(payment.getByText(/× 2 at/)).toBeVisible();
+        await payment.getByRole('button', { name: /^Pay/ }).click();
+        await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
       } finally {
         await context.close();
       }

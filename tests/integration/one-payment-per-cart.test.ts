@@ -85,6 +85,19 @@ describe('a second Proceed for one cart', () => {
     expect(again.body.reused).toBeUndefined();
   });
 
+  it('a change on the checkout page while its page is open closes the page at once (/api/checkout-changed); nothing open is fine', async () => {
+    const changed = (cartId: string) => fetch(`${t.url}/api/checkout-changed`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cartId }) });
+    const first = await proceed('cart-changed-01');
+    const answer = await changed('cart-changed-01');
+    expect(await answer.json()).toEqual({ closed: 1 });
+    expect((await ordersOfCart('cart-changed-01')).map((o) => o.payment_status)).toEqual(['expired']);
+    expect((await pressOnPage(first.body.url)).status).toBe(410);
+    expect(await (await changed('cart-changed-01')).json()).toEqual({ closed: 0 });
+    const bad = await changed('bad id!');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toContain('cartId');
+  });
+
   it('a cart id of the wrong shape is a 400 with a message', async () => {
     const { status, body } = await proceed('bad id!');
     expect(status).toBe(400);

@@ -111,4 +111,8 @@ describe('a part refund’s amount', () => {
   ])('%s is %i cents', (typed, cents) => expect(parseRefundAmount(typed)).toEqual({ cents }));
 
   it.each(['', '0', '0.00', '12.505', '-5', '1,000', 'ten', '99999999'])('%s is refused with a reason', (typed) => expect(parseRefundAmount(typed)).toHaveProperty('error'));
+
+  it('keeps a line break typed in the text, as in a signature', () => {
+    expect(markdownToHtml('God bless,\nAnna')).toMatch(/God bless,<br>\s*Anna/);
+  });
 });

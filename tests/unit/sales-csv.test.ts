@@ -113,5 +113,7 @@ describe("the sales CSV, in Xero's sales-invoice import layout", () => {
     expect([column(rows[1]!, '*ContactName'), column(rows[1]!, 'Reference')]).toEqual(['Maria Rossi', 'Deliver to Lucy Recipient']);
     // A gift from before buyers' names were kept is filed under the buyer's email, never the recipient's name.
     expect([column(rows[3]!, '*ContactName'), column(rows[3]!, 'Reference')]).toEqual(['zed@example.com', 'Deliver to Tom Recipient']);
+    // The delivery address is the recipient's, not the buyer's: the buyer's contact gets none.
+    for (const row of [rows[1]!, rows[3]!]) expect([column(row, 'POAddressLine1'), column(row, 'POCity'), column(row, 'POPostalCode'), column(row, 'POCountry')]).toEqual(['', '', '', '']);
   });
 });

@@ -64,17 +64,14 @@ export function salesCsv(orders: readonly SaleOrder[], gstRegistered: boolean = 
     // name is unknown is filed under the buyer's email rather than under the recipient.
     const buyer = order.buyer_name || (order.is_gift ? order.customer_email : order.customer_name);
     const reference = buyer === order.customer_name ? '' : `Deliver to ${order.customer_name}`;
+    // A gift's delivery address is the recipient's: the buyer's contact gets no address rather than theirs.
+    const postal = order.is_gift
+      ? ['', '', '', '', '', '', '', '']
+      : [a.addressLine1 ?? a.line1 ?? '', a.addressLine2 ?? a.line2 ?? '', '', '', a.city ?? '', a.state ?? '', a.postalCode ?? a.postal_code ?? '', countryName(order.country)];
     const line = (description: string, quantity: number, unitAmount: number) => [
       buyer,
       order.customer_email,
-      a.addressLine1 ?? a.line1 ?? '',
-      a.addressLine2 ?? a.line2 ?? '',
-      '',
-      '',
-      a.city ?? '',
-      a.state ?? '',
-      a.postalCode ?? a.postal_code ?? '',
-      countryName(order.country),
+      ...postal,
       `Order ${number}`,
       reference,
       date,

@@ -16,7 +16,7 @@ import { formatPrice, formatPriceAud } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { useHydrated } from '@/lib/use-hydrated';
 import AddressAutocomplete from './AddressAutocomplete';
-import { createCheckout, getPaymentConfig, lineProblemOf, RequestError, type AddressFields, type LineProblem, type PaymentConfig, type ShippingQuote } from './api';
+import { closeChangedPaymentPage, createCheckout, getPaymentConfig, lineProblemOf, RequestError, type AddressFields, type LineProblem, type PaymentConfig, type ShippingQuote } from './api';
 import OrderSummary, { shippingPrice } from './OrderSummary';
 import PaymentNotice from './PaymentNotice';
 import { useDeliveryOptions } from './use-delivery-options';
@@ -46,7 +46,11 @@ function fieldOfServerError(body: Record<string, unknown>): CheckoutField | null
   return CHECKOUT_FIELDS.find((f) => f === field) ?? null;
 }
 
-type Payment = { status: 'idle' } | { status: 'open'; url: string } | { status: 'cancelled' };
+/**
+ * The payment page: open (made for the order as `made` describes it), closed because the order on screen changed
+ * since (`problem` when that could not be done), or cancelled in its tab.
+ */
+type Payment = { status: 'idle' } | { status: 'open'; url: string; made: string } | { status: 'changed'; problem?: string } | { status: 'cancelled' };
 
 export default function CheckoutPage() {
   // The form is pre-rendered (it is the page's main content); the saved cart exists only in the browser,
@@ -124,7 +128,16 @@ export default function CheckoutPage() {
     if (fieldError) focusField(fieldError.field);
   }, [fieldError]);
 
-  const missing = missingForProceed(email, address);
+  // What a payment page is made for: when any of it changes while one is open, that page is closed at once, so it
+  // cannot take a payment for an order that is no longer the one on screen.
+  const ordered = JSON.stringify([lines.map((l) => [l.product.id, l.quantity]), email.trim(), address, delivery.method?.id ?? null, gift, reminderConsent, code.applied?.code ?? null]);
+  useEffect(() => {
+    if (payment.status !== 'open' || payment.made === ordered) return;
+    setPayment({ status: 'changed' });
+    closeChangedPaymentPage().catch((error: unknown) => setPayment({ status: 'changed', problem: error instanceof Error ? error.message : String(error) }));
+  }, [ordered, payment]);
+
+  const missing = missingForProceed(email, address, gift.isGift);
   /** Takes the shopper to a field Proceed waits for. */
   function focusField(field: CheckoutField) {
     const element = document.getElementById(fieldId(field));
@@ -177,7 +190,7 @@ export default function CheckoutPage() {
       localStorage.setItem(STORAGE_KEYS.checkoutSessionId, session.sessionId);
       if (tab) {
         tab.location.href = session.url;
-        setPayment({ status: 'open', url: session.url });
+        setPayment({ status: 'open', url: session.url, made: ordered });
       } else window.location.assign(session.url);
     } catch (error) {
       tab?.close();
@@ -381,6 +394,11 @@ export default function CheckoutPage() {
             <a href={payment.url} target="_blank" rel="noopener" className="underline">
               Open the payment page again
             </a>
+          </p>
+        )}
+        {payment.status === 'changed' && (
+          <p role="status" className="rounded-lg bg-amber-50 p-3 text-sm font-semibold text-amber-950">
+            {payment.problem ?? 'Your order changed, so the payment page opened before is closed and cannot take a payment. Press Proceed to Payment to pay for the order as it is now.'}
           </p>
         )}
         {payment.status === 'cancelled' && (

@@ -129,6 +129,12 @@ export function createCheckout(input: {
   );
 }
 
+/** The order on screen is no longer the one the open payment page was made for: that page is closed now. */
+export async function closeChangedPaymentPage(): Promise<void> {
+  const cartId = checkoutCartId();
+  if (cartId) await post<{ closed: number }>('/api/checkout-changed', { cartId });
+}
+
 export interface VerifiedPayment {
   paymentStatus: string;
   orderId: string;

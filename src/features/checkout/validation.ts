@@ -39,13 +39,15 @@ export interface MissingField {
 }
 
 /**
- * What 'Proceed to Payment' still waits for, in the form's order: email, line 1, city and the postal code where
- * the post needs one (the country is always chosen).
+ * What 'Proceed to Payment' still waits for, in the form's order: email, the recipient's name for a gift (its
+ * label is the recipient's), line 1, city and the postal code where the post needs one (the country is always
+ * chosen).
  */
-export function missingForProceed(email: string, address: AddressFields): MissingField[] {
+export function missingForProceed(email: string, address: AddressFields, isGift = false): MissingField[] {
   const format = addressFormat(address.country);
   const needed: Array<[CheckoutField, string, string]> = [
     ['email', email, 'email'],
+    ...(isGift ? [['fullName', address.fullName.trim(), "recipient's name"] as [CheckoutField, string, string]] : []),
     ['addressLine1', address.addressLine1, 'street address'],
     ['city', address.city, format.city.toLowerCase()],
   ];
@@ -55,8 +57,8 @@ export function missingForProceed(email: string, address: AddressFields): Missin
 }
 
 /** 'Proceed to Payment' waits for line 1, city, country, email and the postal code where the post needs one. */
-export function canProceed(email: string, address: AddressFields): boolean {
-  return missingForProceed(email, address).length === 0;
+export function canProceed(email: string, address: AddressFields, isGift = false): boolean {
+  return missingForProceed(email, address, isGift).length === 0;
 }
 
 /** Quotes are asked for only with a full Australian address. */

@@ -75,6 +75,8 @@ const imageSource = (href: string, siteOrigin: string | undefined) => {
 function htmlMarkdown(siteOrigin: string | undefined): Marked {
   return new Marked({
     gfm: true,
+    // A line break typed in the newsletter (a signature, an address) is kept, as the publisher sees it while writing.
+    breaks: true,
     renderer: {
       // Raw HTML, block or inline, is shown as the text it is.
       html(token: Tokens.HTML | Tokens.Tag) {
