@@ -24,10 +24,12 @@ export interface PageBudget {
 }
 
 /**
- * One shared stylesheet today (44.0 KiB raw, 8.7 KiB gzip, with the back office's codes, newsletter and stock
- * screens). What travels is the compressed figure, held at 9 KiB; the raw one leaves a little room.
+ * One shared stylesheet today (45.5 KiB raw, 8.9 KiB gzip, with the back office's codes, newsletter and stock
+ * screens, the tax invoice, and the checkout's payment, stock and abroad notices), plus a print sheet of under
+ * 0.2 KiB on the tax invoice and the packing slips. What travels is the compressed figure, held at 10 KiB; the raw
+ * one leaves a little room.
  */
-const CSS: SizeBudget = { raw: 46, gzip: 9, brotli: 8 };
+const CSS: SizeBudget = { raw: 50, gzip: 10, brotli: 9 };
 
 /**
  * JavaScript at start on every page a visitor reads: the header's cart and account scripts, the banner, the
