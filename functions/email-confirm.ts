@@ -27,27 +27,29 @@ export const LINK_EXPIRED = `This link has expired: links in a confirmation emai
 export const LINK_NOT_VALID = 'This confirmation link is not valid. Please use the link in the email exactly as it came, or sign up again.';
 
 const STALE = 'This link is from an earlier email. Please use the link in the newest email we sent you, or sign up again.';
-const MESSAGES = {
-  newsletter: {
-    confirmed: "You're subscribed! Thank you for confirming: our newsletter will come to this address.",
-    already: "You're already subscribed! No need to confirm again.",
-    stale: STALE,
-    declined: "Thank you for telling us. This address is not subscribed, and we won't write to it about the newsletter.",
-    unknown: 'We could not find this sign-up: it may have expired. Please sign up again if you would like our newsletter.',
-    available: '',
-    sent: '',
-  },
-  availability: {
-    confirmed: "Thank you for confirming! We'll email you once when the book is available.",
-    already: "You're already on the list: we'll email you once when the book is available.",
-    stale: STALE,
-    declined: "Thank you for telling us. This address is off the list, and we won't write to it about the book.",
-    unknown: 'We could not find this request: it may have expired. Please ask again on the book page.',
-    available: 'Good news: the book is available now, so there is nothing to wait for. You can order it from its page in the shop.',
-    sent: 'We have already emailed you that the book is available. You can order it from its page in the shop.',
-  },
-} as const;
-const STATES = ['confirmed', 'already', 'stale', 'declined', 'unknown', 'available', 'sent'] as const;
+/** Each list's answers, by the state its database function reports: only these can come back. */
+const NEWSLETTER_ANSWERS = {
+  confirmed: "You're subscribed! Thank you for confirming: our newsletter will come to this address.",
+  already: "You're already subscribed! No need to confirm again.",
+  stale: STALE,
+  declined: "Thank you for telling us. This address is not subscribed, and we won't write to it about the newsletter.",
+  unknown: 'We could not find this sign-up: it may have expired. Please sign up again if you would like our newsletter.',
+};
+const AVAILABILITY_ANSWERS = {
+  confirmed: "Thank you for confirming! We'll email you once when the book is available.",
+  already: "You're already on the list: we'll email you once when the book is available.",
+  stale: STALE,
+  declined: "Thank you for telling us. This address is off the list, and we won't write to it about the book.",
+  unknown: 'We could not find this request: it may have expired. Please ask again on the book page.',
+  available: 'Good news: the book is available now, so there is nothing to wait for. You can order it from its page in the shop.',
+  sent: 'We have already emailed you that the book is available. You can order it from its page in the shop.',
+};
+
+/** The state a list's function answered, with its sentence; a state the list does not know is a broken function. */
+function answerOf(answers: Record<string, string>, data: unknown): { state: string; message: string } {
+  const state = z.enum(Object.keys(answers) as [string, ...string[]]).parse(data);
+  return { state, message: answers[state]! };
+}
 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, bodySchema);
@@ -59,7 +61,6 @@ export default handle(async (request) => {
   const link = read.link;
   const confirm = parsed.data.answer === 'confirm';
   const db = serviceClient(env);
-  const list = link.kind === 'newsletter-confirm' ? 'newsletter' : 'availability';
   const issuedAt = read.madeAt.toISOString();
   const { data, error } =
     link.kind === 'newsletter-confirm'
@@ -70,9 +71,9 @@ export default handle(async (request) => {
         ? await db.rpc('back_in_stock_confirm', { p_request_id: link.requestId, p_issued_at: issuedAt })
         : await db.rpc('back_in_stock_decline', { p_request_id: link.requestId });
   if (error) throw error;
-  const state = z.enum(STATES).parse(data);
-  if (state === 'confirmed' && link.kind === 'newsletter-confirm') await tellPublisher(db, link.subscriptionId);
-  return json({ state, message: MESSAGES[list][state] });
+  const answer = answerOf(link.kind === 'newsletter-confirm' ? NEWSLETTER_ANSWERS : AVAILABILITY_ANSWERS, data);
+  if (answer.state === 'confirmed' && link.kind === 'newsletter-confirm') await tellPublisher(db, link.subscriptionId);
+  return json(answer);
 });
 
 /** The publisher's notice of a new subscriber; a failed send is only logged (the consent is what counts). */

@@ -4,9 +4,10 @@
  * the confirmation went to, and its status page (whoever holds the session id paid for it).
  */
 import { z } from 'zod';
-import { BACK_OFFICE, SHIPPING } from '../src/config/constants';
+import { SHIPPING } from '../src/config/constants';
 import { readServerEnv } from '../src/config/env';
 import { orderDeliveryEstimate } from '../src/features/checkout/delivery-estimates';
+import { orderStatusPath } from '../src/lib/paths';
 import { postalAddressLines } from '../src/lib/postal-address';
 import { fulfilmentServices, fulfilPaidSession } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
@@ -48,7 +49,7 @@ export default handle(async (request) => {
         total: paid.total,
         deliverTo: [paid.customerName, ...postalAddressLines(paid.shippingAddress)],
         email: paid.customerEmail,
-        statusPath: `${BACK_OFFICE.orderStatusPath}#${paid.statusToken}`,
+        statusPath: orderStatusPath(paid.statusToken),
       },
     }),
     shippingDetails: {

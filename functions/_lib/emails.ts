@@ -1,15 +1,15 @@
 /** Every email the shop sends, about an order or a book's stock, to the shopper or the publisher: the wording lives here and nowhere else. */
-import { BACK_OFFICE, CONSENT } from '../../src/config/constants';
+import { CONSENT } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/admin/shipment';
 import { orderDeliveryEstimate } from '../../src/features/checkout/delivery-estimates';
 import { giftSlipSender } from '../../src/features/checkout/gift';
 import { renderNewsletter } from '../../src/features/newsletter/render';
 import { formatPrice, orderNumber } from '../../src/lib/format';
-import { productPath } from '../../src/lib/paths';
+import { orderStatusPath, productPath } from '../../src/lib/paths';
 import { sumDollars } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
-import { adjustmentNoteText, quantityLine, type Seller, TAX_INVOICE_PATH, type TaxAdjustment, taxInvoiceText } from '../../src/features/invoice/tax-invoice';
+import { adjustmentNoteText, quantityLine, type Seller, type TaxAdjustment, taxInvoicePath, taxInvoiceText } from '../../src/features/invoice/tax-invoice';
 import { taxInvoiceOf } from './tax-invoice';
 import type { EmailMessage } from './providers/email';
 
@@ -44,7 +44,7 @@ function giftLines(order: OrderWithItems): string[] {
 }
 
 /** The shopper's order status page: the token rides in the fragment, so it never reaches a server log. */
-export const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${BACK_OFFICE.orderStatusPath}#${token}`;
+export const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${orderStatusPath(token)}`;
 const statusLine = (order: OrderWithItems, siteOrigin: string) => `Follow your order: ${orderStatusUrl(siteOrigin, order.statusToken)}`;
 
 export function confirmationEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
@@ -61,7 +61,7 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string, sel
       '',
       ...giftLines(order),
       ...(invoice
-        ? [...taxInvoiceText(invoice), `Print it: ${siteOrigin}${TAX_INVOICE_PATH}#${order.statusToken}`]
+        ? [...taxInvoiceText(invoice), `Print it: ${siteOrigin}${taxInvoicePath(order.statusToken)}`]
         : [...itemLines(order), ...discountLines(order), `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`, `Total: ${formatPrice(order.total)} AUD`]),
       '',
       `Estimated delivery: ${orderDeliveryEstimate({ country: order.shippingAddress.country, methodId: order.shippingMethod.id, estimatedDelivery: order.shippingMethod.estimatedDelivery })}. We will email your tracking details when it ships.`,

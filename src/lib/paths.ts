@@ -1,5 +1,10 @@
+import { BACK_OFFICE } from '@/config/constants';
+
 /** A product's page. */
 export const productPath = (id: string) => `/store/product/${id}`;
+
+/** An order's status page: its token rides in the fragment, so it never reaches a server log. */
+export const orderStatusPath = (token: string) => `${BACK_OFFICE.orderStatusPath}#${token}`;
 
 /** A blog post's page. */
 export const postPath = (id: string) => `/blog/${id}`;

@@ -2,14 +2,13 @@
 import { useAuth } from './use-auth';
 import { useEffect, useState } from 'react';
 import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
-import { productPath } from '@/lib/paths';
+import { orderStatusPath, productPath } from '@/lib/paths';
 import { listWishlist, removeFromWishlist, type WishlistEntry } from '@/features/wishlist/wishlist';
 import { signInPath } from './return-to';
 import { toast } from '@/features/toast/store';
 import { redirectWithToast } from '@/features/toast/flash';
 import { initials, type AuthUser } from './auth';
-import { BACK_OFFICE } from '@/config/constants';
-import { TAX_INVOICE_PATH } from '@/features/invoice/tax-invoice';
+import { taxInvoicePath } from '@/features/invoice/tax-invoice';
 import { getOrderHistory, OrderHistoryError, type OrderSummary } from './orders';
 import { StatusBadge } from './StatusBadge';
 import { signOut } from './session';
@@ -99,10 +98,10 @@ function OrderHistory({ history }: { history: History }) {
                 <dd className="font-semibold">{formatPrice(order.total)}</dd>
               </dl>
               <div className="mt-3 flex flex-wrap gap-x-5 gap-y-2">
-                <a href={`${BACK_OFFICE.orderStatusPath}#${order.statusToken}`} className="font-semibold text-navy underline">
+                <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
                   Track<span className="sr-only"> order {orderNumber(order.id)}</span>
                 </a>
-                <a href={`${TAX_INVOICE_PATH}#${order.statusToken}`} className="font-semibold text-navy underline">
+                <a href={taxInvoicePath(order.statusToken)} className="font-semibold text-navy underline">
                   Tax invoice<span className="sr-only"> of order {orderNumber(order.id)}</span>
                 </a>
               </div>
@@ -146,11 +145,11 @@ function OrderHistory({ history }: { history: History }) {
                   </td>
                   <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
                   <td className="px-4 py-3">
-                    <a href={`${BACK_OFFICE.orderStatusPath}#${order.statusToken}`} className="font-semibold text-navy underline">
+                    <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
                       Track<span className="sr-only"> order {orderNumber(order.id)}</span>
                     </a>
                     {/* Every order listed is paid (or refunded): each has its tax invoice. */}
-                    <a href={`${TAX_INVOICE_PATH}#${order.statusToken}`} className="mt-1 block font-semibold whitespace-nowrap text-navy underline sm:mt-0 sm:ml-3 sm:inline">
+                    <a href={taxInvoicePath(order.statusToken)} className="mt-1 block font-semibold whitespace-nowrap text-navy underline sm:mt-0 sm:ml-3 sm:inline">
                       Tax invoice<span className="sr-only"> of order {orderNumber(order.id)}</span>
                     </a>
                   </td>

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import * as z from 'zod/mini';
 import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
 import TaxInvoice from '@/features/invoice/TaxInvoice';
-import { quantityLine, TAX_INVOICE_PATH, taxInvoiceSchema } from '@/features/invoice/tax-invoice';
+import { quantityLine, taxInvoicePath, taxInvoiceSchema } from '@/features/invoice/tax-invoice';
 import GiftMessageBox from './GiftMessageBox';
 
 const answer = z.object({
@@ -109,7 +109,7 @@ export default function OrderStatusPage() {
         <>
           <TaxInvoice invoice={order.invoice} />
           <p className="mt-4">
-            <a href={`${TAX_INVOICE_PATH}#${window.location.hash.replace(/^#/, '')}`} className="btn-secondary">
+            <a href={taxInvoicePath(window.location.hash.replace(/^#/, ''))} className="btn-secondary">
               Print tax invoice
             </a>
           </p>

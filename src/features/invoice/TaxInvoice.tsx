@@ -1,7 +1,7 @@
 /** An order's tax invoice and its adjustment notes, as the status page and the print view draw them. */
 import { formatAbn } from '@/lib/abn';
 import { formatLongDate, formatPrice } from '@/lib/format';
-import { gstLine, quantityLine, type TaxInvoice as Invoice } from './tax-invoice';
+import { adjustmentGstLine, gstLine, quantityLine, type TaxInvoice as Invoice } from './tax-invoice';
 
 const amountCell = 'py-1 pl-3 text-right tabular-nums whitespace-nowrap';
 
@@ -104,9 +104,11 @@ export default function TaxInvoice({ invoice, headingLevel = 2 }: { invoice: Inv
           <p className="text-sm">
             Refunded: <strong>{formatPrice(adjustment.amount)}</strong> {invoice.currency} ({adjustment.reason})
           </p>
-          {invoice.title === 'Tax invoice' && <p className="text-sm">{invoice.gstApplies ? `GST in the refund: ${formatPrice(adjustment.gst)}` : 'GST: none (an export, GST-free)'}</p>}
+          <GstOfRefund line={adjustmentGstLine(invoice, adjustment)} />
         </section>
       ))}
     </div>
   );
 }
+
+const GstOfRefund = ({ line }: { line: string | null }) => (line ? <p className="text-sm">{line}</p> : null);

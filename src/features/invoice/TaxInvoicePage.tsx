@@ -1,6 +1,6 @@
 /** /order-status/invoice#<token>: the order's tax invoice on its own, ready to print on A4 or save as a PDF. */
+import { orderStatusPath } from '@/lib/paths';
 import { useEffect, useState } from 'react';
-import { BACK_OFFICE } from '@/config/constants';
 import { fetchOrderStatus, type OrderStatus } from '@/features/admin/OrderStatusPage';
 import TaxInvoice from './TaxInvoice';
 
@@ -40,7 +40,7 @@ export default function TaxInvoicePage() {
         <button type="button" className="btn-primary" onClick={() => window.print()}>
           Print
         </button>
-        <a href={`${BACK_OFFICE.orderStatusPath}#${token}`} className="btn-secondary">
+        <a href={orderStatusPath(token)} className="btn-secondary">
           Back to the order
         </a>
       </div>

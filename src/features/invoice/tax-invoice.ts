@@ -36,16 +36,25 @@ export type TaxAdjustment = TaxInvoice['adjustments'][number];
 
 /** Where the print-ready invoice opens; the status token rides in the fragment, as on the status page. */
 export const TAX_INVOICE_PATH = '/order-status/invoice';
+export const taxInvoicePath = (token: string) => `${TAX_INVOICE_PATH}#${token}`;
 
 /** "10 Reasons Why… × 30": the title first, so the count cannot be read into it. */
 export const quantityLine = (title: string, quantity: number) => `${title} × ${quantity}`;
 
 export const sellerLine = (seller: Seller) => `${seller.legalName} · ABN ${formatAbn(seller.abn)}`;
 
+const NO_GST = 'GST: none (an export, GST-free)';
+
 /** The GST line: what the total includes, or why there is none. */
 export function gstLine(invoice: Pick<TaxInvoice, 'gstApplies' | 'gst' | 'title'>): string | null {
   if (invoice.title !== 'Tax invoice') return null;
-  return invoice.gstApplies ? `GST included: ${formatPrice(invoice.gst)}` : 'GST: none (an export, GST-free)';
+  return invoice.gstApplies ? `GST included: ${formatPrice(invoice.gst)}` : NO_GST;
+}
+
+/** An adjustment note's GST line: the GST in the refund, or why there is none. */
+export function adjustmentGstLine(invoice: Pick<TaxInvoice, 'gstApplies' | 'title'>, adjustment: Pick<TaxAdjustment, 'gst'>): string | null {
+  if (invoice.title !== 'Tax invoice') return null;
+  return invoice.gstApplies ? `GST in the refund: ${formatPrice(adjustment.gst)}` : NO_GST;
 }
 
 /** The invoice as lines of plain text, for the confirmation email. */
@@ -72,6 +81,6 @@ export function adjustmentNoteText(invoice: TaxInvoice, adjustment: TaxAdjustmen
     sellerLine(invoice.seller),
     `For ${invoice.title.toLowerCase()} of order ${invoice.orderNumber}${adjustment.date ? `, dated ${formatLongDate(adjustment.date)}` : ''}`,
     `Refunded: ${formatPrice(adjustment.amount)} ${invoice.currency} (${adjustment.reason})`,
-    ...(invoice.title === 'Tax invoice' ? [invoice.gstApplies ? `GST in the refund: ${formatPrice(adjustment.gst)}` : 'GST: none (an export, GST-free)'] : []),
+    ...(adjustmentGstLine(invoice, adjustment) ?? []),
   ];
 }

@@ -5,6 +5,7 @@
  */
 import { CONSENT } from '@/config/constants';
 import { SITE } from '@/config/site';
+import { postForSentence, tokenFromFragment } from './email-link';
 
 const NO_TOKEN = `This link is missing its code. Please use the link in the email exactly as it came, or write to ${SITE.email}.`;
 const DECLINE_QUESTION = "Didn't ask for this? Press the button and this address will not be signed up.";
@@ -16,21 +17,12 @@ const QUESTIONS: Record<string, { question: string; confirm: string }> = {
   ac: { question: `Email this address once when the book you asked about is available?`, confirm: 'Yes, email me when it is available' },
 };
 
-/** The token in the link's fragment; '' for one a mail program mangled past reading (a stray %). */
-function tokenFrom(hash: string): string {
-  try {
-    return decodeURIComponent(hash.replace(/^#/, '')).trim();
-  } catch {
-    return '';
-  }
-}
-
 export function answerFromLink(page: Document): void {
   const status = page.querySelector('[data-confirm-status]');
   const question = page.querySelector('[data-confirm-question]');
   const choices = page.querySelector<HTMLElement>('[data-confirm-choices]');
   if (!status || !question || !choices) return;
-  const token = tokenFrom(page.location.hash);
+  const token = tokenFromFragment(page.location.hash);
   const asked = QUESTIONS[token.slice(0, 2)];
   if (!token || !asked) {
     question.textContent = NO_TOKEN;
@@ -44,10 +36,8 @@ export function answerFromLink(page: Document): void {
     for (const button of choices!.querySelectorAll('button')) button.disabled = true;
     status!.textContent = answer === 'confirm' ? 'Confirming...' : 'Saving your answer...';
     try {
-      const response = await fetch(CONSENT.confirmApiPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, answer }) });
-      const body = (await response.json().catch(() => ({}))) as { message?: unknown; error?: unknown };
-      const said = response.ok ? body.message : body.error;
-      status!.textContent = typeof said === 'string' ? said : FAILED;
+      const said = await postForSentence(CONSENT.confirmApiPath, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, answer }) });
+      status!.textContent = said ?? FAILED;
       choices!.hidden = true;
     } catch {
       status!.textContent = FAILED;
