@@ -165,7 +165,7 @@ test.describe('guest checkout on the embedded defaults', () => {
     await expect(summary.getByText('$25.00')).toBeVisible();
   });
 
-  test('the last copy sold while paying: the page says the payment is being refunded, the refund is recorded and emailed once', async ({ page, request }) => {
+  test('the last copy sold while paying: Payment Pending says it is refunded, the refund is recorded and emailed once', async ({ page, request }) => {
     // A category of its own, so it appears under no other product's 'You May Also Like'.
     const id = `last-copy-${Date.now()}`;
     await asService(request, 'POST', 'products', { id, title: `Last Copy ${id}`, price: 30, category: `Fixtures ${id}`, stock: 1 });
@@ -181,7 +181,7 @@ test.describe('guest checkout on the embedded defaults', () => {
     await asService(request, 'PATCH', `products?id=eq.${id}`, { stock: 0 });
     await payment.getByRole('button', { name: /^Pay/ }).click();
 
-    await expect(payment.getByRole('heading', { name: 'Your payment is being refunded' })).toBeVisible();
+    await expect(payment.getByRole('heading', { name: 'Payment Pending' })).toBeVisible();
     await expect(payment.getByText(/sold out moments before it arrived.*refunded in full/)).toBeVisible();
     const [order] = await asService<Array<{ payment_status: string; refund_id: string | null; refunded_at: string | null }>>(
       request,

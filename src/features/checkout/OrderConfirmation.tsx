@@ -108,8 +108,7 @@ export default function OrderConfirmation() {
   if (state.status === 'pending') {
     return (
       <div className="mx-auto max-w-xl py-12 text-center">
-        {/* A payment that is being refunded is not pending: its heading says what happens to the money. */}
-        <h1 className="text-3xl font-extrabold">{state.duplicate || state.refundDue ? 'Your payment is being refunded' : 'Payment Pending'}</h1>
+        <h1 className="text-3xl font-extrabold">Payment Pending</h1>
         <p className="mt-3 text-slate-700">
           {state.duplicate
             ? 'This cart was already paid for on another payment page: that order stands, and this second payment is being refunded in full. You will receive an email with the details.'
