@@ -98,6 +98,15 @@ async function openForScan(page: Page, inFlight: ReturnType<typeof requestsInFli
 export async function scanPage(page: Page, options: { exclude?: string; wcagOnly?: boolean } = {}): Promise<AxeViolation[]> {
   // Only violations are reported: asking axe for nothing else makes a scan faster too. (options() replaces
   // every option, so it comes before withTags.)
+  // A toast or dialog still fading in is read at its half-drawn contrast: let finite animations finish first.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   let axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);
   if (options.wcagOnly) axe = axe.withTags(WCAG_A_AA);
   if (options.exclude) axe = axe.exclude(options.exclude);
