@@ -3,7 +3,7 @@
  * history (who, when, from, to, why, or the order that sold or returned the copies); its low-stock level, with
  * the titles under it highlighted; and how many shoppers wait to hear it is back.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { LIMITS } from '@/config/constants';
 import { FieldError, invalidProps } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
@@ -111,9 +111,9 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
   // A change made here or elsewhere: the field starts from the new figure.
   useEffect(() => setStockValue(String(row.stock)), [row.stock]);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const submitter = event.nativeEvent.submitter;
     const receiving = submitter instanceof HTMLButtonElement && submitter.value === 'receive';
     // The reason is kept in the stock history as one line.
     const why = toSingleLine(reason);

@@ -171,7 +171,7 @@ export default function CheckoutPage() {
     error: name === 'addressLine2' ? undefined : errorOf(name),
   });
 
-  async function proceed(event: React.FormEvent) {
+  async function proceed(event: React.SubmitEvent) {
     event.preventDefault();
     const method = delivery.method;
     const issue = checkoutProblem({ itemCount, email, address, methodId: method?.id ?? null, gift });
