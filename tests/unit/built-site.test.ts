@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DISALLOWED_FOR_CRAWLERS, isKeptOutOfSearch } from '@/config/search';
 import { builtPages, DIST_DIR } from '../audit/built-site';
-import { inlineScriptsBeforeEnd, stylesInBody } from '../audit/html-conformance';
+import { inlineScriptsBeforeEnd } from '../audit/inline-scripts';
 import { expectationFor, jsonLdBlocks, validateJsonLd } from '../audit/json-ld';
 import { JSON_LD_RULES } from '../audit/json-ld-rules';
 import { landingSlugs } from '../audit/routes';
@@ -42,18 +42,6 @@ describe('reviews are marked up only on the pages that show them', () => {
 
   it('no landing page marks reviews up', () => {
     expect(pages.filter((page) => page.kind === 'landing' && markedUp(page.html)).map((page) => page.path)).toEqual([]);
-  });
-});
-
-describe('HTML the W3C checker accepts', () => {
-  it.each(pages.map((page) => [page.path, page] as const))('%s has no style element in its body', (_path, page) => {
-    expect(stylesInBody(page.html)).toEqual([]);
-  });
-
-  it('finds a style element in the body, and leaves those in the head and in an SVG alone', () => {
-    const page = (body: string) => `<!doctype html><html><head><style>a{}</style></head><body>${body}</body></html>`;
-    expect(stylesInBody(page('<p>x</p><svg><style>.a{}</style><path/></svg>'))).toEqual([]);
-    expect(stylesInBody(page('<div><style>astro-island{display:contents}</style></div>'))).toHaveLength(1);
   });
 });
 
