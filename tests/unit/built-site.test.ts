@@ -123,12 +123,36 @@ describe('the JSON-LD validator catches what it should', () => {
     const sold = { ...product, offers: { ...product.offers, seller: { '@type': 'Organization', name: 'Shop' } } };
     expect(validateJsonLd('/x', ld(sold)).warnings.filter((w) => w.includes('Organization'))).toEqual([]);
   });
-  it('quantity prices: each in the offer’s currency, from a QuantitativeValue’s minValue up', () => {
-    const spec = (minValue: unknown, priceCurrency = 'AUD') => ({ '@type': 'UnitPriceSpecification', price: '18.00', priceCurrency, eligibleQuantity: { '@type': 'QuantitativeValue', minValue } });
-    expect(problems(ld({ ...product, offers: { ...product.offers, priceSpecification: [spec(1), spec(25)] } }))).toEqual([]);
-    expect(problems(ld({ ...product, offers: { ...product.offers, priceSpecification: [spec('25', 'USD')] } }))).toEqual([
+  it('a priceSpecification as Google reads it: the one selling price, a strikethrough price or a unit price, each priced in the offer’s currency; no prices by quantity', () => {
+    const offerWith = (...priceSpecification: object[]) => ld({ ...product, offers: { ...product.offers, priceSpecification } });
+    const spec = (fields: object = {}) => ({ '@type': 'UnitPriceSpecification', price: '22.00', priceCurrency: 'AUD', ...fields });
+    const strikethrough = spec({ price: '25.00', priceType: 'https://schema.org/StrikethroughPrice' });
+    const perKilogram = spec({ price: '40.00', referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode: 'KGM' } });
+    expect(problems(offerWith(spec(), strikethrough, perKilogram))).toEqual([]);
+    expect(problems(offerWith(spec({ price: '18.00', eligibleQuantity: { '@type': 'QuantitativeValue', minValue: 25 } })))).toEqual([
+      'Product.offers.priceSpecification[0]: a price by quantity (eligibleQuantity) is not one Google reads; an Offer has one price, the page shows the others',
+      "Product.offers.priceSpecification[0]: price 18.00 is not the offer's 22.00",
+    ]);
+    expect(problems(offerWith({ '@type': 'UnitPriceSpecification', priceCurrency: 'USD', priceType: 'SRP' }, spec(), spec()))).toEqual([
+      'Product.offers.priceSpecification[0]: price missing or not a number',
       "Product.offers.priceSpecification[0]: priceCurrency USD is not the offer's AUD",
-      'Product.offers.priceSpecification[0]: eligibleQuantity is not a QuantitativeValue with a minValue',
+      'Product.offers.priceSpecification[0]: priceType SRP is not StrikethroughPrice or ListPrice',
+      'Product.offers: 2 selling prices in priceSpecification; Google reads one per Offer',
+      'UnitPriceSpecification: UnitPriceSpecification requires price',
+    ]);
+  });
+  it('handling and transit times in days, from a minimum to a maximum', () => {
+    const time = (handlingTime: object) => ({ '@type': 'ShippingDeliveryTime', handlingTime });
+    const details = (deliveryTime: object) => ({
+      '@type': 'OfferShippingDetails',
+      shippingRate: { '@type': 'MonetaryAmount', value: 9, currency: 'AUD' },
+      shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU' },
+      deliveryTime,
+    });
+    const withTime = (handlingTime: object) => ld({ ...product, offers: { ...product.offers, shippingDetails: details(time(handlingTime)) } });
+    expect(problems(withTime({ '@type': 'QuantitativeValue', minValue: 0, maxValue: 1, unitCode: 'DAY' }))).toEqual([]);
+    expect(problems(withTime({ '@type': 'QuantitativeValue', minValue: 3, maxValue: 1, unitCode: 'HUR' }))).toEqual([
+      'ShippingDeliveryTime: handlingTime is not a QuantitativeValue of days with minValue ≤ maxValue',
     ]);
   });
   it('shipping charged in another currency than the offer is a warning', () => {
