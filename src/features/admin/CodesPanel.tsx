@@ -205,7 +205,7 @@ function CodeRow({ code, onChanged }: { code: PromotionCode; onChanged: () => vo
 }
 
 export function CodesPanel() {
-  const { state, reload } = useLoad(listCodes, []);
+  const { state, reload } = useLoad(listCodes);
   return (
     <section aria-labelledby="codes-heading">
       <h2 id="codes-heading" className="text-2xl font-bold">

@@ -42,8 +42,8 @@ function PastNewsletters({ rows, resume, busy }: { rows: Newsletter[]; resume: (
 }
 
 export function NewsletterPanel() {
-  const { state: history, reload } = useLoad(listNewsletters, []);
-  const { state: subscribers } = useLoad(listSubscribers, []);
+  const { state: history, reload } = useLoad(listNewsletters);
+  const { state: subscribers } = useLoad(listSubscribers);
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
   const [confirming, setConfirming] = useState(false);

@@ -1,5 +1,5 @@
 /** One order: everything the publisher needs to pack, ship, refund or answer a question about it, and its history. */
-import { useState, type SubmitEvent, type ReactNode } from 'react';
+import { useCallback, useState, type SubmitEvent, type ReactNode } from 'react';
 import { countryName, formatDateTime, formatPrice, orderNumber } from '@/lib/format';
 import { mailtoHref } from '@/lib/mailto';
 import { postalAddressLines } from '@/lib/postal-address';
@@ -417,7 +417,7 @@ function Actions({ order, act, reload }: { order: Order; act: (request: OrderAct
 }
 
 export function OrderDetail({ orderId }: { orderId: string }) {
-  const { state, reload } = useLoad(() => Promise.all([getOrder(orderId), getOrderRefunds(orderId)]), [orderId]);
+  const { state, reload } = useLoad(useCallback(() => Promise.all([getOrder(orderId), getOrderRefunds(orderId)]), [orderId]));
   const [busy, setBusy] = useState(false);
 
   async function act(request: OrderActionRequest) {
