@@ -21,8 +21,8 @@ import type {
 } from 'schema-dts';
 import { ALLOWED_COUNTRIES, CURRENCY, RETURNS, SHIPPING, type CountryCode } from '@/config/constants';
 import { SITE, SOCIAL } from '@/config/site';
-import { fallbackQuotes } from '@/features/checkout/contract';
 import { productPath } from '@/lib/paths';
+import { rateCard } from '@/lib/rate-card';
 import { averageRating, BEST_RATING, type BookReview } from '@/lib/reviews';
 
 export type Market = 'AU' | 'US' | 'UK';
@@ -54,7 +54,7 @@ const days = ([min, max]: readonly [number, number]): QuantitativeValue => ({ '@
  * Shipping one copy to a country at the checkout's rate (charged in AUD). Transit is stated for
  * Australia only; abroad the checkout states the whole delivery time (content/shipping/delivery-estimates.json).
  */
-const shippingRate = (country: CountryCode): MonetaryAmount => ({ '@type': 'MonetaryAmount', value: fallbackQuotes(country)[0]!.price, currency: CURRENCY });
+const shippingRate = (country: CountryCode): MonetaryAmount => ({ '@type': 'MonetaryAmount', value: rateCard(country)[0]!.rate.price, currency: CURRENCY });
 
 function offerShippingDetails(country: CountryCode): OfferShippingDetails {
   return {

@@ -11,7 +11,7 @@ import { expectationFor, jsonLdBlocks, validateJsonLd } from '../audit/json-ld';
 import { JSON_LD_RULES } from '../audit/json-ld-rules';
 import { landingSlugs } from '../audit/routes';
 import { checkBudget, checkPageBudgets } from '../audit/size-budget';
-import { readBooks } from '../../local/catalog';
+import { readBooks } from '@/features/catalog/book-files';
 
 const pages = builtPages(DIST_DIR);
 
