@@ -6,7 +6,7 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { ENV_VARS } from './src/config/env.ts';
 import { isKeptOutOfSearch } from './src/config/search.ts';
-import { contentDates } from './src/lib/content-dates.ts';
+import { contentDates } from './src/features/content/content-dates.ts';
 import { socialCards } from './src/features/social-card/integration.ts';
 import { intentHydration } from './src/lib/hydration/integration.ts';
 import { sampleContentCheck } from './src/features/content/sample-content.ts';

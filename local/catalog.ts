@@ -1,95 +1,16 @@
 /**
- * The catalog sync: reads every book file in the catalog folder, checks it with the same schema the site's
- * build uses, and hands the database its catalog rows and quantity prices through `sync_catalog` (never stock) and
+ * The catalog sync: reads every book file in the catalog folder (src/features/catalog/book-files.ts, with the
+ * schema the site's build uses), and hands the database its catalog rows and quantity prices through `sync_catalog` (never stock) and
  * each book's low-stock level through `sync_low_stock_levels`. The embedded
  * backend calls it directly at every start; `npm run catalog:sync` calls it through the API for hosted Supabase.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { parse as parseYaml } from 'yaml';
-import { z } from 'astro/zod';
-import { bookFrontmatter, COVER_FILE, coverUrl } from '../src/features/catalog/book-schema';
-import { catalogDir } from '../src/features/catalog/catalog-dir';
-
-const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** The catalog folder the build reads too: content/books, or CATALOG_DIR. */
-export const catalogFolder = (env: NodeJS.ProcessEnv = process.env) => resolve(projectRoot, catalogDir(env));
-
-/** A book's row in `products`, without stock. */
-export interface CatalogRow {
-  id: string;
-  title: string;
-  description: string;
-  price: number;
-  image_url: string;
-  category: string;
-  weight: number;
-  dimensions: { length: number; width: number; height: number };
-  featured: boolean;
-  /** Written by sync_low_stock_levels (sync_catalog leaves it alone). */
-  low_stock_level: number;
-  /** Price per copy from a number of copies up; the sync replaces the book's rows in product_quantity_prices. */
-  quantity_prices: Array<{ min_quantity: number; price: number }>;
-}
+import { readCatalog } from '../src/features/catalog/book-files';
 
 export interface SyncResult {
   synced: string[];
   withdrawn: string[];
 }
-
-export class CatalogFileError extends Error {}
-
-const bookFile = bookFrontmatter(z.string().regex(COVER_FILE, 'a .png, .jpg or .jpeg file beside the book file'));
-const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
-
-export type BookFile = z.infer<typeof bookFile>;
-
-function readBook(dir: string, file: string): BookFile {
-  const match = FRONTMATTER.exec(readFileSync(join(dir, file), 'utf8'));
-  if (!match) throw new CatalogFileError(`${file}: no frontmatter (the book's facts between --- lines)`);
-  const parsed = bookFile.safeParse(parseYaml(match[1] ?? ''));
-  if (!parsed.success) throw new CatalogFileError(`${file}:\n${z.prettifyError(parsed.error)}`);
-  const book = parsed.data;
-  if (!existsSync(resolve(dir, book.cover))) throw new CatalogFileError(`${file}: cover ${book.cover} is not in ${dir}`);
-  return book;
-}
-
-function catalogRow(book: BookFile): CatalogRow {
-  const format = book.cover.split('.').pop()!.toLowerCase();
-  return {
-    id: book.id,
-    title: book.title,
-    description: book.summary,
-    price: book.price,
-    image_url: coverUrl(book.id, format),
-    category: book.category,
-    weight: book.weightGrams,
-    dimensions: book.dimensionsCm,
-    featured: book.featured,
-    low_stock_level: book.lowStockLevel,
-    quantity_prices: book.quantityPrices.map((tier) => ({ min_quantity: tier.minQuantity, price: tier.price })),
-  };
-}
-
-/** Every book in the folder, checked; a bad file stops the sync with its name and what is wrong. */
-export function readBooks(dir: string = catalogFolder()): BookFile[] {
-  if (!existsSync(dir)) throw new CatalogFileError(`The catalog folder ${dir} does not exist`);
-  const books = readdirSync(dir)
-    .filter((file) => file.endsWith('.mdx'))
-    .sort()
-    .map((file) => readBook(dir, file));
-  if (books.length === 0) throw new CatalogFileError(`No book files (*.mdx) in ${dir}`);
-  const ids = books.map((book) => book.id);
-  const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
-  if (repeated.length) throw new CatalogFileError(`Two book files share the id ${repeated.join(', ')}`);
-  return books;
-}
-
-/** The database rows of every book in the folder. */
-export const readCatalog = (dir?: string): CatalogRow[] => readBooks(dir).map(catalogRow);
 
 /** What the embedded backend runs at start: the database itself, as its owner. */
 export async function syncEmbedded(db: { query: <T>(sql: string, params?: unknown[]) => Promise<{ rows: T[] }> }, dir?: string): Promise<SyncResult> {

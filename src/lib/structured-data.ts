@@ -16,14 +16,13 @@ import type {
   Product,
   QuantitativeValue,
   ShippingService,
-  UnitPriceSpecification,
   WebPage,
   WithContext,
 } from 'schema-dts';
 import { ALLOWED_COUNTRIES, CURRENCY, RETURNS, SHIPPING, type CountryCode } from '@/config/constants';
 import { SITE, SOCIAL } from '@/config/site';
-import { fallbackQuotes } from '@/features/checkout/contract';
 import { productPath } from '@/lib/paths';
+import { rateCard } from '@/lib/rate-card';
 import { averageRating, BEST_RATING, type BookReview } from '@/lib/reviews';
 
 export type Market = 'AU' | 'US' | 'UK';
@@ -34,8 +33,6 @@ export interface BookFacts {
   title: string;
   summary: string;
   price: number;
-  /** Prices per copy from a number of copies up (AUD; the checkout's own). */
-  quantityPrices?: ReadonlyArray<{ minQuantity: number; price: number }>;
   ages: { min: number; max: number };
   audienceAges?: { min: number; max: number };
   isbn?: string;
@@ -57,7 +54,7 @@ const days = ([min, max]: readonly [number, number]): QuantitativeValue => ({ '@
  * Shipping one copy to a country at the checkout's rate (charged in AUD). Transit is stated for
  * Australia only; abroad the checkout states the whole delivery time (content/shipping/delivery-estimates.json).
  */
-const shippingRate = (country: CountryCode): MonetaryAmount => ({ '@type': 'MonetaryAmount', value: fallbackQuotes(country)[0]!.price, currency: CURRENCY });
+const shippingRate = (country: CountryCode): MonetaryAmount => ({ '@type': 'MonetaryAmount', value: rateCard(country)[0]!.rate.price, currency: CURRENCY });
 
 function offerShippingDetails(country: CountryCode): OfferShippingDetails {
   return {
@@ -137,21 +134,6 @@ export function publisherOrganization(site: URL): Exclude<Organization, string> 
   };
 }
 
-/**
- * The offer's prices: one copy at the book's price, and each quantity price from its number of copies up, in
- * AUD as the checkout charges them, whichever market the page speaks to.
- */
-function quantityPriceSpecifications(book: BookFacts, validUntil: string): UnitPriceSpecification[] {
-  const tiers = book.quantityPrices ?? [];
-  if (tiers.length === 0) return [];
-  const bands = [{ minQuantity: 1, price: book.price }, ...tiers];
-  return bands.map((band, i) => {
-    const next = bands[i + 1];
-    const eligibleQuantity: QuantitativeValue = { '@type': 'QuantitativeValue', minValue: band.minQuantity, ...(next && { maxValue: next.minQuantity - 1 }), unitCode: 'C62' };
-    return { '@type': 'UnitPriceSpecification', price: band.price.toFixed(2), priceCurrency: CURRENCY, eligibleQuantity, validThrough: validUntil };
-  });
-}
-
 function priceValidUntil(now: Date): string {
   const next = new Date(now);
   next.setFullYear(now.getFullYear() + 1);
@@ -181,15 +163,14 @@ export function bookProductJsonLd({ site, book, image, path, inStock, market = '
   const audience = book.audienceAges ?? book.ages;
   const rating = showsReviews ? averageRating(book.reviews) : undefined;
   const validUntil = priceValidUntil(now);
-  const unitPrices = quantityPriceSpecifications(book, validUntil);
   const offer: Offer = {
     '@type': 'Offer',
     url: absolute(site, path),
-    // The price the checkout charges (AUD) on every page: a US or UK page states no other currency.
+    // The price of one copy as the checkout charges it (AUD) on every page: a US or UK page states no other currency.
+    // Quantity prices stay on the page only: Google's merchant listings read one price per offer.
     price: book.price.toFixed(2),
     priceCurrency: CURRENCY,
     priceValidUntil: validUntil,
-    ...(unitPrices.length > 0 && { priceSpecification: unitPrices }),
     availability: inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
     itemCondition: 'https://schema.org/NewCondition',
     seller: publisherOrganization(site),

@@ -57,7 +57,7 @@ const html = (raw: number, gzip: number): SizeBudget => ({ raw, gzip, brotli: gz
 
 // Book pages and the home page carry the offers' shipping details and return policy in JSON-LD (about 3 KiB raw);
 // /book and the product pages also show the book's reviews and mark them up (about 3 KiB raw for four).
-// A book with quantity prices states them (a line, and a priceSpecification per band in its Offer) and its
+// A book with quantity prices states them (a line on the page; its Offer keeps the one price of a copy) and its
 // purchase controls carry them (about 1 KiB raw on /book, about 0.5 on /store).
 export const PAGE_BUDGETS: Record<PageKind, PageBudget> = {
   home: page(html(30, 9), JS_SHOP_START),

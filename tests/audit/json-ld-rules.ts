@@ -28,7 +28,7 @@ export const JSON_LD_RULES: Readonly<Record<string, TypeRule>> = {
     productOfferOnly: true,
     source: 'merchant listing',
   },
-  UnitPriceSpecification: { required: ['price', 'priceCurrency'], recommended: ['eligibleQuantity'], source: 'merchant listing (price specification)' },
+  UnitPriceSpecification: { required: ['price', 'priceCurrency'], recommended: [], source: 'merchant listing (pricing)' },
   AggregateOffer: { required: ['lowPrice', 'priceCurrency'], recommended: ['highPrice', 'offerCount'], productOfferOnly: true, source: 'product snippet' },
   OfferShippingDetails: {
     required: ['shippingDestination', 'shippingRate', 'deliveryTime'],

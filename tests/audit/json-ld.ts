@@ -90,23 +90,53 @@ function checkOffer(offer: unknown, where: string, problems: string[], warnings:
   if (offer.priceCurrency !== undefined && !isCurrency(offer.priceCurrency)) problems.push(`${where}: offer priceCurrency not ISO 4217`);
   if (offer.availability !== undefined && !/^https?:\/\/schema\.org\/\w+$/.test(String(offer.availability))) problems.push(`${where}: offer availability not a schema.org URL`);
   if (offer.priceValidUntil !== undefined && !/^\d{4}-\d{2}-\d{2}/.test(String(offer.priceValidUntil))) problems.push(`${where}: priceValidUntil is not an ISO 8601 date`);
-  // Quantity prices: each a price in the offer's currency, from a number of units up.
-  asList(offer.priceSpecification).forEach((spec, i) => {
-    const at = `${where}.priceSpecification[${i}]`;
-    if (!isNode(spec)) return void problems.push(`${at}: not an object`);
-    if (!isPrice(spec.price)) problems.push(`${at}: price not a number`);
-    if (spec.priceCurrency !== offer.priceCurrency) problems.push(`${at}: priceCurrency ${String(spec.priceCurrency)} is not the offer's ${String(offer.priceCurrency)}`);
-    const quantity = spec.eligibleQuantity;
-    if (quantity !== undefined && (!isNode(quantity) || !typesOf(quantity).includes('QuantitativeValue') || typeof quantity.minValue !== 'number')) {
-      problems.push(`${at}: eligibleQuantity is not a QuantitativeValue with a minValue`);
-    }
-  });
+  checkPriceSpecifications(offer, where, problems);
   asList(offer.shippingDetails).forEach((details, i) => {
     const rate = isNode(details) && isNode(details.shippingRate) ? details.shippingRate : undefined;
     if (rate && rate.currency !== offer.priceCurrency) {
       warnings.push(`${where}.shippingDetails[${i}]: shipping is charged in ${String(rate.currency)}, the offer in ${String(offer.priceCurrency)} (Google expects one currency)`);
     }
   });
+}
+
+/** The price types Google reads in a merchant listing's priceSpecification besides the selling price. */
+const PRICE_TYPES = /^https?:\/\/schema\.org\/(StrikethroughPrice|ListPrice)$/;
+
+/**
+ * Google's merchant listings read one selling price per Offer: a priceSpecification may restate it, add a
+ * strikethrough or list price (priceType) or a unit price (referenceQuantity), each with price and
+ * priceCurrency in the offer's currency. Prices by quantity (eligibleQuantity) are not read: they belong on
+ * the page, not in the Offer.
+ */
+function checkPriceSpecifications(offer: Node, where: string, problems: string[]): void {
+  let selling = 0;
+  asList(offer.priceSpecification).forEach((spec, i) => {
+    const at = `${where}.priceSpecification[${i}]`;
+    if (!isNode(spec)) return void problems.push(`${at}: not an object`);
+    if (!typesOf(spec).some((type) => type === 'UnitPriceSpecification' || type === 'PriceSpecification')) problems.push(`${at}: not a UnitPriceSpecification`);
+    if (!isPrice(spec.price)) problems.push(`${at}: price missing or not a number`);
+    if (spec.priceCurrency !== offer.priceCurrency) problems.push(`${at}: priceCurrency ${String(spec.priceCurrency)} is not the offer's ${String(offer.priceCurrency)}`);
+    if (spec.eligibleQuantity !== undefined) problems.push(`${at}: a price by quantity (eligibleQuantity) is not one Google reads; an Offer has one price, the page shows the others`);
+    if (spec.priceType !== undefined && !PRICE_TYPES.test(String(spec.priceType))) problems.push(`${at}: priceType ${String(spec.priceType)} is not StrikethroughPrice or ListPrice`);
+    const reference = spec.referenceQuantity;
+    if (reference !== undefined && (!isNode(reference) || typeof reference.value !== 'number' || !filled(reference.unitCode))) {
+      problems.push(`${at}: referenceQuantity needs a numeric value and a unitCode`);
+    }
+    if (spec.priceType !== undefined || reference !== undefined) return;
+    selling++;
+    if (offer.price !== undefined && Number(spec.price) !== Number(offer.price)) problems.push(`${at}: price ${String(spec.price)} is not the offer's ${String(offer.price)}`);
+  });
+  if (selling > 1) problems.push(`${where}: ${selling} selling prices in priceSpecification; Google reads one per Offer`);
+}
+
+/** Handling and transit times as Google reads them: days, from a minimum to a maximum. */
+function checkDeliveryTime(time: Node, where: string, problems: string[]): void {
+  for (const field of ['handlingTime', 'transitTime'] as const) {
+    const value = time[field];
+    if (value === undefined) continue;
+    const ok = isNode(value) && typeof value.minValue === 'number' && typeof value.maxValue === 'number' && value.minValue <= value.maxValue && /^(DAY|d)$/.test(String(value.unitCode));
+    if (!ok) problems.push(`${where}: ${field} is not a QuantitativeValue of days with minValue ≤ maxValue`);
+  }
 }
 
 function checkProduct(product: Node, where: string, problems: string[], warnings: string[]): void {
@@ -248,6 +278,7 @@ export function validateJsonLd(path: string, html: string, expectation: JsonLdEx
     if (t.includes('Product')) checkProduct(node, label, problems, warnings);
     if (t.includes('Product')) checkReviewsShown(node, label, text, problems);
     if (t.includes('MerchantReturnPolicy')) checkReturnPolicy(node, label, problems);
+    if (t.includes('ShippingDeliveryTime')) checkDeliveryTime(node, label, problems);
     if (t.includes('BreadcrumbList')) checkBreadcrumbs(node, label, problems);
     if (t.includes('FAQPage')) faqCount += checkFaq(node, label, problems);
     if (t.includes('BlogPosting') || t.includes('Article')) checkArticle(node, label, problems);

@@ -4,7 +4,7 @@
  * those reviews. At a phone's width and a desktop's. (axe scans both pages at both widths in quality.spec.ts.)
  */
 import { expect, test, type Page } from '@playwright/test';
-import { readBooks } from '../../local/catalog';
+import { readBooks } from '@/features/catalog/book-files';
 import { horizontalOverflow } from './support';
 
 const book = readBooks().find((b) => b.featured && b.reviews.length > 0)!;

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../local/backend/database';
 import { startShop } from '../../local/shop';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
-import { readCatalog } from '../../local/catalog';
+import { readCatalog } from '@/features/catalog/book-files';
 
 const dir = join(mkdtempSync(join(tmpdir(), 'pglite-')), 'data');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

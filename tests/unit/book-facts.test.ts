@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readBooks, type BookFile } from '../../local/catalog';
+import { readBooks, type BookFile } from '@/features/catalog/book-files';
 
 const SCANNED = ['src', 'functions', 'local', 'supabase', 'public', 'astro.config.mjs', 'netlify.toml', 'package.json', '.env.example'];
 const TEXT_FILE = /\.(ts|tsx|astro|mjs|js|sql|toml|json|css|svg|html|xml|txt|yaml|yml|example)$/;

@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DISALLOWED_FOR_CRAWLERS, isKeptOutOfSearch } from '@/config/search';
 import { builtPages, DIST_DIR } from '../audit/built-site';
-import { inlineScriptsBeforeEnd, stylesInBody } from '../audit/html-conformance';
+import { inlineScriptsBeforeEnd } from '../audit/inline-scripts';
 import { expectationFor, jsonLdBlocks, validateJsonLd } from '../audit/json-ld';
 import { JSON_LD_RULES } from '../audit/json-ld-rules';
 import { landingSlugs } from '../audit/routes';
 import { checkBudget, checkPageBudgets } from '../audit/size-budget';
-import { readBooks } from '../../local/catalog';
+import { readBooks } from '@/features/catalog/book-files';
 
 const pages = builtPages(DIST_DIR);
 
@@ -42,18 +42,6 @@ describe('reviews are marked up only on the pages that show them', () => {
 
   it('no landing page marks reviews up', () => {
     expect(pages.filter((page) => page.kind === 'landing' && markedUp(page.html)).map((page) => page.path)).toEqual([]);
-  });
-});
-
-describe('HTML the W3C checker accepts', () => {
-  it.each(pages.map((page) => [page.path, page] as const))('%s has no style element in its body', (_path, page) => {
-    expect(stylesInBody(page.html)).toEqual([]);
-  });
-
-  it('finds a style element in the body, and leaves those in the head and in an SVG alone', () => {
-    const page = (body: string) => `<!doctype html><html><head><style>a{}</style></head><body>${body}</body></html>`;
-    expect(stylesInBody(page('<p>x</p><svg><style>.a{}</style><path/></svg>'))).toEqual([]);
-    expect(stylesInBody(page('<div><style>astro-island{display:contents}</style></div>'))).toHaveLength(1);
   });
 });
 
@@ -135,12 +123,36 @@ describe('the JSON-LD validator catches what it should', () => {
     const sold = { ...product, offers: { ...product.offers, seller: { '@type': 'Organization', name: 'Shop' } } };
     expect(validateJsonLd('/x', ld(sold)).warnings.filter((w) => w.includes('Organization'))).toEqual([]);
   });
-  it('quantity prices: each in the offer’s currency, from a QuantitativeValue’s minValue up', () => {
-    const spec = (minValue: unknown, priceCurrency = 'AUD') => ({ '@type': 'UnitPriceSpecification', price: '18.00', priceCurrency, eligibleQuantity: { '@type': 'QuantitativeValue', minValue } });
-    expect(problems(ld({ ...product, offers: { ...product.offers, priceSpecification: [spec(1), spec(25)] } }))).toEqual([]);
-    expect(problems(ld({ ...product, offers: { ...product.offers, priceSpecification: [spec('25', 'USD')] } }))).toEqual([
+  it('a priceSpecification as Google reads it: the one selling price, a strikethrough price or a unit price, each priced in the offer’s currency; no prices by quantity', () => {
+    const offerWith = (...priceSpecification: object[]) => ld({ ...product, offers: { ...product.offers, priceSpecification } });
+    const spec = (fields: object = {}) => ({ '@type': 'UnitPriceSpecification', price: '22.00', priceCurrency: 'AUD', ...fields });
+    const strikethrough = spec({ price: '25.00', priceType: 'https://schema.org/StrikethroughPrice' });
+    const perKilogram = spec({ price: '40.00', referenceQuantity: { '@type': 'QuantitativeValue', value: 1, unitCode: 'KGM' } });
+    expect(problems(offerWith(spec(), strikethrough, perKilogram))).toEqual([]);
+    expect(problems(offerWith(spec({ price: '18.00', eligibleQuantity: { '@type': 'QuantitativeValue', minValue: 25 } })))).toEqual([
+      'Product.offers.priceSpecification[0]: a price by quantity (eligibleQuantity) is not one Google reads; an Offer has one price, the page shows the others',
+      "Product.offers.priceSpecification[0]: price 18.00 is not the offer's 22.00",
+    ]);
+    expect(problems(offerWith({ '@type': 'UnitPriceSpecification', priceCurrency: 'USD', priceType: 'SRP' }, spec(), spec()))).toEqual([
+      'Product.offers.priceSpecification[0]: price missing or not a number',
       "Product.offers.priceSpecification[0]: priceCurrency USD is not the offer's AUD",
-      'Product.offers.priceSpecification[0]: eligibleQuantity is not a QuantitativeValue with a minValue',
+      'Product.offers.priceSpecification[0]: priceType SRP is not StrikethroughPrice or ListPrice',
+      'Product.offers: 2 selling prices in priceSpecification; Google reads one per Offer',
+      'UnitPriceSpecification: UnitPriceSpecification requires price',
+    ]);
+  });
+  it('handling and transit times in days, from a minimum to a maximum', () => {
+    const time = (handlingTime: object) => ({ '@type': 'ShippingDeliveryTime', handlingTime });
+    const details = (deliveryTime: object) => ({
+      '@type': 'OfferShippingDetails',
+      shippingRate: { '@type': 'MonetaryAmount', value: 9, currency: 'AUD' },
+      shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU' },
+      deliveryTime,
+    });
+    const withTime = (handlingTime: object) => ld({ ...product, offers: { ...product.offers, shippingDetails: details(time(handlingTime)) } });
+    expect(problems(withTime({ '@type': 'QuantitativeValue', minValue: 0, maxValue: 1, unitCode: 'DAY' }))).toEqual([]);
+    expect(problems(withTime({ '@type': 'QuantitativeValue', minValue: 3, maxValue: 1, unitCode: 'HUR' }))).toEqual([
+      'ShippingDeliveryTime: handlingTime is not a QuantitativeValue of days with minValue ≤ maxValue',
     ]);
   });
   it('shipping charged in another currency than the offer is a warning', () => {

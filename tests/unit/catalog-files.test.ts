@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCatalog } from '../../local/catalog';
+import { readCatalog } from '@/features/catalog/book-files';
 
 const FIXTURE = join('tests', 'fixtures', 'second-book');
 const FILE = 'rosary-for-little-hands.mdx';

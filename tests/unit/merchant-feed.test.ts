@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ALLOWED_COUNTRIES, MERCHANT_FEED, SHIPPING } from '@/config/constants';
 import { isIsbn13 } from '@/features/catalog/book-schema';
 import { type FeedBook, feedShipping, GOOGLE_NAMESPACE, merchantFeedXml } from '@/features/catalog/merchant-feed';
-import { readBooks } from '../../local/catalog';
+import { readBooks } from '@/features/catalog/book-files';
 import { DIST_DIR } from '../audit/built-site';
 
 type Item = Record<string, unknown>;

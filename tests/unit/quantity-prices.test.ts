@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { subtotalOf, quantitySavingOf, type CartLine } from '@/features/cart/cart';
 import { needsQuote, nextTier, priceLine, quantityLineText, quantityPricesProblem, quoteQuantity, quoteRequestPath, tierNote, tierText } from '@/features/catalog/quantity-prices';
 import { bookFrontmatter } from '@/features/catalog/book-schema';
-import { readBooks } from '../../local/catalog';
+import { readBooks } from '@/features/catalog/book-files';
 import { z } from 'astro/zod';
 
 const TIERS = [

@@ -21,7 +21,7 @@ export const carrierPrice = z
       .regex(/^\d+(\.\d+)?$/)
       .transform(Number),
   ])
-  .pipe(z.number().finite().nonnegative());
+  .pipe(z.number().nonnegative());
 
 /** One parcel, described the way carriers price it. */
 export interface ParcelRequest {

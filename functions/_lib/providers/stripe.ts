@@ -35,16 +35,13 @@ const checkoutInputSchema = z.object({
       .refine((d) => d.min <= d.max, 'shipping.deliveryDays.min must not exceed max')
       .nullable(),
   }),
-  successUrl: z
-    .string()
-    .url()
-    .refine((url) => url.includes('{CHECKOUT_SESSION_ID}'), 'successUrl must contain {CHECKOUT_SESSION_ID}'),
-  cancelUrl: z.string().url(),
+  successUrl: z.url().refine((url) => url.includes('{CHECKOUT_SESSION_ID}'), 'successUrl must contain {CHECKOUT_SESSION_ID}'),
+  cancelUrl: z.url(),
   idempotencyKey: z.string().min(1).max(255),
 });
 
 /** Stripe answers when the page closes (Unix seconds): what the order's hold on a code lasts. */
-const createdSchema = z.object({ id: z.string().min(1), url: z.string().url(), expires_at: z.number().int().positive().nullable().optional() });
+const createdSchema = z.object({ id: z.string().min(1), url: z.url(), expires_at: z.number().int().positive().nullable().optional() });
 const couponSchema = z.object({ id: z.string().min(1) });
 
 /** The fields of a Checkout Session we act on; Stripe's `status` can be null on old sessions, which are still open. */

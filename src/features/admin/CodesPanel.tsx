@@ -3,7 +3,7 @@
  * subtotal, Sydney start and end days, a total number of uses) and switch codes off or on again. Each shows its
  * uses (paid orders and orders awaiting payment hold one) and what it has taken off paid orders.
  */
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { PROMOTION_CODES } from '@/config/constants';
 import { FieldError, invalidProps } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
@@ -56,7 +56,7 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
   const invalid = (field: CodeField) => invalidProps(codeFieldId(field), problem?.field === field ? problem.message : undefined);
   const message = (field: CodeField) => <FieldError fieldId={codeFieldId(field)} message={problem?.field === field ? problem.message : undefined} />;
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     const found = formProblem(form);
     setProblem(found);
@@ -205,7 +205,7 @@ function CodeRow({ code, onChanged }: { code: PromotionCode; onChanged: () => vo
 }
 
 export function CodesPanel() {
-  const { state, reload } = useLoad(listCodes, []);
+  const { state, reload } = useLoad(listCodes);
   return (
     <section aria-labelledby="codes-heading">
       <h2 id="codes-heading" className="text-2xl font-bold">

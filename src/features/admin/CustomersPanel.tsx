@@ -2,7 +2,7 @@
  * Customers: everyone who has paid for an order, guests and accounts, one per email address — name, orders,
  * total spent (less refunds), last order — with a search by name or email; each opens their orders.
  */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { formatPrice, formatShortDate } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
 import { getCustomer, listCustomers, type Customer } from './api';
@@ -20,7 +20,7 @@ const orders = (n: number) => (n === 1 ? '1 order' : `${n} orders`);
 export function CustomersPanel() {
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 250);
-  const { state } = useLoad(() => listCustomers(query), [query]);
+  const { state } = useLoad(useCallback(() => listCustomers(query), [query]));
   return (
     <section aria-labelledby="customers-heading">
       <h2 id="customers-heading" className="text-2xl font-bold">
@@ -63,7 +63,7 @@ export function CustomersPanel() {
 }
 
 export function CustomerDetail({ email }: { email: string }) {
-  const { state } = useLoad(() => getCustomer(email), [email]);
+  const { state } = useLoad(useCallback(() => getCustomer(email), [email]));
   return (
     <section aria-labelledby="customer-heading" className="space-y-4">
       <a href="#customers" className="font-semibold text-navy underline">

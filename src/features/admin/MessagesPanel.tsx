@@ -5,7 +5,7 @@ import { listMessages, markMessageHandled } from './api';
 import { changeAndReload, LoadState, useLoad } from './use-load';
 
 export function MessagesPanel() {
-  const { state, reload } = useLoad(listMessages, []);
+  const { state, reload } = useLoad(listMessages);
 
   const handled = (id: string) => changeAndReload(() => markMessageHandled(id), 'Marked as handled.', reload);
 

@@ -3,7 +3,7 @@
  * and see what was sent. Sending runs on the server a few seconds at a time; this panel calls again until
  * everyone has it, and a send that stopped can be resumed without anyone getting it twice.
  */
-import { type FormEvent, useMemo, useState } from 'react';
+import { type SubmitEvent, useMemo, useState } from 'react';
 import { NEWSLETTER } from '@/config/constants';
 import { formatShortDate } from '@/lib/format';
 import { toast } from '@/features/toast/store';
@@ -42,8 +42,8 @@ function PastNewsletters({ rows, resume, busy }: { rows: Newsletter[]; resume: (
 }
 
 export function NewsletterPanel() {
-  const { state: history, reload } = useLoad(listNewsletters, []);
-  const { state: subscribers } = useLoad(listSubscribers, []);
+  const { state: history, reload } = useLoad(listNewsletters);
+  const { state: subscribers } = useLoad(listSubscribers);
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
   const [confirming, setConfirming] = useState(false);
@@ -83,7 +83,7 @@ export function NewsletterPanel() {
     }
   }
 
-  function check(event: FormEvent) {
+  function check(event: SubmitEvent) {
     event.preventDefault();
     if (busy) return;
     if (subject.trim() === '') return setError({ field: 'subject', message: 'Give the newsletter a subject.' });

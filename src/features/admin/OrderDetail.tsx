@@ -1,5 +1,5 @@
 /** One order: everything the publisher needs to pack, ship, refund or answer a question about it, and its history. */
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useState, type SubmitEvent, type ReactNode } from 'react';
 import { countryName, formatDateTime, formatPrice, orderNumber } from '@/lib/format';
 import { mailtoHref } from '@/lib/mailto';
 import { postalAddressLines } from '@/lib/postal-address';
@@ -58,7 +58,7 @@ function ShipForm({ order, act }: { order: Order; act: (request: OrderActionRequ
   const [trackingNumber, setTrackingNumber] = useState(order.tracking_number ?? '');
   const [error, setError] = useState<string | null>(null);
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     const shipment: ShipmentInput = carrier === 'auspost' ? { carrier, trackingNumber } : { carrier, carrierName, trackingNumber };
     const checked = checkShipment(shipment);
@@ -167,7 +167,7 @@ function AddressForm({ order, reload }: { order: Order; reload: () => void }) {
       </button>
     );
   }
-  async function save(event: FormEvent) {
+  async function save(event: SubmitEvent) {
     event.preventDefault();
     await changeAndReload(
       async () => {
@@ -219,7 +219,7 @@ function RefundPartForm({ order, refunds, reload }: { order: Order; refunds: Ord
   const [confirming, setConfirming] = useState<{ cents: number } | null>(null);
   const left = refunds.remaining - refunds.pending;
 
-  function submit(event: FormEvent) {
+  function submit(event: SubmitEvent) {
     event.preventDefault();
     const parsed = parseRefundAmount(amount);
     if ('error' in parsed) return setError({ field: 'amount', message: parsed.error });
@@ -417,7 +417,7 @@ function Actions({ order, act, reload }: { order: Order; act: (request: OrderAct
 }
 
 export function OrderDetail({ orderId }: { orderId: string }) {
-  const { state, reload } = useLoad(() => Promise.all([getOrder(orderId), getOrderRefunds(orderId)]), [orderId]);
+  const { state, reload } = useLoad(useCallback(() => Promise.all([getOrder(orderId), getOrderRefunds(orderId)]), [orderId]));
   const [busy, setBusy] = useState(false);
 
   async function act(request: OrderActionRequest) {

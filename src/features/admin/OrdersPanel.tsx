@@ -3,7 +3,7 @@
  * checkout attempts are not orders: they show only under All, when asked for. A table on a desk; one card per
  * order on a phone, with nothing cut off.
  */
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { useDebounced } from '@/lib/use-debounced';
 import { StatusBadge } from '@/features/account/StatusBadge';
@@ -24,7 +24,7 @@ export function OrdersPanel() {
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 250);
   const asked: OrderView = view === 'all' && unpaidOnly ? 'unpaid' : view;
-  const { state, reload } = useLoad(() => listOrders(asked, query), [asked, query]);
+  const { state, reload } = useLoad(useCallback(() => listOrders(asked, query), [asked, query]));
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [shipping, setShipping] = useState<OrderListItem[] | null>(null);
   const toggle = (id: string) =>

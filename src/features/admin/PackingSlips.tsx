@@ -136,7 +136,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
 }
 
 function Slips({ returnAddress }: Props) {
-  const { state } = useLoad(ordersToPrint, []);
+  const { state } = useLoad(ordersToPrint);
   return (
     <>
       <div className="mb-6 flex flex-wrap items-center gap-3 print:hidden">

@@ -3,7 +3,7 @@
  * tracking number each in one form. Every number is checked as the single-order form checks it, and each order
  * is shipped (and its customer emailed) through the same server action, one after another.
  */
-import { type FormEvent, useState } from 'react';
+import { type SubmitEvent, useState } from 'react';
 import { orderNumber } from '@/lib/format';
 import { type OrderListItem, runOrderAction } from './api';
 import { checkShipment, type ShipmentInput } from './shipment';
@@ -20,7 +20,7 @@ export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDon
 
   const shipmentOf = (id: string): ShipmentInput => (carrier === 'auspost' ? { carrier, trackingNumber: numbers[id] ?? '' } : { carrier, carrierName, trackingNumber: numbers[id] ?? '' });
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     const found: Record<string, string> = {};
     for (const order of orders) {

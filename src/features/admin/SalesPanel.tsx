@@ -4,7 +4,7 @@
  * comes from the database in one call (admin_sales); the chart draws the same net takings the table lists.
  * Download CSV gives the period's orders with their lines in Xero's import layout.
  */
-import { useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { SITE } from '@/config/site';
 import { formatPrice, shopDay } from '@/lib/format';
 import { getSales, listSaleOrders, type Sales, type SalesGrouping } from './api';
@@ -209,7 +209,9 @@ export function SalesPanel() {
   const [downloading, setDownloading] = useState(false);
   const period = choice === 'range' ? range : quickPeriod(choice, today);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(period.from) && /^\d{4}-\d{2}-\d{2}$/.test(period.to) && period.from <= period.to;
-  const { state } = useLoad(() => (valid ? getSales(period.from, period.to, by) : Promise.reject(new Error('Choose a start date on or before the end date.'))), [period.from, period.to, by, valid]);
+  const { state } = useLoad(
+    useCallback(() => (valid ? getSales(period.from, period.to, by) : Promise.reject(new Error('Choose a start date on or before the end date.'))), [period.from, period.to, by, valid]),
+  );
 
   async function downloadCsv() {
     setDownloading(true);

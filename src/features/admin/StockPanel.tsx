@@ -3,7 +3,7 @@
  * history (who, when, from, to, why, or the order that sold or returned the copies); its low-stock level, with
  * the titles under it highlighted; and how many shoppers wait to hear it is back.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
 import { LIMITS } from '@/config/constants';
 import { FieldError, invalidProps } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
@@ -12,9 +12,9 @@ import { toSingleLine } from '@/lib/text';
 import { listStock, runStockAction, sendAll, type StockActionRequest, type StockRow, stockHistory } from './api';
 import { LoadState, useLoad } from './use-load';
 
-/** `version` changes when the stock does, so the history shows the change just made. */
-function StockHistory({ productId, version }: { productId: string; version: string }) {
-  const { state } = useLoad(() => stockHistory(productId), [productId, version]);
+/** Keyed by the stock it shows (a new one is drawn when the stock changes), so the history has the change just made. */
+function StockHistory({ productId }: { productId: string }) {
+  const { state } = useLoad(useCallback(() => stockHistory(productId), [productId]));
   return (
     <div className="mt-3 border-t border-slate-200 pt-3">
       <LoadState state={state} what="the history" />
@@ -111,9 +111,9 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
   // A change made here or elsewhere: the field starts from the new figure.
   useEffect(() => setStockValue(String(row.stock)), [row.stock]);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const submitter = event.nativeEvent.submitter;
     const receiving = submitter instanceof HTMLButtonElement && submitter.value === 'receive';
     // The reason is kept in the stock history as one line.
     const why = toSingleLine(reason);
@@ -209,13 +209,13 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
           </p>
         )}
       </form>
-      {showHistory && <StockHistory productId={row.id} version={`${row.stock}`} />}
+      {showHistory && <StockHistory key={row.stock} productId={row.id} />}
     </section>
   );
 }
 
 export function StockPanel() {
-  const { state, reload } = useLoad(listStock, []);
+  const { state, reload } = useLoad(listStock);
   return (
     <section aria-labelledby="stock-heading">
       <h2 id="stock-heading" className="text-2xl font-bold">

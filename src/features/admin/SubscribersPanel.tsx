@@ -38,7 +38,7 @@ function consentRecord(row: Subscriber): string {
 }
 
 export function SubscribersPanel() {
-  const { state, reload } = useLoad(listSubscribers, []);
+  const { state, reload } = useLoad(listSubscribers);
 
   const remove = (row: Subscriber) => changeAndReload(() => removeSubscriber(row.id), `${row.email} removed.`, reload);
 

@@ -1,24 +1,30 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '@/features/toast/store';
 
 export type Loaded<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string };
 
-/** Loads data for a panel, again whenever `deps` change or `reload()` is called; the last request wins. */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): { state: Loaded<T>; reload: () => void } {
+/**
+ * Loads data for a panel, again whenever `load` changes (a module's function, or a useCallback over what it
+ * reads) or `reload()` is called; the last request wins.
+ */
+export function useLoad<T>(load: () => Promise<T>): { state: Loaded<T>; reload: () => void } {
   const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let current = true;
+  // Each request's number: only the latest one's answer is shown.
+  const latest = useRef(0);
+  const reload = useCallback(() => {
+    const request = ++latest.current;
     load().then(
-      (data) => current && setState({ status: 'ready', data }),
-      (error: unknown) => current && setState({ status: 'error', message: error instanceof Error ? error.message : String(error) }),
+      (data) => request === latest.current && setState({ status: 'ready', data }),
+      (error: unknown) => request === latest.current && setState({ status: 'error', message: error instanceof Error ? error.message : String(error) }),
     );
+  }, [load]);
+  useEffect(() => {
+    reload();
     return () => {
-      current = false;
+      latest.current++;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, round]);
-  return { state, reload: useCallback(() => setRound((r) => r + 1), []) };
+  }, [reload]);
+  return { state, reload };
 }
 
 /** The loading and error lines every panel shows. */

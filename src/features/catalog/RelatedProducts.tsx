@@ -6,7 +6,7 @@ import ProductCard from './ProductCard';
 import type { Product } from './product';
 import { useRelatedProducts } from './use-live-catalog';
 
-export default function RelatedProducts({ product, initial = [] }: { product: Pick<Product, 'id' | 'category'>; initial?: Product[] }) {
+export default function RelatedProducts({ product, initial }: { product: Pick<Product, 'id' | 'category'>; initial?: Product[] }) {
   const related = useRelatedProducts(product, initial);
   // The wrapper is always there: a `client:visible` island needs an element to watch, even with no products.
   return (

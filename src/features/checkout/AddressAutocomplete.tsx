@@ -61,6 +61,7 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
       </label>
       <input
         id={id}
+        type="text"
         className="field"
         autoComplete="address-line1"
         required

@@ -6,7 +6,7 @@
  * payment tab, to the confirmation or back to the form.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type ChangeEvent } from 'react';
 import { ALLOWED_COUNTRIES, COUNTRY_NAMES, LIMITS, STORAGE_KEYS } from '@/config/constants';
 import { useAuth } from '@/features/account/use-auth';
 import { $cartLines, $itemCount, $subtotal } from '@/features/cart/store';
@@ -37,6 +37,12 @@ import { visitorCountry } from './visitor-country';
 const EMPTY_ADDRESS: AddressFields = { fullName: '', phone: '', addressLine1: '', addressLine2: '', city: '', state: '', postalCode: '', country: 'AU' };
 
 const fieldId = (field: CheckoutField) => `checkout-${field}`;
+
+function focusField(field: CheckoutField) {
+  const element = document.getElementById(fieldId(field));
+  element?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  element?.focus({ preventScroll: true });
+}
 
 /** Which field a server refusal is about, from the path it names (`shippingDetails.postalCode`). */
 function fieldOfServerError(body: Record<string, unknown>): CheckoutField | null {
@@ -87,12 +93,13 @@ export default function CheckoutPage() {
   useEffect(() => {
     getPaymentConfig().then(setPayments, (e: Error) => setPayments({ mode: 'unavailable', message: e.message }));
   }, []);
+  // A signed-in shopper's email fills the field when it is empty; what they type over it stays theirs.
+  const signedInEmail = auth.user?.email;
   useEffect(() => {
-    if (auth.user?.email && !email) setEmail(auth.user.email);
-  }, [auth.user?.email]);
+    if (signedInEmail) setEmail((typed) => typed || signedInEmail);
+  }, [signedInEmail]);
   // What the shopper typed earlier in this tab comes back once the page is live (the pre-rendered form is empty).
-  useEffect(() => {
-    if (!hydrated) return;
+  const restoreDraft = useEffectEvent(() => {
     const draft = readDraft();
     if (draft?.email) setEmail(draft.email);
     if (draft?.address) {
@@ -108,6 +115,9 @@ export default function CheckoutPage() {
     if (draft?.gift) setGift({ ...NO_GIFT, ...draft.gift });
     if (typeof draft?.reminderConsent === 'boolean') setReminderConsent(draft.reminderConsent);
     setDraftRead(true);
+  });
+  useEffect(() => {
+    if (hydrated) restoreDraft();
   }, [hydrated]);
   useEffect(() => {
     if (draftRead) saveDraft({ email, address, methodId: delivery.method?.id ?? null, gift, reminderConsent });
@@ -139,12 +149,6 @@ export default function CheckoutPage() {
 
   const missing = missingForProceed(email, address, gift.isGift);
   /** Takes the shopper to a field Proceed waits for. */
-  function focusField(field: CheckoutField) {
-    const element = document.getElementById(fieldId(field));
-    element?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-    element?.focus({ preventScroll: true });
-  }
-
   /** Changes one address field; a changed postcode in Australia fills in its state, unless one was chosen. */
   function change(name: keyof AddressFields, value: string) {
     if (fieldError?.field === name) setFieldError(null);
@@ -171,7 +175,7 @@ export default function CheckoutPage() {
     error: name === 'addressLine2' ? undefined : errorOf(name),
   });
 
-  async function proceed(event: React.FormEvent) {
+  async function proceed(event: React.SubmitEvent) {
     event.preventDefault();
     const method = delivery.method;
     const issue = checkoutProblem({ itemCount, email, address, methodId: method?.id ?? null, gift });

@@ -27,6 +27,7 @@ export default function PromotionCodeField({ code, disabled }: { code: Promotion
       <div className="flex gap-2">
         <input
           id={FIELD_ID}
+          type="text"
           className="field uppercase"
           autoComplete="off"
           autoCapitalize="characters"

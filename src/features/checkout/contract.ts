@@ -7,6 +7,7 @@
  */
 import { SHIPPING, type CountryCode } from '@/config/constants';
 import { toCents } from '@/lib/money';
+import { rateCard } from '@/lib/rate-card';
 import { deliveryEstimate } from './delivery-estimates';
 
 export type SatchelSize = (typeof SHIPPING.satchelSizes)[number];
@@ -65,15 +66,8 @@ export const CART_ID_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
  * Australia Post's two domestic services, standard and express; abroad, one international rate.
  */
 export function fallbackQuotes(country: CountryCode): ShippingQuote[] {
-  const rates =
-    country === 'AU'
-      ? [
-          { rate: SHIPPING.fallback.domestic, service: 'standard' as const },
-          { rate: SHIPPING.fallback.express, service: 'express' as const },
-        ]
-      : [{ rate: SHIPPING.fallback.international, service: 'standard' as const }];
   // Each option says how long it takes to reach this country, as the publisher states it.
-  return rates.map(({ rate, service }) => ({
+  return rateCard(country).map(({ rate, service }) => ({
     id: rate.id,
     plan_name: rate.name,
     carrier: SHIPPING.defaultCarrier,

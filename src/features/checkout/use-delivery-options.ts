@@ -3,10 +3,11 @@
  * it settles, and the cart: only a complete Australian address asks the carrier; abroad, the flat
  * international rate applies at once. A failed request falls back to the flat rate with its message.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { TIMINGS, type CountryCode } from '@/config/constants';
 import type { CartLine } from '@/features/cart/cart';
 import { useDebounced } from '@/lib/use-debounced';
+import { useSameWhile } from '@/lib/use-same-while';
 import { fetchQuotes, lineProblemOf, type AddressFields, type LineProblem, type ShippingQuote } from './api';
 import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from './contract';
 import { wantsLiveQuotes } from './validation';
@@ -18,43 +19,51 @@ export type DeliveryOptions = { status: 'idle' | 'loading' } | { status: 'ready'
 export function useDeliveryOptions(address: AddressFields, lines: readonly CartLine[], goods: number, enabled: boolean, promotionCode?: string) {
   const [state, setState] = useState<DeliveryOptions>({ status: 'idle' });
   const [methodId, setMethodId] = useState<string | null>(null);
-  const flatRate = (country: CountryCode) => applyFreeShipping(fallbackQuotes(country), { country, subtotal: goods });
 
-  const settled = useDebounced(address, TIMINGS.shippingQuoteDebounceMs);
+  // Only the parts of the address the rates are asked with: a name or a phone typed leaves the options as they are.
+  const { addressLine1, addressLine2, city, state: region, postalCode, country } = address;
+  const priced = useMemo<AddressFields>(
+    () => ({ fullName: '', phone: '', addressLine1, addressLine2, city, state: region, postalCode, country }),
+    [addressLine1, addressLine2, city, region, postalCode, country],
+  );
+  const settled = useDebounced(priced, TIMINGS.shippingQuoteDebounceMs);
   // A changed address makes the shown options stale at once, so no old choice is paid for.
   useEffect(() => {
-    if (address.country === 'AU' && wantsLiveQuotes(address)) setState({ status: 'loading' });
-  }, [address.addressLine1, address.city, address.state, address.postalCode, address.country]);
+    if (priced.country === 'AU' && wantsLiveQuotes(priced)) setState({ status: 'loading' });
+  }, [priced]);
 
-  const cartKey = lines.map((l) => `${l.product.id}:${l.quantity}`).join(',');
+  const cart = useSameWhile(lines, lines.map((l) => `${l.product.id}:${l.quantity}`).join(','));
   useEffect(() => {
-    if (!enabled || lines.length === 0) return setState({ status: 'idle' });
-    if (settled.country !== 'AU') return setState({ status: 'ready', quotes: flatRate(settled.country as CountryCode) });
+    if (!enabled || cart.length === 0) return setState({ status: 'idle' });
+    if (settled.country !== 'AU') return setState({ status: 'ready', quotes: flatRate(settled.country as CountryCode, goods) });
     if (!wantsLiveQuotes(settled)) return setState({ status: 'idle' });
     let current = true;
     setState({ status: 'loading' });
-    fetchQuotes(settled, lines, promotionCode).then(
+    fetchQuotes(settled, cart, promotionCode).then(
       (r) => current && setState({ status: 'ready', quotes: r.quotes, message: r.fallback ? r.message : undefined }),
       (error: Error) => {
         if (!current) return;
         // Too few copies of a line: said beside that line (the summary), not here; the flat rate stands meanwhile.
         const lineProblem = lineProblemOf(error);
-        setState(lineProblem ? { status: 'ready', quotes: flatRate('AU'), lineProblem } : { status: 'ready', quotes: flatRate('AU'), message: error.message || CHECKOUT_MESSAGES.ratesFailed });
+        const quotes = flatRate('AU', goods);
+        setState(lineProblem ? { status: 'ready', quotes, lineProblem } : { status: 'ready', quotes, message: error.message || CHECKOUT_MESSAGES.ratesFailed });
       },
     );
     return () => {
       current = false;
     };
-  }, [enabled, settled, cartKey, promotionCode, goods]);
+  }, [enabled, settled, cart, promotionCode, goods]);
 
   const options = state.status === 'ready' ? state.quotes : [];
   // A choice that is no longer offered is dropped; until the shopper picks one, the cheapest is chosen for them
   // (the first of equals, as the carrier lists them), so Express is always a choice, never a default. Options
   // the server offered again after refusing a choice are for the shopper to choose from.
   const offeredAgain = state.status === 'ready' && state.offeredAgain === true;
-  useEffect(() => {
-    if (!options.some((q) => q.id === methodId)) setMethodId(offeredAgain ? null : (cheapest(options)?.id ?? null));
-  }, [options.map((q) => q.id).join()]);
+  const offered = useSameWhile(options, options.map((q) => q.id).join());
+  const chooseFrom = useEffectEvent((quotes: readonly ShippingQuote[]) => {
+    if (!quotes.some((q) => q.id === methodId)) setMethodId(offeredAgain ? null : (cheapest(quotes)?.id ?? null));
+  });
+  useEffect(() => chooseFrom(offered), [offered]);
 
   return {
     state,
@@ -65,6 +74,9 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
     offerAgain: (quotes: ShippingQuote[], message?: string) => setState({ status: 'ready', quotes, message, offeredAgain: true }),
   };
 }
+
+/** The flat rate to a country, free over the threshold of the goods' value. */
+const flatRate = (country: CountryCode, goods: number) => applyFreeShipping(fallbackQuotes(country), { country, subtotal: goods });
 
 function cheapest(options: readonly ShippingQuote[]): ShippingQuote | undefined {
   return options.reduce<ShippingQuote | undefined>((best, q) => (best === undefined || q.price < best.price ? q : best), undefined);

@@ -3,8 +3,9 @@
  * shows in the summary, and a code that stops applying when the cart changes (fewer copies, under its minimum)
  * is taken off with the reason. The server prices it again when the order is placed.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import type { CartLine } from '@/features/cart/cart';
+import { useSameWhile } from '@/lib/use-same-while';
 import { checkCode } from './api';
 import { codeRefusal, normaliseCode, type CodeAnswer } from './promotion-code';
 
@@ -36,11 +37,13 @@ export function usePromotionCode(lines: readonly CartLine[], email = '') {
     }
   }
 
-  // The cart changed: the applied code is checked again against the new goods.
-  const cartKey = lines.map((l) => `${l.product.id}:${l.quantity}`).join(',');
-  useEffect(() => {
-    if (applied && lines.length > 0) void check(applied.code);
-  }, [cartKey]);
+  // The cart changed: the applied code is checked again against the new goods. The check reads the code
+  // applied at that moment; applying one is not itself a change to react to.
+  const cart = useSameWhile(lines, lines.map((l) => `${l.product.id}:${l.quantity}`).join(','));
+  const checkAgain = useEffectEvent((changed: readonly CartLine[]) => {
+    if (applied && changed.length > 0) void check(applied.code);
+  });
+  useEffect(() => checkAgain(cart), [cart]);
 
   return {
     typed,

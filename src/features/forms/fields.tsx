@@ -73,7 +73,7 @@ export function TextField({
         {label}
         {optional && <span className="font-normal text-slate-600"> (optional)</span>}
       </label>
-      <input id={id} className="field" onInput={clearCustomValidity} {...invalidProps(id, error)} {...input} />
+      <input id={id} type="text" className="field" onInput={clearCustomValidity} {...invalidProps(id, error)} {...input} />
       <FieldError fieldId={id} message={error} />
     </div>
   );

@@ -3,7 +3,7 @@
  * Each book's cover comes from its file in the catalog folder (content/books, or CATALOG_DIR).
  */
 import { resolve } from 'node:path';
-import { catalogFolder, readBooks } from '../../../local/catalog';
+import { catalogFolder, readBooks } from '../catalog/book-files';
 import { cardBook } from './card-path';
 
 /** The cover file for a page's card (its own book on a product page, else the featured book's). */

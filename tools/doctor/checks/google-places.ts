@@ -16,7 +16,7 @@ const googleErrorSchema = z.object({
     code: z.number().optional(),
     message: z.string().optional(),
     status: z.string().optional(),
-    details: z.array(z.object({ reason: z.string().optional() }).passthrough()).optional(),
+    details: z.array(z.looseObject({ reason: z.string().optional() })).optional(),
   }),
 });
 

@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBooks } from '../../local/catalog';
-import { postPath, productPath } from './paths';
+import { readBooks } from '../catalog/book-files';
+import { postPath, productPath } from '../../lib/paths';
 
 type Dates = Map<string, string>;
 
