@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dev } from 'astro';
 import { shopOnDevServer } from './dev-integration';
-import { readNetlifyConfig } from './netlify-config';
-import { createDynamicHandler } from './server';
+import { readNetlifyRules } from './netlify-rules';
+import { createDynamicHandler, localCountry } from './server';
 import { pointFunctionsAtBackend, printShop, shopOptionsFromEnv, startBackendUnlessHosted } from './shop';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,7 +21,9 @@ const dynamic = backendStarting.then((backend) => {
   pointFunctionsAtBackend(url, backend);
   return createDynamicHandler({ projectRoot, mounts: backend?.mounts });
 });
-const netlify = readNetlifyConfig(join(projectRoot, 'netlify.toml'));
+// public/ is the publish folder's source: its _redirects and _headers end up in dist/.
+const netlify = readNetlifyRules({ configPath: join(projectRoot, 'netlify.toml'), publishDir: join(projectRoot, 'public'), country: localCountry });
+netlify.catch(failToStart);
 
 /** A content mistake found at start (or any other failure) ends the run with its message, not a stack dump. */
 async function failToStart(error: unknown): Promise<never> {
@@ -46,7 +48,7 @@ const server = await dev({
   },
 }).catch(failToStart);
 const backend = await backendStarting;
-await dynamic;
+await Promise.all([dynamic, netlify]);
 printShop(projectRoot, url, backend, options.data);
 
 const stop = () => void Promise.all([server.stop(), backend?.close()]).then(() => process.exit(0));

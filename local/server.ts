@@ -1,17 +1,18 @@
 /**
- * The local server: the built site from dist/, every function in functions/ at its /api/ path, the
- * redirects and headers of netlify.toml, and any extra mounts (the embedded backend plugs in here).
+ * The local server: the built site from dist/, every function in functions/ at its `config.path`, the
+ * redirects and headers of netlify.toml and dist/'s `_redirects` and `_headers` (matched by Netlify's own
+ * parsers and engine, netlify-rules.ts), and any extra mounts (the embedded backend plugs in here).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { FunctionContext } from '../functions/_lib/http';
 import { registerLocalCdnCache } from '../functions/_lib/providers/cdn-cache';
 import { LocalCdnCache } from './cdn-cache';
 import { chooseEncoding, compressedFile } from './compression';
 import { FOREIGN_HOST_MESSAGE, isLocalHost, isOriginForm, localRequestUrl, refuseRequestTarget } from './host-check';
 import { loadFunctions, RateLimiter } from './functions';
-import { decideRedirect, headersFor, readNetlifyConfig } from './netlify-config';
+import { readNetlifyRules } from './netlify-rules';
 import { contentTypeOf, resolveStaticFile } from './static-files';
 
 export interface Mount {
@@ -25,8 +26,10 @@ export interface LocalServerOptions {
   port: number;
   host?: string;
   mounts?: Mount[];
-  /** The build to serve, relative to the project; else LOCAL_DIST_DIR, else dist/. */
+  /** The build to serve, relative to the project (or absolute); else LOCAL_DIST_DIR, else dist/. */
   distDir?: string;
+  /** The Netlify configuration to follow; netlify.toml in the project unless given (a test passes a copy). */
+  configPath?: string;
 }
 
 /** Answers a request and resolves to true, or resolves to false without touching the response. */
@@ -78,13 +81,18 @@ function discardRest(req: IncomingMessage): void {
   req.resume();
 }
 
-/** `url` is the request's own, on this server's origin (localRequestUrl), never one read from the request line alone. */
-function toWebRequest(req: IncomingMessage, url: URL): Request {
+export function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
     else if (value !== undefined) headers.set(name, value);
   }
+  return headers;
+}
+
+/** `url` is the request's own, on this server's origin (localRequestUrl), never one read from the request line alone. */
+function toWebRequest(req: IncomingMessage, url: URL): Request {
+  const headers = webHeaders(req);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   return new Request(url, {
     method: req.method,
@@ -98,16 +106,19 @@ function toWebRequest(req: IncomingMessage, url: URL): Request {
 export const LOCAL_COUNTRY_HEADER = 'x-local-country';
 
 /**
- * Netlify tells a function the visitor's country from their IP; the local server has no geolocation, so
- * the country comes from the x-local-country request header, else LOCAL_VISITOR_COUNTRY, else is unknown.
+ * Netlify tells a function (and a redirect's country condition) the visitor's country from their IP; the local
+ * server has no geolocation, so the country comes from the x-local-country request header, else
+ * LOCAL_VISITOR_COUNTRY, else is unknown.
  */
-function localFunctionContext(req: IncomingMessage): FunctionContext {
-  const header = req.headers[LOCAL_COUNTRY_HEADER];
-  const code = (Array.isArray(header) ? header[0] : header) || process.env.LOCAL_VISITOR_COUNTRY || undefined;
-  return { geo: { country: { code } } };
+export function localCountry(headers: Headers): string | undefined {
+  return headers.get(LOCAL_COUNTRY_HEADER) || process.env.LOCAL_VISITOR_COUNTRY || undefined;
 }
 
-async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+function localFunctionContext(request: Request): FunctionContext {
+  return { geo: { country: { code: localCountry(request.headers) } } };
+}
+
+export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
@@ -160,7 +171,10 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
       if (!limiter.allow(`${fn.name}:${client}`, fn.config.rateLimit)) {
         return answer(Response.json({ error: 'Too many requests. Please wait a minute and try again.' }, { status: 429 }));
       }
-      const call = () => fn.handler(toWebRequest(req, url), localFunctionContext(req));
+      const call = () => {
+        const request = toWebRequest(req, url);
+        return fn.handler(request, localFunctionContext(request));
+      };
       return answer(cdn && method === 'GET' ? await cdn.answer(`${url.pathname}${url.search}`, call) : await call());
     }
     if (path.startsWith('/api/')) return answer(Response.json({ error: `No function is mounted at ${path}.` }, { status: 404 }));
@@ -171,13 +185,15 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const { projectRoot, port, host = '127.0.0.1', mounts = [] } = options;
   // LOCAL_DIST_DIR serves another build output (parallel work on one checkout).
-  const dist = join(projectRoot, options.distDir ?? process.env.LOCAL_DIST_DIR ?? 'dist');
-  const netlify = readNetlifyConfig(join(projectRoot, 'netlify.toml'));
-  const dynamic = await createDynamicHandler({ projectRoot, mounts });
+  const dist = resolve(projectRoot, options.distDir ?? process.env.LOCAL_DIST_DIR ?? 'dist');
+  const [netlify, dynamic] = await Promise.all([
+    readNetlifyRules({ configPath: options.configPath ?? join(projectRoot, 'netlify.toml'), publishDir: dist, country: localCountry }),
+    createDynamicHandler({ projectRoot, mounts }),
+  ]);
 
   async function serveFile(req: IncomingMessage, res: ServerResponse, file: string, status: number, path: string): Promise<void> {
     const contentType = contentTypeOf(file);
-    const headers = { 'content-type': contentType, vary: 'Accept-Encoding', ...headersFor(netlify, path) };
+    const headers = { 'content-type': contentType, vary: 'Accept-Encoding', ...netlify.headersFor(path) };
     const encoding = chooseEncoding(req.headers['accept-encoding'], contentType);
     if (encoding) {
       const body = await compressedFile(file, encoding);
@@ -187,6 +203,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     res.writeHead(status, headers);
     if (req.method === 'HEAD') return void res.end();
     createReadStream(file).pipe(res);
+  }
+
+  async function notFound(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const page = await resolveStaticFile(dist, '/404');
+    if (page) return serveFile(req, res, page, 404, path);
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('Not found. Run `npm run build` first.');
   }
 
   async function route(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
@@ -201,17 +224,22 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       return void res.end();
     }
 
-    const decision = await decideRedirect(netlify, url, async (p) => (await resolveStaticFile(dist, p)) !== undefined);
+    const decision = await netlify.decide(url, webHeaders(req), async (p) => (await resolveStaticFile(dist, p)) !== undefined);
+    if (decision.kind === 'not-found') return notFound(req, res, path);
     if (decision.kind === 'redirect') {
-      res.writeHead(decision.status, { location: decision.location, ...headersFor(netlify, path) });
+      res.writeHead(decision.status, { location: decision.location, ...netlify.headersFor(path) });
       return void res.end();
     }
-    const file = await resolveStaticFile(dist, decision.kind === 'rewrite' ? decision.to : path);
-    if (file) return serveFile(req, res, file, decision.kind === 'rewrite' ? decision.status : 200, path);
-    const notFound = await resolveStaticFile(dist, '/404');
-    if (notFound) return serveFile(req, res, notFound, 404, path);
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end('Not found. Run `npm run build` first.');
+    if (decision.kind === 'rewrite') {
+      // A rewrite to another site is a proxy; one to a path may land on a function, as on Netlify.
+      if (/^https?:\/\//.test(decision.to)) return sendWebResponse(res, await fetch(decision.to));
+      req.url = decision.to;
+      if (await dynamic(req, res, origin)) return;
+      const file = await resolveStaticFile(dist, new URL(decision.to, origin).pathname);
+      return file ? serveFile(req, res, file, decision.status, path) : notFound(req, res, path);
+    }
+    const file = await resolveStaticFile(dist, path);
+    return file ? serveFile(req, res, file, 200, path) : notFound(req, res, path);
   }
 
   let listeningPort = port;

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { headersFor, readNetlifyConfig } from '../../local/netlify-config';
+import { readNetlifyRules } from '../../local/netlify-rules';
 import { STRIPE_WEBHOOK_EVENTS } from '../../functions/_lib/providers/stripe';
 import { sendJson, startFakeProvider, type FakeProvider } from './fake-provider';
 
@@ -52,9 +52,11 @@ export interface StandInState {
 
 export const SENDING_DOMAIN = 'awesomecatholickids.example';
 
+const NETLIFY_HEADERS = (await readNetlifyRules({ configPath: fileURLToPath(new URL('../../netlify.toml', import.meta.url)) })).headersFor('/');
+
 /** What netlify.toml sets for every page: a well-deployed site serves exactly these. */
 export function netlifyHeaders(): Record<string, string> {
-  return headersFor(readNetlifyConfig(fileURLToPath(new URL('../../netlify.toml', import.meta.url))), '/');
+  return { ...NETLIFY_HEADERS };
 }
 
 /** A well-configured deploy, as each provider would describe it. */

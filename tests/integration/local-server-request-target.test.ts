@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { shopOnDevServer } from '../../local/dev-integration';
 import { REQUEST_TARGET_MESSAGE } from '../../local/host-check';
-import { readNetlifyConfig } from '../../local/netlify-config';
+import { readNetlifyRules } from '../../local/netlify-rules';
 import { type LocalServer, startLocalServer } from '../../local/server';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
@@ -120,12 +120,16 @@ describe('npm run dev, in front of Astro’s dev server', () => {
       seen.push(req.url ?? '');
       return false;
     });
-    const setup = shopOnDevServer({ dynamic, netlify: readNetlifyConfig(join(process.cwd(), 'netlify.toml')) }).hooks['astro:server:setup'] as unknown as (options: unknown) => void;
+    const setup = shopOnDevServer({ dynamic, netlify: readNetlifyRules({ configPath: join(process.cwd(), 'netlify.toml'), publishDir: join(process.cwd(), 'public') }) }).hooks[
+      'astro:server:setup'
+    ] as unknown as (options: unknown) => void;
     setup({ server: { middlewares: { use: (fn: Middleware) => (middleware = fn) } } });
     server = createServer((req, res) =>
       middleware?.(req, res, () => {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end(`Astro page for ${req.url}`);
+        // Astro has no page for the old checkout, an unknown post or a product added after the build.
+        const missing = /^\/(checkout-v2|blog\/no-such|store\/product\/)/.test(req.url ?? '');
+        res.writeHead(missing ? 404 : 200, { 'content-type': 'text/plain' });
+        res.end(missing ? 'Astro has no page here' : `Astro page for ${req.url}`);
       }),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -141,5 +145,17 @@ describe('npm run dev, in front of Astro’s dev server', () => {
       expect(answer.body, target).toContain(REQUEST_TARGET_MESSAGE);
     }
     expect(seen).toEqual(['/about']);
+  });
+
+  it('follows netlify.toml as npm start does: a redirect, and a rewrite with the rule’s status over Astro’s page', async () => {
+    const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`, { redirect: 'manual' });
+    const redirect = await get('/checkout-v2?from=mail');
+    expect([redirect.status, redirect.headers.get('location')]).toEqual([301, '/checkout?from=mail']);
+    const post = await get('/blog/no-such-post');
+    expect([post.status, await post.text()]).toEqual([404, 'Astro page for /blog/not-found']);
+    const product = await get('/store/product/added-today');
+    expect([product.status, await product.text()]).toEqual([200, 'Astro page for /store/product']);
+    const page = await get('/blog/a-real-post');
+    expect([page.status, await page.text()]).toEqual([200, 'Astro page for /blog/a-real-post']);
   });
 });

@@ -2,41 +2,31 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decideRedirect, findRedirect, headersFor, readNetlifyConfig } from '../../local/netlify-config';
+import { readNetlifyRules } from '../../local/netlify-rules';
 import { resolveStaticFile } from '../../local/static-files';
 import { chooseEncoding, compressedFile } from '../../local/compression';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { RateLimiter } from '../../local/functions';
 
-describe('netlify.toml as the local server reads it', () => {
-  const config = readNetlifyConfig(join(process.cwd(), 'netlify.toml'));
+const rules = await readNetlifyRules({ configPath: join(process.cwd(), 'netlify.toml') });
 
-  it('redirects /checkout-v2 to /checkout permanently', () => {
-    expect(findRedirect(config, '/checkout-v2')).toMatchObject({ to: '/checkout', status: 301 });
-    expect(findRedirect(config, '/checkout')).toBeUndefined();
-  });
+describe('netlify.toml as the local server reads it, through Netlify’s parsers and redirect engine', () => {
+  const url = (path: string) => new URL(path, 'http://localhost');
+  const decide = (path: string, ...pages: string[]) => rules.decide(url(path), new Headers(), async (p) => pages.includes(p));
 
   it('applies the security headers to every path', () => {
-    const headers = headersFor(config, '/store/product/book-10-reasons');
+    const headers = rules.headersFor('/store/product/book-10-reasons');
     expect(Object.keys(headers)).toEqual(expect.arrayContaining(['Content-Security-Policy', 'Strict-Transport-Security', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy']));
   });
-});
-
-describe('the redirect rule both local servers apply (npm start over dist/, npm run dev over Astro)', () => {
-  const config = readNetlifyConfig(join(process.cwd(), 'netlify.toml'));
-  const url = (path: string) => new URL(path, 'http://localhost');
-  const pages =
-    (...paths: string[]) =>
-    async (path: string) =>
-      paths.includes(path);
 
   it('sends a redirect with the query kept when no page answers the path', async () => {
-    expect(await decideRedirect(config, url('/checkout-v2?from=mail'), pages())).toEqual({ kind: 'redirect', status: 301, location: '/checkout?from=mail' });
+    expect(await decide('/checkout-v2?from=mail')).toEqual({ kind: 'redirect', status: 301, location: '/checkout?from=mail' });
+    expect(await decide('/checkout')).toEqual({ kind: 'as-is' });
   });
 
   it("serves another path with the rule's status: a product added after the build, an unknown post", async () => {
-    expect(await decideRedirect(config, url('/store/product/new-book'), pages())).toEqual({ kind: 'rewrite', status: 200, to: '/store/product' });
-    expect(await decideRedirect(config, url('/blog/no-such-post'), pages())).toEqual({ kind: 'rewrite', status: 404, to: '/blog/not-found' });
+    expect(await decide('/store/product/new-book')).toEqual({ kind: 'rewrite', status: 200, to: '/store/product' });
+    expect(await decide('/blog/no-such-post')).toEqual({ kind: 'rewrite', status: 404, to: '/blog/not-found' });
   });
 
   it('leaves an existing page alone, and asks about pages only when a rule matches', async () => {
@@ -45,8 +35,8 @@ describe('the redirect rule both local servers apply (npm start over dist/, npm 
       asked.push(path);
       return true;
     };
-    expect(await decideRedirect(config, url('/blog/why-faith-based-books-matter'), exists)).toEqual({ kind: 'as-is' });
-    expect(await decideRedirect(config, url('/about'), exists)).toEqual({ kind: 'as-is' });
+    expect(await rules.decide(url('/blog/why-faith-based-books-matter'), new Headers(), exists)).toEqual({ kind: 'as-is' });
+    expect(await rules.decide(url('/about'), new Headers(), exists)).toEqual({ kind: 'as-is' });
     expect(asked).toEqual(['/blog/why-faith-based-books-matter']);
   });
 });

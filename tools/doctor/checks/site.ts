@@ -4,7 +4,7 @@
  * functions must answer at /api/health.
  */
 import { join } from 'node:path';
-import { headersFor, readNetlifyConfig } from '../../../local/netlify-config';
+import { readNetlifyRules } from '../../../local/netlify-rules';
 import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
 import { listOf, unreachable } from './common';
 
@@ -45,7 +45,7 @@ function cspDifferences(expected: string, live: string): string[] {
 const normalise = (value: string) => value.trim().replace(/\s+/g, ' ');
 
 export async function checkSecurityHeaders(context: DoctorContext): Promise<CheckResult> {
-  const expected = headersFor(readNetlifyConfig(join(context.rootDir, 'netlify.toml')), '/');
+  const expected = (await readNetlifyRules({ configPath: join(context.rootDir, 'netlify.toml') })).headersFor('/');
   const notInToml = SECURITY_HEADERS.filter((name) => !Object.keys(expected).some((key) => key.toLowerCase() === name.toLowerCase()));
   if (notInToml.length) {
     return {
