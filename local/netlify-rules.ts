@@ -3,14 +3,10 @@
  * parsers and matched by its own redirect engine (netlify-redirector, as in `netlify dev` and @netlify/dev), so
  * placeholders, splats, query, country and cookie conditions, status and force behave as on the live site.
  */
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseAllHeaders } from '@netlify/headers-parser';
 import { parseAllRedirects } from '@netlify/redirect-parser';
-
-type Match = { to: string; status?: number; force?: boolean; force404?: boolean } | null;
-// The engine is WebAssembly behind a CommonJS module without types.
-const redirector = createRequire(import.meta.url)('netlify-redirector') as { parseJSON(rules: string, options: object): Promise<{ match(request: object): Match }> };
+import redirector from 'netlify-redirector';
 
 /** What Netlify does with a path: serve it as it is, send a redirect, serve another path with a status, or its 404. */
 export type RedirectDecision = { kind: 'as-is' } | { kind: 'not-found' } | { kind: 'redirect'; status: number; location: string } | { kind: 'rewrite'; status: number; to: string };
@@ -44,7 +40,7 @@ export async function readNetlifyRules(options: { configPath: string; publishDir
   const matcher = await redirector.parseJSON(JSON.stringify(rules), { jwtSecret: '', jwtRoleClaim: '' });
   const headerRules = headers.headers as Array<{ forRegExp: RegExp; values: Record<string, string> }>;
 
-  function match(url: URL, visitor: Headers): Match {
+  function match(url: URL, visitor: Headers) {
     let path: string;
     try {
       path = decodeURIComponent(url.pathname);
