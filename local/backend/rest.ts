@@ -45,8 +45,16 @@ class Params {
 function toPgText(value: Json | undefined, type: string): string | null {
   if (value === null || value === undefined) return null;
   if (type === 'jsonb' || type === 'json') return JSON.stringify(value);
+  // A JSON list for an array parameter becomes an array, as PostgREST reads it (`uuid[]` from `["…", "…"]`).
+  if (Array.isArray(value) && type.endsWith('[]')) return `{${value.map(arrayElement).join(',')}}`;
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+function arrayElement(value: Json): string {
+  if (value === null) return 'NULL';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return `"${text.replace(/[\\"]/g, '\\$&')}"`;
 }
 
 function columnType(table: TableInfo, tableName: string, column: string): string {
