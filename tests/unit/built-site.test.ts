@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DISALLOWED_FOR_CRAWLERS, isKeptOutOfSearch } from '@/config/search';
 import { builtPages, DIST_DIR } from '../audit/built-site';
-import { inlineScriptsBeforeEnd, stylesInBody } from '../audit/html-conformance';
+import { ASTRO_ISLAND_RULE, inlineScriptsWaitingForStylesheet, stylesInBody } from '../audit/html-conformance';
 import { expectationFor, jsonLdBlocks, validateJsonLd } from '../audit/json-ld';
 import { JSON_LD_RULES } from '../audit/json-ld-rules';
 import { landingSlugs } from '../audit/routes';
@@ -46,8 +46,10 @@ describe('reviews are marked up only on the pages that show them', () => {
 });
 
 describe('HTML the W3C checker accepts', () => {
-  it.each(pages.map((page) => [page.path, page] as const))('%s has no style element in its body', (_path, page) => {
-    expect(stylesInBody(page.html)).toEqual([]);
+  // Astro writes its island rule as a <style> before a page's first island; no Astro setting moves it to <head>
+  // (withastro/astro#10308), and the shop no longer rewrites Astro's output. Every other style in a body fails.
+  it.each(pages.map((page) => [page.path, page] as const))('%s has no style element of its own in its body', (_path, page) => {
+    expect(stylesInBody(page.html).filter((style) => !style.includes(ASTRO_ISLAND_RULE.slice(0, 40)))).toEqual([]);
   });
 
   it('finds a style element in the body, and leaves those in the head and in an SVG alone', () => {
@@ -58,16 +60,21 @@ describe('HTML the W3C checker accepts', () => {
 });
 
 describe('no inline script stops the parser before the end of a page (one layout, as a page without script has)', () => {
-  it.each(pages.map((page) => [page.path, page] as const))('%s', (_path, page) => {
-    expect(inlineScriptsBeforeEnd(page.html)).toEqual([]);
+  it("no page links a stylesheet file: each carries its own, so Astro's island runtime before the first island waits for nothing", () => {
+    expect(pages.filter((page) => /<link\b[^>]*\brel="?stylesheet/i.test(page.html)).map((page) => page.path)).toEqual([]);
   });
 
-  it('finds an inline script with content after it, and passes those at the end and every other kind', () => {
-    const page = (body: string) => `<!doctype html><html><head><script>a()</script></head><body>${body}</body></html>`;
+  it.each(pages.map((page) => [page.path, page] as const))('%s', (_path, page) => {
+    expect(inlineScriptsWaitingForStylesheet(page.html)).toEqual([]);
+  });
+
+  it('finds an inline script with content after it on a page with a stylesheet file, and passes every other', () => {
+    const page = (body: string, head = '<link rel="stylesheet" href="/a.css">') => `<!doctype html><html><head>${head}<script>a()</script></head><body>${body}</body></html>`;
     const atEnd = '<p>x</p><script type="module" src="/a.js"></script><script>b()</script>\n<script>c()</script>';
-    expect(inlineScriptsBeforeEnd(page(atEnd))).toEqual([]);
-    expect(inlineScriptsBeforeEnd(page('<script type="application/ld+json">{}</script><p>x</p>'))).toEqual([]);
-    expect(inlineScriptsBeforeEnd(page('<p>x</p><script>b()</script><astro-island></astro-island>'))).toEqual(['b()']);
+    expect(inlineScriptsWaitingForStylesheet(page(atEnd))).toEqual([]);
+    expect(inlineScriptsWaitingForStylesheet(page('<script type="application/ld+json">{}</script><p>x</p>'))).toEqual([]);
+    expect(inlineScriptsWaitingForStylesheet(page('<p>x</p><script>b()</script><astro-island></astro-island>'))).toEqual(['b()']);
+    expect(inlineScriptsWaitingForStylesheet(page('<p>x</p><script>b()</script><astro-island></astro-island>', '<style>a{}</style>'))).toEqual([]);
   });
 });
 
