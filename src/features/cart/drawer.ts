@@ -10,7 +10,7 @@
 import { LIMITS } from '@/config/constants';
 import { formatPrice } from '@/lib/format';
 import { $toasts, removeToast } from '@/features/toast/store';
-import { toastBody } from '@/features/toast/toaster';
+import { element, toastBody } from '@/features/toast/toaster';
 import { needsQuote, quoteRequestPath, tierNote } from '@/features/catalog/quantity-prices';
 import { linePrice, stockLimitNote } from './cart';
 import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $quantitySaving, $subtotal, closeDrawer } from './store';
@@ -32,13 +32,6 @@ const MARKUP = `
   <a href="/checkout" class="btn-primary w-full" data-drawer-leave>Check out</a>
   <button type="button" class="w-full py-2 font-semibold text-navy underline underline-offset-4" data-drawer-close>Continue shopping</button>
 </div>`;
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  el.className = className;
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
 
 function part<T extends Element = HTMLElement>(root: ParentNode, name: string): T {
   return root.querySelector(`[data-drawer-${name}]`) as T;

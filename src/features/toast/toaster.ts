@@ -14,7 +14,8 @@ import { VARIANT_STYLES } from './variants';
 /** Time for the closing animation before the toast leaves the store. */
 const EXIT_MS = 200;
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+/** An element with its classes and text, for the overlays drawn without React (this and the cart drawer). */
+export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   el.className = className;
   if (text !== undefined) el.textContent = text;
