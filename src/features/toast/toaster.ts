@@ -39,8 +39,8 @@ export function toastBody(message: ToastMessage, place: 'page' | 'drawer'): HTML
   return text;
 }
 
-function drawToast(message: ToastMessage): HTMLLIElement {
-  const item = element('li', `toast-root pointer-events-auto flex w-full touch-pan-y items-start gap-3 rounded-xl border-l-4 p-4 shadow-lg ring-1 ring-slate-200 ${VARIANT_STYLES[message.variant]}`);
+function drawToast(message: ToastMessage): HTMLDivElement {
+  const item = element('div', `toast-root pointer-events-auto flex w-full touch-pan-y items-start gap-3 rounded-xl border-l-4 p-4 shadow-lg ring-1 ring-slate-200 ${VARIANT_STYLES[message.variant]}`);
   item.setAttribute('role', message.variant === 'error' ? 'alert' : 'status');
   item.setAttribute('aria-atomic', 'true');
   item.tabIndex = 0;
@@ -105,11 +105,11 @@ function drawToast(message: ToastMessage): HTMLLIElement {
 export function startToaster(container: HTMLElement): void {
   const region = element('section', '');
   region.setAttribute('aria-label', `Notification (${TOAST.hotkey})`);
-  const list = element('ol', 'fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none sm:right-auto sm:left-0');
+  const list = element('div', 'fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:right-auto sm:left-0');
   list.tabIndex = -1;
   region.append(list);
   container.append(region);
-  const shown = new Map<number, HTMLLIElement>();
+  const shown = new Map<number, HTMLDivElement>();
 
   const draw = () => {
     const toasts = $drawerOpen.get() ? [] : $toasts.get();
