@@ -9,6 +9,7 @@ import { isKeptOutOfSearch } from './src/config/search.ts';
 import { contentDates } from './src/features/content/content-dates.ts';
 import { socialCards } from './src/features/social-card/integration.ts';
 import { intentHydration } from './src/lib/hydration/integration.ts';
+import { securityHeaders } from './src/lib/security-headers.ts';
 import { sampleContentCheck } from './src/features/content/sample-content.ts';
 
 /** Netlify sets URL on every build; SITE_URL overrides it; locally the site is served on :4321. */
@@ -42,7 +43,10 @@ export default defineConfig({
   ...(process.env.CATALOG_DIR && { cacheDir: './node_modules/.astro-catalog-dir' }),
   output: 'static',
   trailingSlash: 'never',
-  build: { format: 'file' },
+  // The stylesheet in each page's <head>, not a file: an inline script (Astro's island runtime, written just before
+  // a page's first island) waits for every stylesheet still on its way, so with a file the parser stopped there
+  // and the browser laid out the page once per part parsed in between; inline, a page is parsed in one go.
+  build: { format: 'file', inlineStylesheets: 'always' },
   integrations: [
     refuseTestPaymentsInProduction,
     // Lists the content still marked sample: true; a production build stops until it is replaced or confirmed.
@@ -58,6 +62,8 @@ export default defineConfig({
       },
     }),
     socialCards(),
+    // Last: it reads the pages the build wrote.
+    securityHeaders(),
   ],
   env: { schema: clientEnv },
   // Scripts stay external files so the CSP can allow them by origin instead of by hash.

@@ -47,7 +47,10 @@ test.describe('shopping', () => {
     await expect(page.getByText('In Stock')).toBeVisible();
 
     const quantity = page.getByLabel('Quantity', { exact: true });
+    // Digits only as they are typed; what is left that is not a quantity becomes 1 on leaving the field.
     await quantity.fill('abc');
+    await expect(quantity).toHaveValue('');
+    await quantity.press('Tab');
     await expect(quantity).toHaveValue('1');
     await page.getByRole('button', { name: 'Increase quantity' }).click();
     await page.getByRole('button', { name: 'Increase quantity' }).click();

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DISALLOWED_FOR_CRAWLERS, isKeptOutOfSearch } from '@/config/search';
 import { builtPages, DIST_DIR } from '../audit/built-site';
-import { inlineScriptsBeforeEnd } from '../audit/inline-scripts';
+import { inlineScriptsWaitingForStylesheet } from '../audit/inline-scripts';
 import { expectationFor, jsonLdBlocks, validateJsonLd } from '../audit/json-ld';
 import { landingSlugs } from '../audit/routes';
 import { checkBudget, checkPageBudgets } from '../audit/size-budget';
@@ -45,16 +45,21 @@ describe('reviews are marked up only on the pages that show them', () => {
 });
 
 describe('no inline script stops the parser before the end of a page (one layout, as a page without script has)', () => {
-  it.each(pages.map((page) => [page.path, page] as const))('%s', (_path, page) => {
-    expect(inlineScriptsBeforeEnd(page.html)).toEqual([]);
+  it("no page links a stylesheet file: each carries its own, so Astro's island runtime before the first island waits for nothing", () => {
+    expect(pages.filter((page) => /<link\b[^>]*\brel="?stylesheet/i.test(page.html)).map((page) => page.path)).toEqual([]);
   });
 
-  it('finds an inline script with content after it, and passes those at the end and every other kind', () => {
-    const page = (body: string) => `<!doctype html><html><head><script>a()</script></head><body>${body}</body></html>`;
+  it.each(pages.map((page) => [page.path, page] as const))('%s', (_path, page) => {
+    expect(inlineScriptsWaitingForStylesheet(page.html)).toEqual([]);
+  });
+
+  it('finds an inline script with content after it on a page with a stylesheet file, and passes every other', () => {
+    const page = (body: string, head = '<link rel="stylesheet" href="/a.css">') => `<!doctype html><html><head>${head}<script>a()</script></head><body>${body}</body></html>`;
     const atEnd = '<p>x</p><script type="module" src="/a.js"></script><script>b()</script>\n<script>c()</script>';
-    expect(inlineScriptsBeforeEnd(page(atEnd))).toEqual([]);
-    expect(inlineScriptsBeforeEnd(page('<script type="application/ld+json">{}</script><p>x</p>'))).toEqual([]);
-    expect(inlineScriptsBeforeEnd(page('<p>x</p><script>b()</script><astro-island></astro-island>'))).toEqual(['b()']);
+    expect(inlineScriptsWaitingForStylesheet(page(atEnd))).toEqual([]);
+    expect(inlineScriptsWaitingForStylesheet(page('<script type="application/ld+json">{}</script><p>x</p>'))).toEqual([]);
+    expect(inlineScriptsWaitingForStylesheet(page('<p>x</p><script>b()</script><astro-island></astro-island>'))).toEqual(['b()']);
+    expect(inlineScriptsWaitingForStylesheet(page('<p>x</p><script>b()</script><astro-island></astro-island>', '<style>a{}</style>'))).toEqual([]);
   });
 });
 

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@/config/constants';
-import { addLine, decodeCart, itemCountOf, quantityLimit, removeLine, setLineQuantity, stockLimitNote, subtotalOf, toQuantity, withLiveStock, type CartProduct } from '@/features/cart/cart';
+import {
+  addLine,
+  decodeCart,
+  itemCountOf,
+  quantityLimit,
+  removeLine,
+  setLineQuantity,
+  stockLimitNote,
+  subtotalOf,
+  toQuantity,
+  typedQuantity,
+  withLiveStock,
+  type CartProduct,
+} from '@/features/cart/cart';
 
 const book: CartProduct = { id: 'book-10-reasons', title: 'Book', price: 22, imageUrl: '/b.svg', stock: 10, weight: 300, dimensions: { length: 21.6, width: 21.6, height: 0.6 } };
 const kit: CartProduct = { ...book, id: 'kit', title: 'Kit', price: 15.5 };
@@ -114,5 +127,20 @@ describe('the saved cart', () => {
     const { weight: _weight, dimensions: _dimensions, ...older } = book;
     const saved = JSON.stringify([{ product: { ...older, quantityPrices: [{ minQuantity: 10, price: 20, note: 'x' }], extra: 'x' }, quantity: 12, extra: true }]);
     expect(decodeCart(saved)).toEqual([{ product: { ...older, weight: 0, dimensions: { length: 0, width: 0, height: 0 }, quantityPrices: [{ minQuantity: 10, price: 20 }] }, quantity: 12 }]);
+  });
+});
+
+describe('typedQuantity: the one typing rule of every quantity field', () => {
+  it('keeps digits only, and an emptied field (or one given no digit) empty while the shopper types', () => {
+    expect(typedQuantity('', 99)).toEqual({ shown: '', quantity: null });
+    expect(typedQuantity('abc', 99)).toEqual({ shown: '', quantity: null });
+    expect(typedQuantity('x3', 99)).toEqual({ shown: '3', quantity: 3 });
+    expect(typedQuantity('0', 99)).toEqual({ shown: '0', quantity: null });
+  });
+
+  it('takes each whole number as it is typed, and one past the limit as the limit', () => {
+    expect(typedQuantity('12', 99)).toEqual({ shown: '12', quantity: 12 });
+    expect(typedQuantity('8', 5)).toEqual({ shown: '5', quantity: 5 });
+    expect(typedQuantity('150', 99)).toEqual({ shown: '99', quantity: 99 });
   });
 });

@@ -1,8 +1,12 @@
-import { createHash } from 'node:crypto';
+/**
+ * The Content-Security-Policy as Netlify serves it: the built `_headers` file merged with netlify.toml's headers
+ * (by Netlify's own parser), against every inline script of every built page.
+ */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { readNetlifyRules } from '../../local/netlify-rules';
+import { parseAllHeaders } from '@netlify/headers-parser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { contentSecurityPolicy, headersFile, inlineScripts, scriptHash } from '@/lib/security-headers';
 
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -11,23 +15,33 @@ function htmlFiles(dir: string): string[] {
   });
 }
 
-const csp = (await readNetlifyRules({ configPath: 'netlify.toml' })).headersFor('/')['Content-Security-Policy'] ?? '';
+/** Every value served for `/` under this name: more than one would be two policies, each enforced. */
+async function servedPolicies(headersFiles: string[]): Promise<string[]> {
+  const { headers, errors } = await parseAllHeaders({ headersFiles, netlifyConfigPath: 'netlify.toml', configHeaders: undefined, minimal: false });
+  expect(errors).toEqual([]);
+  return headers
+    .filter((rule) => 'forRegExp' in rule && rule.forRegExp.test('/'))
+    .flatMap((rule) =>
+      Object.entries(rule.values)
+        .filter(([name]) => name.toLowerCase() === 'content-security-policy')
+        .map(([, value]) => value),
+    );
+}
 
 describe('Content-Security-Policy against the built site', () => {
+  let csp = '';
+  beforeAll(async () => {
+    const policies = await servedPolicies(['dist/_headers']);
+    expect(policies, 'one policy, from the built _headers only').toHaveLength(1);
+    csp = policies[0] ?? '';
+  });
+
   it('allows every inline script of every page by its hash', () => {
     const pages = htmlFiles('dist');
     expect(pages.length).toBeGreaterThan(0);
     const missing = new Set<string>();
-    for (const page of pages) {
-      const html = readFileSync(page, 'utf8');
-      for (const match of html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)) {
-        const hash = `'sha256-${createHash('sha256')
-          .update(match[1] ?? '')
-          .digest('base64')}'`;
-        if (!csp.includes(hash)) missing.add(`${hash} (first in ${page})`);
-      }
-    }
-    expect([...missing], 'add these to script-src in netlify.toml').toEqual([]);
+    for (const page of pages) for (const script of inlineScripts(readFileSync(page, 'utf8'))) if (!csp.includes(scriptHash(script))) missing.add(`${scriptHash(script)} (first in ${page})`);
+    expect([...missing], 'the built _headers must allow these').toEqual([]);
   });
 
   it("allows Google Analytics 4's hosts: its tag, and hits to the regional collectors", () => {
@@ -41,10 +55,33 @@ describe('Content-Security-Policy against the built site', () => {
       expect(directive('connect-src')).toContain(host);
     }
     expect(directive('img-src')).toContain('https:');
+    expect(directive('frame-ancestors')).toEqual(['frame-ancestors', "'none'"]);
   });
 
   it('allows no inline script or eval wholesale', () => {
     expect(csp).not.toContain("'unsafe-eval'");
     expect(/script-src[^;]*'unsafe-inline'/.test(csp)).toBe(false);
+  });
+});
+
+describe('the policy the build writes', () => {
+  it('fails a page whose inline script it was not built from', () => {
+    const csp = contentSecurityPolicy(['a()']);
+    expect(csp).toContain(scriptHash('a()'));
+    expect(csp).not.toContain(scriptHash('b()'));
+  });
+
+  it('reads inline scripts only: not a script file, not JSON-LD', () => {
+    const html = '<script>a()</script><script type="module" src="/x.js"></script><script type="application/ld+json">{}</script><script type="module">b()</script>';
+    expect(inlineScripts(html)).toEqual(['a()', 'b()']);
+  });
+
+  it('is served by Netlify as written, and netlify.toml sets no second one', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'csp-')), '_headers');
+    const csp = contentSecurityPolicy(['a()']);
+    writeFileSync(file, headersFile(csp));
+    expect(await servedPolicies([file])).toEqual([csp]);
   });
 });

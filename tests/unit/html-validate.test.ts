@@ -5,14 +5,22 @@
 import { FileSystemConfigLoader, HtmlValidate, type Message } from 'html-validate';
 import { describe, expect, it } from 'vitest';
 import { builtPages, DIST_DIR } from '../audit/built-site';
+import { ASTRO_ISLAND_RULE } from '../audit/inline-scripts';
 
 const pages = builtPages(DIST_DIR);
 const validator = new HtmlValidate(new FileSystemConfigLoader());
 
 const described = (message: Message) => `${message.line}:${message.column} ${message.ruleId}: ${message.message}`;
 
+/**
+ * Astro writes its island rule as a `<style>` before a page's first island, in the body, and has no setting to
+ * put it in the head; the shop does not rewrite Astro's output. That one element is let through, word for word;
+ * any other style in a body fails.
+ */
+const withoutAstroIslandRule = (html: string) => html.replace(`<style>${ASTRO_ISLAND_RULE}</style>`, '');
+
 async function findings(html: string, filename: string): Promise<string[]> {
-  const report = await validator.validateString(html, filename);
+  const report = await validator.validateString(withoutAstroIslandRule(html), filename);
   return report.results.flatMap((result) => result.messages.map(described));
 }
 

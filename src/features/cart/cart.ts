@@ -36,6 +36,18 @@ export function toQuantity(input: unknown, max: number = LIMITS.maxLineQuantity)
   return Math.min(n, max);
 }
 
+/**
+ * A quantity field's text as the shopper types it, the one rule for every quantity field: digits only (an
+ * emptied field stays empty while they type), each whole number taken as it is typed, one above `max` as `max`.
+ * `quantity` is null while the field holds no quantity; leaving the field then makes it `toQuantity`'s 1.
+ */
+export function typedQuantity(text: string, max: number): { shown: string; quantity: number | null } {
+  const digits = text.replace(/\D/g, '');
+  if (digits === '' || Number(digits) < 1) return { shown: digits, quantity: null };
+  const quantity = toQuantity(digits, max);
+  return { shown: String(quantity) === digits ? digits : String(quantity), quantity };
+}
+
 export function cartProductOf(product: CartProduct): CartProduct {
   const { id, title, price, imageUrl, stock, weight, dimensions, quantityPrices } = product;
   return { id, title, price, imageUrl, stock, weight, dimensions, ...(quantityPrices?.length && { quantityPrices }) };

@@ -5,12 +5,12 @@
  * the same task as the tap that added, so the shopper sees it on the next frame.
  *
  * While it is open no toast is shown over it: the newest one shows inside it, and every message raised while
- * it was open goes when it closes (the Toaster shows toasts only while the drawer is closed).
+ * it was open goes when it closes (the toaster, toaster.ts, shows them only while the drawer is closed).
  */
 import { LIMITS } from '@/config/constants';
 import { formatPrice } from '@/lib/format';
 import { $toasts, removeToast } from '@/features/toast/store';
-import { VARIANT_STYLES } from '@/features/toast/variants';
+import { element, toastBody } from '@/features/toast/toaster';
 import { needsQuote, quoteRequestPath, tierNote } from '@/features/catalog/quantity-prices';
 import { linePrice, stockLimitNote } from './cart';
 import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $quantitySaving, $subtotal, closeDrawer } from './store';
@@ -32,13 +32,6 @@ const MARKUP = `
   <a href="/checkout" class="btn-primary w-full" data-drawer-leave>Check out</a>
   <button type="button" class="w-full py-2 font-semibold text-navy underline underline-offset-4" data-drawer-close>Continue shopping</button>
 </div>`;
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  el.className = className;
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
 
 function part<T extends Element = HTMLElement>(root: ParentNode, name: string): T {
   return root.querySelector(`[data-drawer-${name}]`) as T;
@@ -96,17 +89,7 @@ function renderItems(container: HTMLElement): void {
 
 function renderNotice(container: HTMLElement): void {
   const latest = $toasts.get().find((t) => t.open);
-  if (!latest) {
-    container.replaceChildren();
-    return;
-  }
-  const message = element('p', `rounded-lg border-l-4 px-3 py-2 text-sm font-semibold text-slate-900 ring-1 ring-slate-200 ${VARIANT_STYLES[latest.variant]}`, latest.title);
-  if (latest.action) {
-    const link = element('a', 'ml-2 font-semibold text-navy underline', latest.action.label);
-    link.href = latest.action.href;
-    message.append(link);
-  }
-  container.replaceChildren(message);
+  container.replaceChildren(...(latest ? [toastBody(latest, 'drawer')] : []));
 }
 
 let dialog: HTMLDialogElement | undefined;

@@ -1,6 +1,6 @@
 /**
  * The layout's overlays are mounted only when first needed: the cart drawer (drawer.ts, no React) when
- * something is added, and the toasts (Toaster, React) when a message is raised while the drawer is closed or
+ * something is added, and the toasts (toaster.ts, no React) when a message is raised while the drawer is closed or
  * one was carried over from the page before. Until then a page runs nothing for them. On pages with purchase
  * controls the drawer is already loaded with them (purchase-controls.ts).
  */
@@ -21,7 +21,7 @@ export function mountOverlaysWhenNeeded(container: HTMLElement): void {
       queueMicrotask(() => {
         if (toaster || $drawerOpen.get() || !$toasts.get().some((t) => t.open)) return;
         toaster = true;
-        void import('./mount-overlays').then(({ mountOverlays }) => mountOverlays(container));
+        void import('@/features/toast/toaster').then(({ startToaster }) => startToaster(container));
       });
     }
     if (drawer && toaster) for (const stop of stops) stop();

@@ -1,152 +1,242 @@
 /**
- * The purchase controls without React: Add to Cart, Buy Now, the quantity field and its − and + buttons, and
- * Add to Wishlist's sign-in prompt work from this small script on the pre-rendered markup, writing to the same
- * cart store the islands use and opening the drawer (drawer.ts) in the same task as the tap. React is not
- * fetched for them at all; an island hydrates only when it has something to draw (a live price that differs,
- * a signed-in visitor's wishlist, a search), and from then on its own handlers answer.
+ * The purchase controls, written once for every page: Add to Cart, Buy Now, the quantity field and its − and +
+ * buttons, Add to Wishlist, and the offer's live price and stock. The markup is drawn by the page at build (or
+ * by an island that draws the same markup: the store grid, a product added since the build) and carries no
+ * handler of its own; this one delegated script answers it, writing to the same cart store the islands read
+ * and opening the drawer (drawer.ts) in the same task as the tap. So no page needs React for its first tap.
  *
  * The markup says what is what: a `data-purchase-scope` element carries the product as the build drew it
  * (`data-product`, JSON), and its controls carry `data-purchase` = add | buy | wishlist | quantity | decrease
- * | increase | stock-note (an add button may carry its own `data-added-message`). Price and stock are the live
- * ones once the live read has arrived (live-catalog.ts), else the build's; the quantity stops at the stock, with
- * "Only N left" in the stock note, as the island's field does (the rule is cart.ts's).
+ * | increase | stock-note | line-price | price (an add button may carry its own `data-added-message`);
+ * `data-show-when` = in-stock | sold-out marks what shows for each. Once the live read has arrived
+ * (`$liveCatalog`), the scopes show its price and stock; a scope with `data-not-found-view` around it gives way
+ * to that view when the read fails or the product is no longer for sale. The quantity stops at the stock, with
+ * "Only N left" in the stock note (the rules are cart.ts's, as the cart page's field uses them).
  */
 import { hasSavedSession } from '@/lib/supabase/client';
-import { arrivedLiveProduct } from '@/features/catalog/live-catalog';
-import { askToSignInForWishlist } from '@/features/wishlist/sign-in-prompt';
-import { addedMessage, addWithFeedback, buyNow } from './actions';
+import { formatPrice } from '@/lib/format';
+import { $liveCatalog, arrivedLiveProduct } from '@/features/catalog/live-catalog';
+import { showNotFound } from '@/features/catalog/not-found-view';
 import { quantityLineText, quoteQuantity, quoteRequestPath } from '@/features/catalog/quantity-prices';
-import { quantityLimit, stockLimitNote, toQuantity, type CartProduct } from './cart';
+import { askToSignInForWishlist } from '@/features/wishlist/sign-in-prompt';
+import { toast } from '@/features/toast/store';
+import { addedMessage, addWithFeedback, buyNow } from './actions';
+import { quantityLimit, stockLimitNote, toQuantity, typedQuantity, type CartProduct } from './cart';
 import { startCartDrawer } from './drawer';
 
 export const PURCHASE_ATTRIBUTE = 'data-purchase';
 export const SCOPE_ATTRIBUTE = 'data-purchase-scope';
+const mark = (role: string) => `[${PURCHASE_ATTRIBUTE}="${role}"]`;
 
-type Action = 'add' | 'buy' | 'wishlist' | 'quantity' | 'decrease' | 'increase';
+type Action = 'add' | 'buy' | 'wishlist' | 'decrease' | 'increase';
 
-/** The product a scope shows, with the live price and stock when they have arrived (stock 0 when no longer for sale). */
-export function productOf(scope: Element): CartProduct | null {
+function builtProduct(scope: Element): CartProduct | null {
   try {
     const built = JSON.parse(scope.getAttribute('data-product') ?? '') as CartProduct;
-    if (typeof built?.id !== 'string') return null;
-    const live = arrivedLiveProduct(built.id);
-    if (live === undefined) return built;
-    return live === null ? { ...built, stock: 0 } : { ...built, price: live.price, stock: live.stock };
+    return typeof built?.id === 'string' ? built : null;
   } catch {
     return null;
   }
 }
 
-/** Not yet hydrated: Astro takes the `ssr` mark off an island once React has it. */
-const stillStatic = (control: Element) => control.closest('astro-island')?.hasAttribute('ssr') ?? false;
-
-function quantityField(scope: Element): HTMLInputElement | null {
-  return scope.querySelector<HTMLInputElement>(`input[${PURCHASE_ATTRIBUTE}="quantity"]`);
+/** The product a scope shows, with the live price and stock when they have arrived (stock 0 when no longer for sale). */
+export function productOf(scope: Element): CartProduct | null {
+  const built = builtProduct(scope);
+  if (!built) return null;
+  const live = arrivedLiveProduct(built.id);
+  if (live === undefined) return built;
+  return live === null ? { ...built, stock: 0 } : { ...built, price: live.price, stock: live.stock };
 }
+
+const quantityField = (scope: Element) => scope.querySelector<HTMLInputElement>(`input${mark('quantity')}`);
 
 /** The most copies the scope's product can take now (its live stock when it has arrived). */
 const limitOf = (scope: Element) => quantityLimit(productOf(scope)?.stock);
 
-/** Shows a quantity in the field and tells the island's hand-over (the intent directive keeps typed values). */
+/** Shows a quantity in the field and what follows it. */
 function showQuantity(scope: Element, quantity: number): void {
   const field = quantityField(scope);
   if (!field) return;
   field.value = String(quantity);
-  field.dispatchEvent(new Event('input', { bubbles: true }));
   drawQuantity(scope, field, quantity);
 }
 
 /** What follows the quantity shown: − and + at their ends, the stock note, and the price of that many copies. */
 function drawQuantity(scope: Element, field: HTMLInputElement, quantity: number): void {
-  const stock = productOf(scope)?.stock;
-  const decrease = scope.querySelector<HTMLButtonElement>(`[${PURCHASE_ATTRIBUTE}="decrease"]`);
-  if (decrease) decrease.disabled = field.disabled || quantity <= 1;
-  const increase = scope.querySelector<HTMLButtonElement>(`[${PURCHASE_ATTRIBUTE}="increase"]`);
-  if (increase) increase.disabled = field.disabled || quantity >= quantityLimit(stock);
-  const note = scope.querySelector(`[${PURCHASE_ATTRIBUTE}="stock-note"]`);
-  if (note) note.textContent = field.disabled ? '' : (stockLimitNote(quantity, stock) ?? '');
   const product = productOf(scope);
-  const price = scope.querySelector(`[${PURCHASE_ATTRIBUTE}="line-price"]`);
+  const decrease = scope.querySelector<HTMLButtonElement>(mark('decrease'));
+  if (decrease) decrease.disabled = field.disabled || quantity <= 1;
+  const increase = scope.querySelector<HTMLButtonElement>(mark('increase'));
+  if (increase) increase.disabled = field.disabled || quantity >= quantityLimit(product?.stock);
+  const note = scope.querySelector(mark('stock-note'));
+  if (note) note.textContent = field.disabled ? '' : (stockLimitNote(quantity, product?.stock) ?? '');
+  const price = scope.querySelector(mark('line-price'));
   if (price && product) price.textContent = field.disabled ? '' : (quantityLineText(product.price, product.quantityPrices, quantity) ?? '');
 }
 
-/** More copies typed than one order takes: the stock note becomes a link to ask a quote for that many, as the island's does. */
+/** More copies typed than one order takes: the stock note becomes a link to ask a quote for that many. */
 function offerQuote(scope: Element, typed: number): void {
   const product = productOf(scope);
-  const note = scope.querySelector(`[${PURCHASE_ATTRIBUTE}="stock-note"]`);
+  const note = scope.querySelector(mark('stock-note'));
   const over = product ? quoteQuantity(typed, quantityLimit(product.stock)) : null;
   if (!note || !product || over === null) return;
   const link = document.createElement('a');
   link.href = quoteRequestPath(product.title, over);
   link.className = 'text-navy underline underline-offset-4';
-  link.setAttribute(PURCHASE_ATTRIBUTE, 'quote');
   link.textContent = `Request a quote for ${over} copies`;
   note.replaceChildren(link);
 }
 
-function act(action: Action, control: HTMLElement, scope: Element): boolean {
+/** Draws a scope from its product as it now stands: price, what shows in and out of stock, the controls. */
+function drawScope(scope: Element): void {
   const product = productOf(scope);
-  if (!product) return false;
+  if (!product) return;
+  const inStock = product.stock > 0;
+  for (const price of scope.querySelectorAll(mark('price'))) price.textContent = formatPrice(product.price);
+  for (const el of scope.querySelectorAll<HTMLElement>('[data-show-when]')) el.hidden = (el.dataset.showWhen === 'in-stock') !== inStock;
+  for (const control of scope.querySelectorAll<HTMLButtonElement | HTMLInputElement>(`${mark('add')}, ${mark('buy')}, ${mark('quantity')}`)) control.disabled = !inStock;
+  const field = quantityField(scope);
+  if (!field) return;
+  const quantity = toQuantity(field.value, quantityLimit(product.stock));
+  if (field.value !== '' && String(quantity) !== field.value) field.value = String(quantity);
+  drawQuantity(scope, field, quantity);
+}
+
+/** The live read has arrived or failed: every offer on the page follows it. */
+function drawLive(): void {
+  const state = $liveCatalog.get();
+  if (state.status === 'pending') return;
+  for (const scope of document.querySelectorAll(`[${SCOPE_ATTRIBUTE}]`)) {
+    drawScope(scope);
+    const id = builtProduct(scope)?.id;
+    const view = scope.closest<HTMLElement>('[data-not-found-view]')?.dataset.notFoundView;
+    if (!view || !id) continue;
+    if (state.status === 'failed') console.error('Failed to fetch product details', state.error);
+    // The copy from the build must not stay up with working buttons.
+    if (state.status === 'failed' || arrivedLiveProduct(id) === null) showNotFound(view);
+  }
+  // The sold-out form sits beside the scope it belongs to (an island cannot be inside the offer's markup).
+  for (const el of document.querySelectorAll<HTMLElement>('[data-offer-of]')) {
+    const live = arrivedLiveProduct(el.dataset.offerOf ?? '');
+    if (live !== undefined) el.hidden = (el.dataset.showWhen === 'in-stock') !== (live !== null && live.stock > 0);
+  }
+}
+
+type WishState = 'idle' | 'adding' | 'added';
+
+/** Draws Add to Wishlist (WishlistButton's markup) in a state. */
+function drawWish(button: HTMLButtonElement, title: string, state: WishState): void {
+  const added = state === 'added';
+  button.disabled = state !== 'idle';
+  button.querySelector('svg')?.setAttribute('fill', added ? 'currentColor' : 'none');
+  if (button.hasAttribute('data-wishlist-heart')) {
+    button.setAttribute('aria-pressed', String(added));
+    button.setAttribute('aria-label', added ? `${title}: Added to Wishlist` : `Add ${title} to wishlist`);
+    return;
+  }
+  const label = button.querySelector('[data-wishlist-label]');
+  if (label) label.textContent = added ? 'Added to Wishlist' : state === 'adding' ? 'Adding...' : 'Add to Wishlist';
+}
+
+/** The signed-in visitor's id, once the saved session has been looked up; null signed out. */
+async function signedInUser(): Promise<string | null> {
+  if (!hasSavedSession()) return null;
+  const { settledAuth } = await import('@/features/account/auth');
+  return (await settledAuth()).user?.id ?? null;
+}
+
+async function wish(button: HTMLButtonElement, product: CartProduct): Promise<void> {
+  const userId = await signedInUser();
+  if (!userId) return askToSignInForWishlist({ productId: product.id, title: product.title });
+  drawWish(button, product.title, 'adding');
+  try {
+    const { addToWishlist } = await import('@/features/wishlist/wishlist');
+    const result = await addToWishlist(userId, product.id);
+    if (result === 'failed') {
+      drawWish(button, product.title, 'idle');
+      toast({ title: 'Failed to add to wishlist', variant: 'error' });
+      return;
+    }
+    drawWish(button, product.title, 'added');
+    if (result === 'added') toast({ title: 'Added to your wishlist!', description: `${product.title} added to wishlist` });
+  } catch (error) {
+    console.error(error);
+    drawWish(button, product.title, 'idle');
+    toast({ title: 'Something went wrong', variant: 'error' });
+  }
+}
+
+/** Signed in: the wishlist buttons say which books are on the list already. */
+async function drawSavedWishes(): Promise<void> {
+  const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>(`button${mark('wishlist')}`));
+  if (buttons.length === 0) return;
+  const userId = await signedInUser();
+  if (!userId) return;
+  const { isInWishlist } = await import('@/features/wishlist/wishlist');
+  for (const button of buttons) {
+    const scope = button.closest(`[${SCOPE_ATTRIBUTE}]`);
+    const product = scope && builtProduct(scope);
+    if (!product) continue;
+    isInWishlist(userId, product.id).then(
+      (added) => added && drawWish(button, product.title, 'added'),
+      (error) => console.error('Failed to check wishlist', error),
+    );
+  }
+}
+
+function act(action: Action, control: HTMLElement, scope: Element): void {
+  const product = productOf(scope);
+  if (!product) return;
   const field = quantityField(scope);
   const quantity = field ? toQuantity(field.value, quantityLimit(product.stock)) : 1;
   switch (action) {
     case 'add':
       addWithFeedback(product, quantity, control.getAttribute('data-added-message') ?? addedMessage(quantity));
-      return true;
+      return;
     case 'buy':
       buyNow(product, quantity);
-      return true;
+      return;
     case 'decrease':
       showQuantity(scope, Math.max(1, quantity - 1));
-      return true;
+      return;
     case 'increase':
       showQuantity(scope, Math.min(quantityLimit(product.stock), quantity + 1));
-      return true;
+      return;
     case 'wishlist':
-      // A saved session needs the island (the wishlist itself): it hydrates and takes the click.
-      if (hasSavedSession()) return false;
-      askToSignInForWishlist({ productId: product.id, title: product.title });
-      return true;
-    default:
-      return false;
+      if (control instanceof HTMLButtonElement) void wish(control, product);
+      return;
   }
 }
 
 function onClick(event: MouseEvent): void {
   const control = event.target instanceof Element ? event.target.closest<HTMLElement>(`[${PURCHASE_ATTRIBUTE}]`) : null;
-  if (!control || control.matches(':disabled') || !stillStatic(control)) return;
+  if (!control || control.matches(':disabled')) return;
   const scope = control.closest(`[${SCOPE_ATTRIBUTE}]`);
   const action = control.getAttribute(PURCHASE_ATTRIBUTE) as Action;
-  if (!scope || action === 'quantity') return;
-  if (!act(action, control, scope)) return;
-  // Answered here: the island's hand-over leaves a click whose default was prevented alone.
-  event.preventDefault();
+  if (!scope || !['add', 'buy', 'wishlist', 'decrease', 'increase'].includes(action)) return;
+  act(action, control, scope);
 }
 
-/**
- * A quantity typed before React, as the island's field takes it: digits only as they are typed (an emptied
- * field stays empty), text with no digit at all is 1, and anything left that is not a quantity becomes 1 on
- * leaving the field or Enter.
- */
+const isQuantityField = (target: EventTarget | null): target is HTMLInputElement => target instanceof HTMLInputElement && target.getAttribute(PURCHASE_ATTRIBUTE) === 'quantity';
+
+/** A quantity typed: the field's rule (typedQuantity), then what follows it, and a quote for more than one order takes. */
 function typed(event: Event): void {
   const field = event.target;
-  if (!(field instanceof HTMLInputElement) || field.getAttribute(PURCHASE_ATTRIBUTE) !== 'quantity' || !stillStatic(field)) return;
-  const digits = field.value.replace(/\D/g, '');
-  if (digits !== field.value) field.value = digits === '' ? '1' : digits;
-  // Typed past the stock: the field shows the stock at once, with its note.
+  if (!isQuantityField(field)) return;
   const scope = field.closest(`[${SCOPE_ATTRIBUTE}]`);
-  if (!scope || field.value === '') return;
-  const typedNumber = Number(field.value);
-  // Showing the limit types into the field again (its input event), which then draws it.
-  if (typedNumber > limitOf(scope)) showQuantity(scope, limitOf(scope));
-  else drawQuantity(scope, field, toQuantity(field.value, limitOf(scope)));
-  offerQuote(scope, typedNumber);
+  if (!scope) return;
+  const digits = field.value.replace(/\D/g, '');
+  const { shown, quantity } = typedQuantity(field.value, limitOf(scope));
+  if (shown !== field.value) field.value = shown;
+  if (quantity !== null) drawQuantity(scope, field, quantity);
+  // The number as typed, before the field stopped it at the limit.
+  if (digits !== '') offerQuote(scope, Number(digits));
 }
 
+/** Leaving the field, or Enter: anything that is not a quantity becomes one. */
 function settle(event: Event): void {
   const field = event.target;
-  if (!(field instanceof HTMLInputElement) || field.getAttribute(PURCHASE_ATTRIBUTE) !== 'quantity' || !stillStatic(field)) return;
-  if (event instanceof KeyboardEvent && event.key !== 'Enter') return;
+  if (!isQuantityField(field) || (event instanceof KeyboardEvent && event.key !== 'Enter')) return;
   const scope = field.closest(`[${SCOPE_ATTRIBUTE}]`);
   if (!scope) return;
   const quantity = toQuantity(field.value, limitOf(scope));
@@ -160,8 +250,12 @@ export function startPurchaseControls(): void {
   if (started) return;
   started = true;
   startCartDrawer();
-  document.addEventListener('click', onClick, true);
-  document.addEventListener('input', typed, true);
-  document.addEventListener('focusout', settle, true);
-  document.addEventListener('keydown', settle, true);
+  document.addEventListener('click', onClick);
+  document.addEventListener('input', typed);
+  document.addEventListener('focusout', settle);
+  document.addEventListener('keydown', settle);
+  $liveCatalog.subscribe(drawLive);
+  const idle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(() => void drawSavedWishes(), { timeout: 2000 }) : setTimeout(() => void drawSavedWishes(), 200));
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
 }

@@ -1,10 +1,13 @@
 /**
  * The product page for ids not known at build (served at any /store/product/{id}): loads the product by the
- * id in the address, then draws the same layout the pre-rendered pages have.
+ * id in the address, then draws the same layout the pre-rendered pages have (its purchase controls answered, as
+ * theirs are, by src/features/cart/purchase-controls.ts).
  */
+import BackInStockForm from '@/features/forms/BackInStockForm';
 import { OfferDetails } from './ProductOffer';
 import ProductNotFound from './ProductNotFound';
 import ProductSummary from './ProductSummary';
+import { isInStock } from './product';
 import RelatedProducts from './RelatedProducts';
 import { useLiveProduct } from './use-live-catalog';
 
@@ -31,7 +34,13 @@ export default function ProductDetail() {
   return (
     <>
       <ProductSummary product={product}>
-        <OfferDetails product={product} />
+        <OfferDetails product={product}>
+          {!isInStock(product) && (
+            <div className="mt-4">
+              <BackInStockForm productId={product.id} title={product.title} />
+            </div>
+          )}
+        </OfferDetails>
       </ProductSummary>
       <RelatedProducts product={product} />
     </>

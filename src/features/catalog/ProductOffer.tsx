@@ -1,37 +1,36 @@
 /**
- * Price, stock and the purchase panel of one product. `OfferDetails` draws what it is given; the default
- * export is the island of the product page and of the book page's purchase box: it starts from the
- * build-time product, so the pre-rendered page already shows them, and corrects price and stock from the
- * database on load. When that read fails or the product is gone, the page's not-found view ('Product Not
- * Found' / 'Book Not Found') takes the place of the view named by `viewId`.
+ * Price, stock and the purchase panel of one product, as markup: the page draws it from the build (Offer.astro)
+ * or, for a product added since the build, the product island does (ProductDetail). The purchase controls
+ * (src/features/cart/purchase-controls.ts) answer it and redraw its price and stock from the live catalog.
  */
-import { useEffect } from 'react';
+import type { ReactNode } from 'react';
+import { cartProductOf } from '@/features/cart/cart';
 import { formatPrice } from '@/lib/format';
 import PurchasePanel from './PurchasePanel';
-import { showNotFound } from './not-found-view';
 import { isInStock, type Product } from './product';
-import { useLiveProduct } from './use-live-catalog';
 
-export function OfferDetails({ product }: { product: Product }) {
+/** What marks an element as one product's purchase scope, for the purchase controls. */
+export const purchaseScope = (product: Product) => ({ 'data-purchase-scope': '', 'data-product': JSON.stringify(cartProductOf(product)) });
+
+export function OfferDetails({ product, children }: { product: Product; children?: ReactNode }) {
   const inStock = isInStock(product);
   return (
-    <div>
+    <div {...purchaseScope(product)}>
       <p className="text-3xl font-bold text-navy">
-        {formatPrice(product.price)} <span className="text-base font-normal text-slate-600">AUD</span>
+        <span data-purchase="price">{formatPrice(product.price)}</span> <span className="text-base font-normal text-slate-600">AUD</span>
       </p>
-      <p className={`mt-1 font-semibold ${inStock ? 'text-emerald-800' : 'text-red-800'}`}>{inStock ? 'In Stock' : 'Out of Stock'}</p>
+      <p className="mt-1 font-semibold">
+        <span className="text-emerald-800" data-show-when="in-stock" hidden={!inStock}>
+          In Stock
+        </span>
+        <span className="text-red-800" data-show-when="sold-out" hidden={inStock}>
+          Out of Stock
+        </span>
+      </p>
       <div className="mt-5">
         <PurchasePanel product={product} />
       </div>
+      {children}
     </div>
   );
-}
-
-export default function ProductOffer({ product, viewId }: { product: Product; viewId: string }) {
-  const live = useLiveProduct(product.id, product);
-  const notForSale = live.status === 'error' || !live.data;
-  useEffect(() => {
-    if (notForSale) showNotFound(viewId);
-  }, [notForSale, viewId]);
-  return <OfferDetails product={live.data ?? product} />;
 }

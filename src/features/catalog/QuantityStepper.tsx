@@ -5,7 +5,7 @@
  * (leaving the field or pressing Enter). At the stock, the field says "Only N left" (read out as it appears).
  */
 import { useEffect, useState } from 'react';
-import { quantityLimit, stockLimitNote, toQuantity } from '@/features/cart/cart';
+import { quantityLimit, stockLimitNote, toQuantity, typedQuantity } from '@/features/cart/cart';
 import { quoteQuantity, quoteRequestPath } from './quantity-prices';
 
 interface Props {
@@ -16,16 +16,13 @@ interface Props {
   id: string;
   /** Where a line can be removed, going below 1 is allowed (the cart removes the line). */
   min?: number;
-  /** A product's purchase quantity: marked for the purchase controls that work before hydration. */
-  purchase?: boolean;
   /** The live stock: the field stops at it. */
   stock?: number;
   /** The book's title: more copies typed than one order takes offers a quote for that many. */
   quoteTitle?: string;
 }
 
-export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1, purchase = false, stock, quoteTitle }: Props) {
-  const mark = (role: 'decrease' | 'increase' | 'quantity' | 'stock-note' | 'quote') => (purchase ? { 'data-purchase': role } : {});
+export default function QuantityStepper({ value, onChange, disabled = false, label = 'Quantity', id, min = 1, stock, quoteTitle }: Props) {
   const max = quantityLimit(stock);
   const note = disabled ? null : stockLimitNote(value, stock);
   const [draft, setDraft] = useState(String(value));
@@ -35,15 +32,11 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
   useEffect(() => setDraft((typed) => (typed !== '' && toQuantity(typed) === value ? typed : String(value))), [value]);
 
   function type(text: string) {
+    const { shown, quantity } = typedQuantity(text, max);
+    setDraft(shown);
     const digits = text.replace(/\D/g, '');
-    setDraft(digits);
     setOverLimit(quoteTitle && digits !== '' ? quoteQuantity(Number(digits), max) : null);
-    if (digits !== '' && Number(digits) >= 1) {
-      const quantity = toQuantity(digits, max);
-      // Typed past the stock: the field shows the stock at once, with its note.
-      if (String(quantity) !== digits) setDraft(String(quantity));
-      onChange(quantity);
-    }
+    if (quantity !== null) onChange(quantity);
   }
   function done() {
     const quantity = toQuantity(draft, max);
@@ -63,7 +56,6 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
             setOverLimit(null);
             onChange(value - 1);
           }}
-          {...mark('decrease')}
         >
           −
         </button>
@@ -81,7 +73,6 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
           onBlur={done}
           onKeyDown={(event) => event.key === 'Enter' && done()}
           aria-describedby={`${id}-stock`}
-          {...mark('quantity')}
           className="h-10 w-14 border-x border-slate-300 text-center font-semibold"
         />
         <button
@@ -90,15 +81,14 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
           aria-label={`Increase ${label.toLowerCase()}`}
           disabled={disabled || value >= max}
           onClick={() => onChange(Math.min(value + 1, max))}
-          {...mark('increase')}
         >
           +
         </button>
       </div>
-      {/* Always there, so what appears in it is read out; the purchase controls fill it before hydration. */}
-      <span id={`${id}-stock`} aria-live="polite" className="text-sm font-semibold text-amber-900" {...mark('stock-note')} suppressHydrationWarning>
+      {/* Always there, so what appears in it is read out. */}
+      <span id={`${id}-stock`} aria-live="polite" className="text-sm font-semibold text-amber-900">
         {overLimit && quoteTitle ? (
-          <a href={quoteRequestPath(quoteTitle, overLimit)} className="text-navy underline underline-offset-4" {...mark('quote')}>
+          <a href={quoteRequestPath(quoteTitle, overLimit)} className="text-navy underline underline-offset-4">
             Request a quote for {overLimit} copies
           </a>
         ) : (

@@ -1,8 +1,9 @@
 /**
  * The store grid with search. Rendered at build with the catalog (indexable without JavaScript), then
- * refreshed with live price and stock. The search term lives in the `search` query parameter.
+ * refreshed with live price and stock. The search term lives in the `search` query parameter. Its purchase
+ * buttons are markup that the purchase controls answer (src/features/cart/purchase-controls.ts), live or not.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import ProductCard, { ProductCardSkeleton } from './ProductCard';
 import { matchesSearch, type Product } from './product';
 import { useLiveProducts } from './use-live-catalog';
@@ -16,10 +17,12 @@ function readSearchParam(): string {
 export default function StoreCatalog({ initialProducts }: { initialProducts: Product[] }) {
   const live = useLiveProducts(initialProducts);
   const [term, setTerm] = useState('');
-  // A search in the address wins over the empty box; without one, whatever the visitor already typed stays.
+  const search = useRef<HTMLInputElement>(null);
+  // A search in the address wins over the empty box; without one, whatever the visitor typed before the grid
+  // was live (it hydrates when they reach for the box) is the search.
   useEffect(() => {
-    const fromAddress = readSearchParam();
-    if (fromAddress) setTerm(fromAddress);
+    const start = readSearchParam() || search.current?.value;
+    if (start) setTerm(start);
   }, []);
 
   useEffect(() => {
@@ -41,6 +44,7 @@ export default function StoreCatalog({ initialProducts }: { initialProducts: Pro
         </label>
         <input
           id="store-search"
+          ref={search}
           type="search"
           className="field rounded-full px-5 py-3"
           placeholder="Search Catholic children's books..."

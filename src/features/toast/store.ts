@@ -1,5 +1,5 @@
 /**
- * Toast notifications as a store any island can write to; the Toaster island shows them with Radix Toast.
+ * Toast notifications as a store any island can write to; the toaster (toaster.ts) shows them.
  * One is visible at a time: a new toast replaces the older one.
  */
 import { atom } from 'nanostores';

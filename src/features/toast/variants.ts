@@ -1,4 +1,4 @@
-/** How each kind of message looks, on the page (Toaster) and in the cart drawer's own flow (drawer.ts). */
+/** How each kind of message looks, on the page and in the cart drawer's own flow (drawer.ts). */
 import type { ToastMessage } from './store';
 
 export const VARIANT_STYLES: Record<ToastMessage['variant'], string> = {
