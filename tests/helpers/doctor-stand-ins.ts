@@ -52,9 +52,11 @@ export interface StandInState {
 
 export const SENDING_DOMAIN = 'awesomecatholickids.example';
 
-const NETLIFY_HEADERS = (await readNetlifyRules({ configPath: fileURLToPath(new URL('../../netlify.toml', import.meta.url)) })).headersFor('/');
+const NETLIFY_HEADERS = (
+  await readNetlifyRules({ configPath: fileURLToPath(new URL('../../netlify.toml', import.meta.url)), publishDir: fileURLToPath(new URL('../../dist', import.meta.url)) })
+).headersFor('/');
 
-/** What netlify.toml sets for every page: a well-deployed site serves exactly these. */
+/** What netlify.toml and the built _headers set for every page: a well-deployed site serves exactly these. */
 export function netlifyHeaders(): Record<string, string> {
   return { ...NETLIFY_HEADERS };
 }

@@ -27,6 +27,9 @@ let project: string;
 function makeProject(files: Record<string, string> = {}): string {
   const folder = mkdtempSync(join(tmpdir(), 'doctor-project-'));
   copyFileSync(join(ROOT, 'netlify.toml'), join(folder, 'netlify.toml'));
+  // The build's headers file, which carries the Content-Security-Policy (npm test builds before it tests).
+  mkdirSync(join(folder, 'dist'));
+  copyFileSync(join(ROOT, 'dist', '_headers'), join(folder, 'dist', '_headers'));
   const all = { 'content/blog/welcome.mdx': '---\ntitle: Welcome\n---\n\nHello.\n', ...files };
   for (const [path, text] of Object.entries(all)) {
     mkdirSync(dirname(join(folder, path)), { recursive: true });

@@ -8,7 +8,8 @@ import { chooseEncoding, compressedFile } from '../../local/compression';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { RateLimiter } from '../../local/functions';
 
-const rules = await readNetlifyRules({ configPath: join(process.cwd(), 'netlify.toml') });
+// With the built site's _headers, as the server serves it (the build writes the Content-Security-Policy there).
+const rules = await readNetlifyRules({ configPath: join(process.cwd(), 'netlify.toml'), publishDir: 'dist' });
 
 describe('netlify.toml as the local server reads it, through Netlify’s parsers and redirect engine', () => {
   const url = (path: string) => new URL(path, 'http://localhost');
