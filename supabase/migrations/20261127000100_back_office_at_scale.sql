@@ -210,7 +210,11 @@ begin
         then (v_search || substr('00000000-0000-0000-0000-000000000000', char_length(v_search) + 1))::uuid end;
       v_high := case when v_low is not null then (v_search || substr('ffffffff-ffff-ffff-ffff-ffffffffffff', char_length(v_search) + 1))::uuid end;
     end if;
-    if v_low is not null then
+    if v_low is not null and char_length(v_search) >= 4 then
+      -- Few orders match: found by the two indexes, then sorted (an OR would walk the view's index past them all).
+      v_match := 'o.id in (select s.id from public.orders s where s.id between $4 and $5'
+        || ' union all select s.id from public.orders s where lower(s.customer_email) like $3)';
+    elsif v_low is not null then
       v_match := '(o.id between $4 and $5 or ' || v_match || ')';
     end if;
   end if;
@@ -456,35 +460,43 @@ alter table public.sales_day_titles enable row level security;
 alter table public.sales_days_stale enable row level security;
 revoke all on public.sales_days, public.sales_day_titles, public.sales_days_stale from public, anon, authenticated, service_role;
 
--- Sums the given days again from their orders, in one statement each for the days, their copies and their books
--- (each day read along the paid-at index).
+-- Sums the given days again from their orders: one pass along the paid-at index from the first to the last of
+-- them (a plan per day, or days joined to orders, lets the planner walk every order once per day).
 create function public.sum_sales_days(p_days date[])
 returns void
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  v_from date := (select min(d) from unnest(p_days) d);
+  v_to date := (select max(d) from unnest(p_days) d);
+begin
+  if v_from is null then
+    return;
+  end if;
   -- One summer of a day at a time, the days locked in order: a second waits, then (its next statement seeing the
   -- first's rows) sums them again.
-  select count(pg_advisory_xact_lock(20261127, d.day - date '2000-01-01')) from (select distinct unnest(p_days) as day order by 1) d;
+  perform pg_advisory_xact_lock(20261127, d.day - date '2000-01-01') from (select distinct unnest(p_days) as day order by 1) d;
   delete from public.sales_days where day = any (p_days);
   insert into public.sales_days (day, orders, goods, discounts, shipping, refunds, net, taxable_sales, export_sales, copies)
-    select d.day, count(*), sum(o.subtotal_amount), sum(o.discount_amount), sum(o.shipping_amount), sum(o.refunded_amount),
+    select o.paid_on, count(*), sum(o.subtotal_amount), sum(o.discount_amount), sum(o.shipping_amount), sum(o.refunded_amount),
       sum(o.total_amount - o.refunded_amount),
       sum(o.total_amount - o.refunded_amount) filter (where public.gst_applies(o.country)),
       sum(o.total_amount - o.refunded_amount) filter (where not public.gst_applies(o.country)),
       0
-    from (select distinct unnest(p_days) as day) d cross join lateral public.sales_orders_in(d.day, d.day) o
-    group by d.day;
+    from public.sales_orders_in(v_from, v_to) o
+    where o.paid_on = any (p_days)
+    group by o.paid_on;
   insert into public.sales_day_titles (day, product_id, title, copies, goods)
-    select d.day, i.product_id, min(i.title), sum(i.quantity), sum(i.quantity * i.price_at_time)
-    from (select distinct unnest(p_days) as day) d cross join lateral public.sales_orders_in(d.day, d.day) o
-    join public.order_items i on i.order_id = o.id
-    where o.payment_status = 'paid'
-    group by d.day, i.product_id;
+    select o.paid_on, i.product_id, min(i.title), sum(i.quantity), sum(i.quantity * i.price_at_time)
+    from public.sales_orders_in(v_from, v_to) o join public.order_items i on i.order_id = o.id
+    where o.paid_on = any (p_days) and o.payment_status = 'paid'
+    group by o.paid_on, i.product_id;
   update public.sales_days s set copies = t.copies
     from (select day, sum(copies) as copies from public.sales_day_titles where day = any (p_days) group by day) t
     where s.day = t.day;
+end;
 $$;
 
 -- The Sydney day an order's sale counts on.

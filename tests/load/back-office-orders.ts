@@ -183,42 +183,48 @@ export async function readFixtures(admin: PgDatabase): Promise<ScaleFixtures> {
   return fixtures;
 }
 
-/** A database on the test server with Supabase's baseline, the migrations (all, or those before `before`), the catalog and the seed. */
+/**
+ * A database on the test server with Supabase's baseline, the migrations (all, or those before `before`), the
+ * catalog and the seed; or, with `fromTemplate`, a copy of the server's template, which holds them all already.
+ */
 export async function createScaleDatabase(
   server: PostgresServer,
   name: string,
-  options: { before?: string } = {},
+  options: { before?: string; fromTemplate?: boolean } = {},
 ): Promise<{ admin: PgDatabase; api: PgDatabase; migrate: (file: string) => Promise<void>; drop: () => Promise<void> }> {
   const superuser = new pg.Client(connectionConfig(server, SUPERUSER_NAME, 'postgres'));
   await superuser.connect();
   try {
     await superuser.query(`drop database if exists "${name}" with (force)`);
-    await superuser.query(`create database "${name}"`);
+    await superuser.query(options.fromTemplate ? `create database "${name}" template ${server.template}` : `create database "${name}"`);
     await superuser.query(`grant all on database "${name}" to postgres`);
   } finally {
     await superuser.end();
   }
   const admin = await pgDatabase(connectionConfig(server, SUPERUSER_NAME, name));
-  // The roles belong to the server and exist already: the rest of the baseline is the database's own.
-  await admin.exec(supabaseBaselineSql().replace(/^create role .*;$/gm, ''));
   const owner = await pgDatabase(connectionConfig(server, 'postgres', name));
   const migrate = async (file: string) => {
     await owner.transaction(async (tx) => {
       await tx.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
     });
   };
-  try {
-    for (const file of readdirSync(MIGRATIONS_DIR)
-      .filter((f) => f.endsWith('.sql'))
-      .sort()) {
-      if (options.before && file >= options.before) break;
-      await migrate(file);
+  if (!options.fromTemplate) {
+    try {
+      // The roles belong to the server and exist already: the rest of the baseline is the database's own.
+      await admin.exec(supabaseBaselineSql().replace(/^create role .*;$/gm, ''));
+      for (const file of readdirSync(MIGRATIONS_DIR)
+        .filter((f) => f.endsWith('.sql'))
+        .sort()) {
+        if (options.before && file >= options.before) break;
+        await migrate(file);
+      }
+      await syncEmbedded(owner);
+      await owner.exec(seedSql());
+    } catch (error) {
+      await owner.close();
+      await admin.close();
+      throw error;
     }
-    await syncEmbedded(owner);
-    await owner.exec(seedSql());
-  } catch (error) {
-    await owner.close();
-    throw error;
   }
   const api = await pgDatabase(connectionConfig(server, 'authenticator', name));
   return {
@@ -243,7 +249,10 @@ export async function createScaleDatabase(
 /** Adds the orders, in one transaction. */
 export const generateOrders = (admin: PgDatabase, count: number, seed = 1) => admin.transaction((tx) => tx.exec(generateOrdersSql(count, seed)));
 
-/** One call as PostgREST makes it for the staff user: a transaction, `set local role authenticated`, the claims. */
+/**
+ * One call as PostgREST makes it for the staff user: a transaction, `set local role authenticated`, the claims,
+ * committed (admin_sales keeps the days it summed).
+ */
 export async function asStaff<T = unknown>(api: PgDatabase, sql: string, params: unknown[] = []): Promise<T> {
   const client = await api.pool.connect();
   try {
@@ -251,7 +260,7 @@ export async function asStaff<T = unknown>(api: PgDatabase, sql: string, params:
     await client.query('set local role authenticated');
     await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ role: 'authenticated', sub: SCALE_STAFF })]);
     const result = await client.query(sql, params);
-    await client.query('rollback');
+    await client.query('commit');
     return result.rows[0]?.r as T;
   } catch (error) {
     await client.query('rollback').catch(() => {});

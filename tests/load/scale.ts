@@ -8,7 +8,7 @@
  *   npm run scale -- --sizes 1000,10000
  */
 import { startPostgresServer } from '../helpers/postgres-server';
-import { createScaleDatabase, generateOrders, NEW_CALLS, OLD_CALLS, readFixtures, SCALE_MIGRATION, timeCall } from './back-office-orders';
+import { createScaleDatabase, generateOrders, NEW_CALLS, OLD_CALLS, readAllPages, readFixtures, SCALE_MIGRATION, timeCall, YEAR } from './back-office-orders';
 
 const args = process.argv.slice(2);
 const before = args.includes('--before');
@@ -33,6 +33,17 @@ try {
         const cell = `${median.toFixed(0)} ms (${min.toFixed(0)}–${max.toFixed(0)}), ${call.rows(answer)} rows`;
         console.log(`  ${call.name}: ${cell}`);
         results.set(call.name, [...(results.get(call.name) ?? []), cell]);
+      }
+      if (!before) {
+        // The accountant's CSV of a year as the browser gets it: every page, one after another.
+        for (const limit of [1000, 5000]) {
+          const started = performance.now();
+          const { rows, pages } = await readAllPages(db.api, 'orders', `select public.admin_sales_orders('${YEAR.from}', '${YEAR.to}', $1, ${limit}) as r`);
+          const cell = `${(performance.now() - started).toFixed(0)} ms, ${rows.length} rows in ${pages} pages`;
+          const name = `a year's CSV end to end, pages of ${limit.toLocaleString('en-AU')}`;
+          console.log(`  ${name}: ${cell}`);
+          results.set(name, [...(results.get(name) ?? []), cell]);
+        }
       }
     } finally {
       await db.drop();
