@@ -83,6 +83,10 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
 
 /** Functions whose arguments changed: one signature each (PostgREST calls a function by its name), as listed. */
 const SIGNATURES = [
+  'admin_list_customers(text,text,integer)',
+  'admin_list_orders(text,text,text,integer)',
+  'admin_sales_orders(date,date,text,integer)',
+  'admin_stock_history(text,text,integer)',
   'check_promotion_code(text,numeric,text)',
   'create_order(jsonb,jsonb)',
   'link_checkout_session(uuid,text,timestamp with time zone,text)',
@@ -221,6 +225,28 @@ const TABLES: Record<string, TableRow> = {
     truncate: [],
   },
   // Written by the sales' trigger, claimed and given back by the server functions; nobody else sees them.
+  // The sales figures per day, kept by the staff sales function alone: nobody reads or writes them directly.
+  sales_days: {
+    select: { sql: `select day from public.sales_days`, allowed: [] },
+    insert: { sql: `insert into public.sales_days (day, orders, goods, discounts, shipping, refunds, net, copies) values ('2020-01-01', 1, 1, 0, 0, 0, 1, 1)`, allowed: [] },
+    update: { sql: `update public.sales_days set orders = 9`, allowed: [] },
+    delete: { sql: `delete from public.sales_days`, allowed: [] },
+    truncate: [],
+  },
+  sales_day_titles: {
+    select: { sql: `select day from public.sales_day_titles`, allowed: [] },
+    insert: { sql: `insert into public.sales_day_titles (day, product_id, title, copies, goods) values ('2020-01-01', 'x', 'x', 1, 1)`, allowed: [] },
+    update: { sql: `update public.sales_day_titles set copies = 9`, allowed: [] },
+    delete: { sql: `delete from public.sales_day_titles`, allowed: [] },
+    truncate: [],
+  },
+  sales_days_stale: {
+    select: { sql: `select day from public.sales_days_stale`, allowed: [] },
+    insert: { sql: `insert into public.sales_days_stale (day) values ('2020-01-01')`, allowed: [] },
+    update: { sql: `update public.sales_days_stale set day = '2020-01-02'`, allowed: [] },
+    delete: { sql: `delete from public.sales_days_stale`, allowed: [] },
+    truncate: [],
+  },
   low_stock_alerts: {
     select: { sql: `select id from public.low_stock_alerts`, allowed: ['service'] },
     insert: { sql: `insert into public.low_stock_alerts (product_id, level, stock) values ('spare-book', 10, 1)`, allowed: ['service'] },
@@ -304,6 +330,7 @@ const STAFF_FUNCTIONS = [
   'admin_list_codes',
   'admin_create_code',
   'admin_set_code_active',
+  'admin_get_orders',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -316,6 +343,19 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   sales_orders_in: [],
   // Called only from inside the refund, sales and customer functions.
   order_refunded_amount: [],
+  refunded_amount: [],
+  // The back office's paging and searching, called only from inside the staff list functions.
+  page_cursor: [],
+  read_page_cursor: [],
+  page_limit: [],
+  contains_pattern: [],
+  // One order as the staff read it, called only from inside admin_get_order and admin_get_orders.
+  order_detail: [],
+  // The sales summary per day, summed and marked stale only from inside admin_sales and the triggers.
+  sum_sales_days: [],
+  mark_sales_day_stale: [],
+  sales_day_stale_by_order: [],
+  sales_day_stale_by_line: [],
   aud: [],
   // The buyer's name and the GST rule, called only from inside the sales, customer and tax-figure functions.
   order_buyer_name: [],
@@ -511,6 +551,8 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_list_codes()`,
       `select public.admin_create_code('{"code": "STAFF5", "kind": "amount", "amount": 5}')`,
       `select public.admin_set_code_active('${CODE_ID}', false)`,
+      `select public.admin_get_orders(array['${ORDER_A}'::uuid])`,
+      `select public.admin_list_orders('to_pack', 'a', null, 10)`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [
