@@ -1,15 +1,18 @@
 /**
- * Sales: for this week, the last 7 days, this month, last month or a date range, by day or by month — orders, copies sold per title,
+ * Sales: for this week, the last 7 days, this month, last month, this year, the last five years or a date range, by
+ * day (up to a quarter), by month or by year — orders, copies sold per title,
  * takings (goods, shipping, refunds, net) and, when the shop is GST-registered, the GST included. Every figure
  * comes from the database in one call (admin_sales); the chart draws the same net takings the table lists.
- * Download CSV gives the period's orders with their lines in Xero's import layout.
+ * Download CSV gives the period's orders with their lines in Xero's import layout, fetched 1,000 orders at a time
+ * and written as they arrive.
  */
 import { useId, useState } from 'react';
 import { SITE } from '@/config/site';
 import { formatPrice, shopDay } from '@/lib/format';
 import { getSales, listSaleOrders, type Sales, type SalesGrouping } from './api';
-import { salesCsv } from './sales-csv';
-import { monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
+import { salesCsvLines, XERO_HEADER } from './sales-csv';
+import { daysIn, MAX_DAYS_BY_DAY, monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
+import { csvLines } from '@/lib/csv';
 import { LoadState, useLoad } from './use-load';
 import { toast } from '@/features/toast/store';
 
@@ -17,15 +20,30 @@ type PeriodChoice = QuickPeriod | 'range';
 
 const dayLabel = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const monthLabel = new Intl.DateTimeFormat('en-AU', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const shortMonth = new Intl.DateTimeFormat('en-AU', { month: 'short', timeZone: 'UTC' });
+const GROUPS: Record<SalesGrouping, { label: string; plural: string }> = {
+  day: { label: 'Day', plural: 'days' },
+  month: { label: 'Month', plural: 'months' },
+  year: { label: 'Year', plural: 'years' },
+};
 const fullDay = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'UTC' });
 
 function periodLabel(period: string, by: SalesGrouping): string {
   const date = new Date(`${period.slice(0, 10)}T00:00:00Z`);
+  if (by === 'year') return period.slice(0, 4);
   return by === 'month' ? monthLabel.format(date) : dayLabel.format(date);
 }
 
-function download(csv: string, name: string) {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+/** A bar's label under the chart: the day of the month, the month (with its year when the months run past one), the year. */
+function axisLabel(period: string, by: SalesGrouping, count: number): string {
+  if (by === 'year') return period.slice(0, 4);
+  if (by === 'day') return period.slice(8, 10);
+  const month = shortMonth.format(new Date(`${period.slice(0, 10)}T00:00:00Z`));
+  return count > 12 ? `${month} ${period.slice(2, 4)}` : month;
+}
+
+function download(parts: BlobPart[], name: string) {
+  const url = URL.createObjectURL(new Blob(parts, { type: 'text/csv;charset=utf-8' }));
   const link = Object.assign(document.createElement('a'), { href: url, download: name });
   link.click();
   URL.revokeObjectURL(url);
@@ -51,7 +69,7 @@ function SalesChart({ sales }: { sales: Sales }) {
       <svg viewBox={`0 0 ${width} ${height}`} className="mt-2 h-auto w-full" role="img" aria-labelledby={`${id}-title ${id}-desc`}>
         <title id={`${id}-title`}>{`Net takings by ${sales.by}`}</title>
         <desc id={`${id}-desc`}>
-          {`${sales.series.length} ${sales.by === 'day' ? 'days' : 'months'}, net takings ${formatPrice(sales.totals.net)} in all`}
+          {`${sales.series.length} ${GROUPS[sales.by].plural}, net takings ${formatPrice(sales.totals.net)} in all`}
           {best && best.net > 0 ? `; the highest, ${formatPrice(best.net)}, on ${periodLabel(best.period, sales.by)}.` : '.'} The table below lists each figure.
         </desc>
         <line x1="0" x2={width} y1={height - bottom} y2={height - bottom} stroke="#94a3b8" strokeWidth="1" />
@@ -65,7 +83,7 @@ function SalesChart({ sales }: { sales: Sales }) {
               </rect>
               {i % labelEvery === 0 && (
                 <text x={i * slot + slot / 2} y={height - 6} textAnchor="middle" fontSize="12" className="fill-slate-600">
-                  {sales.by === 'month' ? monthLabel.format(new Date(`${s.period.slice(0, 10)}T00:00:00Z`)).slice(0, 3) : s.period.slice(8, 10)}
+                  {axisLabel(s.period, sales.by, sales.series.length)}
                 </text>
               )}
             </g>
@@ -152,7 +170,7 @@ function SalesFigures({ sales }: { sales: Sales }) {
           <thead className="border-b border-slate-200 text-slate-600">
             <tr>
               <th scope="col" className="px-2 py-2">
-                {sales.by === 'day' ? 'Day' : 'Month'}
+                {GROUPS[sales.by].label}
               </th>
               <th scope="col" className="px-2 py-2 text-right">
                 Orders
@@ -206,19 +224,37 @@ export function SalesPanel() {
   const [choice, setChoice] = useState<PeriodChoice>('this_month');
   const [by, setBy] = useState<SalesGrouping>('day');
   const [range, setRange] = useState(() => monthOf(today, 0));
-  const [downloading, setDownloading] = useState(false);
+  /** While the CSV is being written: how many orders it holds so far. */
+  const [downloading, setDownloading] = useState<number | null>(null);
   const period = choice === 'range' ? range : quickPeriod(choice, today);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(period.from) && /^\d{4}-\d{2}-\d{2}$/.test(period.to) && period.from <= period.to;
-  const { state } = useLoad(() => (valid ? getSales(period.from, period.to, by) : Promise.reject(new Error('Choose a start date on or before the end date.'))), [period.from, period.to, by, valid]);
+  // By day only for a period a table of days can show; a longer one is shown by month until another grouping is chosen.
+  const dayAllowed = !valid || daysIn(period.from, period.to) <= MAX_DAYS_BY_DAY;
+  const grouping: SalesGrouping = by === 'day' && !dayAllowed ? 'month' : by;
+  const { state } = useLoad(
+    () => (valid ? getSales(period.from, period.to, grouping) : Promise.reject(new Error('Choose a start date on or before the end date.'))),
+    [period.from, period.to, grouping, valid],
+  );
 
   async function downloadCsv() {
-    setDownloading(true);
+    setDownloading(0);
     try {
-      download(salesCsv(await listSaleOrders(period.from, period.to)), `sales-${period.from}-to-${period.to}.csv`);
+      // Page after page, each written as it arrives: a year of orders never waits on one long answer.
+      const parts = [csvLines([XERO_HEADER])];
+      let cursor: string | null = null;
+      let count = 0;
+      do {
+        const page = await listSaleOrders(period.from, period.to, cursor);
+        parts.push(salesCsvLines(page.rows));
+        count += page.rows.length;
+        setDownloading(count);
+        cursor = page.next;
+      } while (cursor);
+      download(parts, `sales-${period.from}-to-${period.to}.csv`);
     } catch (error) {
       toast({ title: error instanceof Error ? error.message : 'The download failed.', variant: 'error' });
     } finally {
-      setDownloading(false);
+      setDownloading(null);
     }
   }
 
@@ -227,6 +263,8 @@ export function SalesPanel() {
     { id: 'last_7_days', label: 'Last 7 days' },
     { id: 'this_month', label: 'This month' },
     { id: 'last_month', label: 'Last month' },
+    { id: 'this_year', label: 'This year' },
+    { id: 'last_5_years', label: 'Last 5 years' },
     { id: 'range', label: 'Date range' },
   ];
   return (
@@ -245,13 +283,26 @@ export function SalesPanel() {
         </div>
         {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
         <div role="group" aria-label="Group by" className="flex flex-wrap gap-2">
-          {(['day', 'month'] as const).map((g) => (
-            <button key={g} type="button" aria-pressed={by === g} onClick={() => setBy(g)} className={by === g ? 'btn-primary' : 'btn-secondary'}>
+          {(['day', 'month', 'year'] as const).map((g) => (
+            <button
+              key={g}
+              type="button"
+              aria-pressed={grouping === g}
+              disabled={g === 'day' && !dayAllowed}
+              aria-describedby={g === 'day' && !dayAllowed ? 'sales-by-day-note' : undefined}
+              onClick={() => setBy(g)}
+              className={grouping === g ? 'btn-primary' : 'btn-secondary'}
+            >
               By {g}
             </button>
           ))}
         </div>
       </div>
+      {!dayAllowed && (
+        <p id="sales-by-day-note" className="mt-2 text-sm text-slate-700">
+          By day is for periods of up to {MAX_DAYS_BY_DAY} days: this one is shown by {grouping}.
+        </p>
+      )}
       {choice === 'range' && (
         <div className="mt-3 flex flex-wrap gap-3">
           <div>
@@ -272,9 +323,14 @@ export function SalesPanel() {
         <p className="font-semibold" data-testid="sales-period">
           {valid ? `${fullDay.format(new Date(`${period.from}T00:00:00Z`))} to ${fullDay.format(new Date(`${period.to}T00:00:00Z`))}` : 'Choose a period'}
         </p>
-        <button type="button" className="btn-secondary" onClick={downloadCsv} disabled={!valid || downloading}>
+        <button type="button" className="btn-secondary" onClick={downloadCsv} disabled={!valid || downloading !== null}>
           Download CSV
         </button>
+        {downloading !== null && (
+          <p role="status" className="text-sm text-slate-700">
+            Writing the CSV: {downloading === 1 ? '1 order' : `${downloading.toLocaleString('en-AU')} orders`} so far...
+          </p>
+        )}
       </div>
       <p className="mt-1 text-sm text-slate-700">The CSV lists the period's orders with their lines, ready for Xero's sales-invoice import (choose "Tax inclusive") or a spreadsheet.</p>
       <LoadState state={state} what="the sales" />

@@ -1,0 +1,61 @@
+/**
+ * The back office's address: `#<section>[?<params>]`, e.g. `#orders?view=all&q=ann&after=<cursor>`. A list keeps
+ * its view, its search and the pages loaded in the params, so Back and a reload show the same rows.
+ */
+import { useEffect, useState } from 'react';
+import { useDebounced } from '@/lib/use-debounced';
+
+export interface Route {
+  path: string;
+  params: URLSearchParams;
+}
+
+export function parseHash(hash: string): Route {
+  const [path = '', query = ''] = hash.replace(/^#/, '').split(/\?(.*)/s);
+  return { path, params: new URLSearchParams(query) };
+}
+
+export function hashOf(path: string, params: URLSearchParams): string {
+  const query = params.toString();
+  return `#${path}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * Shows `path?params`: a new history entry, or with `replace` the same one (a search typed, a page loaded), so Back
+ * leaves the list rather than undoing each page. The panels read the address, so they hear of it as of a link.
+ */
+export function goTo(path: string, params: URLSearchParams, { replace = false } = {}): void {
+  const hash = hashOf(path, params);
+  if (hash === window.location.hash) return;
+  if (replace) window.history.replaceState(window.history.state, '', hash);
+  else window.history.pushState(null, '', hash);
+  window.dispatchEvent(new HashChangeEvent('hashchange'));
+}
+
+/** The params with `changes` applied: a null drops the key, an array sets one value per item. */
+export function withParams(params: URLSearchParams, changes: Record<string, string | readonly string[] | null>): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(changes)) {
+    next.delete(key);
+    if (typeof value === 'string') next.set(key, value);
+    else if (value) for (const item of value) next.append(key, item);
+  }
+  return next;
+}
+
+/** A search typed in a list's box, written to the address (`q`) once typing pauses; Back puts the old one back. */
+export function useSearchParam(path: string, params: URLSearchParams): [string, (text: string) => void] {
+  const query = params.get('q') ?? '';
+  const [search, setSearch] = useState(query);
+  const typed = useDebounced(search.trim(), 250);
+  useEffect(() => {
+    // A new search starts again from the first page.
+    if (typed !== query) goTo(path, withParams(params, { q: typed || null, after: null }), { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [typed]);
+  useEffect(() => {
+    if (search.trim() !== query) setSearch(query);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [query]);
+  return [search, setSearch];
+}
