@@ -1,6 +1,6 @@
 /**
  * Sales: for this week, the last 7 days, this month, last month, this year, the last five years or a date range, by
- * day (up to a quarter), by month or by year — orders, copies sold per title,
+ * day (up to a quarter), by week (up to a year), by month or by year — orders, copies sold per title,
  * takings (goods, shipping, refunds, net) and, when the shop is GST-registered, the GST included. Every figure
  * comes from the database in one call (admin_sales); the chart draws the same net takings the table lists.
  * Download CSV gives the period's orders with their lines in Xero's import layout, fetched 1,000 orders at a time
@@ -11,7 +11,7 @@ import { SITE } from '@/config/site';
 import { formatPrice, shopDay } from '@/lib/format';
 import { getSales, listSaleOrders, type Sales, type SalesGrouping } from './api';
 import { salesCsvLines, XERO_HEADER } from './sales-csv';
-import { daysIn, MAX_DAYS_BY_DAY, monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
+import { daysIn, MAX_DAYS, monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
 import { csvLines } from '@/lib/csv';
 import { LoadState, useLoad } from './use-load';
 import { toast } from '@/features/toast/store';
@@ -19,10 +19,12 @@ import { toast } from '@/features/toast/store';
 type PeriodChoice = QuickPeriod | 'range';
 
 const dayLabel = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const weekLabel = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const monthLabel = new Intl.DateTimeFormat('en-AU', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const shortMonth = new Intl.DateTimeFormat('en-AU', { month: 'short', timeZone: 'UTC' });
 const GROUPS: Record<SalesGrouping, { label: string; plural: string }> = {
   day: { label: 'Day', plural: 'days' },
+  week: { label: 'Week', plural: 'weeks' },
   month: { label: 'Month', plural: 'months' },
   year: { label: 'Year', plural: 'years' },
 };
@@ -31,6 +33,8 @@ const fullDay = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 
 function periodLabel(period: string, by: SalesGrouping): string {
   const date = new Date(`${period.slice(0, 10)}T00:00:00Z`);
   if (by === 'year') return period.slice(0, 4);
+  // A week is named by its Monday, with the year: a year of weeks can run across two.
+  if (by === 'week') return `Week of ${weekLabel.format(date)}`;
   return by === 'month' ? monthLabel.format(date) : dayLabel.format(date);
 }
 
@@ -38,8 +42,15 @@ function periodLabel(period: string, by: SalesGrouping): string {
 function axisLabel(period: string, by: SalesGrouping, count: number): string {
   if (by === 'year') return period.slice(0, 4);
   if (by === 'day') return period.slice(8, 10);
+  if (by === 'week') return `${Number(period.slice(8, 10))}/${Number(period.slice(5, 7))}`;
   const month = shortMonth.format(new Date(`${period.slice(0, 10)}T00:00:00Z`));
   return count > 12 ? `${month} ${period.slice(2, 4)}` : month;
+}
+
+/** A label centred under its bar, unless that would cut it off at either edge of the chart (narrow bars, as 60 months make). */
+function labelAnchor(x: number, width: number): 'start' | 'middle' | 'end' {
+  if (x < 24) return 'start';
+  return x > width - 24 ? 'end' : 'middle';
 }
 
 function download(parts: BlobPart[], name: string) {
@@ -82,7 +93,7 @@ function SalesChart({ sales }: { sales: Sales }) {
                 <title>{`${periodLabel(s.period, sales.by)}: ${formatPrice(s.net)}`}</title>
               </rect>
               {i % labelEvery === 0 && (
-                <text x={i * slot + slot / 2} y={height - 6} textAnchor="middle" fontSize="12" className="fill-slate-600">
+                <text x={i * slot + slot / 2} y={height - 6} textAnchor={labelAnchor(i * slot + slot / 2, width)} fontSize="12" className="fill-slate-600">
                   {axisLabel(s.period, sales.by, sales.series.length)}
                 </text>
               )}
@@ -228,9 +239,10 @@ export function SalesPanel() {
   const [downloading, setDownloading] = useState<number | null>(null);
   const period = choice === 'range' ? range : quickPeriod(choice, today);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(period.from) && /^\d{4}-\d{2}-\d{2}$/.test(period.to) && period.from <= period.to;
-  // By day only for a period a table of days can show; a longer one is shown by month until another grouping is chosen.
-  const dayAllowed = !valid || daysIn(period.from, period.to) <= MAX_DAYS_BY_DAY;
-  const grouping: SalesGrouping = by === 'day' && !dayAllowed ? 'month' : by;
+  // By day and by week only for a period a table of them can show; a longer one is shown by month until another grouping is chosen.
+  const days = valid ? daysIn(period.from, period.to) : 0;
+  const allowed = (g: SalesGrouping) => !(g === 'day' || g === 'week') || days <= MAX_DAYS[g];
+  const grouping: SalesGrouping = allowed(by) ? by : 'month';
   const { state } = useLoad(
     () => (valid ? getSales(period.from, period.to, grouping) : Promise.reject(new Error('Choose a start date on or before the end date.'))),
     [period.from, period.to, grouping, valid],
@@ -283,13 +295,13 @@ export function SalesPanel() {
         </div>
         {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
         <div role="group" aria-label="Group by" className="flex flex-wrap gap-2">
-          {(['day', 'month', 'year'] as const).map((g) => (
+          {(['day', 'week', 'month', 'year'] as const).map((g) => (
             <button
               key={g}
               type="button"
               aria-pressed={grouping === g}
-              disabled={g === 'day' && !dayAllowed}
-              aria-describedby={g === 'day' && !dayAllowed ? 'sales-by-day-note' : undefined}
+              disabled={!allowed(g)}
+              aria-describedby={allowed(g) ? undefined : 'sales-grouping-note'}
               onClick={() => setBy(g)}
               className={grouping === g ? 'btn-primary' : 'btn-secondary'}
             >
@@ -298,9 +310,9 @@ export function SalesPanel() {
           ))}
         </div>
       </div>
-      {!dayAllowed && (
-        <p id="sales-by-day-note" className="mt-2 text-sm text-slate-700">
-          By day is for periods of up to {MAX_DAYS_BY_DAY} days: this one is shown by {grouping}.
+      {!allowed('day') && (
+        <p id="sales-grouping-note" className="mt-2 text-sm text-slate-700">
+          By day is for periods of up to {MAX_DAYS.day} days{allowed('week') ? '' : `, by week up to ${MAX_DAYS.week}`}: this one is shown by {grouping}.
         </p>
       )}
       {choice === 'range' && (

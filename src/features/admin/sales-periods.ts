@@ -6,8 +6,11 @@
  */
 export type QuickPeriod = 'this_week' | 'last_7_days' | 'this_month' | 'last_month' | 'this_year' | 'last_5_years';
 
-/** The longest period shown by day: a row per day beyond a quarter is more than a table can be read by. */
-export const MAX_DAYS_BY_DAY = 92;
+/**
+ * The longest period shown by day (a row a day beyond a quarter is more than a table can be read by) and by week
+ * (a year; the database refuses days beyond it too). Months and years have no limit short of the database's ten years.
+ */
+export const MAX_DAYS = { day: 92, week: 366 } as const;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const iso = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
