@@ -95,15 +95,18 @@ test.describe('the back office past its first page', () => {
     expect(await rows.count()).toBeGreaterThan(ORDERS);
     await expect(page).toHaveURL(/#orders\?view=all(&after=[^&]+)+$/);
 
-    // A reload shows the same rows: every page in the address is fetched again.
+    // A reload shows the same rows, scrolled where they were: every page in the address is fetched again.
+    await target.scrollIntoViewIfNeeded();
+    // The list notes where it is scrolled to once scrolling pauses.
+    await expect.poll(() => page.evaluate(() => window.history.state?.adminScroll === window.scrollY && window.scrollY > 5000)).toBe(true);
     await page.reload();
-    await expect(target).toBeVisible();
+    await expect(target).toBeInViewport();
     await expect(page.getByRole('button', { name: 'All', exact: true })).toHaveAttribute('aria-pressed', 'true');
     // The order, then Back: the list as it was.
     await target.click();
     await expect(page.getByRole('heading', { name: new RegExp(oldest) })).toBeVisible();
     await page.goBack();
-    await expect(target).toBeVisible();
+    await expect(target).toBeInViewport();
 
     // A search pages too: its 230 matches, 50 at a time, the last page without Load more.
     await page.getByLabel('Search by order number or email').fill(tag);

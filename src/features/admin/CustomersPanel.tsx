@@ -6,7 +6,7 @@
 import { formatPrice, formatShortDate } from '@/lib/format';
 import { getCustomer, listCustomers, type Customer } from './api';
 import { Email, OrderList } from './OrdersPanel';
-import { goTo, useSearchParam, withParams } from './route';
+import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadState, useLoad } from './use-load';
 import { LoadMore, usePages } from './use-pages';
 
@@ -29,6 +29,7 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
     (c) => c.email,
   );
   const { state } = pages;
+  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   return (
     <section aria-labelledby="customers-heading">
       <h2 id="customers-heading" className="text-2xl font-bold">

@@ -8,7 +8,7 @@ import { lazy, Suspense, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { listOrders, ORDER_VIEWS, type OrderListItem, type OrderView } from './api';
-import { goTo, useSearchParam, withParams } from './route';
+import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadMore, usePages } from './use-pages';
 import { LoadState } from './use-load';
 
@@ -36,6 +36,7 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
     (o) => o.id,
   );
   const { state, reload } = pages;
+  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   const setView = (id: ViewId) => goTo('orders', withParams(params, { view: id === 'to_pack' ? null : id, unpaid: null, after: null }));
   const setUnpaidOnly = (only: boolean) => goTo('orders', withParams(params, { unpaid: only ? '1' : null, after: null }));
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());

@@ -2,7 +2,7 @@
  * The back office's address: `#<section>[?<params>]`, e.g. `#orders?view=all&q=ann&after=<cursor>`. A list keeps
  * its view, its search and the pages loaded in the params, so Back and a reload show the same rows.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDebounced } from '@/lib/use-debounced';
 
 export interface Route {
@@ -58,4 +58,33 @@ export function useSearchParam(path: string, params: URLSearchParams): [string, 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [query]);
   return [search, setSearch];
+}
+
+/**
+ * Where the list was scrolled to, kept in its history entry: a list loads its pages after Back or a reload, too
+ * late for the browser's own restoring, so once `ready` (every page in the address shown) it scrolls back there.
+ */
+export function useKeptScroll(ready: boolean): void {
+  const restored = useRef(false);
+  useEffect(() => {
+    let timer = 0;
+    // Written once scrolling pauses (browsers limit how often an entry may be rewritten), and only once the list is
+    // back where it was: the page shrinking while it loads scrolls it too.
+    const save = () => {
+      window.clearTimeout(timer);
+      if (!restored.current) return;
+      timer = window.setTimeout(() => window.history.replaceState({ ...window.history.state, adminScroll: window.scrollY }, ''), 100);
+    };
+    window.addEventListener('scroll', save, { passive: true });
+    return () => {
+      window.removeEventListener('scroll', save);
+      window.clearTimeout(timer);
+    };
+  }, []);
+  useEffect(() => {
+    if (!ready || restored.current) return;
+    restored.current = true;
+    const y: unknown = window.history.state?.adminScroll;
+    if (typeof y === 'number' && y > 0) window.scrollTo(0, y);
+  }, [ready]);
 }
