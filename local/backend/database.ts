@@ -6,6 +6,7 @@
  * The same steps prepare the PostgreSQL server of the test suite (tests/helpers/postgres.ts).
  */
 import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +38,15 @@ export type DataLocation = 'memory' | { dir: string };
 export async function openDatabase(location: DataLocation = { dir: DEFAULT_DATA_DIR }): Promise<Database> {
   const fresh = location === 'memory' || !existsSync(join(location.dir, 'PG_VERSION'));
   if (location !== 'memory') mkdirSync(dirname(location.dir), { recursive: true });
-  const db = new PGlite(location === 'memory' ? undefined : location.dir, {
+  const options = {
     // PostgREST answers numeric and bigint columns as JSON numbers; so does the embedded backend.
     parsers: { [types.NUMERIC]: Number, [types.INT8]: Number },
-  });
+    // The back office's searches use trigram indexes, as pg_trgm serves them on Supabase.
+    extensions: { pg_trgm },
+  };
+  // PGlite reads a memory database's options from its first argument and ignores the second: such a database has
+  // always had the default parsers (the tests are written for them), and gets the extension alone.
+  const db = location === 'memory' ? new PGlite({ extensions: options.extensions }) : new PGlite(location.dir, options);
   await db.waitReady;
   if (fresh) await db.exec(supabaseBaselineSql());
   else await upgradeLocalBaseline(db);

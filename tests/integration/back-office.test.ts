@@ -140,13 +140,13 @@ describe('order actions (/api/admin-order)', () => {
     const failed = await runOrderAction({ db: t.service(), actor: STAFF, services: { email, payments: refusing, siteOrigin: t.url } }, { action: 'cancel', orderId });
     expect(failed.status).toBe(502);
     expect(failed.message).toMatch(/Refunds due: use Retry refund/);
-    const due = (await staff.rpc('admin_list_orders', { p_view: 'refunds_due', p_search: '' })).data as Array<{ id: string }>;
+    const due = (await staff.rpc('admin_list_orders', { p_view: 'refunds_due', p_search: '' })).data.orders as Array<{ id: string }>;
     expect(due.map((o) => o.id)).toContain(orderId);
 
     const retried = await act(staff, { action: 'retry_refund', orderId });
     expect(retried.status).toBe(200);
     expect((await history(orderId)).map((e) => e.action)).toEqual(['cancelled', 'refund_failed', 'refunded']);
-    const after = (await staff.rpc('admin_list_orders', { p_view: 'refunds_due', p_search: '' })).data as Array<{ id: string }>;
+    const after = (await staff.rpc('admin_list_orders', { p_view: 'refunds_due', p_search: '' })).data.orders as Array<{ id: string }>;
     expect(after.map((o) => o.id)).not.toContain(orderId);
   });
 
@@ -172,11 +172,11 @@ describe('staff lists and changes through the database', () => {
   it('orders: To pack oldest first, search by order number or email', async () => {
     const older = await paidOrder('pack-one@example.com');
     const newer = await paidOrder('pack-two@example.com');
-    const toPack = ((await staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data as Array<{ id: string }>).map((o) => o.id);
+    const toPack = ((await staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data.orders as Array<{ id: string }>).map((o) => o.id);
     expect(toPack.indexOf(older)).toBeLessThan(toPack.indexOf(newer));
-    const byNumber = (await staff.rpc('admin_list_orders', { p_view: 'all', p_search: newer.slice(0, 8).toUpperCase() })).data as Array<{ id: string }>;
+    const byNumber = (await staff.rpc('admin_list_orders', { p_view: 'all', p_search: newer.slice(0, 8).toUpperCase() })).data.orders as Array<{ id: string }>;
     expect(byNumber.map((o) => o.id)).toEqual([newer]);
-    const byEmail = (await staff.rpc('admin_list_orders', { p_view: 'all', p_search: 'PACK-ONE@' })).data as Array<{ id: string }>;
+    const byEmail = (await staff.rpc('admin_list_orders', { p_view: 'all', p_search: 'PACK-ONE@' })).data.orders as Array<{ id: string }>;
     expect(byEmail.map((o) => o.id)).toEqual([older]);
   });
 

@@ -46,14 +46,14 @@ describe.each(DATABASES)('buyers and recipients on the $label', ({ open }) => {
   afterAll(() => db.close());
 
   it('customers are the buyers: named by the payer, never by a gift’s recipient, and found by either name', async () => {
-    const customers = await asStaff<Array<{ email: string; name: string; orders: number }>>(`public.admin_list_customers('')`);
+    const { customers } = await asStaff<{ customers: Array<{ email: string; name: string; orders: number }> }>(`public.admin_list_customers('')`);
     expect(customers.map((c) => [c.email, c.name, Number(c.orders)])).toEqual([
       ['gb@example.com', 'Gwen Brit', 1],
       ['zed@example.com', '', 1],
       ['nonna@example.com', 'Maria Rossi', 2],
     ]);
-    expect((await asStaff<Array<{ email: string }>>(`public.admin_list_customers('lucy')`)).map((c) => c.email)).toEqual(['nonna@example.com']);
-    expect((await asStaff<Array<{ email: string }>>(`public.admin_list_customers('maria')`)).map((c) => c.email)).toEqual(['nonna@example.com']);
+    expect((await asStaff<{ customers: Array<{ email: string }> }>(`public.admin_list_customers('lucy')`)).customers.map((c) => c.email)).toEqual(['nonna@example.com']);
+    expect((await asStaff<{ customers: Array<{ email: string }> }>(`public.admin_list_customers('maria')`)).customers.map((c) => c.email)).toEqual(['nonna@example.com']);
     const nonna = await asStaff<{ name: string; order_list: Array<{ id: string; customer_name: string; buyer_name: string; is_gift: boolean }> }>(`public.admin_get_customer('Nonna@example.com')`);
     expect(nonna.name).toBe('Maria Rossi');
     expect(nonna.order_list.map((o) => [o.id, o.buyer_name, o.customer_name, o.is_gift])).toEqual([
@@ -63,7 +63,9 @@ describe.each(DATABASES)('buyers and recipients on the $label', ({ open }) => {
   });
 
   it('the accountant’s list carries the buyer beside the delivery name', async () => {
-    const rows = await asStaff<Array<{ id: string; buyer_name: string | null; delivery_name: string; is_gift: boolean }>>(`public.admin_sales_orders('2026-11-01', '2026-11-30')`);
+    const { orders: rows } = await asStaff<{ orders: Array<{ id: string; buyer_name: string | null; delivery_name: string; is_gift: boolean }> }>(
+      `public.admin_sales_orders('2026-11-01', '2026-11-30')`,
+    );
     expect(rows.map((r) => [r.id, r.buyer_name, r.delivery_name, r.is_gift])).toEqual([
       [OWN, 'Maria Rossi', 'Maria Rossi', false],
       [GIFT, 'Maria Rossi', 'Lucy Recipient', true],

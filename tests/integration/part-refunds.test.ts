@@ -110,7 +110,7 @@ describe('part refunds through /api/admin-order', () => {
     expect(order.refunded_at).not.toBeNull();
     expect((await refunds(orderId)).refundable).toBe(false);
     expect((await history(orderId)).map((e) => e.action)).toEqual(['refunded_part', 'refunded_part', 'refunded']);
-    const toPack = (await staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data as Array<{ id: string }>;
+    const toPack = (await staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data.orders as Array<{ id: string }>;
     expect(toPack.map((o) => o.id)).not.toContain(orderId);
     expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1, reason: 'More' })).status).toBe(409);
     // One email per part; the claim for a refund-in-full email is already taken, so none follows.
@@ -190,7 +190,7 @@ describe('part refunds through /api/admin-order', () => {
     expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1100, reason: 'Price match' })).status).toBe(200);
     const sales = (await staff.rpc('admin_sales', { p_from: day, p_to: day, p_by: 'day' })).data as { totals: Record<string, number> };
     expect(sales.totals).toMatchObject({ orders: 1, goods: 22, shipping: 15, refunds: 11, net: 26, gst: 2.36, copies: 1 });
-    const csvOrders = (await staff.rpc('admin_sales_orders', { p_from: day, p_to: day })).data as Array<{ refunded_amount: number; refund_id: string }>;
+    const csvOrders = (await staff.rpc('admin_sales_orders', { p_from: day, p_to: day })).data.orders as Array<{ refunded_amount: number; refund_id: string }>;
     expect(csvOrders[0]).toMatchObject({ refunded_amount: 11, refund_id: expect.stringMatching(/^re_local_/) });
     const customer = (await staff.rpc('admin_get_customer', { p_email: email })).data as { total_spent: number };
     expect(customer.total_spent).toBe(26);

@@ -187,7 +187,7 @@ describe.each(DATABASES)('quantity prices and promotion codes on the $label', ({
     const sales = await call<{ totals: { goods: number; discounts: number; shipping: number; refunds: number; net: number } }>('admin_sales', [today, today, 'day'], 'authenticated', STAFF);
     expect(sales.totals.discounts).toBeGreaterThanOrEqual(10);
     expect(sales.totals.goods - sales.totals.discounts + sales.totals.shipping - sales.totals.refunds).toBeCloseTo(sales.totals.net, 2);
-    const orders = await call<Array<{ promotion_code: string | null; discount_amount: number }>>('admin_sales_orders', [today, today], 'authenticated', STAFF);
+    const { orders } = await call<{ orders: Array<{ promotion_code: string | null; discount_amount: number }> }>('admin_sales_orders', [today, today], 'authenticated', STAFF);
     expect(orders.some((o) => o.promotion_code === 'LAST3' && Number(o.discount_amount) === 10)).toBe(true);
   });
 });

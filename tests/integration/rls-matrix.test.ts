@@ -83,6 +83,10 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
 
 /** Functions whose arguments changed: one signature each (PostgREST calls a function by its name), as listed. */
 const SIGNATURES = [
+  'admin_list_customers(text,text,integer)',
+  'admin_list_orders(text,text,text,integer)',
+  'admin_sales_orders(date,date,text,integer)',
+  'admin_stock_history(text,text,integer)',
   'check_promotion_code(text,numeric,text)',
   'create_order(jsonb,jsonb)',
   'link_checkout_session(uuid,text,timestamp with time zone,text)',
@@ -304,6 +308,7 @@ const STAFF_FUNCTIONS = [
   'admin_list_codes',
   'admin_create_code',
   'admin_set_code_active',
+  'admin_get_orders',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -316,6 +321,14 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   sales_orders_in: [],
   // Called only from inside the refund, sales and customer functions.
   order_refunded_amount: [],
+  refunded_amount: [],
+  // The back office's paging and searching, called only from inside the staff list functions.
+  page_cursor: [],
+  read_page_cursor: [],
+  page_limit: [],
+  contains_pattern: [],
+  // One order as the staff read it, called only from inside admin_get_order and admin_get_orders.
+  order_detail: [],
   aud: [],
   // The buyer's name and the GST rule, called only from inside the sales, customer and tax-figure functions.
   order_buyer_name: [],
@@ -511,6 +524,8 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_list_codes()`,
       `select public.admin_create_code('{"code": "STAFF5", "kind": "amount", "amount": 5}')`,
       `select public.admin_set_code_active('${CODE_ID}', false)`,
+      `select public.admin_get_orders(array['${ORDER_A}'::uuid])`,
+      `select public.admin_list_orders('to_pack', 'a', null, 10)`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [

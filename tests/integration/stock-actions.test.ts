@@ -139,7 +139,7 @@ describe('/api/admin-stock', () => {
     expect(await stockAction(staff, { action: 'receive', productId: 'no-such-title', quantity: 2, reason: 'x' })).toMatchObject({ status: 404, body: { error: 'We could not find that product.' } });
 
     const { data } = await staff.rpc('admin_stock_history', { p_product_id: 'act-a' });
-    expect((data as Array<Record<string, unknown>>).map(({ previous_stock, new_stock, reason, actor }) => ({ previous_stock, new_stock, reason, actor }))).toEqual([
+    expect((data.changes as Array<Record<string, unknown>>).map(({ previous_stock, new_stock, reason, actor }) => ({ previous_stock, new_stock, reason, actor }))).toEqual([
       { previous_stock: 33, new_stock: 31, reason: 'Counted', actor: STAFF },
       { previous_stock: 3, new_stock: 33, reason: 'Delivery from the printer', actor: STAFF },
     ]);

@@ -78,7 +78,7 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
     expect(await stock()).toBe(7);
     expect(await allCrossings()).toBe(1);
 
-    const history = await asStaff<Array<Record<string, unknown>>>(`public.admin_stock_history('${BOOK}')`);
+    const { changes: history } = await asStaff<{ changes: Array<Record<string, unknown>> }>(`public.admin_stock_history('${BOOK}')`);
     expect(history.map(({ previous_stock, new_stock, reason, actor, order_id }) => ({ previous_stock, new_stock, reason, actor, order_id }))).toEqual([
       { previous_stock: 9, new_stock: 7, reason: 'Sold', actor: 'buyer3@example.com', order_id: ORDERS[3] },
       { previous_stock: 11, new_stock: 9, reason: 'Sold', actor: 'buyer2@example.com', order_id: ORDERS[2] },
@@ -99,7 +99,7 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
 
   it('a cancellation puts the copies back in the history, by who cancelled it; stock back at the level re-arms the alert', async () => {
     expect(await asService(`public.cancel_paid_order('${ORDERS[3]}', 'counter@example.com')`)).toBe('cancelled'); // 7 → 9
-    const [latest] = await asStaff<Array<Record<string, unknown>>>(`public.admin_stock_history('${BOOK}')`);
+    const [latest] = (await asStaff<{ changes: Array<Record<string, unknown>> }>(`public.admin_stock_history('${BOOK}')`)).changes;
     expect(latest).toMatchObject({ previous_stock: 7, new_stock: 9, reason: 'Order cancelled, copies put back', actor: 'counter@example.com', order_id: ORDERS[3] });
     expect(await openCrossings()).toBe(1); // 9 is still below 10
 

@@ -1,0 +1,560 @@
+-- The back office at 100,000 orders: every list is read a page at a time along an index in its own order
+-- (keyset paging: the next page starts after the last row shown), searches use indexes, the sales figures are
+-- worked out in one pass over the period, and the small rules the lists share (what was refunded, the buyer's
+-- name, GST) are plain SQL the planner folds into the query instead of a call per order.
+
+create schema if not exists extensions;
+create extension if not exists pg_trgm with schema extensions;
+
+-- One index per order view, in the view's order.
+drop index public.orders_to_pack_idx;
+create index orders_to_pack_idx on public.orders ((coalesce(paid_at, created_at)), id) where status = 'processing' and payment_status = 'paid';
+create index orders_shipped_idx on public.orders (created_at desc, id desc) where status = 'shipped';
+create index orders_refunds_due_idx on public.orders (created_at desc, id desc) where payment_status = 'refund_due' and refunded_at is null;
+create index orders_unpaid_idx on public.orders (created_at desc, id desc) where payment_status in ('unpaid', 'expired');
+create index orders_sold_idx on public.orders (created_at desc, id desc) where payment_status in ('paid', 'refund_due');
+-- Sales by the time paid, and the customers walked newest first.
+create index orders_sold_paid_at_idx on public.orders (paid_at, id) where payment_status in ('paid', 'refund_due') and paid_at is not null;
+create index orders_customer_sold_idx on public.orders (lower(customer_email), paid_at desc) where payment_status in ('paid', 'refund_due') and paid_at is not null;
+-- Searches for part of an address or a name.
+create index orders_email_trgm_idx on public.orders using gin (lower(customer_email) extensions.gin_trgm_ops);
+create index orders_names_trgm_idx on public.orders using gin (lower(customer_name) extensions.gin_trgm_ops, lower(coalesce(buyer_name, '')) extensions.gin_trgm_ops);
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- The shared rules, as SQL the planner inlines: neither security definer nor a SET clause (either stops inlining).
+-- They name every object with its schema, and only the security-definer functions below call them.
+
+-- What has been refunded on an order, given its settled part refunds: all of it once refunded in full.
+create function public.refunded_amount(p_total numeric, p_refunded_at timestamptz, p_parts numeric)
+returns numeric
+language sql
+immutable
+as $$
+  select case when p_refunded_at is not null then p_total else coalesce(p_parts, 0) end;
+$$;
+
+create or replace function public.order_refunded_amount(p_order_id uuid, p_total numeric, p_refunded_at timestamptz)
+returns numeric
+language sql
+stable
+as $$
+  select public.refunded_amount(p_total, p_refunded_at,
+    (select sum(r.amount) from public.order_refunds r where r.order_id = p_order_id and r.status = 'succeeded'));
+$$;
+
+create or replace function public.order_buyer_name(p_buyer_name text, p_customer_name text, p_is_gift boolean)
+returns text
+language sql
+immutable
+as $$
+  select coalesce(p_buyer_name, case when not coalesce(p_is_gift, false) and p_customer_name <> 'Guest Customer' then p_customer_name end);
+$$;
+
+create or replace function public.gst_applies(p_country text)
+returns boolean
+language sql
+immutable
+as $$
+  select upper(btrim(coalesce(p_country, ''))) = 'AU';
+$$;
+
+create or replace function public.gst_included(p_amount numeric)
+returns numeric
+language sql
+immutable
+as $$
+  select round(coalesce(p_amount, 0) / 11, 2);
+$$;
+
+-- The orders a period's sales count: paid between the period's first and last Sydney day, as a range of times
+-- the paid-at index serves. Each order's refunds are summed once for all of them.
+drop function public.sales_orders_in(date, date);
+create function public.sales_orders_in(p_from date, p_to date)
+returns table (
+  id uuid, paid_at timestamptz, paid_on date, customer_email text, customer_name text, user_id uuid, status text, payment_status text,
+  subtotal_amount numeric, shipping_amount numeric, total_amount numeric, refunded_amount numeric, refund_id text, refunded_at timestamptz,
+  country text, shipping_address jsonb, delivery_method text, discount_amount numeric, promotion_code text, buyer_name text, is_gift boolean
+)
+language sql
+stable
+as $$
+  select o.id, o.paid_at, (o.paid_at at time zone 'Australia/Sydney')::date, o.customer_email, o.customer_name, o.user_id, o.status, o.payment_status,
+    o.subtotal_amount, o.shipping_amount, o.total_amount,
+    public.refunded_amount(o.total_amount, o.refunded_at, r.amount),
+    coalesce(o.refund_id, r.refund_ids),
+    o.refunded_at, upper(coalesce(o.shipping_address ->> 'country', '')), o.shipping_address, o.shipping_method ->> 'name',
+    o.discount_amount, o.promotion_code, public.order_buyer_name(o.buyer_name, o.customer_name, o.is_gift), o.is_gift
+  from public.orders o
+  left join (
+    select x.order_id, sum(x.amount) as amount, string_agg(x.provider_refund_id, ' ' order by x.created_at) as refund_ids
+    from public.order_refunds x where x.status = 'succeeded' group by x.order_id
+  ) r on r.order_id = o.id
+  where o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
+    and o.paid_at >= (p_from::timestamp at time zone 'Australia/Sydney')
+    and o.paid_at < ((p_to + 1)::timestamp at time zone 'Australia/Sydney');
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Page cursors: '<time>|<key>', the time in UTC to the microsecond, the key the row's tie-breaker (an order's id,
+-- a customer's address). Opaque to the back office, which hands back the `next` it was given.
+create function public.page_cursor(p_at timestamptz, p_key text)
+returns text
+language sql
+stable
+as $$
+  select to_char(p_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '|' || p_key;
+$$;
+
+-- The cursor's time and key; a cursor this database did not give refused with a sentence (22023), never a 500.
+create function public.read_page_cursor(p_cursor text, p_key_is_uuid boolean, out at timestamptz, out key text)
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if p_cursor is null then
+    return;
+  end if;
+  if p_cursor !~ '^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z\|.{1,254}$' then
+    raise exception 'That page link is not one this list gave: start again from the first page.' using errcode = '22023';
+  end if;
+  begin
+    at := split_part(p_cursor, '|', 1)::timestamptz;
+    key := substr(p_cursor, position('|' in p_cursor) + 1);
+    if p_key_is_uuid then
+      key := key::uuid::text;
+    end if;
+  exception when others then
+    raise exception 'That page link is not one this list gave: start again from the first page.' using errcode = '22023';
+  end;
+end;
+$$;
+
+-- p_limit kept within what one page may hold.
+create function public.page_limit(p_limit integer, p_default integer, p_most integer)
+returns integer
+language sql
+immutable
+as $$
+  select least(greatest(coalesce(p_limit, p_default), 1), p_most);
+$$;
+
+-- A search as a LIKE pattern for the text anywhere, its % and _ taken literally.
+create function public.contains_pattern(p_search text)
+returns text
+language sql
+immutable
+as $$
+  select '%' || replace(replace(replace(p_search, '\', '\\'), '%', '\%'), '_', '\_') || '%';
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- The order lists, a page at a time: { orders: [...], next: cursor or null }. To pack oldest paid first, the
+-- others newest first, as before; ties by id. A search finds the start of an order number (through the primary
+-- key: a prefix of its text is a range of ids) or part of the address (through the trigram index).
+drop function public.admin_list_orders(text, text);
+create function public.admin_list_orders(p_view text, p_search text, p_cursor text default null, p_limit integer default 50)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_search text := lower(btrim(coalesce(p_search, '')));
+  v_limit integer := public.page_limit(p_limit, 50, 200);
+  v_after timestamptz;
+  v_after_id uuid;
+  v_view text;
+  v_key text;
+  v_order text;
+  v_seek text := 'true';
+  v_match text := 'true';
+  v_low uuid;
+  v_high uuid;
+  v_result jsonb;
+begin
+  perform public.require_staff();
+  if p_view is null or p_view not in ('to_pack', 'shipped', 'refunds_due', 'all', 'unpaid') then
+    raise exception 'Unknown order view %', p_view using errcode = '22023';
+  end if;
+  select c.at, c.key::uuid into v_after, v_after_id from public.read_page_cursor(p_cursor, true) c;
+
+  -- Each view's condition is its index's, word for word, so the planner picks it.
+  v_view := case p_view
+    when 'to_pack' then $w$o.status = 'processing' and o.payment_status = 'paid'$w$
+    when 'shipped' then $w$o.status = 'shipped'$w$
+    when 'refunds_due' then $w$o.payment_status = 'refund_due' and o.refunded_at is null$w$
+    when 'unpaid' then $w$o.payment_status in ('unpaid', 'expired')$w$
+    else $w$o.payment_status in ('paid', 'refund_due')$w$ end;
+  if p_view = 'to_pack' then
+    v_key := 'coalesce(o.paid_at, o.created_at)';
+    v_order := 'coalesce(o.paid_at, o.created_at), o.id';
+    if v_after is not null then
+      v_seek := '(coalesce(o.paid_at, o.created_at), o.id) > ($1, $2)';
+    end if;
+  else
+    v_key := 'o.created_at';
+    v_order := 'o.created_at desc, o.id desc';
+    if v_after is not null then
+      v_seek := '(o.created_at, o.id) < ($1, $2)';
+    end if;
+  end if;
+  if v_search <> '' then
+    v_match := 'lower(o.customer_email) like $3';
+    -- An order number's start, padded to the lowest and the highest id that start with it.
+    if v_search ~ '^[0-9a-f-]{1,36}$' then
+      v_low := case when v_search || substr('00000000-0000-0000-0000-000000000000', char_length(v_search) + 1) ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+        then (v_search || substr('00000000-0000-0000-0000-000000000000', char_length(v_search) + 1))::uuid end;
+      v_high := case when v_low is not null then (v_search || substr('ffffffff-ffff-ffff-ffff-ffffffffffff', char_length(v_search) + 1))::uuid end;
+    end if;
+    if v_low is not null then
+      v_match := '(o.id between $4 and $5 or ' || v_match || ')';
+    end if;
+  end if;
+
+  execute format($q$
+    with page as (
+      select o.id, o.created_at, o.paid_at, o.customer_email, o.customer_name, o.status, o.payment_status, o.total_amount,
+        o.shipping_method ->> 'name' as delivery_method, o.tracking_number, o.refunded_at,
+        (select coalesce(sum(i.quantity), 0) from public.order_items i where i.order_id = o.id) as item_count,
+        upper(coalesce(o.shipping_address ->> 'country', '')) as country, o.is_gift,
+        public.order_buyer_name(o.buyer_name, o.customer_name, o.is_gift) as buyer_name,
+        %5$s as sort_key,
+        %1$s as page_at
+      from public.orders o
+      where %2$s and %3$s and %4$s
+      order by %6$s
+      limit $6 + 1
+    ),
+    numbered as (select p.*, row_number() over (order by %7$s) as n from page p)
+    select jsonb_build_object(
+      'orders', coalesce(jsonb_agg(to_jsonb(x) - 'page_at' - 'n' order by x.n) filter (where x.n <= $6), '[]'::jsonb),
+      'next', case when count(*) > $6 then public.page_cursor(max(x.page_at) filter (where x.n = $6), (max(x.id::text) filter (where x.n = $6))) end)
+    from numbered x
+  $q$, v_key, v_view, v_seek, v_match,
+    case when p_view = 'to_pack' then 'extract(epoch from coalesce(o.paid_at, o.created_at))' else '-extract(epoch from o.created_at)' end,
+    v_order, case when p_view = 'to_pack' then 'p.page_at, p.id' else 'p.page_at desc, p.id desc' end)
+    into v_result
+    using v_after, v_after_id, public.contains_pattern(v_search), v_low, v_high, v_limit;
+  return v_result;
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Customers, a page at a time, most recent buyer first (then by address), as before: { customers: [...], next }.
+-- Without a search the page is found by walking paid orders newest first and keeping each address's latest order
+-- (so the walk stops after a page of customers); with one, the addresses matching it come from the trigram
+-- indexes. Only the page's customers are summed, and the sign-ins are read once for the page.
+drop function public.admin_list_customers(text);
+create function public.admin_list_customers(p_search text, p_cursor text default null, p_limit integer default 50)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_search text := lower(btrim(coalesce(p_search, '')));
+  v_limit integer := public.page_limit(p_limit, 50, 200);
+  v_pattern text := public.contains_pattern(lower(btrim(coalesce(p_search, ''))));
+  v_after timestamptz;
+  v_after_email text;
+  v_emails text[];
+  v_confirmed text[];
+  v_rows jsonb;
+  v_next text;
+begin
+  perform public.require_staff();
+  select c.at, c.key into v_after, v_after_email from public.read_page_cursor(p_cursor, false) c;
+
+  if v_search = '' then
+    select array_agg(w.email order by w.paid_at desc, w.email) into v_emails from (
+      select lower(o.customer_email) as email, o.paid_at
+      from public.orders o
+      where o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
+        and (v_after is null or o.paid_at < v_after or (o.paid_at = v_after and lower(o.customer_email) > v_after_email))
+        and not exists (select 1 from public.orders l
+          where lower(l.customer_email) = lower(o.customer_email) and l.payment_status in ('paid', 'refund_due') and l.paid_at is not null
+            and (l.paid_at > o.paid_at or (l.paid_at = o.paid_at and l.id > o.id)))
+      order by o.paid_at desc, lower(o.customer_email)
+      limit v_limit + 1
+    ) w;
+  else
+    select array_agg(m.email order by m.last_order_at desc, m.email) into v_emails from (
+      select lower(o.customer_email) as email, max(o.paid_at) as last_order_at
+      from public.orders o
+      where o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
+        and lower(o.customer_email) in (
+          select lower(s.customer_email) from public.orders s
+          where lower(s.customer_email) like v_pattern or lower(s.customer_name) like v_pattern or lower(coalesce(s.buyer_name, '')) like v_pattern)
+      group by lower(o.customer_email)
+      -- A name matches on any of the customer's paid orders; the address is the same on all of them.
+      having bool_or(lower(o.customer_email) like v_pattern or lower(o.customer_name) like v_pattern or lower(coalesce(o.buyer_name, '')) like v_pattern)
+        and (v_after is null or max(o.paid_at) < v_after or (max(o.paid_at) = v_after and lower(o.customer_email) > v_after_email))
+      order by max(o.paid_at) desc, lower(o.customer_email)
+      limit v_limit + 1
+    ) m;
+  end if;
+  v_emails := coalesce(v_emails, '{}');
+  if cardinality(v_emails) > v_limit then
+    v_emails := v_emails[1:v_limit];
+    v_next := '';
+  end if;
+
+  v_confirmed := array(select lower(u.email) from auth.users u where u.email_confirmed_at is not null and lower(u.email) = any (v_emails));
+  select coalesce(jsonb_agg(jsonb_build_object('email', c.email, 'name', coalesce(c.name, ''), 'orders', c.orders, 'total_spent', c.total_spent,
+      'last_order_at', c.last_order_at, 'has_account', c.linked or c.email = any (v_confirmed))
+      order by c.last_order_at desc, c.email), '[]'::jsonb),
+      case when v_next is not null then public.page_cursor(min(c.last_order_at), (array_agg(c.email order by c.last_order_at, c.email desc))[1]) end
+    into v_rows, v_next
+    from (
+      select lower(o.customer_email) as email,
+        (array_agg(public.order_buyer_name(o.buyer_name, o.customer_name, o.is_gift) order by o.paid_at desc)
+          filter (where public.order_buyer_name(o.buyer_name, o.customer_name, o.is_gift) is not null))[1] as name,
+        bool_or(o.user_id is not null) as linked,
+        count(*) as orders,
+        sum(o.total_amount - public.order_refunded_amount(o.id, o.total_amount, o.refunded_at)) as total_spent,
+        max(o.paid_at) as last_order_at
+      from public.orders o
+      where lower(o.customer_email) = any (v_emails) and o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
+      group by lower(o.customer_email)
+    ) c;
+  return jsonb_build_object('customers', v_rows, 'next', v_next);
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- One product's stock history, newest first, a page at a time: { changes: [...], next }. The cursor is the last
+-- change's id.
+drop function public.admin_stock_history(text);
+create function public.admin_stock_history(p_product_id text, p_cursor text default null, p_limit integer default 50)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_limit integer := public.page_limit(p_limit, 50, 200);
+  v_before bigint;
+  v_rows jsonb;
+  v_count integer;
+  v_last bigint;
+begin
+  perform public.require_staff();
+  if p_cursor is not null then
+    if p_cursor !~ '^[0-9]{1,18}$' then
+      raise exception 'That page link is not one this list gave: start again from the first page.' using errcode = '22023';
+    end if;
+    v_before := p_cursor::bigint;
+  end if;
+  select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'created_at', c.created_at, 'actor', c.actor, 'previous_stock', c.previous_stock,
+      'new_stock', c.new_stock, 'reason', c.reason, 'order_id', c.order_id) order by c.id desc) filter (where c.n <= v_limit), '[]'::jsonb),
+      count(*), min(c.id) filter (where c.n = v_limit)
+    into v_rows, v_count, v_last
+    from (
+      select s.*, row_number() over (order by s.id desc) as n from (
+        select * from public.stock_changes
+        where product_id = p_product_id and (v_before is null or id < v_before)
+        order by id desc limit v_limit + 1) s
+    ) c;
+  return jsonb_build_object('changes', v_rows, 'next', case when v_count > v_limit then v_last::text end);
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- The accountant's list, a page at a time in the order paid: { orders: [...], next }.
+drop function public.admin_sales_orders(date, date);
+create function public.admin_sales_orders(p_from date, p_to date, p_cursor text default null, p_limit integer default 1000)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_limit integer := public.page_limit(p_limit, 1000, 5000);
+  v_after timestamptz;
+  v_after_id uuid;
+  v_result jsonb;
+begin
+  perform public.require_staff();
+  if p_from is null or p_to is null or p_from > p_to or p_to - p_from > 3660 then
+    raise exception 'Choose a period whose start is on or before its end, of ten years or less.' using errcode = '22023';
+  end if;
+  select c.at, c.key::uuid into v_after, v_after_id from public.read_page_cursor(p_cursor, true) c;
+  with page as (
+    select o.*, row_number() over (order by o.paid_at, o.id) as n
+    from (
+      select * from public.sales_orders_in(p_from, p_to) s
+      where v_after is null or (s.paid_at, s.id) > (v_after, v_after_id)
+      order by s.paid_at, s.id
+      limit v_limit + 1
+    ) o
+  )
+  select jsonb_build_object(
+    'orders', coalesce(jsonb_agg(jsonb_build_object(
+      'id', o.id, 'paid_at', o.paid_at, 'paid_on', o.paid_on, 'customer_email', o.customer_email, 'customer_name', o.customer_name,
+      'buyer_name', o.buyer_name, 'delivery_name', o.customer_name, 'is_gift', o.is_gift,
+      'status', o.status, 'payment_status', o.payment_status, 'subtotal_amount', o.subtotal_amount, 'discount_amount', o.discount_amount,
+      'promotion_code', o.promotion_code, 'shipping_amount', o.shipping_amount,
+      'total_amount', o.total_amount, 'refunded_amount', o.refunded_amount, 'refund_id', o.refund_id, 'country', o.country,
+      'shipping_address', o.shipping_address, 'delivery_method', o.delivery_method,
+      'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
+        from public.order_items i where i.order_id = o.id)
+    ) order by o.n) filter (where o.n <= v_limit), '[]'::jsonb),
+    'next', case when count(*) > v_limit then public.page_cursor(max(o.paid_at) filter (where o.n = v_limit), max(o.id::text) filter (where o.n = v_limit)) end)
+    into v_result
+    from page o;
+  return v_result;
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Sales in one pass: the period's orders are grouped by day, week, month or year once, their books once, and the
+-- empty periods filled in. By day for a year at most (366 days): longer periods by week, month or year.
+create or replace function public.admin_sales(p_from date, p_to date, p_by text default 'day')
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_result jsonb;
+begin
+  perform public.require_staff();
+  if p_by is null or p_by not in ('day', 'week', 'month', 'year') then
+    raise exception 'Group sales by day, week, month or year.' using errcode = '22023';
+  end if;
+  if p_from is null or p_to is null or p_from > p_to then
+    raise exception 'Choose a period whose start is on or before its end.' using errcode = '22023';
+  end if;
+  if p_to - p_from > 3660 then
+    raise exception 'Choose a period of ten years or less.' using errcode = '22023';
+  end if;
+  if p_by = 'day' and p_to - p_from >= 366 then
+    raise exception 'Sales by day cover a year (366 days) at most: group a longer period by week, month or year.' using errcode = '22023';
+  end if;
+
+  with orders as (
+    select o.id, o.payment_status, o.subtotal_amount, o.discount_amount, o.shipping_amount, o.refunded_amount,
+      date_trunc(p_by, o.paid_on)::date as bucket, o.total_amount - o.refunded_amount as kept, public.gst_applies(o.country) as taxable
+    from public.sales_orders_in(p_from, p_to) o
+  ),
+  lines as (
+    select o.bucket, i.product_id, i.title, i.quantity, i.price_at_time
+    from orders o join public.order_items i on i.order_id = o.id
+    where o.payment_status = 'paid'
+  ),
+  by_bucket as (
+    select o.bucket, count(*) as orders, sum(o.subtotal_amount) as goods, sum(o.discount_amount) as discounts, sum(o.shipping_amount) as shipping,
+      sum(o.refunded_amount) as refunds, sum(o.kept) as net, sum(o.kept) filter (where o.taxable) as taxable_sales,
+      sum(o.kept) filter (where not o.taxable) as export_sales
+    from orders o group by o.bucket
+  ),
+  copies as (select l.bucket, sum(l.quantity) as copies from lines l group by l.bucket),
+  series as (
+    select g::date as bucket, coalesce(b.orders, 0) as orders, coalesce(c.copies, 0) as copies, coalesce(b.goods, 0) as goods,
+      coalesce(b.discounts, 0) as discounts, coalesce(b.shipping, 0) as shipping, coalesce(b.refunds, 0) as refunds,
+      coalesce(b.net, 0) as net, public.gst_included(b.taxable_sales) as gst
+    from generate_series(date_trunc(p_by, p_from), date_trunc(p_by, p_to), ('1 ' || p_by)::interval) g
+    left join by_bucket b on b.bucket = g::date
+    left join copies c on c.bucket = g::date
+  )
+  select jsonb_build_object(
+    'from', p_from, 'to', p_to, 'by', p_by,
+    'totals', (select jsonb_build_object(
+        'orders', coalesce(sum(b.orders), 0),
+        'goods', coalesce(sum(b.goods), 0),
+        'discounts', coalesce(sum(b.discounts), 0),
+        'shipping', coalesce(sum(b.shipping), 0),
+        'refunds', coalesce(sum(b.refunds), 0),
+        'net', coalesce(sum(b.net), 0),
+        'taxable_sales', coalesce(sum(b.taxable_sales), 0),
+        'export_sales', coalesce(sum(b.export_sales), 0),
+        'gst', public.gst_included(sum(b.taxable_sales)),
+        'copies', (select coalesce(sum(c.copies), 0) from copies c))
+      from by_bucket b),
+    'series', (select coalesce(jsonb_agg(jsonb_build_object('period', s.bucket, 'orders', s.orders, 'copies', s.copies, 'goods', s.goods, 'discounts', s.discounts,
+        'shipping', s.shipping, 'refunds', s.refunds, 'net', s.net, 'gst', s.gst) order by s.bucket), '[]'::jsonb) from series s),
+    'titles', (select coalesce(jsonb_agg(t order by t.copies desc, t.title), '[]'::jsonb) from (
+        select l.product_id, min(l.title) as title, sum(l.quantity) as copies, sum(l.quantity * l.price_at_time) as goods from lines l group by l.product_id) t)
+  ) into v_result;
+  return v_result;
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- One order as the detail view and the packing slip read it; admin_get_order and admin_get_orders share it.
+create function public.order_detail(p_order_id uuid)
+returns jsonb
+language sql
+stable
+as $$
+  select to_jsonb(o.*) - 'status_token' - 'shipping_email_tracking'
+      || jsonb_build_object(
+        'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
+          from public.order_items i where i.order_id = o.id),
+        'history', (select coalesce(jsonb_agg(jsonb_build_object('action', e.action, 'detail', e.detail, 'actor', e.actor, 'created_at', e.created_at) order by e.id), '[]'::jsonb)
+          from public.order_events e where e.order_id = o.id),
+        'internal_note', coalesce((select n.note from public.order_notes n where n.order_id = o.id), ''))
+  from public.orders o where o.id = p_order_id;
+$$;
+
+create or replace function public.admin_get_order(p_order_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_result jsonb;
+begin
+  perform public.require_staff();
+  v_result := public.order_detail(p_order_id);
+  if v_result is null then
+    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
+  end if;
+  return v_result;
+end;
+$$;
+
+-- Many orders in one call, in the order asked, for printing every packing slip at once: up to 500.
+create function public.admin_get_orders(p_order_ids uuid[])
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_result jsonb;
+  v_missing uuid;
+begin
+  perform public.require_staff();
+  if p_order_ids is null or cardinality(p_order_ids) > 500 then
+    raise exception 'Ask for up to 500 orders at a time.' using errcode = '22023';
+  end if;
+  select x.id into v_missing from unnest(p_order_ids) x(id)
+    where x.id is null or not exists (select 1 from public.orders o where o.id = x.id) limit 1;
+  if found then
+    raise exception 'Order % not found', v_missing using errcode = 'P0002';
+  end if;
+  select coalesce(jsonb_agg(public.order_detail(x.id) order by x.n), '[]'::jsonb) into v_result
+    from unnest(p_order_ids) with ordinality x(id, n);
+  return v_result;
+end;
+$$;
+
+revoke all on function public.refunded_amount(numeric, timestamptz, numeric), public.sales_orders_in(date, date), public.page_cursor(timestamptz, text),
+  public.read_page_cursor(text, boolean), public.page_limit(integer, integer, integer), public.contains_pattern(text), public.order_detail(uuid)
+  from public, anon, authenticated, service_role;
+revoke all on function public.admin_list_orders(text, text, text, integer), public.admin_list_customers(text, text, integer),
+  public.admin_stock_history(text, text, integer), public.admin_sales_orders(date, date, text, integer), public.admin_get_orders(uuid[])
+  from public, anon, authenticated, service_role;
+grant execute on function public.admin_list_orders(text, text, text, integer), public.admin_list_customers(text, text, integer),
+  public.admin_stock_history(text, text, integer), public.admin_sales_orders(date, date, text, integer), public.admin_get_orders(uuid[])
+  to authenticated;
