@@ -291,7 +291,7 @@ export const listSaleOrders = (from: string, to: string, cursor: string | null =
 export const listCustomers = (search: string, cursor: string | null = null, limit = 50): Promise<Page<Customer>> =>
   rpcPage(customer, 'customers', 'admin_list_customers', { p_search: search, p_cursor: cursor, p_limit: limit }, 'load the customers');
 /** The most orders one admin_get_orders call answers. */
-export const ORDERS_PER_CALL = 500;
+const ORDERS_PER_CALL = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**

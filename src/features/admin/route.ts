@@ -15,7 +15,7 @@ export function parseHash(hash: string): Route {
   return { path, params: new URLSearchParams(query) };
 }
 
-export function hashOf(path: string, params: URLSearchParams): string {
+function hashOf(path: string, params: URLSearchParams): string {
   const query = params.toString();
   return `#${path}${query ? `?${query}` : ''}`;
 }
