@@ -67,7 +67,7 @@ as $$
 $$;
 
 -- The orders a period's sales count: paid between the period's first and last Sydney day, as a range of times
--- the paid-at index serves. Each order's refunds are summed once for all of them.
+-- the paid-at index serves.
 drop function public.sales_orders_in(date, date);
 create function public.sales_orders_in(p_from date, p_to date)
 returns table (
@@ -85,24 +85,26 @@ as $$
     o.refunded_at, upper(coalesce(o.shipping_address ->> 'country', '')), o.shipping_address, o.shipping_method ->> 'name',
     o.discount_amount, o.promotion_code, public.order_buyer_name(o.buyer_name, o.customer_name, o.is_gift), o.is_gift
   from public.orders o
-  left join (
-    select x.order_id, sum(x.amount) as amount, string_agg(x.provider_refund_id, ' ' order by x.created_at) as refund_ids
-    from public.order_refunds x where x.status = 'succeeded' group by x.order_id
-  ) r on r.order_id = o.id
+  -- Per order (an index probe), so a page of the period is read along the paid-at index and stops at the page.
+  left join lateral (
+    select sum(x.amount) as amount, string_agg(x.provider_refund_id, ' ' order by x.created_at) as refund_ids
+    from public.order_refunds x where x.order_id = o.id and x.status = 'succeeded'
+  ) r on true
   where o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
     and o.paid_at >= (p_from::timestamp at time zone 'Australia/Sydney')
     and o.paid_at < ((p_to + 1)::timestamp at time zone 'Australia/Sydney');
 $$;
 
 -- ---------------------------------------------------------------------------------------------------------------
--- Page cursors: '<time>|<key>', the time in UTC to the microsecond, the key the row's tie-breaker (an order's id,
--- a customer's address). Opaque to the back office, which hands back the `next` it was given.
+-- Page cursors: '<time>|<key>', the time in microseconds since 1970 (exact, and the same in every time zone), the
+-- key the row's tie-breaker (an order's id, a customer's address). Opaque to the back office, which hands back the
+-- `next` it was given.
 create function public.page_cursor(p_at timestamptz, p_key text)
 returns text
 language sql
-stable
+immutable
 as $$
-  select to_char(p_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '|' || p_key;
+  select (extract(epoch from p_at) * 1000000)::bigint || '|' || p_key;
 $$;
 
 -- The cursor's time and key; a cursor this database did not give refused with a sentence (22023), never a 500.
@@ -115,11 +117,11 @@ begin
   if p_cursor is null then
     return;
   end if;
-  if p_cursor !~ '^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z\|.{1,254}$' then
+  if p_cursor !~ '^-?\d{1,17}\|.{1,254}$' then
     raise exception 'That page link is not one this list gave: start again from the first page.' using errcode = '22023';
   end if;
   begin
-    at := split_part(p_cursor, '|', 1)::timestamptz;
+    at := to_timestamp(0) + split_part(p_cursor, '|', 1)::bigint * interval '1 microsecond';
     key := substr(p_cursor, position('|' in p_cursor) + 1);
     if p_key_is_uuid then
       key := key::uuid::text;
@@ -244,8 +246,8 @@ $$;
 -- ---------------------------------------------------------------------------------------------------------------
 -- Customers, a page at a time, most recent buyer first (then by address), as before: { customers: [...], next }.
 -- Without a search the page is found by walking paid orders newest first and keeping each address's latest order
--- (so the walk stops after a page of customers); with one, the addresses matching it come from the trigram
--- indexes. Only the page's customers are summed, and the sign-ins are read once for the page.
+-- (so the walk stops after a page of customers); with one of 3 letters or more, the addresses matching it come
+-- from the trigram indexes. Only the page's customers are summed, and the sign-ins are read once for the page.
 drop function public.admin_list_customers(text);
 create function public.admin_list_customers(p_search text, p_cursor text default null, p_limit integer default 50)
 returns jsonb
@@ -268,7 +270,9 @@ begin
   perform public.require_staff();
   select c.at, c.key into v_after, v_after_email from public.read_page_cursor(p_cursor, false) c;
 
-  if v_search = '' then
+  if char_length(v_search) < 3 then
+    -- No search, or one too short for the trigram indexes (which most customers match): the walk, each latest order
+    -- kept when its customer matches.
     select array_agg(w.email order by w.paid_at desc, w.email) into v_emails from (
       select lower(o.customer_email) as email, o.paid_at
       from public.orders o
@@ -277,22 +281,28 @@ begin
         and not exists (select 1 from public.orders l
           where lower(l.customer_email) = lower(o.customer_email) and l.payment_status in ('paid', 'refund_due') and l.paid_at is not null
             and (l.paid_at > o.paid_at or (l.paid_at = o.paid_at and l.id > o.id)))
+        and (v_search = '' or lower(o.customer_email) like v_pattern or exists (select 1 from public.orders m
+          where lower(m.customer_email) = lower(o.customer_email) and m.payment_status in ('paid', 'refund_due') and m.paid_at is not null
+            and (lower(m.customer_name) like v_pattern or lower(coalesce(m.buyer_name, '')) like v_pattern)))
       order by o.paid_at desc, lower(o.customer_email)
       limit v_limit + 1
     ) w;
   else
+    -- The addresses with a paid order matching it (by the trigram indexes), each with its latest paid order (one
+    -- probe of the customer index).
     select array_agg(m.email order by m.last_order_at desc, m.email) into v_emails from (
-      select lower(o.customer_email) as email, max(o.paid_at) as last_order_at
-      from public.orders o
-      where o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
-        and lower(o.customer_email) in (
-          select lower(s.customer_email) from public.orders s
-          where lower(s.customer_email) like v_pattern or lower(s.customer_name) like v_pattern or lower(coalesce(s.buyer_name, '')) like v_pattern)
-      group by lower(o.customer_email)
-      -- A name matches on any of the customer's paid orders; the address is the same on all of them.
-      having bool_or(lower(o.customer_email) like v_pattern or lower(o.customer_name) like v_pattern or lower(coalesce(o.buyer_name, '')) like v_pattern)
-        and (v_after is null or max(o.paid_at) < v_after or (max(o.paid_at) = v_after and lower(o.customer_email) > v_after_email))
-      order by max(o.paid_at) desc, lower(o.customer_email)
+      select c.email, l.last_order_at
+      from (
+        select distinct lower(s.customer_email) as email from public.orders s
+        where s.payment_status in ('paid', 'refund_due') and s.paid_at is not null
+          and (lower(s.customer_email) like v_pattern or lower(s.customer_name) like v_pattern or lower(coalesce(s.buyer_name, '')) like v_pattern)
+      ) c
+      cross join lateral (
+        select max(o.paid_at) as last_order_at from public.orders o
+        where lower(o.customer_email) = c.email and o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
+      ) l
+      where v_after is null or l.last_order_at < v_after or (l.last_order_at = v_after and c.email > v_after_email)
+      order by l.last_order_at desc, c.email
       limit v_limit + 1
     ) m;
   end if;
@@ -412,16 +422,139 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------------------------
--- Sales in one pass: the period's orders are grouped by day, week, month or year once, their books once, and the
--- empty periods filled in. By day for a year at most (366 days): longer periods by week, month or year.
-create or replace function public.admin_sales(p_from date, p_to date, p_by text default 'day')
+-- Sales from a summary per Sydney day. Each day's figures (and its books) are summed once from sales_orders_in,
+-- the one place for what a sale, a refund and GST are, and kept; any change to an order, its books or its refunds
+-- marks its paid day stale (a row in sales_days_stale, nothing more in the way of a payment), and the next look at
+-- a period sums its stale days again first. A period's figures are then at most a few thousand day rows whatever
+-- the number of orders.
+create table public.sales_days (
+  day date primary key,
+  orders integer not null,
+  goods numeric not null,
+  discounts numeric not null,
+  shipping numeric not null,
+  refunds numeric not null,
+  net numeric not null,
+  -- Null when the day sold nothing to Australia (or abroad), as a sum of nothing is.
+  taxable_sales numeric,
+  export_sales numeric,
+  copies bigint not null
+);
+create table public.sales_day_titles (
+  day date not null references public.sales_days (day) on delete cascade,
+  product_id text not null,
+  title text not null,
+  copies bigint not null,
+  goods numeric not null,
+  primary key (day, product_id)
+);
+-- A row per change, never unique: two payments at once never wait on each other's mark.
+create table public.sales_days_stale (id bigint generated always as identity primary key, day date not null);
+create index sales_days_stale_day_idx on public.sales_days_stale (day);
+alter table public.sales_days enable row level security;
+alter table public.sales_day_titles enable row level security;
+alter table public.sales_days_stale enable row level security;
+revoke all on public.sales_days, public.sales_day_titles, public.sales_days_stale from public, anon, authenticated, service_role;
+
+-- Sums the given days again from their orders, in one statement each for the days, their copies and their books
+-- (each day read along the paid-at index).
+create function public.sum_sales_days(p_days date[])
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  -- One summer of a day at a time, the days locked in order: a second waits, then (its next statement seeing the
+  -- first's rows) sums them again.
+  select count(pg_advisory_xact_lock(20261127, d.day - date '2000-01-01')) from (select distinct unnest(p_days) as day order by 1) d;
+  delete from public.sales_days where day = any (p_days);
+  insert into public.sales_days (day, orders, goods, discounts, shipping, refunds, net, taxable_sales, export_sales, copies)
+    select d.day, count(*), sum(o.subtotal_amount), sum(o.discount_amount), sum(o.shipping_amount), sum(o.refunded_amount),
+      sum(o.total_amount - o.refunded_amount),
+      sum(o.total_amount - o.refunded_amount) filter (where public.gst_applies(o.country)),
+      sum(o.total_amount - o.refunded_amount) filter (where not public.gst_applies(o.country)),
+      0
+    from (select distinct unnest(p_days) as day) d cross join lateral public.sales_orders_in(d.day, d.day) o
+    group by d.day;
+  insert into public.sales_day_titles (day, product_id, title, copies, goods)
+    select d.day, i.product_id, min(i.title), sum(i.quantity), sum(i.quantity * i.price_at_time)
+    from (select distinct unnest(p_days) as day) d cross join lateral public.sales_orders_in(d.day, d.day) o
+    join public.order_items i on i.order_id = o.id
+    where o.payment_status = 'paid'
+    group by d.day, i.product_id;
+  update public.sales_days s set copies = t.copies
+    from (select day, sum(copies) as copies from public.sales_day_titles where day = any (p_days) group by day) t
+    where s.day = t.day;
+$$;
+
+-- The Sydney day an order's sale counts on.
+create function public.mark_sales_day_stale(p_paid_at timestamptz)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into public.sales_days_stale (day) select (p_paid_at at time zone 'Australia/Sydney')::date where p_paid_at is not null;
+$$;
+
+create function public.sales_day_stale_by_order()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op <> 'INSERT' then
+    perform public.mark_sales_day_stale(old.paid_at);
+  end if;
+  if tg_op <> 'DELETE' then
+    perform public.mark_sales_day_stale(new.paid_at);
+  end if;
+  return null;
+end;
+$$;
+
+create function public.sales_day_stale_by_line()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  -- A line or a refund of an order: the order's paid day (none while it is unpaid).
+  if tg_op <> 'INSERT' then
+    perform public.mark_sales_day_stale((select o.paid_at from public.orders o where o.id = old.order_id));
+  end if;
+  if tg_op <> 'DELETE' then
+    perform public.mark_sales_day_stale((select o.paid_at from public.orders o where o.id = new.order_id));
+  end if;
+  return null;
+end;
+$$;
+
+create trigger orders_sales_day_stale after insert or delete or update of paid_at, payment_status, subtotal_amount, discount_amount, shipping_amount,
+  total_amount, refunded_at, refund_id, shipping_address on public.orders
+  for each row execute function public.sales_day_stale_by_order();
+create trigger order_items_sales_day_stale after insert or update or delete on public.order_items
+  for each row execute function public.sales_day_stale_by_line();
+create trigger order_refunds_sales_day_stale after insert or update or delete on public.order_refunds
+  for each row execute function public.sales_day_stale_by_line();
+
+-- Every day sold on so far, summed once.
+select public.sum_sales_days(array(select distinct (paid_at at time zone 'Australia/Sydney')::date from public.orders where paid_at is not null));
+
+-- Sales: by day for a year at most (366 days); longer periods by week, month or year. Volatile: it first sums
+-- the period's stale days again (each statement then sees what the one before it wrote).
+drop function public.admin_sales(date, date, text);
+create function public.admin_sales(p_from date, p_to date, p_by text default 'day')
 returns jsonb
 language plpgsql
-stable
+volatile
 security definer
 set search_path = ''
 as $$
 declare
+  v_days date[];
   v_result jsonb;
 begin
   perform public.require_staff();
@@ -438,30 +571,27 @@ begin
     raise exception 'Sales by day cover a year (366 days) at most: group a longer period by week, month or year.' using errcode = '22023';
   end if;
 
-  with orders as (
-    select o.id, o.payment_status, o.subtotal_amount, o.discount_amount, o.shipping_amount, o.refunded_amount,
-      date_trunc(p_by, o.paid_on)::date as bucket, o.total_amount - o.refunded_amount as kept, public.gst_applies(o.country) as taxable
-    from public.sales_orders_in(p_from, p_to) o
-  ),
-  lines as (
-    select o.bucket, i.product_id, i.title, i.quantity, i.price_at_time
-    from orders o join public.order_items i on i.order_id = o.id
-    where o.payment_status = 'paid'
+  -- Taken by one caller: another asking for the same day waits here, then finds it summed.
+  with taken as (delete from public.sales_days_stale where day between p_from and p_to returning day)
+  select array_agg(distinct day) into v_days from taken;
+  if v_days is not null then
+    perform public.sum_sales_days(v_days);
+  end if;
+
+  with days as (
+    select d.*, date_trunc(p_by, d.day)::date as bucket from public.sales_days d where d.day between p_from and p_to
   ),
   by_bucket as (
-    select o.bucket, count(*) as orders, sum(o.subtotal_amount) as goods, sum(o.discount_amount) as discounts, sum(o.shipping_amount) as shipping,
-      sum(o.refunded_amount) as refunds, sum(o.kept) as net, sum(o.kept) filter (where o.taxable) as taxable_sales,
-      sum(o.kept) filter (where not o.taxable) as export_sales
-    from orders o group by o.bucket
+    select d.bucket, sum(d.orders) as orders, sum(d.copies) as copies, sum(d.goods) as goods, sum(d.discounts) as discounts, sum(d.shipping) as shipping,
+      sum(d.refunds) as refunds, sum(d.net) as net, sum(d.taxable_sales) as taxable_sales, sum(d.export_sales) as export_sales
+    from days d group by d.bucket
   ),
-  copies as (select l.bucket, sum(l.quantity) as copies from lines l group by l.bucket),
   series as (
-    select g::date as bucket, coalesce(b.orders, 0) as orders, coalesce(c.copies, 0) as copies, coalesce(b.goods, 0) as goods,
+    select g::date as bucket, coalesce(b.orders, 0) as orders, coalesce(b.copies, 0) as copies, coalesce(b.goods, 0) as goods,
       coalesce(b.discounts, 0) as discounts, coalesce(b.shipping, 0) as shipping, coalesce(b.refunds, 0) as refunds,
       coalesce(b.net, 0) as net, public.gst_included(b.taxable_sales) as gst
     from generate_series(date_trunc(p_by, p_from), date_trunc(p_by, p_to), ('1 ' || p_by)::interval) g
     left join by_bucket b on b.bucket = g::date
-    left join copies c on c.bucket = g::date
   )
   select jsonb_build_object(
     'from', p_from, 'to', p_to, 'by', p_by,
@@ -475,12 +605,13 @@ begin
         'taxable_sales', coalesce(sum(b.taxable_sales), 0),
         'export_sales', coalesce(sum(b.export_sales), 0),
         'gst', public.gst_included(sum(b.taxable_sales)),
-        'copies', (select coalesce(sum(c.copies), 0) from copies c))
+        'copies', coalesce(sum(b.copies), 0))
       from by_bucket b),
     'series', (select coalesce(jsonb_agg(jsonb_build_object('period', s.bucket, 'orders', s.orders, 'copies', s.copies, 'goods', s.goods, 'discounts', s.discounts,
         'shipping', s.shipping, 'refunds', s.refunds, 'net', s.net, 'gst', s.gst) order by s.bucket), '[]'::jsonb) from series s),
     'titles', (select coalesce(jsonb_agg(t order by t.copies desc, t.title), '[]'::jsonb) from (
-        select l.product_id, min(l.title) as title, sum(l.quantity) as copies, sum(l.quantity * l.price_at_time) as goods from lines l group by l.product_id) t)
+        select l.product_id, min(l.title) as title, sum(l.copies) as copies, sum(l.goods) as goods
+        from public.sales_day_titles l where l.day between p_from and p_to group by l.product_id) t)
   ) into v_result;
   return v_result;
 end;
@@ -536,7 +667,7 @@ declare
 begin
   perform public.require_staff();
   if p_order_ids is null or cardinality(p_order_ids) > 500 then
-    raise exception 'Ask for up to 500 orders at a time.' using errcode = '22023';
+    raise exception 'Give the orders'' ids, up to 500 at a time.' using errcode = '22023';
   end if;
   select x.id into v_missing from unnest(p_order_ids) x(id)
     where x.id is null or not exists (select 1 from public.orders o where o.id = x.id) limit 1;
@@ -549,6 +680,10 @@ begin
 end;
 $$;
 
+revoke all on function public.sum_sales_days(date[]), public.mark_sales_day_stale(timestamptz), public.sales_day_stale_by_order(), public.sales_day_stale_by_line()
+  from public, anon, authenticated, service_role;
+revoke all on function public.admin_sales(date, date, text) from public, anon, authenticated, service_role;
+grant execute on function public.admin_sales(date, date, text) to authenticated;
 revoke all on function public.refunded_amount(numeric, timestamptz, numeric), public.sales_orders_in(date, date), public.page_cursor(timestamptz, text),
   public.read_page_cursor(text, boolean), public.page_limit(integer, integer, integer), public.contains_pattern(text), public.order_detail(uuid)
   from public, anon, authenticated, service_role;

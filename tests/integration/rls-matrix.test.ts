@@ -225,6 +225,28 @@ const TABLES: Record<string, TableRow> = {
     truncate: [],
   },
   // Written by the sales' trigger, claimed and given back by the server functions; nobody else sees them.
+  // The sales figures per day, kept by the staff sales function alone: nobody reads or writes them directly.
+  sales_days: {
+    select: { sql: `select day from public.sales_days`, allowed: [] },
+    insert: { sql: `insert into public.sales_days (day, orders, goods, discounts, shipping, refunds, net, copies) values ('2020-01-01', 1, 1, 0, 0, 0, 1, 1)`, allowed: [] },
+    update: { sql: `update public.sales_days set orders = 9`, allowed: [] },
+    delete: { sql: `delete from public.sales_days`, allowed: [] },
+    truncate: [],
+  },
+  sales_day_titles: {
+    select: { sql: `select day from public.sales_day_titles`, allowed: [] },
+    insert: { sql: `insert into public.sales_day_titles (day, product_id, title, copies, goods) values ('2020-01-01', 'x', 'x', 1, 1)`, allowed: [] },
+    update: { sql: `update public.sales_day_titles set copies = 9`, allowed: [] },
+    delete: { sql: `delete from public.sales_day_titles`, allowed: [] },
+    truncate: [],
+  },
+  sales_days_stale: {
+    select: { sql: `select day from public.sales_days_stale`, allowed: [] },
+    insert: { sql: `insert into public.sales_days_stale (day) values ('2020-01-01')`, allowed: [] },
+    update: { sql: `update public.sales_days_stale set day = '2020-01-02'`, allowed: [] },
+    delete: { sql: `delete from public.sales_days_stale`, allowed: [] },
+    truncate: [],
+  },
   low_stock_alerts: {
     select: { sql: `select id from public.low_stock_alerts`, allowed: ['service'] },
     insert: { sql: `insert into public.low_stock_alerts (product_id, level, stock) values ('spare-book', 10, 1)`, allowed: ['service'] },
@@ -329,6 +351,11 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   contains_pattern: [],
   // One order as the staff read it, called only from inside admin_get_order and admin_get_orders.
   order_detail: [],
+  // The sales summary per day, summed and marked stale only from inside admin_sales and the triggers.
+  sum_sales_days: [],
+  mark_sales_day_stale: [],
+  sales_day_stale_by_order: [],
+  sales_day_stale_by_line: [],
   aud: [],
   // The buyer's name and the GST rule, called only from inside the sales, customer and tax-figure functions.
   order_buyer_name: [],

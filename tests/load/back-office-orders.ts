@@ -268,6 +268,8 @@ export interface BackOfficeCall {
   sql: (f: ScaleFixtures) => string;
   /** The rows the answer holds (the page's, for a paged list). */
   rows: (answer: unknown) => number;
+  /** What the time should grow with: the rows, or for the sales figures the orders summed. */
+  work: (answer: unknown) => number;
 }
 
 const length = (key?: string) => (answer: unknown) => {
@@ -275,54 +277,74 @@ const length = (key?: string) => (answer: unknown) => {
   return Array.isArray(list) ? list.length : 0;
 };
 const seriesLength = (answer: unknown) => length('series')(answer);
+const ordersSummed = (answer: unknown) => Number((answer as { totals?: { orders?: number } } | null)?.totals?.orders ?? 0);
+const call = (name: string, sql: (f: ScaleFixtures) => string, rows: (answer: unknown) => number, work = rows): BackOfficeCall => ({ name, sql, rows, work });
 
 /** A year: the last full year of the generated shop. */
 export const YEAR = { from: '2025-11-21', to: '2026-11-20' };
 
 /** The calls before the paging migration (the functions' old arguments). */
 export const OLD_CALLS: BackOfficeCall[] = [
-  { name: "admin_list_customers('')", sql: () => `select public.admin_list_customers('') as r`, rows: length() },
-  { name: "admin_list_customers('nguyen')", sql: () => `select public.admin_list_customers('nguyen') as r`, rows: length() },
-  { name: 'admin_sales one year by day', sql: () => `select public.admin_sales('${YEAR.from}', '${YEAR.to}', 'day') as r`, rows: seriesLength },
-  { name: 'admin_sales five years by month', sql: () => `select public.admin_sales('${FIRST_DAY}', '${LAST_DAY}', 'month') as r`, rows: seriesLength },
-  { name: 'admin_sales_orders one year', sql: () => `select public.admin_sales_orders('${YEAR.from}', '${YEAR.to}') as r`, rows: length() },
-  { name: "admin_list_orders('all')", sql: () => `select public.admin_list_orders('all', '') as r`, rows: length() },
-  { name: "admin_list_orders('to_pack')", sql: () => `select public.admin_list_orders('to_pack', '') as r`, rows: length() },
-  { name: "admin_list_orders('unpaid')", sql: () => `select public.admin_list_orders('unpaid', '') as r`, rows: length() },
-  { name: 'admin_list_orders search email', sql: () => `select public.admin_list_orders('all', 'maria.nguyen') as r`, rows: length() },
-  { name: 'admin_list_orders search number', sql: (f) => `select public.admin_list_orders('all', '${f.numberStart}') as r`, rows: length() },
-  { name: 'admin_stock_history', sql: (f) => `select public.admin_stock_history('${f.busiestBook}') as r`, rows: length() },
-  { name: 'admin_get_order', sql: (f) => `select public.admin_get_order('${f.orderId}') as r`, rows: () => 1 },
-  { name: 'admin_get_customer', sql: (f) => `select public.admin_get_customer('${f.customerEmail}') as r`, rows: () => 1 },
-  { name: 'admin_list_stock', sql: () => `select public.admin_list_stock() as r`, rows: length() },
+  call("admin_list_customers('')", () => `select public.admin_list_customers('') as r`, length()),
+  call("admin_list_customers('nguyen')", () => `select public.admin_list_customers('nguyen') as r`, length()),
+  call('admin_sales one year by day', () => `select public.admin_sales('${YEAR.from}', '${YEAR.to}', 'day') as r`, seriesLength, ordersSummed),
+  call('admin_sales five years by month', () => `select public.admin_sales('${FIRST_DAY}', '${LAST_DAY}', 'month') as r`, seriesLength, ordersSummed),
+  call('admin_sales_orders one year', () => `select public.admin_sales_orders('${YEAR.from}', '${YEAR.to}') as r`, length()),
+  call("admin_list_orders('all')", () => `select public.admin_list_orders('all', '') as r`, length()),
+  call("admin_list_orders('to_pack')", () => `select public.admin_list_orders('to_pack', '') as r`, length()),
+  call("admin_list_orders('unpaid')", () => `select public.admin_list_orders('unpaid', '') as r`, length()),
+  call('admin_list_orders search email', () => `select public.admin_list_orders('all', 'maria.nguyen') as r`, length()),
+  call('admin_list_orders search number', (f) => `select public.admin_list_orders('all', '${f.numberStart}') as r`, length()),
+  call('admin_stock_history', (f) => `select public.admin_stock_history('${f.busiestBook}') as r`, length()),
+  call(
+    'admin_get_order',
+    (f) => `select public.admin_get_order('${f.orderId}') as r`,
+    () => 1,
+  ),
+  call(
+    'admin_get_customer',
+    (f) => `select public.admin_get_customer('${f.customerEmail}') as r`,
+    () => 1,
+    length('order_list'),
+  ),
+  call('admin_list_stock', () => `select public.admin_list_stock() as r`, length()),
 ];
 
 /** The same reads after it: a page each (the first; paging on costs the same), and the new ones. */
 export const NEW_CALLS: BackOfficeCall[] = [
-  { name: "admin_list_customers('')", sql: () => `select public.admin_list_customers('') as r`, rows: length('customers') },
-  { name: "admin_list_customers('nguyen')", sql: () => `select public.admin_list_customers('nguyen') as r`, rows: length('customers') },
-  { name: 'admin_sales one year by day', sql: () => `select public.admin_sales('${YEAR.from}', '${YEAR.to}', 'day') as r`, rows: seriesLength },
-  { name: 'admin_sales five years by month', sql: () => `select public.admin_sales('${FIRST_DAY}', '${LAST_DAY}', 'month') as r`, rows: seriesLength },
-  { name: 'admin_sales five years by week', sql: () => `select public.admin_sales('${FIRST_DAY}', '${LAST_DAY}', 'week') as r`, rows: seriesLength },
-  { name: 'admin_sales five years by year', sql: () => `select public.admin_sales('${FIRST_DAY}', '${LAST_DAY}', 'year') as r`, rows: seriesLength },
-  { name: 'admin_sales_orders one year, first 1,000', sql: () => `select public.admin_sales_orders('${YEAR.from}', '${YEAR.to}') as r`, rows: length('orders') },
-  { name: "admin_list_orders('all')", sql: () => `select public.admin_list_orders('all', '') as r`, rows: length('orders') },
-  { name: "admin_list_orders('to_pack')", sql: () => `select public.admin_list_orders('to_pack', '') as r`, rows: length('orders') },
-  { name: "admin_list_orders('unpaid')", sql: () => `select public.admin_list_orders('unpaid', '') as r`, rows: length('orders') },
-  { name: 'admin_list_orders search email', sql: () => `select public.admin_list_orders('all', 'maria.nguyen') as r`, rows: length('orders') },
-  { name: 'admin_list_orders search number', sql: (f) => `select public.admin_list_orders('all', '${f.numberStart}') as r`, rows: length('orders') },
-  { name: 'admin_stock_history', sql: (f) => `select public.admin_stock_history('${f.busiestBook}') as r`, rows: length('changes') },
-  { name: 'admin_get_order', sql: (f) => `select public.admin_get_order('${f.orderId}') as r`, rows: () => 1 },
-  { name: 'admin_get_orders (200)', sql: (f) => `select public.admin_get_orders('{${f.orderIds.join(',')}}') as r`, rows: length() },
-  { name: 'admin_get_customer', sql: (f) => `select public.admin_get_customer('${f.customerEmail}') as r`, rows: () => 1 },
-  { name: 'admin_list_stock', sql: () => `select public.admin_list_stock() as r`, rows: length() },
+  call("admin_list_customers('')", () => `select public.admin_list_customers('') as r`, length('customers')),
+  call("admin_list_customers('nguyen')", () => `select public.admin_list_customers('nguyen') as r`, length('customers')),
+  call('admin_sales one year by day', () => `select public.admin_sales('${YEAR.from}', '${YEAR.to}', 'day') as r`, seriesLength, ordersSummed),
+  call('admin_sales five years by month', () => `select public.admin_sales('${FIRST_DAY}', '${LAST_DAY}', 'month') as r`, seriesLength, ordersSummed),
+  call('admin_sales five years by week', () => `select public.admin_sales('${FIRST_DAY}', '${LAST_DAY}', 'week') as r`, seriesLength, ordersSummed),
+  call('admin_sales five years by year', () => `select public.admin_sales('${FIRST_DAY}', '${LAST_DAY}', 'year') as r`, seriesLength, ordersSummed),
+  call('admin_sales_orders one year, first 1,000', () => `select public.admin_sales_orders('${YEAR.from}', '${YEAR.to}') as r`, length('orders')),
+  call("admin_list_orders('all')", () => `select public.admin_list_orders('all', '') as r`, length('orders')),
+  call("admin_list_orders('to_pack')", () => `select public.admin_list_orders('to_pack', '') as r`, length('orders')),
+  call("admin_list_orders('unpaid')", () => `select public.admin_list_orders('unpaid', '') as r`, length('orders')),
+  call('admin_list_orders search email', () => `select public.admin_list_orders('all', 'maria.nguyen') as r`, length('orders')),
+  call('admin_list_orders search number', (f) => `select public.admin_list_orders('all', '${f.numberStart}') as r`, length('orders')),
+  call('admin_stock_history', (f) => `select public.admin_stock_history('${f.busiestBook}') as r`, length('changes')),
+  call(
+    'admin_get_order',
+    (f) => `select public.admin_get_order('${f.orderId}') as r`,
+    () => 1,
+  ),
+  call('admin_get_orders (200)', (f) => `select public.admin_get_orders('{${f.orderIds.join(',')}}') as r`, length()),
+  call(
+    'admin_get_customer',
+    (f) => `select public.admin_get_customer('${f.customerEmail}') as r`,
+    () => 1,
+    length('order_list'),
+  ),
+  call('admin_list_stock', () => `select public.admin_list_stock() as r`, length()),
 ];
 
 /**
- * Reads a paged list to its end: the first page, then each `next`. `call(cursor)` is the SQL with the cursor
- * as $1. Answers every row in order and the number of pages.
+ * Reads a paged list to its end (or until it has `enough` rows): the first page, then each `next`. `call` is the
+ * SQL with the cursor as $1. Answers the rows in order and the number of pages.
  */
-export async function readAllPages<T>(api: PgDatabase, key: string, call: string): Promise<{ rows: T[]; pages: number }> {
+export async function readAllPages<T>(api: PgDatabase, key: string, call: string, enough = Number.POSITIVE_INFINITY): Promise<{ rows: T[]; pages: number }> {
   const rows: T[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -332,8 +354,26 @@ export async function readAllPages<T>(api: PgDatabase, key: string, call: string
     cursor = page.next as string | null;
     pages += 1;
     if (pages > 10_000) throw new Error(`${call} did not come to an end`);
-  } while (cursor);
+  } while (cursor && rows.length < enough);
   return { rows, pages };
+}
+
+/**
+ * Milliseconds of one call run `repeat` times inside the database (one round trip): the fastest of `runs` after
+ * one not counted, divided by `repeat`. Steadier than a single call on a shared machine.
+ */
+export async function timeInDatabase(api: PgDatabase, sql: string, repeat: number, runs = 3): Promise<number> {
+  const call = sql.match(/^select (.*) as r$/s)?.[1];
+  if (!call) throw new Error(`Not a call: ${sql}`);
+  const batch = `select count(${call}) as r from generate_series(1, ${repeat})`;
+  await asStaff(api, batch);
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < runs; run += 1) {
+    const started = performance.now();
+    await asStaff(api, batch);
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest / repeat;
 }
 
 /** Milliseconds of one call, warm: the median and the spread of `runs` runs after one not counted. */
