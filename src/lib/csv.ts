@@ -15,7 +15,14 @@ export function csvCell(value: string | number | null | undefined): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
+type Row = ReadonlyArray<string | number | null | undefined>;
+
+/** Rows as lines of a file, CRLF line endings: a file written a page of records at a time. */
+export function csvLines(rows: ReadonlyArray<Row>): string {
+  return rows.map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+}
+
 /** A whole file: a header row, then one row per record, CRLF line endings. */
-export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>): string {
-  return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+export function toCsv(header: readonly string[], rows: ReadonlyArray<Row>): string {
+  return csvLines([header, ...rows]);
 }

@@ -1,6 +1,6 @@
 /** The Sales panel's quick periods: Sydney days, weeks from Monday, across month and year ends. */
 import { describe, expect, it } from 'vitest';
-import { quickPeriod } from '@/features/admin/sales-periods';
+import { daysIn, quickPeriod } from '@/features/admin/sales-periods';
 import { shopDay } from '@/lib/format';
 
 describe('the quick periods of the Sales panel', () => {
@@ -20,6 +20,19 @@ describe('the quick periods of the Sales panel', () => {
   it('this month and last month are whole calendar months', () => {
     expect(quickPeriod('this_month', '2026-11-26')).toEqual({ from: '2026-11-01', to: '2026-11-30' });
     expect(quickPeriod('last_month', '2026-01-15')).toEqual({ from: '2025-12-01', to: '2025-12-31' });
+  });
+
+  it('this year and the last five years are whole calendar years, this one included', () => {
+    expect(quickPeriod('this_year', '2026-11-26')).toEqual({ from: '2026-01-01', to: '2026-12-31' });
+    expect(quickPeriod('last_5_years', '2026-11-26')).toEqual({ from: '2022-01-01', to: '2026-12-31' });
+    expect(quickPeriod('last_5_years', '2027-01-01')).toEqual({ from: '2023-01-01', to: '2027-12-31' });
+  });
+
+  it('counts the days of a period, both ends included', () => {
+    expect(daysIn('2026-11-26', '2026-11-26')).toBe(1);
+    expect(daysIn('2026-01-01', '2026-12-31')).toBe(365);
+    expect(daysIn('2024-01-01', '2024-12-31')).toBe(366);
+    expect(daysIn('2022-01-01', '2026-12-31')).toBe(1826);
   });
 
   it('counts from the shop’s day in Sydney, not the screen’s', () => {

@@ -1,10 +1,12 @@
 /**
  * /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #sales,
- * #customers, #customer/<email>, #stock, #codes, #messages, #subscribers, #newsletter).
+ * #customers, #customer/<email>, #stock, #codes, #messages, #subscribers, #newsletter); a list's view, search and
+ * pages loaded follow a `?` (route.ts).
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
 import { OrdersPanel } from './OrdersPanel';
+import { parseHash } from './route';
 import { StaffGate } from './StaffGate';
 import { StockPanel } from './StockPanel';
 import { SubscribersPanel } from './SubscribersPanel';
@@ -47,23 +49,25 @@ function decodeHash(part: string): string {
 }
 
 function Section({ hash }: { hash: string }) {
+  const { path, params } = parseHash(hash);
   const orderId = hash.match(/^order\/([0-9a-f-]{36})$/)?.[1];
   if (orderId) return <OrderDetail orderId={orderId} />;
   const customer = hash.match(/^customer\/(.+)$/)?.[1];
   if (customer) return <CustomerDetail email={decodeHash(customer)} />;
-  if (hash === 'sales') return <SalesPanel />;
-  if (hash === 'customers') return <CustomersPanel />;
-  if (hash === 'stock') return <StockPanel />;
-  if (hash === 'codes') return <CodesPanel />;
-  if (hash === 'messages') return <MessagesPanel />;
-  if (hash === 'subscribers') return <SubscribersPanel />;
-  if (hash === 'newsletter') return <NewsletterPanel />;
-  return <OrdersPanel />;
+  if (path === 'sales') return <SalesPanel />;
+  if (path === 'customers') return <CustomersPanel params={params} />;
+  if (path === 'stock') return <StockPanel params={params} />;
+  if (path === 'codes') return <CodesPanel />;
+  if (path === 'messages') return <MessagesPanel />;
+  if (path === 'subscribers') return <SubscribersPanel />;
+  if (path === 'newsletter') return <NewsletterPanel />;
+  return <OrdersPanel params={path === 'orders' ? params : new URLSearchParams()} />;
 }
 
 function BackOffice() {
   const hash = useHash();
-  const current = hash.startsWith('order/') ? 'orders' : hash.startsWith('customer/') ? 'customers' : (SECTIONS.find((s) => s.id === hash)?.id ?? 'orders');
+  const path = parseHash(hash).path;
+  const current = path.startsWith('order/') ? 'orders' : path.startsWith('customer/') ? 'customers' : (SECTIONS.find((s) => s.id === path)?.id ?? 'orders');
   return (
     <>
       <h1 className="text-3xl font-extrabold">Back office</h1>

@@ -1,13 +1,15 @@
 /**
  * Customers: everyone who has paid for an order, guests and accounts, one per email address — name, orders,
- * total spent (less refunds), last order — with a search by name or email; each opens their orders.
+ * total spent (less refunds), last order — with a search by name or email; each opens their orders. 50 at a
+ * time (Load more customers), the search and the pages loaded kept in the address (#customers?q=…&after=…).
  */
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { formatPrice, formatShortDate } from '@/lib/format';
-import { useDebounced } from '@/lib/use-debounced';
 import { getCustomer, listCustomers, type Customer } from './api';
 import { Email, OrderList } from './OrdersPanel';
+import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadState, useLoad } from './use-load';
+import { LoadMore, usePages } from './use-pages';
 
 export const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
 
@@ -17,10 +19,18 @@ function Kind({ customer }: { customer: Pick<Customer, 'has_account'> }) {
 
 const orders = (n: number) => (n === 1 ? '1 order' : `${n} orders`);
 
-export function CustomersPanel() {
-  const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), 250);
-  const { state } = useLoad(useCallback(() => listCustomers(query), [query]));
+export function CustomersPanel({ params }: { params: URLSearchParams }) {
+  const [search, setSearch] = useSearchParam('customers', params);
+  const query = params.get('q') ?? '';
+  const after = params.getAll('after');
+  const pages = usePages(
+    query,
+    after,
+    (cursor) => listCustomers(query, cursor),
+    (c) => c.email,
+  );
+  const { state } = pages;
+  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   return (
     <section aria-labelledby="customers-heading">
       <h2 id="customers-heading" className="text-2xl font-bold">
@@ -36,7 +46,10 @@ export function CustomersPanel() {
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No customers here.</p>}
       {state.status === 'ready' && state.data.length > 0 && (
         <>
-          <p className="mt-3 text-sm text-slate-700">{state.data.length === 1 ? '1 customer' : `${state.data.length} customers`}, most recent order first.</p>
+          <p className="mt-3 text-sm text-slate-700">
+            {state.data.length === 1 ? '1 customer' : `${state.data.length} customers`}
+            {pages.next ? ' shown' : ''}, most recent order first.
+          </p>
           <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Customers">
             {state.data.map((c) => (
               <li key={c.email} className="grid gap-1 px-4 py-3 sm:grid-cols-[1fr_auto] sm:items-center sm:gap-4">
@@ -56,6 +69,7 @@ export function CustomersPanel() {
               </li>
             ))}
           </ul>
+          <LoadMore pages={pages} what="customers" onMore={(cursor) => goTo('customers', withParams(params, { after: [...after, cursor] }), { replace: true })} />
         </>
       )}
     </section>

@@ -1,14 +1,16 @@
 /**
  * Orders: the To pack / Shipped / Refunds due / All views and a search by order number or email. Unpaid
  * checkout attempts are not orders: they show only under All, when asked for. A table on a desk; one card per
- * order on a phone, with nothing cut off.
+ * order on a phone, with nothing cut off. Each view pages through every order, 50 at a time (Load more orders);
+ * the view, the search and the pages loaded stay in the address (#orders?view=all&q=…&after=…).
  */
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
-import { useDebounced } from '@/lib/use-debounced';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { listOrders, ORDER_VIEWS, type OrderListItem, type OrderView } from './api';
-import { LoadState, useLoad } from './use-load';
+import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
+import { LoadMore, usePages } from './use-pages';
+import { LoadState } from './use-load';
 
 // Loaded when the publisher first ships a selection.
 const ParcelsForm = lazy(() => import('./ParcelsForm').then((m) => ({ default: m.ParcelsForm })));
@@ -18,13 +20,25 @@ interface Selection {
   toggle: (id: string) => void;
 }
 
-export function OrdersPanel() {
-  const [view, setView] = useState<(typeof ORDER_VIEWS)[number]['id']>('to_pack');
-  const [unpaidOnly, setUnpaidOnly] = useState(false);
-  const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), 250);
-  const asked: OrderView = view === 'all' && unpaidOnly ? 'unpaid' : view;
-  const { state, reload } = useLoad(useCallback(() => listOrders(asked, query), [asked, query]));
+type ViewId = (typeof ORDER_VIEWS)[number]['id'];
+
+export function OrdersPanel({ params }: { params: URLSearchParams }) {
+  const view: ViewId = ORDER_VIEWS.find((v) => v.id === params.get('view'))?.id ?? 'to_pack';
+  const unpaidOnly = view === 'all' && params.get('unpaid') === '1';
+  const [search, setSearch] = useSearchParam('orders', params);
+  const query = params.get('q') ?? '';
+  const after = params.getAll('after');
+  const asked: OrderView = unpaidOnly ? 'unpaid' : view;
+  const pages = usePages(
+    `${asked}\u0000${query}`,
+    after,
+    (cursor) => listOrders(asked, query, cursor),
+    (o) => o.id,
+  );
+  const { state, reload } = pages;
+  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
+  const setView = (id: ViewId) => goTo('orders', withParams(params, { view: id === 'to_pack' ? null : id, unpaid: null, after: null }));
+  const setUnpaidOnly = (only: boolean) => goTo('orders', withParams(params, { unpaid: only ? '1' : null, after: null }));
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [shipping, setShipping] = useState<OrderListItem[] | null>(null);
   const toggle = (id: string) =>
@@ -93,7 +107,12 @@ export function OrdersPanel() {
       )}
       <LoadState state={state} what="orders" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No orders here.</p>}
-      {state.status === 'ready' && state.data.length > 0 && <OrderList orders={state.data} selection={view === 'to_pack' ? { selected, toggle } : undefined} />}
+      {state.status === 'ready' && state.data.length > 0 && (
+        <>
+          <OrderList orders={state.data} selection={view === 'to_pack' ? { selected, toggle } : undefined} />
+          <LoadMore pages={pages} what="orders" onMore={(cursor) => goTo('orders', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+        </>
+      )}
     </section>
   );
 }

@@ -7,18 +7,19 @@
 import { SITE } from '@/config/site';
 import { formatPrice, orderNumber } from '@/lib/format';
 import { giftSlipSender } from '@/features/checkout/gift';
-import { getOrder, listOrders, orderBuyer, type OrderDetail } from './api';
+import { allPages, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
 import GiftMessageBox from './GiftMessageBox';
 import { addressLines } from './OrderDetail';
 import { StaffGate } from './StaffGate';
 import { LoadState, useLoad } from './use-load';
 
+/** The orders chosen, or every order to pack (all its pages); in full, 500 to a call rather than one call each. */
 async function ordersToPrint(): Promise<OrderDetail[]> {
   const params = new URLSearchParams(window.location.search);
   const chosen = (params.get('order') ?? '').split(',').filter(Boolean);
-  if (chosen.length) return Promise.all(chosen.map((id) => getOrder(id)));
-  const toPack = await listOrders('to_pack', '');
-  return Promise.all(toPack.map((o) => getOrder(o.id)));
+  if (chosen.length) return getOrders(chosen);
+  const toPack = await allPages((cursor) => listOrders('to_pack', '', cursor, 200));
+  return getOrders(toPack.map((o) => o.id));
 }
 
 /** "From <buyer>" under the message, unless the message signs itself or the buyer is unknown. */

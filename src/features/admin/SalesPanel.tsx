@@ -1,31 +1,60 @@
 /**
- * Sales: for this week, the last 7 days, this month, last month or a date range, by day or by month — orders, copies sold per title,
+ * Sales: for this week, the last 7 days, this month, last month, this year, the last five years or a date range, by
+ * day (up to a quarter), by week (up to a year), by month or by year — orders, copies sold per title,
  * takings (goods, shipping, refunds, net) and, when the shop is GST-registered, the GST included. Every figure
  * comes from the database in one call (admin_sales); the chart draws the same net takings the table lists.
- * Download CSV gives the period's orders with their lines in Xero's import layout.
+ * Download CSV gives the period's orders with their lines in Xero's import layout, fetched 1,000 orders at a time
+ * and written as they arrive.
  */
 import { useCallback, useId, useState } from 'react';
 import { SITE } from '@/config/site';
 import { formatPrice, shopDay } from '@/lib/format';
-import { getSales, listSaleOrders, type Sales, type SalesGrouping } from './api';
-import { salesCsv } from './sales-csv';
-import { monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
+import { getSales, listSaleOrders, type Page, type SaleOrder, type Sales, type SalesGrouping } from './api';
+import { salesCsvLines, XERO_HEADER } from './sales-csv';
+import { daysIn, MAX_DAYS, monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
+import { csvLines } from '@/lib/csv';
 import { LoadState, useLoad } from './use-load';
 import { toast } from '@/features/toast/store';
 
 type PeriodChoice = QuickPeriod | 'range';
 
 const dayLabel = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const weekLabel = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const monthLabel = new Intl.DateTimeFormat('en-AU', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const shortMonth = new Intl.DateTimeFormat('en-AU', { month: 'short', timeZone: 'UTC' });
+const GROUPS: Record<SalesGrouping, { label: string; plural: string }> = {
+  day: { label: 'Day', plural: 'days' },
+  week: { label: 'Week', plural: 'weeks' },
+  month: { label: 'Month', plural: 'months' },
+  year: { label: 'Year', plural: 'years' },
+};
 const fullDay = new Intl.DateTimeFormat('en-AU', { dateStyle: 'long', timeZone: 'UTC' });
 
 function periodLabel(period: string, by: SalesGrouping): string {
   const date = new Date(`${period.slice(0, 10)}T00:00:00Z`);
+  if (by === 'year') return period.slice(0, 4);
+  // A week is named by its Monday, with the year: a year of weeks can run across two.
+  if (by === 'week') return `Week of ${weekLabel.format(date)}`;
   return by === 'month' ? monthLabel.format(date) : dayLabel.format(date);
 }
 
-function download(csv: string, name: string) {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+/** A bar's label under the chart: the day of the month, the month (with its year when the months run past one), the year. */
+function axisLabel(period: string, by: SalesGrouping, count: number): string {
+  if (by === 'year') return period.slice(0, 4);
+  if (by === 'day') return period.slice(8, 10);
+  if (by === 'week') return `${Number(period.slice(8, 10))}/${Number(period.slice(5, 7))}`;
+  const month = shortMonth.format(new Date(`${period.slice(0, 10)}T00:00:00Z`));
+  return count > 12 ? `${month} ${period.slice(2, 4)}` : month;
+}
+
+/** A label centred under its bar, unless that would cut it off at either edge of the chart (narrow bars, as 60 months make). */
+function labelAnchor(x: number, width: number): 'start' | 'middle' | 'end' {
+  if (x < 24) return 'start';
+  return x > width - 24 ? 'end' : 'middle';
+}
+
+function download(parts: BlobPart[], name: string) {
+  const url = URL.createObjectURL(new Blob(parts, { type: 'text/csv;charset=utf-8' }));
   const link = Object.assign(document.createElement('a'), { href: url, download: name });
   link.click();
   URL.revokeObjectURL(url);
@@ -51,7 +80,7 @@ function SalesChart({ sales }: { sales: Sales }) {
       <svg viewBox={`0 0 ${width} ${height}`} className="mt-2 h-auto w-full" role="img" aria-labelledby={`${id}-title ${id}-desc`}>
         <title id={`${id}-title`}>{`Net takings by ${sales.by}`}</title>
         <desc id={`${id}-desc`}>
-          {`${sales.series.length} ${sales.by === 'day' ? 'days' : 'months'}, net takings ${formatPrice(sales.totals.net)} in all`}
+          {`${sales.series.length} ${GROUPS[sales.by].plural}, net takings ${formatPrice(sales.totals.net)} in all`}
           {best && best.net > 0 ? `; the highest, ${formatPrice(best.net)}, on ${periodLabel(best.period, sales.by)}.` : '.'} The table below lists each figure.
         </desc>
         <line x1="0" x2={width} y1={height - bottom} y2={height - bottom} stroke="#94a3b8" strokeWidth="1" />
@@ -64,8 +93,8 @@ function SalesChart({ sales }: { sales: Sales }) {
                 <title>{`${periodLabel(s.period, sales.by)}: ${formatPrice(s.net)}`}</title>
               </rect>
               {i % labelEvery === 0 && (
-                <text x={i * slot + slot / 2} y={height - 6} textAnchor="middle" fontSize="12" className="fill-slate-600">
-                  {sales.by === 'month' ? monthLabel.format(new Date(`${s.period.slice(0, 10)}T00:00:00Z`)).slice(0, 3) : s.period.slice(8, 10)}
+                <text x={i * slot + slot / 2} y={height - 6} textAnchor={labelAnchor(i * slot + slot / 2, width)} fontSize="12" className="fill-slate-600">
+                  {axisLabel(s.period, sales.by, sales.series.length)}
                 </text>
               )}
             </g>
@@ -152,7 +181,7 @@ function SalesFigures({ sales }: { sales: Sales }) {
           <thead className="border-b border-slate-200 text-slate-600">
             <tr>
               <th scope="col" className="px-2 py-2">
-                {sales.by === 'day' ? 'Day' : 'Month'}
+                {GROUPS[sales.by].label}
               </th>
               <th scope="col" className="px-2 py-2 text-right">
                 Orders
@@ -206,21 +235,37 @@ export function SalesPanel() {
   const [choice, setChoice] = useState<PeriodChoice>('this_month');
   const [by, setBy] = useState<SalesGrouping>('day');
   const [range, setRange] = useState(() => monthOf(today, 0));
-  const [downloading, setDownloading] = useState(false);
+  /** While the CSV is being written: how many orders it holds so far. */
+  const [downloading, setDownloading] = useState<number | null>(null);
   const period = choice === 'range' ? range : quickPeriod(choice, today);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(period.from) && /^\d{4}-\d{2}-\d{2}$/.test(period.to) && period.from <= period.to;
+  // By day and by week only for a period a table of them can show; a longer one is shown by month until another grouping is chosen.
+  const days = valid ? daysIn(period.from, period.to) : 0;
+  const allowed = (g: SalesGrouping) => !(g === 'day' || g === 'week') || days <= MAX_DAYS[g];
+  const grouping: SalesGrouping = allowed(by) ? by : 'month';
   const { state } = useLoad(
-    useCallback(() => (valid ? getSales(period.from, period.to, by) : Promise.reject(new Error('Choose a start date on or before the end date.'))), [period.from, period.to, by, valid]),
+    useCallback(() => (valid ? getSales(period.from, period.to, grouping) : Promise.reject(new Error('Choose a start date on or before the end date.'))), [period.from, period.to, grouping, valid]),
   );
 
   async function downloadCsv() {
-    setDownloading(true);
+    setDownloading(0);
     try {
-      download(salesCsv(await listSaleOrders(period.from, period.to)), `sales-${period.from}-to-${period.to}.csv`);
+      // Page after page, each written while the next is fetched: a year of orders never waits on one long answer.
+      const parts = [csvLines([XERO_HEADER])];
+      let count = 0;
+      let pending: Promise<Page<SaleOrder>> | null = listSaleOrders(period.from, period.to);
+      while (pending) {
+        const page: Page<SaleOrder> = await pending;
+        pending = page.next ? listSaleOrders(period.from, period.to, page.next) : null;
+        parts.push(salesCsvLines(page.rows));
+        count += page.rows.length;
+        setDownloading(count);
+      }
+      download(parts, `sales-${period.from}-to-${period.to}.csv`);
     } catch (error) {
       toast({ title: error instanceof Error ? error.message : 'The download failed.', variant: 'error' });
     } finally {
-      setDownloading(false);
+      setDownloading(null);
     }
   }
 
@@ -229,6 +274,8 @@ export function SalesPanel() {
     { id: 'last_7_days', label: 'Last 7 days' },
     { id: 'this_month', label: 'This month' },
     { id: 'last_month', label: 'Last month' },
+    { id: 'this_year', label: 'This year' },
+    { id: 'last_5_years', label: 'Last 5 years' },
     { id: 'range', label: 'Date range' },
   ];
   return (
@@ -247,13 +294,26 @@ export function SalesPanel() {
         </div>
         {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
         <div role="group" aria-label="Group by" className="flex flex-wrap gap-2">
-          {(['day', 'month'] as const).map((g) => (
-            <button key={g} type="button" aria-pressed={by === g} onClick={() => setBy(g)} className={by === g ? 'btn-primary' : 'btn-secondary'}>
+          {(['day', 'week', 'month', 'year'] as const).map((g) => (
+            <button
+              key={g}
+              type="button"
+              aria-pressed={grouping === g}
+              disabled={!allowed(g)}
+              aria-describedby={allowed(g) ? undefined : 'sales-grouping-note'}
+              onClick={() => setBy(g)}
+              className={grouping === g ? 'btn-primary' : 'btn-secondary'}
+            >
               By {g}
             </button>
           ))}
         </div>
       </div>
+      {!allowed('day') && (
+        <p id="sales-grouping-note" className="mt-2 text-sm text-slate-700">
+          By day is for periods of up to {MAX_DAYS.day} days{allowed('week') ? '' : `, by week up to ${MAX_DAYS.week}`}: this one is shown by {grouping}.
+        </p>
+      )}
       {choice === 'range' && (
         <div className="mt-3 flex flex-wrap gap-3">
           <div>
@@ -274,9 +334,14 @@ export function SalesPanel() {
         <p className="font-semibold" data-testid="sales-period">
           {valid ? `${fullDay.format(new Date(`${period.from}T00:00:00Z`))} to ${fullDay.format(new Date(`${period.to}T00:00:00Z`))}` : 'Choose a period'}
         </p>
-        <button type="button" className="btn-secondary" onClick={downloadCsv} disabled={!valid || downloading}>
+        <button type="button" className="btn-secondary" onClick={downloadCsv} disabled={!valid || downloading !== null}>
           Download CSV
         </button>
+        {downloading !== null && (
+          <p role="status" className="text-sm text-slate-700">
+            Writing the CSV: {downloading === 1 ? '1 order' : `${downloading.toLocaleString('en-AU')} orders`} so far...
+          </p>
+        )}
       </div>
       <p className="mt-1 text-sm text-slate-700">The CSV lists the period's orders with their lines, ready for Xero's sales-invoice import (choose "Tax inclusive") or a spreadsheet.</p>
       <LoadState state={state} what="the sales" />

@@ -3,18 +3,30 @@
  * history (who, when, from, to, why, or the order that sold or returned the copies); its low-stock level, with
  * the titles under it highlighted; and how many shoppers wait to hear it is back.
  */
-import { useCallback, useEffect, useId, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { LIMITS } from '@/config/constants';
 import { FieldError, invalidProps } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, orderNumber } from '@/lib/format';
 import { toSingleLine } from '@/lib/text';
 import { listStock, runStockAction, sendAll, type StockActionRequest, type StockRow, stockHistory } from './api';
+import { goTo, withParams } from './route';
 import { LoadState, useLoad } from './use-load';
+import { LoadMore, usePages } from './use-pages';
 
-/** Keyed by the stock it shows (a new one is drawn when the stock changes), so the history has the change just made. */
-function StockHistory({ productId }: { productId: string }) {
-  const { state } = useLoad(useCallback(() => stockHistory(productId), [productId]));
+/**
+ * 50 changes at a time (Load more changes); the history open and its pages loaded are kept in the address
+ * (#stock?history=<product>&after=…). `version` changes when the stock does, so the history shows the change just made.
+ */
+function StockHistory({ productId, version, params }: { productId: string; version: string; params: URLSearchParams }) {
+  const cursors = params.getAll('after');
+  const pages = usePages(
+    `${productId}\u0000${version}`,
+    cursors,
+    (cursor) => stockHistory(productId, cursor),
+    (change) => String(change.id),
+  );
+  const { state } = pages;
   return (
     <div className="mt-3 border-t border-slate-200 pt-3">
       <LoadState state={state} what="the history" />
@@ -47,6 +59,7 @@ function StockHistory({ productId }: { productId: string }) {
             ))}
           </ol>
         ))}
+      <LoadMore pages={pages} what="changes" onMore={(cursor) => goTo('stock', withParams(params, { after: [...cursors, cursor] }), { replace: true })} />
     </div>
   );
 }
@@ -98,13 +111,13 @@ function FigureAndButton({ id, label, min, value, placeholder, onChange, error, 
   );
 }
 
-function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
+function StockForm({ row, onSaved, params }: { row: StockRow; onSaved: () => void; params: URLSearchParams }) {
   const id = useId();
   const [stock, setStockValue] = useState(String(row.stock));
   const [received, setReceived] = useState('');
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
-  const [showHistory, setShowHistory] = useState(false);
+  const showHistory = params.get('history') === row.id;
   // A problem is shown under the field it is about (or under the form, from the server), where the eye is.
   const [error, setError] = useState<{ field: 'stock' | 'received' | 'reason' | 'form'; message: string } | null>(null);
   const errorOf = (field: 'stock' | 'received' | 'reason') => (error?.field === field ? error.message : undefined);
@@ -158,7 +171,12 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
           </p>
           <p className="text-sm text-slate-700">{row.waiting === 0 ? 'Nobody waiting to hear it is back' : `${row.waiting} waiting to hear it is back`}</p>
         </div>
-        <button type="button" className="btn-secondary px-4 py-1.5 text-sm" aria-expanded={showHistory} onClick={() => setShowHistory((shown) => !shown)}>
+        <button
+          type="button"
+          className="btn-secondary px-4 py-1.5 text-sm"
+          aria-expanded={showHistory}
+          onClick={() => goTo('stock', withParams(params, { history: showHistory ? null : row.id, after: null }), { replace: true })}
+        >
           {showHistory ? 'Hide history' : 'History'}
         </button>
       </div>
@@ -209,12 +227,12 @@ function StockForm({ row, onSaved }: { row: StockRow; onSaved: () => void }) {
           </p>
         )}
       </form>
-      {showHistory && <StockHistory key={row.stock} productId={row.id} />}
+      {showHistory && <StockHistory productId={row.id} version={`${row.stock}`} params={params} />}
     </section>
   );
 }
 
-export function StockPanel() {
+export function StockPanel({ params }: { params: URLSearchParams }) {
   const { state, reload } = useLoad(listStock);
   return (
     <section aria-labelledby="stock-heading">
@@ -229,7 +247,7 @@ export function StockPanel() {
       {state.status === 'ready' && (
         <div className="mt-4 space-y-3">
           {state.data.map((row) => (
-            <StockForm key={row.id} row={row} onSaved={reload} />
+            <StockForm key={row.id} row={row} onSaved={reload} params={params} />
           ))}
         </div>
       )}

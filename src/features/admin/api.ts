@@ -132,17 +132,42 @@ function fail(error: { code?: string; message?: string }, what: string): never {
   throw new BackOfficeError(`Could not ${what}: ${error.message ?? 'unknown error'}`);
 }
 
+/** One keyset page of a list: its rows, and the cursor of the page after it (null on the last). */
+export interface Page<T> {
+  rows: T[];
+  next: string | null;
+}
+
 async function rpc<T>(schema: z.ZodMiniType<T>, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
   const { data, error } = await (await getSupabase()).rpc(fn, args);
   if (error) fail(error, what);
   return schema.parse(data);
 }
 
+/** A list's page as the database answers it, `{<key>: [...], next}`, as rows and the next cursor. */
+async function rpcPage<T>(row: z.ZodMiniType<T>, key: string, fn: string, args: Record<string, unknown>, what: string): Promise<Page<T>> {
+  const page = await rpc(z.looseObject({ next: z.nullable(z.string()) }), fn, args, what);
+  return { rows: z.array(row).parse(page[key]), next: page.next };
+}
+
 export async function isStaff(): Promise<boolean> {
   return rpc(z.boolean(), 'is_staff', {}, 'check your access');
 }
 
-export const listOrders = (view: OrderView, search: string) => rpc(orderList, 'admin_list_orders', { p_view: view, p_search: search }, 'load the orders');
+/** One page of a view's orders, newest first; `cursor` is the previous page's `next`. */
+export const listOrders = (view: OrderView, search: string, cursor: string | null = null, limit = 50): Promise<Page<OrderListItem>> =>
+  rpcPage(orderListItem, 'orders', 'admin_list_orders', { p_view: view, p_search: search, p_cursor: cursor, p_limit: limit }, 'load the orders');
+/** Every page of a list, one after another (for what must hold all of it, such as the packing slips to print). */
+export async function allPages<T>(page: (cursor: string | null) => Promise<Page<T>>): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const next: Page<T> = await page(cursor);
+    rows.push(...next.rows);
+    cursor = next.next;
+  } while (cursor);
+  return rows;
+}
 export const getOrder = (orderId: string) => rpc(orderDetail, 'admin_get_order', { p_order_id: orderId }, 'load the order');
 export const markMessageHandled = (id: string) => rpc(z.boolean(), 'admin_mark_message_handled', { p_message_id: id }, 'mark the message handled');
 export const setOrderNote = (orderId: string, note: string) => rpc(z.boolean(), 'admin_set_order_note', { p_order_id: orderId, p_note: note }, 'save the note');
@@ -154,8 +179,9 @@ export const removeSubscriber = (id: string) => rpc(z.boolean(), 'admin_remove_s
 
 /** Every product with its stock, its low-stock level and how many shoppers wait for it. */
 export const listStock = () => rpc(z.array(product), 'admin_list_stock', {}, 'load the stock');
-/** One product's stock history, newest first. */
-export const stockHistory = (productId: string) => rpc(z.array(stockChange), 'admin_stock_history', { p_product_id: productId }, 'load the stock history');
+/** One page of a product's stock history, newest first. */
+export const stockHistory = (productId: string, cursor: string | null = null, limit = 50): Promise<Page<StockChange>> =>
+  rpcPage(stockChange, 'changes', 'admin_stock_history', { p_product_id: productId, p_cursor: cursor, p_limit: limit }, 'load the stock history');
 
 export async function listMessages(): Promise<ContactMessage[]> {
   const { data, error } = await (await getSupabase()).from('contact_submissions').select('id, name, email, subject, message, created_at, handled_at').order('created_at', { ascending: false });
@@ -217,7 +243,7 @@ const figures = { orders: money, copies: money, goods: money, discounts: z._defa
 const sales = z.object({
   from: text,
   to: text,
-  by: z.enum(['day', 'month']),
+  by: z.enum(['day', 'week', 'month', 'year']),
   totals: z.object({ ...figures, taxable_sales: money, export_sales: money }),
   series: z.array(z.object({ period: text, ...figures })),
   titles: z.array(z.object({ product_id: text, title: text, copies: money, goods: money })),
@@ -258,8 +284,26 @@ export type CustomerDetail = NonNullable<z.infer<typeof customerDetail>>;
 
 /** The period's figures (dates are Sydney days, yyyy-mm-dd, both ends included), computed by the database. */
 export const getSales = (from: string, to: string, by: SalesGrouping) => rpc(sales, 'admin_sales', { p_from: from, p_to: to, p_by: by }, 'load the sales');
-export const listSaleOrders = (from: string, to: string) => rpc(z.array(saleOrder), 'admin_sales_orders', { p_from: from, p_to: to }, 'load the orders for the CSV');
-export const listCustomers = (search: string) => rpc(z.array(customer), 'admin_list_customers', { p_search: search }, 'load the customers');
+/** One page (up to 1,000) of the period's paid orders with their lines, for the CSV. */
+export const listSaleOrders = (from: string, to: string, cursor: string | null = null, limit = 1000): Promise<Page<SaleOrder>> =>
+  rpcPage(saleOrder, 'orders', 'admin_sales_orders', { p_from: from, p_to: to, p_cursor: cursor, p_limit: limit }, 'load the orders for the CSV');
+/** One page of customers, most recent order first. */
+export const listCustomers = (search: string, cursor: string | null = null, limit = 50): Promise<Page<Customer>> =>
+  rpcPage(customer, 'customers', 'admin_list_customers', { p_search: search, p_cursor: cursor, p_limit: limit }, 'load the customers');
+/** The most orders one admin_get_orders call answers. */
+const ORDERS_PER_CALL = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Many orders in full, in calls of up to 500, in the order asked (what is not an order's id is left out; an order
+ * the database does not know fails the call with its number).
+ */
+export async function getOrders(orderIds: readonly string[]): Promise<OrderDetail[]> {
+  const ids = orderIds.filter((id) => UUID.test(id)).map((id) => id.toLowerCase());
+  const calls: Promise<OrderDetail[]>[] = [];
+  for (let i = 0; i < ids.length; i += ORDERS_PER_CALL) calls.push(rpc(z.array(orderDetail), 'admin_get_orders', { p_order_ids: ids.slice(i, i + ORDERS_PER_CALL) }, 'load the orders'));
+  return (await Promise.all(calls)).flat();
+}
 export const getCustomer = (email: string) => rpc(customerDetail, 'admin_get_customer', { p_email: email }, 'load the customer');
 
 export type OrderActionRequest =

@@ -5,7 +5,7 @@
  * the shop kept. The contact is the buyer (a gift's recipient is the delivery name, in the reference). Amounts are what the buyer paid, GST included: choose "Tax inclusive" when importing.
  */
 import { SITE } from '@/config/site';
-import { toCsv } from '@/lib/csv';
+import { csvLines } from '@/lib/csv';
 import { countryName, orderNumber } from '@/lib/format';
 import type { SaleOrder } from './api';
 
@@ -55,6 +55,11 @@ const dayMonthYear = (isoDate: string) => isoDate.slice(0, 10).split('-').revers
 const amount = (value: number) => Math.round(value * 100) / 100;
 
 export function salesCsv(orders: readonly SaleOrder[], gstRegistered: boolean = SITE.gstRegistered): string {
+  return csvLines([XERO_HEADER]) + salesCsvLines(orders, gstRegistered);
+}
+
+/** The lines of some of the period's orders, without the header: the CSV is written a page of orders at a time. */
+export function salesCsvLines(orders: readonly SaleOrder[], gstRegistered: boolean = SITE.gstRegistered): string {
   const rows = orders.flatMap((order) => {
     const a = order.shipping_address;
     const number = orderNumber(order.id);
@@ -98,5 +103,5 @@ export function salesCsv(orders: readonly SaleOrder[], gstRegistered: boolean = 
       ...(order.refunded_amount > 0 ? [line(`Refund${order.refund_id ? ` ${order.refund_id}` : ''}`, 1, -order.refunded_amount)] : []),
     ];
   });
-  return toCsv(XERO_HEADER, rows);
+  return csvLines(rows);
 }

@@ -1,0 +1,91 @@
+/**
+ * The back office's address: `#<section>[?<params>]`, e.g. `#orders?view=all&q=ann&after=<cursor>`. A list keeps
+ * its view, its search and the pages loaded in the params, so Back and a reload show the same rows.
+ */
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useDebounced } from '@/lib/use-debounced';
+
+export interface Route {
+  path: string;
+  params: URLSearchParams;
+}
+
+export function parseHash(hash: string): Route {
+  const [path = '', query = ''] = hash.replace(/^#/, '').split(/\?(.*)/s);
+  return { path, params: new URLSearchParams(query) };
+}
+
+function hashOf(path: string, params: URLSearchParams): string {
+  const query = params.toString();
+  return `#${path}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * Shows `path?params`: a new history entry, or with `replace` the same one (a search typed, a page loaded), so Back
+ * leaves the list rather than undoing each page. The panels read the address, so they hear of it as of a link.
+ */
+export function goTo(path: string, params: URLSearchParams, { replace = false } = {}): void {
+  const hash = hashOf(path, params);
+  if (hash === window.location.hash) return;
+  if (replace) window.history.replaceState(window.history.state, '', hash);
+  else window.history.pushState(null, '', hash);
+  window.dispatchEvent(new HashChangeEvent('hashchange'));
+}
+
+/** The params with `changes` applied: a null drops the key, an array sets one value per item. */
+export function withParams(params: URLSearchParams, changes: Record<string, string | readonly string[] | null>): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(changes)) {
+    next.delete(key);
+    if (typeof value === 'string') next.set(key, value);
+    else if (value) for (const item of value) next.append(key, item);
+  }
+  return next;
+}
+
+/** A search typed in a list's box, written to the address (`q`) once typing pauses; Back puts the old one back. */
+export function useSearchParam(path: string, params: URLSearchParams): [string, (text: string) => void] {
+  const query = params.get('q') ?? '';
+  const [search, setSearch] = useState(query);
+  const typed = useDebounced(search.trim(), 250);
+  // A new search starts again from the first page.
+  const searchFor = useEffectEvent((text: string) => {
+    if (text !== query) goTo(path, withParams(params, { q: text || null, after: null }), { replace: true });
+  });
+  useEffect(() => searchFor(typed), [typed]);
+  // Back or a link changed the search in the address: the box shows it.
+  const showSearch = useEffectEvent((text: string) => {
+    if (search.trim() !== text) setSearch(text);
+  });
+  useEffect(() => showSearch(query), [query]);
+  return [search, setSearch];
+}
+
+/**
+ * Where the list was scrolled to, kept in its history entry: a list loads its pages after Back or a reload, too
+ * late for the browser's own restoring, so once `ready` (every page in the address shown) it scrolls back there.
+ */
+export function useKeptScroll(ready: boolean): void {
+  const restored = useRef(false);
+  useEffect(() => {
+    let timer = 0;
+    // Written once scrolling pauses (browsers limit how often an entry may be rewritten), and only once the list is
+    // back where it was: the page shrinking while it loads scrolls it too.
+    const save = () => {
+      window.clearTimeout(timer);
+      if (!restored.current) return;
+      timer = window.setTimeout(() => window.history.replaceState({ ...window.history.state, adminScroll: window.scrollY }, ''), 100);
+    };
+    window.addEventListener('scroll', save, { passive: true });
+    return () => {
+      window.removeEventListener('scroll', save);
+      window.clearTimeout(timer);
+    };
+  }, []);
+  useEffect(() => {
+    if (!ready || restored.current) return;
+    restored.current = true;
+    const y: unknown = window.history.state?.adminScroll;
+    if (typeof y === 'number' && y > 0) window.scrollTo(0, y);
+  }, [ready]);
+}
