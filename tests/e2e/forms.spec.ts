@@ -87,7 +87,7 @@ test.describe('newsletter on /blog', () => {
 
     await form.email.fill(address);
     await form.button.click();
-    const signedUp = toasts(page).getByRole('listitem').filter({ hasText: 'Successfully subscribed!' });
+    const signedUp = toasts(page).getByRole('status').filter({ hasText: 'Successfully subscribed!' });
     await expect(signedUp).toBeVisible();
     await expect(signedUp).toContainText('Almost done: please confirm from the email we have just sent you.');
     await expect(form.email).toHaveValue('');
@@ -101,7 +101,7 @@ test.describe('newsletter on /blog', () => {
 
     await form.email.fill(address.toUpperCase());
     await form.button.click();
-    const again = toasts(page).getByRole('listitem').filter({ hasText: "You're already subscribed!" });
+    const again = toasts(page).getByRole('status').filter({ hasText: "You're already subscribed!" });
     await expect(again).toBeVisible();
     await expect(again).toContainText('No need to subscribe again.');
     expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toEqual([expect.objectContaining({ status: 'confirmed' })]);

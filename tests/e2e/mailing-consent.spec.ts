@@ -49,7 +49,7 @@ async function signUpOnBlog(page: Page, email: string): Promise<void> {
   await expect(button).toBeEnabled(); // hydrated (client:visible)
   await box.getByRole('textbox', { name: 'Email address' }).fill(email);
   await button.click();
-  const told = toasts(page).getByRole('listitem').filter({ hasText: 'Successfully subscribed!' });
+  const told = toasts(page).getByRole('status').filter({ hasText: 'Successfully subscribed!' });
   await expect(told).toBeVisible();
   await expect(told).toContainText('Almost done: please confirm from the email we have just sent you.');
   await expect(box.getByRole('textbox', { name: 'Email address' })).toHaveValue('');
@@ -155,7 +155,7 @@ for (const size of WIDTHS) {
       await expect(subscriberRow(admin, earlier).getByText('confirmed', { exact: true })).toBeVisible();
       expect(await horizontalOverflow(admin), `the Subscribers screen at ${size.width} px is no wider than the window`).toBeLessThanOrEqual(0);
       // The shot without the newsletter's toast over the list (it closes by itself after 5 s).
-      await expect(toasts(admin).getByRole('listitem')).toHaveCount(0);
+      await expect(toasts(admin).locator('[role="status"], [role="alert"]')).toHaveCount(0);
       await admin.evaluate(() => window.scrollTo(0, 0));
       await admin.screenshot({ path: `${SHOTS}/subscribers-${size.width}.png`, fullPage: true });
 
@@ -243,7 +243,7 @@ for (const size of WIDTHS) {
       await card.getByLabel('Reason').fill('Reprint delivered');
       await card.getByRole('button', { name: 'Received' }).click();
       const told = toasts(admin)
-        .getByRole('listitem')
+        .getByRole('status')
         .filter({ hasText: `${book.title}: 5 received, 5 in stock; emailing 1 waiting shopper.` });
       await expect(told).toContainText('It has gone to everyone it was for.', { timeout: 30_000 });
       await expect(card.getByText('Nobody waiting to hear it is back')).toBeVisible();

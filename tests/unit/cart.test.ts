@@ -131,16 +131,24 @@ describe('the saved cart', () => {
 });
 
 describe('typedQuantity: the one typing rule of every quantity field', () => {
-  it('keeps digits only, and an emptied field (or one given no digit) empty while the shopper types', () => {
-    expect(typedQuantity('', 99)).toEqual({ shown: '', quantity: null });
-    expect(typedQuantity('abc', 99)).toEqual({ shown: '', quantity: null });
-    expect(typedQuantity('x3', 99)).toEqual({ shown: '3', quantity: 3 });
-    expect(typedQuantity('0', 99)).toEqual({ shown: '0', quantity: null });
+  it('keeps the whole number at the start, and an emptied field (or one given no number) empty while the shopper types', () => {
+    expect(typedQuantity('', 99)).toEqual({ shown: '', quantity: null, asked: null });
+    expect(typedQuantity('abc', 99)).toEqual({ shown: '', quantity: null, asked: null });
+    expect(typedQuantity('-3', 99)).toEqual({ shown: '', quantity: null, asked: null });
+    expect(typedQuantity('2a', 99)).toEqual({ shown: '2', quantity: 2, asked: 2 });
+    expect(typedQuantity('0', 99)).toEqual({ shown: '0', quantity: null, asked: 0 });
   });
 
   it('takes each whole number as it is typed, and one past the limit as the limit', () => {
-    expect(typedQuantity('12', 99)).toEqual({ shown: '12', quantity: 12 });
-    expect(typedQuantity('8', 5)).toEqual({ shown: '5', quantity: 5 });
-    expect(typedQuantity('150', 99)).toEqual({ shown: '99', quantity: 99 });
+    expect(typedQuantity('12', 99)).toEqual({ shown: '12', quantity: 12, asked: 12 });
+    expect(typedQuantity('8', 5)).toEqual({ shown: '5', quantity: 5, asked: 8 });
+    expect(typedQuantity('150', 99)).toEqual({ shown: '99', quantity: 99, asked: 150 });
+  });
+
+  it('counts nothing past a decimal point: 1.5 is one copy, not 15', () => {
+    expect(typedQuantity('1.', 99)).toEqual({ shown: '1.', quantity: 1, asked: 1 });
+    expect(typedQuantity('1.5', 99)).toEqual({ shown: '1.5', quantity: 1, asked: 1 });
+    expect(typedQuantity('2,5', 99)).toEqual({ shown: '2,5', quantity: 2, asked: 2 });
+    expect(toQuantity('1.5')).toBe(1);
   });
 });

@@ -28,9 +28,17 @@ export function usePages<T>(list: string, after: readonly string[], load: (curso
   const current = useRef(generation);
   current.current = generation;
   const byCursor = pages.generation === generation ? pages.byCursor : new Map<string, PageState<T>>();
-  const wanted = [first, ...after];
+  // The pages shown: the first, then each read from the page before's own `next`, as many as the address asks
+  // for. The address keeps one cursor per page loaded, but a reload follows the list as it is now: a row that
+  // arrived meanwhile moves the rest down, and a page read from an old cursor would skip the row pushed past it.
+  const chain = [first];
+  for (let i = 0; i < after.length; i++) {
+    const before = byCursor.get(chain[i] ?? first);
+    if (before?.status !== 'ready' || !before.page.next) break;
+    chain.push(before.page.next);
+  }
   // The pages to fetch, as a value an effect can compare from one render to the next.
-  const missingKey = JSON.stringify(wanted.filter((cursor) => !byCursor.has(cursor)));
+  const missingKey = JSON.stringify(chain.filter((cursor) => !byCursor.has(cursor)));
   const loadPage = useEffectEvent(load);
 
   useEffect(() => {
@@ -65,7 +73,7 @@ export function usePages<T>(list: string, after: readonly string[], load: (curso
   const rows: T[] = [];
   let next: string | null = null;
   let more: Pages<T>['more'] = { status: 'idle' };
-  for (const cursor of wanted) {
+  for (const cursor of chain) {
     const page = byCursor.get(cursor) ?? { status: 'loading' as const };
     if (page.status !== 'ready') {
       more = page;
@@ -84,32 +92,34 @@ export function usePages<T>(list: string, after: readonly string[], load: (curso
   return { state: { status: 'ready', data: rows }, next, more, reload };
 }
 
-/** The end of a paged list: Load more while there is more, its progress, or why it failed (with a retry). */
+/**
+ * The end of a paged list: Load more while there is more, or why a page failed (with a retry). The button stays
+ * in place while its page loads, so keyboard focus stays on it, and a status line says so to a screen reader.
+ */
 export function LoadMore({ pages, what, onMore }: { pages: Pages<unknown>; what: string; onMore: (cursor: string) => void }) {
   const { next, more } = pages;
-  if (more.status === 'loading')
-    return (
-      <p role="status" className="mt-4 text-slate-700">
-        Loading more {what}...
-      </p>
-    );
-  if (more.status === 'error')
-    return (
-      <div className="mt-4 flex flex-wrap items-center gap-3">
-        <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-900">
-          {more.message}
-        </p>
-        <button type="button" className="btn-secondary" onClick={pages.reload}>
-          Try again
-        </button>
-      </div>
-    );
-  if (!next) return null;
+  const loading = more.status === 'loading';
   return (
-    <div className="mt-4">
-      <button type="button" className="btn-secondary" onClick={() => onMore(next)}>
-        Load more {what}
-      </button>
+    <div className="mt-4 flex flex-wrap items-center gap-3">
+      {more.status === 'error' ? (
+        <>
+          <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-900">
+            {more.message}
+          </p>
+          <button type="button" className="btn-secondary" onClick={pages.reload}>
+            Try again
+          </button>
+        </>
+      ) : (
+        (loading || next) && (
+          <button type="button" className="btn-secondary" aria-disabled={loading} onClick={() => !loading && next && onMore(next)}>
+            {loading ? `Loading more ${what}...` : `Load more ${what}`}
+          </button>
+        )
+      )}
+      <p role="status" className="sr-only">
+        {loading ? `Loading more ${what}...` : ''}
+      </p>
     </div>
   );
 }

@@ -37,15 +37,18 @@ export function toQuantity(input: unknown, max: number = LIMITS.maxLineQuantity)
 }
 
 /**
- * A quantity field's text as the shopper types it, the one rule for every quantity field: digits only (an
- * emptied field stays empty while they type), each whole number taken as it is typed, one above `max` as `max`.
- * `quantity` is null while the field holds no quantity; leaving the field then makes it `toQuantity`'s 1.
+ * A quantity field's text as the shopper types it, the one rule for every quantity field: the whole number at the
+ * start (an emptied field stays empty while they type), taken as it is typed, one above `max` as `max`. A decimal
+ * point and what follows it stay in sight but count for nothing, so "1.5" is 1 copy, never 15. `quantity` is null
+ * while the field holds no quantity (leaving the field then makes it `toQuantity`'s 1); `asked` is the whole
+ * number as typed, before the limit, for offering a quote.
  */
-export function typedQuantity(text: string, max: number): { shown: string; quantity: number | null } {
-  const digits = text.replace(/\D/g, '');
-  if (digits === '' || Number(digits) < 1) return { shown: digits, quantity: null };
-  const quantity = toQuantity(digits, max);
-  return { shown: String(quantity) === digits ? digits : String(quantity), quantity };
+export function typedQuantity(text: string, max: number): { shown: string; quantity: number | null; asked: number | null } {
+  const [, whole = '', fraction = ''] = /^(\d*)([.,]\d*)?/.exec(text) ?? [];
+  const asked = whole === '' ? null : Number(whole);
+  if (asked === null || asked < 1) return { shown: whole, quantity: null, asked };
+  const quantity = toQuantity(whole, max);
+  return { shown: String(quantity) === whole ? whole + fraction : String(quantity), quantity, asked };
 }
 
 export function cartProductOf(product: CartProduct): CartProduct {

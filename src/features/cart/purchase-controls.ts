@@ -15,7 +15,7 @@
  */
 import { hasSavedSession } from '@/lib/supabase/client';
 import { formatPrice } from '@/lib/format';
-import { $liveCatalog, arrivedLiveProduct } from '@/features/catalog/live-catalog';
+import { $liveCatalog, arrivedLiveProduct, liveCatalog } from '@/features/catalog/live-catalog';
 import { showNotFound } from '@/features/catalog/not-found-view';
 import { quantityLineText, quoteQuantity, quoteRequestPath } from '@/features/catalog/quantity-prices';
 import { askToSignInForWishlist } from '@/features/wishlist/sign-in-prompt';
@@ -214,6 +214,22 @@ function onClick(event: MouseEvent): void {
   const scope = control.closest(`[${SCOPE_ATTRIBUTE}]`);
   const action = control.getAttribute(PURCHASE_ATTRIBUTE) as Action;
   if (!scope || !['add', 'buy', 'wishlist', 'decrease', 'increase'].includes(action)) return;
+  if ((action === 'add' || action === 'buy') && $liveCatalog.get().status === 'pending') void actOnLiveStock(action, control, scope);
+  else act(action, control, scope);
+}
+
+/** How long a tap waits for the live stock before it goes by the page's (the checkout checks the stock again). */
+const LIVE_STOCK_WAIT_MS = 1500;
+
+/**
+ * The page shows the stock the build saw: a tap on Add to Cart or Buy Now before the live stock has arrived waits
+ * for it (briefly, the button marked busy), so a book sold out since the build is refused there and then rather
+ * than at checkout.
+ */
+async function actOnLiveStock(action: Action, control: HTMLElement, scope: Element): Promise<void> {
+  control.setAttribute('aria-busy', 'true');
+  await Promise.race([liveCatalog().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, LIVE_STOCK_WAIT_MS))]);
+  control.removeAttribute('aria-busy');
   act(action, control, scope);
 }
 
@@ -225,12 +241,11 @@ function typed(event: Event): void {
   if (!isQuantityField(field)) return;
   const scope = field.closest(`[${SCOPE_ATTRIBUTE}]`);
   if (!scope) return;
-  const digits = field.value.replace(/\D/g, '');
-  const { shown, quantity } = typedQuantity(field.value, limitOf(scope));
+  const { shown, quantity, asked } = typedQuantity(field.value, limitOf(scope));
   if (shown !== field.value) field.value = shown;
   if (quantity !== null) drawQuantity(scope, field, quantity);
   // The number as typed, before the field stopped it at the limit.
-  if (digits !== '') offerQuote(scope, Number(digits));
+  if (asked !== null) offerQuote(scope, asked);
 }
 
 /** Leaving the field, or Enter: anything that is not a quantity becomes one. */

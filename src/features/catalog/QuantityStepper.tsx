@@ -32,10 +32,9 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
   useEffect(() => setDraft((typed) => (typed !== '' && toQuantity(typed) === value ? typed : String(value))), [value]);
 
   function type(text: string) {
-    const { shown, quantity } = typedQuantity(text, max);
+    const { shown, quantity, asked } = typedQuantity(text, max);
     setDraft(shown);
-    const digits = text.replace(/\D/g, '');
-    setOverLimit(quoteTitle && digits !== '' ? quoteQuantity(Number(digits), max) : null);
+    setOverLimit(quoteTitle && asked !== null ? quoteQuantity(asked, max) : null);
     if (quantity !== null) onChange(quantity);
   }
   function done() {

@@ -104,7 +104,7 @@ function drawToast(message: ToastMessage): HTMLDivElement {
 /** Draws the toast store into `container` from now on. */
 export function startToaster(container: HTMLElement): void {
   const region = element('section', '');
-  region.setAttribute('aria-label', `Notification (${TOAST.hotkey})`);
+  region.setAttribute('aria-label', `Notifications (${TOAST.hotkey})`);
   const list = element('div', 'fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:right-auto sm:left-0');
   list.tabIndex = -1;
   region.append(list);
