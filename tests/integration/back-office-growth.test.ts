@@ -3,9 +3,9 @@
  * every read is timed at 1,000 and at 10,000 generated orders, and fails when its time grows much faster than
  * the rows it answers (a page stays a page; a period's sales grow with the orders paid in it).
  *
- * A quick read runs up to ten times in one statement, and its time is the fastest of three such runs: the machine is shared,
- * and the fastest run is the one least disturbed by anything else. The bound is generous (four times the growth of
- * the rows, and a page of the same size may take up to four times as long): a read that walks every order grows
+ * A quick read runs up to fifty times in one statement, and its time is the fastest of such runs, the two sizes in turns: the machine is shared,
+ * and the fastest run is the one least disturbed by anything else. The bound is generous (six times the growth of
+ * the rows, and a page of the same size may take up to six times as long): a read that walks every order grows
  * ten times.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,9 +13,14 @@ import { asStaff, createScaleDatabase, generateOrders, NEW_CALLS, readFixtures, 
 
 type Database = Awaited<ReturnType<typeof createScaleDatabase>>;
 const SIZES = [1_000, 10_000] as const;
-const GENEROUS = 4;
+// A read that walks every order grows ten times from 1,000 to 10,000 orders; one that reads by index may still
+// grow some at this small size, where the planner can prefer a scan of a few thousand rows to an index (a number
+// search checks the addresses too: 1.0 to 4.4 ms here, 2 ms at 100,000 orders).
+const GENEROUS = 6;
 /** A quick read is run up to this many times in one statement, so what is timed is the database's work, not the round trip. */
-const REPEAT = 10;
+const REPEAT = 50;
+/** How many turns each size is timed in. */
+const ROUNDS = 2;
 
 describe('back-office reads grow with what they answer, on PostgreSQL 17', () => {
   const shops: Array<{ db: Database; fixtures: ScaleFixtures }> = [];
@@ -38,10 +43,16 @@ describe('back-office reads grow with what they answer, on PostgreSQL 17', () =>
       const answer = await asStaff(db.api, call.sql(fixtures));
       // A quick read is repeated until a run takes about 50 ms; a slow one is its own measure.
       const repeat = Math.min(REPEAT, Math.max(1, Math.round(50 / (performance.now() - started))));
-      const time = await timeInDatabase(db.api, call.sql(fixtures), repeat);
-      measured.push({ time, work: Math.max(call.work(answer), 1) });
+      measured.push({ time: Number.POSITIVE_INFINITY, work: Math.max(call.work(answer), 1), repeat });
     }
-    const [atSmall, atLarge] = measured as [{ time: number; work: number }, { time: number; work: number }];
+    // The two sizes are timed in turns, each keeping its fastest: a moment of load elsewhere then slows both
+    // alike, or neither, instead of one size only.
+    for (let round = 0; round < ROUNDS; round += 1)
+      for (const [i, { db, fixtures }] of shops.entries()) {
+        const size = measured[i]!;
+        size.time = Math.min(size.time, await timeInDatabase(db.api, call.sql(fixtures), size.repeat));
+      }
+    const [atSmall, atLarge] = measured as [(typeof measured)[number], (typeof measured)[number]];
     const timeGrowth = atLarge.time / atSmall.time;
     const workGrowth = atLarge.work / atSmall.work;
     expect(timeGrowth, `${call.name}: ${atSmall.time.toFixed(1)} → ${atLarge.time.toFixed(1)} ms for ${atSmall.work} → ${atLarge.work} rows`).toBeLessThanOrEqual(GENEROUS * Math.max(1, workGrowth));

@@ -174,7 +174,9 @@ export interface ScaleFixtures {
 export async function readFixtures(admin: PgDatabase): Promise<ScaleFixtures> {
   const { rows } = await admin.query<ScaleFixtures>(`
     select (select id::text from public.orders order by id limit 1) as "orderId",
-      (select left(id::text, 6) from public.orders order by id limit 1) as "numberStart",
+      -- The middle order's number, as typed from a slip: the lowest id starts with zeros, which the generated
+      -- addresses (reader1000@…) are full of, so its search would time the addresses' digits, not the number.
+      (select left(id::text, 6) from public.orders order by id offset (select count(*) / 2 from public.orders) limit 1) as "numberStart",
       (select lower(customer_email) from public.orders where payment_status = 'paid' order by id limit 1) as "customerEmail",
       (select product_id from public.stock_changes group by product_id order by count(*) desc, product_id limit 1) as "busiestBook",
       array(select id::text from public.orders order by id limit 200) as "orderIds"`);
