@@ -111,6 +111,8 @@ test.describe('cart page', () => {
       await page.goto('/cart');
       await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();
       await page.getByRole('link', { name: 'Browse Our Store' }).click();
+      // The store's purchase controls answer once their script has run (a tap before it does nothing).
+      await expect(page.locator('html[data-purchase-controls="live"]')).toHaveCount(1);
       await page.getByRole('button', { name: `Add to Cart: ${BOOK}` }).click();
       await expect(page.getByRole('dialog', { name: 'Item added to your cart' })).toBeVisible();
       await page.goto('/cart');

@@ -264,6 +264,8 @@ let started = false;
 export function startPurchaseControls(): void {
   if (started) return;
   started = true;
+  // Says the controls answer from here on (a tap before this script has run does nothing).
+  document.documentElement.setAttribute('data-purchase-controls', 'live');
   startCartDrawer();
   document.addEventListener('click', onClick);
   document.addEventListener('input', typed);
