@@ -11,6 +11,7 @@ import { fulfilmentServices } from './_lib/fulfilment';
 import { handle, json, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { WebhookSignatureError } from './_lib/providers/errors';
 import { SHIPPING_PLATFORM_NOT_SET_UP } from './_lib/providers/select';
+import { UnreadableTrackingEvent } from './_lib/providers/starshipit';
 import { platformActor, recordTrackingEvent, retryShipments } from './_lib/shipments';
 import { serviceClient } from './_lib/supabase-admin';
 
@@ -28,6 +29,10 @@ export default handle(async (request) => {
     if (error instanceof WebhookSignatureError) {
       console.warn(`[shipping-webhook] refused: ${error.message}`);
       return problem(401, 'This tracking event is not signed by the shipping platform.');
+    }
+    if (error instanceof UnreadableTrackingEvent) {
+      console.warn(`[shipping-webhook] unreadable: ${error.message}`);
+      return problem(400, `${error.message} Send order_number, tracking_status and last_updated_date as Starshipit does.`);
     }
     throw error;
   }

@@ -100,16 +100,21 @@ export function starshipitSignatureMatches(secret: string, rawBody: string, head
   return sameBytes(digest, asBase64) || sameBytes(digest, asHex);
 }
 
-/** Reads a webhook body the platform signed: the event, with its key. Throws WebhookSignatureError on anything else. */
+/** A signed body that is not a tracking event the shop can read. */
+export class UnreadableTrackingEvent extends Error {
+  override name = 'UnreadableTrackingEvent';
+}
+
+/** Reads a webhook body the platform signed: the event, with its key. Throws UnreadableTrackingEvent on anything else. */
 export function readTrackingEvent(rawBody: string): TrackingEvent {
   let raw: unknown;
   try {
     raw = JSON.parse(rawBody);
   } catch (cause) {
-    throw new WebhookSignatureError('The tracking event is not JSON.', { cause });
+    throw new UnreadableTrackingEvent('The tracking event is not JSON.', { cause });
   }
   const parsed = webhookSchema.safeParse(raw);
-  if (!parsed.success) throw new WebhookSignatureError(`The tracking event is not one Starshipit sends: ${parsed.error.issues[0]?.message ?? 'unreadable'}.`);
+  if (!parsed.success) throw new UnreadableTrackingEvent(`The tracking event is not one Starshipit sends: ${parsed.error.issues[0]?.message ?? 'unreadable'}.`);
   const e = parsed.data;
   const when = new Date(e.last_updated_date ?? e.shipment_date ?? '');
   const occurredAt = Number.isNaN(when.getTime()) ? new Date().toISOString() : when.toISOString();
