@@ -48,7 +48,11 @@ export default staffEndpoint(bodySchema, async ({ request, env, staffEmail, body
     if (emailed.status >= 400) emailFailures.push(emailed.message);
   }
   if (printed.length === 0) return problem(502, failed.map((f) => f.message).join(' '));
-  const pdf = await joinLabels(printed.flatMap((o) => o.pdfs));
+  // The file says which parcels it holds, so a saved PDF can be matched to its orders.
+  const pdf = await joinLabels(
+    printed.flatMap((o) => o.pdfs),
+    printed.map((o) => `Order ${o.number}: ${o.carrier} ${o.trackingNumber}`).join('; '),
+  );
   const what = printed.length === 1 ? `The label of order ${printed[0]!.number} is ready (${printed[0]!.carrier} ${printed[0]!.trackingNumber}).` : `${printed.length} labels are ready.`;
   return json({
     message: [what, ...failed.map((f) => f.message), ...emailFailures].join(' '),

@@ -176,10 +176,11 @@ export async function printLabel(db: SupabaseClient, platform: ShippingPlatform,
   return { ok: true, orderId, number, trackingNumber, carrier: label.carrier, shipped: result as 'shipped' | 'corrected' | 'unchanged', pdfs: label.labels };
 }
 
-/** Every label as one PDF to print: one label a page, in the order given. */
-export async function joinLabels(pdfs: Uint8Array[]): Promise<Uint8Array> {
+/** Every label as one PDF to print: one label a page, in the order given; `subject` names what is in it. */
+export async function joinLabels(pdfs: Uint8Array[], subject?: string): Promise<Uint8Array> {
   const joined = await PDFDocument.create();
   joined.setTitle('Shipping labels');
+  if (subject) joined.setSubject(subject);
   for (const bytes of pdfs) {
     const source = await PDFDocument.load(bytes);
     for (const page of await joined.copyPages(source, source.getPageIndices())) joined.addPage(page);
