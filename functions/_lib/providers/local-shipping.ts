@@ -116,7 +116,7 @@ export async function drawTestLabel(order: PlatformOrder, trackingNumber: string
   text('DELIVER TO', y, 8, bold);
   y -= 16;
   const d = order.destination;
-  const locality = d.country === 'AU' ? `${d.suburb || d.city} ${d.state} ${d.postCode}`.toUpperCase() : `${d.city} ${d.state} ${d.postCode}`.trim();
+  const locality = (d.country === 'AU' ? [d.suburb || d.city, d.state, d.postCode].join(' ').toUpperCase() : [d.city, d.state, d.postCode].filter(Boolean).join(' ')).trim();
   for (const [i, line] of [d.name, d.street, locality, d.country === 'AU' ? '' : countryName(d.country).toUpperCase()].filter(Boolean).entries()) {
     text(line, y, i === 0 ? 14 : 12, i === 0 ? bold : regular);
     y -= i === 0 ? 18 : 15;
@@ -126,7 +126,7 @@ export async function drawTestLabel(order: PlatformOrder, trackingNumber: string
   y -= 16;
   text(`Service: ${service}`, y, 10, bold);
   y -= 14;
-  text(`Order ${order.orderNumber}   Ref ${order.reference}`, y, 9);
+  text(`Order ${order.orderNumber}`, y, 9);
   if (d.country !== 'AU') {
     y -= 14;
     text('CN23 customs declaration: see the items below', y, 8);
