@@ -8,6 +8,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { PDFDocument } from 'pdf-lib';
 import { z } from 'zod';
 import { orderNumber } from '../../src/lib/format';
+import { orderCustomsLines } from './customs';
 import { getOrderWithItems, type OrderWithItems } from './orders';
 import type { PlatformItem, PlatformOrder, ShippingPlatform, TrackingEvent } from './providers/shipping-platform';
 
@@ -15,10 +16,6 @@ import type { PlatformItem, PlatformOrder, ShippingPlatform, TrackingEvent } fro
 export function platformActor(platform: ShippingPlatform): string {
   return platform.name === 'starshipit' ? 'Starshipit' : 'Shipping platform (TEST stand-in)';
 }
-
-/** Printed books, as customs classifies them (HS 4901.99), made in Australia unless the book file says otherwise. */
-const BOOK_TARIFF_CODE = '4901.99';
-const DEFAULT_ORIGIN = 'AU';
 
 const productSchema = z.object({
   id: z.string(),
@@ -44,17 +41,26 @@ export async function platformOrderOf(db: SupabaseClient, order: OrderWithItems)
   );
   const a = order.shippingAddress;
   const country = (text(a.country) || 'AU').toUpperCase();
-  const items: PlatformItem[] = order.items.map((item) => {
-    const grams = products.get(item.productId)?.weight ?? 0;
-    return {
-      description: item.title.slice(0, 100),
-      sku: item.productId,
-      quantity: item.quantity,
-      weight: Math.round(grams) / 1000,
-      value: item.unitPrice,
-      ...(country === 'AU' ? {} : { tariffCode: BOOK_TARIFF_CODE, countryOfOrigin: DEFAULT_ORIGIN }),
-    };
-  });
+  // Abroad, each line is what customs reads (the CN23): the book's customs description, tariff code and origin, and
+  // what was paid per copy. A book without customs data stops the send with a message naming it (retried later).
+  const items: PlatformItem[] =
+    country === 'AU'
+      ? order.items.map((item) => ({
+          description: item.title.slice(0, 100),
+          sku: item.productId,
+          quantity: item.quantity,
+          weight: Math.round(products.get(item.productId)?.weight ?? 0) / 1000,
+          value: item.unitPrice,
+        }))
+      : (await orderCustomsLines(db, order.id)).map((line) => ({
+          description: line.description.slice(0, 100),
+          sku: '',
+          quantity: line.quantity,
+          weight: Math.round(line.unitWeightGrams) / 1000,
+          value: line.unitValueAud,
+          tariffCode: line.hsCode,
+          countryOfOrigin: line.originCountry,
+        }));
   const totalKg = items.reduce((sum, i) => sum + i.weight * i.quantity, 0);
   // The parcel's size: the largest book's footprint, the copies stacked (metres, as Starshipit takes them).
   const dims = order.items.map((i) => products.get(i.productId)?.dimensions ?? {});

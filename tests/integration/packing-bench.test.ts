@@ -125,6 +125,12 @@ describe('labels', () => {
     const abroad = await paidOrder('NZ');
     const third = await paidOrder('AU');
     for (const o of [home, abroad, third]) await fulfilOrder(t.service(), services(platform), o.id);
+    // Abroad the platform gets the customs lines from the book file (the CN23's), at home the book's own line.
+    const sent = await localShipments(file);
+    const abroadItems = sent.find((s) => s.order.orderNumber === abroad.number)!.order.items;
+    expect(abroadItems).toEqual([expect.objectContaining({ quantity: 1, value: 22, tariffCode: expect.stringMatching(/^\d{4}\.\d{2}/), countryOfOrigin: expect.stringMatching(/^[A-Z]{2}$/) })]);
+    expect(sent.find((s) => s.order.orderNumber === home.number)!.order.items).toEqual([expect.objectContaining({ sku: 'book-10-reasons', description: '10 Reasons' })]);
+    expect(sent.find((s) => s.order.orderNumber === home.number)!.order.items[0]).not.toHaveProperty('tariffCode');
     const labels = [];
     for (const o of [home, abroad, third]) labels.push(await printLabel(t.service(), platform, o.id, 'publisher@example.com'));
     for (const label of labels) expect(label.ok).toBe(true);

@@ -88,6 +88,20 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
     select: { sql: `select tracking_status_at from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set tracking_status_at = now() where id = '${ORDER_A}'`, allowed: ['service'] },
   },
+  // A book's customs data, from its book file: public facts about a book for sale, like its weight; only the
+  // catalog sync (the service role) writes them.
+  'products.customs_description': {
+    select: { sql: `select customs_description from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set customs_description = 'Printed book' where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
+  'products.hs_code': {
+    select: { sql: `select hs_code from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set hs_code = '4901.99' where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
+  'products.origin_country': {
+    select: { sql: `select origin_country from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set origin_country = 'CN' where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
 };
 
 /** Functions whose arguments changed: one signature each (PostgREST calls a function by its name), as listed. */
@@ -329,6 +343,7 @@ const SERVICE_FUNCTIONS = [
   'marketing_opt_out',
   'availability_create_mailing',
   'sync_low_stock_levels',
+  'sync_customs',
   'begin_part_refund',
   'settle_part_refund',
   'newsletter_claim_batch',
@@ -617,6 +632,7 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.back_in_stock_decline(gen_random_uuid())`,
       `select public.marketing_opt_out('x@example.com', 'reminder')`,
       `select public.sync_low_stock_levels('[{"id": "rosary-kit", "low_stock_level": 3}]')`,
+      `select public.sync_customs('[{"id": "rosary-kit", "customs_description": "Rosary kit", "hs_code": "7117.90", "origin_country": "IT"}]')`,
       `select public.begin_part_refund('${ORDER_A}', 1, 'Damaged', 'x')`,
       `select public.settle_part_refund('${PART_REFUND}', 're_forged', null)`,
       `select public.newsletter_claim_batch('${NEWSLETTER}', 10)`,

@@ -7,6 +7,7 @@
 /** One line of the parcel, with what customs asks of it abroad. Value in dollars, weight in kilograms. */
 export interface PlatformItem {
   description: string;
+  /** The book's id; empty on a customs line, which names what customs reads instead. */
   sku: string;
   quantity: number;
   /** Kilograms per copy. */

@@ -156,7 +156,7 @@ export function createStarshipit(options: StarshipitOptions): ShippingPlatform {
           },
           items: order.items.map((i) => ({
             description: i.description,
-            sku: i.sku,
+            ...(i.sku ? { sku: i.sku } : {}),
             quantity: i.quantity,
             weight: i.weight,
             value: i.value,
