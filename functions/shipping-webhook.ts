@@ -7,10 +7,9 @@
 import { readServerEnv } from '../src/config/env';
 import { orderNumber } from '../src/lib/format';
 import { sendShippingEmailOnce } from './_lib/back-office';
-import { fulfilmentServices } from './_lib/fulfilment';
 import { handle, json, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { WebhookSignatureError } from './_lib/providers/errors';
-import { SHIPPING_PLATFORM_NOT_SET_UP } from './_lib/providers/select';
+import { SHIPPING_PLATFORM_NOT_SET_UP, selectEmailProvider, selectShippingPlatform } from './_lib/providers/select';
 import { UnreadableTrackingEvent } from './_lib/providers/starshipit';
 import { platformActor, recordTrackingEvent, retryShipments } from './_lib/shipments';
 import { serviceClient } from './_lib/supabase-admin';
@@ -18,9 +17,10 @@ import { serviceClient } from './_lib/supabase-admin';
 export default handle(async (request) => {
   if (request.method !== 'POST') return problem(405, 'Use POST with the tracking event as JSON.');
   const env = readServerEnv();
-  const services = fulfilmentServices(env, request);
-  const platform = services.shipping;
+  // Only what a tracking event needs: a deploy's payment settings have nothing to do with it.
+  const platform = selectShippingPlatform(env);
   if (!platform) return problem(503, SHIPPING_PLATFORM_NOT_SET_UP);
+  const services = { email: selectEmailProvider(env), siteOrigin: env.SITE_URL ?? new URL(request.url).origin };
   const raw = await readBodyText(request);
   let event: Awaited<ReturnType<typeof platform.readWebhook>>;
   try {

@@ -298,7 +298,11 @@ async function settleInterruptedPartRefunds(ctx: BackOfficeContext, order: Order
 }
 
 /** One email per tracking number: the first tells the shopper it shipped, a later number is a correction. */
-export async function sendShippingEmailOnce(ctx: BackOfficeContext, orderId: string, number: string): Promise<ActionOutcome> {
+export async function sendShippingEmailOnce(
+  ctx: Pick<BackOfficeContext, 'db' | 'actor'> & { services: Pick<FulfilmentServices, 'email' | 'siteOrigin'> },
+  orderId: string,
+  number: string,
+): Promise<ActionOutcome> {
   const { data, error } = await ctx.db.rpc('claim_shipping_email', { p_order_id: orderId });
   if (error) throw error;
   const claim = z.object({ kind: z.enum(['first', 'correction', 'none']), previous: z.string().nullable().optional() }).parse(data);
