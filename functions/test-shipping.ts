@@ -18,6 +18,9 @@ export const TEST_EVENTS = [
   { label: 'Delivered', status: 'Delivered' },
 ] as const;
 
+/** The button's words for a Starshipit status, as the page lists what it sent. */
+const labelOf = (status: string) => TEST_EVENTS.find((e) => e.status === status)?.label ?? status;
+
 const postSchema = z.object({ order: z.string().regex(/^[0-9A-F]{8}$/), status: z.enum(['Dispatched', 'InTransit', 'Delivered']) });
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -61,7 +64,7 @@ export default handle(async (request) => {
     if (!answer.ok) return problem(502, `The shop's webhook answered ${answer.status}: ${await answer.text()}`);
     await recordLocalEvent(shipment.platformOrderId, parsed.data.status);
     const back = new URL(url.pathname, url.origin);
-    back.searchParams.set('sent', `${parsed.data.status} ${shipment.order.orderNumber}`);
+    back.searchParams.set('sent', `${labelOf(parsed.data.status)} ${shipment.order.orderNumber}`);
     return Response.redirect(back.href, 303);
   }
 
@@ -70,7 +73,7 @@ export default handle(async (request) => {
     .slice(0, 100)
     .map((s) => {
       const d = s.order.destination;
-      const events = s.events.map((e) => `<li>${escapeHtml(e.status)} — ${escapeHtml(new Date(e.at).toLocaleString('en-AU', { timeZone: 'Australia/Sydney' }))}</li>`).join('');
+      const events = s.events.map((e) => `<li>${escapeHtml(labelOf(e.status))} — ${escapeHtml(new Date(e.at).toLocaleString('en-AU', { timeZone: 'Australia/Sydney' }))}</li>`).join('');
       const buttons = TEST_EVENTS.map(
         (e) => `<button type="submit" name="status" value="${e.status}"${s.label ? '' : ' disabled'} aria-label="${escapeHtml(`${e.label}: order ${s.order.orderNumber}`)}">${e.label}</button>`,
       ).join('');
