@@ -21,9 +21,14 @@ import { startTestShop, type TestShop } from '../helpers/shop';
 let t: TestShop;
 const file = join(mkdtempSync(join(tmpdir(), 'packing-bench-')), 'shipping.jsonl');
 beforeAll(async () => {
+  // The shop's own functions use the same stand-in file as this test's platform.
+  process.env.LOCAL_SHIPPING_FILE = file;
   t = await startTestShop();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  delete process.env.LOCAL_SHIPPING_FILE;
+});
 
 /** The local stand-in (in a file of this test's own), with every call to it counted. */
 function countingPlatform(fail?: () => Error): ShippingPlatform & { created: ReturnType<typeof vi.fn> } {
@@ -202,5 +207,36 @@ describe('the tracking webhook', () => {
     const answer = await post(body, signStarshipitBody(LOCAL_WEBHOOK_SECRET, body));
     expect(answer.status).toBe(400);
     expect((await answer.json()).error).toMatch(/order_number, tracking_status and last_updated_date/);
+  });
+});
+
+describe('/api/admin-labels', () => {
+  it('staff only; a body that names no orders is refused with what to do', async () => {
+    const anonymous = await fetch(`${t.url}/api/admin-labels`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ toPack: true }) });
+    expect(anonymous.status).toBe(401);
+    await t.service().from('staff_members').insert({ email: 'packer@example.com' });
+    const staff = await t.signIn('packer@example.com');
+    const token = (await staff.auth.getSession()).data.session!.access_token;
+    const ask = (body: unknown) =>
+      fetch(`${t.url}/api/admin-labels`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const empty = await ask({ orderIds: [] });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).error).toBe('orderIds: Choose at least one order.');
+
+    // Every order to pack, as one PDF: each one shipped, the customer emailed by the shop's outbox.
+    const waiting = await paidOrder();
+    await fulfilOrder(t.service(), services(countingPlatform()), waiting.id);
+    const { data: toPack } = await t.service().from('orders').select('id').eq('status', 'processing').eq('payment_status', 'paid');
+    const answer = await ask({ toPack: true });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { pdf: string; printed: Array<{ orderId: string }>; failed: unknown[]; message: string };
+    expect(body.failed).toEqual([]);
+    expect(body.printed.map((p) => p.orderId).sort()).toEqual(toPack!.map((o) => o.id).sort());
+    expect((await PDFDocument.load(Buffer.from(body.pdf, 'base64'))).getPageCount()).toBe(toPack!.length);
+    expect((await t.service().from('orders').select('id').eq('status', 'processing').eq('payment_status', 'paid')).data).toEqual([]);
+    expect(await historyOf(waiting.id)).toEqual(['shipment_sent', 'shipped', 'label_printed', 'shipping_emailed']);
+    const nothingLeft = await ask({ toPack: true });
+    expect(nothingLeft.status).toBe(409);
+    expect((await nothingLeft.json()).error).toBe('There is no order to pack, so no label to print.');
   });
 });
