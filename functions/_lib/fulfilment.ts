@@ -105,8 +105,9 @@ export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServic
     await sendLowStockNoticeOnce(db, services, orderId);
     // Last, after everything the payment path owes the shopper: a platform failure is recorded and retried, never thrown.
     if (services.shipping) {
-      await sendToPlatformOnce(db, services.shipping, orderId);
-      await retryShipments(db, services.shipping, 2);
+      const sent = await sendToPlatformOnce(db, services.shipping, orderId);
+      // Others waiting are retried only while the platform answers, so a platform that is down costs one deadline.
+      if (sent.outcome !== 'failed') await retryShipments(db, services.shipping, 2);
     }
   }
   if (result === 'out_of_stock' || result === 'duplicate') {

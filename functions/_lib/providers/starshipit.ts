@@ -126,7 +126,8 @@ export function readTrackingEvent(rawBody: string): TrackingEvent {
 }
 
 export function createStarshipit(options: StarshipitOptions): ShippingPlatform {
-  const { apiKey, subscriptionKey, webhookSecret, fetch: fetchImpl = globalThis.fetch, timeoutMs = 8000 } = options;
+  // Five seconds: it runs after a payment is fulfilled, inside the payment webhook's own time.
+  const { apiKey, subscriptionKey, webhookSecret, fetch: fetchImpl = globalThis.fetch, timeoutMs = 5000 } = options;
   const base = (options.baseUrl ?? 'https://api.starshipit.com').replace(/\/$/, '');
   const headers = { 'StarShipIT-Api-Key': apiKey, 'Ocp-Apim-Subscription-Key': subscriptionKey, 'content-type': 'application/json', accept: 'application/json' };
   const call = (method: 'GET' | 'POST', path: string, body?: unknown) =>
