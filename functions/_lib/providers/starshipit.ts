@@ -24,7 +24,8 @@ import { ProviderError, WebhookSignatureError } from './errors';
 import type { PlatformLabel, PlatformOrder, ShippingPlatform, TrackingEvent } from './shipping-platform';
 import { requestProvider, type ProviderHttpResponse } from './transport';
 
-const NAME = 'starshipit';
+/** How errors and logs name it; the platform's own name (`name`) stays 'starshipit'. */
+const NAME = 'Starshipit';
 export const STARSHIPIT_SIGNATURE_HEADER = 'x-starshipit-signature';
 
 export interface StarshipitOptions {
@@ -137,7 +138,7 @@ export function createStarshipit(options: StarshipitOptions): ShippingPlatform {
   const refused = (response: ProviderHttpResponse) => !response.ok || (response.body as { success?: unknown } | undefined)?.success === false;
 
   return {
-    name: NAME,
+    name: 'starshipit',
     async createOrder(order: PlatformOrder) {
       const response = await call('POST', '/api/orders', {
         order: {
