@@ -33,6 +33,7 @@ export default defineConfig({
         LOCAL_DB: 'memory',
         LOCAL_CDN_CACHE: 'off',
         LOCAL_OUTBOX_FILE: 'test-results/outbox.jsonl',
+        LOCAL_SHIPPING_FILE: 'test-results/shipping-platform.jsonl',
         ...(process.env.LOCAL_DIST_DIR && { LOCAL_DIST_DIR: process.env.LOCAL_DIST_DIR }),
       },
       reuseExistingServer: false,

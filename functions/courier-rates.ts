@@ -11,18 +11,21 @@ import { goodsAfterCode, promotionCodeInput } from './_lib/promotion-codes';
 import { serviceClient } from './_lib/supabase-admin';
 
 const text = (max: number) => z.string().trim().max(max).optional().default('');
-const body = z.object({
-  pickupPostcode: text(10),
-  deliveryPostcode: z.string().trim().min(1, 'deliveryPostcode is required').max(20),
-  deliverySuburb: text(100),
-  deliveryState: text(100),
-  deliveryAddressLine1: text(200),
-  deliveryAddressLine2: text(200),
-  deliveryCountry: country,
-  cart: cartInput,
-  /** The code the shopper applied: free shipping is judged on the goods after it. */
-  promotionCode: promotionCodeInput,
-});
+const body = z
+  .object({
+    pickupPostcode: text(10),
+    // Abroad the parcel is priced by the country and its weight; an Australian quote needs the postcode.
+    deliveryPostcode: text(20),
+    deliverySuburb: text(100),
+    deliveryState: text(100),
+    deliveryAddressLine1: text(200),
+    deliveryAddressLine2: text(200),
+    deliveryCountry: country,
+    cart: cartInput,
+    /** The code the shopper applied: free shipping is judged on the goods after it. */
+    promotionCode: promotionCodeInput,
+  })
+  .refine((request) => request.deliveryCountry !== 'AU' || request.deliveryPostcode.length > 0, { message: 'deliveryPostcode is required', path: ['deliveryPostcode'] });
 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);

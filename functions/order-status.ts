@@ -36,6 +36,8 @@ export default handle(async (request) => {
     /** The tax invoice and its adjustment notes, once paid (null before, or where the seller is not configured). */
     invoice: taxInvoiceOf(order, sellerIdentity(env)),
     tracking: order.trackingNumber && order.trackingCarrier ? { number: order.trackingNumber, carrier: order.trackingCarrier, url: trackingUrl(order.trackingCarrier, order.trackingNumber) } : null,
+    /** The latest tracking event from the carrier, with when it happened. */
+    latestTracking: order.trackingStatus && order.trackingStatusAt ? { status: order.trackingStatus, at: order.trackingStatusAt } : null,
   });
 });
 

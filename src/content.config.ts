@@ -10,6 +10,7 @@ import { withClearErrors } from '@/features/content/content-errors';
 import { withInternalLinkCheck } from '@/features/content/internal-links';
 import { bookFrontmatter } from '@/features/catalog/book-schema';
 import { catalogDir } from '@/features/catalog/catalog-dir';
+import { rateCardProblem } from '@/lib/international-rates';
 
 const link = z.object({
   label: z.string().min(1),
@@ -199,4 +200,32 @@ const deliveryEstimates = defineCollection({
   }),
 });
 
-export const collections = withClearErrors({ landing, blog, legal, books, site, settings, deliveryEstimates });
+/** Prices for one service to one destination: one per weight band, in AUD. */
+const servicePrices = z.strictObject({ standard: z.array(z.number().positive()), express: z.array(z.number().positive()) });
+
+/**
+ * Australia Post's International Standard and Express by destination and weight band:
+ * `content/shipping/international-rates.json` (JSON, so the functions import the same file; src/lib/international-rates.ts
+ * reads it). The checkout charges it when Australia Post's own prices cannot be had.
+ */
+const internationalRates = defineCollection({
+  loader: glob({ pattern: 'international-rates.json', base: './content/shipping' }),
+  schema: z
+    .strictObject({
+      about: z.string().optional(),
+      weightBandsKg: z.array(z.number().positive()).min(1),
+      unitedStates: servicePrices,
+      unitedKingdom: servicePrices,
+      canada: servicePrices,
+      newZealand: servicePrices,
+      ireland: servicePrices,
+      restOfWorld: servicePrices,
+      sample,
+    })
+    .superRefine((card, context) => {
+      const problem = rateCardProblem(card);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
+});
+
+export const collections = withClearErrors({ landing, blog, legal, books, site, settings, deliveryEstimates, internationalRates });

@@ -20,6 +20,8 @@ import { purgeLiveCatalog } from './live-catalog';
 import { handle, problem, readJsonBody, type FunctionHandler } from './http';
 import { getOrder, getOrderWithItems, type Order } from './orders';
 import { ConfigurationError } from './runtime';
+import { SHIPPING_PLATFORM_NOT_SET_UP } from './providers/select';
+import { sendToPlatformOnce } from './shipments';
 
 export type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
 
@@ -88,6 +90,7 @@ export const orderActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('cancel'), orderId: z.uuid('orderId must be an order id') }),
   z.object({ action: z.literal('retry_refund'), orderId: z.uuid('orderId must be an order id') }),
   z.object({ action: z.literal('resend_confirmation'), orderId: z.uuid('orderId must be an order id') }),
+  z.object({ action: z.literal('send_to_platform'), orderId: z.uuid('orderId must be an order id') }),
   z.object({
     action: z.literal('refund_part'),
     orderId: z.uuid('orderId must be an order id'),
@@ -168,6 +171,23 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
     }
     case 'refund_part':
       return refundPart(ctx, order, number, action.amountCents, action.reason);
+    case 'send_to_platform': {
+      const platform = ctx.services.shipping;
+      if (!platform) return { status: 409, message: SHIPPING_PLATFORM_NOT_SET_UP };
+      const sent = await sendToPlatformOnce(ctx.db, platform, order.id);
+      switch (sent.outcome) {
+        case 'sent':
+          return { status: 200, message: `Order ${number} is at the shipping platform now.` };
+        case 'already':
+          return { status: 200, message: `Order ${number} is already at the shipping platform; it was not sent twice.` };
+        case 'busy':
+          return { status: 409, message: `Order ${number} is being sent to the shipping platform just now. Look again in a minute.` };
+        case 'not_paid':
+          return { status: 409, message: 'Only a paid order goes to the shipping platform.' };
+        case 'failed':
+          return { status: 502, message: `The shipping platform did not take order ${number}: ${sent.error ?? 'no answer'}. It will be tried again; you can also send it again.` };
+      }
+    }
   }
 }
 
@@ -278,7 +298,11 @@ async function settleInterruptedPartRefunds(ctx: BackOfficeContext, order: Order
 }
 
 /** One email per tracking number: the first tells the shopper it shipped, a later number is a correction. */
-async function sendShippingEmailOnce(ctx: BackOfficeContext, orderId: string, number: string): Promise<ActionOutcome> {
+export async function sendShippingEmailOnce(
+  ctx: Pick<BackOfficeContext, 'db' | 'actor'> & { services: Pick<FulfilmentServices, 'email' | 'siteOrigin'> },
+  orderId: string,
+  number: string,
+): Promise<ActionOutcome> {
   const { data, error } = await ctx.db.rpc('claim_shipping_email', { p_order_id: orderId });
   if (error) throw error;
   const claim = z.object({ kind: z.enum(['first', 'correction', 'none']), previous: z.string().nullable().optional() }).parse(data);

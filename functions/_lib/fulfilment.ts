@@ -15,7 +15,9 @@ import { adoptPayerName, claimEmail, fulfil, getOrder, getOrderWithItems, record
 import { purgeLiveCatalog } from './live-catalog';
 import { sendLowStockNoticeOnce } from './stock';
 import type { CdnCache } from './providers/cdn-cache';
-import { selectCdnCache, selectEmailProvider, selectPaymentProvider } from './providers/select';
+import { selectCdnCache, selectEmailProvider, selectPaymentProvider, selectShippingPlatform } from './providers/select';
+import type { ShippingPlatform } from './providers/shipping-platform';
+import { retryShipments, sendToPlatformOnce } from './shipments';
 import type { EmailMessage, EmailProvider } from './providers/email';
 import type { PaymentProvider, PaymentSession } from './providers/payments';
 import { sellerIdentity } from './tax-invoice';
@@ -34,6 +36,8 @@ export interface FulfilmentServices {
   cdn?: CdnCache;
   /** The seller the tax invoices name (SHOP_LEGAL_NAME, SHOP_ABN); without one, emails carry no tax invoice. */
   seller?: Seller | null;
+  /** The shipping platform each paid order is sent to once; null or unset: none is configured, labels are typed by hand. */
+  shipping?: ShippingPlatform | null;
 }
 
 /** Where the publisher's notices go: NOTIFY_EMAIL_TO, else the sender, else the publisher's public address. */
@@ -50,6 +54,7 @@ export function fulfilmentServices(env: ServerEnv, request: Request, payments: P
     notifyTo: notificationRecipient(env),
     cdn: selectCdnCache(env),
     seller: sellerIdentity(env),
+    shipping: selectShippingPlatform(env),
   };
 }
 
@@ -98,6 +103,12 @@ export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServic
     const { notifyTo } = services;
     if (notifyTo) await sendOrderEmailOnce(db, services, orderId, 'publisher', (order, origin) => newOrderNotice(order, notifyTo, origin));
     await sendLowStockNoticeOnce(db, services, orderId);
+    // Last, after everything the payment path owes the shopper: a platform failure is recorded and retried, never thrown.
+    if (services.shipping) {
+      const sent = await sendToPlatformOnce(db, services.shipping, orderId);
+      // Others waiting are retried only while the platform answers, so a platform that is down costs one deadline.
+      if (sent.outcome !== 'failed') await retryShipments(db, services.shipping, 2);
+    }
   }
   if (result === 'out_of_stock' || result === 'duplicate') {
     await refundOnce(db, services.payments, orderId, options.raiseRefundFailure ?? false);

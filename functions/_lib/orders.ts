@@ -24,7 +24,7 @@ const shippingMethodSchema = z.looseObject({
 export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, gift_hide_sender, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at, cart_id, replaced_at, duplicate_of';
+  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, gift_hide_sender, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at, cart_id, replaced_at, duplicate_of, tracking_status, tracking_status_at';
 
 const orderRowSchema = z
   .object({
@@ -63,6 +63,8 @@ const orderRowSchema = z
     cart_id: z.string().nullable(),
     replaced_at: z.string().nullable(),
     duplicate_of: z.string().nullable(),
+    tracking_status: z.string().nullish(),
+    tracking_status_at: z.string().nullish(),
   })
   .transform((row) => ({
     id: row.id,
@@ -111,6 +113,9 @@ const orderRowSchema = z
     replacedAt: row.replaced_at,
     /** A second payment for one cart: the paid order it was refunded for. */
     duplicateOf: row.duplicate_of,
+    /** The latest tracking event the shipping platform reported ("In transit") and when the carrier reported it. */
+    trackingStatus: row.tracking_status ?? null,
+    trackingStatusAt: row.tracking_status_at ?? null,
   }));
 export type Order = z.output<typeof orderRowSchema>;
 

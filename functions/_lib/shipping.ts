@@ -48,7 +48,7 @@ function serviceOf(planName: string): ShippingService {
 }
 
 /** One quote in the canonical shape, or undefined when it has no name or no usable price. */
-function canonical(input: unknown): ShippingQuote | undefined {
+function canonical(input: unknown, country: string): ShippingQuote | undefined {
   const parsed = quoteInputSchema.safeParse(input);
   if (!parsed.success) return undefined;
   const q = parsed.data;
@@ -67,21 +67,21 @@ function canonical(input: unknown): ShippingQuote | undefined {
     price: toCents(q.price) / 100,
     eta: {
       // A carrier that states no time: the publisher's own range for the service.
-      days_range: (q.eta?.days_range ?? q.eta_days_range ?? '').trim() || deliveryEstimate('AU', service),
+      days_range: (q.eta?.days_range ?? q.eta_days_range ?? '').trim() || deliveryEstimate(country, service),
       date_range: (q.eta?.date_range ?? q.eta_date_range ?? '').trim(),
     },
   };
 }
 
 /**
- * Canonical quotes, duplicates removed (same plan, price and satchel: carriers list one service under several
+ * Canonical quotes (a quote stating no time takes the publisher's range for `country`), duplicates removed (same plan, price and satchel: carriers list one service under several
  * codes), sorted by ascending price. Entries without a name or a price are dropped rather than shown as $NaN.
  */
-export function normaliseQuotes(quotes: readonly unknown[]): ShippingQuote[] {
+export function normaliseQuotes(quotes: readonly unknown[], country = 'AU'): ShippingQuote[] {
   const seen = new Set<string>();
   const result: ShippingQuote[] = [];
   for (const input of quotes) {
-    const quote = canonical(input);
+    const quote = canonical(input, country);
     if (!quote) continue;
     const key = [quote.plan_name.trim().toLowerCase(), toCents(quote.price), quote.is_satchel ? (quote.satchel_size ?? 'satchel') : 'parcel'].join('|');
     if (seen.has(key)) continue;
@@ -104,8 +104,10 @@ export interface ShippingQuoteResult {
 
 /**
  * Quotes for a parcel, never failing: the shopper always gets something to choose.
- * - Outside Australia: the international flat rate, whatever the provider (carrier APIs here are domestic).
- * - Provider error or an empty answer: the flat table, with the provider's shopper-safe message or the shop's own text.
+ * - In Australia and abroad alike, the provider's prices for the parcel's weight (Australia Post's domestic or
+ *   international services).
+ * - Provider error or an empty answer: the rate card (abroad by weight), with the provider's shopper-safe message
+ *   or the shop's own text.
  * Free shipping is applied last, so it covers live and fallback quotes alike.
  */
 export async function quoteShipping(provider: ShippingRatesProvider, request: ParcelRequest, subtotal: number): Promise<ShippingQuoteResult> {
@@ -115,15 +117,14 @@ export async function quoteShipping(provider: ShippingRatesProvider, request: Pa
     ...extra,
   });
 
-  if (request.country !== 'AU') return finish(fallbackQuotes(request.country), { fallback: false });
-
+  const card = () => fallbackQuotes(request.country, request.weightGrams);
   try {
-    const quotes = normaliseQuotes(await provider.quote(request));
-    if (quotes.length === 0) return finish(fallbackQuotes(request.country), { fallback: true, message: SHIPPING_RATES_FAILURE_MESSAGE });
+    const quotes = normaliseQuotes(await provider.quote(request), request.country);
+    if (quotes.length === 0) return finish(card(), { fallback: true, message: SHIPPING_RATES_FAILURE_MESSAGE });
     return finish(quotes, { fallback: false });
   } catch (error) {
     const userMessage = error instanceof Error && 'userMessage' in error && typeof error.userMessage === 'string' ? error.userMessage : undefined;
-    return finish(fallbackQuotes(request.country), { fallback: true, message: userMessage || SHIPPING_RATES_FAILURE_MESSAGE });
+    return finish(card(), { fallback: true, message: userMessage || SHIPPING_RATES_FAILURE_MESSAGE });
   }
 }
 

@@ -32,12 +32,11 @@ export const SHIPPING = {
   freeShippingThreshold: 75,
   /** Where parcels are sent from (Sydney). */
   pickupPostcode: '2170',
-  /** Used when live quotes fail, and as the embedded default table. */
+  /** Used when live quotes fail, and as the embedded default table; abroad, content/shipping/international-rates.json. */
   fallback: {
     domestic: { id: 'au-standard', name: 'AU Standard Courier', price: 15 },
     /** Australia Post's faster domestic service; never free. */
     express: { id: 'au-express', name: 'AU Express Courier', price: 25 },
-    international: { id: 'international-flat', name: 'International Shipping', price: 25 },
   },
   // How long each takes is the publisher's to state: content/shipping/delivery-estimates.json.
   defaultCarrier: 'Australia Post',

@@ -53,6 +53,18 @@ export const ENV_VARS = {
     description:
       "The seller's Australian Business Number, 11 digits (e.g. 51 824 753 556), printed on every tax invoice and adjustment note; the doctor checks its check digits. Required in a deploy. Unset locally: a labelled stand-in.",
   },
+  STARSHIPIT_API_KEY: {
+    context: 'server',
+    description:
+      'Starshipit API key (Settings > API, the StarShipIT-Api-Key). With the subscription key, paid orders go to Starshipit and labels print from /admin. Unset: tracking numbers are typed by hand.',
+  },
+  STARSHIPIT_SUBSCRIPTION_KEY: { context: 'server', description: 'Starshipit subscription key (Settings > API, the Ocp-Apim-Subscription-Key).' },
+  STARSHIPIT_API_BASE_URL: { context: 'server', description: 'Optional: point the Starshipit client at another address (testing only). Unset in production: https://api.starshipit.com.' },
+  STARSHIPIT_WEBHOOK_SECRET: {
+    context: 'server',
+    description:
+      'The webhook secret key set in Starshipit (Settings > Tracking & notifications) for the endpoint /api/shipping-webhook: its tracking events are refused without a matching X-Starshipit-Signature.',
+  },
 } as const satisfies Record<string, EnvVar>;
 
 export type EnvVarName = keyof typeof ENV_VARS;
@@ -80,6 +92,10 @@ export const serverEnvSchema = z.object({
   SHOP_POSTAL_ADDRESS: optional,
   SHOP_LEGAL_NAME: optional,
   SHOP_ABN: optional,
+  STARSHIPIT_API_KEY: optional,
+  STARSHIPIT_SUBSCRIPTION_KEY: optional,
+  STARSHIPIT_API_BASE_URL: z.url().optional().catch(undefined),
+  STARSHIPIT_WEBHOOK_SECRET: optional,
   /** Set by Netlify at build time only ("production", "deploy-preview", "branch-deploy"); functions never see it. */
   CONTEXT: optional,
   /** Set by Netlify in every deployed function: their presence means "this is a deploy", whatever else is set. */

@@ -26,7 +26,7 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
 
     const page = await browser.newPage();
     await staffSignsIn(page, publisherEmail);
-    await expect(page.getByRole('button', { name: 'To pack' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'To pack', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await page.getByLabel('Search by order number or email').fill(number);
     await page.getByRole('link', { name: number }).click();
     await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible();

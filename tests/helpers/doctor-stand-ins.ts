@@ -30,6 +30,8 @@ export const DOCTOR_KEYS = {
   places: 'doctor-places-key',
   /** A real key whose project has Places API (New) switched off: Google answers 403 PERMISSION_DENIED. */
   placesApiOff: 'doctor-places-key-api-off',
+  starshipitApi: 'doctor-starshipit-api-key',
+  starshipitSubscription: 'doctor-starshipit-subscription-key',
 } as const;
 
 export interface WebhookEndpoint {
@@ -73,7 +75,7 @@ export function goodState(): StandInState {
 
 export interface DoctorStandIns {
   state: StandInState;
-  urls: { supabase: string; stripe: string; resend: string; turnstile: string; auspost: string; places: string; site: string };
+  urls: { supabase: string; stripe: string; resend: string; turnstile: string; auspost: string; places: string; starshipit: string; site: string };
   /** Every request each stand-in received. */
   servers: Record<keyof DoctorStandIns['urls'], FakeProvider<unknown>>;
   close: () => Promise<void>;
@@ -203,7 +205,16 @@ export async function startDoctorStandIns(state: StandInState = goodState()): Pr
     sendJson(response, 200, { suggestions: [{ placePrediction: { placeId: 'ChIJ3S-JXmauEmsRUcIaWtf4MzE' } }] });
   });
 
-  standIns.servers = { supabase, site, stripe, resend, turnstile, auspost, places } as DoctorStandIns['servers'];
+  // Starshipit's gateway: both keys or a 401, as its API reference shows.
+  const starshipit = await startFakeProvider((seen, response) => {
+    if (seen.headers['starshipit-api-key'] !== DOCTOR_KEYS.starshipitApi || seen.headers['ocp-apim-subscription-key'] !== DOCTOR_KEYS.starshipitSubscription) {
+      return sendJson(response, 401, { statusCode: 401, message: 'Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.' });
+    }
+    if (seen.method !== 'GET' || seen.url.pathname !== '/api/orders/unshipped') return sendJson(response, 404, { statusCode: 404, message: 'Resource not found' });
+    sendJson(response, 200, { orders: [], total_pages: 0, success: true, errors: [] });
+  });
+
+  standIns.servers = { supabase, site, stripe, resend, turnstile, auspost, places, starshipit } as DoctorStandIns['servers'];
   standIns.urls = Object.fromEntries(Object.entries(standIns.servers).map(([name, server]) => [name, server.url])) as DoctorStandIns['urls'];
   standIns.close = async () => {
     await Promise.all(Object.values(standIns.servers).map((server) => server.close()));
@@ -241,13 +252,17 @@ export function goodEnv(standIns: DoctorStandIns): Record<string, string> {
     DOCTOR_TURNSTILE_API_URL: urls.turnstile,
     DOCTOR_AUSPOST_API_URL: urls.auspost,
     DOCTOR_GOOGLE_PLACES_API_URL: urls.places,
+    STARSHIPIT_API_KEY: DOCTOR_KEYS.starshipitApi,
+    STARSHIPIT_SUBSCRIPTION_KEY: DOCTOR_KEYS.starshipitSubscription,
+    STARSHIPIT_WEBHOOK_SECRET: 'doctor-starshipit-webhook-secret',
+    DOCTOR_STARSHIPIT_API_URL: urls.starshipit,
   };
 }
 
 /**
  * A deploy with one mistake per provider: email sign-up on and confirmed by nobody, the webhook disabled and
  * missing an event, the sending domain unverified, a wrong Turnstile secret, a refused Australia Post key,
- * Places API (New) off for the key's project, no Content-Security-Policy on the site, STRIPE_WEBHOOK_SECRET
+ * Places API (New) off for the key's project, a refused Starshipit key, no Content-Security-Policy on the site, STRIPE_WEBHOOK_SECRET
  * unset, and a test publishable key beside a live secret key.
  */
 export function misconfigure(standIns: DoctorStandIns): Record<string, string> {
@@ -275,5 +290,6 @@ export function misconfigure(standIns: DoctorStandIns): Record<string, string> {
     GOOGLE_PLACES_API_KEY: DOCTOR_KEYS.placesApiOff,
     // One digit off: the check digits catch it.
     SHOP_ABN: '51 824 753 557',
+    STARSHIPIT_API_KEY: 'wrong-starshipit-key',
   };
 }

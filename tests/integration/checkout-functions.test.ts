@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestShop, type TestShop } from '../helpers/shop';
+import { internationalPrice } from '../../src/lib/international-rates';
 
 let t: TestShop;
 beforeAll(async () => {
@@ -57,9 +58,10 @@ describe('create-checkout charges the database price', () => {
   it.each([
     ['AU at 75 AUD or more ships free', 'AU', 4, 0],
     ['AU below 75 AUD pays the standard rate', 'AU', 3, 15],
-    ['abroad pays the international rate, whatever the subtotal', 'NZ', 4, 25],
+    // 4 copies of a 300 g book: the rate card's International Standard for 1.2 kg (no Australia Post key here).
+    ['abroad pays International Standard for the parcel’s weight, whatever the subtotal', 'NZ', 4, internationalPrice('NZ', 'standard', 1200)],
   ])('%s', async (_, country, quantity, shipping) => {
-    const method = country === 'AU' ? 'au-standard' : 'international-flat';
+    const method = country === 'AU' ? 'au-standard' : 'international-standard';
     const { status, body } = await post('create-checkout', {
       cartItems: [{ id: 'book-10-reasons', quantity }],
       shippingDetails: { ...address, country, shippingMethod: { id: method } },
@@ -118,10 +120,10 @@ describe('create-checkout writes an address the post can deliver to', () => {
   it.each([
     [
       'a US address without its state',
-      { country: 'US', state: '', postalCode: '10001', shippingMethod: { id: 'international-flat' } },
+      { country: 'US', state: '', postalCode: '10001', shippingMethod: { id: 'international-standard' } },
       /shippingDetails\.state: Please complete your shipping address/,
     ],
-    ['a ZIP code of four digits', { country: 'US', state: 'NY', postalCode: '1001', shippingMethod: { id: 'international-flat' } }, /Please enter a valid zip code \(for example 10001\)/],
+    ['a ZIP code of four digits', { country: 'US', state: 'NY', postalCode: '1001', shippingMethod: { id: 'international-standard' } }, /Please enter a valid zip code \(for example 10001\)/],
     ['an Australian postcode of three digits', { postalCode: '200' }, /Please enter a valid postcode \(for example 2000\)/],
     ['a state that is none', { state: 'Sydney' }, /Please choose a state from the list/],
   ])('%s is refused with the field and what to do', async (_case, change, message) => {

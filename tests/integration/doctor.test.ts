@@ -79,11 +79,12 @@ describe('npm run doctor: a well-configured deploy', () => {
       'Turnstile secret',
       'Australia Post rates',
       'Google Places',
+      'Starshipit',
       'Sample content',
     ]);
     expect(report.text).toContain(`Pre-flight for ${standIns.urls.site} (CONTEXT=production)`);
-    expect(report.text.split('\n').filter((text) => text.startsWith('✓ '))).toHaveLength(13);
-    expect(report.text).toMatch(/13 passed, 0 failed, 0 warnings, 0 skipped — ready to go live\.$/);
+    expect(report.text.split('\n').filter((text) => text.startsWith('✓ '))).toHaveLength(14);
+    expect(report.text).toMatch(/14 passed, 0 failed, 0 warnings, 0 skipped — ready to go live\.$/);
   });
 
   it('asks each provider as its documentation says: the right path, method and key header', async () => {
@@ -97,6 +98,11 @@ describe('npm run doctor: a well-configured deploy', () => {
     expect(last('auspost')).toMatchObject({ method: 'GET', headers: { 'auth-key': DOCTOR_KEYS.auspost } });
     expect(Object.fromEntries(last('auspost').url.searchParams)).toMatchObject({ from_postcode: '2170', to_postcode: '3000', weight: '0.5' });
     expect(last('places')).toMatchObject({ method: 'POST', path: '/v1/places:autocomplete', headers: { 'x-goog-api-key': DOCTOR_KEYS.places } });
+    expect(last('starshipit')).toMatchObject({
+      method: 'GET',
+      path: '/api/orders/unshipped?limit=1',
+      headers: { 'starshipit-api-key': DOCTOR_KEYS.starshipitApi, 'ocp-apim-subscription-key': DOCTOR_KEYS.starshipitSubscription },
+    });
   });
 
   it('requires exactly the variables a hosted deploy needs, read from the env module', () => {
@@ -134,8 +140,8 @@ describe('npm run doctor: a misconfigured deploy', () => {
 
   it('exits 1 and prints ✗ for each failed line with its fix under it', () => {
     expect(report.exitCode).toBe(1);
-    expect(report.counts.fail).toBe(10);
-    expect(report.text).toMatch(/3 passed, 10 failed, 0 warnings, 0 skipped — fix each ✗ line, then run the doctor again\.$/);
+    expect(report.counts.fail).toBe(11);
+    expect(report.text).toMatch(/3 passed, 11 failed, 0 warnings, 0 skipped — fix each ✗ line, then run the doctor again\.$/);
     for (const result of report.results.filter((r) => r.status === 'fail')) {
       expect(report.text).toContain(`✗ ${result.name}: ${result.detail.split('\n')[0]}`);
       expect(report.text).toContain(`    fix: ${result.fix!.split('\n')[0]}`);
@@ -335,6 +341,29 @@ describe('Stripe keys and the deploy context', () => {
   it('STRIPE_API_BASE_URL left set in a production deploy fails: payments would not go to Stripe', async () => {
     const report = await doctor({ ...goodEnv(standIns), STRIPE_API_BASE_URL: 'http://localhost:12111' });
     expect(line(report, 'Stripe endpoint')).toMatchObject({ status: 'fail', fix: 'Delete STRIPE_API_BASE_URL from the deploy: it is for pointing tests at a Stripe stand-in.' });
+  });
+});
+
+describe('Starshipit', () => {
+  it('configured: the keys are accepted, and the line says where its webhook must point', async () => {
+    const starshipit = line(await doctor(goodEnv(standIns)), 'Starshipit');
+    expect(starshipit.status).toBe('pass');
+    expect(starshipit.detail).toContain(`${standIns.urls.site}/api/shipping-webhook`);
+  });
+
+  it('misconfigured: a key Starshipit refuses (401) fails with where to copy the keys from', async () => {
+    const starshipit = line(await doctor({ ...goodEnv(standIns), STARSHIPIT_SUBSCRIPTION_KEY: 'wrong' }), 'Starshipit');
+    expect(starshipit).toMatchObject({ status: 'fail' });
+    expect(starshipit.detail).toMatch(/^Starshipit refused STARSHIPIT_API_KEY or STARSHIPIT_SUBSCRIPTION_KEY \(401: Access denied/);
+    expect(starshipit.fix).toContain('Settings → API');
+  });
+
+  it('without the webhook secret: a warning naming the webhook URL to set; without the keys: skipped', async () => {
+    const noSecret = line(await doctor({ ...goodEnv(standIns), STARSHIPIT_WEBHOOK_SECRET: '' }), 'Starshipit');
+    expect(noSecret.status).toBe('warn');
+    expect(noSecret.fix).toContain(`${standIns.urls.site}/api/shipping-webhook`);
+    const none = line(await doctor({ ...goodEnv(standIns), STARSHIPIT_API_KEY: '', STARSHIPIT_SUBSCRIPTION_KEY: '' }), 'Starshipit');
+    expect(none).toMatchObject({ status: 'skip', detail: 'needs STARSHIPIT_API_KEY and STARSHIPIT_SUBSCRIPTION_KEY (see Optional variables)' });
   });
 });
 

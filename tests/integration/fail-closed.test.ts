@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import config from '../../astro.config.mjs';
 import { readServerEnv } from '@/config/env';
-import { FORMS_NOT_SET_UP, PAYMENTS_NOT_SET_UP, selectEmailProvider, selectHumanCheck, selectPaymentProvider } from '../../functions/_lib/providers/select';
+import {
+  FORMS_NOT_SET_UP,
+  PAYMENTS_NOT_SET_UP,
+  SHIPPING_PLATFORM_NOT_SET_UP,
+  selectEmailProvider,
+  selectHumanCheck,
+  selectPaymentProvider,
+  selectShippingPlatform,
+} from '../../functions/_lib/providers/select';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
@@ -42,6 +50,17 @@ const checkoutBody = {
   shippingDetails: { fullName: 'Guest', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } },
   customerEmail: 'buyer@example.com',
 };
+
+describe('a deploy without Starshipit’s keys sends no order anywhere', () => {
+  it('no platform is chosen, the TEST shipping page answers 404 and the tracking webhook 503', async () => {
+    expect(selectShippingPlatform(readServerEnv({ ...NETLIFY_RUNTIME, SHOP_LOCAL_SERVER: '1' }))).toBeNull();
+    expect(selectShippingPlatform(readServerEnv({ SHOP_LOCAL_SERVER: '1' }))?.name).toBe('local-test');
+    expect(selectShippingPlatform(readServerEnv({ ...NETLIFY_RUNTIME, STARSHIPIT_API_KEY: 'k', STARSHIPIT_SUBSCRIPTION_KEY: 's' }))?.name).toBe('starshipit');
+    asDeployed();
+    expect((await fetch(`${t.url}/api/test-shipping`)).status).toBe(404);
+    expect(await post('shipping-webhook', { order_number: 'AB12CD34', tracking_status: 'Delivered' })).toEqual({ status: 503, body: { error: SHIPPING_PLATFORM_NOT_SET_UP } });
+  });
+});
 
 describe('a deploy without the Stripe secret fails closed', () => {
   it('create-checkout answers 503 with a message for the shopper and writes no order', async () => {

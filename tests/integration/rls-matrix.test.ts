@@ -79,6 +79,29 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
     select: { sql: `select duplicate_of from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set duplicate_of = null where id = '${ORDER_A}'`, allowed: ['service'] },
   },
+  // The latest tracking event the shipping platform reported: its shopper reads it with the order; only the server writes it.
+  'orders.tracking_status': {
+    select: { sql: `select tracking_status from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set tracking_status = 'Delivered' where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.tracking_status_at': {
+    select: { sql: `select tracking_status_at from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set tracking_status_at = now() where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  // A book's customs data, from its book file: public facts about a book for sale, like its weight; only the
+  // catalog sync (the service role) writes them.
+  'products.customs_description': {
+    select: { sql: `select customs_description from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set customs_description = 'Printed book' where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
+  'products.hs_code': {
+    select: { sql: `select hs_code from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set hs_code = '4901.99' where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
+  'products.origin_country': {
+    select: { sql: `select origin_country from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set origin_country = 'CN' where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
 };
 
 /** Functions whose arguments changed: one signature each (PostgREST calls a function by its name), as listed. */
@@ -194,6 +217,26 @@ const TABLES: Record<string, TableRow> = {
     delete: { sql: `delete from public.order_events`, allowed: [] },
     truncate: [],
   },
+  // Each order at the shipping platform: written only by the shipment functions, read by the server; staff read it
+  // through admin_get_order, shoppers never.
+  shipments: {
+    select: { sql: `select state from public.shipments`, allowed: ['service'] },
+    insert: { sql: `insert into public.shipments (order_id, order_number, platform) values ('${ORDER_C}', '00000000', 'starshipit')`, allowed: [] },
+    update: { sql: `update public.shipments set state = 'delivered'`, allowed: [] },
+    delete: { sql: `delete from public.shipments`, allowed: [] },
+    truncate: [],
+  },
+  // The tracking events received, once each: append-only, written only by record_tracking_event.
+  shipment_tracking_events: {
+    select: { sql: `select status from public.shipment_tracking_events`, allowed: ['service'] },
+    insert: {
+      sql: `insert into public.shipment_tracking_events (order_id, event_key, status, occurred_at) values ('${ORDER_A}', repeat('b', 64), 'Delivered', now())`,
+      allowed: [],
+    },
+    update: { sql: `update public.shipment_tracking_events set status = 'Delivered'`, allowed: [] },
+    delete: { sql: `delete from public.shipment_tracking_events`, allowed: [] },
+    truncate: [],
+  },
   // Written only by the refund functions; staff read them through admin_order_refunds.
   order_refunds: {
     select: { sql: `select amount from public.order_refunds`, allowed: ['service'] },
@@ -300,12 +343,19 @@ const SERVICE_FUNCTIONS = [
   'marketing_opt_out',
   'availability_create_mailing',
   'sync_low_stock_levels',
+  'sync_customs',
   'begin_part_refund',
   'settle_part_refund',
   'newsletter_claim_batch',
   'newsletter_batch_sent',
   'newsletter_unsubscribe',
   'check_promotion_code',
+  'claim_shipment_send',
+  'record_shipment_sent',
+  'record_shipment_failed',
+  'record_shipment_label',
+  'record_tracking_event',
+  'shipments_to_retry',
 ];
 const STAFF_FUNCTIONS = [
   'require_staff',
@@ -402,6 +452,8 @@ const FIXTURES = `
   insert into public.low_stock_alerts (product_id, level, stock, order_id) values ('rosary-kit', 10, 5, '${ORDER_A}');
   insert into public.back_in_stock_requests (product_id, email, confirmed_at) values ('rosary-kit', 'waiting@example.com', now());
   insert into public.marketing_opt_outs (email, via) values ('gone@example.com', 'reminder');
+  insert into public.shipments (order_id, order_number, platform, state, platform_order_id) values ('${ORDER_A}', '00000000', 'starshipit', 'sent', '1');
+  insert into public.shipment_tracking_events (order_id, event_key, status, occurred_at) values ('${ORDER_A}', repeat('a', 64), 'InTransit', now());
   insert into public.order_refunds (id, order_id, amount, reason, actor) values ('${PART_REFUND}', '${ORDER_A}', 5, 'Damaged corner', 'publisher@example.com');
   insert into public.newsletters (id, subject, body_markdown, created_by) values ('${NEWSLETTER}', 'News', 'Hello', 'publisher@example.com');
   insert into public.newsletter_deliveries (newsletter_id, email, subscription_id) select '${NEWSLETTER}', lower(email), id from public.newsletter_subscriptions;
@@ -565,6 +617,12 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.mark_order_delivered('${ORDER_A}', 'x')`,
       `select public.cancel_paid_order('${ORDER_A}', 'x')`,
       `select public.check_promotion_code('PARISH10', 100, 'a@example.com')`,
+      `select public.claim_shipment_send('${ORDER_A}', 'starshipit')`,
+      `select public.record_shipment_sent('${ORDER_A}', '2', 'x')`,
+      `select public.record_shipment_failed('${ORDER_A}', 'refused', 'x')`,
+      `select public.record_shipment_label('${ORDER_A}', '33ABC1234567', 'Australia Post', 'x')`,
+      `select public.record_tracking_event('00000000', repeat('c', 64), 'Delivered', null, null, now(), 'x')`,
+      `select count(*) from public.shipments_to_retry(5)`,
       `select public.sync_catalog('${JSON.stringify([{ id: 'book-10-reasons', title: 'Synced', price: 1, category: 'Books', weight: 1, dimensions: { length: 1, width: 1, height: 1 } }])}'::jsonb)`,
       `select public.claim_low_stock_alerts('${ORDER_A}')`,
       `select public.release_low_stock_alert((select id from public.low_stock_alerts limit 1))`,
@@ -574,6 +632,7 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.back_in_stock_decline(gen_random_uuid())`,
       `select public.marketing_opt_out('x@example.com', 'reminder')`,
       `select public.sync_low_stock_levels('[{"id": "rosary-kit", "low_stock_level": 3}]')`,
+      `select public.sync_customs('[{"id": "rosary-kit", "customs_description": "Rosary kit", "hs_code": "7117.90", "origin_country": "IT"}]')`,
       `select public.begin_part_refund('${ORDER_A}', 1, 'Damaged', 'x')`,
       `select public.settle_part_refund('${PART_REFUND}', 're_forged', null)`,
       `select public.newsletter_claim_batch('${NEWSLETTER}', 10)`,

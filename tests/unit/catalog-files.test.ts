@@ -32,6 +32,9 @@ describe('readCatalog', () => {
         featured: false,
         low_stock_level: 10,
         quantity_prices: [],
+        customs_description: "Printed children's picture book",
+        hs_code: '4903.00',
+        origin_country: 'AU',
       },
     ]);
   });
@@ -46,9 +49,23 @@ describe('readCatalog', () => {
     ['a negative weight', (s: string) => s.replace('weightGrams: 180', 'weightGrams: -1'), /weightGrams/],
     ['a malformed ISBN', (s: string) => s.replace('978-1-234567-89-7', '12345'), /ISBN/],
     ['a cover that is not there', (s: string) => s.replace('./rosary-for-little-hands.jpg', './missing.jpg'), /cover \.\/missing\.jpg is not in/],
+    ['a book for sale without its HS code', (s: string) => s.replace(/^hsCode: .*\n/m, ''), /rosary-for-little-hands\.mdx:(?=[\s\S]*needed on a book for sale)[\s\S]*at hsCode/],
+    ['a book for sale without its customs description', (s: string) => s.replace(/^customsDescription: .*\n/m, ''), /rosary-for-little-hands\.mdx:[\s\S]*customsDescription/],
+    ['a book for sale without its country of origin', (s: string) => s.replace(/^originCountry: .*\n/m, ''), /rosary-for-little-hands\.mdx:[\s\S]*originCountry/],
+    ['an HS code that is not one', (s: string) => s.replace('hsCode: "4903.00"', 'hsCode: "4903"'), /a tariff code like 4903\.00[\s\S]*at hsCode/],
+    ['a country that is not one', (s: string) => s.replace('originCountry: "AU"', 'originCountry: "XX"'), /ISO 3166[\s\S]*at originCountry/],
     ['a cover that is not JPEG or PNG', (s: string) => s.replace('./rosary-for-little-hands.jpg', './cover.gif'), /\.png, \.jpg or \.jpeg/],
   ])('stops on %s, naming the file and the field', (_, edit, message) => {
     expect(() => readCatalog(fixtureCopy(edit))).toThrow(message);
+  });
+
+  it('lets a book not yet released wait for its customs data, and takes a lower-case country', () => {
+    const later = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
+    const withoutCustoms = (s: string) => s.replace(/^(customsDescription|hsCode|originCountry): .*\n/gm, '');
+    const [row] = readCatalog(fixtureCopy((s) => withoutCustoms(s).replace(/^price: /m, `releaseDate: ${later}\nprice: `)));
+    expect(row).toMatchObject({ customs_description: null, hs_code: null, origin_country: null });
+    expect(() => readCatalog(fixtureCopy((s) => withoutCustoms(s).replace(/^price: /m, 'releaseDate: 2020-01-01\nprice: ')))).toThrow(/hsCode/);
+    expect(readCatalog(fixtureCopy((s) => s.replace('originCountry: "AU"', 'originCountry: "cn"')))[0]?.origin_country).toBe('CN');
   });
 
   it('stops on two files with one id, and on an empty folder', () => {

@@ -5,6 +5,7 @@
  * "no" when there is none; brand; condition), and shipping per country in the form country:region:service:price.
  * Checked on the builder with made-up books and on the feed the build wrote to dist/.
  */
+import { internationalPrice } from '@/lib/international-rates';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -150,13 +151,17 @@ describe('the Merchant Center feed builder', () => {
   });
 
   it('ships to every country the checkout takes, at the rate card’s price, with the free-shipping rule', () => {
-    const forOneCopy = feedShipping(22);
+    const forOneCopy = feedShipping(22, 300);
     expect([...new Set(forOneCopy.map((s) => s.country))]).toEqual([...ALLOWED_COUNTRIES]);
     expect(forOneCopy.filter((s) => s.country === 'AU').map((s) => [s.service, s.price])).toEqual([
       [SHIPPING.fallback.domestic.name, `${SHIPPING.fallback.domestic.price.toFixed(2)} AUD`],
       [SHIPPING.fallback.express.name, `${SHIPPING.fallback.express.price.toFixed(2)} AUD`],
     ]);
-    expect(forOneCopy.find((s) => s.country === 'US')!.price).toBe(`${SHIPPING.fallback.international.price.toFixed(2)} AUD`);
+    // Abroad, the card's International Standard and Express for one copy's weight.
+    expect(forOneCopy.filter((s) => s.country === 'US').map((s) => [s.service, s.price])).toEqual([
+      ['International Standard', `${internationalPrice('US', 'standard', 300).toFixed(2)} AUD`],
+      ['International Express', `${internationalPrice('US', 'express', 300).toFixed(2)} AUD`],
+    ]);
     // A book priced at the free-shipping threshold ships free in Australia by the standard service only.
     const atThreshold = feedShipping(SHIPPING.freeShippingThreshold).filter((s) => s.country === 'AU');
     expect(atThreshold.map((s) => s.price)).toEqual(['0.00 AUD', `${SHIPPING.fallback.express.price.toFixed(2)} AUD`]);

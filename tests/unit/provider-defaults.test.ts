@@ -16,7 +16,7 @@ describe('local default providers', () => {
     expect(rates.name).toBe('flat-rate');
     const parcel = { fromPostcode: '2170', toPostcode: '3000', weightGrams: 300, lengthCm: 21.6, widthCm: 21.6, heightCm: 0.6 };
     expect(await rates.quote({ ...parcel, country: 'AU' })).toEqual(fallbackQuotes('AU'));
-    expect(await rates.quote({ ...parcel, country: 'GB' })).toEqual(fallbackQuotes('GB'));
+    expect(await rates.quote({ ...parcel, country: 'GB' })).toEqual(fallbackQuotes('GB', 300));
     expect(selectShippingRates(readServerEnv({ AUSPOST_API_KEY: 'key' })).name).not.toBe('flat-rate');
   });
 

@@ -1,4 +1,5 @@
 /** Shipping rules: normalised quotes, the fallback table, free shipping, the parcel. */
+import { internationalPrice } from '@/lib/international-rates';
 import { describe, expect, it } from 'vitest';
 import { ALLOWED_COUNTRIES, SHIPPING } from '@/config/constants';
 import { readFileSync } from 'node:fs';
@@ -108,9 +109,18 @@ describe('fallbackQuotes', () => {
     ]);
   });
 
-  it.each(ALLOWED_COUNTRIES.filter((c) => c !== 'AU'))('%s: the international flat rate of 25 AUD, with the range stated for the country', (country) => {
-    expect(fallbackQuotes(country)).toEqual([expect.objectContaining({ id: 'international-flat', plan_name: 'International Shipping', price: 25 })]);
-    const range = fallbackQuotes(country)[0]!.eta.days_range;
+  it.each(ALLOWED_COUNTRIES.filter((c) => c !== 'AU'))('%s: International Standard and Express from the rate card for the weight, with the range stated for the country', (country) => {
+    expect(fallbackQuotes(country, 300)).toEqual([
+      expect.objectContaining({
+        id: 'international-standard',
+        plan_name: 'International Standard',
+        carrier: 'Australia Post',
+        service: 'standard',
+        price: internationalPrice(country, 'standard', 300),
+      }),
+      expect.objectContaining({ id: 'international-express', plan_name: 'International Express', carrier: 'Australia Post', service: 'express', price: internationalPrice(country, 'express', 300) }),
+    ]);
+    const range = fallbackQuotes(country, 300)[0]!.eta.days_range;
     expect(range).toMatch(/^\d+-\d+ business days$/);
     expect(range).toBe(deliveryEstimate(country));
   });
@@ -174,7 +184,7 @@ describe('applyFreeShipping', () => {
   });
 
   it.each(ALLOWED_COUNTRIES.filter((c) => c !== 'AU'))('never free to %s, whatever the subtotal', (country) => {
-    expect(applyFreeShipping(fallbackQuotes(country), { country, subtotal: 500 })[0]!.price).toBe(25);
+    expect(applyFreeShipping(fallbackQuotes(country, 300), { country, subtotal: 500 })[0]!.price).toBe(internationalPrice(country, 'standard', 300));
   });
 
   it('does not change the quotes it was given', () => {
@@ -199,7 +209,7 @@ describe('quoteShipping', () => {
 
   it('no provider configured: the fallback table itself, not reported as a failure', async () => {
     expect(await quoteShipping(flatRateShipping, request, 22)).toEqual({ quotes: fallbackQuotes('AU'), fallback: false });
-    expect(await quoteShipping(flatRateShipping, { ...request, country: 'US', toPostcode: '10001' }, 22)).toEqual({ quotes: fallbackQuotes('US'), fallback: false });
+    expect(await quoteShipping(flatRateShipping, { ...request, country: 'US', toPostcode: '10001' }, 22)).toEqual({ quotes: fallbackQuotes('US', 300), fallback: false });
   });
 
   it('live quotes are normalised (deduplicated, sorted)', async () => {
@@ -209,10 +219,15 @@ describe('quoteShipping', () => {
     expect(result.quotes.map((q) => q.id)).toEqual(['a', 'b']);
   });
 
-  it('abroad: the international flat rate, without asking the domestic carrier', async () => {
-    const live = provider(async () => [quote({})]);
-    expect(await quoteShipping(live, { ...request, country: 'NZ', toPostcode: '6011' }, 200)).toEqual({ quotes: fallbackQuotes('NZ'), fallback: false });
-    expect(live.calls).toBe(0);
+  it('abroad: the carrier is asked too, and a failure falls back to the rate card for the weight', async () => {
+    const live = provider(async () => [quote({ id: 'INT_PARCEL_STD_OWN_PACKAGING', plan_name: 'International Standard', price: 31.2 })]);
+    const nz = { ...request, country: 'NZ' as const, toPostcode: '6011', weightGrams: 9000 };
+    expect((await quoteShipping(live, nz, 200)).quotes.map((q) => [q.id, q.price])).toEqual([['INT_PARCEL_STD_OWN_PACKAGING', 31.2]]);
+    expect(live.calls).toBe(1);
+    const failing = provider(async () => {
+      throw new ProviderError('fake', 503, 'Service Unavailable');
+    });
+    expect(await quoteShipping(failing, nz, 200)).toEqual({ quotes: fallbackQuotes('NZ', 9000), fallback: true, message: SHIPPING_RATES_FAILURE_MESSAGE });
   });
 
   it("a provider error: the fallback table with the shop's message", async () => {

@@ -11,6 +11,7 @@ import { checkGooglePlaces } from './checks/google-places';
 import { checkResend } from './checks/resend';
 import { checkSampleContent } from './checks/sample-content';
 import { checkFunctions, checkSecurityHeaders } from './checks/site';
+import { checkStarshipit } from './checks/starshipit';
 import { checkStripeKeys } from './checks/stripe-keys';
 import { checkStripeWebhook } from './checks/stripe-webhook';
 import { checkSupabaseAuth } from './checks/supabase-auth';
@@ -34,6 +35,7 @@ export const CHECKS: readonly Check[] = [
   checkTurnstile,
   checkAustraliaPost,
   checkGooglePlaces,
+  checkStarshipit,
   checkSampleContent,
 ];
 
@@ -46,6 +48,8 @@ export function providerEndpoints(env: Readonly<Record<string, string | undefine
     turnstile: env.DOCTOR_TURNSTILE_API_URL ?? 'https://challenges.cloudflare.com',
     auspost: env.DOCTOR_AUSPOST_API_URL ?? 'https://digitalapi.auspost.com.au',
     places: env.DOCTOR_GOOGLE_PLACES_API_URL ?? 'https://places.googleapis.com',
+    // Without an override, the Starshipit the functions themselves would use.
+    starshipit: env.DOCTOR_STARSHIPIT_API_URL ?? env.STARSHIPIT_API_BASE_URL ?? 'https://api.starshipit.com',
   };
 }
 

@@ -20,6 +20,7 @@ export interface ProviderEndpoints {
   turnstile: string;
   auspost: string;
   places: string;
+  starshipit: string;
 }
 
 export interface DoctorContext {

@@ -1,13 +1,20 @@
 /**
- * Australia Post Postage Assessment Calculator (PAC): the retail domestic parcel prices for one parcel.
- * GET {base}/postage/parcel/domestic/service.json?from_postcode&to_postcode&length&width&height (cm)&weight (kg),
- * key in the AUTH-KEY header. The answer is XML turned into JSON, so a list of one arrives as a bare object.
+ * Australia Post Postage Assessment Calculator (PAC): the retail parcel prices for one parcel, key in the AUTH-KEY
+ * header. The answer is XML turned into JSON, so a list of one arrives as a bare object.
+ * - Domestic: GET {base}/postage/parcel/domestic/service.json?from_postcode&to_postcode&length&width&height (cm)&weight (kg)
+ * - International: GET {base}/postage/parcel/international/service.json?country_code (ISO alpha-2)&weight (kg, at
+ *   most 20), answering the same `{ services: { service: [{ code, name, price, max_extra_cover, options }] } }`;
+ *   the shop offers its International Standard (INT_PARCEL_STD_OWN_PACKAGING) and Express
+ *   (INT_PARCEL_EXP_OWN_PACKAGING). https://developers.auspost.com.au/apis/pac/reference/international-parcel-services
+ *   and https://developers.auspost.com.au/apis/pac/tutorial/international-parcel
+ * A heavier order goes as several parcels of at most 20 kg, each priced and added up.
  */
 import { z } from 'zod';
 import { deliveryEstimate, type DeliveryService } from '../../../src/features/checkout/delivery-estimates';
 import { ProviderError } from './errors';
 import { requestProvider } from './transport';
 import { carrierPrice, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider } from './shipping-rates';
+import { parcelWeights } from '../../../src/lib/international-rates';
 
 const NAME = 'australia-post';
 const CARRIER = 'Australia Post';
@@ -103,6 +110,18 @@ function toQuote(service: PacService): ShippingQuote {
   };
 }
 
+/** Australia Post's international parcel services the shop offers, by PAC code. */
+export const INTERNATIONAL_CODES: Record<string, { name: string; service: DeliveryService }> = {
+  INT_PARCEL_STD_OWN_PACKAGING: { name: 'International Standard', service: 'standard' },
+  INT_PARCEL_EXP_OWN_PACKAGING: { name: 'International Express', service: 'express' },
+};
+
+/** PAC's limit for one international parcel. */
+export const INTERNATIONAL_MAX_GRAMS = 20_000;
+
+/** Kilograms to the gram, as PAC takes them. */
+const kg = (grams: number) => String(Math.round(grams) / 1000);
+
 /** Centimetres with one decimal, never below 1: a flat item still has a packaging thickness. */
 function cm(value: number): string {
   return String(Math.max(1, Math.round(value * 10) / 10));
@@ -111,20 +130,74 @@ function cm(value: number): string {
 export function createAustraliaPostRates(options: AustraliaPostOptions): ShippingRatesProvider {
   const { apiKey, baseUrl = 'https://digitalapi.auspost.com.au', fetch: fetchImpl = globalThis.fetch, timeoutMs = 8000 } = options;
 
+  /** One PAC service list; any refusal or a body that is not one is a ProviderError. */
+  async function services(path: string, query: URLSearchParams): Promise<PacService[]> {
+    const response = await requestProvider(NAME, fetchImpl, `${baseUrl.replace(/\/$/, '')}${path}?${query}`, { method: 'GET', headers: { 'AUTH-KEY': apiKey, accept: 'application/json' } }, timeoutMs);
+
+    const error = errorSchema.safeParse(response.body);
+    if (!response.ok || error.success) {
+      const status = response.ok ? 400 : response.status;
+      const message = error.success ? error.data : `HTTP ${response.status}`;
+      // PAC's validation texts ("Please enter a valid To postcode.") help the shopper; key and server errors do not.
+      const forShopper = error.success && status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
+      throw new ProviderError(NAME, status, `Australia Post refused the quote (${status}): ${message}`, forShopper ? { userMessage: message } : {});
+    }
+
+    const parsed = serviceListSchema.safeParse(response.body);
+    if (!parsed.success) {
+      throw new ProviderError(NAME, 502, 'Australia Post answered something that is not a service list.', { code: 'invalid-response', cause: parsed.error });
+    }
+    return parsed.data.services === '' ? [] : (parsed.data.services.service ?? []);
+  }
+
+  /**
+   * International Standard and Express for the order's weight: each parcel of at most 20 kg priced by PAC, the
+   * prices added up per service. A service missing for one of the parcels is not offered.
+   */
+  async function international(request: ParcelRequest): Promise<ShippingQuote[]> {
+    const parcels = parcelWeights(request.weightGrams, INTERNATIONAL_MAX_GRAMS);
+    const weights = [...new Set(parcels)];
+    const answers = new Map<number, PacService[]>();
+    // One request per distinct weight (a 30 kg order is one 20 kg and one 10 kg parcel: two requests).
+    for (const grams of weights) {
+      answers.set(grams, await services('/postage/parcel/international/service.json', new URLSearchParams({ country_code: request.country, weight: kg(grams) })));
+    }
+    return Object.entries(INTERNATIONAL_CODES).flatMap(([code, offer]) => {
+      let cents = 0;
+      let deliveryTime: string | undefined;
+      for (const grams of parcels) {
+        const found = answers.get(grams)?.find((service) => service.code.toUpperCase() === code);
+        if (!found) return [];
+        cents += Math.round(found.price * 100);
+        deliveryTime ??= found.delivery_time?.trim() || undefined;
+      }
+      const quote: ShippingQuote = {
+        id: code,
+        plan_name: offer.name,
+        carrier: CARRIER,
+        is_satchel: false,
+        satchel_size: null,
+        service: offer.service,
+        price: cents / 100,
+        // Only a time Australia Post states; without one the shop's rules put the publisher's range for the country.
+        eta: { days_range: deliveryTime ? etaFromDeliveryTime(deliveryTime, offer.service) : '', date_range: '' },
+      };
+      return [quote];
+    });
+  }
+
   return {
     name: NAME,
     async quote(request: ParcelRequest): Promise<ShippingQuote[]> {
-      if (request.country !== 'AU') {
-        throw new ProviderError(NAME, 400, `Australia Post domestic rates cover Australian addresses only, not ${request.country}.`, { code: 'unsupported' });
+      if (!(request.weightGrams > 0)) {
+        throw new ProviderError(NAME, 400, 'The parcel has no weight, so Australia Post cannot price it.', { code: 'unsupported' });
       }
+      if (request.country !== 'AU') return international(request);
       if (!/^\d{4}$/.test(request.toPostcode.trim()) || !/^\d{4}$/.test(request.fromPostcode.trim())) {
         throw new ProviderError(NAME, 400, `Not an Australian postcode pair: ${request.fromPostcode} → ${request.toPostcode}.`, {
           code: 'unsupported',
           userMessage: 'Please enter a valid Australian postcode.',
         });
-      }
-      if (!(request.weightGrams > 0)) {
-        throw new ProviderError(NAME, 400, 'The parcel has no weight, so Australia Post cannot price it.', { code: 'unsupported' });
       }
 
       const query = new URLSearchParams({
@@ -134,31 +207,9 @@ export function createAustraliaPostRates(options: AustraliaPostOptions): Shippin
         width: cm(request.widthCm),
         height: cm(request.heightCm),
         // PAC takes kilograms; grams → kg to the gram.
-        weight: String(Math.round(request.weightGrams) / 1000),
+        weight: kg(request.weightGrams),
       });
-      const response = await requestProvider(
-        NAME,
-        fetchImpl,
-        `${baseUrl.replace(/\/$/, '')}/postage/parcel/domestic/service.json?${query}`,
-        { method: 'GET', headers: { 'AUTH-KEY': apiKey, accept: 'application/json' } },
-        timeoutMs,
-      );
-
-      const error = errorSchema.safeParse(response.body);
-      if (!response.ok || error.success) {
-        const status = response.ok ? 400 : response.status;
-        const message = error.success ? error.data : `HTTP ${response.status}`;
-        // PAC's validation texts ("Please enter a valid To postcode.") help the shopper; key and server errors do not.
-        const forShopper = error.success && status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429;
-        throw new ProviderError(NAME, status, `Australia Post refused the quote (${status}): ${message}`, forShopper ? { userMessage: message } : {});
-      }
-
-      const parsed = serviceListSchema.safeParse(response.body);
-      if (!parsed.success) {
-        throw new ProviderError(NAME, 502, 'Australia Post answered something that is not a service list.', { code: 'invalid-response', cause: parsed.error });
-      }
-      const services = parsed.data.services === '' ? [] : (parsed.data.services.service ?? []);
-      return services.map(toQuote);
+      return (await services('/postage/parcel/domestic/service.json', query)).map(toQuote);
     },
   };
 }

@@ -22,6 +22,9 @@ import { createLocalTestPayments } from './local-payments';
 import { createStripePayments } from './stripe';
 import { localCdnCache, noCdnCache, type CdnCache } from './cdn-cache';
 import { createNetlifyPurge } from './netlify-purge';
+import { createLocalShipping } from './local-shipping';
+import type { ShippingPlatform } from './shipping-platform';
+import { createStarshipit } from './starshipit';
 
 const warned = new Set<string>();
 function warnOnce(key: string, message: string): void {
@@ -126,4 +129,29 @@ export function selectCdnCache(env: ServerEnv): CdnCache {
   if (localStandInsAllowed(env)) return localCdnCache;
   warnOnce('cdn-cache', '[providers] NETLIFY_PURGE_API_TOKEN or SITE_ID is not set: cached answers are not purged and expire by their cache period.');
   return noCdnCache;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The shipping platform: labels and tracking.
+
+export const SHIPPING_PLATFORM_NOT_SET_UP =
+  'No shipping platform is set up for this site (STARSHIPIT_API_KEY and STARSHIPIT_SUBSCRIPTION_KEY): orders are not sent to Starshipit and labels cannot be printed here. Type the tracking number of each parcel instead.';
+
+/**
+ * Starshipit when STARSHIPIT_API_KEY and STARSHIPIT_SUBSCRIPTION_KEY are set; the local stand-in on the local
+ * server; anywhere else null (logged once): orders are not sent, the back office says so, and a tracking number
+ * typed by hand still ships an order.
+ */
+export function selectShippingPlatform(env: ServerEnv): ShippingPlatform | null {
+  if (env.STARSHIPIT_API_KEY && env.STARSHIPIT_SUBSCRIPTION_KEY) {
+    return createStarshipit({
+      apiKey: env.STARSHIPIT_API_KEY,
+      subscriptionKey: env.STARSHIPIT_SUBSCRIPTION_KEY,
+      webhookSecret: env.STARSHIPIT_WEBHOOK_SECRET,
+      baseUrl: env.STARSHIPIT_API_BASE_URL,
+    });
+  }
+  if (localStandInsAllowed(env)) return createLocalShipping({ webhookSecret: env.STARSHIPIT_WEBHOOK_SECRET });
+  warnOnce('shipping-platform', `[providers] ${SHIPPING_PLATFORM_NOT_SET_UP}`);
+  return null;
 }

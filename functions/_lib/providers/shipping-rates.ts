@@ -1,5 +1,5 @@
 /**
- * Shipping rates: what a carrier adapter answers, and the local default, the shop's flat rate card. The
+ * Shipping rates: what a carrier adapter answers, and the local default, the shop's rate card. The
  * quote shape is the checkout's contract with the page (src/features/checkout/contract.ts).
  */
 import { z } from 'zod';
@@ -42,10 +42,10 @@ export interface ShippingRatesProvider {
   quote(request: ParcelRequest): Promise<ShippingQuote[]>;
 }
 
-/** The default without a carrier account: the flat rate card is the price list itself. */
+/** The default without a carrier account: the rate card is the price list itself (abroad, by weight). */
 export const flatRateShipping: ShippingRatesProvider = {
   name: 'flat-rate',
   async quote(request) {
-    return fallbackQuotes(request.country);
+    return fallbackQuotes(request.country, request.weightGrams);
   },
 };

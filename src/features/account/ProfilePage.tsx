@@ -96,6 +96,14 @@ function OrderHistory({ history }: { history: History }) {
                 <dd>{order.itemCount}</dd>
                 <dt className="text-slate-600">Total</dt>
                 <dd className="font-semibold">{formatPrice(order.total)}</dd>
+                {order.latestTracking && (
+                  <>
+                    <dt className="text-slate-600">Tracking</dt>
+                    <dd>
+                      {order.latestTracking.status} — {formatShortDate(order.latestTracking.at)}
+                    </dd>
+                  </>
+                )}
               </dl>
               <div className="mt-3 flex flex-wrap gap-x-5 gap-y-2">
                 <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
@@ -142,6 +150,11 @@ function OrderHistory({ history }: { history: History }) {
                   <td className="px-4 py-3">{order.itemCount}</td>
                   <td className="px-4 py-3">
                     <StatusBadge status={order.status} />
+                    {order.latestTracking && (
+                      <span className="mt-1 block text-sm text-slate-700">
+                        {order.latestTracking.status} — {formatShortDate(order.latestTracking.at)}
+                      </span>
+                    )}
                   </td>
                   <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
                   <td className="px-4 py-3">

@@ -14,6 +14,8 @@ export interface OrderSummary {
   itemCount: number;
   /** Opens the order's status page (items, delivery method, tracking). */
   statusToken: string;
+  /** The latest tracking event the carrier reported, and when; null before the parcel is tracked. */
+  latestTracking: { status: string; at: string } | null;
 }
 
 export class OrderHistoryError extends Error {}
@@ -28,7 +30,7 @@ export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
   if (joined.error) console.error('Failed to join guest orders', joined.error);
   const orders = await supabase
     .from('orders')
-    .select('id, created_at, status, total_amount, payment_status, shipping_address, status_token')
+    .select('id, created_at, status, total_amount, payment_status, shipping_address, status_token, tracking_status, tracking_status_at')
     .eq('user_id', userId)
     .in('payment_status', PLACED_ORDER_PAYMENT_STATES)
     .order('created_at', { ascending: false });
@@ -54,6 +56,7 @@ export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
     total: Number(o.total_amount),
     itemCount: counts.get(o.id) ?? 0,
     statusToken: o.status_token,
+    latestTracking: o.tracking_status && o.tracking_status_at ? { status: o.tracking_status, at: o.tracking_status_at } : null,
   }));
 }
 

@@ -11,6 +11,7 @@ import {
   getOrder,
   getOrderRefunds,
   orderBuyer,
+  printLabels,
   runOrderAction,
   setOrderNote,
   undoDelivered,
@@ -114,6 +115,70 @@ function ShipForm({ order, act }: { order: Order; act: (request: OrderActionRequ
         Confirm shipment
       </button>
     </form>
+  );
+}
+
+/** What each state of the order at the shipping platform means, for the publisher. */
+export const SHIPMENT_STATES: Record<NonNullable<Order['shipment']>['state'], string> = {
+  pending: 'Being sent to the shipping platform',
+  sent: 'At the shipping platform: ready for its label',
+  labelled: 'Label printed: waiting for the carrier to scan it',
+  shipped: 'With the carrier',
+  delivered: 'Delivered',
+  failed: 'Not at the shipping platform: sending failed, it will be tried again',
+};
+
+/**
+ * The order at the shipping platform (Starshipit): where it is, Print label (the tracking number then arrives on
+ * the order with nothing typed, and the customer is emailed it), and sending it again when it did not get there.
+ */
+function PlatformPanel({ order, act, reload }: { order: Order; act: (request: OrderActionRequest) => Promise<void>; reload: () => void }) {
+  const [printing, setPrinting] = useState(false);
+  const shipment = order.shipment ?? null;
+  // A parcel shipped another way (a number typed for another carrier) has no label here to print again.
+  const labelled = shipment !== null && ['labelled', 'shipped'].includes(shipment.state);
+  const printable = order.payment_status === 'paid' && (order.status === 'processing' || (order.status === 'shipped' && labelled));
+  const resendable = order.payment_status === 'paid' && order.status !== 'cancelled' && (!shipment || shipment.state === 'failed' || shipment.state === 'pending');
+  async function print() {
+    setPrinting(true);
+    try {
+      toast({ title: await printLabels({ orderIds: [order.id] }) });
+    } catch (error) {
+      toast({ title: error instanceof Error ? error.message : 'The label could not be printed.', variant: 'error' });
+    } finally {
+      setPrinting(false);
+      reload();
+    }
+  }
+  return (
+    <section aria-labelledby="platform-heading" className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+      <h3 id="platform-heading" className="text-lg font-bold">
+        Shipping platform
+      </h3>
+      <p className="mt-1" data-testid="shipment-state">
+        {shipment ? SHIPMENT_STATES[shipment.state] : 'Not sent to a shipping platform.'}
+        {shipment?.platform === 'local-test' && <span className="ml-2 rounded bg-red-700 px-2 py-0.5 text-xs font-bold text-white">TEST</span>}
+      </p>
+      {shipment?.last_error && shipment.state === 'failed' && <p className="mt-1 break-words text-sm text-red-800">Last error: {shipment.last_error}</p>}
+      {order.tracking_status && (
+        <p className="mt-1 text-sm text-slate-700">
+          Latest tracking: {order.tracking_status}
+          {order.tracking_status_at && ` — ${formatDateTime(order.tracking_status_at)}`}
+        </p>
+      )}
+      <div className="mt-3 flex flex-wrap gap-2">
+        {printable && (
+          <button type="button" className="btn-primary" aria-disabled={printing || undefined} onClick={() => !printing && void print()}>
+            {printing ? 'Printing label...' : order.status === 'shipped' ? 'Print label again' : 'Print label'}
+          </button>
+        )}
+        {resendable && (
+          <button type="button" className="btn-secondary" onClick={() => act({ action: 'send_to_platform', orderId: order.id })}>
+            Send to the platform again
+          </button>
+        )}
+      </div>
+    </section>
   );
 }
 
@@ -449,6 +514,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         <span className="text-sm text-slate-700">payment: {paymentLabel}</span>
       </div>
       <Actions order={order} act={act} reload={reload} />
+      {order.payment_status === 'paid' && order.status !== 'cancelled' && <PlatformPanel order={order} act={act} reload={reload} />}
       {order.payment_status === 'paid' && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} />}
       {refunds.refundable && <RefundPartForm order={order} refunds={refunds} reload={reload} />}
       <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} reload={reload} />

@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
 import TaxInvoice from '@/features/invoice/TaxInvoice';
 import { quantityLine, taxInvoicePath, taxInvoiceSchema } from '@/features/invoice/tax-invoice';
+import { formatDateTime } from '@/lib/format';
 import GiftMessageBox from './GiftMessageBox';
 
 const answer = z.object({
@@ -14,6 +15,7 @@ const answer = z.object({
   deliveryMethod: z.string(),
   items: z.array(z.object({ title: z.string(), quantity: z.number() })),
   tracking: z.nullable(z.object({ number: z.string(), carrier: z.string(), url: z.nullable(z.string()) })),
+  latestTracking: z.optional(z.nullable(z.object({ status: z.string(), at: z.string() }))),
   gift: z.optional(z.nullable(z.object({ recipient: z.string(), message: z.string(), hidePrices: z.boolean() }))),
   invoice: z._default(z.nullable(taxInvoiceSchema), null),
 });
@@ -103,6 +105,11 @@ export default function OrderStatusPage() {
               </a>
             </>
           )}
+        </p>
+      )}
+      {order.latestTracking && (
+        <p className="mt-2" data-testid="latest-tracking">
+          Latest from the carrier: <strong>{order.latestTracking.status}</strong> — {formatDateTime(order.latestTracking.at)}
         </p>
       )}
       {order.invoice && (

@@ -7,7 +7,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
-import { listOrders, ORDER_VIEWS, type OrderListItem, type OrderView } from './api';
+import { toast } from '@/features/toast/store';
+import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './api';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadMore, usePages } from './use-pages';
 import { LoadState } from './use-load';
@@ -49,6 +50,20 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
       return next;
     });
   const chosen = state.status === 'ready' ? state.data.filter((o) => selected.has(o.id)) : [];
+  const [printing, setPrinting] = useState(false);
+  // Each printed label ships its order, so the list is read again after.
+  async function print(request: { orderIds: string[] } | { toPack: true }) {
+    setPrinting(true);
+    try {
+      toast({ title: await printLabels(request) });
+      setSelected(new Set());
+    } catch (error) {
+      toast({ title: error instanceof Error ? error.message : 'The labels could not be printed.', variant: 'error' });
+    } finally {
+      setPrinting(false);
+      reload();
+    }
+  }
 
   return (
     <section aria-labelledby="orders-heading">
@@ -81,6 +96,11 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
             Print all packing slips
           </a>
         )}
+        {view === 'to_pack' && state.status === 'ready' && state.data.length > 0 && (
+          <button type="button" className="btn-primary" aria-disabled={printing || undefined} onClick={() => !printing && void print({ toPack: true })}>
+            {printing ? 'Printing labels...' : 'Print labels for all to pack'}
+          </button>
+        )}
       </div>
       {view === 'to_pack' && chosen.length > 0 && (
         <div className="mt-4 flex flex-wrap items-center gap-2 rounded-2xl bg-sky p-3">
@@ -88,6 +108,9 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
           <a href={`/admin/packing-slip?order=${chosen.map((o) => o.id).join(',')}`} className="btn-secondary">
             Print their packing slips
           </a>
+          <button type="button" className="btn-secondary" aria-disabled={printing || undefined} onClick={() => !printing && void print({ orderIds: chosen.map((o) => o.id) })}>
+            Print their labels
+          </button>
           <button type="button" className="btn-primary" onClick={() => setShipping(chosen)}>
             Ship selected
           </button>

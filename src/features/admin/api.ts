@@ -83,6 +83,23 @@ const orderDetail = z.object({
   gift_hide_sender: z.optional(z.boolean()),
   reminder_consent_at: z.optional(maybeText),
   reminder_sent_at: z.optional(maybeText),
+  /** The latest tracking event the shipping platform reported, and when the carrier reported it. */
+  tracking_status: z.optional(maybeText),
+  tracking_status_at: z.optional(maybeText),
+  /** The order at the shipping platform; null until it is sent there (or when no platform is set up). */
+  shipment: z.optional(
+    z.nullable(
+      z.object({
+        state: z.enum(['pending', 'sent', 'labelled', 'shipped', 'delivered', 'failed']),
+        platform: text,
+        platform_order_id: maybeText,
+        attempts: z.number(),
+        last_error: maybeText,
+        sent_at: maybeText,
+        labelled_at: maybeText,
+      }),
+    ),
+  ),
   items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),
   history: z.array(z.object({ action: text, detail: text, actor: text, created_at: text })),
 });
@@ -308,7 +325,7 @@ export const getCustomer = (email: string) => rpc(customerDetail, 'admin_get_cus
 
 export type OrderActionRequest =
   | { action: 'ship'; orderId: string; shipment: ShipmentInput }
-  | { action: 'deliver' | 'cancel' | 'retry_refund' | 'resend_confirmation'; orderId: string }
+  | { action: 'deliver' | 'cancel' | 'retry_refund' | 'resend_confirmation' | 'send_to_platform'; orderId: string }
   | { action: 'refund_part'; orderId: string; amountCents: number; reason: string };
 
 /** POSTs to a staff function with the publisher's token; resolves to its answer, or throws its message. */
@@ -332,6 +349,26 @@ async function postForMessage(path: string, request: unknown): Promise<string> {
 
 /** Runs an order action on the server; resolves to its message, or throws one. */
 export const runOrderAction = (request: OrderActionRequest) => postForMessage('/api/admin-order', request);
+
+const labelsAnswer = z.object({ message: text, pdf: text, fileName: text });
+/**
+ * Prints labels at the shipping platform (one order's, or every order to pack) and saves them as one PDF, one label
+ * a page; each printed label has shipped its order. Resolves to the sentence for the publisher.
+ */
+export async function printLabels(request: { orderIds: string[] } | { toPack: true }): Promise<string> {
+  const answer = labelsAnswer.parse(await postAsStaff('/api/admin-labels', request));
+  const bytes = Uint8Array.from(atob(answer.pdf), (c) => c.charCodeAt(0));
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = answer.fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Long enough for the browser to have taken the file.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return answer.message;
+}
 
 const sendProgress = z.object({ sent: z.number(), waiting: z.number(), state: z.enum(['done', 'busy', 'more']), message: text });
 export type SendProgress = z.infer<typeof sendProgress>;

@@ -30,6 +30,10 @@ export interface CatalogRow {
   low_stock_level: number;
   /** Price per copy from a number of copies up; the sync replaces the book's rows in product_quantity_prices. */
   quantity_prices: Array<{ min_quantity: number; price: number }>;
+  /** What a parcel abroad declares per copy; written by sync_customs (null on a book not yet released). */
+  customs_description: string | null;
+  hs_code: string | null;
+  origin_country: string | null;
 }
 
 export class CatalogFileError extends Error {}
@@ -63,6 +67,9 @@ function catalogRow(book: BookFile): CatalogRow {
     featured: book.featured,
     low_stock_level: book.lowStockLevel,
     quantity_prices: book.quantityPrices.map((tier) => ({ min_quantity: tier.minQuantity, price: tier.price })),
+    customs_description: book.customsDescription ?? null,
+    hs_code: book.hsCode ?? null,
+    origin_country: book.originCountry ?? null,
   };
 }
 

@@ -6,6 +6,7 @@
 import { z } from 'astro/zod';
 import { BACK_OFFICE, LIMITS } from '../../config/constants';
 import { quantityPricesProblem } from './quantity-prices';
+import { customsRequired, HS_CODE, ISO_COUNTRIES, missingCustomsFields, missingCustomsMessage } from '../customs/customs-data';
 
 /** Also the database's rule for product ids (the slug in /store/product/{id} and the SKU). */
 export const BOOK_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
@@ -50,7 +51,21 @@ export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
         .array(z.object({ minQuantity: z.number().int().min(2).max(99), price: money }))
         .default([])
         .transform((tiers) => [...tiers].sort((a, b) => a.minQuantity - b.minQuantity)),
+      /** Its net weight, on the scale: postage abroad and the customs declaration use it. */
       weightGrams: z.number().positive(),
+      /**
+       * What customs read on the declaration (e.g. "Printed children's picture book"), its tariff code (4903.00
+       * for picture books) and the two-letter country it was printed in (e.g. CN, AU). A book for sale must have
+       * all three; one not yet released may wait.
+       */
+      customsDescription: text.max(200).optional(),
+      hsCode: z.string().trim().regex(HS_CODE, 'a tariff code like 4903.00: four digits, a dot, two digits').optional(),
+      originCountry: z
+        .string()
+        .trim()
+        .toUpperCase()
+        .refine((code) => ISO_COUNTRIES.has(code), 'a two-letter country code (ISO 3166), e.g. AU, CN, US')
+        .optional(),
       dimensionsCm: z.object({ length: z.number().positive(), width: z.number().positive(), height: z.number().positive() }),
       pages: z.number().int().positive(),
       format: text,
@@ -83,6 +98,10 @@ export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
     .superRefine((book, context) => {
       const problem = quantityPricesProblem(book.price, book.quantityPrices);
       if (problem) context.addIssue({ code: 'custom', path: ['quantityPrices'], message: problem });
+      if (customsRequired(book)) {
+        const missing = missingCustomsFields(book);
+        for (const field of missing) context.addIssue({ code: 'custom', path: [field], message: missingCustomsMessage([field]) });
+      }
     });
 }
 

@@ -70,12 +70,12 @@ export interface FeedShipping {
 }
 
 /**
- * Shipping one copy of the book to each country the checkout takes, per service of the rate card, with the
- * free-shipping rule applied to the book's price.
+ * Shipping one copy of the book (its weight in grams prices it abroad) to each country the checkout takes, per
+ * service of the rate card, with the free-shipping rule applied to the book's price.
  */
-export function feedShipping(price: number): FeedShipping[] {
+export function feedShipping(price: number, weightGrams = 0): FeedShipping[] {
   return ALLOWED_COUNTRIES.flatMap((country) =>
-    applyFreeShipping(fallbackQuotes(country), { country, subtotal: price }).map((quote) => ({
+    applyFreeShipping(fallbackQuotes(country, weightGrams), { country, subtotal: price }).map((quote) => ({
       country,
       service: quote.plan_name,
       price: amount(quote.price),
@@ -119,7 +119,7 @@ function item(book: FeedBook, site: URL, stock: StockAtBuild, now: Date): string
     element('google_product_category', MERCHANT_FEED.googleProductCategory),
     element('product_type', book.category),
     element('shipping_weight', `${book.weightGrams} g`),
-    ...feedShipping(book.price).map(shippingElement),
+    ...feedShipping(book.price, book.weightGrams).map(shippingElement),
   ];
   return `    <item>\n${lines.map((line) => `      ${line}`).join('\n')}\n    </item>`;
 }

@@ -62,12 +62,13 @@ export const CHECKOUT_MESSAGES = {
 export const CART_ID_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
 
 /**
- * The flat table: used when live rates fail, and as the local default rate card. Australian addresses get
- * Australia Post's two domestic services, standard and express; abroad, one international rate.
+ * The rate card: used when live rates fail, and as the local default. Australian addresses get Australia Post's
+ * two domestic services, standard and express, at flat prices; abroad, International Standard and Express priced
+ * by the parcel's weight in grams (the publisher's card).
  */
-export function fallbackQuotes(country: CountryCode): ShippingQuote[] {
+export function fallbackQuotes(country: CountryCode, weightGrams = 0): ShippingQuote[] {
   // Each option says how long it takes to reach this country, as the publisher states it.
-  return rateCard(country).map(({ rate, service }) => ({
+  return rateCard(country, weightGrams).map(({ rate, service }) => ({
     id: rate.id,
     plan_name: rate.name,
     carrier: SHIPPING.defaultCarrier,

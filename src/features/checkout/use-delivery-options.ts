@@ -1,7 +1,8 @@
 /**
  * The delivery options for the address and cart on the checkout page. They follow the address 500 ms after
- * it settles, and the cart: only a complete Australian address asks the carrier; abroad, the flat
- * international rate applies at once. A failed request falls back to the flat rate with its message.
+ * it settles, and the cart: a complete Australian address, or any country abroad (priced by the country and the
+ * parcel's weight alone), asks the server, which asks the carrier. A failed request falls back to the rate card
+ * (abroad, for the cart's weight) with its message.
  */
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { TIMINGS, type CountryCode } from '@/config/constants';
@@ -21,21 +22,24 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
   const [methodId, setMethodId] = useState<string | null>(null);
 
   // Only the parts of the address the rates are asked with: a name or a phone typed leaves the options as they are.
+  // Abroad only the country prices the parcel, so typing the rest of the address asks nothing again.
   const { addressLine1, addressLine2, city, state: region, postalCode, country } = address;
   const priced = useMemo<AddressFields>(
-    () => ({ fullName: '', phone: '', addressLine1, addressLine2, city, state: region, postalCode, country }),
+    () =>
+      country === 'AU'
+        ? { fullName: '', phone: '', addressLine1, addressLine2, city, state: region, postalCode, country }
+        : { fullName: '', phone: '', addressLine1: '', addressLine2: '', city: '', state: '', postalCode: '', country },
     [addressLine1, addressLine2, city, region, postalCode, country],
   );
   const settled = useDebounced(priced, TIMINGS.shippingQuoteDebounceMs);
   // A changed address makes the shown options stale at once, so no old choice is paid for.
   useEffect(() => {
-    if (priced.country === 'AU' && wantsLiveQuotes(priced)) setState({ status: 'loading' });
+    if (wantsLiveQuotes(priced)) setState({ status: 'loading' });
   }, [priced]);
 
   const cart = useSameWhile(lines, lines.map((l) => `${l.product.id}:${l.quantity}`).join(','));
   useEffect(() => {
     if (!enabled || cart.length === 0) return setState({ status: 'idle' });
-    if (settled.country !== 'AU') return setState({ status: 'ready', quotes: flatRate(settled.country as CountryCode, goods) });
     if (!wantsLiveQuotes(settled)) return setState({ status: 'idle' });
     let current = true;
     setState({ status: 'loading' });
@@ -45,7 +49,7 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
         if (!current) return;
         // Too few copies of a line: said beside that line (the summary), not here; the flat rate stands meanwhile.
         const lineProblem = lineProblemOf(error);
-        const quotes = flatRate('AU', goods);
+        const quotes = flatRate(settled.country as CountryCode, goods, cartWeight(cart));
         setState(lineProblem ? { status: 'ready', quotes, lineProblem } : { status: 'ready', quotes, message: error.message || CHECKOUT_MESSAGES.ratesFailed });
       },
     );
@@ -75,8 +79,11 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
   };
 }
 
-/** The flat rate to a country, free over the threshold of the goods' value. */
-const flatRate = (country: CountryCode, goods: number) => applyFreeShipping(fallbackQuotes(country), { country, subtotal: goods });
+/** The rate card to a country (abroad, for the parcel's grams), free over the threshold of the goods' value. */
+const flatRate = (country: CountryCode, goods: number, weightGrams: number) => applyFreeShipping(fallbackQuotes(country, weightGrams), { country, subtotal: goods });
+
+/** The cart's weight in grams, as the server weighs it (each copy's weight × its quantity). */
+const cartWeight = (lines: readonly CartLine[]) => lines.reduce((grams, line) => grams + (line.product.weight > 0 ? line.product.weight * line.quantity : 0), 0);
 
 function cheapest(options: readonly ShippingQuote[]): ShippingQuote | undefined {
   return options.reduce<ShippingQuote | undefined>((best, q) => (best === undefined || q.price < best.price ? q : best), undefined);

@@ -61,7 +61,9 @@ export function canProceed(email: string, address: AddressFields, isGift = false
   return missingForProceed(email, address, isGift).length === 0;
 }
 
-/** Quotes are asked for only with a full Australian address. */
+/** Quotes are asked for with a full Australian address, or as soon as a country abroad is chosen. */
 export function wantsLiveQuotes(address: AddressFields): boolean {
-  return address.country === 'AU' && [address.postalCode, address.city, address.addressLine1].every((v) => v.trim().length > 0);
+  // Abroad the carrier prices by the country and the weight alone.
+  if (address.country !== 'AU') return address.country.trim().length > 0;
+  return [address.postalCode, address.city, address.addressLine1].every((v) => v.trim().length > 0);
 }

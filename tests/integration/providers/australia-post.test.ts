@@ -1,12 +1,13 @@
 /**
- * The Australia Post PAC adapter against a local server that answers like PAC's domestic service list:
- * XML-shaped JSON (a list of one is a bare object), string prices, and PAC's and its gateway's error bodies.
+ * The Australia Post PAC adapter against a local server that answers like PAC's domestic and international service
+ * lists: XML-shaped JSON (a list of one is a bare object), string prices, and PAC's and its gateway's error bodies.
  */
 import { describe, expect, it } from 'vitest';
 import { createAustraliaPostRates } from '../../../functions/_lib/providers/australia-post';
 import { ProviderError } from '../../../functions/_lib/providers/errors';
 import type { ParcelRequest } from '../../../functions/_lib/providers/shipping-rates';
 import { quoteShipping } from '../../../functions/_lib/shipping';
+import { internationalPrice } from '../../../src/lib/international-rates';
 import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const API_KEY = 'test-pac-key';
@@ -178,10 +179,10 @@ describe('Australia Post domestic parcel services', () => {
     await expect(createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(PARCEL)).rejects.toMatchObject({ code: 'network', status: 502 });
   });
 
-  it('refuses, without calling PAC, destinations abroad, bad postcodes and weightless parcels', async () => {
+  it('refuses, without calling PAC, bad postcodes and weightless parcels', async () => {
     const baseUrl = await fakePac((_seen, res) => sendJson(res, 200, SERVICE_LIST));
     const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
-    await expect(pac.quote({ ...PARCEL, country: 'NZ', toPostcode: '6011' })).rejects.toMatchObject({ code: 'unsupported' });
+    await expect(pac.quote({ ...PARCEL, country: 'NZ', toPostcode: '6011', weightGrams: 0 })).rejects.toMatchObject({ code: 'unsupported' });
     await expect(pac.quote({ ...PARCEL, toPostcode: '30' })).rejects.toMatchObject({ userMessage: 'Please enter a valid Australian postcode.' });
     await expect(pac.quote({ ...PARCEL, weightGrams: 0 })).rejects.toMatchObject({ code: 'unsupported' });
     expect(fake.seen).toHaveLength(0);
@@ -212,5 +213,140 @@ describe('Australia Post domestic parcel services', () => {
       message: 'Please enter a valid To postcode.',
       quotes: [expect.objectContaining({ id: 'au-standard', price: 15 }), expect.objectContaining({ id: 'au-express', price: 25 })],
     });
+  });
+});
+
+/**
+ * PAC's international parcel services for a country and a weight (kg), as its reference documents them: the same
+ * service list, with Courier, Express, Standard and (on some routes) Economy Air; prices grow with the weight.
+ */
+function internationalList(countryCode: string, kg: number) {
+  const perKg = countryCode === 'NZ' ? 12 : 22;
+  const price = (base: number) => (base + perKg * Math.ceil(kg / 0.5) * 0.5).toFixed(2);
+  const extraCover = { option: { code: 'INT_EXTRA_COVER', name: 'Extra Cover' } };
+  return {
+    services: {
+      service: [
+        { code: 'INT_PARCEL_COR_OWN_PACKAGING', name: 'Courier', price: price(90), max_extra_cover: 5000, options: extraCover },
+        { code: 'INT_PARCEL_EXP_OWN_PACKAGING', name: 'Express', price: price(38), max_extra_cover: 5000, options: extraCover },
+        {
+          code: 'INT_PARCEL_STD_OWN_PACKAGING',
+          name: 'Standard',
+          price: price(19),
+          max_extra_cover: 5000,
+          options: { option: [extraCover.option, { code: 'INT_SIGNATURE_ON_DELIVERY', name: 'Signature on Delivery' }] },
+        },
+        { code: 'INT_PARCEL_AIR_OWN_PACKAGING', name: 'Economy Air', price: price(15), max_extra_cover: 5000 },
+      ],
+    },
+  };
+}
+
+const US_PARCEL: ParcelRequest = { fromPostcode: '2170', toPostcode: '10001', country: 'US', weightGrams: 300, lengthCm: 21.6, widthCm: 21.6, heightCm: 0.6 };
+
+describe('Australia Post international parcel services', () => {
+  const pacAbroad = () =>
+    fakePac(({ url }, res) => {
+      expect(url.pathname).toBe('/postage/parcel/international/service.json');
+      sendJson(res, 200, internationalList(url.searchParams.get('country_code') ?? '', Number(url.searchParams.get('weight'))));
+    });
+
+  it('asks PAC for the country and the weight in kg, and offers its International Standard and Express', async () => {
+    const baseUrl = await pacAbroad();
+    const quotes = await createAustraliaPostRates({ apiKey: API_KEY, baseUrl }).quote(US_PARCEL);
+    expect(Object.fromEntries(fake.seen[0]!.url.searchParams)).toEqual({ country_code: 'US', weight: '0.3' });
+    expect(fake.seen[0]!.headers['auth-key']).toBe(API_KEY);
+    // No time stated by PAC: the eta is left for the shop's rules (the publisher's range for the country).
+    expect(quotes).toEqual([
+      {
+        id: 'INT_PARCEL_STD_OWN_PACKAGING',
+        plan_name: 'International Standard',
+        carrier: 'Australia Post',
+        is_satchel: false,
+        satchel_size: null,
+        service: 'standard',
+        price: 30,
+        eta: { days_range: '', date_range: '' },
+      },
+      {
+        id: 'INT_PARCEL_EXP_OWN_PACKAGING',
+        plan_name: 'International Express',
+        carrier: 'Australia Post',
+        is_satchel: false,
+        satchel_size: null,
+        service: 'express',
+        price: 49,
+        eta: { days_range: '', date_range: '' },
+      },
+    ]);
+  });
+
+  it('prices by weight: 30 copies cost what 30 copies weigh, over 20 kg as two parcels', async () => {
+    const baseUrl = await pacAbroad();
+    const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
+    const one = await pac.quote(US_PARCEL);
+    const thirty = await pac.quote({ ...US_PARCEL, weightGrams: 9000 });
+    expect(fake.seen.map((s) => s.url.searchParams.get('weight'))).toEqual(['0.3', '9']);
+    expect(thirty[0]!.price).toBe(19 + 22 * 9);
+    expect(thirty[0]!.price).toBeGreaterThan(one[0]!.price * 5);
+    // 99 copies of a 300 g book: 29.7 kg, one parcel of 20 kg and one of 9.7 kg, priced and added up.
+    fake.seen.length = 0;
+    const heavy = await pac.quote({ ...US_PARCEL, weightGrams: 29_700 });
+    expect(fake.seen.map((s) => s.url.searchParams.get('weight'))).toEqual(['20', '9.7']);
+    expect(heavy[0]!.price).toBe(19 + 22 * 20 + 19 + 22 * 10);
+  });
+
+  it('shows the delivery time only where PAC states one', async () => {
+    const baseUrl = await fakePac((_seen, res) =>
+      sendJson(res, 200, { services: { service: { code: 'INT_PARCEL_EXP_OWN_PACKAGING', name: 'Express', price: '52.10', delivery_time: 'Delivered in 3-6 business days' } } }),
+    );
+    const result = await quoteShipping(createAustraliaPostRates({ apiKey: API_KEY, baseUrl }), { ...US_PARCEL, country: 'NZ' }, 22);
+    expect(result.quotes.map((q) => [q.id, q.price, q.eta.days_range])).toEqual([['INT_PARCEL_EXP_OWN_PACKAGING', 52.1, '3-6 business days']]);
+    const standardOnly = await fakePac((_seen, res) => sendJson(res, 200, { services: { service: { code: 'INT_PARCEL_STD_OWN_PACKAGING', name: 'Standard', price: '25.00' } } }));
+    const unstated = await quoteShipping(createAustraliaPostRates({ apiKey: API_KEY, baseUrl: standardOnly }), US_PARCEL, 22);
+    // The publisher's range for the United States (content/shipping/delivery-estimates.json).
+    expect(unstated.quotes[0]!.eta.days_range).toBe('8-15 business days');
+  });
+
+  it.each([
+    ['a wrong key (401)', 401, { error: { errorMessage: 'Invalid API key' } }],
+    ['too many requests (429)', 429, { errors: [{ message: 'Rate limit exceeded' }] }],
+    ['a server error (500)', 500, { error: 'internal' }],
+  ])('%s: quoteShipping falls back to the rate card for the weight, abroad too', async (_, status, body) => {
+    const baseUrl = await fakePac((_seen, res) => sendJson(res, status, body));
+    const pac = createAustraliaPostRates({ apiKey: API_KEY, baseUrl });
+    await expect(pac.quote(US_PARCEL)).rejects.toMatchObject({ status, userMessage: undefined });
+    const result = await quoteShipping(pac, { ...US_PARCEL, weightGrams: 9000 }, 660);
+    expect(result).toEqual({
+      fallback: true,
+      message: 'Could not fetch shipping rates.',
+      quotes: [
+        expect.objectContaining({
+          id: 'international-standard',
+          plan_name: 'International Standard',
+          carrier: 'Australia Post',
+          price: internationalPrice('US', 'standard', 9000),
+          eta: { days_range: '8-15 business days', date_range: '' },
+        }),
+        expect.objectContaining({ id: 'international-express', plan_name: 'International Express', price: internationalPrice('US', 'express', 9000) }),
+      ],
+    });
+  });
+
+  it('a PAC that does not answer in time: the rate card', async () => {
+    const baseUrl = await fakePac(() => undefined /* never answers */);
+    const result = await quoteShipping(createAustraliaPostRates({ apiKey: API_KEY, baseUrl, timeoutMs: 150 }), US_PARCEL, 22);
+    expect(result.fallback).toBe(true);
+    expect(result.quotes.map((q) => [q.id, q.price])).toEqual([
+      ['international-standard', internationalPrice('US', 'standard', 300)],
+      ['international-express', internationalPrice('US', 'express', 300)],
+    ]);
+  });
+
+  it('an answer without Standard or Express: the rate card; Courier and Economy Air are never offered', async () => {
+    const baseUrl = await fakePac((_seen, res) => sendJson(res, 200, { services: { service: [{ code: 'INT_PARCEL_COR_OWN_PACKAGING', name: 'Courier', price: '120.00' }] } }));
+    const result = await quoteShipping(createAustraliaPostRates({ apiKey: API_KEY, baseUrl }), US_PARCEL, 22);
+    expect(result.fallback).toBe(true);
+    expect(result.quotes.map((q) => q.id)).toEqual(['international-standard', 'international-express']);
   });
 });

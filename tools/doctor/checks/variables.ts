@@ -14,10 +14,13 @@ export const OPTIONAL_VARIABLES = {
   GOOGLE_PLACES_API_KEY: 'shoppers type their address by hand (no suggestions)',
   NOTIFY_EMAIL_TO: "the publisher's notices (paid orders, contact messages, new subscribers) go to EMAIL_FROM",
   PUBLIC_GA4_ID: 'no analytics',
+  STARSHIPIT_API_KEY: 'paid orders do not go to Starshipit: labels are bought in MyPost Business and tracking numbers typed in /admin',
+  STARSHIPIT_SUBSCRIPTION_KEY: 'paid orders do not go to Starshipit (it needs both keys)',
+  STARSHIPIT_WEBHOOK_SECRET: "Starshipit's tracking events are refused: an order is completed only when marked delivered",
 } as const satisfies Partial<Record<EnvVarName, string>>;
 
 /** Set only to point the functions at a stand-in; a real deploy leaves it unset. */
-export const TESTING_ONLY_VARIABLES = ['STRIPE_API_BASE_URL'] as const satisfies readonly EnvVarName[];
+export const TESTING_ONLY_VARIABLES = ['STRIPE_API_BASE_URL', 'STARSHIPIT_API_BASE_URL'] as const satisfies readonly EnvVarName[];
 
 export const REQUIRED_VARIABLES: readonly EnvVarName[] = (Object.keys(ENV_VARS) as EnvVarName[]).filter(
   (name) => !(name in OPTIONAL_VARIABLES) && !(TESTING_ONLY_VARIABLES as readonly string[]).includes(name),

@@ -1,0 +1,54 @@
+/**
+ * The shipping platform's tracking webhook (set in Starshipit under Settings > Tracking & notifications, with a
+ * secret key). A forged signature is answered 401 and changes nothing; each event is kept once by its key, so a
+ * repeat changes nothing; an event for an order the shop never sent is logged and answered 200, so the platform
+ * stops retrying. Lodged or in transit ships the order (if it was not yet); delivered completes it.
+ */
+import { readServerEnv } from '../src/config/env';
+import { orderNumber } from '../src/lib/format';
+import { sendShippingEmailOnce } from './_lib/back-office';
+import { handle, json, problem, readBodyText, type FunctionConfig } from './_lib/http';
+import { WebhookSignatureError } from './_lib/providers/errors';
+import { SHIPPING_PLATFORM_NOT_SET_UP, selectEmailProvider, selectShippingPlatform } from './_lib/providers/select';
+import { UnreadableTrackingEvent } from './_lib/providers/starshipit';
+import { platformActor, recordTrackingEvent, retryShipments } from './_lib/shipments';
+import { serviceClient } from './_lib/supabase-admin';
+
+export default handle(async (request) => {
+  if (request.method !== 'POST') return problem(405, 'Use POST with the tracking event as JSON.');
+  const env = readServerEnv();
+  // Only what a tracking event needs: a deploy's payment settings have nothing to do with it.
+  const platform = selectShippingPlatform(env);
+  if (!platform) return problem(503, SHIPPING_PLATFORM_NOT_SET_UP);
+  const services = { email: selectEmailProvider(env), siteOrigin: env.SITE_URL ?? new URL(request.url).origin };
+  const raw = await readBodyText(request);
+  let event: Awaited<ReturnType<typeof platform.readWebhook>>;
+  try {
+    event = await platform.readWebhook(raw, request.headers);
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) {
+      console.warn(`[shipping-webhook] refused: ${error.message}`);
+      return problem(401, 'This tracking event is not signed by the shipping platform.');
+    }
+    if (error instanceof UnreadableTrackingEvent) {
+      console.warn(`[shipping-webhook] unreadable: ${error.message}`);
+      return problem(400, `${error.message} Send order_number, tracking_status and last_updated_date as Starshipit does.`);
+    }
+    throw error;
+  }
+  const db = serviceClient(env);
+  const outcome = await recordTrackingEvent(db, platform, event);
+  if (outcome.outcome === 'unknown_order' || outcome.outcome === 'unknown_parcel') {
+    console.warn(
+      `[shipping-webhook] ignored ${event.status} for ${outcome.outcome === 'unknown_order' ? 'unknown order' : 'another parcel of order'} ${event.orderNumber} (${event.trackingNumber ?? 'no tracking number'})`,
+    );
+  }
+  // A parcel labelled at the platform itself: the shopper gets the tracking email as from /admin.
+  if ((outcome.outcome === 'shipped' || outcome.outcome === 'shipped_and_delivered') && outcome.order_id) {
+    await sendShippingEmailOnce({ db, services, actor: platformActor(platform) }, outcome.order_id, orderNumber(outcome.order_id));
+  }
+  await retryShipments(db, platform, 2);
+  return json({ received: true, outcome: outcome.outcome });
+});
+
+export const config: FunctionConfig = { path: '/api/shipping-webhook', method: ['POST'] };
