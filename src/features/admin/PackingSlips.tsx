@@ -3,11 +3,15 @@
  * last): the address label with the buyer's phone when given, the sender's return address, the order number and
  * the items with their prices. A gift's slip is a gift slip: the buyer's message in a clear box and whom it is from;
  * with *Leave prices out of the parcel* ticked, no price anywhere (and the packer is told so on screen).
+ * An order going abroad is followed by its customs declaration (CustomsDeclaration), a page of its own.
  */
 import { SITE } from '@/config/site';
 import { formatPrice, orderNumber } from '@/lib/format';
 import { giftSlipSender } from '@/features/checkout/gift';
-import { allPages, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
+import type { CustomsAnswer } from '@/features/customs/declaration';
+import { needsDeclaration } from '@/features/customs/declaration';
+import { allPages, getCustomsDeclarations, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
+import CustomsDeclaration from './CustomsDeclaration';
 import GiftMessageBox from './GiftMessageBox';
 import { addressLines } from './OrderDetail';
 import { StaffGate } from './StaffGate';
@@ -20,6 +24,13 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
   if (chosen.length) return getOrders(chosen);
   const toPack = await allPages((cursor) => listOrders('to_pack', '', cursor, 200));
   return getOrders(toPack.map((o) => o.id));
+}
+
+/** The orders, and the customs declarations of those going abroad. */
+async function slipsToPrint(): Promise<{ orders: OrderDetail[]; customs: CustomsAnswer | null }> {
+  const orders = await ordersToPrint();
+  const abroad = orders.filter((order) => needsDeclaration(order.shipping_address.country)).map((order) => order.id);
+  return { orders, customs: abroad.length ? await getCustomsDeclarations(abroad) : null };
 }
 
 /** "From <buyer>" under the message, unless the message signs itself or the buyer is unknown. */
@@ -137,7 +148,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
 }
 
 function Slips({ returnAddress }: Props) {
-  const { state } = useLoad(ordersToPrint);
+  const { state } = useLoad(slipsToPrint);
   return (
     <>
       <div className="mb-6 flex flex-wrap items-center gap-3 print:hidden">
@@ -150,12 +161,17 @@ function Slips({ returnAddress }: Props) {
         </a>
       </div>
       <LoadState state={state} what="packing slips" />
-      {state.status === 'ready' && state.data.length === 0 && <p>Nothing to pack.</p>}
+      {state.status === 'ready' && state.data.orders.length === 0 && <p>Nothing to pack.</p>}
       {state.status === 'ready' && (
         <div className="space-y-6 print:space-y-0">
-          {state.data.map((order) => (
-            <Slip key={order.id} order={order} returnAddress={returnAddress} />
-          ))}
+          {state.data.orders.map((order) => {
+            const customs = state.data.customs;
+            const declaration = customs?.declarations.find((d) => d.orderId === order.id);
+            return [
+              <Slip key={order.id} order={order} returnAddress={returnAddress} />,
+              customs && declaration ? <CustomsDeclaration key={`${order.id}-customs`} order={order} sender={customs.sender} declaration={declaration} /> : null,
+            ];
+          })}
         </div>
       )}
     </>
