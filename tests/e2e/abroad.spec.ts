@@ -35,7 +35,12 @@ for (const size of WIDTHS) {
       // A UK address gets the UK's words; Canada has none.
       await page.getByLabel('Country').selectOption('GB');
       await expect(page.getByTestId('import-charges')).toHaveText(importChargesStatement('GB')!);
-      await expect(page.getByRole('group', { name: 'Delivery method' }).getByText(`Australia Post · ${deliveryEstimate('GB')}`).first()).toBeVisible();
+      await expect(
+        page
+          .getByRole('group', { name: 'Delivery method' })
+          .getByText(`Australia Post · ${deliveryEstimate('GB')}`)
+          .first(),
+      ).toBeVisible();
       await page.getByLabel('Country').selectOption('CA');
       await expect(page.getByTestId('import-charges')).toHaveCount(0);
     });

@@ -83,46 +83,66 @@ export default function CustomsDeclaration({ order, sender, declaration }: Props
   );
 }
 
+/** A column's name in full on paper and wide screens, shortened on a phone where six columns share the width. */
+function Heading({ long, short }: { long: string; short: string }) {
+  return (
+    <>
+      <span className="sm:hidden" aria-hidden="true">
+        {short}
+      </span>
+      <span className="sr-only sm:not-sr-only">{long}</span>
+    </>
+  );
+}
+
 function Lines({ lines, shippingAmount, shippingName }: { lines: readonly CustomsLineView[]; shippingAmount: number; shippingName: string }) {
   const totals = declarationTotals(lines);
   const printed = lines.some((line) => isPrintedMatter(line.hsCode));
   return (
     <>
       <div className="mt-3 overflow-x-auto">
-        <table className="w-full border-collapse text-left text-xs sm:text-sm print:text-sm">
+        <table className="w-full table-fixed border-collapse text-left text-xs sm:text-sm print:text-sm">
+          <colgroup>
+            <col className="w-[25%]" />
+            <col className="w-[8%]" />
+            <col className="w-[13%]" />
+            <col className="w-[20%]" />
+            <col className="w-[18%]" />
+            <col className="w-[16%]" />
+          </colgroup>
           <thead className="bg-slate-100 text-xs">
             <tr>
               <th scope="col" className={cell}>
-                Description of contents
+                <Heading long="Description of contents" short="Contents" />
               </th>
               <th scope="col" className={`${cell} text-right`}>
                 Qty
               </th>
               <th scope="col" className={`${cell} text-right`}>
-                Net weight (kg)
+                <Heading long="Net weight (kg)" short="kg" />
               </th>
               <th scope="col" className={`${cell} text-right`}>
-                Value (AUD)
+                <Heading long="Value (AUD)" short="AUD" />
               </th>
               <th scope="col" className={cell}>
-                HS tariff no.
+                <Heading long="HS tariff no." short="HS" />
               </th>
               <th scope="col" className={cell}>
-                Country of origin
+                <Heading long="Country of origin" short="Origin" />
               </th>
             </tr>
           </thead>
           <tbody>
             {lines.map((line) => (
               <tr key={`${line.description}-${line.hsCode}-${line.unitValueAud}`} data-testid="customs-line">
-                <td className={cell}>{line.description}</td>
+                <td className={`${cell} break-words`}>{line.description}</td>
                 <td className={`${cell} text-right`}>{line.quantity}</td>
                 <td className={`${cell} text-right`}>{kg(line.unitWeightGrams * line.quantity)}</td>
-                <td className={`${cell} text-right whitespace-nowrap`}>
+                <td className={`${cell} text-right`}>
                   {formatPrice(line.unitValueAud * line.quantity)}
                   {line.quantity > 1 && <span className="block text-xs text-slate-600">{formatPrice(line.unitValueAud)} each</span>}
                 </td>
-                <td className={`${cell} font-mono`}>{line.hsCode}</td>
+                <td className={`${cell} sm:font-mono`}>{line.hsCode}</td>
                 <td className={cell}>{line.originCountry}</td>
               </tr>
             ))}

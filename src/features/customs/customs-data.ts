@@ -7,9 +7,6 @@
 /** A tariff heading: four digits, a dot, two digits, and optionally more pairs (4903.00, 4901.99, 4903.00.00). */
 export const HS_CODE = /^\d{4}\.\d{2}(?:\.?\d{2}){0,2}$/;
 
-/** Printed children's picture books. */
-export const PICTURE_BOOK_HS_CODE = '4903.00';
-
 /** ISO 3166-1 alpha-2, every officially assigned code. */
 export const ISO_COUNTRIES: ReadonlySet<string> = new Set(
   (
