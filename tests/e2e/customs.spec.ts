@@ -104,3 +104,18 @@ for (const size of WIDTHS) {
     });
   });
 }
+
+test('abroad, when the delivery prices cannot be fetched, the page shows the rate card for the cart’s weight and says so', async ({ page }) => {
+  await page.route('**/api/courier-rates', (route) => route.abort('connectionrefused'));
+  await page.goto('/store/product/book-10-reasons');
+  await page.getByLabel('Quantity', { exact: true }).fill('3');
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Item added to your cart' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.goto('/checkout');
+  await page.getByLabel('Country').selectOption('NZ');
+  const standard = page.getByRole('radio', { name: /International Standard/ });
+  await expect(standard).toBeChecked({ timeout: 15_000 });
+  await expect(page.getByRole('group', { name: 'Delivery method' }).locator('label', { has: standard })).toContainText(formatPrice(internationalPrice('NZ', 'standard', 900)));
+  await expect(page.getByRole('group', { name: 'Delivery method' }).getByRole('status')).toContainText('Our standard rate applies');
+});
