@@ -37,5 +37,5 @@ export function missingCustomsFields(book: Partial<Record<CustomsField, string |
   return CUSTOMS_FIELDS.filter((field) => !book[field]?.trim());
 }
 
-/** What the publisher reads for a book missing customs data (the build, the sync and the doctor). */
-export const missingCustomsMessage = (missing: readonly CustomsField[]) => `needed on a book for sale, as parcels abroad must declare it (a US parcel without it is returned): ${missing.join(', ')}`;
+/** What the build and the sync say on each customs field a book for sale lacks (the field is named beside it). */
+export const MISSING_CUSTOMS = 'needed on a book for sale, as parcels abroad must declare it (a US parcel without it is returned)';
