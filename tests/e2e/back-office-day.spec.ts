@@ -328,7 +328,7 @@ test.describe('the publisher’s day in the back office', () => {
     await expect(page.getByText(/delivery undone by publisher-/)).toBeVisible();
   });
 
-  test('three orders packed and shipped in one go: their slips together on three A4 pages, a tracking number each in one form', async ({ browser, request }) => {
+  test('three orders packed and shipped in one go: their slips and the UK order’s customs declaration together on four A4 pages, a tracking number each in one form', async ({ browser, request }) => {
     const tag = `b${Date.now().toString(36)}`;
     const { ids } = await seedWeek(request, tag);
     const page = await publisherSignsIn(browser);
@@ -342,7 +342,8 @@ test.describe('the publisher’s day in the back office', () => {
     const printed = await browser.newPage({ storageState: await page.context().storageState() });
     await printed.goto((await slips.getAttribute('href'))!);
     await expect(printed.getByRole('article', { name: /^Packing slip / })).toHaveCount(3);
-    expect((await printed.pdf({ format: 'A4', preferCSSPageSize: true })).toString('latin1').match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(3);
+    await expect(printed.getByRole('article', { name: /^Customs declaration / })).toHaveCount(1);
+    expect((await printed.pdf({ format: 'A4', preferCSSPageSize: true })).toString('latin1').match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(4);
     await printed.close();
 
     await page.getByRole('button', { name: 'Ship selected' }).click();
