@@ -119,3 +119,28 @@ test('abroad, when the delivery prices cannot be fetched, the page shows the rat
   await expect(page.getByRole('group', { name: 'Delivery method' }).locator('label', { has: standard })).toContainText(formatPrice(internationalPrice('NZ', 'standard', 900)));
   await expect(page.getByRole('group', { name: 'Delivery method' }).getByRole('status')).toContainText('Our standard rate applies');
 });
+
+test('declarations that cannot be loaded leave the slips printable, and say why on screen', async ({ page, request }) => {
+  const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
+    customer_email: uniqueEmail('customs-down'),
+    customer_name: 'Gwen Brit',
+    status: 'processing',
+    payment_status: 'paid',
+    subtotal_amount: 22,
+    shipping_amount: 30.1,
+    total_amount: 52.1,
+    shipping_address: { addressLine1: '12 Abbey Road', city: 'London', postalCode: 'NW8 9AY', country: 'GB' },
+    shipping_method: { name: 'International Standard' },
+    paid_at: new Date().toISOString(),
+  });
+  await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!', quantity: 1, price_at_time: 22 });
+  const staff = uniqueEmail('customs-down-staff');
+  await grantStaff(request, staff);
+  await staffSignsIn(page, staff);
+  const problem = 'The shop’s postal address (SHOP_POSTAL_ADDRESS) is not set, so no customs declaration can name the sender.';
+  await page.route('**/api/admin-customs', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: problem }) }));
+  await page.goto(`/admin/packing-slip?order=${order!.id}`);
+  await expect(page.getByRole('article', { name: `Packing slip ${orderNumber(order!.id)}` })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('alert')).toContainText(problem);
+  await expect(page.getByRole('article', { name: /^Customs declaration/ })).toHaveCount(0);
+});

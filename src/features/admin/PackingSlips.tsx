@@ -26,11 +26,19 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
   return getOrders(toPack.map((o) => o.id));
 }
 
-/** The orders, and the customs declarations of those going abroad. */
-async function slipsToPrint(): Promise<{ orders: OrderDetail[]; customs: CustomsAnswer | null }> {
+/**
+ * The orders, and the customs declarations of those going abroad. Declarations that cannot be had leave the slips
+ * printable, with the reason on screen.
+ */
+async function slipsToPrint(): Promise<{ orders: OrderDetail[]; customs: CustomsAnswer | null; customsProblem: string | null }> {
   const orders = await ordersToPrint();
   const abroad = orders.filter((order) => needsDeclaration(order.shipping_address.country)).map((order) => order.id);
-  return { orders, customs: abroad.length ? await getCustomsDeclarations(abroad) : null };
+  if (!abroad.length) return { orders, customs: null, customsProblem: null };
+  try {
+    return { orders, customs: await getCustomsDeclarations(abroad), customsProblem: null };
+  } catch (error) {
+    return { orders, customs: null, customsProblem: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** "From <buyer>" under the message, unless the message signs itself or the buyer is unknown. */
@@ -162,6 +170,11 @@ function Slips({ returnAddress }: Props) {
       </div>
       <LoadState state={state} what="packing slips" />
       {state.status === 'ready' && state.data.orders.length === 0 && <p>Nothing to pack.</p>}
+      {state.status === 'ready' && state.data.customsProblem && (
+        <p role="alert" className="mb-6 rounded-lg bg-red-50 p-3 font-semibold text-red-900 ring-1 ring-red-300 print:hidden">
+          The customs declarations for the orders going abroad could not be loaded, so none will print: {state.data.customsProblem}
+        </p>
+      )}
       {state.status === 'ready' && (
         <div className="space-y-6 print:space-y-0">
           {state.data.orders.map((order) => {
