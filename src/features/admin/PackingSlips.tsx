@@ -10,8 +10,8 @@ import { formatPrice, orderNumber } from '@/lib/format';
 import { giftSlipSender } from '@/features/checkout/gift';
 import type { CustomsAnswer } from '@/features/customs/declaration';
 import { needsDeclaration } from '@/features/customs/declaration';
-import { allPages, getCustomsDeclarations, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
-import CustomsDeclaration from './CustomsDeclaration';
+import { lazy, Suspense } from 'react';
+import { allPages, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
 import GiftMessageBox from './GiftMessageBox';
 import { addressLines } from './OrderDetail';
 import { StaffGate } from './StaffGate';
@@ -26,6 +26,9 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
   return getOrders(toPack.map((o) => o.id));
 }
 
+// Only a day with parcels abroad downloads the declaration.
+const CustomsDeclaration = lazy(() => import('./CustomsDeclaration'));
+
 /**
  * The orders, and the customs declarations of those going abroad. Declarations that cannot be had leave the slips
  * printable, with the reason on screen.
@@ -35,6 +38,7 @@ async function slipsToPrint(): Promise<{ orders: OrderDetail[]; customs: Customs
   const abroad = orders.filter((order) => needsDeclaration(order.shipping_address.country)).map((order) => order.id);
   if (!abroad.length) return { orders, customs: null, customsProblem: null };
   try {
+    const { getCustomsDeclarations } = await import('./customs-declarations');
     return { orders, customs: await getCustomsDeclarations(abroad), customsProblem: null };
   } catch (error) {
     return { orders, customs: null, customsProblem: error instanceof Error ? error.message : String(error) };
@@ -182,7 +186,11 @@ function Slips({ returnAddress }: Props) {
             const declaration = customs?.declarations.find((d) => d.orderId === order.id);
             return [
               <Slip key={order.id} order={order} returnAddress={returnAddress} />,
-              customs && declaration ? <CustomsDeclaration key={`${order.id}-customs`} order={order} sender={customs.sender} declaration={declaration} /> : null,
+              customs && declaration ? (
+                <Suspense key={`${order.id}-customs`} fallback={<p role="status">Loading the customs declaration...</p>}>
+                  <CustomsDeclaration order={order} sender={customs.sender} declaration={declaration} />
+                </Suspense>
+              ) : null,
             ];
           })}
         </div>

@@ -7,7 +7,6 @@ import * as z from 'zod/mini';
 import type { ShipmentInput } from './shipment';
 import { toCsv } from '@/lib/csv';
 import { getSupabase } from '@/lib/supabase/client';
-import { type CustomsAnswer, customsAnswerSchema, DECLARATIONS_PER_CALL } from '@/features/customs/declaration';
 
 export const ORDER_VIEWS = [
   { id: 'to_pack', label: 'To pack' },
@@ -313,7 +312,7 @@ export type OrderActionRequest =
   | { action: 'refund_part'; orderId: string; amountCents: number; reason: string };
 
 /** POSTs to a staff function with the publisher's token; resolves to its answer, or throws its message. */
-async function postAsStaff(path: string, request: unknown): Promise<Record<string, unknown>> {
+export async function postAsStaff(path: string, request: unknown): Promise<Record<string, unknown>> {
   const { data } = await (await getSupabase()).auth.getSession();
   const response = await fetch(path, {
     method: 'POST',
@@ -387,14 +386,3 @@ export interface NewPromotionCode {
 export const listCodes = () => rpc(z.array(promotionCode), 'admin_list_codes', {}, 'load the codes');
 export const createCode = (code: NewPromotionCode) => rpc(z.string(), 'admin_create_code', { p_code: code }, 'create the code');
 export const setCodeActive = (id: string, active: boolean) => rpc(z.boolean(), 'admin_set_code_active', { p_id: id, p_active: active }, 'change the code');
-
-/** The customs declarations of the orders going abroad among these (the packing slips print them after each slip). */
-export async function getCustomsDeclarations(orderIds: readonly string[]): Promise<CustomsAnswer | null> {
-  const ids = orderIds.filter((id) => UUID.test(id));
-  if (ids.length === 0) return null;
-  const answers: CustomsAnswer[] = [];
-  for (let i = 0; i < ids.length; i += DECLARATIONS_PER_CALL) {
-    answers.push(customsAnswerSchema.parse(await postAsStaff('/api/admin-customs', { orderIds: ids.slice(i, i + DECLARATIONS_PER_CALL) })));
-  }
-  return { sender: answers[0]!.sender, declarations: answers.flatMap((answer) => answer.declarations) };
-}
