@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { SHIPPING } from '../../src/config/constants';
 import { carrierPrice, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider, type ShippingService } from './providers/shipping-rates';
 import { toCents } from '../../src/lib/money';
-import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from '../../src/features/checkout/contract';
+import { applyFreeShipping, CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
+import { fallbackQuotes } from '../../src/features/checkout/fallback-quotes';
 import { deliveryEstimate } from '../../src/features/checkout/delivery-estimates';
 
 export { applyFreeShipping, fallbackQuotes };

@@ -23,7 +23,11 @@ export const ENV_VARS = {
   STRIPE_PUBLISHABLE_KEY: { context: 'server', description: 'Stripe publishable key (pk_…), served to the checkout by the payment-config function.' },
   STRIPE_WEBHOOK_SECRET: { context: 'server', description: 'Signing secret of the Stripe webhook endpoint /api/stripe-webhook (whsec_…).' },
   STRIPE_API_BASE_URL: { context: 'server', description: 'Optional: point the Stripe client at stripe-mock or another Stripe-compatible endpoint (testing only). Unset in production.' },
-  AUSPOST_API_KEY: { context: 'server', description: 'Australia Post Postage Assessment Calculator API key. Unset: the fixed fallback rate table.' },
+  AUSPOST_API_KEY: {
+    context: 'server',
+    description:
+      'Australia Post Postage Assessment Calculator API key, for domestic and international parcel prices. Unset: the fixed fallback rate table (abroad, content/shipping/international-rates.json).',
+  },
   GOOGLE_PLACES_API_KEY: { context: 'server', description: 'Google Places API (New) key for address autocomplete. Unset: manual address entry only.' },
   TURNSTILE_SECRET_KEY: {
     context: 'server',

@@ -214,7 +214,7 @@ test.describe('the publisher’s day in the back office', () => {
     expect(await scanPage(page), 'axe on Customers at 375 px').toEqual([]);
   });
 
-  test('three packing slips print on three A4 pages, no blank one: the country in full, the phone, the return address', async ({ browser, request }) => {
+  test('three packing slips and the UK order’s customs declaration print on four A4 pages, no blank one: the country in full, the phone, the return address', async ({ browser, request }) => {
     const tag = `p${Date.now().toString(36)}`;
     const { ids } = await seedWeek(request, tag);
     const page = await publisherSignsIn(browser);
@@ -237,9 +237,12 @@ test.describe('the publisher’s day in the back office', () => {
         .getByText('Australia', { exact: true })
         .first(),
     ).toBeVisible();
+    // The parcel to the UK needs its customs declaration, a page of its own after its slip.
+    await expect(page.getByRole('article', { name: /^Customs declaration / })).toHaveCount(1);
+    await expect(page.getByRole('article', { name: `Customs declaration ${ids.uk.slice(0, 8).toUpperCase()}` }).getByText('4903.00')).toBeVisible();
     const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });
     const pages = pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? [];
-    expect(pages).toHaveLength(3);
+    expect(pages).toHaveLength(4);
   });
 
   test('on a phone the orders are cards with nothing cut off; staff get a Back office link with the count to pack, shoppers none', async ({ browser, request }) => {
@@ -325,7 +328,7 @@ test.describe('the publisher’s day in the back office', () => {
     await expect(page.getByText(/delivery undone by publisher-/)).toBeVisible();
   });
 
-  test('three orders packed and shipped in one go: their slips together on three A4 pages, a tracking number each in one form', async ({ browser, request }) => {
+  test('three orders packed and shipped in one go: their slips and the UK order’s customs declaration together on four A4 pages, a tracking number each in one form', async ({ browser, request }) => {
     const tag = `b${Date.now().toString(36)}`;
     const { ids } = await seedWeek(request, tag);
     const page = await publisherSignsIn(browser);
@@ -339,7 +342,8 @@ test.describe('the publisher’s day in the back office', () => {
     const printed = await browser.newPage({ storageState: await page.context().storageState() });
     await printed.goto((await slips.getAttribute('href'))!);
     await expect(printed.getByRole('article', { name: /^Packing slip / })).toHaveCount(3);
-    expect((await printed.pdf({ format: 'A4', preferCSSPageSize: true })).toString('latin1').match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(3);
+    await expect(printed.getByRole('article', { name: /^Customs declaration / })).toHaveCount(1);
+    expect((await printed.pdf({ format: 'A4', preferCSSPageSize: true })).toString('latin1').match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(4);
     await printed.close();
 
     await page.getByRole('button', { name: 'Ship selected' }).click();

@@ -4,6 +4,8 @@
  * errors shown where the eye is. Each journey runs once, on a phone or a desktop, and its screens are looked at
  * at both widths.
  */
+import { formatPrice } from '../../src/lib/format';
+import { internationalPrice } from '../../src/lib/international-rates';
 import { expect, test, type Page } from '@playwright/test';
 import { addToCart, grantStaff, lookAtBothWidths, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
@@ -110,7 +112,8 @@ test.describe('on a phone', () => {
     await page.getByLabel('City', { exact: true }).fill('New York');
     await page.getByLabel('ZIP code').fill('10118');
     const summary = page.getByRole('complementary', { name: 'Order Summary' });
-    await expect(summary.getByText('$47.00 AUD')).toBeVisible();
+    // One copy at 22 and International Standard for its 300 g, from the rate card.
+    await expect(summary.getByText(`${formatPrice(22 + internationalPrice('US', 'standard', 300))} AUD`)).toBeVisible();
     await expect(summary.getByText('Prices are in Australian dollars (AUD)', { exact: false })).toBeVisible();
     // The state is needed on a US label.
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();

@@ -1,3 +1,5 @@
+import { formatPrice } from '../../src/lib/format';
+import { internationalPrice } from '../../src/lib/international-rates';
 import { expect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { addToCart, asService, fillAddress, payInNewTab, signIn, uniqueEmail } from './support';
@@ -160,9 +162,10 @@ test.describe('guest checkout on the embedded defaults', () => {
     await checkoutToSydney();
     await expect(summary.getByText('Free')).toBeVisible();
 
+    // Abroad never free: four copies (1.2 kg) by International Standard, from the rate card.
     await page.getByLabel('Country').selectOption('NZ');
-    await expect(page.getByRole('radio', { name: /International/ })).toBeChecked();
-    await expect(summary.getByText('$25.00')).toBeVisible();
+    await expect(page.getByRole('radio', { name: /International Standard/ })).toBeChecked();
+    await expect(summary.getByText(formatPrice(internationalPrice('NZ', 'standard', 1200)))).toBeVisible();
   });
 
   test('the last copy sold while paying: Payment Pending says it is refunded, the refund is recorded and emailed once', async ({ page, request }) => {

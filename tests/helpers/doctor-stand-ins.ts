@@ -50,7 +50,14 @@ export interface StandInState {
   resendDomains: Array<{ name: string; status: string }>;
   /** The headers the site's home page is served with. */
   siteHeaders: Record<string, string>;
+  /** GET /rest/v1/products?for_sale=eq.true: the hosted catalog's books on sale with their customs columns. */
+  products: Array<{ id: string; title: string; customs_description: string | null; hs_code: string | null; origin_country: string | null }>;
 }
+
+/** The service-role key the Supabase stand-in accepts for its REST API. */
+export const DOCTOR_SERVICE_ROLE_KEY = 'doctor-service-role-key';
+
+const CUSTOMS_READY = { customs_description: "Printed children's picture book", hs_code: '4903.00', origin_country: 'AU' };
 
 export const SENDING_DOMAIN = 'awesomecatholickids.example';
 
@@ -70,6 +77,7 @@ export function goodState(): StandInState {
     webhookEndpoints: (site) => [{ id: 'we_1DoctorShop', url: `${site}/api/stripe-webhook`, status: 'enabled', enabled_events: [...STRIPE_WEBHOOK_EVENTS] }],
     resendDomains: [{ name: SENDING_DOMAIN, status: 'verified' }],
     siteHeaders: netlifyHeaders(),
+    products: [{ id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!', ...CUSTOMS_READY }],
   };
 }
 
@@ -101,6 +109,15 @@ export async function startDoctorStandIns(state: StandInState = goodState()): Pr
   const standIns = { state } as DoctorStandIns;
 
   const supabase = await startFakeProvider((seen, response) => {
+    if (seen.url.pathname === '/rest/v1/products') {
+      if (seen.headers.apikey !== DOCTOR_SERVICE_ROLE_KEY) return sendJson(response, 401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+      const columns = (seen.url.searchParams.get('select') ?? '').split(',');
+      return sendJson(
+        response,
+        200,
+        standIns.state.products.map((product) => Object.fromEntries(columns.map((column) => [column, (product as Record<string, unknown>)[column] ?? null]))),
+      );
+    }
     if (seen.url.pathname !== '/auth/v1/settings') return sendJson(response, 404, { message: 'no Route matched with those values' });
     if (seen.headers.apikey !== DOCTOR_KEYS.supabaseAnon) return sendJson(response, 401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
     const { auth } = standIns.state;
@@ -178,6 +195,17 @@ export async function startDoctorStandIns(state: StandInState = goodState()): Pr
 
   const auspost = await startFakeProvider((seen, response) => {
     if (seen.headers['auth-key'] !== DOCTOR_KEYS.auspost) return response.writeHead(401, { 'content-type': 'text/plain' }).end('Unauthorized');
+    if (seen.url.pathname === '/postage/parcel/international/service.json') {
+      return sendJson(response, 200, {
+        services: {
+          service: [
+            { code: 'INT_PARCEL_COR_OWN_PACKAGING', name: 'Courier', price: '98.35', max_extra_cover: 5000 },
+            { code: 'INT_PARCEL_EXP_OWN_PACKAGING', name: 'Express', price: '45.30', max_extra_cover: 5000 },
+            { code: 'INT_PARCEL_STD_OWN_PACKAGING', name: 'Standard', price: '28.50', max_extra_cover: 5000 },
+          ],
+        },
+      });
+    }
     if (seen.url.pathname !== '/postage/parcel/domestic/service.json') return sendJson(response, 404, { error: { errorMessage: 'Resource not found.' } });
     sendJson(response, 200, {
       services: {
@@ -231,7 +259,7 @@ export function goodEnv(standIns: DoctorStandIns): Record<string, string> {
     PUBLIC_SUPABASE_URL: urls.supabase,
     PUBLIC_SUPABASE_ANON_KEY: DOCTOR_KEYS.supabaseAnon,
     SUPABASE_URL: urls.supabase,
-    SUPABASE_SERVICE_ROLE_KEY: 'doctor-service-role-key',
+    SUPABASE_SERVICE_ROLE_KEY: DOCTOR_SERVICE_ROLE_KEY,
     STRIPE_SECRET_KEY: DOCTOR_KEYS.stripeSecretLive,
     STRIPE_PUBLISHABLE_KEY: DOCTOR_KEYS.stripePublishableLive,
     STRIPE_WEBHOOK_SECRET: DOCTOR_KEYS.stripeWebhookSecret,
@@ -262,7 +290,8 @@ export function goodEnv(standIns: DoctorStandIns): Record<string, string> {
 /**
  * A deploy with one mistake per provider: email sign-up on and confirmed by nobody, the webhook disabled and
  * missing an event, the sending domain unverified, a wrong Turnstile secret, a refused Australia Post key,
- * Places API (New) off for the key's project, a refused Starshipit key, no Content-Security-Policy on the site, STRIPE_WEBHOOK_SECRET
+ * Places API (New) off for the key's project, a refused Starshipit key, no Content-Security-Policy on the site, a book on sale
+ * without its HS code and origin, STRIPE_WEBHOOK_SECRET
  * unset, and a test publishable key beside a live secret key.
  */
 export function misconfigure(standIns: DoctorStandIns): Record<string, string> {
@@ -279,6 +308,7 @@ export function misconfigure(standIns: DoctorStandIns): Record<string, string> {
     ],
     resendDomains: [{ name: SENDING_DOMAIN, status: 'pending' }],
     siteHeaders: Object.fromEntries(Object.entries(good.siteHeaders).filter(([name]) => name.toLowerCase() !== 'content-security-policy')),
+    products: [...good.products, { id: 'rosary-for-little-hands', title: 'A Rosary for Little Hands', customs_description: 'Printed picture book', hs_code: null, origin_country: null }],
   };
   const env: Record<string, string> = goodEnv(standIns);
   delete env.STRIPE_WEBHOOK_SECRET;

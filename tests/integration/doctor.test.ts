@@ -78,25 +78,35 @@ describe('npm run doctor: a well-configured deploy', () => {
       'Resend sending domain',
       'Turnstile secret',
       'Australia Post rates',
+      'Australia Post international rates',
+      'Customs data',
       'Google Places',
       'Starshipit',
       'Sample content',
     ]);
     expect(report.text).toContain(`Pre-flight for ${standIns.urls.site} (CONTEXT=production)`);
-    expect(report.text.split('\n').filter((text) => text.startsWith('✓ '))).toHaveLength(14);
-    expect(report.text).toMatch(/14 passed, 0 failed, 0 warnings, 0 skipped — ready to go live\.$/);
+    expect(report.text.split('\n').filter((text) => text.startsWith('✓ '))).toHaveLength(16);
+    expect(report.text).toMatch(/16 passed, 0 failed, 0 warnings, 0 skipped — ready to go live\.$/);
   });
 
   it('asks each provider as its documentation says: the right path, method and key header', async () => {
     await doctor(goodEnv(standIns));
     const last = (name: keyof DoctorStandIns['servers']) => standIns.servers[name].seen.at(-1)!;
-    expect(last('supabase')).toMatchObject({ method: 'GET', path: '/auth/v1/settings', headers: { apikey: DOCTOR_KEYS.supabaseAnon } });
+    expect(standIns.servers.supabase.seen.find((seen) => seen.url.pathname === '/auth/v1/settings')).toMatchObject({ method: 'GET', headers: { apikey: DOCTOR_KEYS.supabaseAnon } });
     expect(last('stripe')).toMatchObject({ method: 'GET', headers: { authorization: `Bearer ${DOCTOR_KEYS.stripeSecretLive}` } });
     expect(last('stripe').url.pathname).toBe('/v1/webhook_endpoints');
     expect(last('resend')).toMatchObject({ method: 'GET', path: '/domains', headers: { authorization: `Bearer ${DOCTOR_KEYS.resendFull}` } });
     expect(last('turnstile')).toMatchObject({ method: 'POST', path: '/turnstile/v0/siteverify' });
-    expect(last('auspost')).toMatchObject({ method: 'GET', headers: { 'auth-key': DOCTOR_KEYS.auspost } });
-    expect(Object.fromEntries(last('auspost').url.searchParams)).toMatchObject({ from_postcode: '2170', to_postcode: '3000', weight: '0.5' });
+    const pac = standIns.servers.auspost.seen.slice(-2);
+    expect(pac.map((seen) => [seen.method, seen.url.pathname, seen.headers['auth-key']])).toEqual([
+      ['GET', '/postage/parcel/domestic/service.json', DOCTOR_KEYS.auspost],
+      ['GET', '/postage/parcel/international/service.json', DOCTOR_KEYS.auspost],
+    ]);
+    expect(Object.fromEntries(pac[0]!.url.searchParams)).toMatchObject({ from_postcode: '2170', to_postcode: '3000', weight: '0.5' });
+    expect(Object.fromEntries(pac[1]!.url.searchParams)).toEqual({ country_code: 'US', weight: '0.3' });
+    const catalog = standIns.servers.supabase.seen.find((seen) => seen.url.pathname === '/rest/v1/products')!;
+    expect(catalog).toMatchObject({ method: 'GET', headers: { apikey: 'doctor-service-role-key', authorization: 'Bearer doctor-service-role-key' } });
+    expect(catalog.url.searchParams.get('for_sale')).toBe('eq.true');
     expect(last('places')).toMatchObject({ method: 'POST', path: '/v1/places:autocomplete', headers: { 'x-goog-api-key': DOCTOR_KEYS.places } });
     expect(last('starshipit')).toMatchObject({
       method: 'GET',
@@ -140,8 +150,8 @@ describe('npm run doctor: a misconfigured deploy', () => {
 
   it('exits 1 and prints ✗ for each failed line with its fix under it', () => {
     expect(report.exitCode).toBe(1);
-    expect(report.counts.fail).toBe(11);
-    expect(report.text).toMatch(/3 passed, 11 failed, 0 warnings, 0 skipped — fix each ✗ line, then run the doctor again\.$/);
+    expect(report.counts.fail).toBe(13);
+    expect(report.text).toMatch(/3 passed, 13 failed, 0 warnings, 0 skipped — fix each ✗ line, then run the doctor again\.$/);
     for (const result of report.results.filter((r) => r.status === 'fail')) {
       expect(report.text).toContain(`✗ ${result.name}: ${result.detail.split('\n')[0]}`);
       expect(report.text).toContain(`    fix: ${result.fix!.split('\n')[0]}`);
@@ -203,6 +213,20 @@ describe('npm run doctor: a misconfigured deploy', () => {
     const pac = line(report, 'Australia Post rates');
     expect(pac).toMatchObject({ status: 'fail', detail: 'Australia Post refused AUSPOST_API_KEY (401): every checkout would fall back to the fixed rate card' });
     expect(pac.fix).toContain('Postage Assessment Calculator (PAC) API key: copy it into AUSPOST_API_KEY');
+  });
+
+  it('Australia Post refusing the key abroad too: fails, saying orders abroad are priced from the rate card', () => {
+    expect(line(report, 'Australia Post international rates')).toMatchObject({
+      status: 'fail',
+      detail: 'Australia Post refused AUSPOST_API_KEY for international parcels (401): every order abroad would be priced from the rate card',
+    });
+  });
+
+  it('a book on sale without its HS code and origin: fails, naming the book and the fields, with how to add them', () => {
+    const customs = line(report, 'Customs data');
+    expect(customs.status).toBe('fail');
+    expect(customs.detail).toBe('1 book on sale without customs data, so parcels abroad cannot be declared:\n  rosary-for-little-hands: hsCode, originCountry');
+    expect(customs.fix).toMatch(/content\/books.*npm run catalog:sync/);
   });
 
   it('Google Places answering 403 PERMISSION_DENIED (SERVICE_DISABLED): fails with how to enable the API', () => {

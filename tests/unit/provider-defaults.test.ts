@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readServerEnv } from '@/config/env';
-import { fallbackQuotes } from '@/features/checkout/contract';
+import { fallbackQuotes } from '@/features/checkout/fallback-quotes';
 import { ProviderError } from '../../functions/_lib/providers/errors';
 import { selectAddressLookup, selectHumanCheck, selectShippingRates, testPaymentsInUse } from '../../functions/_lib/providers/select';
 

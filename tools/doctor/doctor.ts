@@ -6,7 +6,8 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkAustraliaPost } from './checks/australia-post';
+import { checkAustraliaPost, checkAustraliaPostInternational } from './checks/australia-post';
+import { checkCustomsData } from './checks/customs-data';
 import { checkGooglePlaces } from './checks/google-places';
 import { checkResend } from './checks/resend';
 import { checkSampleContent } from './checks/sample-content';
@@ -34,6 +35,8 @@ export const CHECKS: readonly Check[] = [
   checkResend,
   checkTurnstile,
   checkAustraliaPost,
+  checkAustraliaPostInternational,
+  checkCustomsData,
   checkGooglePlaces,
   checkStarshipit,
   checkSampleContent,

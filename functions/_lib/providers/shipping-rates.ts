@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import type { CountryCode } from '../../../src/config/constants';
-import { fallbackQuotes, type SatchelSize, type ShippingQuote, type ShippingService } from '../../../src/features/checkout/contract';
+import type { SatchelSize, ShippingQuote, ShippingService } from '../../../src/features/checkout/contract';
+import { fallbackQuotes } from '../../../src/features/checkout/fallback-quotes';
 
 export type { SatchelSize, ShippingQuote, ShippingService };
 

@@ -3,10 +3,14 @@
  * last): the address label with the buyer's phone when given, the sender's return address, the order number and
  * the items with their prices. A gift's slip is a gift slip: the buyer's message in a clear box and whom it is from;
  * with *Leave prices out of the parcel* ticked, no price anywhere (and the packer is told so on screen).
+ * An order going abroad is followed by its customs declaration (CustomsDeclaration), a page of its own.
  */
 import { SITE } from '@/config/site';
 import { formatPrice, orderNumber } from '@/lib/format';
 import { giftSlipSender } from '@/features/checkout/gift';
+import type { CustomsAnswer } from '@/features/customs/declaration';
+import { needsDeclaration } from '@/features/customs/declaration';
+import { lazy, Suspense } from 'react';
 import { allPages, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
 import GiftMessageBox from './GiftMessageBox';
 import { addressLines } from './OrderDetail';
@@ -20,6 +24,25 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
   if (chosen.length) return getOrders(chosen);
   const toPack = await allPages((cursor) => listOrders('to_pack', '', cursor, 200));
   return getOrders(toPack.map((o) => o.id));
+}
+
+// Only a day with parcels abroad downloads the declaration.
+const CustomsDeclaration = lazy(() => import('./CustomsDeclaration'));
+
+/**
+ * The orders, and the customs declarations of those going abroad. Declarations that cannot be had leave the slips
+ * printable, with the reason on screen.
+ */
+async function slipsToPrint(): Promise<{ orders: OrderDetail[]; customs: CustomsAnswer | null; customsProblem: string | null }> {
+  const orders = await ordersToPrint();
+  const abroad = orders.filter((order) => needsDeclaration(order.shipping_address.country)).map((order) => order.id);
+  if (!abroad.length) return { orders, customs: null, customsProblem: null };
+  try {
+    const { getCustomsDeclarations } = await import('./customs-declarations');
+    return { orders, customs: await getCustomsDeclarations(abroad), customsProblem: null };
+  } catch (error) {
+    return { orders, customs: null, customsProblem: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** "From <buyer>" under the message, unless the message signs itself or the buyer is unknown. */
@@ -137,7 +160,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
 }
 
 function Slips({ returnAddress }: Props) {
-  const { state } = useLoad(ordersToPrint);
+  const { state } = useLoad(slipsToPrint);
   return (
     <>
       <div className="mb-6 flex flex-wrap items-center gap-3 print:hidden">
@@ -150,12 +173,26 @@ function Slips({ returnAddress }: Props) {
         </a>
       </div>
       <LoadState state={state} what="packing slips" />
-      {state.status === 'ready' && state.data.length === 0 && <p>Nothing to pack.</p>}
+      {state.status === 'ready' && state.data.orders.length === 0 && <p>Nothing to pack.</p>}
+      {state.status === 'ready' && state.data.customsProblem && (
+        <p role="alert" className="mb-6 rounded-lg bg-red-50 p-3 font-semibold text-red-900 ring-1 ring-red-300 print:hidden">
+          The customs declarations for the orders going abroad could not be loaded, so none will print: {state.data.customsProblem}
+        </p>
+      )}
       {state.status === 'ready' && (
         <div className="space-y-6 print:space-y-0">
-          {state.data.map((order) => (
-            <Slip key={order.id} order={order} returnAddress={returnAddress} />
-          ))}
+          {state.data.orders.map((order) => {
+            const customs = state.data.customs;
+            const declaration = customs?.declarations.find((d) => d.orderId === order.id);
+            return [
+              <Slip key={order.id} order={order} returnAddress={returnAddress} />,
+              customs && declaration ? (
+                <Suspense key={`${order.id}-customs`} fallback={<p role="status">Loading the customs declaration...</p>}>
+                  <CustomsDeclaration order={order} sender={customs.sender} declaration={declaration} />
+                </Suspense>
+              ) : null,
+            ];
+          })}
         </div>
       )}
     </>

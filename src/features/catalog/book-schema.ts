@@ -6,7 +6,7 @@
 import { z } from 'astro/zod';
 import { BACK_OFFICE, LIMITS } from '../../config/constants';
 import { quantityPricesProblem } from './quantity-prices';
-import { customsRequired, HS_CODE, ISO_COUNTRIES, missingCustomsFields, missingCustomsMessage } from '../customs/customs-data';
+import { customsRequired, HS_CODE, ISO_COUNTRIES, MISSING_CUSTOMS, missingCustomsFields } from '../customs/customs-data';
 
 /** Also the database's rule for product ids (the slug in /store/product/{id} and the SKU). */
 export const BOOK_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
@@ -99,8 +99,7 @@ export function bookFrontmatter<Cover extends z.ZodType>(cover: Cover) {
       const problem = quantityPricesProblem(book.price, book.quantityPrices);
       if (problem) context.addIssue({ code: 'custom', path: ['quantityPrices'], message: problem });
       if (customsRequired(book)) {
-        const missing = missingCustomsFields(book);
-        for (const field of missing) context.addIssue({ code: 'custom', path: [field], message: missingCustomsMessage([field]) });
+        for (const field of missingCustomsFields(book)) context.addIssue({ code: 'custom', path: [field], message: MISSING_CUSTOMS });
       }
     });
 }

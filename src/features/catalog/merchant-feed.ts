@@ -5,7 +5,8 @@
  */
 import { ALLOWED_COUNTRIES, CURRENCY, MERCHANT_FEED, SHIPPING, type CountryCode } from '@/config/constants';
 import { SITE } from '@/config/site';
-import { applyFreeShipping, fallbackQuotes } from '@/features/checkout/contract';
+import { applyFreeShipping } from '@/features/checkout/contract';
+import { fallbackQuotes } from '@/features/checkout/fallback-quotes';
 import { bookPagePath } from '@/lib/structured-data';
 import type { StockAtBuild } from './stock-at-build';
 

@@ -1,14 +1,12 @@
 /**
  * The checkout's contract: what the checkout page and the server functions must agree on — the shapes of a
- * delivery option and an address, the rate card (the flat table and the free-shipping rule), and the
+ * delivery option and an address, the free-shipping rule, and the
  * messages both sides show. The page imports it to preview the prices the server will charge, and the
  * functions import it to charge them; it depends on nothing but the business constants and the stated
  * delivery times, so the page downloads no server code with it.
  */
 import { SHIPPING, type CountryCode } from '@/config/constants';
 import { toCents } from '@/lib/money';
-import { rateCard } from '@/lib/rate-card';
-import { deliveryEstimate } from './delivery-estimates';
 
 export type SatchelSize = (typeof SHIPPING.satchelSizes)[number];
 /** Standard services may ship free; faster ones (Express Post, courier) are always charged. */
@@ -60,25 +58,6 @@ export const CHECKOUT_MESSAGES = {
 
 /** The checkout's id of the shopper's cart: one cart, one payment page open (the server finds it by this id). */
 export const CART_ID_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
-
-/**
- * The rate card: used when live rates fail, and as the local default. Australian addresses get Australia Post's
- * two domestic services, standard and express, at flat prices; abroad, International Standard and Express priced
- * by the parcel's weight in grams (the publisher's card).
- */
-export function fallbackQuotes(country: CountryCode, weightGrams = 0): ShippingQuote[] {
-  // Each option says how long it takes to reach this country, as the publisher states it.
-  return rateCard(country, weightGrams).map(({ rate, service }) => ({
-    id: rate.id,
-    plan_name: rate.name,
-    carrier: SHIPPING.defaultCarrier,
-    is_satchel: false,
-    satchel_size: null,
-    service,
-    price: rate.price,
-    eta: { days_range: deliveryEstimate(country, service), date_range: '' },
-  }));
-}
 
 /**
  * Free shipping: the standard service to AU destinations with a subtotal of at least the threshold; never

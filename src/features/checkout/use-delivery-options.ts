@@ -10,7 +10,7 @@ import type { CartLine } from '@/features/cart/cart';
 import { useDebounced } from '@/lib/use-debounced';
 import { useSameWhile } from '@/lib/use-same-while';
 import { fetchQuotes, lineProblemOf, type AddressFields, type LineProblem, type ShippingQuote } from './api';
-import { applyFreeShipping, CHECKOUT_MESSAGES, fallbackQuotes } from './contract';
+import { applyFreeShipping, CHECKOUT_MESSAGES } from './contract';
 import { wantsLiveQuotes } from './validation';
 
 /** `offeredAgain`: the server refused the option paid for and sent these instead; the shopper chooses again. */
@@ -45,11 +45,12 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
     setState({ status: 'loading' });
     fetchQuotes(settled, cart, promotionCode).then(
       (r) => current && setState({ status: 'ready', quotes: r.quotes, message: r.fallback ? r.message : undefined }),
-      (error: Error) => {
+      async (error: Error) => {
         if (!current) return;
-        // Too few copies of a line: said beside that line (the summary), not here; the flat rate stands meanwhile.
+        // Too few copies of a line: said beside that line (the summary), not here; the rate card stands meanwhile.
         const lineProblem = lineProblemOf(error);
-        const quotes = flatRate(settled.country as CountryCode, goods, cartWeight(cart));
+        const quotes = await flatRate(settled.country as CountryCode, goods, cartWeight(cart));
+        if (!current) return;
         setState(lineProblem ? { status: 'ready', quotes, lineProblem } : { status: 'ready', quotes, message: error.message || CHECKOUT_MESSAGES.ratesFailed });
       },
     );
@@ -79,8 +80,14 @@ export function useDeliveryOptions(address: AddressFields, lines: readonly CartL
   };
 }
 
-/** The rate card to a country (abroad, for the parcel's grams), free over the threshold of the goods' value. */
-const flatRate = (country: CountryCode, goods: number, weightGrams: number) => applyFreeShipping(fallbackQuotes(country, weightGrams), { country, subtotal: goods });
+/**
+ * The rate card to a country (abroad, for the parcel's grams), free over the threshold of the goods' value. Loaded
+ * only when the server's prices cannot be had: the international card is no part of the page's first download.
+ */
+async function flatRate(country: CountryCode, goods: number, weightGrams: number) {
+  const { fallbackQuotes } = await import('./fallback-quotes');
+  return applyFreeShipping(fallbackQuotes(country, weightGrams), { country, subtotal: goods });
+}
 
 /** The cart's weight in grams, as the server weighs it (each copy's weight × its quantity). */
 const cartWeight = (lines: readonly CartLine[]) => lines.reduce((grams, line) => grams + (line.product.weight > 0 ? line.product.weight * line.quantity : 0), 0);

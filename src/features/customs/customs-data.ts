@@ -7,9 +7,6 @@
 /** A tariff heading: four digits, a dot, two digits, and optionally more pairs (4903.00, 4901.99, 4903.00.00). */
 export const HS_CODE = /^\d{4}\.\d{2}(?:\.?\d{2}){0,2}$/;
 
-/** Printed children's picture books. */
-export const PICTURE_BOOK_HS_CODE = '4903.00';
-
 /** ISO 3166-1 alpha-2, every officially assigned code. */
 export const ISO_COUNTRIES: ReadonlySet<string> = new Set(
   (
@@ -40,5 +37,5 @@ export function missingCustomsFields(book: Partial<Record<CustomsField, string |
   return CUSTOMS_FIELDS.filter((field) => !book[field]?.trim());
 }
 
-/** What the publisher reads for a book missing customs data (the build, the sync and the doctor). */
-export const missingCustomsMessage = (missing: readonly CustomsField[]) => `needed on a book for sale, as parcels abroad must declare it (a US parcel without it is returned): ${missing.join(', ')}`;
+/** What the build and the sync say on each customs field a book for sale lacks (the field is named beside it). */
+export const MISSING_CUSTOMS = 'needed on a book for sale, as parcels abroad must declare it (a US parcel without it is returned)';
