@@ -216,7 +216,7 @@ describe.each(DATABASES)('invoices on the $label', ({ open }) => {
     expect(detail).toMatchObject({ credited: 30, credit_notes: [{ amount: 30, provider_credit_note_id: 'cn_1' }] });
     const today = (await db.admin.query<{ d: string }>(`select to_char((now() at time zone 'Australia/Sydney')::date, 'YYYY-MM-DD') as d`)).rows[0]!.d;
     const sales = await db.request('authenticated', { sub: STAFF }, `select public.admin_sales($1, $1, 'day') as result`, { params: [today], commit: true });
-    expect((sales.rows[0]?.result as { totals: { refunds: number } }).totals.refunds).toBeGreaterThanOrEqual(30);
+    expect((sales.rows[0]!.result as { totals: { refunds: number } }).totals.refunds).toBeGreaterThanOrEqual(30);
     const csv = await asStaff<{ orders: Array<{ organisation: string | null; po_number: string | null; invoice_number: string | null }> }>(`public.admin_sales_orders($1, $1)`, [today]);
     expect(csv.orders.find((o) => o.organisation)).toMatchObject({ organisation: "St Mary's Primary", po_number: 'PO-7781', invoice_number: expect.stringMatching(/^INV-\d{4}$/) });
   });
