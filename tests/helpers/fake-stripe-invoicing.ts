@@ -53,9 +53,6 @@ function customFields(params: URLSearchParams): Array<{ name: string; value: str
 }
 
 const stripeJson = (response: ServerResponse, status: number, body: unknown) => sendJson(response, status, body, { 'request-id': 'req_local' });
-const missing = (response: ServerResponse, what: string, id: string) =>
-  stripeJson(response, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}: '${id}'` } });
-
 export function fakeStripeInvoicing(): FakeStripeInvoicing {
   const customers: FakeStripeInvoicing['customers'] = new Map();
   const invoices: FakeStripeInvoicing['invoices'] = new Map();
