@@ -155,7 +155,7 @@ export function fakeStripeInvoicing(): FakeStripeInvoicing {
     const what = `${seen.method} ${seen.url.pathname}`;
     const failing = failures.findIndex((f) => f.match.test(what));
     if (failing >= 0) {
-      const [{ failure }] = failures.splice(failing, 1) as [{ failure: Parameters<FakeStripeInvoicing['failNext']>[1] }];
+      const failure = failures.splice(failing, 1)[0]!.failure;
       if (failure === 'hang') return;
       stripeJson(response, failure.status, { error: failure.error });
       return;
