@@ -105,7 +105,7 @@ async function draftForDatabase(db: SupabaseClient, draft: InvoiceDraft): Promis
       contact_name: draft.contactName,
       email: draft.email,
       phone: draft.phone ?? null,
-      address: { ...draft.address, line2: draft.address.line2 ?? null },
+      address: draft.address,
       po_number: draft.poNumber ?? null,
       terms_days: draft.termsDays,
       note: draft.note ?? null,
