@@ -70,6 +70,4 @@ export const notificationRequestSchema = z
   .pipe(z.discriminatedUnion('type', [newsletterNotificationSchema, contactNotificationSchema, backInStockNotificationSchema], { error: "must be 'newsletter', 'contact' or 'back_in_stock'." }));
 
 export type NotificationRequest = z.infer<typeof notificationRequestSchema>;
-export type NewsletterNotification = z.infer<typeof newsletterNotificationSchema>;
 export type ContactNotification = z.infer<typeof contactNotificationSchema>;
-export type BackInStockNotification = z.infer<typeof backInStockNotificationSchema>;
