@@ -3,6 +3,22 @@ import { botCheckPort } from './tests/e2e/bot-check/keys';
 
 /** Browser tests run Debian's Chromium against the built site on the local server; nothing is downloaded. */
 const PORT = Number(process.env.E2E_PORT ?? 4399);
+const desktop = { ...devices['Desktop Chrome'], channel: undefined };
+const LONG_SPECS = [
+  'dev-server',
+  'back-office-scale',
+  'gifts',
+  'consent',
+  'mailing-consent',
+  'checkout-edges',
+  'buyer',
+  'stock',
+  'back-office',
+  'pricing',
+  'newsletter-refunds',
+  'first-tap',
+  'back-office-day',
+].map((name) => `**/${name}.spec.ts`);
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export default defineConfig({
@@ -21,8 +37,13 @@ export default defineConfig({
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
   },
-  // Desktop by default; tests that check the 375 px layout set their own viewport.
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  // Desktop by default; tests that check the 375 px layout set their own viewport. Tests run in the order of
+  // the projects: the files holding the longest tests (10-30 s each, and the GA4 build of consent.spec) go
+  // first, so the workers end on short tests and finish together.
+  projects: [
+    { name: 'chromium-long', testMatch: LONG_SPECS, use: desktop },
+    { name: 'chromium', testIgnore: LONG_SPECS, use: desktop },
+  ],
   webServer: [
     {
       command: `tsx local/start.ts --no-build`,

@@ -66,7 +66,6 @@ export const shippingDetailsSchema = shippingFieldsSchema
     const problem = addressProblem(details);
     if (problem) context.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
   });
-export type ShippingDetails = z.infer<typeof shippingDetailsSchema>;
 
 /**
  * A gift: the message for the recipient (plain text, see `giftMessageProblem`) and whether the parcel leaves

@@ -12,13 +12,9 @@ const NETLIFY_RUNTIME_VARIABLES = ['SITE_ID', 'SITE_NAME', 'URL'] as const;
 /** The variable the local server sets to say "this process is the local server". */
 export const LOCAL_SERVER_SIGNAL = 'SHOP_LOCAL_SERVER';
 
-export function isNetlifyRuntime(env: ServerEnv): boolean {
-  return NETLIFY_RUNTIME_VARIABLES.some((name) => Boolean(env[name]));
-}
-
 /** True only on the local server, never in a deploy: the one gate for every local stand-in. */
 export function localStandInsAllowed(env: ServerEnv): boolean {
-  return env.SHOP_LOCAL_SERVER === '1' && !isNetlifyRuntime(env);
+  return env.SHOP_LOCAL_SERVER === '1' && !NETLIFY_RUNTIME_VARIABLES.some((name) => Boolean(env[name]));
 }
 
 /**

@@ -34,8 +34,6 @@ const quoteInputSchema = z.object({
   eta_date_range: z.string().optional(),
 });
 
-export type QuoteInput = z.input<typeof quoteInputSchema>;
-
 function slug(text: string): string {
   return text
     .toLowerCase()

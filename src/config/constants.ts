@@ -94,8 +94,6 @@ export const PROMOTION_CODES = {
 /** The reminder to a shopper who agreed to one and left the payment page unpaid: one per address in this many days. */
 export const CHECKOUT_REMINDER = { oncePerAddressWithinDays: 30 } as const;
 
-export const BREAKPOINTS = { mobileMaxPx: 768 } as const;
-
 export const TIMINGS = {
   bannerFadeInMs: 100,
   bannerFadeOutMs: 300,

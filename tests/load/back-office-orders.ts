@@ -1,7 +1,7 @@
 /**
  * The back office at scale: a shop's five years of orders made in SQL (generate_series, no round trips), and
  * every back-office function called as PostgREST calls it for a staff user. `npm run scale` (scale.ts) times
- * them at 1,000, 10,000 and 100,000 orders; the growth and same-answers tests use the same orders.
+ * them at 1,000, 10,000 and 100,000 orders; the growth test uses the same orders.
  *
  * The orders are the same for the same count and seed: every "random" choice is a hash of the seed, the order's
  * number and what is being chosen, so the plan the database picks cannot change them.
@@ -16,7 +16,7 @@ import { type PgDatabase, pgDatabase } from '../helpers/pg-database';
 import { connectionConfig, type PostgresServer, SUPERUSER_NAME } from '../helpers/postgres-server';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'supabase', 'migrations');
-/** The migration that pages the back office: the same-answers test applies every one before it, then it. */
+/** The migration that pages the back office: `npm run scale -- --before` stops short of it. */
 export const SCALE_MIGRATION = '20261127000100_back_office_at_scale.sql';
 
 export const SCALE_STAFF = '00000000-0000-4000-8000-00000005ca1e';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TIMINGS } from '@/config/constants';
 import { createHumanCheck, TURNSTILE_SCRIPT_URL, type HumanCheckDeps, type TurnstileApi, type TurnstileRenderOptions } from '@/features/forms/human-check';
+import humanCheckConfig from '../../functions/human-check';
 
 /** A fake `window.turnstile`: records renders and lets the test decide how each widget answers. */
 function fakeTurnstile(answer: (options: TurnstileRenderOptions) => void = (o) => o.callback(`token-for-${o.action}`)) {
@@ -261,6 +262,22 @@ describe('human-check token (browser side of Turnstile)', () => {
       setTurnstile({ render, execute: () => {}, remove: () => {} });
       await expect(createHumanCheck(deps).getToken('contact_form')).resolves.toBe('');
       expect(containers.size).toBe(0);
+    }
+  });
+});
+
+describe('GET /api/human-check', () => {
+  it('hands the forms the site key the deploy sets, and null where the bot-check is off', async () => {
+    const saved = process.env.PUBLIC_TURNSTILE_SITE_KEY;
+    try {
+      process.env.PUBLIC_TURNSTILE_SITE_KEY = '1x00000000000000000000AA';
+      const on = await humanCheckConfig(new Request('http://shop.test/api/human-check'));
+      expect([on.status, await on.json()]).toEqual([200, { siteKey: '1x00000000000000000000AA' }]);
+      process.env.PUBLIC_TURNSTILE_SITE_KEY = ' ';
+      expect(await (await humanCheckConfig(new Request('http://shop.test/api/human-check'))).json()).toEqual({ siteKey: null });
+    } finally {
+      if (saved === undefined) delete process.env.PUBLIC_TURNSTILE_SITE_KEY;
+      else process.env.PUBLIC_TURNSTILE_SITE_KEY = saved;
     }
   });
 });

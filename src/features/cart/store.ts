@@ -50,5 +50,4 @@ export function clearCart(): void {
   $cartLines.set([]);
 }
 
-export const openDrawer = () => $drawerOpen.set(true);
 export const closeDrawer = () => $drawerOpen.set(false);

@@ -4,12 +4,10 @@
  * never off the shipping; free shipping is judged on the goods after the code.
  */
 import * as z from 'zod/mini';
-import { PROMOTION_CODES } from '@/config/constants';
 import { formatPrice } from '@/lib/format';
 
 /** `held`: the last uses are held by checkouts still on their payment page; they come back if those go unpaid. */
 export const CODE_STATUSES = ['ok', 'not_valid', 'expired', 'used_up', 'held', 'spend_more', 'changed'] as const;
-export type CodeStatus = (typeof CODE_STATUSES)[number];
 
 const money = z.coerce.number();
 export const codeAnswerSchema = z.object({
@@ -26,9 +24,6 @@ export type CodeAnswer = z.infer<typeof codeAnswerSchema>;
 
 /** A code as typed: spaces at the ends dropped, in capitals (codes are stored in capitals). */
 export const normaliseCode = (typed: string) => typed.trim().toUpperCase();
-
-/** True when the typed text could be a code at all (anything else is not valid without asking). */
-export const looksLikeCode = (typed: string) => PROMOTION_CODES.pattern.test(normaliseCode(typed));
 
 /** What the shopper is told when a code cannot apply; null when it applies. */
 export function codeRefusal(answer: CodeAnswer): string | null {

@@ -8,12 +8,12 @@
  * checkbox) Turnstile calls `before-interactive-callback`: the container is then shown under the form and
  * the 8-second safety timeout gives way to a longer one, so a challenged visitor can answer it.
  * It never throws: with no site key (the embedded mode), on a script-load failure, a widget error or after
- * a timeout it resolves with '' and the caller decides what an empty token means.
+ * a timeout it resolves with '' and the caller decides what an empty token means. The site key comes from
+ * /api/human-check, asked once a page when a form first needs it, so one build serves any deploy's widget.
  *
  * The logic lives in `createHumanCheck(deps)` so tests can drive it with fakes; the browser wiring is at
  * the bottom.
  */
-import { PUBLIC_TURNSTILE_SITE_KEY } from 'astro:env/client';
 import { TIMINGS } from '@/config/constants';
 
 export const TURNSTILE_SCRIPT_URL = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
@@ -198,10 +198,10 @@ export function createHumanCheck(deps: HumanCheckDeps): HumanCheck {
 
 /* ---------- browser wiring ---------- */
 
-function browserDeps(): HumanCheckDeps {
+function browserDeps(siteKey: string | undefined): HumanCheckDeps {
   const win = window as Window & { turnstile?: TurnstileApi };
   return {
-    siteKey: PUBLIC_TURNSTILE_SITE_KEY,
+    siteKey,
     getTurnstile: () => win.turnstile,
     hasScript: () => document.querySelector('script[src^="https://challenges.cloudflare.com/turnstile/"]') !== null,
     loadScript: (src) =>
@@ -237,19 +237,26 @@ function browserDeps(): HumanCheckDeps {
   };
 }
 
-let browserCheck: HumanCheck | undefined;
-const browser = (): HumanCheck => (browserCheck ??= createHumanCheck(browserDeps()));
+const HUMAN_CHECK_PATH = '/api/human-check';
 
-/** True when a site key is configured (hosted mode); false in the embedded mode. */
-export const humanCheckEnabled = (): boolean => Boolean(PUBLIC_TURNSTILE_SITE_KEY?.trim());
+let browserCheck: Promise<HumanCheck> | undefined;
+
+/** The page's check, made once its site key is known; a key that could not be read is asked again next time. */
+export function humanCheck(): Promise<HumanCheck> {
+  browserCheck ??= fetch(HUMAN_CHECK_PATH)
+    .then((response) => (response.ok ? (response.json() as Promise<{ siteKey: string | null }>) : Promise.reject(new Error(`HTTP ${response.status}`))))
+    .then(
+      ({ siteKey }) => createHumanCheck(browserDeps(siteKey ?? undefined)),
+      (error: unknown) => {
+        console.warn('[human-check] The site key could not be read; sending without a token.', error);
+        browserCheck = undefined;
+        return createHumanCheck(browserDeps(undefined));
+      },
+    );
+  return browserCheck;
+}
 
 /** Starts loading Turnstile ahead of a submit; does nothing without a site key. */
 export function preloadHumanCheck(): void {
-  if (humanCheckEnabled()) browser().preload();
-}
-
-/** A fresh token for `action`, or '' (never rejects). A challenge, if any, appears at the end of `place`. */
-export function getHumanCheckToken(action: string, place?: HTMLElement): Promise<string> {
-  if (!humanCheckEnabled()) return Promise.resolve('');
-  return browser().getToken(action, place);
+  void humanCheck().then((check) => check.preload());
 }

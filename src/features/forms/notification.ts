@@ -72,6 +72,4 @@ export const notificationRequestSchema = z.record(z.string(), z.unknown(), { err
 );
 
 export type NotificationRequest = z.infer<typeof notificationRequestSchema>;
-export type NewsletterNotification = z.infer<typeof newsletterNotificationSchema>;
 export type ContactNotification = z.infer<typeof contactNotificationSchema>;
-export type BackInStockNotification = z.infer<typeof backInStockNotificationSchema>;

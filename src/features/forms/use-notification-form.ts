@@ -10,7 +10,7 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { HUMAN_CHECK_ACTIONS } from '@/config/constants';
 import { useHydrated } from '@/lib/use-hydrated';
 import { checkFields, verificationFailed } from './fields';
-import { getHumanCheckToken, humanCheckEnabled, preloadHumanCheck } from './human-check';
+import { humanCheck, preloadHumanCheck } from './human-check';
 import type { NotificationRequest } from './notification';
 import { type SubmitAnswer, submitForm } from './submit';
 
@@ -40,8 +40,9 @@ export function useNotificationForm<K extends Kind>({ type, read, answered }: No
     setBusy(true);
     try {
       const data = read(form);
-      const token = await getHumanCheckToken(HUMAN_CHECK_ACTIONS[type], form);
-      if (!token && humanCheckEnabled()) {
+      const check = await humanCheck();
+      const token = await check.getToken(HUMAN_CHECK_ACTIONS[type], form);
+      if (!token && check.enabled) {
         verificationFailed();
         return;
       }

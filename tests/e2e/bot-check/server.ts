@@ -1,12 +1,12 @@
 /**
- * The shop with the bot-check on, for tests/e2e/forms-bot-check.spec.ts: serves the build made with
- * Cloudflare's always-passing test site key (`npm run build:bot-check`, into .dist-bot-check) with the
- * matching test secret. Tests never reach the network, so Cloudflare's siteverify is answered here as
- * Cloudflare answers for its test secrets: 1x… passes any token, 2x… fails it.
+ * The shop with the bot-check on, for tests/e2e/forms-bot-check.spec.ts: the same build as the main test server,
+ * with Cloudflare's always-passing test site key (which /api/human-check hands the forms) and its test secret.
+ * Tests never reach the network, so Cloudflare's siteverify is answered here as Cloudflare answers for its
+ * test secrets: 1x… passes any token, 2x… fails it.
  */
 import { join } from 'node:path';
 import { startShop } from '../../../local/shop';
-import { BOT_CHECK_DIST_DIR, TEST_SECRET_KEYS } from './keys';
+import { TEST_SECRET_KEYS, TEST_SITE_KEY } from './keys';
 
 const SITEVERIFY = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 const realFetch = globalThis.fetch;
@@ -21,7 +21,7 @@ globalThis.fetch = async (input, init) => {
   );
 };
 
-process.env.LOCAL_DIST_DIR = BOT_CHECK_DIST_DIR;
+process.env.PUBLIC_TURNSTILE_SITE_KEY = TEST_SITE_KEY;
 process.env.TURNSTILE_SECRET_KEY ??= TEST_SECRET_KEYS.pass;
 const shop = await startShop({ projectRoot: join(import.meta.dirname, '../../..'), port: Number(process.env.PORT), data: 'memory' });
 console.log(`Shop with the bot-check on at ${shop.server.url}`);

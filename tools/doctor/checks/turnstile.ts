@@ -21,7 +21,7 @@ export async function checkTurnstile(context: DoctorContext): Promise<CheckResul
       name: NAME,
       status: context.production ? 'fail' : 'warn',
       detail: `${dummies.join(' and ')} ${dummies.length > 1 ? 'are' : 'is'} Cloudflare's test key${dummies.length > 1 ? 's' : ''}: the bot-check lets every visitor through (or none)`,
-      fix: 'Cloudflare → Turnstile → your widget (Managed mode, with the site’s hostnames): put its site key in PUBLIC_TURNSTILE_SITE_KEY (scope Builds) and its secret key in TURNSTILE_SECRET_KEY (scope Functions), then redeploy.',
+      fix: 'Cloudflare → Turnstile → your widget (Managed mode, with the site’s hostnames): put its site key in PUBLIC_TURNSTILE_SITE_KEY and its secret key in TURNSTILE_SECRET_KEY (both scope Functions), then redeploy.',
     };
   }
 

@@ -28,7 +28,7 @@ export const REQUIRED_VARIABLES: readonly EnvVarName[] = (Object.keys(ENV_VARS) 
 
 /** Which Netlify scope a variable needs: what the build writes into pages, or what the functions read. */
 function scopeOf(name: EnvVarName): string {
-  if (name.startsWith('PUBLIC_') || name === 'SITE_URL') return 'scope Builds, then redeploy: it is read at build time';
+  if (ENV_VARS[name].context === 'client' || name === 'SITE_URL') return 'scope Builds, then redeploy: it is read at build time';
   if (name === 'STRIPE_SECRET_KEY') return 'scopes Functions and Builds: the production build refuses to run without it';
   return 'scope Functions';
 }
