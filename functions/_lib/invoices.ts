@@ -8,7 +8,6 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import type { CountryCode } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
-import { applyFreeShipping, fallbackQuotes } from '../../src/features/checkout/contract';
 import { priceLine } from '../../src/features/catalog/quantity-prices';
 import type { Seller } from '../../src/features/invoice/tax-invoice';
 import { type InvoiceAction, type InvoiceDraft, invoiceNumber } from '../../src/features/invoices/contract';
@@ -24,6 +23,7 @@ import { purgeLiveCatalog } from './live-catalog';
 import { ProviderError } from './providers/errors';
 import type { InvoiceProvider, ProviderInvoice, ProviderInvoiceInput } from './providers/invoicing';
 import { quantityPricesOf } from './checkout';
+import { applyFreeShipping, fallbackQuotes } from './shipping';
 import { sendLowStockNoticeOnce } from './stock';
 
 export interface InvoiceContext {
@@ -73,7 +73,7 @@ const providerFailure = (error: unknown) => (error instanceof ProviderError ? er
 // ---------------------------------------------------------------------------------------------------------------
 // Drafts
 
-const productRows = z.array(z.object({ id: z.string(), title: z.string(), price: money }));
+const productRows = z.array(z.object({ id: z.string(), title: z.string(), price: money, weight: z.coerce.number() }));
 
 /**
  * The draft as the database saves it: the shipping priced here (the rate card's option for the address, free as the
@@ -82,7 +82,7 @@ const productRows = z.array(z.object({ id: z.string(), title: z.string(), price:
  */
 async function draftForDatabase(db: SupabaseClient, draft: InvoiceDraft): Promise<{ payload: Record<string, unknown> } | { problem: InvoiceOutcome }> {
   const ids = draft.lines.map((l) => l.productId);
-  const { data, error } = await db.from('products').select('id, title, price').in('id', ids).eq('for_sale', true);
+  const { data, error } = await db.from('products').select('id, title, price, weight').in('id', ids).eq('for_sale', true);
   if (error) throw error;
   const products = new Map(productRows.parse(data).map((p) => [p.id, p]));
   const missing = ids.find((id) => !products.has(id));
@@ -99,7 +99,9 @@ async function draftForDatabase(db: SupabaseClient, draft: InvoiceDraft): Promis
   } else {
     const { rateId } = draft.shipping;
     const country = draft.address.country as CountryCode;
-    const quote = applyFreeShipping(fallbackQuotes(country), { country, subtotal: fromCents(subtotalCents) }).find((q) => q.id === rateId);
+    // The rate card by what the parcel weighs, as the checkout prices it.
+    const weightGrams = draft.lines.reduce((sum, line) => sum + (products.get(line.productId)?.weight ?? 0) * line.quantity, 0);
+    const quote = applyFreeShipping(fallbackQuotes(country, weightGrams), { country, subtotal: fromCents(subtotalCents) }).find((q) => q.id === rateId);
     if (!quote) return { problem: { status: 400, message: `The rate card has no ${rateId} rate to ${country}: choose another, or type the shipping with a reason.` } };
     shipping = { kind: 'rate_card', name: quote.plan_name, amount: quote.price, reason: null };
   }
