@@ -72,7 +72,7 @@ export function printShop(projectRoot: string, url: string, backend: EmbeddedBac
   console.log(`    API URL:          ${url}`);
   console.log(`    REST:             ${url}/rest/v1`);
   console.log(`    Auth:             ${url}/auth/v1 (local sign-in page stands in for Google)`);
-  console.log(`    Data:             ${data === 'memory' ? 'in memory (discarded on exit)' : relative(projectRoot, data.dir)}`);
+  console.log(`    Data:             ${data !== 'memory' && 'dir' in data ? relative(projectRoot, data.dir) : 'in memory (discarded on exit)'}`);
   console.log(`    anon key:         ${backend.anonKey}`);
   console.log(`    service_role key: ${backend.serviceRoleKey}\n`);
 }

@@ -32,18 +32,29 @@ export interface SqlDatabase extends SqlSession {
 
 export type Database = PGlite;
 
-/** `memory` for a throwaway database, else a folder that keeps the data across restarts. */
-export type DataLocation = 'memory' | { dir: string };
+/**
+ * `memory` for a throwaway database, `{ copyOf }` for a throwaway copy of one saved with `saveImage` (the tests
+ * copy one prepared database rather than building each), else a folder that keeps the data across restarts.
+ */
+export type DataLocation = 'memory' | { copyOf: Blob } | { dir: string };
 
 export async function openDatabase(location: DataLocation = { dir: DEFAULT_DATA_DIR }): Promise<Database> {
-  const fresh = location === 'memory' || !existsSync(join(location.dir, 'PG_VERSION'));
-  if (location !== 'memory') mkdirSync(dirname(location.dir), { recursive: true });
   const options = {
     // PostgREST answers numeric and bigint columns as JSON numbers; so does the embedded backend.
     parsers: { [types.NUMERIC]: Number, [types.INT8]: Number },
     // The back office's searches use trigram indexes, as pg_trgm serves them on Supabase.
     extensions: { pg_trgm },
   };
+  if (location !== 'memory' && 'copyOf' in location) {
+    // Options as a memory database has them (see below), so a copy answers exactly as a new one does.
+    const copy = new PGlite({ loadDataDir: location.copyOf, extensions: options.extensions });
+    await copy.waitReady;
+    await applyMigrations(copy);
+    await syncEmbedded(copy);
+    return copy;
+  }
+  const fresh = location === 'memory' || !existsSync(join(location.dir, 'PG_VERSION'));
+  if (location !== 'memory') mkdirSync(dirname(location.dir), { recursive: true });
   // PGlite reads a memory database's options from its first argument and ignores the second: such a database has
   // always had the default parsers (the tests are written for them), and gets the extension alone.
   const db = location === 'memory' ? new PGlite({ extensions: options.extensions }) : new PGlite(location.dir, options);
@@ -96,6 +107,16 @@ export async function applyMigrations(db: SqlDatabase): Promise<string[]> {
     applied.push(file);
   }
   return applied;
+}
+
+/** A new database, set up and seeded as `openDatabase('memory')` makes it, saved for `{ copyOf }`. */
+export async function saveImage(): Promise<Blob> {
+  const db = await openDatabase('memory');
+  try {
+    return await db.dumpDataDir('none');
+  } finally {
+    await db.close();
+  }
 }
 
 /** Deletes the local data folder; the next start recreates and seeds it. */

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { startShop, type Shop } from '../../local/shop';
+import type { DataLocation } from '../../local/backend/database';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
+import { embeddedCopy } from './embedded-image';
 
 export interface TestShop {
   shop: Shop;
@@ -21,8 +23,9 @@ function memoryStorage() {
   return { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
 }
 
-export async function startTestShop(options: { jwtExpirySeconds?: number } = {}): Promise<TestShop> {
-  const shop = await startShop({ projectRoot: process.cwd(), port: 0, data: 'memory', jwtExpirySeconds: options.jwtExpirySeconds });
+/** `data`: a copy of the prepared database unless the test needs one built from its own book files ('memory'). */
+export async function startTestShop(options: { jwtExpirySeconds?: number; data?: DataLocation } = {}): Promise<TestShop> {
+  const shop = await startShop({ projectRoot: process.cwd(), port: 0, data: options.data ?? embeddedCopy(), jwtExpirySeconds: options.jwtExpirySeconds });
   const url = shop.server.url;
   const make = (key: string, autoRefreshToken = false) =>
     createClient(url, key, { auth: { flowType: 'pkce', persistSession: true, autoRefreshToken, detectSessionInUrl: false, storage: memoryStorage() } });

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { openDatabase, type SqlDatabase } from '../../local/backend/database';
+import { embeddedCopy } from './embedded-image';
 import { pgDatabase } from './pg-database';
 import { connectionConfig, createTestDatabase, SUPERUSER_NAME } from './postgres-server';
 
@@ -36,7 +37,7 @@ const requestPrelude = (role: ApiRole) => `set local role ${role}`;
 const CLAIMS = `select set_config('request.jwt.claims', $1, true)`;
 
 async function openEmbedded(): Promise<TestDatabase> {
-  const db = await openDatabase('memory');
+  const db = await openDatabase(embeddedCopy());
   return {
     label: 'embedded backend (PGlite)',
     admin: db,

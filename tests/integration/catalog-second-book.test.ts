@@ -36,7 +36,8 @@ beforeAll(async () => {
   });
   process.env.CATALOG_DIR = catalog;
   process.env.LOCAL_DIST_DIR = DIST;
-  t = await startTestShop();
+  // Built from these book files, so the new book is seeded with stock as a fresh local database seeds it.
+  t = await startTestShop({ data: 'memory' });
   browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 }, 300_000);
 
