@@ -1,0 +1,359 @@
+/**
+ * Buying on account (schools and parishes): what the quote form, the back office's quote and invoice panels and
+ * the functions behind them agree on. A quote request comes in through POST /api/send-notification (type
+ * 'quote'); the publisher turns it into a draft invoice, edits it, and sends it through POST /api/admin-invoice
+ * (staff only), which also voids, reminds, credits and marks an invoice to ship before payment. The lists are read
+ * with the staff member's own token: `admin_list_quotes`, `admin_list_invoices` (keyset pages, `{ rows, next }`)
+ * and `admin_get_invoice`.
+ *
+ * A sent invoice is also an order (kind 'invoice'), so the bench, the packing slip, Sales and the CSV show it as
+ * they show any order: it is to pack once paid, or at once when it ships before payment.
+ */
+import { z } from 'zod';
+import { ALLOWED_COUNTRIES, LIMITS } from '../../config/constants';
+import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
+import { HUMAN_CHECK_TOKEN_MAX_LENGTH } from '../forms/notification';
+
+// ---------------------------------------------------------------------------------------------------------------
+// States and rules
+
+export const QUOTE_STATUSES = ['new', 'invoiced', 'declined'] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
+
+/** draft → sent → paid | void | uncollectible. A draft may be changed; a sent invoice only voided, reminded or credited. */
+export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'void', 'uncollectible'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** The lists of the invoices panel. 'overdue' is computed: sent, and past its due date (Sydney days). */
+export const INVOICE_VIEWS = ['draft', 'open', 'overdue', 'paid', 'closed', 'all'] as const;
+export type InvoiceView = (typeof INVOICE_VIEWS)[number];
+export const QUOTE_VIEWS = ['new', 'invoiced', 'declined', 'all'] as const;
+export type QuoteView = (typeof QUOTE_VIEWS)[number];
+
+export const INVOICE_RULES = {
+  /** Days the school has to pay, from the day the invoice is sent. */
+  termsDays: [14, 30] as const,
+  poNumberMaxLength: 60,
+  organisationMaxLength: 200,
+  /** A changed unit price, a typed shipping price and a credit note each say why, in at most this many characters. */
+  reasonMaxLength: 200,
+  noteMaxLength: 2000,
+  phoneMaxLength: 40,
+  /** Lines of one invoice or quote (each a different book). */
+  maxLines: 20,
+  /** Copies of one book on an invoice: a class set or a parish's order, well past a cart's 99. */
+  maxLineQuantity: 5000,
+  /** The most any single price or credit can be, in cents. */
+  maxAmountCents: 100_000_00,
+} as const;
+export type PaymentTerms = (typeof INVOICE_RULES.termsDays)[number];
+
+/** "INV-0042": the shop's invoice number, as Stripe's invoice and the stock history show it. */
+export const invoiceNumber = (number: number) => `INV-${String(number).padStart(4, '0')}`;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared field schemas
+
+const line = (what: string, max: number) =>
+  singleLine({ error: `Please enter ${what}.` })
+    .min(1, `Please enter ${what}.`)
+    .max(max, `The ${what.replace(/^(a|an|the|your) /, '')} can be at most ${max} characters.`);
+
+const optionalLine = (what: string, max: number) =>
+  singleLine()
+    .max(max, `The ${what} can be at most ${max} characters.`)
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+export const email = emailAddress({
+  missing: 'Please enter an email address.',
+  tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`,
+  invalid: 'Please enter a valid email address.',
+});
+
+export const poNumber = optionalLine('PO number', INVOICE_RULES.poNumberMaxLength);
+
+/** Where the books go: the school's or parish's delivery address. */
+export const invoiceAddressSchema = z.object(
+  {
+    line1: line('the street address', LIMITS.addressFieldMaxLength),
+    line2: optionalLine('second address line', LIMITS.addressFieldMaxLength),
+    city: line('the suburb or city', 100),
+    state: line('the state', 100),
+    postcode: line('the postcode', 20),
+    country: z.enum(ALLOWED_COUNTRIES, { error: `The country must be one of ${ALLOWED_COUNTRIES.join(', ')}.` }),
+  },
+  { error: 'address must be an object with line1, city, state, postcode and country.' },
+);
+export type InvoiceAddress = z.infer<typeof invoiceAddressSchema>;
+
+const productId = z.string({ error: 'Please say which book.' }).trim().min(1, 'Please say which book.').max(100, 'That is not a book of this shop.');
+const quantity = z
+  .number({ error: 'The quantity must be a number of copies.' })
+  .int('The quantity must be a whole number of copies.')
+  .min(1, 'The quantity must be at least 1.')
+  .max(INVOICE_RULES.maxLineQuantity, `At most ${INVOICE_RULES.maxLineQuantity} copies of one book.`);
+const cents = (what: string) =>
+  z
+    .number({ error: `${what} must be an amount in cents.` })
+    .int(`${what} must be a whole number of cents.`)
+    .min(0, `${what} cannot be negative.`)
+    .max(INVOICE_RULES.maxAmountCents, `${what} is more than any invoice.`);
+const reason = (what: string) => line(`a reason for ${what}`, INVOICE_RULES.reasonMaxLength);
+
+/** 'YYYY-MM-DD', a real date. */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD.')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'That is not a date.');
+
+// ---------------------------------------------------------------------------------------------------------------
+// The quote request: POST /api/send-notification { type: 'quote', data, turnstileToken? }
+
+export const quoteRequestDataSchema = z.object(
+  {
+    organisation: line('the school or parish', INVOICE_RULES.organisationMaxLength),
+    contactName: line('your name', LIMITS.nameMaxLength),
+    email,
+    phone: line('a phone number', INVOICE_RULES.phoneMaxLength),
+    address: invoiceAddressSchema,
+    lines: z
+      .array(z.object({ productId, quantity }), { error: 'lines must be a list of books and quantities.' })
+      .min(1, 'Please choose at least one book.')
+      .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one quote.`)
+      .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once, please: give its total quantity.'),
+    neededBy: isoDate.optional(),
+    poNumber,
+    note: multiLine()
+      .max(INVOICE_RULES.noteMaxLength, `The note can be at most ${INVOICE_RULES.noteMaxLength} characters.`)
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+  },
+  { error: 'must be an object with organisation, contactName, email, phone, address and lines.' },
+);
+export type QuoteRequestData = z.infer<typeof quoteRequestDataSchema>;
+
+export const quoteNotificationSchema = z.object({
+  type: z.literal('quote'),
+  data: quoteRequestDataSchema,
+  turnstileToken: z.string({ error: 'must be a string (the bot-check token).' }).max(HUMAN_CHECK_TOKEN_MAX_LENGTH, 'The verification token is too long.').optional(),
+});
+export type QuoteNotification = z.infer<typeof quoteNotificationSchema>;
+
+/** What the quote form is told (besides { ok: true }): a 404 for a book the shop does not have. */
+export const QUOTE_MESSAGES = {
+  unknownBook: 'We could not find one of those books in the shop. Please choose again.',
+  notSaved: 'Your request could not be saved. Please try again later.',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The draft: what the publisher types or the quote fills in
+
+/** One line: a book at its quantity price (as the cart prices it), unless the publisher changes the price and says why. */
+export const invoiceLineInputSchema = z
+  .object({
+    productId,
+    quantity,
+    /** A price per copy other than the quantity price, in cents; needs `priceReason`. */
+    unitPriceCents: cents('The price per copy').optional(),
+    priceReason: optionalLine('reason for the price', INVOICE_RULES.reasonMaxLength),
+  })
+  .refine((l) => l.unitPriceCents === undefined || l.priceReason !== undefined, { message: 'Give a reason for the changed price.', path: ['priceReason'] });
+export type InvoiceLineInput = z.infer<typeof invoiceLineInputSchema>;
+
+/** The rate card's option for the address (au-standard, au-express, international-flat), or a price typed with a reason. */
+export const invoiceShippingInputSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ kind: z.literal('rate_card'), rateId: z.enum(['au-standard', 'au-express', 'international-flat'], { error: 'Choose a rate of the rate card.' }) }),
+    z.object({ kind: z.literal('typed'), name: line('the delivery method', 100), amountCents: cents('The shipping'), reason: reason('the shipping price') }),
+  ],
+  { error: "shipping must be { kind: 'rate_card', rateId } or { kind: 'typed', name, amountCents, reason }." },
+);
+export type InvoiceShippingInput = z.infer<typeof invoiceShippingInputSchema>;
+
+export const invoiceDraftSchema = z.object(
+  {
+    organisation: line('the school or parish', INVOICE_RULES.organisationMaxLength),
+    contactName: line('the contact’s name', LIMITS.nameMaxLength),
+    email,
+    phone: optionalLine('phone number', INVOICE_RULES.phoneMaxLength),
+    address: invoiceAddressSchema,
+    poNumber,
+    lines: z
+      .array(invoiceLineInputSchema, { error: 'lines must be a list of books and quantities.' })
+      .min(1, 'An invoice needs at least one book.')
+      .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one invoice.`)
+      .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once: give its total quantity on one line.'),
+    shipping: invoiceShippingInputSchema,
+    termsDays: z.union([z.literal(14), z.literal(30)], { error: 'Payment terms are 14 or 30 days.' }),
+    note: multiLine()
+      .max(INVOICE_RULES.noteMaxLength, `The note can be at most ${INVOICE_RULES.noteMaxLength} characters.`)
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    /** Pack and send the books before the invoice is paid (a school the publisher knows). */
+    shipBeforePayment: z.boolean({ error: 'shipBeforePayment must be true or false.' }).default(false),
+  },
+  { error: 'draft must be an object with organisation, contactName, email, address, lines, shipping and termsDays.' },
+);
+export type InvoiceDraft = z.infer<typeof invoiceDraftSchema>;
+export type InvoiceDraftInput = z.input<typeof invoiceDraftSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// POST /api/admin-invoice (staff only): one action per call
+
+const invoiceId = z.uuid('invoiceId must be an invoice id');
+const quoteId = z.uuid('quoteId must be a quote id');
+
+export const invoiceActionSchema = z.discriminatedUnion(
+  'action',
+  [
+    /** A draft from nothing. */
+    z.object({ action: z.literal('create'), draft: invoiceDraftSchema }),
+    /** A draft from a quote request, its details and books copied (the standard rate of the rate card, 30 days); the quote becomes invoiced. */
+    z.object({ action: z.literal('create_from_quote'), quoteId }),
+    /** Replaces a draft's details and lines. Only a draft can be changed. */
+    z.object({ action: z.literal('update'), invoiceId, draft: invoiceDraftSchema }),
+    /** Holds the copies, makes the order, and has the payment provider email the invoice. */
+    z.object({ action: z.literal('send'), invoiceId }),
+    /** A sent (unpaid) invoice: voided at the provider, copies back, order cancelled. */
+    z.object({ action: z.literal('void'), invoiceId }),
+    /** A sent invoice that will not be paid: copies back (unless already shipped), order cancelled. */
+    z.object({ action: z.literal('mark_uncollectible'), invoiceId }),
+    /** Pack it now rather than when paid (draft or sent), or take that back while nothing has shipped. */
+    z.object({ action: z.literal('ship_before_payment'), invoiceId, value: z.boolean({ error: 'value must be true or false.' }) }),
+    /** Emails the open invoice again. */
+    z.object({ action: z.literal('remind'), invoiceId }),
+    /** A credit note on a paid invoice: refunds `amountCents` with the reason. */
+    z.object({
+      action: z.literal('credit'),
+      invoiceId,
+      amountCents: cents('The credit').min(1, 'The amount must be more than zero.'),
+      reason: reason('the credit'),
+    }),
+    /** The publisher will not invoice this quote. */
+    z.object({ action: z.literal('decline_quote'), quoteId }),
+  ],
+  { error: "action must be one of 'create', 'create_from_quote', 'update', 'send', 'void', 'mark_uncollectible', 'ship_before_payment', 'remind', 'credit', 'decline_quote'." },
+);
+export type InvoiceAction = z.infer<typeof invoiceActionSchema>;
+export type InvoiceActionInput = z.input<typeof invoiceActionSchema>;
+
+/** 200: what was done, in one sentence, and the invoice as it is now (absent for decline_quote). 4xx/5xx: { error }. */
+export const invoiceActionAnswerSchema = z.object({
+  message: z.string(),
+  invoiceId: z.uuid().optional(),
+});
+export type InvoiceActionAnswer = z.infer<typeof invoiceActionAnswerSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the database answers (read with the staff member's token)
+
+const money = z.coerce.number();
+const time = z.string();
+
+/** One row of admin_list_quotes(p_view, p_cursor, p_limit) → { rows, next }: newest first. */
+export const quoteRowSchema = z.object({
+  id: z.uuid(),
+  created_at: time,
+  status: z.enum(QUOTE_STATUSES),
+  organisation: z.string(),
+  contact_name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: invoiceAddressSchema.partial().passthrough(),
+  lines: z.array(z.object({ product_id: z.string(), title: z.string(), quantity: z.number() })),
+  needed_by: z.string().nullable(),
+  po_number: z.string().nullable(),
+  note: z.string().nullable(),
+  /** The invoice made from it, once invoiced. */
+  invoice_id: z.uuid().nullable(),
+});
+export type QuoteRow = z.infer<typeof quoteRowSchema>;
+
+/** One row of admin_list_invoices(p_view, p_search, p_cursor, p_limit) → { rows, next }: newest first; overdue by due date. */
+export const invoiceRowSchema = z.object({
+  id: z.uuid(),
+  number: z.number(),
+  created_at: time,
+  status: z.enum(INVOICE_STATUSES),
+  /** Sent, unpaid and past its due date (computed, never stored). */
+  overdue: z.boolean(),
+  organisation: z.string(),
+  contact_name: z.string(),
+  email: z.string(),
+  po_number: z.string().nullable(),
+  total: money,
+  gst: money,
+  /** What credit notes have given back so far. */
+  credited: money,
+  terms_days: z.number(),
+  sent_at: time.nullable(),
+  /** The last day to pay (YYYY-MM-DD), once sent. */
+  due_on: z.string().nullable(),
+  paid_at: time.nullable(),
+  ship_before_payment: z.boolean(),
+  /** The order a sent invoice made (the bench, the packing slip). */
+  order_id: z.uuid().nullable(),
+  /** The order's status: processing (to pack), shipped, completed, cancelled. */
+  order_status: z.string().nullable(),
+  quote_id: z.uuid().nullable(),
+});
+export type InvoiceRow = z.infer<typeof invoiceRowSchema>;
+
+export const invoiceLineSchema = z.object({
+  product_id: z.string(),
+  title: z.string(),
+  quantity: z.number(),
+  /** The quantity price the cart would charge, at the time the draft was saved. */
+  list_unit_price: money,
+  unit_price: money,
+  /** Why unit_price differs from list_unit_price; null when it does not. */
+  price_reason: z.string().nullable(),
+  amount: money,
+});
+export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
+
+export const creditNoteSchema = z.object({
+  id: z.uuid(),
+  amount: money,
+  reason: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  provider_credit_note_id: z.string().nullable(),
+  created_at: time,
+  actor: z.string(),
+});
+
+/** admin_get_invoice(p_invoice_id): the row and everything the detail view and the draft form need. */
+export const invoiceDetailSchema = invoiceRowSchema.extend({
+  phone: z.string().nullable(),
+  address: invoiceAddressSchema.partial().passthrough(),
+  lines: z.array(invoiceLineSchema),
+  subtotal: money,
+  shipping_name: z.string(),
+  shipping_amount: money,
+  /** 'rate_card:<rateId>' or 'typed'. */
+  shipping_kind: z.string(),
+  shipping_reason: z.string().nullable(),
+  gst_applies: z.boolean(),
+  note: z.string().nullable(),
+  /** The payment provider's invoice page (pay online, PDF), once sent. */
+  hosted_url: z.string().nullable(),
+  provider_invoice_id: z.string().nullable(),
+  reminded_at: time.nullable(),
+  voided_at: time.nullable(),
+  created_by: z.string(),
+  credit_notes: z.array(creditNoteSchema),
+});
+export type InvoiceDetail = z.infer<typeof invoiceDetailSchema>;
+
+export const pageSchema = <T extends z.ZodType>(row: T) => z.object({ rows: z.array(row), next: z.string().nullable() });
+
+/** The packing slip's extra fields: every order row (admin_get_order, admin_get_orders) now carries them; null for a card order. */
+export const orderOnAccountSchema = z.object({
+  kind: z.enum(['checkout', 'invoice']),
+  organisation: z.string().nullable(),
+  po_number: z.string().nullable(),
+  invoice_id: z.uuid().nullable(),
+});
+export type OrderOnAccount = z.infer<typeof orderOnAccountSchema>;
