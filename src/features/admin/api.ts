@@ -312,7 +312,7 @@ export type OrderActionRequest =
   | { action: 'refund_part'; orderId: string; amountCents: number; reason: string };
 
 /** POSTs to a staff function with the publisher's token; resolves to its answer, or throws its message. */
-async function postAsStaff(path: string, request: unknown): Promise<Record<string, unknown>> {
+export async function postAsStaff(path: string, request: unknown): Promise<Record<string, unknown>> {
   const { data } = await (await getSupabase()).auth.getSession();
   const response = await fetch(path, {
     method: 'POST',

@@ -244,14 +244,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
           <label htmlFor={fieldId('note')} className="label">
             Note<span className="font-normal text-slate-600"> (optional)</span>
           </label>
-          <textarea
-            id={fieldId('note')}
-            name="note"
-            rows={4}
-            className="field"
-            maxLength={QUOTE_LIMITS.noteMaxLength}
-            aria-describedby={`${fieldId('note')}-hint`}
-          />
+          <textarea id={fieldId('note')} name="note" rows={4} className="field" maxLength={QUOTE_LIMITS.noteMaxLength} aria-describedby={`${fieldId('note')}-hint`} />
           <p id={`${fieldId('note')}-hint`} className="mt-1 text-sm text-slate-700">
             Payment terms you need (14 or 30 days), delivery times, or anything else we should know.
           </p>

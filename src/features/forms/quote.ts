@@ -1,7 +1,9 @@
 /**
- * The quote request as the form sends it (type `quote` to /api/send-notification) and the bounds the form holds
- * its fields to.
+ * The bounds the quote form holds its fields to: the contract's (`INVOICE_RULES`), copied here so the form's island
+ * does not carry the contract's schemas; a unit test keeps the two equal.
  */
+export type { QuoteRequestData } from '@/features/invoices/contract';
+
 export const QUOTE_LIMITS = {
   organisationMaxLength: 200,
   phoneMaxLength: 40,
@@ -9,17 +11,5 @@ export const QUOTE_LIMITS = {
   poNumberMaxLength: 60,
   noteMaxLength: 2000,
   /** The most copies of one book a quote asks for. */
-  maxCopies: 10_000,
+  maxCopies: 5000,
 } as const;
-
-export interface QuoteRequestData {
-  organisation: string;
-  contactName: string;
-  email: string;
-  phone: string;
-  address: { line1: string; line2?: string | undefined; city: string; state: string; postcode: string; country: string };
-  lines: { productId: string; quantity: number }[];
-  neededBy?: string | undefined;
-  poNumber?: string | undefined;
-  note?: string | undefined;
-}
