@@ -19,6 +19,8 @@ const ORDER_C = '00000000-0000-4000-8000-0000000000c1';
 const PART_REFUND = '00000000-0000-4000-8000-0000000000f1';
 const NEWSLETTER = '00000000-0000-4000-8000-0000000000f2';
 const CODE_ID = '00000000-0000-4000-8000-0000000000f3';
+const QUOTE = '00000000-0000-4000-8000-0000000000f4';
+const INVOICE = '00000000-0000-4000-8000-0000000000f5';
 
 /**
  * The callers: a visitor, two shoppers (A owns the fixtures), the publisher's staff (a confirmed address on the
@@ -78,6 +80,24 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
   'orders.duplicate_of': {
     select: { sql: `select duplicate_of from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set duplicate_of = null where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  // Buying on account: an invoice's order, who it is for, their PO number, and whether it is packed before payment.
+  // Its shopper reads them with the order; only the server writes them.
+  'orders.kind': {
+    select: { sql: `select kind from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set kind = 'checkout' where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.organisation': {
+    select: { sql: `select organisation from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set organisation = null where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.po_number': {
+    select: { sql: `select po_number from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set po_number = null where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.ship_before_payment': {
+    select: { sql: `select ship_before_payment from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set ship_before_payment = false where id = '${ORDER_A}'`, allowed: ['service'] },
   },
 };
 
@@ -224,6 +244,40 @@ const TABLES: Record<string, TableRow> = {
     delete: { sql: `delete from public.stock_changes`, allowed: [] },
     truncate: [],
   },
+  // Buying on account: quote requests come in through the forms function, drafts and invoices change only through
+  // the invoice functions (the server's, after its staff check); staff read them through admin_list_quotes,
+  // admin_list_invoices and admin_get_invoice; the server reads them (the webhook finds an invoice by its provider id).
+  quote_requests: {
+    select: { sql: `select organisation from public.quote_requests`, allowed: ['service'] },
+    insert: {
+      sql: `insert into public.quote_requests (organisation, contact_name, email, phone, address, lines) values ('St X', 'N', 'n@example.com', '02', '{}', '[{}]')`,
+      allowed: [],
+    },
+    update: { sql: `update public.quote_requests set organisation = 'changed'`, allowed: [] },
+    delete: { sql: `delete from public.quote_requests`, allowed: [] },
+    truncate: [],
+  },
+  invoices: {
+    select: { sql: `select number from public.invoices`, allowed: ['service'] },
+    insert: {
+      sql: `insert into public.invoices (created_by, organisation, contact_name, email, address, terms_days, shipping_kind, shipping_name, shipping_amount, subtotal, total, gst)
+            values ('x@example.com', 'St Y', 'N', 'n@example.com', '{"country": "AU"}', 30, 'rate_card', 'AU Standard Courier', 0, 11, 11, 1)`,
+      allowed: [],
+    },
+    update: { sql: `update public.invoices set note = 'changed'`, allowed: [] },
+    delete: { sql: `delete from public.invoices`, allowed: [] },
+    truncate: [],
+  },
+  invoice_lines: {
+    select: { sql: `select quantity from public.invoice_lines`, allowed: ['service'] },
+    insert: {
+      sql: `insert into public.invoice_lines (invoice_id, product_id, title, quantity, list_unit_price, unit_price, position) values ('${INVOICE}', 'spare-book', 'Spare', 1, 9, 9, 2)`,
+      allowed: [],
+    },
+    update: { sql: `update public.invoice_lines set unit_price = 0, price_reason = 'free'`, allowed: [] },
+    delete: { sql: `delete from public.invoice_lines`, allowed: [] },
+    truncate: [],
+  },
   // Written by the sales' trigger, claimed and given back by the server functions; nobody else sees them.
   // The sales figures per day, kept by the staff sales function alone: nobody reads or writes them directly.
   sales_days: {
@@ -306,6 +360,16 @@ const SERVICE_FUNCTIONS = [
   'newsletter_batch_sent',
   'newsletter_unsubscribe',
   'check_promotion_code',
+  'quote_request_create',
+  'quote_request_decline',
+  'invoice_save_draft',
+  'invoice_send',
+  'invoice_provider_step',
+  'invoice_mark_paid',
+  'invoice_close',
+  'invoice_set_ship_before_payment',
+  'invoice_reminded',
+  'invoice_begin_credit',
 ];
 const STAFF_FUNCTIONS = [
   'require_staff',
@@ -331,6 +395,9 @@ const STAFF_FUNCTIONS = [
   'admin_create_code',
   'admin_set_code_active',
   'admin_get_orders',
+  'admin_list_invoices',
+  'admin_get_invoice',
+  'admin_list_quotes',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -377,6 +444,12 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   promotion_code_use_counts: [],
   promotion_code_answer: [],
   check_quantity_prices: [],
+  // Called only from inside the invoice functions and triggers.
+  quantity_unit_price: [],
+  invoice_label: [],
+  invoice_for_provider: [],
+  invoice_row: [],
+  order_items_cart_limit: [],
   quantity_prices_stay_valid: [],
 };
 
@@ -405,6 +478,11 @@ const FIXTURES = `
   insert into public.order_refunds (id, order_id, amount, reason, actor) values ('${PART_REFUND}', '${ORDER_A}', 5, 'Damaged corner', 'publisher@example.com');
   insert into public.newsletters (id, subject, body_markdown, created_by) values ('${NEWSLETTER}', 'News', 'Hello', 'publisher@example.com');
   insert into public.newsletter_deliveries (newsletter_id, email, subscription_id) select '${NEWSLETTER}', lower(email), id from public.newsletter_subscriptions;
+  insert into public.quote_requests (id, organisation, contact_name, email, phone, address, lines)
+    values ('${QUOTE}', 'St Mary''s School', 'Ann', 'office@example.com', '02 9999 0000', '{"line1": "1 School Rd", "country": "AU"}', '[{"product_id": "rosary-kit", "quantity": 30}]');
+  insert into public.invoices (id, created_by, organisation, contact_name, email, address, terms_days, shipping_kind, shipping_name, shipping_amount, subtotal, total, gst)
+    values ('${INVOICE}', 'publisher@example.com', 'St Mary''s School', 'Ann', 'office@example.com', '{"line1": "1 School Rd", "country": "AU"}', 30, 'rate_card', 'AU Standard Courier', 0, 360, 360, 32.73);
+  insert into public.invoice_lines (invoice_id, product_id, title, quantity, list_unit_price, unit_price, position) values ('${INVOICE}', 'rosary-kit', 'Rosary Kit', 30, 12, 12, 1);
 `;
 
 /** Thrown to leave a transaction rolled back, carrying what was read inside it. */
@@ -553,6 +631,9 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_set_code_active('${CODE_ID}', false)`,
       `select public.admin_get_orders(array['${ORDER_A}'::uuid])`,
       `select public.admin_list_orders('to_pack', 'a', null, 10)`,
+      `select public.admin_list_invoices('all')`,
+      `select public.admin_get_invoice('${INVOICE}')`,
+      `select public.admin_list_quotes('new')`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [
@@ -583,6 +664,11 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.newsletter_confirm(gen_random_uuid(), 'x', now())`,
       `select public.newsletter_decline(gen_random_uuid())`,
       `select public.sign_up_not_sent('newsletter', gen_random_uuid(), now())`,
+      `select public.quote_request_create('{"organisation":"St Z","contact_name":"N","email":"n@example.com","phone":"02","address":{"country":"AU"},"lines":[{"product_id":"rosary-kit","quantity":2}]}')`,
+      `select public.quote_request_decline('${QUOTE}', 'x')`,
+      `select public.invoice_set_ship_before_payment('${INVOICE}', true, 'x')`,
+      `select public.invoice_close(null, 'in_forged', 'void', 'x')`,
+      `select public.invoice_mark_paid('in_forged', 100, 'aud', 'x')`,
       `select public.create_order('{"customer_email":"x@example.com","subtotal_amount":1,"shipping_amount":0,"total_amount":1,"shipping_address":{},"shipping_method":{},"payment_provider":"stripe"}', '[{"product_id":"rosary-kit","title":"Kit","quantity":1,"price_at_time":1}]')`,
     ];
     for (const sql of serviceCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['service']));

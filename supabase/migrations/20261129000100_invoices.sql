@@ -1,0 +1,1027 @@
+-- Schools and parishes buy on account: a quote request, then an invoice the payment provider emails (PO number,
+-- the seller's ABN, 14 or 30 days to pay). A sent invoice holds its copies and is an order (kind 'invoice') with
+-- the organisation and the PO number, so the bench, the packing slip, Sales, Customers and the CSV show it as they
+-- show any order. The order is to pack once the invoice is paid, or at once when the publisher ships before payment.
+-- Voiding it (or writing it off) gives its copies back; a credit note is a part refund of its order.
+
+-- ===============================================================================================================
+-- Tables
+
+-- A quote request from the schools page: who, where, which books and how many. new → invoiced | declined.
+create table public.quote_requests (
+  id uuid primary key default gen_random_uuid(),
+  created_at timestamptz not null default now(),
+  status text not null default 'new' check (status in ('new', 'invoiced', 'declined')),
+  organisation text not null check (char_length(btrim(organisation)) between 1 and 200),
+  contact_name text not null check (char_length(btrim(contact_name)) between 1 and 100),
+  email text not null check (char_length(email) <= 254 and email ~ '^[^\s@]+@[^\s@]+\.[^\s@]+$'),
+  phone text not null check (char_length(btrim(phone)) between 1 and 40),
+  address jsonb not null check (jsonb_typeof(address) = 'object'),
+  -- [{ product_id, quantity }]
+  lines jsonb not null check (jsonb_typeof(lines) = 'array' and jsonb_array_length(lines) between 1 and 20),
+  needed_by date,
+  po_number text check (po_number is null or char_length(btrim(po_number)) between 1 and 60),
+  note text check (note is null or char_length(note) between 1 and 2000),
+  decided_at timestamptz,
+  decided_by text check (decided_by is null or char_length(decided_by) between 1 and 254),
+  constraint quote_requests_decided_whole check ((status = 'new') = (decided_at is null) and (decided_at is null) = (decided_by is null))
+);
+
+-- An invoice: a draft the publisher edits, then sent (its copies held, its order made), then paid, void or
+-- uncollectible. Amounts include GST; the GST is one eleventh of the total for an Australian address, as the
+-- shop's tax invoice computes it, and none for an export.
+create table public.invoices (
+  id uuid primary key default gen_random_uuid(),
+  number integer generated always as identity unique,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  created_by text not null check (char_length(created_by) between 1 and 254),
+  quote_id uuid unique references public.quote_requests (id),
+  status text not null default 'draft' check (status in ('draft', 'sent', 'paid', 'void', 'uncollectible')),
+  organisation text not null check (char_length(btrim(organisation)) between 1 and 200),
+  contact_name text not null check (char_length(btrim(contact_name)) between 1 and 100),
+  email text not null check (char_length(email) <= 254 and email ~ '^[^\s@]+@[^\s@]+\.[^\s@]+$'),
+  phone text check (phone is null or char_length(btrim(phone)) between 1 and 40),
+  address jsonb not null check (jsonb_typeof(address) = 'object' and char_length(coalesce(address ->> 'country', '')) = 2),
+  po_number text check (po_number is null or char_length(btrim(po_number)) between 1 and 60),
+  terms_days integer not null check (terms_days in (14, 30)),
+  note text check (note is null or char_length(note) between 1 and 2000),
+  ship_before_payment boolean not null default false,
+  shipping_kind text not null check (shipping_kind in ('rate_card', 'typed')),
+  shipping_name text not null check (char_length(btrim(shipping_name)) between 1 and 100),
+  shipping_amount numeric(10, 2) not null check (shipping_amount >= 0),
+  shipping_reason text check (shipping_reason is null or char_length(btrim(shipping_reason)) between 1 and 200),
+  subtotal numeric(10, 2) not null check (subtotal >= 0),
+  total numeric(10, 2) not null check (total > 0),
+  gst numeric(10, 2) not null check (gst >= 0),
+  provider text check (provider is null or provider in ('stripe', 'local-test')),
+  provider_invoice_id text unique check (provider_invoice_id is null or char_length(provider_invoice_id) between 1 and 255),
+  hosted_url text check (hosted_url is null or char_length(hosted_url) between 1 and 2000),
+  order_id uuid unique references public.orders (id),
+  sent_at timestamptz,
+  due_on date,
+  emailed_at timestamptz,
+  reminded_at timestamptz,
+  paid_at timestamptz,
+  voided_at timestamptz,
+  constraint invoices_total_adds_up check (total = subtotal + shipping_amount),
+  constraint invoices_gst_one_eleventh check (gst = case when upper(address ->> 'country') = 'AU' then round(total / 11, 2) else 0 end),
+  constraint invoices_typed_shipping_has_reason check (shipping_kind = 'rate_card' or shipping_reason is not null),
+  constraint invoices_sent_whole check ((status = 'draft') = (sent_at is null) and (sent_at is null) = (order_id is null) and (sent_at is null) = (due_on is null)
+    and (sent_at is null) = (provider is null)),
+  constraint invoices_due_after_terms check (due_on is null or due_on = (sent_at at time zone 'Australia/Sydney')::date + terms_days),
+  constraint invoices_paid_whole check ((status = 'paid') = (paid_at is not null)),
+  constraint invoices_closed_whole check ((status in ('void', 'uncollectible')) = (voided_at is not null)),
+  constraint invoices_emailed_when_sent check (emailed_at is null or (sent_at is not null and provider_invoice_id is not null))
+);
+
+-- An invoice's books, each at the quantity price the cart would charge (list_unit_price) unless the publisher
+-- changed it and said why.
+create table public.invoice_lines (
+  invoice_id uuid not null references public.invoices (id) on delete cascade,
+  product_id text not null references public.products (id),
+  title text not null check (char_length(title) between 1 and 200),
+  quantity integer not null check (quantity between 1 and 5000),
+  list_unit_price numeric(10, 2) not null check (list_unit_price >= 0),
+  unit_price numeric(10, 2) not null check (unit_price >= 0),
+  price_reason text check (price_reason is null or char_length(btrim(price_reason)) between 1 and 200),
+  position integer not null check (position between 1 and 20),
+  primary key (invoice_id, product_id),
+  unique (invoice_id, position),
+  constraint invoice_lines_changed_price_has_reason check (unit_price = list_unit_price or price_reason is not null)
+);
+
+-- Orders: a card checkout's, or a sent invoice's (with whom it is for and their PO number). An invoice's order may
+-- be packed before it is paid.
+alter table public.orders
+  add column kind text not null default 'checkout' check (kind in ('checkout', 'invoice')),
+  add column organisation text check (organisation is null or char_length(btrim(organisation)) between 1 and 200),
+  add column po_number text check (po_number is null or char_length(btrim(po_number)) between 1 and 60),
+  add column ship_before_payment boolean not null default false,
+  add constraint orders_on_account_only_invoices check (kind = 'invoice' or (organisation is null and po_number is null and not ship_before_payment)),
+  add constraint orders_invoice_names_organisation check (kind = 'checkout' or organisation is not null);
+
+-- A class set or a parish's order is more than a cart's 99 copies of a book: the cart's limit stays for card
+-- orders (checked below), an invoice's line may hold up to 5000.
+alter table public.order_items drop constraint order_items_quantity_check;
+alter table public.order_items add constraint order_items_quantity_check check (quantity between 1 and 5000);
+
+alter table public.order_events drop constraint order_events_action_check;
+alter table public.order_events add constraint order_events_action_check check (action in (
+  'shipped', 'tracking_corrected', 'shipping_emailed', 'delivered', 'cancelled', 'refunded', 'refund_failed', 'confirmation_resent',
+  'note_changed', 'address_changed', 'delivery_undone', 'refunded_part',
+  'invoice_sent', 'invoice_emailed', 'invoice_reminded', 'invoice_paid', 'invoice_voided', 'invoice_uncollectible', 'ship_before_payment'));
+
+-- ===============================================================================================================
+-- Indexes
+
+create index quote_requests_status_idx on public.quote_requests (status, created_at desc, id desc);
+create index invoices_created_idx on public.invoices (created_at desc, id desc);
+create index invoices_status_idx on public.invoices (status, created_at desc, id desc);
+create index invoices_open_due_idx on public.invoices (due_on, id) where status = 'sent';
+create index invoice_lines_product_idx on public.invoice_lines (product_id);
+-- To pack: paid, or an invoice's order packed before payment. The list's condition, word for word.
+drop index public.orders_to_pack_idx;
+create index orders_to_pack_idx on public.orders ((coalesce(paid_at, created_at)), id)
+  where status = 'processing' and (payment_status = 'paid' or ship_before_payment);
+
+-- ===============================================================================================================
+-- Functions
+
+-- The price per copy the cart charges for this many copies: the book's highest quantity price reached, else its
+-- price (src/features/catalog/quantity-prices.ts, tierFor). Null for a book not for sale.
+create function public.quantity_unit_price(p_product_id text, p_quantity integer)
+returns numeric
+language sql
+stable
+as $$
+  select coalesce(
+    (select q.price from public.product_quantity_prices q where q.product_id = p.id and q.min_quantity <= p_quantity order by q.min_quantity desc limit 1),
+    p.price)
+  from public.products p where p.id = p_product_id and p.for_sale;
+$$;
+
+-- "INV-0042", as the stock history, the order's history and the provider's invoice name it.
+create function public.invoice_label(p_number integer)
+returns text
+language sql
+immutable
+as $$
+  select 'INV-' || lpad(p_number::text, 4, '0');
+$$;
+
+-- A card order's line keeps the cart's limit of 99 copies; an invoice's may hold more.
+create function public.order_items_cart_limit()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.quantity > 99 and not exists (select 1 from public.orders o where o.id = new.order_id and o.kind = 'invoice') then
+    raise exception 'A card order holds at most 99 copies of a book' using errcode = '23514';
+  end if;
+  return new;
+end;
+$$;
+
+-- A paid card order took its copies at payment; an invoice's took them when it was sent (its own history rows).
+create or replace function public.record_order_stock()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if old.fulfilled_at is null and new.fulfilled_at is not null and new.kind = 'checkout' then
+    insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
+    select p.id, p.stock + q.quantity, p.stock, 'Sold', left(new.customer_email, 254), new.id
+    from (select product_id, sum(quantity)::integer as quantity from public.order_items where order_id = new.id group by product_id) q
+    join public.products p on p.id = q.product_id
+    order by p.id;
+    insert into public.low_stock_alerts (product_id, level, stock, order_id)
+    select p.id, p.low_stock_level, p.stock, new.id
+    from public.products p
+    where p.id in (select product_id from public.order_items where order_id = new.id) and p.stock < p.low_stock_level
+    order by p.id
+    on conflict (product_id) where rearmed_at is null do nothing;
+  end if;
+  return null;
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Quote requests (the server function behind the bot-check): { outcome: 'saved', id } or { outcome: 'unknown_book', product_id }.
+create function public.quote_request_create(p_quote jsonb)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_line jsonb;
+  v_id uuid;
+begin
+  if jsonb_typeof(p_quote -> 'lines') <> 'array' then
+    raise exception 'A quote request lists its books.' using errcode = '22023';
+  end if;
+  for v_line in select * from jsonb_array_elements(p_quote -> 'lines') loop
+    if not exists (select 1 from public.products p where p.id = v_line ->> 'product_id' and p.for_sale) then
+      return jsonb_build_object('outcome', 'unknown_book', 'product_id', v_line ->> 'product_id');
+    end if;
+  end loop;
+  insert into public.quote_requests (organisation, contact_name, email, phone, address, lines, needed_by, po_number, note)
+  values (p_quote ->> 'organisation', p_quote ->> 'contact_name', p_quote ->> 'email', p_quote ->> 'phone', p_quote -> 'address',
+    (select jsonb_agg(jsonb_build_object('product_id', l ->> 'product_id', 'quantity', (l ->> 'quantity')::integer)) from jsonb_array_elements(p_quote -> 'lines') l),
+    nullif(p_quote ->> 'needed_by', '')::date, nullif(p_quote ->> 'po_number', ''), nullif(p_quote ->> 'note', ''))
+  returning id into v_id;
+  return jsonb_build_object('outcome', 'saved', 'id', v_id);
+end;
+$$;
+
+-- The publisher will not invoice it: 'declined', or 'not_new'.
+create function public.quote_request_decline(p_quote_id uuid, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.quote_requests set status = 'declined', decided_at = now(), decided_by = p_actor where id = p_quote_id and status = 'new';
+  if found then
+    return 'declined';
+  end if;
+  if not exists (select 1 from public.quote_requests where id = p_quote_id) then
+    raise exception 'Quote request % not found', p_quote_id using errcode = 'P0002';
+  end if;
+  return 'not_new';
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Drafts. Saves a new draft (p_invoice_id null; from a quote when p_quote_id is given, which becomes invoiced) or
+-- replaces a draft's details and lines. Each line is priced here at the cart's quantity price unless the draft
+-- gives a unit price with a reason. Shipping comes priced by the server function (the rate card's, or typed with a
+-- reason). Answers { outcome: 'saved', invoice_id } | { outcome: 'not_draft', status } | { outcome: 'unknown_book',
+-- product_id } | { outcome: 'quote_taken' }.
+create function public.invoice_save_draft(p_invoice_id uuid, p_quote_id uuid, p_draft jsonb, p_actor text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_invoice public.invoices%rowtype;
+  v_id uuid := p_invoice_id;
+  v_line jsonb;
+  v_position integer := 0;
+  v_list numeric;
+  v_subtotal numeric := 0;
+  v_shipping numeric := (p_draft #>> '{shipping,amount}')::numeric;
+  v_country text := upper(p_draft #>> '{address,country}');
+begin
+  if jsonb_typeof(p_draft -> 'lines') <> 'array' or jsonb_array_length(p_draft -> 'lines') not between 1 and 20 then
+    raise exception 'An invoice has 1 to 20 books.' using errcode = '22023';
+  end if;
+  if p_invoice_id is not null then
+    select * into v_invoice from public.invoices where id = p_invoice_id for update;
+    if not found then
+      raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
+    end if;
+    if v_invoice.status <> 'draft' then
+      return jsonb_build_object('outcome', 'not_draft', 'status', v_invoice.status);
+    end if;
+  end if;
+  if p_quote_id is not null then
+    perform 1 from public.quote_requests where id = p_quote_id and status = 'new' for update;
+    if not found then
+      return jsonb_build_object('outcome', 'quote_taken');
+    end if;
+  end if;
+  for v_line in select * from jsonb_array_elements(p_draft -> 'lines') loop
+    if public.quantity_unit_price(v_line ->> 'product_id', (v_line ->> 'quantity')::integer) is null then
+      return jsonb_build_object('outcome', 'unknown_book', 'product_id', v_line ->> 'product_id');
+    end if;
+  end loop;
+
+  select coalesce(sum(coalesce((l ->> 'unit_price')::numeric, public.quantity_unit_price(l ->> 'product_id', (l ->> 'quantity')::integer))
+      * (l ->> 'quantity')::integer), 0)
+    into v_subtotal from jsonb_array_elements(p_draft -> 'lines') l;
+  if v_id is null then
+    insert into public.invoices (created_by, quote_id, organisation, contact_name, email, phone, address, po_number, terms_days, note,
+      ship_before_payment, shipping_kind, shipping_name, shipping_amount, shipping_reason, subtotal, total, gst)
+    values (p_actor, p_quote_id, p_draft ->> 'organisation', p_draft ->> 'contact_name', p_draft ->> 'email', nullif(p_draft ->> 'phone', ''),
+      p_draft -> 'address', nullif(p_draft ->> 'po_number', ''), (p_draft ->> 'terms_days')::integer, nullif(p_draft ->> 'note', ''),
+      coalesce((p_draft ->> 'ship_before_payment')::boolean, false), p_draft #>> '{shipping,kind}', p_draft #>> '{shipping,name}', v_shipping,
+      nullif(p_draft #>> '{shipping,reason}', ''), v_subtotal, v_subtotal + v_shipping,
+      case when v_country = 'AU' then round((v_subtotal + v_shipping) / 11, 2) else 0 end)
+    returning id into v_id;
+  end if;
+  delete from public.invoice_lines where invoice_id = v_id;
+  for v_line in select * from jsonb_array_elements(p_draft -> 'lines') loop
+    v_position := v_position + 1;
+    v_list := public.quantity_unit_price(v_line ->> 'product_id', (v_line ->> 'quantity')::integer);
+    insert into public.invoice_lines (invoice_id, product_id, title, quantity, list_unit_price, unit_price, price_reason, position)
+    select v_id, p.id, p.title, (v_line ->> 'quantity')::integer, v_list, coalesce((v_line ->> 'unit_price')::numeric, v_list),
+      case when (v_line ->> 'unit_price')::numeric is distinct from v_list and v_line ->> 'unit_price' is not null then nullif(btrim(v_line ->> 'price_reason'), '') end,
+      v_position
+    from public.products p where p.id = v_line ->> 'product_id';
+  end loop;
+  select coalesce(sum(unit_price * quantity), 0) into v_subtotal from public.invoice_lines where invoice_id = v_id;
+  update public.invoices set
+    organisation = p_draft ->> 'organisation', contact_name = p_draft ->> 'contact_name', email = p_draft ->> 'email',
+    phone = nullif(p_draft ->> 'phone', ''), address = p_draft -> 'address', po_number = nullif(p_draft ->> 'po_number', ''),
+    terms_days = (p_draft ->> 'terms_days')::integer, note = nullif(p_draft ->> 'note', ''),
+    ship_before_payment = coalesce((p_draft ->> 'ship_before_payment')::boolean, false),
+    shipping_kind = p_draft #>> '{shipping,kind}', shipping_name = p_draft #>> '{shipping,name}', shipping_amount = v_shipping,
+    shipping_reason = case when p_draft #>> '{shipping,kind}' = 'typed' then nullif(btrim(p_draft #>> '{shipping,reason}'), '') end,
+    subtotal = v_subtotal, total = v_subtotal + v_shipping,
+    gst = case when v_country = 'AU' then round((v_subtotal + v_shipping) / 11, 2) else 0 end
+  where id = v_id;
+  if p_quote_id is not null then
+    update public.quote_requests set status = 'invoiced', decided_at = now(), decided_by = p_actor where id = p_quote_id;
+  end if;
+  return jsonb_build_object('outcome', 'saved', 'invoice_id', v_id);
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Sending. Holds the invoice's copies (taken from stock under the products' row locks, in a fixed order so two
+-- sends cannot deadlock, each written to the stock history as held for the invoice), makes its order and marks it
+-- sent with its due date. Answers { outcome: 'held', ... the invoice for the provider } | { outcome: 'short',
+-- product_id, title, available } | { outcome: 'resume', ... } for a sent invoice the provider has not yet emailed |
+-- { outcome: 'already_sent' } | { outcome: 'not_draft', status }.
+create function public.invoice_send(p_invoice_id uuid, p_provider text, p_actor text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_invoice public.invoices%rowtype;
+  v_short record;
+  v_order_id uuid;
+  v_label text;
+begin
+  select * into v_invoice from public.invoices where id = p_invoice_id for update;
+  if not found then
+    raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
+  end if;
+  if v_invoice.status = 'sent' and v_invoice.emailed_at is null then
+    return public.invoice_for_provider(p_invoice_id) || jsonb_build_object('outcome', 'resume');
+  end if;
+  if v_invoice.status = 'sent' then
+    return jsonb_build_object('outcome', 'already_sent');
+  end if;
+  if v_invoice.status <> 'draft' then
+    return jsonb_build_object('outcome', 'not_draft', 'status', v_invoice.status);
+  end if;
+  v_label := public.invoice_label(v_invoice.number);
+
+  perform 1 from public.products p where p.id in (select product_id from public.invoice_lines where invoice_id = p_invoice_id) order by p.id for update;
+  select p.id, p.title, p.stock into v_short from public.invoice_lines l join public.products p on p.id = l.product_id
+    where l.invoice_id = p_invoice_id and p.stock < l.quantity order by l.position limit 1;
+  if found then
+    return jsonb_build_object('outcome', 'short', 'product_id', v_short.id, 'title', v_short.title, 'available', v_short.stock);
+  end if;
+
+  insert into public.orders (customer_email, customer_name, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method,
+    payment_provider, kind, organisation, po_number, ship_before_payment, status, buyer_name)
+  values (v_invoice.email, v_invoice.contact_name, v_invoice.subtotal, v_invoice.shipping_amount, v_invoice.total,
+    jsonb_strip_nulls(jsonb_build_object('name', v_invoice.contact_name, 'organisation', v_invoice.organisation,
+      'addressLine1', v_invoice.address ->> 'line1', 'addressLine2', nullif(v_invoice.address ->> 'line2', ''), 'city', v_invoice.address ->> 'city',
+      'state', v_invoice.address ->> 'state', 'postalCode', v_invoice.address ->> 'postcode', 'country', v_invoice.address ->> 'country',
+      'phone', v_invoice.phone)),
+    jsonb_build_object('name', v_invoice.shipping_name), p_provider, 'invoice', v_invoice.organisation, v_invoice.po_number,
+    v_invoice.ship_before_payment, case when v_invoice.ship_before_payment then 'processing' else 'pending' end, v_invoice.contact_name)
+  returning id into v_order_id;
+  insert into public.order_items (order_id, product_id, title, quantity, price_at_time)
+    select v_order_id, l.product_id, l.title, l.quantity, l.unit_price from public.invoice_lines l where l.invoice_id = p_invoice_id order by l.position;
+
+  update public.products p set stock = p.stock - l.quantity from public.invoice_lines l where l.invoice_id = p_invoice_id and l.product_id = p.id;
+  insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
+    select p.id, p.stock + l.quantity, p.stock, 'Held for invoice ' || v_label, p_actor, v_order_id
+    from public.invoice_lines l join public.products p on p.id = l.product_id where l.invoice_id = p_invoice_id order by p.id;
+  insert into public.low_stock_alerts (product_id, level, stock, order_id)
+    select p.id, p.low_stock_level, p.stock, v_order_id from public.products p
+    where p.id in (select product_id from public.invoice_lines where invoice_id = p_invoice_id) and p.stock < p.low_stock_level
+    order by p.id
+    on conflict (product_id) where rearmed_at is null do nothing;
+
+  update public.invoices set status = 'sent', sent_at = now(), due_on = (now() at time zone 'Australia/Sydney')::date + terms_days,
+    order_id = v_order_id, provider = p_provider
+    where id = p_invoice_id;
+  insert into public.order_events (order_id, action, detail, actor)
+    values (v_order_id, 'invoice_sent', v_label || coalesce(', PO ' || v_invoice.po_number, '') || ', ' || v_invoice.terms_days || ' days', p_actor);
+  return public.invoice_for_provider(p_invoice_id) || jsonb_build_object('outcome', 'held');
+end;
+$$;
+
+-- What the payment provider is given to make and email the invoice.
+create function public.invoice_for_provider(p_invoice_id uuid)
+returns jsonb
+language sql
+stable
+as $$
+  select jsonb_build_object('invoice_id', i.id, 'number', public.invoice_label(i.number), 'order_id', i.order_id, 'email', i.email,
+    'contact_name', i.contact_name, 'organisation', i.organisation, 'po_number', i.po_number, 'terms_days', i.terms_days, 'due_on', i.due_on,
+    'address', i.address, 'phone', i.phone, 'shipping_name', i.shipping_name, 'shipping_amount', i.shipping_amount, 'total', i.total,
+    'gst', i.gst, 'provider_invoice_id', i.provider_invoice_id, 'hosted_url', i.hosted_url,
+    'lines', (select jsonb_agg(jsonb_build_object('title', l.title, 'quantity', l.quantity, 'unit_price', l.unit_price) order by l.position)
+      from public.invoice_lines l where l.invoice_id = i.id))
+  from public.invoices i where i.id = p_invoice_id;
+$$;
+
+-- The provider made its invoice (p_hosted_url null) or emailed it (with its page's address).
+create function public.invoice_provider_step(p_invoice_id uuid, p_provider_invoice_id text, p_hosted_url text, p_actor text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_invoice public.invoices%rowtype;
+begin
+  select * into v_invoice from public.invoices where id = p_invoice_id for update;
+  if not found or v_invoice.status = 'draft' then
+    raise exception 'Invoice % has not been sent', p_invoice_id using errcode = 'P0002';
+  end if;
+  if v_invoice.provider_invoice_id is not null and v_invoice.provider_invoice_id <> p_provider_invoice_id then
+    raise exception 'Invoice % is already at the provider as %', p_invoice_id, v_invoice.provider_invoice_id using errcode = '23505';
+  end if;
+  update public.invoices set provider_invoice_id = p_provider_invoice_id, hosted_url = coalesce(p_hosted_url, hosted_url),
+    emailed_at = case when p_hosted_url is not null then coalesce(emailed_at, now()) else emailed_at end
+    where id = p_invoice_id;
+  if p_hosted_url is not null and v_invoice.emailed_at is null then
+    insert into public.order_events (order_id, action, detail, actor) values (v_invoice.order_id, 'invoice_emailed', v_invoice.email, p_actor);
+  end if;
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Paid: the provider's invoice.paid (or the TEST invoice page). The copies stay taken; the order is paid and to
+-- pack (unless already shipped). Only the invoice the shop sent, with the provider's id it stored, for its total:
+-- 'paid' | 'already' | 'mismatch' | 'not_open'.
+create function public.invoice_mark_paid(p_provider_invoice_id text, p_amount_cents bigint, p_currency text, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_invoice public.invoices%rowtype;
+  v_order public.orders%rowtype;
+  v_short boolean := false;
+begin
+  select * into v_invoice from public.invoices where provider_invoice_id = p_provider_invoice_id for update;
+  if not found then
+    return 'unknown';
+  end if;
+  if v_invoice.status = 'paid' then
+    return 'already';
+  end if;
+  if v_invoice.status not in ('sent', 'uncollectible') then
+    return 'not_open';
+  end if;
+  if p_amount_cents is distinct from (v_invoice.total * 100)::bigint or upper(coalesce(p_currency, '')) <> 'AUD' then
+    return 'mismatch';
+  end if;
+  select * into v_order from public.orders where id = v_invoice.order_id for update;
+  if v_invoice.status = 'uncollectible' and v_order.status = 'cancelled' then
+    -- Written off, then paid after all: its copies went back, so they are taken again if they are there.
+    perform 1 from public.products p where p.id in (select product_id from public.order_items where order_id = v_order.id) order by p.id for update;
+    v_short := exists (select 1 from public.order_items i join public.products p on p.id = i.product_id where i.order_id = v_order.id and p.stock < i.quantity);
+    if not v_short then
+      update public.products p set stock = p.stock - i.quantity from public.order_items i where i.order_id = v_order.id and i.product_id = p.id;
+      insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
+        select p.id, p.stock + i.quantity, p.stock, 'Held for invoice ' || public.invoice_label(v_invoice.number) || ', paid after it was written off', p_actor, v_order.id
+        from public.order_items i join public.products p on p.id = i.product_id where i.order_id = v_order.id order by p.id;
+    end if;
+  end if;
+  update public.invoices set status = 'paid', paid_at = now(), voided_at = null where id = v_invoice.id;
+  update public.orders set payment_status = 'paid', paid_at = now(), fulfilled_at = now(),
+    status = case when status in ('pending', 'cancelled') then 'processing' else status end, cancelled_at = null
+    where id = v_order.id;
+  insert into public.order_events (order_id, action, detail, actor)
+    values (v_order.id, 'invoice_paid', public.invoice_label(v_invoice.number) || ' ' || public.aud(v_invoice.total)
+      || case when v_short then ': paid after it was written off, and its copies are no longer in stock: restock before packing' else '' end, p_actor);
+  return 'paid';
+end;
+$$;
+
+-- Void or written off (uncollectible): the order is cancelled and its copies given back, unless they have been
+-- shipped already (ship before payment). Found by the shop's id (the back office) or the provider's (its
+-- events): 'closed' | 'already' | 'not_open'.
+create function public.invoice_close(p_invoice_id uuid, p_provider_invoice_id text, p_status text, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_invoice public.invoices%rowtype;
+  v_order public.orders%rowtype;
+  v_label text;
+begin
+  if p_status not in ('void', 'uncollectible') then
+    raise exception 'An invoice is closed as void or uncollectible' using errcode = '22023';
+  end if;
+  if p_invoice_id is not null then
+    select * into v_invoice from public.invoices where id = p_invoice_id for update;
+  else
+    select * into v_invoice from public.invoices where provider_invoice_id = p_provider_invoice_id for update;
+  end if;
+  if not found then
+    return 'unknown';
+  end if;
+  if v_invoice.status = p_status then
+    return 'already';
+  end if;
+  if v_invoice.status <> 'sent' and not (v_invoice.status = 'uncollectible' and p_status = 'void') then
+    return 'not_open';
+  end if;
+  v_label := public.invoice_label(v_invoice.number);
+  select * into v_order from public.orders where id = v_invoice.order_id for update;
+  if v_order.status in ('pending', 'processing') then
+    perform 1 from public.products p where p.id in (select product_id from public.order_items where order_id = v_order.id) order by p.id for update;
+    update public.products p set stock = p.stock + i.quantity from public.order_items i where i.order_id = v_order.id and i.product_id = p.id;
+    insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
+      select p.id, p.stock - i.quantity, p.stock, 'Invoice ' || v_label || case when p_status = 'void' then ' voided' else ' written off' end || ', copies put back',
+        p_actor, v_order.id
+      from public.order_items i join public.products p on p.id = i.product_id where i.order_id = v_order.id order by p.id;
+    update public.orders set status = 'cancelled', payment_status = 'expired', cancelled_at = now() where id = v_order.id;
+  end if;
+  update public.invoices set status = p_status, voided_at = now() where id = v_invoice.id;
+  insert into public.order_events (order_id, action, detail, actor)
+    values (v_order.id, case when p_status = 'void' then 'invoice_voided' else 'invoice_uncollectible' end,
+      v_label || case when v_order.status in ('pending', 'processing') then ', copies put back' else ', copies already shipped' end, p_actor);
+  return 'closed';
+end;
+$$;
+
+-- Pack before payment (or not): a draft's setting, or a sent invoice's order moved onto (or off) the bench while
+-- nothing has shipped. 'changed' | 'unchanged' | 'not_open' (paid, closed, or shipped).
+create function public.invoice_set_ship_before_payment(p_invoice_id uuid, p_value boolean, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_invoice public.invoices%rowtype;
+  v_order public.orders%rowtype;
+begin
+  select * into v_invoice from public.invoices where id = p_invoice_id for update;
+  if not found then
+    raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
+  end if;
+  if v_invoice.ship_before_payment = p_value then
+    return 'unchanged';
+  end if;
+  if v_invoice.status = 'draft' then
+    update public.invoices set ship_before_payment = p_value where id = p_invoice_id;
+    return 'changed';
+  end if;
+  if v_invoice.status <> 'sent' then
+    return 'not_open';
+  end if;
+  select * into v_order from public.orders where id = v_invoice.order_id for update;
+  if v_order.status not in ('pending', 'processing') then
+    return 'not_open';
+  end if;
+  update public.invoices set ship_before_payment = p_value where id = p_invoice_id;
+  update public.orders set ship_before_payment = p_value, status = case when p_value then 'processing' else 'pending' end where id = v_order.id;
+  insert into public.order_events (order_id, action, detail, actor)
+    values (v_order.id, 'ship_before_payment', case when p_value then 'Pack now, before payment' else 'Pack once paid' end, p_actor);
+  return 'changed';
+end;
+$$;
+
+-- The open invoice was emailed again: 'reminded' | 'not_open'.
+create function public.invoice_reminded(p_invoice_id uuid, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_invoice public.invoices%rowtype;
+begin
+  update public.invoices set reminded_at = now() where id = p_invoice_id and status = 'sent' and emailed_at is not null returning * into v_invoice;
+  if not found then
+    return 'not_open';
+  end if;
+  insert into public.order_events (order_id, action, detail, actor)
+    values (v_invoice.order_id, 'invoice_reminded', v_invoice.email || case when v_invoice.due_on < (now() at time zone 'Australia/Sydney')::date
+      then ', overdue since ' || to_char(v_invoice.due_on, 'DD/MM/YYYY') else '' end, p_actor);
+  return 'reminded';
+end;
+$$;
+
+-- A credit note on a paid invoice: reserved as a part refund of its order under the order's lock (settled with
+-- settle_part_refund, as card refunds are), so credits never exceed what was paid. Answers as begin_part_refund.
+create function public.invoice_begin_credit(p_invoice_id uuid, p_amount numeric, p_reason text, p_actor text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_invoice public.invoices%rowtype;
+  v_order public.orders%rowtype;
+  v_reason text := regexp_replace(btrim(coalesce(p_reason, '')), '\s+', ' ', 'g');
+  v_left numeric;
+  v_id uuid;
+begin
+  if p_amount is null or p_amount <= 0 or p_amount <> round(p_amount, 2) then
+    raise exception 'Give an amount in dollars and cents, more than zero.' using errcode = '22023';
+  end if;
+  if char_length(v_reason) not between 1 and 200 then
+    raise exception 'Give a reason for the credit, of up to 200 characters.' using errcode = '22023';
+  end if;
+  select * into v_invoice from public.invoices where id = p_invoice_id;
+  if not found then
+    raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
+  end if;
+  if v_invoice.status <> 'paid' then
+    return jsonb_build_object('outcome', 'not_refundable');
+  end if;
+  select * into v_order from public.orders where id = v_invoice.order_id for update;
+  if v_order.payment_status <> 'paid' or v_order.refunded_at is not null then
+    return jsonb_build_object('outcome', 'not_refundable');
+  end if;
+  v_left := v_order.total_amount - (select coalesce(sum(amount), 0) from public.order_refunds where order_id = v_order.id and status in ('pending', 'succeeded'));
+  if p_amount > v_left then
+    return jsonb_build_object('outcome', 'too_much', 'remaining', v_left);
+  end if;
+  insert into public.order_refunds (order_id, amount, reason, actor) values (v_order.id, p_amount, v_reason, p_actor) returning id into v_id;
+  return jsonb_build_object('outcome', 'reserved', 'refund_id', v_id, 'remaining', v_left - p_amount);
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Reading (staff, with their own token)
+
+-- One invoice as the list shows it. Overdue: sent and past its due date, Sydney time (computed, never stored).
+create function public.invoice_row(p_invoice public.invoices)
+returns jsonb
+language sql
+stable
+as $$
+  select jsonb_build_object('id', p_invoice.id, 'number', p_invoice.number, 'created_at', p_invoice.created_at, 'status', p_invoice.status,
+    'overdue', p_invoice.status = 'sent' and p_invoice.due_on < (now() at time zone 'Australia/Sydney')::date,
+    'organisation', p_invoice.organisation, 'contact_name', p_invoice.contact_name, 'email', p_invoice.email, 'po_number', p_invoice.po_number,
+    'total', p_invoice.total, 'gst', p_invoice.gst,
+    'credited', (select coalesce(sum(r.amount), 0) from public.order_refunds r where r.order_id = p_invoice.order_id and r.status = 'succeeded'),
+    'terms_days', p_invoice.terms_days, 'sent_at', p_invoice.sent_at, 'due_on', p_invoice.due_on, 'paid_at', p_invoice.paid_at,
+    'ship_before_payment', p_invoice.ship_before_payment, 'order_id', p_invoice.order_id,
+    'order_status', (select o.status from public.orders o where o.id = p_invoice.order_id), 'quote_id', p_invoice.quote_id);
+$$;
+
+-- The invoices, a page at a time: { rows, next }. Views: draft, open (sent), overdue (sent, past due; oldest due
+-- first), paid, closed (void or uncollectible), all. Newest first otherwise. A search finds part of the
+-- organisation, the address, the PO number, or the invoice's number.
+create function public.admin_list_invoices(p_view text, p_search text default '', p_cursor text default null, p_limit integer default 50)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_search text := lower(btrim(coalesce(p_search, '')));
+  v_pattern text;
+  v_limit integer := public.page_limit(p_limit, 50, 200);
+  v_after timestamptz;
+  v_after_id uuid;
+  v_today date := (now() at time zone 'Australia/Sydney')::date;
+  v_result jsonb;
+begin
+  perform public.require_staff();
+  if p_view is null or p_view not in ('draft', 'open', 'overdue', 'paid', 'closed', 'all') then
+    raise exception 'Unknown invoice view %', p_view using errcode = '22023';
+  end if;
+  select c.at, c.key::uuid into v_after, v_after_id from public.read_page_cursor(p_cursor, true) c;
+  v_pattern := public.contains_pattern(v_search);
+  with page as (
+    select i.id, i as inv, case when p_view = 'overdue' then i.due_on::timestamp at time zone 'Australia/Sydney' else i.created_at end as page_at
+    from public.invoices i
+    where case p_view
+        when 'draft' then i.status = 'draft'
+        when 'open' then i.status = 'sent'
+        when 'overdue' then i.status = 'sent' and i.due_on < v_today
+        when 'paid' then i.status = 'paid'
+        when 'closed' then i.status in ('void', 'uncollectible')
+        else true end
+      and (v_search = '' or lower(i.organisation) like v_pattern or lower(i.email) like v_pattern or lower(coalesce(i.po_number, '')) like v_pattern
+        or lower(public.invoice_label(i.number)) like v_pattern)
+      and (v_after is null or case when p_view = 'overdue'
+        then (i.due_on::timestamp at time zone 'Australia/Sydney', i.id) > (v_after, v_after_id)
+        else (i.created_at, i.id) < (v_after, v_after_id) end)
+    order by case when p_view = 'overdue' then i.due_on end, case when p_view = 'overdue' then i.id end,
+      case when p_view <> 'overdue' then i.created_at end desc, case when p_view <> 'overdue' then i.id end desc
+    limit v_limit + 1
+  ),
+  numbered as (
+    select p.*, row_number() over (order by case when p_view = 'overdue' then p.page_at end, case when p_view = 'overdue' then p.id end,
+      case when p_view <> 'overdue' then p.page_at end desc, case when p_view <> 'overdue' then p.id end desc) as n
+    from page p
+  )
+  select jsonb_build_object(
+    'rows', coalesce(jsonb_agg(public.invoice_row(x.inv) order by x.n) filter (where x.n <= v_limit), '[]'::jsonb),
+    'next', case when count(*) > v_limit then public.page_cursor(max(x.page_at) filter (where x.n = v_limit), max(x.id::text) filter (where x.n = v_limit)) end)
+    into v_result
+    from numbered x;
+  return v_result;
+end;
+$$;
+
+-- One invoice with its lines, its shipping, its provider page and its credit notes.
+create function public.admin_get_invoice(p_invoice_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_invoice public.invoices%rowtype;
+begin
+  perform public.require_staff();
+  select * into v_invoice from public.invoices where id = p_invoice_id;
+  if not found then
+    raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
+  end if;
+  return public.invoice_row(v_invoice) || jsonb_build_object(
+    'phone', v_invoice.phone, 'address', v_invoice.address, 'subtotal', v_invoice.subtotal,
+    'shipping_name', v_invoice.shipping_name, 'shipping_amount', v_invoice.shipping_amount, 'shipping_kind', v_invoice.shipping_kind,
+    'shipping_reason', v_invoice.shipping_reason, 'gst_applies', upper(v_invoice.address ->> 'country') = 'AU', 'note', v_invoice.note,
+    'hosted_url', v_invoice.hosted_url, 'provider_invoice_id', v_invoice.provider_invoice_id, 'reminded_at', v_invoice.reminded_at,
+    'voided_at', v_invoice.voided_at, 'created_by', v_invoice.created_by,
+    'lines', (select coalesce(jsonb_agg(jsonb_build_object('product_id', l.product_id, 'title', l.title, 'quantity', l.quantity,
+        'list_unit_price', l.list_unit_price, 'unit_price', l.unit_price, 'price_reason', l.price_reason, 'amount', l.unit_price * l.quantity)
+        order by l.position), '[]'::jsonb) from public.invoice_lines l where l.invoice_id = v_invoice.id),
+    'credit_notes', (select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'amount', r.amount, 'reason', r.reason, 'status', r.status,
+        'provider_credit_note_id', r.provider_refund_id, 'created_at', r.created_at, 'actor', r.actor) order by r.created_at), '[]'::jsonb)
+        from public.order_refunds r where v_invoice.order_id is not null and r.order_id = v_invoice.order_id));
+end;
+$$;
+
+-- The quote requests, newest first, a page at a time: { rows, next }. Views: new, invoiced, declined, all.
+create function public.admin_list_quotes(p_view text, p_cursor text default null, p_limit integer default 50)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_limit integer := public.page_limit(p_limit, 50, 200);
+  v_after timestamptz;
+  v_after_id uuid;
+  v_result jsonb;
+begin
+  perform public.require_staff();
+  if p_view is null or p_view not in ('new', 'invoiced', 'declined', 'all') then
+    raise exception 'Unknown quote view %', p_view using errcode = '22023';
+  end if;
+  select c.at, c.key::uuid into v_after, v_after_id from public.read_page_cursor(p_cursor, true) c;
+  with page as (
+    select q.*, row_number() over (order by q.created_at desc, q.id desc) as n
+    from (
+      select * from public.quote_requests r
+      where (p_view = 'all' or r.status = p_view) and (v_after is null or (r.created_at, r.id) < (v_after, v_after_id))
+      order by r.created_at desc, r.id desc
+      limit v_limit + 1
+    ) q
+  )
+  select jsonb_build_object(
+    'rows', coalesce(jsonb_agg(jsonb_build_object('id', q.id, 'created_at', q.created_at, 'status', q.status, 'organisation', q.organisation,
+        'contact_name', q.contact_name, 'email', q.email, 'phone', q.phone, 'address', q.address,
+        'lines', (select coalesce(jsonb_agg(jsonb_build_object('product_id', l ->> 'product_id', 'title', coalesce(p.title, l ->> 'product_id'),
+            'quantity', (l ->> 'quantity')::integer) order by o.n), '[]'::jsonb)
+          from jsonb_array_elements(q.lines) with ordinality o(l, n) left join public.products p on p.id = o.l ->> 'product_id'),
+        'needed_by', q.needed_by, 'po_number', q.po_number, 'note', q.note,
+        'invoice_id', (select i.id from public.invoices i where i.quote_id = q.id)) order by q.n) filter (where q.n <= v_limit), '[]'::jsonb),
+    'next', case when count(*) > v_limit then public.page_cursor(max(q.created_at) filter (where q.n = v_limit), max(q.id::text) filter (where q.n = v_limit)) end)
+    into v_result
+    from page q;
+  return v_result;
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- The order lists and the bench: an invoice's order packed before payment is to pack too.
+
+create or replace function public.staff_orders_to_pack()
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when public.is_staff() then (select count(*)::integer from public.orders
+    where status = 'processing' and (payment_status = 'paid' or ship_before_payment)) end;
+$$;
+
+-- Ships a paid order (or an invoice's packed before payment), or corrects its tracking number.
+create or replace function public.ship_order(p_order_id uuid, p_tracking_number text, p_carrier text, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders%rowtype;
+begin
+  select * into v_order from public.orders where id = p_order_id for update;
+  if not found then
+    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
+  end if;
+  if not (v_order.payment_status = 'paid' or (v_order.ship_before_payment and v_order.payment_status = 'unpaid')) or v_order.status not in ('processing', 'shipped') then
+    return 'not_shippable';
+  end if;
+  if v_order.status = 'shipped' and v_order.tracking_number = p_tracking_number and v_order.tracking_carrier = p_carrier then
+    return 'unchanged';
+  end if;
+  update public.orders set status = 'shipped', tracking_number = p_tracking_number, tracking_carrier = p_carrier, shipped_at = coalesce(shipped_at, now())
+    where id = p_order_id;
+  insert into public.order_events (order_id, action, detail, actor)
+    values (p_order_id, case when v_order.status = 'shipped' then 'tracking_corrected' else 'shipped' end, p_carrier || ' ' || p_tracking_number, p_actor);
+  return case when v_order.status = 'shipped' then 'corrected' else 'shipped' end;
+end;
+$$;
+
+-- To pack: paid, or an invoice's order packed before payment (the index's condition, word for word).
+create or replace function public.admin_list_orders(p_view text, p_search text, p_cursor text default null, p_limit integer default 50)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_search text := lower(btrim(coalesce(p_search, '')));
+  v_limit integer := public.page_limit(p_limit, 50, 200);
+  v_after timestamptz;
+  v_after_id uuid;
+  v_view text;
+  v_key text;
+  v_order text;
+  v_seek text := 'true';
+  v_match text := 'true';
+  v_low uuid;
+  v_high uuid;
+  v_result jsonb;
+begin
+  perform public.require_staff();
+  if p_view is null or p_view not in ('to_pack', 'shipped', 'refunds_due', 'all', 'unpaid') then
+    raise exception 'Unknown order view %', p_view using errcode = '22023';
+  end if;
+  select c.at, c.key::uuid into v_after, v_after_id from public.read_page_cursor(p_cursor, true) c;
+
+  -- Each view's condition is its index's, word for word, so the planner picks it.
+  v_view := case p_view
+    when 'to_pack' then $w$o.status = 'processing' and (o.payment_status = 'paid' or o.ship_before_payment)$w$
+    when 'shipped' then $w$o.status = 'shipped'$w$
+    when 'refunds_due' then $w$o.payment_status = 'refund_due' and o.refunded_at is null$w$
+    when 'unpaid' then $w$o.payment_status in ('unpaid', 'expired')$w$
+    else $w$o.payment_status in ('paid', 'refund_due')$w$ end;
+  if p_view = 'to_pack' then
+    v_key := 'coalesce(o.paid_at, o.created_at)';
+    v_order := 'coalesce(o.paid_at, o.created_at), o.id';
+    if v_after is not null then
+      v_seek := '(coalesce(o.paid_at, o.created_at), o.id) > ($1, $2)';
+    end if;
+  else
+    v_key := 'o.created_at';
+    v_order := 'o.created_at desc, o.id desc';
+    if v_after is not null then
+      v_seek := '(o.created_at, o.id) < ($1, $2)';
+    end if;
+  end if;
+  if v_search <> '' then
+    v_match := 'lower(o.customer_email) like $3';
+    -- An order number's start, padded to the lowest and the highest id that start with it.
+    if v_search ~ '^[0-9a-f-]{1,36}$' then
+      v_low := case when v_search || substr('00000000-0000-0000-0000-000000000000', char_length(v_search) + 1) ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+        then (v_search || substr('00000000-0000-0000-0000-000000000000', char_length(v_search) + 1))::uuid end;
+      v_high := case when v_low is not null then (v_search || substr('ffffffff-ffff-ffff-ffff-ffffffffffff', char_length(v_search) + 1))::uuid end;
+    end if;
+    if v_low is not null and char_length(v_search) >= 4 then
+      -- Few orders match: found by the two indexes, then sorted (an OR would walk the view's index past them all).
+      v_match := 'o.id in (select s.id from public.orders s where s.id between $4 and $5'
+        || ' union all select s.id from public.orders s where lower(s.customer_email) like $3)';
+    elsif v_low is not null then
+      v_match := '(o.id between $4 and $5 or ' || v_match || ')';
+    end if;
+  end if;
+
+  execute format($q$
+    with page as (
+      select o.id, o.created_at, o.paid_at, o.customer_email, o.customer_name, o.status, o.payment_status, o.total_amount,
+        o.shipping_method ->> 'name' as delivery_method, o.tracking_number, o.refunded_at,
+        (select coalesce(sum(i.quantity), 0) from public.order_items i where i.order_id = o.id) as item_count,
+        upper(coalesce(o.shipping_address ->> 'country', '')) as country, o.is_gift, o.kind, o.organisation, o.po_number,
+        public.order_buyer_name(o.buyer_name, o.customer_name, o.is_gift) as buyer_name,
+        %5$s as sort_key,
+        %1$s as page_at
+      from public.orders o
+      where %2$s and %3$s and %4$s
+      order by %6$s
+      limit $6 + 1
+    ),
+    numbered as (select p.*, row_number() over (order by %7$s) as n from page p)
+    select jsonb_build_object(
+      'orders', coalesce(jsonb_agg(to_jsonb(x) - 'page_at' - 'n' order by x.n) filter (where x.n <= $6), '[]'::jsonb),
+      'next', case when count(*) > $6 then public.page_cursor(max(x.page_at) filter (where x.n = $6), (max(x.id::text) filter (where x.n = $6))) end)
+    from numbered x
+  $q$, v_key, v_view, v_seek, v_match,
+    case when p_view = 'to_pack' then 'extract(epoch from coalesce(o.paid_at, o.created_at))' else '-extract(epoch from o.created_at)' end,
+    v_order, case when p_view = 'to_pack' then 'p.page_at, p.id' else 'p.page_at desc, p.id desc' end)
+    into v_result
+    using v_after, v_after_id, public.contains_pattern(v_search), v_low, v_high, v_limit;
+  return v_result;
+end;
+$$;
+
+-- The accountant's list: an invoice's organisation and PO number with its order.
+create or replace function public.admin_sales_orders(p_from date, p_to date, p_cursor text default null, p_limit integer default 1000)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_limit integer := public.page_limit(p_limit, 1000, 5000);
+  v_after timestamptz;
+  v_after_id uuid;
+  v_result jsonb;
+begin
+  perform public.require_staff();
+  if p_from is null or p_to is null or p_from > p_to or p_to - p_from > 3660 then
+    raise exception 'Choose a period whose start is on or before its end, of ten years or less.' using errcode = '22023';
+  end if;
+  select c.at, c.key::uuid into v_after, v_after_id from public.read_page_cursor(p_cursor, true) c;
+  with page as (
+    select o.*, row_number() over (order by o.paid_at, o.id) as n
+    from (
+      select * from public.sales_orders_in(p_from, p_to) s
+      where v_after is null or (s.paid_at, s.id) > (v_after, v_after_id)
+      order by s.paid_at, s.id
+      limit v_limit + 1
+    ) o
+  )
+  select jsonb_build_object(
+    'orders', coalesce(jsonb_agg(jsonb_build_object(
+      'id', o.id, 'paid_at', o.paid_at, 'paid_on', o.paid_on, 'customer_email', o.customer_email, 'customer_name', o.customer_name,
+      'buyer_name', o.buyer_name, 'delivery_name', o.customer_name, 'is_gift', o.is_gift,
+      'status', o.status, 'payment_status', o.payment_status, 'subtotal_amount', o.subtotal_amount, 'discount_amount', o.discount_amount,
+      'promotion_code', o.promotion_code, 'shipping_amount', o.shipping_amount,
+      'total_amount', o.total_amount, 'refunded_amount', o.refunded_amount, 'refund_id', o.refund_id, 'country', o.country,
+      'shipping_address', o.shipping_address, 'delivery_method', o.delivery_method,
+      'organisation', x.organisation, 'po_number', x.po_number,
+      'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
+        from public.order_items i where i.order_id = o.id)
+    ) order by o.n) filter (where o.n <= v_limit), '[]'::jsonb),
+    'next', case when count(*) > v_limit then public.page_cursor(max(o.paid_at) filter (where o.n = v_limit), max(o.id::text) filter (where o.n = v_limit)) end)
+    into v_result
+    from page o
+    -- Who an invoice was for and their PO number, by the order's primary key.
+    join public.orders x on x.id = o.id;
+  return v_result;
+end;
+$$;
+
+-- One order as the detail view and the packing slip read it: an invoice's order also names its invoice.
+create or replace function public.order_detail(p_order_id uuid)
+returns jsonb
+language sql
+stable
+as $$
+  select to_jsonb(o.*) - 'status_token' - 'shipping_email_tracking'
+      || jsonb_build_object(
+        'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
+          from public.order_items i where i.order_id = o.id),
+        'history', (select coalesce(jsonb_agg(jsonb_build_object('action', e.action, 'detail', e.detail, 'actor', e.actor, 'created_at', e.created_at) order by e.id), '[]'::jsonb)
+          from public.order_events e where e.order_id = o.id),
+        'internal_note', coalesce((select n.note from public.order_notes n where n.order_id = o.id), ''),
+        'invoice_id', (select v.id from public.invoices v where v.order_id = o.id),
+        'invoice_number', (select public.invoice_label(v.number) from public.invoices v where v.order_id = o.id))
+  from public.orders o where o.id = p_order_id;
+$$;
+
+-- ===============================================================================================================
+-- Triggers
+
+create trigger invoices_touch before update on public.invoices for each row execute function public.touch_updated_at();
+create trigger order_items_cart_limit before insert or update of quantity on public.order_items for each row execute function public.order_items_cart_limit();
+
+-- ===============================================================================================================
+-- Row-level security and grants: staff read and change quotes and invoices only through the functions above;
+-- the server functions' role reads them (the webhook finds an invoice by the provider's id) and writes them only
+-- through the functions; visitors and shoppers reach nothing.
+
+alter table public.quote_requests enable row level security;
+alter table public.invoices enable row level security;
+alter table public.invoice_lines enable row level security;
+
+revoke all on public.quote_requests, public.invoices, public.invoice_lines from public, anon, authenticated, service_role;
+revoke all on sequence public.invoices_number_seq from public, anon, authenticated, service_role;
+grant select on public.quote_requests, public.invoices, public.invoice_lines to service_role;
+
+revoke all on function public.quantity_unit_price(text, integer), public.invoice_label(integer), public.order_items_cart_limit(),
+  public.invoice_for_provider(uuid), public.invoice_row(public.invoices), public.quote_request_create(jsonb), public.quote_request_decline(uuid, text),
+  public.invoice_save_draft(uuid, uuid, jsonb, text), public.invoice_send(uuid, text, text), public.invoice_provider_step(uuid, text, text, text),
+  public.invoice_mark_paid(text, bigint, text, text), public.invoice_close(uuid, text, text, text), public.invoice_set_ship_before_payment(uuid, boolean, text),
+  public.invoice_reminded(uuid, text), public.invoice_begin_credit(uuid, numeric, text, text),
+  public.admin_list_invoices(text, text, text, integer), public.admin_get_invoice(uuid), public.admin_list_quotes(text, text, integer)
+  from public, anon, authenticated, service_role;
+grant execute on function public.quote_request_create(jsonb), public.quote_request_decline(uuid, text), public.invoice_save_draft(uuid, uuid, jsonb, text),
+  public.invoice_send(uuid, text, text), public.invoice_provider_step(uuid, text, text, text), public.invoice_mark_paid(text, bigint, text, text),
+  public.invoice_close(uuid, text, text, text), public.invoice_set_ship_before_payment(uuid, boolean, text), public.invoice_reminded(uuid, text),
+  public.invoice_begin_credit(uuid, numeric, text, text)
+  to service_role;
+grant execute on function public.admin_list_invoices(text, text, text, integer), public.admin_get_invoice(uuid), public.admin_list_quotes(text, text, integer)
+  to authenticated;
