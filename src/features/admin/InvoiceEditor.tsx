@@ -83,7 +83,9 @@ const money2 = (n: number) => n.toFixed(2);
 
 /** The saved invoice as the form shows it. */
 export function formOf(invoice: InvoiceDetail): DraftForm {
-  const rate = invoice.shipping_kind.startsWith('rate_card:') ? (invoice.shipping_kind.slice('rate_card:'.length) as RateId) : null;
+  // 'rate_card:<rateId>', or 'rate_card' with the rate's name as the delivery's name.
+  const named = invoice.shipping_kind.startsWith('rate_card:') ? invoice.shipping_kind.slice('rate_card:'.length) : null;
+  const rate = invoice.shipping_kind.startsWith('rate_card') ? (RATES.find((r) => r.id === named || r.name === invoice.shipping_name)?.id ?? null) : null;
   return {
     organisation: invoice.organisation,
     contactName: invoice.contact_name,
@@ -103,7 +105,7 @@ export function formOf(invoice: InvoiceDetail): DraftForm {
       priceReason: l.price_reason ?? '',
     })),
     shippingKind: rate ? 'rate_card' : 'typed',
-    rateId: rate && RATES.some((r) => r.id === rate) ? rate : 'au-standard',
+    rateId: rate ?? 'au-standard',
     shippingName: rate ? '' : invoice.shipping_name,
     shippingAmount: rate ? '' : money2(invoice.shipping_amount),
     shippingReason: invoice.shipping_reason ?? '',

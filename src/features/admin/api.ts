@@ -83,6 +83,11 @@ const orderDetail = z.object({
   gift_hide_sender: z.optional(z.boolean()),
   reminder_consent_at: z.optional(maybeText),
   reminder_sent_at: z.optional(maybeText),
+  /** An invoice's order (a school or parish on account): whom it is for, their purchase order number and the invoice. */
+  kind: z.optional(z.enum(['checkout', 'invoice'])),
+  organisation: z.optional(maybeText),
+  po_number: z.optional(maybeText),
+  invoice_number: z.optional(maybeText),
   items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),
   history: z.array(z.object({ action: text, detail: text, actor: text, created_at: text })),
 });
