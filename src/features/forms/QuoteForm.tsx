@@ -40,9 +40,11 @@ export function copiesOf(text: string): number {
   return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
 }
 
+/** A field's value by its name, trimmed (`fieldValue` over the form). */
+type Values = (name: string) => string;
+
 /** What is wrong with the form as filled in, field by field (empty when nothing is); `today` is the shop's day, yyyy-mm-dd. */
-export function quoteErrors(form: HTMLFormElement, books: readonly QuoteBook[], today: string): Errors {
-  const value = (name: string) => fieldValue(form, name);
+export function quoteErrors(value: Values, books: readonly QuoteBook[], today: string): Errors {
   const errors: Errors = {};
   const need = (field: Field, message: string) => {
     if (!value(field)) errors[field] = message;
@@ -69,8 +71,7 @@ export function quoteErrors(form: HTMLFormElement, books: readonly QuoteBook[], 
 }
 
 /** The request as the server takes it: only the books with copies, and no empty optional field. */
-export function readQuote(form: HTMLFormElement, books: readonly QuoteBook[]): QuoteRequestData {
-  const value = (name: string) => fieldValue(form, name);
+export function readQuote(value: Values, books: readonly QuoteBook[]): QuoteRequestData {
   const optional = (name: string) => value(name) || undefined;
   return {
     organisation: value('organisation'),
@@ -109,7 +110,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
   const { busy, hydrated, onSubmit } = useNotificationForm({
     type: 'quote',
     check: (form) => {
-      const found = quoteErrors(form, books, shopDay());
+      const found = quoteErrors((name) => fieldValue(form, name), books, shopDay());
       setErrors(found);
       const first = ORDER.find((field) => found[field]);
       if (!first) return true;
@@ -118,7 +119,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       if (target instanceof HTMLElement) target.focus();
       return false;
     },
-    read: (form) => readQuote(form, books),
+    read: (form) => readQuote((name) => fieldValue(form, name), books),
     answered: ({ outcome, message }, form, data) => {
       if (outcome === 'stored') {
         toast({ title: 'Quote request sent!', description: "Thank you. We'll email your quote within two business days.", variant: 'success' });
