@@ -111,8 +111,9 @@ function BackOffice() {
         {SECTIONS.map((s) => (
           <a key={s.id} href={`#${s.id}`} aria-current={current === s.id ? 'page' : undefined} className={current === s.id ? 'btn-primary' : 'btn-secondary'}>
             {s.label}
+            {s.id === 'quotes' && newQuotes ? ' ' : null}
             {s.id === 'quotes' && newQuotes ? (
-              <span className="ml-2 rounded-full bg-amber-300 px-2 py-0.5 text-xs font-bold text-slate-950" data-testid="new-quotes">
+              <span className="ml-1 rounded-full bg-amber-300 px-2 py-0.5 text-xs font-bold text-slate-950" data-testid="new-quotes">
                 {newQuotes > 99 ? '99+' : newQuotes}
                 <span className="sr-only"> new</span>
               </span>
