@@ -7,7 +7,8 @@ import { draftErrors, draftOf, draftTotals, centsOf, formOf } from '@/features/a
 import { dueText } from '@/features/admin/InvoicesPanel';
 import { copiesOf, quoteErrors, readQuote, type QuoteBook } from '@/features/forms/QuoteForm';
 import { QUOTE_LIMITS } from '@/features/forms/quote';
-import { INVOICE_RULES, invoiceDraftSchema, quoteRequestDataSchema, type InvoiceDetail } from '@/features/invoices/contract';
+import * as rules from '@/features/admin/invoice-rules';
+import { INVOICE_RULES, INVOICE_STATUSES, invoiceDraftSchema, invoiceNumber, QUOTE_STATUSES, quoteRequestDataSchema, type InvoiceDetail } from '@/features/invoices/contract';
 
 const BOOK: QuoteBook = {
   id: 'book-10-reasons',
@@ -173,6 +174,38 @@ describe('the invoice editor', () => {
     expect(centsOf('$18.5')).toBe(1850);
     expect(centsOf('18.555')).toBeNaN();
     expect(centsOf('')).toBeNaN();
+  });
+});
+
+describe('the back office’s copy of the contract', () => {
+  it('has the contract’s rules, states and invoice numbers', () => {
+    expect(rules.INVOICE_RULES).toEqual(INVOICE_RULES);
+    expect(rules.INVOICE_STATUSES).toEqual(INVOICE_STATUSES);
+    expect(rules.QUOTE_STATUSES).toEqual(QUOTE_STATUSES);
+    expect(rules.invoiceNumber(42)).toBe(invoiceNumber(42));
+  });
+
+  it('finds a draft wrong exactly when the contract’s schema does', () => {
+    const base = formOf(DETAIL);
+    const variants = [
+      base,
+      { ...base, organisation: ' ' },
+      { ...base, email: 'parish@example' },
+      { ...base, poNumber: 'x'.repeat(61) },
+      { ...base, postcode: '' },
+      { ...base, lines: [] },
+      { ...base, lines: [{ ...base.lines[0]!, quantity: '0' }] },
+      { ...base, lines: [{ ...base.lines[0]!, quantity: '5001' }] },
+      { ...base, lines: [{ ...base.lines[0]!, priceChanged: true, unitPrice: '12', priceReason: '' }] },
+      { ...base, lines: [{ ...base.lines[0]!, priceChanged: true, unitPrice: '12', priceReason: 'Agreed' }] },
+      { ...base, shippingKind: 'typed' as const, shippingName: 'Courier', shippingAmount: '20', shippingReason: 'Two boxes' },
+      { ...base, shippingKind: 'typed' as const, shippingName: 'Courier', shippingAmount: '20', shippingReason: '' },
+      { ...base, note: 'n'.repeat(2001) },
+    ];
+    for (const form of variants) {
+      const schema = invoiceDraftSchema.safeParse(draftOf(form));
+      expect(Object.keys(draftErrors(form)).length === 0, JSON.stringify(schema.success ? 'valid' : schema.error.issues)).toBe(schema.success);
+    }
   });
 });
 

@@ -10,12 +10,13 @@ import { type ReactNode, useCallback, useId, useMemo, useState } from 'react';
 import { AU_STATE_CODES, LIMITS, SHIPPING } from '@/config/constants';
 import { priceLine } from '@/features/catalog/quantity-prices';
 import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
-import { INVOICE_RULES, type InvoiceDraftInput, invoiceDraftSchema, invoiceNumber } from '@/features/invoices/contract';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, formatLongDate, formatPrice } from '@/lib/format';
+import { isEmailAddress } from '@/lib/email';
 import { fromCents, toCents } from '@/lib/money';
 import { postalAddressLines } from '@/lib/postal-address';
 import { ConfirmDialog } from './ConfirmDialog';
+import { INVOICE_RULES, type InvoiceDraftInput, invoiceNumber } from './invoice-rules';
 import { dueText, InvoiceStatus, RemindButton } from './InvoicesPanel';
 import { getInvoice, type InvoiceBook, type InvoiceDetail, listInvoiceBooks, runInvoiceAction } from './invoices-api';
 import { Email } from './OrdersPanel';
@@ -147,28 +148,55 @@ export function draftOf(form: DraftForm): InvoiceDraftInput {
   };
 }
 
-/** Where each schema issue is shown: the form's own field names ("lines.0.priceReason", "shipping.reason"…). */
-const FIELD_OF: Record<string, string> = {
-  'address.line1': 'line1',
-  'address.line2': 'line2',
-  'address.city': 'city',
-  'address.state': 'state',
-  'address.postcode': 'postcode',
-  'shipping.name': 'shippingName',
-  'shipping.amountCents': 'shippingAmount',
-  'shipping.reason': 'shippingReason',
-};
-
+/**
+ * What is wrong with the draft, by the form's field names ("lines.0.priceReason", "shippingReason"…), in the
+ * contract's words: the rules of its invoiceDraftSchema, checked here without its schemas (a unit test keeps the two
+ * in step); the server checks them again.
+ */
 export function draftErrors(form: DraftForm): Record<string, string> {
-  const result = invoiceDraftSchema.safeParse(draftOf(form));
-  if (result.success) return {};
   const errors: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    const path = issue.path.join('.');
-    const line = /^lines\.(\d+)\.(quantity|unitPriceCents|priceReason)$/.exec(path);
-    const field = line ? `lines.${line[1]}.${line[2] === 'unitPriceCents' ? 'unitPrice' : line[2]}` : (FIELD_OF[path] ?? (path || 'form'));
-    errors[field] ??= issue.code === 'invalid_type' && field.endsWith('quantity') ? 'Please enter a whole number of copies.' : issue.message;
+  const need = (field: string, value: string, what: string, max: number) => {
+    const v = value.trim();
+    if (!v) errors[field] = `Please enter ${what}.`;
+    else if (v.length > max) errors[field] = `The ${what.replace(/^(a|an|the|your) /, '')} can be at most ${max} characters.`;
+  };
+  const most = (field: string, value: string, what: string, max: number) => {
+    if (value.trim().length > max) errors[field] = `The ${what} can be at most ${max} characters.`;
+  };
+  const amount = (field: string, value: string, what: string) => {
+    const cents = centsOf(value);
+    if (!Number.isFinite(cents)) errors[field] = `${what} must be an amount in dollars and cents.`;
+    else if (cents > INVOICE_RULES.maxAmountCents) errors[field] = `${what} is more than any invoice.`;
+  };
+  need('organisation', form.organisation, 'the school or parish', INVOICE_RULES.organisationMaxLength);
+  need('contactName', form.contactName, 'the contact’s name', LIMITS.nameMaxLength);
+  if (!form.email.trim()) errors.email = 'Please enter an email address.';
+  else if (!isEmailAddress(form.email.trim())) errors.email = 'Please enter a valid email address.';
+  most('phone', form.phone, 'phone number', INVOICE_RULES.phoneMaxLength);
+  most('poNumber', form.poNumber, 'PO number', INVOICE_RULES.poNumberMaxLength);
+  need('line1', form.line1, 'the street address', LIMITS.addressFieldMaxLength);
+  most('line2', form.line2, 'second address line', LIMITS.addressFieldMaxLength);
+  need('city', form.city, 'the suburb or city', 100);
+  need('state', form.state, 'the state', 100);
+  need('postcode', form.postcode, 'the postcode', 20);
+  if (form.lines.length === 0) errors.lines = 'An invoice needs at least one book.';
+  form.lines.forEach((line, i) => {
+    const quantity = line.quantity.trim();
+    if (!/^\d+$/.test(quantity)) errors[`lines.${i}.quantity`] = 'Please enter a whole number of copies.';
+    else if (Number(quantity) < 1) errors[`lines.${i}.quantity`] = 'The quantity must be at least 1.';
+    else if (Number(quantity) > INVOICE_RULES.maxLineQuantity) errors[`lines.${i}.quantity`] = `At most ${INVOICE_RULES.maxLineQuantity} copies of one book.`;
+    if (line.priceChanged) {
+      amount(`lines.${i}.unitPrice`, line.unitPrice, 'The price per copy');
+      if (!line.priceReason.trim()) errors[`lines.${i}.priceReason`] = 'Give a reason for the changed price.';
+      else most(`lines.${i}.priceReason`, line.priceReason, 'reason for the price', INVOICE_RULES.reasonMaxLength);
+    }
+  });
+  if (form.shippingKind === 'typed') {
+    need('shippingName', form.shippingName, 'the delivery method', 100);
+    amount('shippingAmount', form.shippingAmount, 'The shipping');
+    need('shippingReason', form.shippingReason, 'a reason for the shipping price', INVOICE_RULES.reasonMaxLength);
   }
+  most('note', form.note, 'note', INVOICE_RULES.noteMaxLength);
   return errors;
 }
 

@@ -5,9 +5,9 @@
  * empty draft (#invoice/new).
  */
 import { useState } from 'react';
-import { invoiceNumber } from '@/features/invoices/contract';
 import { toast } from '@/features/toast/store';
 import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
+import { invoiceNumber } from './invoice-rules';
 import { INVOICE_VIEW_LABELS, type InvoiceRow, listInvoices, runInvoiceAction } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
