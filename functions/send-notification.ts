@@ -1,13 +1,15 @@
 /**
- * POST /api/send-notification { type: 'newsletter' | 'contact' | 'back_in_stock', data, turnstileToken? }
+ * POST /api/send-notification { type: 'newsletter' | 'contact' | 'back_in_stock' | 'quote', data, turnstileToken? }
  *
- * The website's three forms. Browsers may not insert these rows themselves: this function is the only way in, so
+ * The website's four forms. Browsers may not insert these rows themselves: this function is the only way in, so
  * every request has passed its bot-check and its rate limit. With TURNSTILE_SECRET_KEY set, a request without a
  * passing token (none, a refused one, or one that could not be checked) is refused with 403 'Verification
  * failed' and nothing is stored or sent; a deploy without it answers 503. Only the local server runs without a
  * bot-check.
  *
  * - contact: the message is stored and the publisher emailed.
+ * - quote: a school's or parish's request for a quote (src/features/invoices/contract.ts) is stored for the back
+ *   office's quotes and the publisher emailed; 404 when a book is not one the shop sells.
  * - newsletter, back_in_stock ("Email me when it's available"): confirmed opt-in. The sign-up is only a request;
  *   the address gets one email with a confirmation link (mail-links.ts) and nothing else until it is followed
  *   (functions/email-confirm.ts). A pending address is sent at most one more confirmation a day; an address that
@@ -25,6 +27,7 @@ import { HUMAN_CHECK_ACTIONS } from '../src/config/constants';
 import { readServerEnv, type ServerEnv } from '../src/config/env';
 import { SITE } from '../src/config/site';
 import { type ContactNotification, notificationRequestSchema, type NotificationRequest } from '../src/features/forms/notification';
+import { QUOTE_MESSAGES, type QuoteNotification } from '../src/features/invoices/contract';
 import { type SignUp, signUpConfirmationEmail } from './_lib/emails';
 import { notificationRecipient } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
@@ -84,6 +87,71 @@ export function contactNotice(body: ContactNotification, to: string): EmailMessa
   };
 }
 
+/** The publisher's email of a quote request: who, where, which books, and Reply goes to the school. */
+export function quoteNotice(body: QuoteNotification, titles: ReadonlyMap<string, string>, to: string, siteOrigin: string): EmailMessage {
+  const { organisation, contactName, email, phone, address, lines, neededBy, poNumber, note } = body.data;
+  return {
+    to,
+    subject: `Quote request: ${organisation}`,
+    replyTo: email,
+    text: [
+      `A quote request from the ${SITE.name} schools page.`,
+      '',
+      `Organisation: ${organisation}`,
+      `Contact: ${contactName} <${email}>, ${phone}`,
+      `Address: ${[address.line1, address.line2, address.city, address.state, address.postcode, address.country].filter(Boolean).join(', ')}`,
+      ...(poNumber ? [`PO number: ${poNumber}`] : []),
+      ...(neededBy ? [`Needed by: ${neededBy}`] : []),
+      '',
+      ...lines.map((line) => `${titles.get(line.productId) ?? line.productId} × ${line.quantity}`),
+      ...(note ? ['', 'Note:', note] : []),
+      '',
+      `Make the invoice in the back office: ${siteOrigin}/admin#quotes`,
+    ].join('\n'),
+  };
+}
+
+const quoteAnswer = z.discriminatedUnion('outcome', [z.object({ outcome: z.literal('saved'), id: z.uuid() }), z.object({ outcome: z.literal('unknown_book'), product_id: z.string() })]);
+
+/** A quote request: stored (every book must be one the shop sells), then the publisher emailed. */
+async function requestQuote(env: ServerEnv, request: Request, body: QuoteNotification): Promise<Response> {
+  const db = serviceClient(env);
+  const { data, error } = await db.rpc('quote_request_create', {
+    p_quote: {
+      organisation: body.data.organisation,
+      contact_name: body.data.contactName,
+      email: body.data.email,
+      phone: body.data.phone,
+      address: body.data.address,
+      lines: body.data.lines.map((l) => ({ product_id: l.productId, quantity: l.quantity })),
+      needed_by: body.data.neededBy ?? null,
+      po_number: body.data.poNumber ?? null,
+      note: body.data.note ?? null,
+    },
+  });
+  if (error) {
+    console.error('[send-notification] Storing the quote request failed.', error);
+    return problem(502, QUOTE_MESSAGES.notSaved);
+  }
+  const answer = quoteAnswer.parse(data);
+  if (answer.outcome === 'unknown_book') return problem(404, QUOTE_MESSAGES.unknownBook);
+  const books = await db
+    .from('products')
+    .select('id, title')
+    .in(
+      'id',
+      body.data.lines.map((l) => l.productId),
+    );
+  const titles = new Map((books.data ?? []).map((b: { id: string; title: string }) => [b.id, b.title]));
+  const email = selectEmailProvider(env);
+  try {
+    await email.send({ ...quoteNotice(body, titles, notificationRecipient(env), env.SITE_URL ?? new URL(request.url).origin), idempotencyKey: `quote-request-${answer.id}` });
+  } catch (sendError) {
+    console.error(`[send-notification] ${email.name} could not send the quote request notice; the request is stored.`, sendError);
+  }
+  return json({ ok: true });
+}
+
 export const ALREADY_SUBSCRIBED = "You're already subscribed!";
 export const ALREADY_WAITING = "You're already on the list for this book: we'll email you once when it's available.";
 export const BOOK_FOR_SALE = 'This book is in stock: you can order it now, so there is no list to wait on.';
@@ -96,7 +164,7 @@ const requestAnswer = z.discriminatedUnion('action', [
 ]);
 
 /** A newsletter or waiting-list sign-up: asks the database what to do, and sends the confirmation when it says so. */
-async function signUp(env: ServerEnv, request: Request, body: Exclude<NotificationRequest, ContactNotification>): Promise<Response> {
+async function signUp(env: ServerEnv, request: Request, body: Exclude<NotificationRequest, ContactNotification | QuoteNotification>): Promise<Response> {
   const db = serviceClient(env);
   const identity = marketingIdentity(env, env.SITE_URL ?? new URL(request.url).origin);
   let what: SignUp = { list: 'newsletter' };
@@ -160,6 +228,7 @@ export default handle(async (request) => {
     console.warn(`[send-notification] ${body.type}: bot-check failed (${failure}); nothing stored or sent.`);
     return problem(403, 'Verification failed');
   }
+  if (body.type === 'quote') return requestQuote(env, request, body);
   if (body.type !== 'contact') return signUp(env, request, body);
 
   const { error } = await serviceClient(env).from('contact_submissions').insert(body.data);

@@ -184,7 +184,10 @@ export const RETURNS = {
   shippingRefunded: false,
 } as const;
 
-export const HUMAN_CHECK_ACTIONS = { newsletter: 'newsletter_subscribe', contact: 'contact_form', back_in_stock: 'back_in_stock' } as const;
+export const HUMAN_CHECK_ACTIONS = { newsletter: 'newsletter_subscribe', contact: 'contact_form', back_in_stock: 'back_in_stock', quote: 'quote_request' } as const;
+
+/** Turnstile tokens are at most 2048 characters. */
+export const HUMAN_CHECK_TOKEN_MAX_LENGTH = 2048;
 
 /** The publisher's back office. */
 export const BACK_OFFICE = {

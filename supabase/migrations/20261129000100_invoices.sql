@@ -962,6 +962,7 @@ begin
       'total_amount', o.total_amount, 'refunded_amount', o.refunded_amount, 'refund_id', o.refund_id, 'country', o.country,
       'shipping_address', o.shipping_address, 'delivery_method', o.delivery_method,
       'organisation', x.organisation, 'po_number', x.po_number,
+      'invoice_number', (select public.invoice_label(v.number) from public.invoices v where v.order_id = o.id),
       'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
         from public.order_items i where i.order_id = o.id)
     ) order by o.n) filter (where o.n <= v_limit), '[]'::jsonb),

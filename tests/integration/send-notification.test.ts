@@ -402,7 +402,7 @@ describe('send-notification rejects bad requests with a readable 4xx', () => {
     ['a JSON string', '"subscribe me"', 'The request body must be a JSON object'],
     ['a JSON array', '[1, 2]', 'The request body must be a JSON object'],
     ['null', 'null', 'The request body must be a JSON object'],
-    ['an unknown type', JSON.stringify({ type: 'order', data: {} }), "type: must be 'newsletter', 'contact' or 'back_in_stock'."],
+    ['an unknown type', JSON.stringify({ type: 'order', data: {} }), "type: must be 'newsletter', 'contact', 'back_in_stock' or 'quote'."],
     ['no data', JSON.stringify({ type: 'newsletter' }), 'data: must be an object with the email address.'],
     ['data as a string', JSON.stringify({ type: 'contact', data: 'hello' }), 'data: must be an object with name, email, subject and message.'],
     ['a missing email', JSON.stringify({ type: 'newsletter', data: {} }), 'data.email: Please enter your email address.'],

@@ -20,6 +20,9 @@ import { createAustraliaPostRates } from './australia-post';
 import { createGooglePlacesLookup } from './google-places';
 import { createLocalTestPayments } from './local-payments';
 import { createStripePayments } from './stripe';
+import type { InvoiceProvider } from './invoicing';
+import { createLocalInvoicing } from './local-invoicing';
+import { createStripeInvoicing } from './stripe-invoicing';
 import { localCdnCache, noCdnCache, type CdnCache } from './cdn-cache';
 import { createNetlifyPurge } from './netlify-purge';
 
@@ -92,6 +95,23 @@ export function selectPaymentProvider(env: ServerEnv): PaymentProvider {
   }
   warnOnce('payments', '[providers] STRIPE_SECRET_KEY is not set: using the LOCAL TEST payment page (no real money).');
   return createLocalTestPayments(() => serviceClient(env));
+}
+
+export const INVOICING_NOT_SET_UP = 'Invoices cannot be sent from this site yet: STRIPE_SECRET_KEY is not set.';
+
+/**
+ * Stripe Invoicing when STRIPE_SECRET_KEY is set; the local TEST invoice page (its emails in the outbox) on the local
+ * server; anywhere else a ConfigurationError: a deploy without the secret sends no invoice rather than pretend to.
+ */
+export function selectInvoiceProvider(env: ServerEnv, siteOrigin: string): InvoiceProvider {
+  if (env.STRIPE_SECRET_KEY) {
+    return createStripeInvoicing({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, stripeOptions: stripeEndpoint(env.STRIPE_API_BASE_URL) });
+  }
+  if (!localStandInsAllowed(env)) {
+    throw new ConfigurationError('STRIPE_SECRET_KEY is not set for the functions: invoices are refused (the TEST invoice page runs only on the local server).', INVOICING_NOT_SET_UP);
+  }
+  warnOnce('invoicing', '[providers] STRIPE_SECRET_KEY is not set: invoices go to the LOCAL TEST invoice page (no real money).');
+  return createLocalInvoicing(() => serviceClient(env), selectEmailProvider(env), siteOrigin);
 }
 
 /** Australia Post when AUSPOST_API_KEY is set; otherwise the flat rate card. */

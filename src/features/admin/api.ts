@@ -41,6 +41,10 @@ const orderListItem = z.object({
   /** Where the parcel goes (ISO code) and whether it is a gift: the packer's list shows both. */
   country: z.optional(text),
   is_gift: z.optional(z.boolean()),
+  /** An invoice's order (a school or parish on account): who it is for and their PO number; null on a card order. */
+  kind: z.optional(z.enum(['checkout', 'invoice'])),
+  organisation: z.optional(maybeText),
+  po_number: z.optional(maybeText),
 });
 const orderList = z.array(orderListItem);
 export type OrderListItem = z.infer<typeof orderListItem>;
@@ -83,11 +87,13 @@ const orderDetail = z.object({
   gift_hide_sender: z.optional(z.boolean()),
   reminder_consent_at: z.optional(maybeText),
   reminder_sent_at: z.optional(maybeText),
-  /** An invoice's order (a school or parish on account): whom it is for, their purchase order number and the invoice. */
+  /** An invoice's order, for the packing slip: the school or parish, their PO number, the invoice's number; null on a card order. */
   kind: z.optional(z.enum(['checkout', 'invoice'])),
   organisation: z.optional(maybeText),
   po_number: z.optional(maybeText),
   invoice_number: z.optional(maybeText),
+  /** Packed before the invoice is paid (the publisher's choice). */
+  ship_before_payment: z.optional(z.boolean()),
   items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),
   history: z.array(z.object({ action: text, detail: text, actor: text, created_at: text })),
 });
@@ -278,6 +284,10 @@ const saleOrder = z.object({
   country: text,
   shipping_address: address,
   delivery_method: maybeText,
+  /** An invoice's order: the school or parish, their PO number and the invoice's number; null on a card order. */
+  organisation: z.optional(maybeText),
+  po_number: z.optional(maybeText),
+  invoice_number: z.optional(maybeText),
   items: z.array(saleItem),
 });
 export type SaleOrder = z.infer<typeof saleOrder>;

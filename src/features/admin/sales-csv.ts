@@ -2,7 +2,8 @@
  * The period's orders as a CSV in the column layout of Xero's sales-invoice import (its template's headers, one
  * row per invoice line, dates as DD/MM/YYYY), which an accountant's spreadsheet also opens as it is. Each order is
  * one invoice: its books, a negative line for a promotion code's discount, its shipping, and a negative line for what was refunded, so each invoice totals what
- * the shop kept. The contact is the buyer (a gift's recipient is the delivery name, in the reference). Amounts are what the buyer paid, GST included: choose "Tax inclusive" when importing.
+ * the shop kept. The contact is the buyer (a gift's recipient is the delivery name, in the reference); an invoice's
+ * contact is the school or parish, its reference the invoice's number and their PO number. Amounts are what the buyer paid, GST included: choose "Tax inclusive" when importing.
  */
 import { SITE } from '@/config/site';
 import { csvLines } from '@/lib/csv';
@@ -67,8 +68,12 @@ export function salesCsvLines(orders: readonly SaleOrder[], gstRegistered: boole
     const tax = taxType(order.country, gstRegistered);
     // The contact is the buyer; a gift's delivery name (the recipient's) goes in the reference. A gift whose buyer's
     // name is unknown is filed under the buyer's email rather than under the recipient.
-    const buyer = order.buyer_name || (order.is_gift ? order.customer_email : order.customer_name);
-    const reference = buyer === order.customer_name ? '' : `Deliver to ${order.customer_name}`;
+    const buyer = order.organisation || order.buyer_name || (order.is_gift ? order.customer_email : order.customer_name);
+    const reference = order.organisation
+      ? [order.invoice_number, order.po_number && `PO ${order.po_number}`].filter(Boolean).join(' · ')
+      : buyer === order.customer_name
+        ? ''
+        : `Deliver to ${order.customer_name}`;
     // A gift's delivery address is the recipient's: the buyer's contact gets no address rather than theirs.
     const postal = order.is_gift
       ? ['', '', '', '', '', '', '', '']

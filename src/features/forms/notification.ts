@@ -3,11 +3,11 @@
  * The schema also cleans the text fields, so what is stored is what the publisher is emailed.
  */
 import { z } from 'zod';
-import { LIMITS } from '../../config/constants';
+import { HUMAN_CHECK_TOKEN_MAX_LENGTH, LIMITS } from '../../config/constants';
+import { quoteNotificationSchema } from '../invoices/contract';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
 
-/** Turnstile tokens are at most 2048 characters. */
-export const HUMAN_CHECK_TOKEN_MAX_LENGTH = 2048;
+export { HUMAN_CHECK_TOKEN_MAX_LENGTH };
 
 const email = emailAddress({
   missing: 'Please enter your email address.',
@@ -65,9 +65,11 @@ export const contactNotificationSchema = z.object({
   turnstileToken: token,
 });
 
-export const notificationRequestSchema = z
-  .record(z.string(), z.unknown(), { error: 'The request body must be a JSON object with type and data.' })
-  .pipe(z.discriminatedUnion('type', [newsletterNotificationSchema, contactNotificationSchema, backInStockNotificationSchema], { error: "must be 'newsletter', 'contact' or 'back_in_stock'." }));
+export const notificationRequestSchema = z.record(z.string(), z.unknown(), { error: 'The request body must be a JSON object with type and data.' }).pipe(
+  z.discriminatedUnion('type', [newsletterNotificationSchema, contactNotificationSchema, backInStockNotificationSchema, quoteNotificationSchema], {
+    error: "must be 'newsletter', 'contact', 'back_in_stock' or 'quote'.",
+  }),
+);
 
 export type NotificationRequest = z.infer<typeof notificationRequestSchema>;
 export type NewsletterNotification = z.infer<typeof newsletterNotificationSchema>;

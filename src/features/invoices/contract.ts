@@ -10,9 +10,8 @@
  * they show any order: it is to pack once paid, or at once when it ships before payment.
  */
 import { z } from 'zod';
-import { ALLOWED_COUNTRIES, LIMITS } from '../../config/constants';
+import { ALLOWED_COUNTRIES, HUMAN_CHECK_TOKEN_MAX_LENGTH, LIMITS } from '../../config/constants';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
-import { HUMAN_CHECK_TOKEN_MAX_LENGTH } from '../forms/notification';
 
 // ---------------------------------------------------------------------------------------------------------------
 // States and rules
