@@ -2,7 +2,7 @@
  * A question that must be answered before something that cannot be undone (voiding an invoice, declining a quote): a
  * modal <dialog>, so the page behind is inert, Tab stays inside, Escape cancels, and focus returns to the button that
  * opened it. `children` may hold fields (a credit note's amount and reason); `onConfirm` answers false to keep the
- * dialog open (a field to mend).
+ * dialog open (a field to mend). Render it outside any form: the browser does not submit a form inside a form.
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 
@@ -66,6 +66,8 @@ export function ConfirmDialog({ open, title, confirm, danger = false, onConfirm,
         method="dialog"
         onSubmit={(event) => {
           event.preventDefault();
+          // React passes the submit on to the components around the dialog, and one of them may be a form.
+          event.stopPropagation();
           void answer();
         }}
       >

@@ -332,245 +332,248 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
   const bookOf = (productId: string) => books.find((b) => b.id === productId);
 
   return (
-    <form
-      className="space-y-6"
-      noValidate
-      aria-labelledby="invoice-heading"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void saveDraft();
-      }}
-    >
-      <div className="flex flex-wrap items-center gap-3">
-        <h2 id="invoice-heading" className="text-2xl font-bold">
-          {invoice ? `Draft invoice ${invoiceNumber(invoice.number)}` : 'New invoice'}
-        </h2>
-        {invoice && <InvoiceStatus invoice={invoice} />}
-        {invoice?.quote_id && (
-          <a href={quoteHref(invoice.quote_id)} className="text-sm font-semibold text-navy underline">
-            From a quote request
-          </a>
-        )}
-      </div>
-
-      <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-        <Legend>Bill to</Legend>
-        <div className="grid gap-4 sm:grid-cols-2">
-          {text('organisation', 'School, parish or group', INVOICE_RULES.organisationMaxLength)}
-          {text('contactName', 'Contact name', LIMITS.nameMaxLength)}
-          {text('email', 'Email (the invoice goes here)', LIMITS.emailMaxLength, { type: 'email' })}
-          {text('phone', 'Phone', INVOICE_RULES.phoneMaxLength, { optional: true, type: 'tel' })}
-          {text('poNumber', 'Purchase order number', INVOICE_RULES.poNumberMaxLength, { optional: true })}
+    <>
+      <form
+        className="space-y-6"
+        noValidate
+        aria-labelledby="invoice-heading"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void saveDraft();
+        }}
+      >
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 id="invoice-heading" className="text-2xl font-bold">
+            {invoice ? `Draft invoice ${invoiceNumber(invoice.number)}` : 'New invoice'}
+          </h2>
+          {invoice && <InvoiceStatus invoice={invoice} />}
+          {invoice?.quote_id && (
+            <a href={quoteHref(invoice.quote_id)} className="text-sm font-semibold text-navy underline">
+              From a quote request
+            </a>
+          )}
         </div>
-      </fieldset>
 
-      <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-        <Legend>Deliver to (Australia)</Legend>
-        {text('line1', 'Street address', LIMITS.addressFieldMaxLength)}
-        {text('line2', 'Address line 2', LIMITS.addressFieldMaxLength, { optional: true })}
-        <div className="grid gap-4 sm:grid-cols-3">
-          {text('city', 'Suburb or town', 100)}
-          <div>
-            <label htmlFor={fieldId('state')} className="label">
-              State or territory
-            </label>
-            <select id={fieldId('state')} className="field" value={form.state} onChange={(e) => set('state', e.target.value)} {...invalidProps(fieldId('state'), errors.state)}>
-              <option value="">Select…</option>
-              {AU_STATE_CODES.map((code) => (
-                <option key={code} value={code}>
-                  {code}
-                </option>
-              ))}
-            </select>
-            <FieldError fieldId={fieldId('state')} message={errors.state} />
+        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
+          <Legend>Bill to</Legend>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {text('organisation', 'School, parish or group', INVOICE_RULES.organisationMaxLength)}
+            {text('contactName', 'Contact name', LIMITS.nameMaxLength)}
+            {text('email', 'Email (the invoice goes here)', LIMITS.emailMaxLength, { type: 'email' })}
+            {text('phone', 'Phone', INVOICE_RULES.phoneMaxLength, { optional: true, type: 'tel' })}
+            {text('poNumber', 'Purchase order number', INVOICE_RULES.poNumberMaxLength, { optional: true })}
           </div>
-          {text('postcode', 'Postcode', 20)}
-        </div>
-      </fieldset>
+        </fieldset>
 
-      <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-        <Legend>Books</Legend>
-        <p className="-mt-2 text-sm text-slate-700">Each book at its quantity price. Change a price only with a reason: the school sees the price, you see the reason.</p>
-        {form.lines.map((line, index) => {
-          const book = bookOf(line.productId);
-          const figures = totals.lines[index];
-          const key = (name: string) => `lines.${index}.${name}`;
-          return (
-            <div key={line.productId} className="grid gap-3 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200" data-testid="invoice-line">
-              <div className="flex flex-wrap items-end gap-3">
-                <div className="min-w-48 flex-1">
-                  <p className="label">Book</p>
-                  <p className="font-semibold">{book?.title ?? line.productId}</p>
-                </div>
-                <TextField
-                  id={fieldId(key('quantity'))}
-                  label="Copies"
-                  inputMode="numeric"
-                  className="w-28"
-                  value={line.quantity}
-                  onChange={(e) => setLine(index, { quantity: e.target.value })}
-                  error={errors[key('quantity')]}
-                />
-                <div className="min-w-40">
-                  <p className="label">Price each</p>
-                  <p>
-                    {formatPrice(figures?.listed ?? 0)}
-                    <span className="text-sm text-slate-700"> quantity price</span>
+        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
+          <Legend>Deliver to (Australia)</Legend>
+          {text('line1', 'Street address', LIMITS.addressFieldMaxLength)}
+          {text('line2', 'Address line 2', LIMITS.addressFieldMaxLength, { optional: true })}
+          <div className="grid gap-4 sm:grid-cols-3">
+            {text('city', 'Suburb or town', 100)}
+            <div>
+              <label htmlFor={fieldId('state')} className="label">
+                State or territory
+              </label>
+              <select id={fieldId('state')} className="field" value={form.state} onChange={(e) => set('state', e.target.value)} {...invalidProps(fieldId('state'), errors.state)}>
+                <option value="">Select…</option>
+                {AU_STATE_CODES.map((code) => (
+                  <option key={code} value={code}>
+                    {code}
+                  </option>
+                ))}
+              </select>
+              <FieldError fieldId={fieldId('state')} message={errors.state} />
+            </div>
+            {text('postcode', 'Postcode', 20)}
+          </div>
+        </fieldset>
+
+        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
+          <Legend>Books</Legend>
+          <p className="-mt-2 text-sm text-slate-700">Each book at its quantity price. Change a price only with a reason: the school sees the price, you see the reason.</p>
+          {form.lines.map((line, index) => {
+            const book = bookOf(line.productId);
+            const figures = totals.lines[index];
+            const key = (name: string) => `lines.${index}.${name}`;
+            return (
+              <div key={line.productId} className="grid gap-3 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200" data-testid="invoice-line">
+                <div className="flex flex-wrap items-end gap-3">
+                  <div className="min-w-48 flex-1">
+                    <p className="label">Book</p>
+                    <p className="font-semibold">{book?.title ?? line.productId}</p>
+                  </div>
+                  <TextField
+                    id={fieldId(key('quantity'))}
+                    label="Copies"
+                    inputMode="numeric"
+                    className="w-28"
+                    value={line.quantity}
+                    onChange={(e) => setLine(index, { quantity: e.target.value })}
+                    error={errors[key('quantity')]}
+                  />
+                  <div className="min-w-40">
+                    <p className="label">Price each</p>
+                    <p>
+                      {formatPrice(figures?.listed ?? 0)}
+                      <span className="text-sm text-slate-700"> quantity price</span>
+                    </p>
+                  </div>
+                  <p className="ml-auto text-right">
+                    <span className="block text-sm text-slate-700">Amount</span>
+                    <strong>{formatPrice(figures?.amount ?? 0)}</strong>
                   </p>
                 </div>
-                <p className="ml-auto text-right">
-                  <span className="block text-sm text-slate-700">Amount</span>
-                  <strong>{formatPrice(figures?.amount ?? 0)}</strong>
-                </p>
+                <label className="flex items-center gap-2 text-sm font-semibold">
+                  <input
+                    type="checkbox"
+                    className="h-4 w-4"
+                    checked={line.priceChanged}
+                    onChange={(e) => setLine(index, { priceChanged: e.target.checked, unitPrice: e.target.checked ? money2(figures?.listed ?? 0) : '', priceReason: '' })}
+                  />
+                  Charge another price for {book?.title ?? 'this book'}
+                </label>
+                {line.priceChanged && (
+                  <div className="grid gap-3 sm:grid-cols-[10rem_1fr]">
+                    <TextField
+                      id={fieldId(key('unitPrice'))}
+                      label="Price each (AUD)"
+                      inputMode="decimal"
+                      value={line.unitPrice}
+                      onChange={(e) => setLine(index, { unitPrice: e.target.value })}
+                      error={errors[key('unitPrice')]}
+                    />
+                    <TextField
+                      id={fieldId(key('priceReason'))}
+                      label="Reason for the price"
+                      maxLength={INVOICE_RULES.reasonMaxLength}
+                      value={line.priceReason}
+                      onChange={(e) => setLine(index, { priceReason: e.target.value })}
+                      error={errors[key('priceReason')]}
+                    />
+                  </div>
+                )}
+                {form.lines.length > 1 && (
+                  <div>
+                    <button type="button" className="btn-secondary px-3 py-1.5 text-sm" onClick={() => setForm((f) => ({ ...f, lines: f.lines.filter((_, i) => i !== index) }))}>
+                      Remove {book?.title ?? 'this book'}
+                    </button>
+                  </div>
+                )}
               </div>
-              <label className="flex items-center gap-2 text-sm font-semibold">
-                <input
-                  type="checkbox"
-                  className="h-4 w-4"
-                  checked={line.priceChanged}
-                  onChange={(e) => setLine(index, { priceChanged: e.target.checked, unitPrice: e.target.checked ? money2(figures?.listed ?? 0) : '', priceReason: '' })}
-                />
-                Charge another price for {book?.title ?? 'this book'}
-              </label>
-              {line.priceChanged && (
-                <div className="grid gap-3 sm:grid-cols-[10rem_1fr]">
-                  <TextField
-                    id={fieldId(key('unitPrice'))}
-                    label="Price each (AUD)"
-                    inputMode="decimal"
-                    value={line.unitPrice}
-                    onChange={(e) => setLine(index, { unitPrice: e.target.value })}
-                    error={errors[key('unitPrice')]}
-                  />
-                  <TextField
-                    id={fieldId(key('priceReason'))}
-                    label="Reason for the price"
-                    maxLength={INVOICE_RULES.reasonMaxLength}
-                    value={line.priceReason}
-                    onChange={(e) => setLine(index, { priceReason: e.target.value })}
-                    error={errors[key('priceReason')]}
-                  />
-                </div>
-              )}
-              {form.lines.length > 1 && (
-                <div>
-                  <button type="button" className="btn-secondary px-3 py-1.5 text-sm" onClick={() => setForm((f) => ({ ...f, lines: f.lines.filter((_, i) => i !== index) }))}>
-                    Remove {book?.title ?? 'this book'}
-                  </button>
-                </div>
-              )}
+            );
+          })}
+          {errors.lines && <p className="text-sm font-semibold text-red-800">{errors.lines}</p>}
+          {unused.length > 0 && (
+            <div className="flex flex-wrap gap-2">
+              {unused.map((b) => (
+                <button
+                  key={b.id}
+                  type="button"
+                  className="btn-secondary px-3 py-1.5 text-sm"
+                  onClick={() => setForm((f) => ({ ...f, lines: [...f.lines, { productId: b.id, quantity: '', priceChanged: false, unitPrice: '', priceReason: '' }] }))}
+                >
+                  Add {b.title}
+                </button>
+              ))}
             </div>
-          );
-        })}
-        {errors.lines && <p className="text-sm font-semibold text-red-800">{errors.lines}</p>}
-        {unused.length > 0 && (
-          <div className="flex flex-wrap gap-2">
-            {unused.map((b) => (
-              <button
-                key={b.id}
-                type="button"
-                className="btn-secondary px-3 py-1.5 text-sm"
-                onClick={() => setForm((f) => ({ ...f, lines: [...f.lines, { productId: b.id, quantity: '', priceChanged: false, unitPrice: '', priceReason: '' }] }))}
-              >
-                Add {b.title}
-              </button>
+          )}
+        </fieldset>
+
+        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
+          <Legend>Shipping</Legend>
+          <div className="grid gap-2">
+            {RATES.map((rate) => (
+              <label key={rate.id} className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="shipping"
+                  className="h-4 w-4"
+                  checked={form.shippingKind === 'rate_card' && form.rateId === rate.id}
+                  onChange={() => setForm((f) => ({ ...f, shippingKind: 'rate_card', rateId: rate.id }))}
+                />
+                {rate.name} ({formatPrice(rate.price)}
+                {rate.id === 'au-standard' && `, free from ${formatPrice(SHIPPING.freeShippingThreshold)}`})
+              </label>
+            ))}
+            <label className="flex items-center gap-2">
+              <input type="radio" name="shipping" className="h-4 w-4" checked={form.shippingKind === 'typed'} onChange={() => set('shippingKind', 'typed')} />
+              Another price, with a reason
+            </label>
+          </div>
+          {form.shippingKind === 'typed' && (
+            <div className="grid gap-3 sm:grid-cols-3">
+              {text('shippingName', 'Delivery method', 100)}
+              <TextField
+                id={fieldId('shippingAmount')}
+                label="Shipping (AUD)"
+                inputMode="decimal"
+                value={form.shippingAmount}
+                onChange={(e) => set('shippingAmount', e.target.value)}
+                error={errors.shippingAmount}
+              />
+              {text('shippingReason', 'Reason for the price', INVOICE_RULES.reasonMaxLength)}
+            </div>
+          )}
+        </fieldset>
+
+        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
+          <Legend>Terms</Legend>
+          <div className="flex flex-wrap gap-4" role="radiogroup" aria-label="Payment terms">
+            {INVOICE_RULES.termsDays.map((days) => (
+              <label key={days} className="flex items-center gap-2">
+                <input type="radio" name="terms" className="h-4 w-4" checked={form.termsDays === days} onChange={() => set('termsDays', days)} />
+                {days} days to pay
+              </label>
             ))}
           </div>
-        )}
-      </fieldset>
-
-      <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-        <Legend>Shipping</Legend>
-        <div className="grid gap-2">
-          {RATES.map((rate) => (
-            <label key={rate.id} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="shipping"
-                className="h-4 w-4"
-                checked={form.shippingKind === 'rate_card' && form.rateId === rate.id}
-                onChange={() => setForm((f) => ({ ...f, shippingKind: 'rate_card', rateId: rate.id }))}
-              />
-              {rate.name} ({formatPrice(rate.price)}
-              {rate.id === 'au-standard' && `, free from ${formatPrice(SHIPPING.freeShippingThreshold)}`})
-            </label>
-          ))}
-          <label className="flex items-center gap-2">
-            <input type="radio" name="shipping" className="h-4 w-4" checked={form.shippingKind === 'typed'} onChange={() => set('shippingKind', 'typed')} />
-            Another price, with a reason
+          <label className="flex items-start gap-2">
+            <input type="checkbox" className="mt-1 h-4 w-4" checked={form.shipBeforePayment} onChange={(e) => set('shipBeforePayment', e.target.checked)} />
+            <span>
+              <strong>Ship before payment</strong>
+              <span className="block text-sm text-slate-700">The order goes to To pack as soon as the invoice is sent, not when it is paid.</span>
+            </span>
           </label>
-        </div>
-        {form.shippingKind === 'typed' && (
-          <div className="grid gap-3 sm:grid-cols-3">
-            {text('shippingName', 'Delivery method', 100)}
-            <TextField
-              id={fieldId('shippingAmount')}
-              label="Shipping (AUD)"
-              inputMode="decimal"
-              value={form.shippingAmount}
-              onChange={(e) => set('shippingAmount', e.target.value)}
-              error={errors.shippingAmount}
-            />
-            {text('shippingReason', 'Reason for the price', INVOICE_RULES.reasonMaxLength)}
+          <div>
+            <label htmlFor={fieldId('note')} className="label">
+              Note on the invoice<span className="font-normal text-slate-600"> (optional)</span>
+            </label>
+            <textarea id={fieldId('note')} className="field" rows={3} maxLength={INVOICE_RULES.noteMaxLength} value={form.note} onChange={(e) => set('note', e.target.value)} />
           </div>
-        )}
-      </fieldset>
+        </fieldset>
 
-      <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-        <Legend>Terms</Legend>
-        <div className="flex flex-wrap gap-4" role="radiogroup" aria-label="Payment terms">
-          {INVOICE_RULES.termsDays.map((days) => (
-            <label key={days} className="flex items-center gap-2">
-              <input type="radio" name="terms" className="h-4 w-4" checked={form.termsDays === days} onChange={() => set('termsDays', days)} />
-              {days} days to pay
-            </label>
-          ))}
+        <section aria-label="Totals" className="rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
+          <dl className="ml-auto grid max-w-sm grid-cols-[1fr_auto] gap-x-6 gap-y-1">
+            <dt>Books</dt>
+            <dd className="text-right">{formatPrice(totals.subtotal)}</dd>
+            <dt>Shipping</dt>
+            <dd className="text-right">{formatPrice(totals.shipping)}</dd>
+            <dt className="font-bold">Total</dt>
+            <dd className="text-right font-bold" data-testid="invoice-total">
+              {formatPrice(totals.total)} AUD
+            </dd>
+            <dt className="text-slate-700">GST included</dt>
+            <dd className="text-right text-slate-700">{formatPrice(totals.gst)}</dd>
+          </dl>
+          {!saved && <p className="mt-2 text-right text-sm text-slate-700">{invoice ? 'Not saved yet: ' : ''}the figures are priced for good when the draft is saved.</p>}
+        </section>
+
+        <div className="flex flex-wrap gap-2">
+          <button type="submit" className="btn-secondary" aria-disabled={busy || undefined}>
+            {busy ? 'Saving...' : 'Save draft'}
+          </button>
+          <button
+            type="button"
+            className="btn-primary"
+            onClick={() => {
+              if (check()) setConfirmSend(true);
+            }}
+          >
+            Send invoice
+          </button>
         </div>
-        <label className="flex items-start gap-2">
-          <input type="checkbox" className="mt-1 h-4 w-4" checked={form.shipBeforePayment} onChange={(e) => set('shipBeforePayment', e.target.checked)} />
-          <span>
-            <strong>Ship before payment</strong>
-            <span className="block text-sm text-slate-700">The order goes to To pack as soon as the invoice is sent, not when it is paid.</span>
-          </span>
-        </label>
-        <div>
-          <label htmlFor={fieldId('note')} className="label">
-            Note on the invoice<span className="font-normal text-slate-600"> (optional)</span>
-          </label>
-          <textarea id={fieldId('note')} className="field" rows={3} maxLength={INVOICE_RULES.noteMaxLength} value={form.note} onChange={(e) => set('note', e.target.value)} />
-        </div>
-      </fieldset>
-
-      <section aria-label="Totals" className="rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-        <dl className="ml-auto grid max-w-sm grid-cols-[1fr_auto] gap-x-6 gap-y-1">
-          <dt>Books</dt>
-          <dd className="text-right">{formatPrice(totals.subtotal)}</dd>
-          <dt>Shipping</dt>
-          <dd className="text-right">{formatPrice(totals.shipping)}</dd>
-          <dt className="font-bold">Total</dt>
-          <dd className="text-right font-bold" data-testid="invoice-total">
-            {formatPrice(totals.total)} AUD
-          </dd>
-          <dt className="text-slate-700">GST included</dt>
-          <dd className="text-right text-slate-700">{formatPrice(totals.gst)}</dd>
-        </dl>
-        {!saved && <p className="mt-2 text-right text-sm text-slate-700">{invoice ? 'Not saved yet: ' : ''}the figures are priced for good when the draft is saved.</p>}
-      </section>
-
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className="btn-secondary" aria-disabled={busy || undefined}>
-          {busy ? 'Saving...' : 'Save draft'}
-        </button>
-        <button
-          type="button"
-          className="btn-primary"
-          onClick={() => {
-            if (check()) setConfirmSend(true);
-          }}
-        >
-          Send invoice
-        </button>
-      </div>
+      </form>
+      {/* Outside the form: a form inside a form is not one the browser submits as its own. */}
       <ConfirmDialog open={confirmSend} title={`Send the invoice to ${form.email.trim() || 'the school'}?`} confirm="Send invoice" onConfirm={send} onClose={() => setConfirmSend(false)}>
         <p>
           {form.organisation.trim() || 'The school'} is emailed an invoice for <strong>{formatPrice(totals.total)} AUD</strong>, due in {form.termsDays} days
@@ -578,7 +581,7 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
         </p>
         {form.shipBeforePayment && <p>The order goes to To pack now, before payment.</p>}
       </ConfirmDialog>
-    </form>
+    </>
   );
 }
 

@@ -6,7 +6,7 @@
  * server checks it all again. The fields are the browser's, as on the contact form, so what was typed before the
  * island hydrated is sent too.
  */
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { AU_STATE_CODES, LIMITS } from '@/config/constants';
 import { priceLine, type QuantityPrice } from '@/features/catalog/quantity-prices';
 import { toast } from '@/features/toast/store';
@@ -126,8 +126,6 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
         form.reset();
         setCopies({});
         setSent(data.email);
-        // The answer replaces the form: focus moves to it so a keyboard or screen reader user is not left nowhere.
-        requestAnimationFrame(() => sentRef.current?.focus());
       } else if (outcome === 'rejected' && message) {
         toast({ title: 'Failed to send your request', description: message, variant: 'error' });
       } else {
@@ -135,6 +133,15 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       }
     },
   });
+
+  // The answer replaces the form: focus moves to it, so a keyboard or screen reader user is not left nowhere.
+  // And back to the form's first field when another quote is asked for.
+  const answered = useRef(false);
+  useEffect(() => {
+    if (sent) sentRef.current?.focus();
+    else if (answered.current) formRef.current?.querySelector<HTMLInputElement>('input')?.focus();
+    answered.current = sent !== null;
+  }, [sent]);
 
   const errorOf = (field: Field) => errors[field];
   const clear = (field: Field) => () => {
@@ -147,14 +154,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       <div ref={sentRef} tabIndex={-1} className="rounded-2xl bg-green-50 p-6 text-green-950 ring-1 ring-green-300" data-testid="quote-sent">
         <h3 className="text-2xl font-bold text-green-950">Thank you, your quote request is on its way</h3>
         <p className="mt-2">We'll email your quote to {sent} within two business days. Reply to it with your purchase order number when you are ready, and we'll send the invoice and the books.</p>
-        <button
-          type="button"
-          className="btn-secondary mt-4 bg-white"
-          onClick={() => {
-            setSent(null);
-            requestAnimationFrame(() => formRef.current?.querySelector<HTMLInputElement>('input')?.focus());
-          }}
-        >
+        <button type="button" className="btn-secondary mt-4 bg-white" onClick={() => setSent(null)}>
           Request another quote
         </button>
       </div>
