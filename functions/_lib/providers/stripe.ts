@@ -7,6 +7,7 @@ import Stripe from 'stripe';
 import { z } from 'zod';
 import { ProviderError, WebhookSignatureError } from './errors';
 import { PAGE_WITH_CODE_OPEN_SECONDS } from './payments';
+import { STRIPE_INVOICE_WEBHOOK_EVENTS } from './stripe-invoicing';
 import type { CheckoutSessionInput, CreatedSession, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession, RefundInput } from './payments';
 
 const NAME = 'stripe';
@@ -85,8 +86,11 @@ function actionFor(type: string, session: PaymentSession): 'fulfil' | 'cancel' |
   }
 }
 
-/** The webhook events the shop acts on: the Stripe webhook endpoint must send these. */
-export const STRIPE_WEBHOOK_EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.async_payment_failed', 'checkout.session.expired'] as const;
+/** The Checkout events the shop acts on. */
+const CHECKOUT_WEBHOOK_EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.async_payment_failed', 'checkout.session.expired'] as const;
+
+/** Every webhook event the shop acts on, Checkout's and Invoicing's: the Stripe webhook endpoint must send these. */
+export const STRIPE_WEBHOOK_EVENTS = [...CHECKOUT_WEBHOOK_EVENTS, ...STRIPE_INVOICE_WEBHOOK_EVENTS] as const;
 
 /** The payment behind a session: an id, or the expanded object when a caller asked for it. */
 const sessionPaymentSchema = z.object({
@@ -267,7 +271,8 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
       const parsed = eventSchema.safeParse(event);
       if (!parsed.success) throw invalid('an event', parsed.error);
       const { id, type, data } = parsed.data;
-      if (!(STRIPE_WEBHOOK_EVENTS as readonly string[]).includes(type)) return { id, type, action: 'ignore', session: null };
+      // Invoice events are read by the invoicing adapter (stripe-invoicing.ts); here they are no session's.
+      if (!(CHECKOUT_WEBHOOK_EVENTS as readonly string[]).includes(type)) return { id, type, action: 'ignore', session: null };
       const session = sessionSchema.safeParse(data.object);
       if (!session.success) throw invalid(`a ${type} event`, session.error);
       const action = actionFor(type, session.data);
