@@ -66,7 +66,7 @@ export function RemindButton({ invoice, onDone }: { invoice: Pick<InvoiceRow, 'i
     }
   }
   return (
-    <button type="button" className="btn-secondary px-3 py-1.5 text-sm" aria-disabled={busy || undefined} onClick={() => void remind()}>
+    <button type="button" className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" aria-disabled={busy || undefined} onClick={() => void remind()}>
       {busy ? 'Sending...' : 'Send reminder'}
       <span className="sr-only"> for {invoiceNumber(invoice.number)}</span>
     </button>
@@ -145,7 +145,7 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
           </ul>
           <div className="mt-4 hidden rounded-2xl bg-white ring-1 ring-slate-200 md:block">
             <table className="w-full text-left text-sm">
-              <thead className="border-b border-slate-200 text-slate-600">
+              <thead className="border-b border-slate-200 whitespace-nowrap text-slate-600">
                 <tr>
                   <th scope="col" className="px-3 py-2">
                     Invoice
@@ -173,7 +173,7 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
               <tbody>
                 {state.data.map((i) => (
                   <tr key={i.id} className={`border-b border-slate-100 last:border-0 ${i.overdue ? 'bg-red-50' : ''}`}>
-                    <td className="px-3 py-2">
+                    <td className="px-3 py-2 whitespace-nowrap">
                       <a href={invoiceHref(i.id)} className="font-mono font-semibold text-navy underline">
                         {invoiceNumber(i.number)}
                       </a>
@@ -183,7 +183,7 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
                     </td>
                     <td className="px-3 py-2 break-words">{i.organisation}</td>
                     <td className="px-3 py-2 break-all">{i.po_number ?? '—'}</td>
-                    <td className="px-3 py-2 text-right font-semibold">{formatPrice(i.total)}</td>
+                    <td className="px-3 py-2 text-right font-semibold whitespace-nowrap">{formatPrice(i.total)}</td>
                     <td className={`px-3 py-2 ${i.overdue ? 'font-semibold text-red-800' : ''}`}>{dueText(i)}</td>
                     <td className="px-3 py-2 text-right">{remindable(i) && <RemindButton invoice={i} onDone={reload} />}</td>
                   </tr>
