@@ -150,6 +150,7 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
     case 'cancel': {
       const result = await rpcText(ctx.db, 'cancel_paid_order', { p_order_id: order.id, p_actor: ctx.actor });
       if (result === 'not_cancellable') return { status: 409, message: 'Only a paid order that has not shipped can be cancelled and refunded.' };
+      if (result === 'on_account') return { status: 409, message: `Order ${number} is a school's or parish's invoice: void the invoice, or give money back with a credit note on it.` };
       // The cancellation put the copies back: the cached live stock is out of date.
       await purgeLiveCatalog(ctx.services.cdn, `cancelling order ${order.id}`);
       return refund(ctx, order.id, number, 'Order cancelled and stock put back');

@@ -993,6 +993,38 @@ as $$
   from public.orders o where o.id = p_order_id;
 $$;
 
+-- Cancels a paid card order that has not shipped (stock back, payment refund due). An invoice's order is not
+-- cancelled here: its money goes back by a credit note on the invoice. 'cancelled', 'not_cancellable' or 'on_account'.
+create or replace function public.cancel_paid_order(p_order_id uuid, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders%rowtype;
+begin
+  select * into v_order from public.orders where id = p_order_id for update;
+  if not found then
+    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
+  end if;
+  if v_order.kind = 'invoice' then
+    return 'on_account';
+  end if;
+  if v_order.payment_status <> 'paid' or v_order.status <> 'processing' then
+    return 'not_cancellable';
+  end if;
+  perform 1 from public.products p
+    where p.id in (select product_id from public.order_items where order_id = p_order_id)
+    order by p.id for update;
+  update public.products p set stock = p.stock + oi.quantity
+    from public.order_items oi where oi.order_id = p_order_id and oi.product_id = p.id;
+  update public.orders set status = 'cancelled', payment_status = 'refund_due', cancelled_at = now() where id = p_order_id;
+  insert into public.order_events (order_id, action, detail, actor) values (p_order_id, 'cancelled', 'stock put back', p_actor);
+  return 'cancelled';
+end;
+$$;
+
 -- ===============================================================================================================
 -- Triggers
 

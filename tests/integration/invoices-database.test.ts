@@ -159,6 +159,8 @@ describe.each(DATABASES)('invoices on the $label', ({ open }) => {
     expect(paidOrder.paid_at).not.toBeNull();
     // Paid: it cannot be voided, and its copies were never written twice in the history.
     expect(await call('invoice_close', [paid, null, 'void', ACTOR])).toBe('not_open');
+    // Its money goes back by a credit note, never by cancelling the order as a card order's would.
+    expect(await call('cancel_paid_order', [paidOrder.id, ACTOR])).toBe('on_account');
     const rows = (await db.admin.query(`select reason from public.stock_changes where order_id = $1`, [paidOrder.id])).rows;
     expect(rows).toHaveLength(1);
     const toPack = await asStaff<{ orders: Array<{ id: string; organisation: string }> }>(`public.admin_list_orders('to_pack', '', null, 200)`);
