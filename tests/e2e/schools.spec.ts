@@ -180,6 +180,8 @@ test.describe('schools and parishes on account', () => {
     expect(await scanPage(page), 'axe on the void dialog').toEqual([]);
     await dialog.getByRole('button', { name: 'Void invoice' }).click();
     await expect(page.getByText('Void', { exact: true })).toBeVisible();
+    // The button that voided it is gone: focus is on the invoice's heading, not lost.
+    await expect(page.getByRole('heading', { name: /^Invoice INV-\d{4}$/ })).toBeFocused();
 
     await page.goto('/admin#stock');
     await expect(card.getByText('In stock: 50')).toBeVisible();

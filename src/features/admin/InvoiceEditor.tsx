@@ -6,7 +6,7 @@
  * reads as it went out, with Send reminder, Ship before payment, Void (asked first) and, once paid, Credit note.
  * The server checks everything again; its sentence is what the toast says.
  */
-import { type ReactNode, useCallback, useId, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { AU_STATE_CODES, LIMITS, SHIPPING } from '@/config/constants';
 import { priceLine } from '@/features/catalog/quantity-prices';
 import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
@@ -602,6 +602,15 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
   const open = invoice.status === 'sent';
   const shipped = invoice.order_status === 'shipped' || invoice.order_status === 'completed';
   const creditable = invoice.status === 'paid' ? Math.max(0, fromCents(toCents(invoice.total) - toCents(invoice.credited))) : 0;
+  // Sent, voided or paid, the button that did it is gone: focus lands on the heading rather than nowhere.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: run again each time the invoice's state changes.
+  useEffect(() => {
+    const timer = window.setTimeout(() => {
+      if (!document.activeElement || document.activeElement === document.body) headingRef.current?.focus();
+    }, 0);
+    return () => window.clearTimeout(timer);
+  }, [invoice.status]);
 
   async function act(request: Parameters<typeof runInvoiceAction>[0], failed: string): Promise<boolean> {
     try {
@@ -635,7 +644,7 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <h2 id="invoice-heading" className="text-2xl font-bold">
+        <h2 id="invoice-heading" ref={headingRef} tabIndex={-1} className="text-2xl font-bold">
           Invoice {invoiceNumber(invoice.number)}
         </h2>
         <InvoiceStatus invoice={invoice} />
