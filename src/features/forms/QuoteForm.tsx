@@ -238,7 +238,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       <fieldset className="grid gap-4">
         <legend className="mb-2 font-display text-xl font-bold text-navy">Your order</legend>
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Needed by" type="date" optional min={hydrated ? shopDay() : undefined} {...field('neededBy', 10)} />
+          <TextField id={fieldId('neededBy')} name="neededBy" label="Needed by" type="date" optional min={hydrated ? shopDay() : undefined} error={errorOf('neededBy')} onInput={clear('neededBy')} />
           <TextField label="Purchase order number" optional {...field('poNumber', QUOTE_LIMITS.poNumberMaxLength)} />
         </div>
         <div>
