@@ -106,7 +106,7 @@ export function quoteNotice(body: QuoteNotification, titles: ReadonlyMap<string,
       ...lines.map((line) => `${titles.get(line.productId) ?? line.productId} × ${line.quantity}`),
       ...(note ? ['', 'Note:', note] : []),
       '',
-      `Make the invoice in the back office: ${siteOrigin}/admin#quotes`,
+      `Make the invoice from it in the back office: ${siteOrigin}/admin`,
     ].join('\n'),
   };
 }

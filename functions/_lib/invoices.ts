@@ -17,6 +17,8 @@ import { formatLongDate, formatPrice } from '../../src/lib/format';
 import { fromCents, toCents } from '../../src/lib/money';
 import type { ActionOutcome } from './back-office';
 import { newOrderNotice } from './emails';
+import type { OrderWithItems } from './orders';
+import type { EmailMessage } from './providers/email';
 import { type FulfilmentServices, sendOrderEmailOnce } from './fulfilment';
 import { purgeLiveCatalog } from './live-catalog';
 import { ProviderError } from './providers/errors';
@@ -40,6 +42,8 @@ const invoiceRecord = z.object({
   number: z.number(),
   status: z.enum(['draft', 'sent', 'paid', 'void', 'uncollectible']),
   email: z.string(),
+  organisation: z.string(),
+  po_number: z.string().nullable(),
   total: money,
   due_on: z.string().nullable(),
   order_id: z.uuid().nullable(),
@@ -47,7 +51,7 @@ const invoiceRecord = z.object({
   emailed_at: z.string().nullable(),
 });
 type InvoiceRecord = z.infer<typeof invoiceRecord>;
-const RECORD_COLUMNS = 'id, number, status, email, total, due_on, order_id, provider_invoice_id, emailed_at';
+const RECORD_COLUMNS = 'id, number, status, email, organisation, po_number, total, due_on, order_id, provider_invoice_id, emailed_at';
 
 async function findInvoice(db: SupabaseClient, column: 'id' | 'provider_invoice_id', value: string): Promise<InvoiceRecord | null> {
   const { data, error } = await db.from('invoices').select(RECORD_COLUMNS).eq(column, value).maybeSingle();
@@ -105,7 +109,7 @@ async function draftForDatabase(db: SupabaseClient, draft: InvoiceDraft): Promis
       contact_name: draft.contactName,
       email: draft.email,
       phone: draft.phone ?? null,
-      address: { ...draft.address, line2: draft.address.line2 ?? null },
+      address: draft.address,
       po_number: draft.poNumber ?? null,
       terms_days: draft.termsDays,
       note: draft.note ?? null,
@@ -416,6 +420,23 @@ export function invoiceMismatch(shop: InvoiceRecord, provider: ProviderInvoice):
   return null;
 }
 
+/** To the publisher, once: the invoice is paid and its order is to pack (or has shipped already). */
+function invoicePaidNotice(shop: InvoiceRecord, order: OrderWithItems, to: string, siteOrigin: string): EmailMessage {
+  const number = invoiceNumber(shop.number);
+  const notice = newOrderNotice(order, to, siteOrigin);
+  return {
+    ...notice,
+    subject: `Invoice ${number} paid: ${shop.organisation}, ${formatPrice(shop.total)} AUD`,
+    text: [
+      `${shop.organisation} paid invoice ${number}${shop.po_number ? ` (PO ${shop.po_number})` : ''}: ${formatPrice(shop.total)} AUD.`,
+      order.status === 'processing' ? 'Its order is to pack, with the organisation and the PO number on its packing slip.' : `Its order is ${order.status}.`,
+      '',
+      notice.text,
+    ].join('\n'),
+    idempotencyKey: `invoice-paid-${shop.id}`,
+  };
+}
+
 /**
  * The invoice-paid path (the provider's invoice.paid, or the TEST invoice page's Pay invoice): the copies stay
  * taken, the order becomes paid and to pack, and the publisher is told once.
@@ -436,7 +457,7 @@ export async function invoicePaid(db: SupabaseClient, services: FulfilmentServic
   );
   if ((result === 'paid' || result === 'already') && shop.order_id && services.notifyTo) {
     const { notifyTo } = services;
-    await sendOrderEmailOnce(db, services, shop.order_id, 'publisher', (order, origin) => newOrderNotice(order, notifyTo, origin));
+    await sendOrderEmailOnce(db, services, shop.order_id, 'publisher', (order, origin) => invoicePaidNotice(shop, order, notifyTo, origin));
   }
   return result;
 }

@@ -291,7 +291,7 @@ begin
     insert into public.invoices (created_by, quote_id, organisation, contact_name, email, phone, address, po_number, terms_days, note,
       ship_before_payment, shipping_kind, shipping_name, shipping_amount, shipping_reason, subtotal, total, gst)
     values (p_actor, p_quote_id, p_draft ->> 'organisation', p_draft ->> 'contact_name', p_draft ->> 'email', nullif(p_draft ->> 'phone', ''),
-      p_draft -> 'address', nullif(p_draft ->> 'po_number', ''), (p_draft ->> 'terms_days')::integer, nullif(p_draft ->> 'note', ''),
+      jsonb_strip_nulls(p_draft -> 'address'), nullif(p_draft ->> 'po_number', ''), (p_draft ->> 'terms_days')::integer, nullif(p_draft ->> 'note', ''),
       coalesce((p_draft ->> 'ship_before_payment')::boolean, false), p_draft #>> '{shipping,kind}', p_draft #>> '{shipping,name}', v_shipping,
       nullif(p_draft #>> '{shipping,reason}', ''), v_subtotal, v_subtotal + v_shipping,
       case when v_country = 'AU' then round((v_subtotal + v_shipping) / 11, 2) else 0 end)
@@ -310,7 +310,7 @@ begin
   select coalesce(sum(unit_price * quantity), 0) into v_subtotal from public.invoice_lines where invoice_id = v_id;
   update public.invoices set
     organisation = p_draft ->> 'organisation', contact_name = p_draft ->> 'contact_name', email = p_draft ->> 'email',
-    phone = nullif(p_draft ->> 'phone', ''), address = p_draft -> 'address', po_number = nullif(p_draft ->> 'po_number', ''),
+    phone = nullif(p_draft ->> 'phone', ''), address = jsonb_strip_nulls(p_draft -> 'address'), po_number = nullif(p_draft ->> 'po_number', ''),
     terms_days = (p_draft ->> 'terms_days')::integer, note = nullif(p_draft ->> 'note', ''),
     ship_before_payment = coalesce((p_draft ->> 'ship_before_payment')::boolean, false),
     shipping_kind = p_draft #>> '{shipping,kind}', shipping_name = p_draft #>> '{shipping,name}', shipping_amount = v_shipping,

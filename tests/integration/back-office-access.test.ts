@@ -38,7 +38,19 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => t.close());
 
-const TABLES = ['staff_members', 'orders', 'order_items', 'order_events', 'stock_changes', 'contact_submissions', 'newsletter_subscriptions', 'payment_events'];
+const TABLES = [
+  'staff_members',
+  'orders',
+  'order_items',
+  'order_events',
+  'stock_changes',
+  'contact_submissions',
+  'newsletter_subscriptions',
+  'payment_events',
+  'quote_requests',
+  'invoices',
+  'invoice_lines',
+];
 
 const rpcs = () => ({
   admin_list_orders: { p_view: 'all', p_search: '' },
@@ -55,6 +67,13 @@ const rpcs = () => ({
   claim_publisher_notice: { p_order_id: orderId },
   fulfil_order: { p_order_id: orderId },
   record_refund: { p_order_id: orderId, p_refund_id: 're_forged' },
+  admin_list_invoices: { p_view: 'all' },
+  admin_get_invoice: { p_invoice_id: orderId },
+  admin_list_quotes: { p_view: 'all' },
+  invoice_save_draft: { p_invoice_id: null, p_quote_id: null, p_draft: {}, p_actor: 'me' },
+  invoice_send: { p_invoice_id: orderId, p_provider: 'local-test', p_actor: 'me' },
+  invoice_mark_paid: { p_provider_invoice_id: 'in_forged', p_amount_cents: 1, p_currency: 'aud', p_actor: 'me' },
+  invoice_close: { p_invoice_id: orderId, p_provider_invoice_id: null, p_status: 'void', p_actor: 'me' },
 });
 
 describe.each([
@@ -87,6 +106,16 @@ describe.each([
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
       body: JSON.stringify({ action: 'cancel', orderId }),
+    });
+    expect(response.status).toBe(status);
+  });
+
+  it(`is refused by the invoice actions function (${status})`, async () => {
+    const token = (await client().auth.getSession()).data.session?.access_token;
+    const response = await fetch(`${t.url}/api/admin-invoice`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify({ action: 'void', invoiceId: orderId }),
     });
     expect(response.status).toBe(status);
   });

@@ -7,7 +7,18 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import type { InvoiceActionInput, InvoiceDetail, InvoiceDraftInput } from '../../src/features/invoices/contract';
+import { selectInvoiceProvider } from '../../functions/_lib/providers/select';
+import { readServerEnv } from '../../src/config/env';
+import {
+  type InvoiceActionInput,
+  type InvoiceDetail,
+  type InvoiceDraftInput,
+  invoiceActionAnswerSchema,
+  invoiceDetailSchema,
+  invoiceRowSchema,
+  pageSchema,
+  quoteRowSchema,
+} from '../../src/features/invoices/contract';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 
 const STAFF = 'publisher@example.com';
@@ -133,6 +144,9 @@ describe('invoices through /api/admin-invoice, on the local server', () => {
     const afterPay = await detail(id);
     expect(afterPay).toMatchObject({ status: 'paid', order_status: 'processing' });
     expect(await stock()).toBe(170);
+    const paidNotice = (await readOutbox(t.outbox)).find((m) => m.subject.startsWith('Invoice INV-') && m.subject.includes("paid: St Mary's Primary"));
+    expect(paidNotice?.text).toContain('paid invoice INV-');
+    expect(paidNotice?.text).toContain('(PO PO-7781)');
     const toPack = (await staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data as { orders: Array<{ id: string; organisation: string | null; po_number: string | null }> };
     expect(toPack.orders.find((o) => o.id === afterPay.order_id)).toMatchObject({ organisation: "St Mary's Primary", po_number: 'PO-7781' });
     expect((await fetch(link!)).status).toBe(200);
@@ -145,6 +159,12 @@ describe('invoices through /api/admin-invoice, on the local server', () => {
       body: { message: expect.stringContaining('$445.00 remains paid') },
     });
     expect(await detail(id)).toMatchObject({ credited: 30, credit_notes: [{ amount: 30, status: 'succeeded' }] });
+
+    // The answers are the contract's, for the back office's screens.
+    expect(() => invoiceDetailSchema.parse(afterPay)).not.toThrow();
+    expect(() => invoiceActionAnswerSchema.parse(sent.body)).not.toThrow();
+    expect(pageSchema(invoiceRowSchema).parse((await staff.rpc('admin_list_invoices', { p_view: 'all' })).data).rows.length).toBeGreaterThan(0);
+    expect(pageSchema(quoteRowSchema).parse((await staff.rpc('admin_list_quotes', { p_view: 'all' })).data).rows[0]).toMatchObject({ status: 'invoiced', invoice_id: id });
   });
 
   it('two invoices racing for the last copies: one is sent, the other refused with “Only 1 copy of … left”; voiding gives them back', async () => {
@@ -166,6 +186,11 @@ describe('invoices through /api/admin-invoice, on the local server', () => {
   it('an unknown invoice is a 404; a declined quote cannot be invoiced', async () => {
     expect(await act(staff, { action: 'send', invoiceId: crypto.randomUUID() })).toMatchObject({ status: 404, body: { error: 'We could not find that invoice.' } });
     expect(await act(staff, { action: 'decline_quote', quoteId: crypto.randomUUID() })).toMatchObject({ status: 404 });
+  });
+
+  it('a deploy without Stripe’s key sends no invoice; with it, Stripe does', () => {
+    expect(() => selectInvoiceProvider(readServerEnv({}), 'https://shop.example.com.au')).toThrow(/STRIPE_SECRET_KEY is not set/);
+    expect(selectInvoiceProvider(readServerEnv({ STRIPE_SECRET_KEY: 'sk_test_local' }), 'https://shop.example.com.au').name).toBe('stripe');
   });
 
   it('the TEST invoice page is refused where Netlify runs the functions', async () => {

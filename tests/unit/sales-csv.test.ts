@@ -56,6 +56,28 @@ describe("the sales CSV, in Xero's sales-invoice import layout", () => {
     expect(rows.slice(1).reduce((sum, row) => sum + Number(column(row, '*Quantity')) * Number(column(row, '*UnitAmount')), 0)).toBe(405);
   });
 
+  it('an invoice’s contact is the school or parish, its reference the invoice number and their PO number; a credit note is its refund line', () => {
+    const rows = parse(
+      salesCsv(
+        [
+          order({
+            customer_name: 'Ann Office',
+            buyer_name: 'Ann Office',
+            organisation: "St Mary's Primary",
+            po_number: 'PO-7781',
+            invoice_number: 'INV-0042',
+            refunded_amount: 30,
+            refund_id: 'cn_1',
+          }),
+        ],
+        true,
+      ),
+    );
+    const column = (row: string[], name: (typeof XERO_HEADER)[number]) => row[XERO_HEADER.indexOf(name)];
+    expect(rows.slice(1).map((row) => [column(row, '*ContactName'), column(row, 'Reference')])).toEqual(Array(3).fill(["St Mary's Primary", 'INV-0042 · PO PO-7781']));
+    expect(column(rows[3]!, '*Description')).toBe('Refund cn_1');
+  });
+
   it('GST on Income for Australian buyers, GST Free Income for exports, BAS Excluded when the shop is not registered', () => {
     expect(taxType('AU', true)).toBe('GST on Income');
     expect(taxType('gb', true)).toBe('GST Free Income');
