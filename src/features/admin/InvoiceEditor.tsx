@@ -257,6 +257,8 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [confirmSend, setConfirmSend] = useState(false);
+  // Why the last Send was refused (copies short, the provider down), kept in the dialog as well as the toast.
+  const [sendError, setSendError] = useState<string | null>(null);
   const totals = useMemo(() => draftTotals(form, books), [form, books]);
   const saved = useMemo(() => (invoice ? JSON.stringify(formOf(invoice)) === JSON.stringify(form) : false), [invoice, form]);
 
@@ -319,7 +321,9 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
       const answer = await runInvoiceAction({ action: 'send', invoiceId: savedId });
       toast({ title: answer.message });
     } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The invoice could not be sent.', variant: 'error' });
+      const message = error instanceof Error ? error.message : 'The invoice could not be sent.';
+      setSendError(message);
+      toast({ title: message, variant: 'error' });
       return false;
     } finally {
       if (!invoice) goTo(invoiceHref(savedId).slice(1), new URLSearchParams());
@@ -574,12 +578,26 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
         </div>
       </form>
       {/* Outside the form: a form inside a form is not one the browser submits as its own. */}
-      <ConfirmDialog open={confirmSend} title={`Send the invoice to ${form.email.trim() || 'the school'}?`} confirm="Send invoice" onConfirm={send} onClose={() => setConfirmSend(false)}>
+      <ConfirmDialog
+        open={confirmSend}
+        title={`Send the invoice to ${form.email.trim() || 'the school'}?`}
+        confirm="Send invoice"
+        onConfirm={send}
+        onClose={() => {
+          setConfirmSend(false);
+          setSendError(null);
+        }}
+      >
         <p>
           {form.organisation.trim() || 'The school'} is emailed an invoice for <strong>{formatPrice(totals.total)} AUD</strong>, due in {form.termsDays} days
           {form.poNumber.trim() ? `, with PO number ${form.poNumber.trim()}` : ', without a PO number'}. Its copies are held from stock until it is paid or voided.
         </p>
         {form.shipBeforePayment && <p>The order goes to To pack now, before payment.</p>}
+        {sendError && (
+          <p role="alert" className="rounded-lg bg-red-50 p-3 font-semibold text-red-900">
+            Not sent: {sendError}
+          </p>
+        )}
       </ConfirmDialog>
     </>
   );
