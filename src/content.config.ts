@@ -14,7 +14,7 @@ import { rateCardProblem } from '@/lib/international-rates';
 
 const link = z.object({
   label: z.string().min(1),
-  href: z.string().regex(/^\/[a-z0-9\-/]*$/, 'internal path like /book'),
+  href: z.string().regex(/^\/[a-z0-9\-/]*(#[a-z0-9-]+)?$/, 'internal path like /book, or a place on a page like /schools-and-parishes#quote'),
   /** Analytics click event, when the click is one the shop records. */
   event: z.enum(CLICK_EVENTS).optional(),
 });
@@ -47,6 +47,8 @@ const landingBlock = z.discriminatedUnion('type', [
     heading: z.string().min(1),
     intro: z.string().optional(),
     items: z.array(card).min(1).max(6),
+    /** A link under the cards (e.g. schools to the page for ordering on account). */
+    link: link.optional(),
   }),
   z.object({
     type: z.literal('featuredBook'),
@@ -81,6 +83,18 @@ const landingBlock = z.discriminatedUnion('type', [
     type: z.literal('faq'),
     heading: z.string().default('Frequently Asked Questions'),
     items: z.array(faqItem).min(1),
+  }),
+  /** Every book's quantity prices, from the book files. */
+  z.object({
+    type: z.literal('quantityPrices'),
+    heading: z.string().min(1),
+    intro: z.string().optional(),
+  }),
+  /** The quote request form for schools and parishes (a React island): copies of every book for sale. */
+  z.object({
+    type: z.literal('quoteForm'),
+    heading: z.string().min(1),
+    intro: z.string().optional(),
   }),
   z.object({
     type: z.literal('cta'),

@@ -33,6 +33,7 @@ export const FOOTER_QUICK_LINKS: readonly NavLink[] = [
   { label: 'About Our Mission', href: '/about' },
   { label: 'Explore Our Books', href: '/book' },
   { label: 'Shop Our Products', href: '/store' },
+  { label: 'Schools & Parishes', href: '/schools-and-parishes' },
   { label: 'Read Our Blog', href: '/blog' },
   { label: 'Contact Our Team', href: '/contact' },
 ];

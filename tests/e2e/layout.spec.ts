@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { grantStaff, signIn, uniqueEmail } from './support';
 
 const HEADER_LINKS = ['Home', 'About Us', 'Our Books', 'Blog', 'Contact Us', 'Store'];
-const FOOTER_LINKS = ['Home Page', 'About Our Mission', 'Explore Our Books', 'Shop Our Products', 'Read Our Blog', 'Contact Our Team'];
+const FOOTER_LINKS = ['Home Page', 'About Our Mission', 'Explore Our Books', 'Shop Our Products', 'Schools & Parishes', 'Read Our Blog', 'Contact Our Team'];
 
 async function expectSharedLayout(page: Page) {
   await expect(page.getByRole('region', { name: 'Free shipping offer' })).toContainText('Free shipping on Australian orders over $75 AUD');

@@ -1,7 +1,7 @@
 /**
  * /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #sales,
- * #customers, #customer/<email>, #stock, #codes, #messages, #subscribers, #newsletter); a list's view, search and
- * pages loaded follow a `?` (route.ts).
+ * #customers, #customer/<email>, #quotes, #quote/<id>, #invoices, #invoice/<id> or #invoice/new, #stock, #codes,
+ * #messages, #subscribers, #newsletter); a list's view, search and pages loaded follow a `?` (route.ts).
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
@@ -17,12 +17,18 @@ const SalesPanel = lazy(() => import('./SalesPanel').then((m) => ({ default: m.S
 const CustomersPanel = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomersPanel })));
 const CodesPanel = lazy(() => import('./CodesPanel').then((m) => ({ default: m.CodesPanel })));
 const CustomerDetail = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomerDetail })));
+const QuotesPanel = lazy(() => import('./QuotesPanel').then((m) => ({ default: m.QuotesPanel })));
+const QuoteDetail = lazy(() => import('./QuotesPanel').then((m) => ({ default: m.QuoteDetail })));
+const InvoicesPanel = lazy(() => import('./InvoicesPanel').then((m) => ({ default: m.InvoicesPanel })));
+const InvoicePage = lazy(() => import('./InvoiceEditor').then((m) => ({ default: m.InvoicePage })));
 const NewsletterPanel = lazy(() => import('./NewsletterPanel').then((m) => ({ default: m.NewsletterPanel })));
 
 const SECTIONS = [
   { id: 'orders', label: 'Orders' },
   { id: 'sales', label: 'Sales' },
   { id: 'customers', label: 'Customers' },
+  { id: 'quotes', label: 'Quotes' },
+  { id: 'invoices', label: 'Invoices' },
   { id: 'stock', label: 'Stock' },
   { id: 'codes', label: 'Codes' },
   { id: 'messages', label: 'Messages' },
@@ -54,6 +60,12 @@ function Section({ hash }: { hash: string }) {
   if (orderId) return <OrderDetail orderId={orderId} />;
   const customer = hash.match(/^customer\/(.+)$/)?.[1];
   if (customer) return <CustomerDetail email={decodeHash(customer)} />;
+  const quoteId = hash.match(/^quote\/([0-9a-f-]{36})$/)?.[1];
+  if (quoteId) return <QuoteDetail quoteId={quoteId} />;
+  const invoiceId = hash.match(/^invoice\/([0-9a-f-]{36}|new)$/)?.[1];
+  if (invoiceId) return <InvoicePage key={invoiceId} invoiceId={invoiceId === 'new' ? null : invoiceId} />;
+  if (path === 'quotes') return <QuotesPanel params={params} />;
+  if (path === 'invoices') return <InvoicesPanel params={params} />;
   if (path === 'sales') return <SalesPanel />;
   if (path === 'customers') return <CustomersPanel params={params} />;
   if (path === 'stock') return <StockPanel params={params} />;
@@ -64,10 +76,34 @@ function Section({ hash }: { hash: string }) {
   return <OrdersPanel params={path === 'orders' ? params : new URLSearchParams()} />;
 }
 
+/** Quote requests still waiting for an answer, read again whenever the section changes (one was just answered). */
+function useNewQuotes(hash: string): number | null {
+  const [count, setCount] = useState<number | null>(null);
+  const section = parseHash(hash).path;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again each time the section changes.
+  useEffect(() => {
+    let current = true;
+    // Loaded apart from the orders list the back office opens on, like the panels.
+    import('./invoices-api')
+      .then((m) => m.countNewQuotes())
+      .then(
+        (n) => current && setCount(n),
+        () => current && setCount(null),
+      );
+    return () => {
+      current = false;
+    };
+  }, [section]);
+  return count;
+}
+
+const SUBPAGES: Record<string, string> = { order: 'orders', customer: 'customers', quote: 'quotes', invoice: 'invoices' };
+
 function BackOffice() {
   const hash = useHash();
   const path = parseHash(hash).path;
-  const current = path.startsWith('order/') ? 'orders' : path.startsWith('customer/') ? 'customers' : (SECTIONS.find((s) => s.id === path)?.id ?? 'orders');
+  const newQuotes = useNewQuotes(hash);
+  const current = SUBPAGES[path.split('/')[0] ?? ''] ?? SECTIONS.find((s) => s.id === path)?.id ?? 'orders';
   return (
     <>
       <h1 className="text-3xl font-extrabold">Back office</h1>
@@ -75,6 +111,13 @@ function BackOffice() {
         {SECTIONS.map((s) => (
           <a key={s.id} href={`#${s.id}`} aria-current={current === s.id ? 'page' : undefined} className={current === s.id ? 'btn-primary' : 'btn-secondary'}>
             {s.label}
+            {s.id === 'quotes' && newQuotes ? ' ' : null}
+            {s.id === 'quotes' && newQuotes ? (
+              <span className="ml-1 rounded-full bg-amber-300 px-2 py-0.5 text-xs font-bold text-slate-950" data-testid="new-quotes">
+                {newQuotes > 99 ? '99+' : newQuotes}
+                <span className="sr-only"> new</span>
+              </span>
+            ) : null}
           </a>
         ))}
       </nav>

@@ -74,7 +74,12 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-64 flex-1 rounded-xl border-2 border-dashed border-slate-500 p-4 text-lg">
           <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Ship to</p>
-          <p className="font-bold">{order.customer_name}</p>
+          {order.organisation && (
+            <p className="font-bold" data-testid="slip-organisation">
+              {order.organisation}
+            </p>
+          )}
+          <p className="font-bold">{order.organisation ? `Attn: ${order.customer_name}` : order.customer_name}</p>
           {addressLines(order.shipping_address).map((line) => (
             <p key={line}>{line}</p>
           ))}
@@ -93,6 +98,12 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
         </h2>
         <p>{order.shipping_method.name ?? 'Standard delivery'}</p>
       </div>
+      {order.kind === 'invoice' && (
+        <p className="mt-1 text-lg" data-testid="slip-po">
+          Purchase order: <strong className="font-mono">{order.po_number ?? 'none given'}</strong>
+          {order.invoice_number && <> · Invoice {order.invoice_number}</>}
+        </p>
+      )}
       <table className="mt-3 w-full text-left">
         <thead className="border-b border-slate-300 text-sm">
           <tr>

@@ -19,13 +19,15 @@ type DataOf<K extends Kind> = Extract<NotificationRequest, { type: K }>['data'];
 
 export interface NotificationFormOptions<K extends Kind> {
   type: K;
+  /** Checks the fields before anything is sent (false: not sent); by default the browser's checks and `checkFields`. */
+  check?: (form: HTMLFormElement) => boolean;
   /** The request's data, read from the form's fields as they are now. */
   read: (form: HTMLFormElement) => DataOf<K>;
   /** What the visitor is told, once the server has answered (other than a refused bot-check). */
   answered: (answer: SubmitAnswer & { outcome: Exclude<SubmitAnswer['outcome'], 'refused'> }, form: HTMLFormElement, data: DataOf<K>) => void;
 }
 
-export function useNotificationForm<K extends Kind>({ type, read, answered }: NotificationFormOptions<K>) {
+export function useNotificationForm<K extends Kind>({ type, check = checkFields, read, answered }: NotificationFormOptions<K>) {
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
   const hydrated = useHydrated();
@@ -35,7 +37,7 @@ export function useNotificationForm<K extends Kind>({ type, read, answered }: No
   async function onSubmit(event: SubmitEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     const form = event.currentTarget;
-    if (busyRef.current || !checkFields(form)) return;
+    if (busyRef.current || !check(form)) return;
     busyRef.current = true;
     setBusy(true);
     try {

@@ -1,0 +1,199 @@
+/**
+ * Invoices: schools' and parishes' invoices by view (Open, Overdue, Drafts, Paid, Void, All) with a search, 50 at a time
+ * (Load more invoices), the view, search and pages loaded kept in the address (#invoices?view=…&q=…&after=…). An
+ * invoice past its due date says "Overdue" in words (and red), with Send reminder beside it. New invoice opens an
+ * empty draft (#invoice/new).
+ */
+import { useState } from 'react';
+import { toast } from '@/features/toast/store';
+import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
+import { invoiceNumber } from './invoice-rules';
+import { INVOICE_VIEW_LABELS, type InvoiceRow, listInvoices, runInvoiceAction } from './invoices-api';
+import { invoiceHref } from './QuotesPanel';
+import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
+import { LoadState } from './use-load';
+import { LoadMore, usePages } from './use-pages';
+
+const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
+  draft: { label: 'Draft', className: 'bg-slate-200 text-slate-800' },
+  sent: { label: 'Sent, unpaid', className: 'bg-sky text-navy' },
+  paid: { label: 'Paid', className: 'bg-green-100 text-green-900' },
+  void: { label: 'Void', className: 'bg-slate-200 text-slate-800 line-through decoration-1' },
+  uncollectible: { label: 'Uncollectible', className: 'bg-slate-200 text-slate-800' },
+};
+
+/** The invoice's state in words; an overdue one says so (the colour only repeats it). */
+export function InvoiceStatus({ invoice }: { invoice: Pick<InvoiceRow, 'status' | 'overdue'> }) {
+  const { label, className } = STATUS[invoice.status];
+  return (
+    <span className="inline-flex flex-wrap gap-1">
+      <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold ${className}`}>{label}</span>
+      {invoice.overdue && (
+        <span className="inline-block rounded-full bg-red-700 px-3 py-1 text-sm font-bold text-white" data-testid="overdue">
+          Overdue
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** Days from one Sydney day (yyyy-mm-dd) to another. */
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/** "Due 12/12/2026", or how late it is. */
+export function dueText(invoice: Pick<InvoiceRow, 'due_on' | 'overdue' | 'status'>, today = shopDay()): string {
+  if (!invoice.due_on) return invoice.status === 'draft' ? 'Not sent' : '—';
+  const due = formatShortDate(`${invoice.due_on}T12:00:00+10:00`);
+  if (!invoice.overdue) return invoice.status === 'sent' ? `Due ${due}` : due;
+  const late = daysBetween(invoice.due_on, today);
+  return `Was due ${due}${late > 0 ? `, ${late === 1 ? '1 day' : `${late} days`} late` : ''}`;
+}
+
+/** Send reminder for an open invoice: emails it again; the row's list reloads either way. */
+export function RemindButton({ invoice, onDone }: { invoice: Pick<InvoiceRow, 'id' | 'number'>; onDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  async function remind() {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const answer = await runInvoiceAction({ action: 'remind', invoiceId: invoice.id });
+      toast({ title: answer.message });
+    } catch (error) {
+      toast({ title: error instanceof Error ? error.message : 'The reminder could not be sent.', variant: 'error' });
+    } finally {
+      setBusy(false);
+      onDone();
+    }
+  }
+  return (
+    <button type="button" className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" aria-disabled={busy || undefined} onClick={() => void remind()}>
+      {busy ? 'Sending...' : 'Send reminder'}
+      <span className="sr-only"> for {invoiceNumber(invoice.number)}</span>
+    </button>
+  );
+}
+
+export function InvoicesPanel({ params }: { params: URLSearchParams }) {
+  const view = INVOICE_VIEW_LABELS.find((v) => v.id === params.get('view'))?.id ?? 'open';
+  const [search, setSearch] = useSearchParam('invoices', params);
+  const query = params.get('q') ?? '';
+  const after = params.getAll('after');
+  const pages = usePages(
+    `${view}\u0000${query}`,
+    after,
+    (cursor) => listInvoices(view, query, cursor),
+    (i) => i.id,
+  );
+  const { state, reload } = pages;
+  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
+  const setView = (id: string) => goTo('invoices', withParams(params, { view: id === 'open' ? null : id, after: null }));
+  // In the list, only where it is due: an invoice not yet late is reminded from its own page.
+  const remindable = (i: InvoiceRow) => i.status === 'sent' && i.overdue;
+
+  return (
+    <section aria-labelledby="invoices-heading">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="invoices-heading" className="text-2xl font-bold">
+          Invoices
+        </h2>
+        <a href="#invoice/new" className="btn-primary">
+          New invoice
+        </a>
+      </div>
+      <div className="mt-4 flex flex-wrap items-end gap-3">
+        {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
+        <div role="group" aria-label="Which invoices" className="flex flex-wrap gap-2">
+          {INVOICE_VIEW_LABELS.map((v) => (
+            <button key={v.id} type="button" aria-pressed={view === v.id} onClick={() => setView(v.id)} className={view === v.id ? 'btn-primary' : 'btn-secondary'}>
+              {v.label}
+            </button>
+          ))}
+        </div>
+        <div className="min-w-56 flex-1">
+          <label htmlFor="invoice-search" className="label">
+            Search by organisation, PO number, email or invoice number
+          </label>
+          <input id="invoice-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+      </div>
+      <LoadState state={state} what="invoices" />
+      {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No invoices here.</p>}
+      {state.status === 'ready' && state.data.length > 0 && (
+        <>
+          <ul className="mt-4 space-y-3 md:hidden" aria-label="Invoices">
+            {state.data.map((i) => (
+              <li key={i.id} className={`rounded-2xl bg-white p-4 ring-1 ${i.overdue ? 'border-l-4 border-red-700 ring-red-300' : 'ring-slate-200'}`}>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <a href={invoiceHref(i.id)} className="font-mono text-lg font-semibold text-navy underline">
+                    {invoiceNumber(i.number)}
+                  </a>
+                  <InvoiceStatus invoice={i} />
+                </div>
+                <p className="mt-1 font-semibold break-words">{i.organisation}</p>
+                <p className="text-sm text-slate-700">PO {i.po_number ?? 'none'}</p>
+                <div className="mt-1 flex flex-wrap items-center justify-between gap-2 text-sm">
+                  <span className={i.overdue ? 'font-semibold text-red-800' : 'text-slate-700'}>{dueText(i)}</span>
+                  <span className="text-base font-semibold">{formatPrice(i.total)}</span>
+                </div>
+                {remindable(i) && (
+                  <div className="mt-2">
+                    <RemindButton invoice={i} onDone={reload} />
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+          <div className="mt-4 hidden rounded-2xl bg-white ring-1 ring-slate-200 md:block">
+            <table className="w-full text-left text-sm">
+              <thead className="border-b border-slate-200 whitespace-nowrap text-slate-600">
+                <tr>
+                  <th scope="col" className="px-3 py-2">
+                    Invoice
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Status
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Organisation
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    PO number
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    Total
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Due
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {state.data.map((i) => (
+                  <tr key={i.id} className={`border-b border-slate-100 last:border-0 ${i.overdue ? 'bg-red-50' : ''}`}>
+                    <td className="px-3 py-2 whitespace-nowrap">
+                      <a href={invoiceHref(i.id)} className="font-mono font-semibold text-navy underline">
+                        {invoiceNumber(i.number)}
+                      </a>
+                    </td>
+                    <td className="px-3 py-2">
+                      <InvoiceStatus invoice={i} />
+                    </td>
+                    <td className="px-3 py-2 break-words">{i.organisation}</td>
+                    <td className="px-3 py-2 break-all">{i.po_number ?? '—'}</td>
+                    <td className="px-3 py-2 text-right font-semibold whitespace-nowrap">{formatPrice(i.total)}</td>
+                    <td className={`px-3 py-2 ${i.overdue ? 'font-semibold text-red-800' : ''}`}>{dueText(i)}</td>
+                    <td className="px-3 py-2 text-right">{remindable(i) && <RemindButton invoice={i} onDone={reload} />}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <LoadMore pages={pages} what="invoices" onMore={(cursor) => goTo('invoices', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,212 @@
+/**
+ * Quotes: the schools' and parishes' quote requests, newest first, by view (New, Invoiced, Declined, All), 50 at a
+ * time (Load more quotes), the view and the pages loaded kept in the address (#quotes?view=…&after=…). A quote's page
+ * (#quote/<id>) shows everything asked, with Make invoice (a draft invoice, prefilled, opened in the editor) and
+ * Decline.
+ */
+import { type ReactNode, useCallback, useState } from 'react';
+import { formatLongDate, formatShortDate } from '@/lib/format';
+import { postalAddressLines } from '@/lib/postal-address';
+import { toast } from '@/features/toast/store';
+import { ConfirmDialog } from './ConfirmDialog';
+import { getQuote, listQuotes, QUOTE_VIEW_LABELS, type QuoteRow, runInvoiceAction } from './invoices-api';
+import { Email } from './OrdersPanel';
+import { goTo, useKeptScroll, withParams } from './route';
+import { LoadState, useLoad } from './use-load';
+import { LoadMore, usePages } from './use-pages';
+
+export const quoteHref = (id: string) => `#quote/${id}`;
+export const invoiceHref = (id: string) => `#invoice/${id}`;
+
+const copiesText = (n: number) => (n === 1 ? '1 copy' : `${n} copies`);
+const copiesOf = (quote: Pick<QuoteRow, 'lines'>) => quote.lines.reduce((sum, line) => sum + line.quantity, 0);
+
+const STATUS_CLASS: Record<QuoteRow['status'], string> = {
+  new: 'bg-amber-100 text-amber-950',
+  invoiced: 'bg-green-100 text-green-900',
+  declined: 'bg-slate-200 text-slate-800',
+};
+
+export function QuoteStatus({ status }: { status: QuoteRow['status'] }) {
+  return <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold capitalize ${STATUS_CLASS[status]}`}>{status}</span>;
+}
+
+export function QuotesPanel({ params }: { params: URLSearchParams }) {
+  const view = QUOTE_VIEW_LABELS.find((v) => v.id === params.get('view'))?.id ?? 'new';
+  const after = params.getAll('after');
+  const pages = usePages(
+    view,
+    after,
+    (cursor) => listQuotes(view, cursor),
+    (q) => q.id,
+  );
+  const { state } = pages;
+  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
+  const setView = (id: string) => goTo('quotes', withParams(params, { view: id === 'new' ? null : id, after: null }));
+  return (
+    <section aria-labelledby="quotes-heading">
+      <h2 id="quotes-heading" className="text-2xl font-bold">
+        Quote requests
+      </h2>
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
+      <div role="group" aria-label="Which quote requests" className="mt-4 flex flex-wrap gap-2">
+        {QUOTE_VIEW_LABELS.map((v) => (
+          <button key={v.id} type="button" aria-pressed={view === v.id} onClick={() => setView(v.id)} className={view === v.id ? 'btn-primary' : 'btn-secondary'}>
+            {v.label}
+          </button>
+        ))}
+      </div>
+      <LoadState state={state} what="quote requests" />
+      {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No quote requests here.</p>}
+      {state.status === 'ready' && state.data.length > 0 && (
+        <>
+          <ul className="mt-4 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Quote requests">
+            {state.data.map((q) => (
+              <li key={q.id} className="grid gap-1 px-4 py-3 sm:grid-cols-[1fr_auto] sm:items-center sm:gap-4">
+                <div className="min-w-0">
+                  <a href={quoteHref(q.id)} className="font-semibold text-navy underline">
+                    {q.organisation}
+                  </a>{' '}
+                  <QuoteStatus status={q.status} />
+                  <p className="text-sm text-slate-700">
+                    {q.contact_name} · <Email address={q.email} />
+                  </p>
+                </div>
+                <p className="text-sm sm:text-right">
+                  <strong>{copiesText(copiesOf(q))}</strong>
+                  {q.needed_by && <> · needed by {formatShortDate(`${q.needed_by}T12:00:00`)}</>}
+                  <span className="block text-slate-700">asked {formatShortDate(q.created_at)}</span>
+                </p>
+              </li>
+            ))}
+          </ul>
+          <LoadMore pages={pages} what="quotes" onMore={(cursor) => goTo('quotes', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm font-semibold text-slate-600">{label}</dt>
+      <dd className="mt-0.5 break-words">{children}</dd>
+    </div>
+  );
+}
+
+export function QuoteDetail({ quoteId }: { quoteId: string }) {
+  const { state, reload } = useLoad(useCallback(() => getQuote(quoteId), [quoteId]));
+  const [declining, setDeclining] = useState(false);
+  const [making, setMaking] = useState(false);
+
+  async function makeInvoice() {
+    if (making) return;
+    setMaking(true);
+    try {
+      const answer = await runInvoiceAction({ action: 'create_from_quote', quoteId });
+      toast({ title: answer.message });
+      if (answer.invoiceId) goTo(invoiceHref(answer.invoiceId).slice(1), new URLSearchParams());
+      else reload();
+    } catch (error) {
+      toast({ title: error instanceof Error ? error.message : 'The invoice could not be made.', variant: 'error' });
+    } finally {
+      setMaking(false);
+    }
+  }
+
+  async function decline(): Promise<boolean> {
+    try {
+      const answer = await runInvoiceAction({ action: 'decline_quote', quoteId });
+      toast({ title: answer.message });
+      reload();
+      return true;
+    } catch (error) {
+      toast({ title: error instanceof Error ? error.message : 'The quote could not be declined.', variant: 'error' });
+      return false;
+    }
+  }
+
+  return (
+    <section aria-labelledby="quote-heading" className="space-y-4">
+      <a href="#quotes" className="font-semibold text-navy underline">
+        ← All quote requests
+      </a>
+      <LoadState state={state} what="the quote request" />
+      {state.status === 'ready' && state.data === null && <p className="text-slate-700">There is no such quote request.</p>}
+      {state.status === 'ready' && state.data && (
+        <>
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 id="quote-heading" className="text-2xl font-bold">
+              Quote for {state.data.organisation}
+            </h2>
+            <QuoteStatus status={state.data.status} />
+          </div>
+          <p className="text-slate-700">Asked {formatLongDate(state.data.created_at)}</p>
+          <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2">
+            <Fact label="Organisation">{state.data.organisation}</Fact>
+            <Fact label="Contact">{state.data.contact_name}</Fact>
+            <Fact label="Email">
+              <a href={`mailto:${state.data.email}`} className="text-navy underline">
+                <Email address={state.data.email} />
+              </a>
+            </Fact>
+            <Fact label="Phone">{state.data.phone}</Fact>
+            <Fact label="Delivery address">
+              {postalAddressLines({ ...state.data.address, postalCode: state.data.address.postcode }).map((line) => (
+                <span key={line} className="block">
+                  {line}
+                </span>
+              ))}
+            </Fact>
+            <Fact label="Needed by">{state.data.needed_by ? formatLongDate(`${state.data.needed_by}T12:00:00`) : 'No date given'}</Fact>
+            <Fact label="Purchase order number">{state.data.po_number ?? 'Not yet'}</Fact>
+            <Fact label="Note">{state.data.note ? <span className="whitespace-pre-line">{state.data.note}</span> : 'None'}</Fact>
+          </dl>
+          <table className="w-full rounded-2xl bg-white text-left ring-1 ring-slate-200">
+            <caption className="sr-only">Copies asked for</caption>
+            <thead className="border-b border-slate-200 text-sm text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-2">
+                  Book
+                </th>
+                <th scope="col" className="px-4 py-2 text-right">
+                  Copies
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {state.data.lines.map((line) => (
+                <tr key={line.product_id} className="border-b border-slate-100 last:border-0">
+                  <td className="px-4 py-2">{line.title}</td>
+                  <td className="px-4 py-2 text-right font-semibold">{line.quantity}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="flex flex-wrap gap-2">
+            {state.data.status === 'new' && (
+              <>
+                <button type="button" className="btn-primary" aria-disabled={making || undefined} onClick={() => void makeInvoice()}>
+                  {making ? 'Making the invoice...' : 'Make invoice'}
+                </button>
+                <button type="button" className="btn-secondary" onClick={() => setDeclining(true)}>
+                  Decline
+                </button>
+              </>
+            )}
+            {state.data.invoice_id && (
+              <a href={invoiceHref(state.data.invoice_id)} className="btn-secondary">
+                Open its invoice
+              </a>
+            )}
+          </div>
+          <ConfirmDialog open={declining} title={`Decline the quote for ${state.data.organisation}?`} confirm="Decline quote" danger onConfirm={decline} onClose={() => setDeclining(false)}>
+            <p>The request moves to Declined and can no longer be made into an invoice.</p>
+          </ConfirmDialog>
+        </>
+      )}
+    </section>
+  );
+}

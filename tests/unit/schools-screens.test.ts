@@ -1,0 +1,218 @@
+/**
+ * The rules the schools' screens apply before anything is sent: the quote form's checks and what it sends, and the
+ * invoice editor's draft (as the contract's schema takes it), its errors by field and its running totals.
+ */
+import { describe, expect, it } from 'vitest';
+import { draftErrors, draftOf, draftTotals, centsOf, formOf } from '@/features/admin/InvoiceEditor';
+import { dueText } from '@/features/admin/InvoicesPanel';
+import { copiesOf, quoteErrors, readQuote, type QuoteBook } from '@/features/forms/QuoteForm';
+import { QUOTE_LIMITS } from '@/features/forms/quote';
+import * as rules from '@/features/admin/invoice-rules';
+import { INVOICE_RULES, INVOICE_STATUSES, invoiceDraftSchema, invoiceNumber, QUOTE_STATUSES, quoteRequestDataSchema, type InvoiceDetail } from '@/features/invoices/contract';
+
+const BOOK: QuoteBook = {
+  id: 'book-10-reasons',
+  title: '10 Reasons',
+  price: 22,
+  quantityPrices: [
+    { minQuantity: 10, price: 20 },
+    { minQuantity: 25, price: 18 },
+  ],
+};
+const OTHER: QuoteBook = { id: 'book-two', title: 'Book Two', price: 15, quantityPrices: [] };
+
+const filled: Record<string, string> = {
+  organisation: 'St Mary MacKillop Primary',
+  contactName: 'Bernadette Nguyen',
+  email: 'office@stmarys.example.edu.au',
+  phone: '02 9876 5432',
+  line1: '12 Mary St',
+  line2: '',
+  city: 'Parramatta',
+  state: 'NSW',
+  postcode: '2150',
+  'copies-book-10-reasons': '40',
+  'copies-book-two': '0',
+  neededBy: '2026-12-20',
+  poNumber: 'PO-118',
+  note: '',
+};
+const values =
+  (changes: Record<string, string> = {}) =>
+  (name: string) =>
+    ({ ...filled, ...changes })[name]?.trim() ?? '';
+
+describe('the quote form', () => {
+  it('sends only the books with copies, no empty optional field, to an Australian address; the contract takes it', () => {
+    expect(quoteErrors(values(), [BOOK, OTHER], '2026-11-26')).toEqual({});
+    const data = readQuote(values(), [BOOK, OTHER]);
+    expect(data.lines).toEqual([{ productId: 'book-10-reasons', quantity: 40 }]);
+    expect(data.address).toEqual({ line1: '12 Mary St', line2: undefined, city: 'Parramatta', state: 'NSW', postcode: '2150', country: 'AU' });
+    expect(data.note).toBeUndefined();
+    expect(quoteRequestDataSchema.safeParse(data).success).toBe(true);
+  });
+
+  it('asks for at least one book with copies, and whole numbers', () => {
+    expect(quoteErrors(values({ 'copies-book-10-reasons': '0' }), [BOOK, OTHER], '2026-11-26').copies).toBe('Please enter how many copies you need of at least one book.');
+    expect(quoteErrors(values({ 'copies-book-10-reasons': '0' }), [BOOK], '2026-11-26').copies).toBe('Please enter how many copies you need.');
+    expect(quoteErrors(values({ 'copies-book-10-reasons': '2.5' }), [BOOK], '2026-11-26').copies).toMatch(/whole number/);
+    expect(quoteErrors(values({ 'copies-book-10-reasons': '5001' }), [BOOK], '2026-11-26').copies).toMatch(/from 0 to 5,000/);
+    expect(copiesOf('')).toBe(0);
+    expect(copiesOf('-3')).toBeNaN();
+  });
+
+  it('refuses a needed-by day already past, but takes today', () => {
+    expect(quoteErrors(values({ neededBy: '2026-11-25' }), [BOOK], '2026-11-26').neededBy).toMatch(/passed/);
+    expect(quoteErrors(values({ neededBy: '2026-11-26' }), [BOOK], '2026-11-26').neededBy).toBeUndefined();
+  });
+
+  it('names each missing field in words, and checks the email and the postcode', () => {
+    const errors = quoteErrors(() => '', [BOOK], '2026-11-26');
+    expect(Object.keys(errors).sort()).toEqual(['city', 'contactName', 'copies', 'email', 'line1', 'organisation', 'phone', 'postcode', 'state'].sort());
+    expect(quoteErrors(values({ email: 'office@stmarys' }), [BOOK], '2026-11-26').email).toBe('Please enter a valid email address.');
+    expect(quoteErrors(values({ postcode: '215' }), [BOOK], '2026-11-26').postcode).toBe('An Australian postcode has four digits.');
+  });
+
+  it('holds its fields to the contract’s bounds', () => {
+    expect(QUOTE_LIMITS).toMatchObject({
+      organisationMaxLength: INVOICE_RULES.organisationMaxLength,
+      phoneMaxLength: INVOICE_RULES.phoneMaxLength,
+      poNumberMaxLength: INVOICE_RULES.poNumberMaxLength,
+      noteMaxLength: INVOICE_RULES.noteMaxLength,
+      maxCopies: INVOICE_RULES.maxLineQuantity,
+    });
+  });
+});
+
+const DETAIL: InvoiceDetail = {
+  id: '11111111-1111-4111-8111-111111111111',
+  number: 7,
+  created_at: '2026-11-26T00:00:00Z',
+  status: 'draft',
+  overdue: false,
+  organisation: 'Holy Family Parish',
+  contact_name: 'Fr John',
+  email: 'parish@example.org.au',
+  po_number: 'HF-12',
+  total: 735,
+  gst: 66.82,
+  credited: 0,
+  terms_days: 14,
+  sent_at: null,
+  due_on: null,
+  paid_at: null,
+  ship_before_payment: false,
+  order_id: null,
+  order_status: null,
+  quote_id: null,
+  phone: null,
+  address: { line1: '1 Church St', city: 'Kellyville', state: 'NSW', postcode: '2155', country: 'AU' },
+  lines: [{ product_id: 'book-10-reasons', title: '10 Reasons', quantity: 40, list_unit_price: 18, unit_price: 18, price_reason: null, amount: 720 }],
+  subtotal: 720,
+  shipping_name: 'AU Standard Courier',
+  shipping_amount: 15,
+  shipping_kind: 'rate_card',
+  shipping_reason: null,
+  gst_applies: true,
+  note: null,
+  hosted_url: null,
+  provider_invoice_id: null,
+  reminded_at: null,
+  voided_at: null,
+  created_by: 'publisher@example.com',
+  credit_notes: [],
+};
+
+describe('the invoice editor', () => {
+  it('shows a saved draft as it was saved, and saves it back as the contract takes it', () => {
+    const form = formOf(DETAIL);
+    expect(form).toMatchObject({ shippingKind: 'rate_card', rateId: 'au-standard', termsDays: 14, poNumber: 'HF-12' });
+    const draft = invoiceDraftSchema.parse(draftOf(form));
+    expect(draft.lines).toEqual([{ productId: 'book-10-reasons', quantity: 40, priceReason: undefined }]);
+    expect(draft.shipping).toEqual({ kind: 'rate_card', rateId: 'au-standard' });
+    expect(draft.phone).toBeUndefined();
+  });
+
+  it('asks for a reason for a changed price, and for a typed shipping price, under their fields', () => {
+    const form = formOf(DETAIL);
+    form.lines[0] = { ...form.lines[0]!, priceChanged: true, unitPrice: '16.50', priceReason: '' };
+    expect(draftErrors(form)).toEqual({ 'lines.0.priceReason': 'Give a reason for the changed price.' });
+    form.lines[0]!.priceReason = 'Parish discount agreed by phone';
+    expect(draftErrors(form)).toEqual({});
+    expect(draftOf(form).lines[0]).toMatchObject({ unitPriceCents: 1650, priceReason: 'Parish discount agreed by phone' });
+    const typed = { ...form, shippingKind: 'typed' as const, shippingName: 'Courier to the school', shippingAmount: 'ten', shippingReason: '' };
+    expect(Object.keys(draftErrors(typed)).sort()).toEqual(['shippingAmount', 'shippingReason']);
+  });
+
+  it('says a quantity that is not a whole number of copies is one', () => {
+    const form = formOf(DETAIL);
+    form.lines[0]!.quantity = '4.5';
+    expect(draftErrors(form)['lines.0.quantity']).toBe('Please enter a whole number of copies.');
+  });
+
+  it('adds up as typed: the quantity price, the rate card (free standard from $75), GST one eleventh of the total', () => {
+    const books = [
+      {
+        id: 'book-10-reasons',
+        title: '10 Reasons',
+        price: 22,
+        quantityPrices: [
+          { minQuantity: 10, price: 20 },
+          { minQuantity: 25, price: 18 },
+        ],
+      },
+    ];
+    const form = formOf(DETAIL);
+    expect(draftTotals(form, books)).toMatchObject({ subtotal: 720, shipping: 0, total: 720, gst: 65.45 });
+    form.rateId = 'au-express';
+    form.lines[0]!.quantity = '3';
+    expect(draftTotals(form, books)).toMatchObject({ subtotal: 66, shipping: 25, total: 91, gst: 8.27 });
+  });
+
+  it('reads dollars as typed', () => {
+    expect(centsOf('18')).toBe(1800);
+    expect(centsOf('$18.5')).toBe(1850);
+    expect(centsOf('18.555')).toBeNaN();
+    expect(centsOf('')).toBeNaN();
+  });
+});
+
+describe('the back office’s copy of the contract', () => {
+  it('has the contract’s rules, states and invoice numbers', () => {
+    expect(rules.INVOICE_RULES).toEqual(INVOICE_RULES);
+    expect(rules.INVOICE_STATUSES).toEqual(INVOICE_STATUSES);
+    expect(rules.QUOTE_STATUSES).toEqual(QUOTE_STATUSES);
+    expect(rules.invoiceNumber(42)).toBe(invoiceNumber(42));
+  });
+
+  it('finds a draft wrong exactly when the contract’s schema does', () => {
+    const base = formOf(DETAIL);
+    const variants = [
+      base,
+      { ...base, organisation: ' ' },
+      { ...base, email: 'parish@example' },
+      { ...base, poNumber: 'x'.repeat(61) },
+      { ...base, postcode: '' },
+      { ...base, lines: [] },
+      { ...base, lines: [{ ...base.lines[0]!, quantity: '0' }] },
+      { ...base, lines: [{ ...base.lines[0]!, quantity: '5001' }] },
+      { ...base, lines: [{ ...base.lines[0]!, priceChanged: true, unitPrice: '12', priceReason: '' }] },
+      { ...base, lines: [{ ...base.lines[0]!, priceChanged: true, unitPrice: '12', priceReason: 'Agreed' }] },
+      { ...base, shippingKind: 'typed' as const, shippingName: 'Courier', shippingAmount: '20', shippingReason: 'Two boxes' },
+      { ...base, shippingKind: 'typed' as const, shippingName: 'Courier', shippingAmount: '20', shippingReason: '' },
+      { ...base, note: 'n'.repeat(2001) },
+    ];
+    for (const form of variants) {
+      const schema = invoiceDraftSchema.safeParse(draftOf(form));
+      expect(Object.keys(draftErrors(form)).length === 0, JSON.stringify(schema.success ? 'valid' : schema.error.issues)).toBe(schema.success);
+    }
+  });
+});
+
+describe('the invoices list', () => {
+  it('says when an invoice is due, and how late an overdue one is', () => {
+    expect(dueText({ due_on: null, overdue: false, status: 'draft' })).toBe('Not sent');
+    expect(dueText({ due_on: '2026-12-10', overdue: false, status: 'sent' }, '2026-11-26')).toBe('Due 10/12/26');
+    expect(dueText({ due_on: '2026-11-20', overdue: true, status: 'sent' }, '2026-11-26')).toBe('Was due 20/11/26, 6 days late');
+  });
+});
