@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { CountryCode } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { priceLine } from '../../src/features/catalog/quantity-prices';
+import { rateCard } from '../../src/lib/rate-card';
 import type { Seller } from '../../src/features/invoice/tax-invoice';
 import { type InvoiceAction, type InvoiceDraft, invoiceNumber } from '../../src/features/invoices/contract';
 import { formatAbn } from '../../src/lib/abn';
@@ -177,7 +178,8 @@ async function draftFromQuote(ctx: InvoiceContext, quoteId: string): Promise<Inv
     address: { ...quote.address, line2: quote.address.line2 ?? undefined, country },
     poNumber: quote.po_number ?? undefined,
     lines: quote.lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, priceReason: undefined })),
-    shipping: { kind: 'rate_card', rateId: country === 'AU' ? 'au-standard' : 'international-flat' },
+    // The rate card's cheapest service to the address.
+    shipping: { kind: 'rate_card', rateId: rateCard(country)[0]!.rate.id },
     termsDays: 30,
     note: quote.note ?? undefined,
     shipBeforePayment: false,

@@ -15,6 +15,7 @@ import { formatDateTime, formatLongDate, formatPrice } from '@/lib/format';
 import { isEmailAddress } from '@/lib/email';
 import { fromCents, toCents } from '@/lib/money';
 import { postalAddressLines } from '@/lib/postal-address';
+import { rateCard } from '@/lib/rate-card';
 import { ConfirmDialog } from './ConfirmDialog';
 import { INVOICE_RULES, type InvoiceDraftInput, invoiceNumber } from './invoice-rules';
 import { dueText, InvoiceStatus, RemindButton } from './InvoicesPanel';
@@ -24,7 +25,8 @@ import { invoiceHref, quoteHref } from './QuotesPanel';
 import { goTo } from './route';
 import { LoadState, useLoad } from './use-load';
 
-const RATES = [SHIPPING.fallback.domestic, SHIPPING.fallback.express, SHIPPING.fallback.international] as const;
+// Invoices go to Australian schools and parishes: the rate card's two services at home.
+const RATES = rateCard('AU').map(({ rate }) => rate);
 type RateId = (typeof RATES)[number]['id'];
 
 interface LineForm {

@@ -160,11 +160,11 @@ export const invoiceLineInputSchema = z
   .refine((l) => l.unitPriceCents === undefined || l.priceReason !== undefined, { message: 'Give a reason for the changed price.', path: ['priceReason'] });
 export type InvoiceLineInput = z.infer<typeof invoiceLineInputSchema>;
 
-/** The rate card's option for the address (au-standard, au-express, international-flat), or a price typed with a reason. */
+/** The rate card's option for the address (au-standard, au-express at home; the international services abroad), or a price typed with a reason. */
 export const invoiceShippingInputSchema = z.discriminatedUnion(
   'kind',
   [
-    z.object({ kind: z.literal('rate_card'), rateId: z.enum(['au-standard', 'au-express', 'international-flat'], { error: 'Choose a rate of the rate card.' }) }),
+    z.object({ kind: z.literal('rate_card'), rateId: z.string({ error: 'Choose a rate of the rate card.' }).trim().min(1, 'Choose a rate of the rate card.').max(60) }),
     z.object({ kind: z.literal('typed'), name: line('the delivery method', 100), amountCents: cents('The shipping'), reason: reason('the shipping price') }),
   ],
   { error: "shipping must be { kind: 'rate_card', rateId } or { kind: 'typed', name, amountCents, reason }." },

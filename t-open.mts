@@ -1,0 +1,14 @@
+import { openDatabase } from '/work/main/local/backend/database';
+const t0 = performance.now();
+const db = await openDatabase('memory');
+const t1 = performance.now();
+const dump = await db.dumpDataDir('none');
+const t2 = performance.now();
+const { PGlite } = await import('@electric-sql/pglite');
+const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+const db2 = new PGlite({ loadDataDir: dump, extensions: { pg_trgm } });
+await db2.waitReady;
+const t3 = performance.now();
+console.log({ open: t1 - t0, dump: t2 - t1, load: t3 - t2, size: dump.size, uptime: (await import('node:os')).loadavg() });
+const r = await db2.query('select count(*) from public.products');
+console.log(r.rows);
