@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
-import { invoiceNumber } from '../src/features/invoices/contract';
+import { invoiceNumber } from '../src/features/invoices/rules';
 import { formatAbn } from '../src/lib/abn';
 import { formatLongDate, formatPrice } from '../src/lib/format';
 import { toCents } from '../src/lib/money';

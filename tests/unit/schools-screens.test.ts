@@ -6,9 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { draftErrors, draftOf, draftTotals, centsOf, formOf } from '@/features/admin/InvoiceEditor';
 import { dueText } from '@/features/admin/InvoicesPanel';
 import { copiesOf, quoteErrors, readQuote, type QuoteBook } from '@/features/forms/QuoteForm';
-import { QUOTE_LIMITS } from '@/features/forms/quote';
-import * as rules from '@/features/admin/invoice-rules';
-import { INVOICE_RULES, INVOICE_STATUSES, invoiceDraftSchema, invoiceNumber, QUOTE_STATUSES, quoteRequestDataSchema, type InvoiceDetail } from '@/features/invoices/contract';
+import { invoiceDraftSchema, quoteRequestDataSchema, type InvoiceDetail } from '@/features/invoices/contract';
 
 const BOOK: QuoteBook = {
   id: 'book-10-reasons',
@@ -71,16 +69,6 @@ describe('the quote form', () => {
     expect(Object.keys(errors).sort()).toEqual(['city', 'contactName', 'copies', 'email', 'line1', 'organisation', 'phone', 'postcode', 'state'].sort());
     expect(quoteErrors(values({ email: 'office@stmarys' }), [BOOK], '2026-11-26').email).toBe('Please enter a valid email address.');
     expect(quoteErrors(values({ postcode: '215' }), [BOOK], '2026-11-26').postcode).toBe('An Australian postcode has four digits.');
-  });
-
-  it('holds its fields to the contract’s bounds', () => {
-    expect(QUOTE_LIMITS).toMatchObject({
-      organisationMaxLength: INVOICE_RULES.organisationMaxLength,
-      phoneMaxLength: INVOICE_RULES.phoneMaxLength,
-      poNumberMaxLength: INVOICE_RULES.poNumberMaxLength,
-      noteMaxLength: INVOICE_RULES.noteMaxLength,
-      maxCopies: INVOICE_RULES.maxLineQuantity,
-    });
   });
 });
 
@@ -177,14 +165,7 @@ describe('the invoice editor', () => {
   });
 });
 
-describe('the back office’s copy of the contract', () => {
-  it('has the contract’s rules, states and invoice numbers', () => {
-    expect(rules.INVOICE_RULES).toEqual(INVOICE_RULES);
-    expect(rules.INVOICE_STATUSES).toEqual(INVOICE_STATUSES);
-    expect(rules.QUOTE_STATUSES).toEqual(QUOTE_STATUSES);
-    expect(rules.invoiceNumber(42)).toBe(invoiceNumber(42));
-  });
-
+describe('the invoice editor and the contract', () => {
   it('finds a draft wrong exactly when the contract’s schema does', () => {
     const base = formOf(DETAIL);
     const variants = [

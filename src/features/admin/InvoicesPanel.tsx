@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { toast } from '@/features/toast/store';
 import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
-import { invoiceNumber } from './invoice-rules';
+import { invoiceNumber } from '@/features/invoices/rules';
 import { INVOICE_VIEW_LABELS, type InvoiceRow, listInvoices, runInvoiceAction } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';

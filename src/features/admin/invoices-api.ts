@@ -6,9 +6,10 @@
 import * as z from 'zod/mini';
 import { getSupabase } from '@/lib/supabase/client';
 import { BackOfficeError, type Page, postAsStaff } from './api';
-import { INVOICE_STATUSES, type InvoiceActionInput, type InvoiceDetail, type InvoiceRow, type InvoiceView, QUOTE_STATUSES, type QuoteRow, type QuoteView } from './invoice-rules';
+import type { InvoiceActionInput, InvoiceDetail, InvoiceRow, QuoteRow } from '@/features/invoices/contract';
+import { INVOICE_STATUSES, type InvoiceView, QUOTE_STATUSES, type QuoteView } from '@/features/invoices/rules';
 
-export type { InvoiceDetail, InvoiceRow, QuoteRow } from './invoice-rules';
+export type { InvoiceDetail, InvoiceRow, QuoteRow } from '@/features/invoices/contract';
 
 async function rpc<T>(schema: z.ZodMiniType<T>, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
   const { data, error } = await (await getSupabase()).rpc(fn, args);

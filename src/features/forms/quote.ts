@@ -1,15 +1,15 @@
-/**
- * The bounds the quote form holds its fields to: the contract's (`INVOICE_RULES`), copied here so the form's island
- * does not carry the contract's schemas; a unit test keeps the two equal.
- */
+/** The bounds the quote form holds its fields to: the invoices' own rules, which the contract's schemas check too. */
+import { LIMITS } from '@/config/constants';
+import { INVOICE_RULES } from '@/features/invoices/rules';
+
 export type { QuoteRequestData } from '@/features/invoices/contract';
 
 export const QUOTE_LIMITS = {
-  organisationMaxLength: 200,
-  phoneMaxLength: 40,
-  addressLineMaxLength: 200,
-  poNumberMaxLength: 60,
-  noteMaxLength: 2000,
+  organisationMaxLength: INVOICE_RULES.organisationMaxLength,
+  phoneMaxLength: INVOICE_RULES.phoneMaxLength,
+  addressLineMaxLength: LIMITS.addressFieldMaxLength,
+  poNumberMaxLength: INVOICE_RULES.poNumberMaxLength,
+  noteMaxLength: INVOICE_RULES.noteMaxLength,
   /** The most copies of one book a quote asks for. */
-  maxCopies: 5000,
+  maxCopies: INVOICE_RULES.maxLineQuantity,
 } as const;

@@ -1,0 +1,39 @@
+/**
+ * Buying on account: the states, limits and invoice numbers the functions, the contract's schemas and the back
+ * office's screens share. Free of zod, so the screens take these without the schemas (whose zod would otherwise
+ * join a chunk the cart and the checkout share).
+ */
+
+export const QUOTE_STATUSES = ['new', 'invoiced', 'declined'] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
+
+/** draft → sent → paid | void | uncollectible. A draft may be changed; a sent invoice only voided, reminded or credited. */
+export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'void', 'uncollectible'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** The lists of the invoices panel. 'overdue' is computed: sent, and past its due date (Sydney days). */
+export const INVOICE_VIEWS = ['draft', 'open', 'overdue', 'paid', 'closed', 'all'] as const;
+export type InvoiceView = (typeof INVOICE_VIEWS)[number];
+export const QUOTE_VIEWS = ['new', 'invoiced', 'declined', 'all'] as const;
+export type QuoteView = (typeof QUOTE_VIEWS)[number];
+
+export const INVOICE_RULES = {
+  /** Days the school has to pay, from the day the invoice is sent. */
+  termsDays: [14, 30] as const,
+  poNumberMaxLength: 60,
+  organisationMaxLength: 200,
+  /** A changed unit price, a typed shipping price and a credit note each say why, in at most this many characters. */
+  reasonMaxLength: 200,
+  noteMaxLength: 2000,
+  phoneMaxLength: 40,
+  /** Lines of one invoice or quote (each a different book). */
+  maxLines: 20,
+  /** Copies of one book on an invoice: a class set or a parish's order, well past a cart's 99. */
+  maxLineQuantity: 5000,
+  /** The most any single price or credit can be, in cents. */
+  maxAmountCents: 100_000_00,
+} as const;
+export type PaymentTerms = (typeof INVOICE_RULES.termsDays)[number];
+
+/** "INV-0042": the shop's invoice number, as Stripe's invoice and the stock history show it. */
+export const invoiceNumber = (number: number) => `INV-${String(number).padStart(4, '0')}`;
