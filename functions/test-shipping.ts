@@ -6,9 +6,11 @@
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
+import { formatPrice } from '../src/lib/format';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { LOCAL_WEBHOOK_SECRET, localShipments, recordLocalEvent } from './_lib/providers/local-shipping';
 import { selectShippingPlatform } from './_lib/providers/select';
+import type { PlatformItem } from './_lib/providers/shipping-platform';
 import { signStarshipitBody, STARSHIPIT_SIGNATURE_HEADER } from './_lib/providers/starshipit';
 
 /** The page's buttons and the Starshipit status each one sends. */
@@ -24,6 +26,16 @@ const labelOf = (status: string) => TEST_EVENTS.find((e) => e.status === status)
 const postSchema = z.object({ order: z.string().regex(/^[0-9A-F]{8}$/), status: z.enum(['Dispatched', 'InTransit', 'Delivered']) });
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** One item as the platform lists it; abroad, with what its customs declaration says (tariff code, origin, value per copy). */
+function itemLine(item: PlatformItem): string {
+  const customs = item.tariffCode || item.countryOfOrigin;
+  const parts = [`${item.quantity} × ${item.description}`];
+  if (item.tariffCode) parts.push(`HS ${item.tariffCode}`);
+  if (item.countryOfOrigin) parts.push(`made in ${item.countryOfOrigin}`);
+  if (customs) parts.push(`${formatPrice(item.value)} each`);
+  return escapeHtml(parts.join(' · '));
+}
 
 function page(body: string, status = 200): Response {
   return new Response(
@@ -56,13 +68,14 @@ export default handle(async (request) => {
       tracking_status: parsed.data.status,
       last_updated_date: now,
     });
+    const signature = signStarshipitBody(env.STARSHIPIT_WEBHOOK_SECRET ?? LOCAL_WEBHOOK_SECRET, body);
     const answer = await fetch(new URL('/api/shipping-webhook', url.origin), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [STARSHIPIT_SIGNATURE_HEADER]: signStarshipitBody(env.STARSHIPIT_WEBHOOK_SECRET ?? LOCAL_WEBHOOK_SECRET, body) },
+      headers: { 'content-type': 'application/json', [STARSHIPIT_SIGNATURE_HEADER]: signature },
       body,
     });
     if (!answer.ok) return problem(502, `The shop's webhook answered ${answer.status}: ${await answer.text()}`);
-    await recordLocalEvent(shipment.platformOrderId, parsed.data.status);
+    await recordLocalEvent(shipment.platformOrderId, parsed.data.status, undefined, { body, signature });
     const back = new URL(url.pathname, url.origin);
     back.searchParams.set('sent', `${labelOf(parsed.data.status)} ${shipment.order.orderNumber}`);
     return Response.redirect(back.href, 303);
@@ -79,7 +92,7 @@ export default handle(async (request) => {
       ).join('');
       return `<article data-order="${escapeHtml(s.order.orderNumber)}"><h2>Order ${escapeHtml(s.order.orderNumber)}</h2>
 <p>${escapeHtml(d.name)} — ${escapeHtml([d.street, d.city, d.state, d.postCode, d.country].filter(Boolean).join(', '))}</p>
-<p class="muted">${escapeHtml(s.order.shippingMethod)} · ${s.order.items.map((i) => `${i.quantity} × ${escapeHtml(i.description)}`).join(', ')}</p>
+<p class="muted">${escapeHtml(s.order.shippingMethod)} · ${s.order.items.map(itemLine).join(', ')}</p>
 <p>${s.label ? `Label printed: <strong>${escapeHtml(s.label.carrier)} ${escapeHtml(s.label.trackingNumber)}</strong>` : 'No label printed yet: print it from /admin.'}</p>
 ${events ? `<ul aria-label="Tracking events sent">${events}</ul>` : ''}
 <form method="post" class="actions"><input type="hidden" name="order" value="${escapeHtml(s.order.orderNumber)}">${buttons}</form></article>`;

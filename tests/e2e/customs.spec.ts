@@ -3,7 +3,8 @@
  * Standard for the parcel's weight (ten copies weigh 3 kg; the local shop has no Australia Post key, so the
  * publisher's rate card of Australia Post's prices stands in), the order is paid on the TEST payment page, and in
  * /admin its packing slip is followed by its customs declaration: HS 4903.00, the origin, and the value paid per
- * copy (the 10-copy price, not the list price). A domestic order printed beside it gets no declaration.
+ * copy (the 10-copy price, not the list price). A domestic order printed beside it gets no declaration. The shipping
+ * platform's TEST page shows the US order's customs lines as the platform received them.
  */
 import { expect, test } from '@playwright/test';
 import { formatPrice, orderNumber } from '../../src/lib/format';
@@ -62,6 +63,17 @@ for (const size of WIDTHS) {
       const domesticBook = `customs-domestic-${Date.now()}-${size.width}`;
       await asService(request, 'POST', 'products', { id: domesticBook, title: 'A Domestic Book', price: 20, stock: 5, weight: 300, dimensions: { length: 21, width: 21, height: 1 } });
       const domesticId = await buysThroughCheckout(request, domesticBook, 1, uniqueEmail('customs-domestic'));
+
+      // The shipping platform got the US order with its customs lines; the domestic one with its book's line only.
+      const atPlatform = page.locator(`article[data-order="${orderNumber(order!.id)}"]`);
+      await expect(async () => {
+        await page.goto('/api/test-shipping');
+        await expect(atPlatform).toBeVisible({ timeout: 1_000 });
+      }).toPass({ timeout: 15_000 });
+      await expect(atPlatform).toContainText(`${COPIES} × Printed children's picture book · HS 4903.00 · made in AU · ${formatPrice(PAID_EACH)} each`);
+      const domesticAtPlatform = page.locator(`article[data-order="${orderNumber(domesticId)}"]`);
+      await expect(domesticAtPlatform).toContainText('1 × A Domestic Book');
+      await expect(domesticAtPlatform).not.toContainText(/HS |made in| each/);
 
       const staff = uniqueEmail('customs-staff');
       await grantStaff(request, staff);

@@ -3,11 +3,16 @@
  * label prints from /admin (a one-page PDF naming the order and its tracking number) and ships it with nothing
  * typed, a Delivered event from the stand-in's TEST page completes it, and the status page shows that event with
  * its date. Three orders' labels print as one PDF of three pages. Orders are paid through the shop's own checkout
- * and TEST payment page, without the payment screens.
+ * and TEST payment page, without the payment screens. A forged, a repeated and an unknown order's tracking event
+ * change nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, type Page, test } from '@playwright/test';
+import { resolve } from 'node:path';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
+import { LOCAL_WEBHOOK_SECRET, localShipments } from '../../functions/_lib/providers/local-shipping';
+import { STARSHIPIT_SIGNATURE_HEADER, signStarshipitBody } from '../../functions/_lib/providers/starshipit';
 import { asService, buysThroughCheckout, lookAtBothWidths, ownProduct, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const numberOf = (orderId: string) => orderId.slice(0, 8).toUpperCase();
@@ -85,4 +90,88 @@ test('three orders’ labels print as one PDF of three pages, at a phone’s wid
   await expect(page.getByText('3 labels are ready.').first()).toBeVisible();
   // Each label shipped its order: none is left to pack.
   await expect(page.getByText('No orders here.')).toBeVisible();
+});
+
+/** Where the stand-in keeps what it was sent (playwright.config.ts sets LOCAL_SHIPPING_FILE for the local server). */
+const SHIPPING_FILE = resolve('test-results/shipping-platform.jsonl');
+
+type OrderRow = { status: string; tracking_number: string; tracking_status: string | null; tracking_status_at: string | null; status_token: string };
+const orderRow = async (request: APIRequestContext, orderId: string) =>
+  (await asService<OrderRow[]>(request, 'GET', `orders?select=status,tracking_number,tracking_status,tracking_status_at,status_token&id=eq.${orderId}`))[0]!;
+const trackingRows = (request: APIRequestContext, filter: string) =>
+  asService<Array<{ status: string; event_key: string }>>(request, 'GET', `shipment_tracking_events?select=status,event_key&${filter}`);
+const trackingUpdates = (request: APIRequestContext, orderId: string) =>
+  asService<Array<{ detail: string }>>(request, 'GET', `order_events?select=detail&action=eq.tracking_update&order_id=eq.${orderId}`);
+
+test('a forged, a repeated and an unknown order’s tracking event change nothing', async ({ page, request }) => {
+  const book = await ownProduct(request, 'bench-forged', { stock: 10 });
+  const email = uniqueEmail('bench-forged');
+  const orderId = await buysThroughCheckout(request, book.id, 1, email);
+  const number = numberOf(orderId);
+
+  const publisher = uniqueEmail('bench-publisher');
+  staffCli('add', publisher);
+  await staffSignsIn(page, publisher);
+  await page.getByLabel('Search by order number or email').fill(email);
+  await page.getByRole('link', { name: number }).click();
+  await expect(page.getByTestId('shipment-state')).toHaveText(/At the shipping platform: ready for its label/);
+  const pdf = await downloadedPdf(page, () => page.getByRole('button', { name: 'Print label', exact: true }).click());
+  const tracking = /Order [0-9A-F]{8}: Australia Post (33TST\d{7})/.exec(pdf.getSubject() ?? '')?.[1];
+  expect(tracking).toBeTruthy();
+  await expect(page.getByTestId('shipment-state')).toHaveText(/Label printed/);
+
+  const post = (body: string, signature: string) => request.post('/api/shipping-webhook', { headers: { 'content-type': 'application/json', [STARSHIPIT_SIGNATURE_HEADER]: signature }, data: body });
+  const deliveredBody = (orderNumber: string, trackingNumber: string) =>
+    JSON.stringify({
+      order_number: orderNumber,
+      carrier_name: 'Australia Post',
+      carrier_service: 'Parcel Post',
+      shipment_date: new Date().toISOString(),
+      tracking_number: trackingNumber,
+      tracking_status: 'Delivered',
+      last_updated_date: new Date().toISOString(),
+    });
+
+  // (a) Signed with another secret: refused, and the order stays shipped.
+  const forged = deliveredBody(number, tracking!);
+  const refused = await post(forged, signStarshipitBody('not-the-platform-secret', forged));
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).error).toBe('This tracking event is not signed by the shipping platform.');
+  const shipped = await orderRow(request, orderId);
+  expect(shipped).toMatchObject({ status: 'shipped', tracking_number: tracking });
+  expect(await trackingRows(request, `order_id=eq.${orderId}`)).toEqual([]);
+  await page.goto(`/order-status#${shipped.status_token}`);
+  await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
+  await expect(page.getByText(tracking!)).toBeVisible();
+  await expect(page.getByText(/Delivered/)).toHaveCount(0);
+
+  // (b) The stand-in's genuine Delivered event completes it; the very same body and signature again change nothing.
+  await page.goto('/api/test-shipping');
+  await page
+    .locator(`article[data-order="${number}"]`)
+    .getByRole('button', { name: `Delivered: order ${number}` })
+    .click();
+  await expect(page.getByRole('status')).toHaveText(`Sent Delivered ${number} to the shop.`);
+  const delivered = await orderRow(request, orderId);
+  expect(delivered).toMatchObject({ status: 'completed', tracking_status: 'Delivered' });
+  const sent = (await localShipments(SHIPPING_FILE)).find((s) => s.order.orderNumber === number)?.events.find((e) => e.status === 'Delivered')?.sent;
+  expect(sent).toBeTruthy();
+  const repeat = await post(sent!.body, sent!.signature);
+  expect(repeat.ok()).toBe(true);
+  expect(await repeat.json()).toEqual({ received: true, outcome: 'duplicate' });
+  expect(await orderRow(request, orderId)).toEqual(delivered);
+  expect((await trackingRows(request, `order_id=eq.${orderId}`)).map((r) => r.status)).toEqual(['Delivered']);
+  expect(await trackingUpdates(request, orderId)).toEqual([{ detail: 'Delivered' }]);
+
+  // (c) Correctly signed, for an order the shop never sent: answered so the platform stops retrying, nothing kept.
+  let stranger = randomUUID().slice(0, 8).toUpperCase();
+  while (stranger === number) stranger = randomUUID().slice(0, 8).toUpperCase();
+  const strangerTracking = `33TST${String(Date.now()).slice(-7)}`;
+  const unknown = deliveredBody(stranger, strangerTracking);
+  const answered = await post(unknown, signStarshipitBody(LOCAL_WEBHOOK_SECRET, unknown));
+  expect(answered.ok()).toBe(true);
+  expect(await answered.json()).toEqual({ received: true, outcome: 'unknown_order' });
+  expect(await trackingRows(request, `tracking_number=eq.${strangerTracking}`)).toEqual([]);
+  expect(await asService<unknown[]>(request, 'GET', `orders?select=id&tracking_number=eq.${strangerTracking}`)).toEqual([]);
+  expect(await orderRow(request, orderId)).toEqual(delivered);
 });

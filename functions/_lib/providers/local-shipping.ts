@@ -25,7 +25,13 @@ export const LOCAL_SENDER = { name: SITE.name, lines: ['PO Box 0000 (TEST)', 'PA
 export type LocalShippingLine =
   | { type: 'order'; at: string; platformOrderId: string; order: PlatformOrder }
   | { type: 'label'; at: string; platformOrderId: string; trackingNumber: string; carrier: string; service: string }
-  | { type: 'event'; at: string; platformOrderId: string; status: string };
+  | { type: 'event'; at: string; platformOrderId: string; status: string; sent?: SentEvent };
+
+/** The webhook body the TEST page posted and its signature, kept so a repeat of the very same delivery can be tried. */
+export interface SentEvent {
+  body: string;
+  signature: string;
+}
 
 export function shippingFileFromEnv(env: Record<string, string | undefined> = process.env): string {
   return resolve(env.LOCAL_SHIPPING_FILE?.trim() || DEFAULT_SHIPPING_FILE);
@@ -56,7 +62,7 @@ export interface LocalShipment {
   order: PlatformOrder;
   receivedAt: string;
   label: { trackingNumber: string; carrier: string; service: string } | null;
-  events: Array<{ status: string; at: string }>;
+  events: Array<{ status: string; at: string; sent?: SentEvent }>;
 }
 
 export async function localShipments(file: string = shippingFileFromEnv()): Promise<LocalShipment[]> {
@@ -66,7 +72,7 @@ export async function localShipments(file: string = shippingFileFromEnv()): Prom
     const shipment = byId.get(line.platformOrderId);
     if (!shipment) continue;
     if (line.type === 'label') shipment.label ??= { trackingNumber: line.trackingNumber, carrier: line.carrier, service: line.service };
-    if (line.type === 'event') shipment.events.push({ status: line.status, at: line.at });
+    if (line.type === 'event') shipment.events.push({ status: line.status, at: line.at, ...(line.sent && { sent: line.sent }) });
   }
   return [...byId.values()];
 }
@@ -198,6 +204,6 @@ export function createLocalShipping(options: { file?: string; webhookSecret?: st
 }
 
 /** Notes an event the TEST page sent, so the page lists it under its order. */
-export async function recordLocalEvent(platformOrderId: string, status: string, file: string = shippingFileFromEnv()): Promise<void> {
-  await append(file, { type: 'event', at: new Date().toISOString(), platformOrderId, status });
+export async function recordLocalEvent(platformOrderId: string, status: string, file: string = shippingFileFromEnv(), sent?: SentEvent): Promise<void> {
+  await append(file, { type: 'event', at: new Date().toISOString(), platformOrderId, status, ...(sent && { sent }) });
 }
