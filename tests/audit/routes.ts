@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-export type PageKind = 'home' | 'landing' | 'content' | 'book' | 'blog' | 'post' | 'store' | 'product' | 'cart' | 'checkout' | 'account' | 'not-found';
+export type PageKind = 'home' | 'landing' | 'content' | 'book' | 'blog' | 'post' | 'store' | 'product' | 'cart' | 'checkout' | 'account' | 'back-office' | 'not-found';
 
 export interface SiteRoute {
   path: string;
@@ -68,8 +68,8 @@ export function siteRoutes(projectRoot = process.cwd()): SiteRoute[] {
     { path: '/order-status/invoice', kind: 'account' },
     { path: '/newsletter/unsubscribe', kind: 'account' },
     { path: '/newsletter/confirm', kind: 'account' },
-    { path: '/admin', kind: 'account', redirectsTo: '/auth' },
-    { path: '/admin/packing-slip', kind: 'account', redirectsTo: '/auth' },
+    { path: '/admin', kind: 'back-office', redirectsTo: '/auth' },
+    { path: '/admin/packing-slip', kind: 'back-office', redirectsTo: '/auth' },
     { path: '/privacy-policy', kind: 'content' },
     { path: '/terms-of-service', kind: 'content' },
     { path: UNKNOWN_PATH, kind: 'not-found', status: 404 },
@@ -104,8 +104,6 @@ const ACCOUNT_PAGES = new Set([
   '/order-status/invoice',
   '/newsletter/unsubscribe',
   '/newsletter/confirm',
-  '/admin',
-  '/admin/packing-slip',
   '/store/product',
 ]);
 
@@ -118,6 +116,7 @@ export function kindOfPath(path: string, landing: ReadonlySet<string>): PageKind
   if (path === '/blog') return 'blog';
   if (path.startsWith('/blog/')) return 'post';
   if (path === '/store') return 'store';
+  if (path === '/admin' || path.startsWith('/admin/')) return 'back-office';
   if (ACCOUNT_PAGES.has(path)) return 'account';
   if (path.startsWith('/store/product/')) return 'product';
   if (path === '/cart') return 'cart';

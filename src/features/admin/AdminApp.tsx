@@ -3,7 +3,7 @@
  * #customers, #customer/<email>, #quotes, #quote/<id>, #invoices, #invoice/<id> or #invoice/new, #stock, #codes,
  * #messages, #subscribers, #newsletter); a list's view, search and pages loaded follow a `?` (route.ts).
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
 import { OrdersPanel } from './OrdersPanel';
 import { parseHash } from './route';
@@ -76,25 +76,26 @@ function Section({ hash }: { hash: string }) {
   return <OrdersPanel params={path === 'orders' ? params : new URLSearchParams()} />;
 }
 
-/** Quote requests still waiting for an answer, read again whenever the section changes (one was just answered). */
-function useNewQuotes(hash: string): number | null {
-  const [count, setCount] = useState<number | null>(null);
-  const section = parseHash(hash).path;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: read again each time the section changes.
+/**
+ * Reads how many quote requests still wait for an answer. Mounted with the section as its key, so it reads again
+ * whenever the section changes (one may just have been answered).
+ */
+function NewQuotesReader({ onCount }: { onCount: (count: number | null) => void }) {
+  const report = useEffectEvent(onCount);
   useEffect(() => {
     let current = true;
     // Loaded apart from the orders list the back office opens on, like the panels.
     import('./invoices-api')
       .then((m) => m.countNewQuotes())
       .then(
-        (n) => current && setCount(n),
-        () => current && setCount(null),
+        (n) => current && report(n),
+        () => current && report(null),
       );
     return () => {
       current = false;
     };
-  }, [section]);
-  return count;
+  }, []);
+  return null;
 }
 
 const SUBPAGES: Record<string, string> = { order: 'orders', customer: 'customers', quote: 'quotes', invoice: 'invoices' };
@@ -102,11 +103,12 @@ const SUBPAGES: Record<string, string> = { order: 'orders', customer: 'customers
 function BackOffice() {
   const hash = useHash();
   const path = parseHash(hash).path;
-  const newQuotes = useNewQuotes(hash);
+  const [newQuotes, setNewQuotes] = useState<number | null>(null);
   const current = SUBPAGES[path.split('/')[0] ?? ''] ?? SECTIONS.find((s) => s.id === path)?.id ?? 'orders';
   return (
     <>
       <h1 className="text-3xl font-extrabold">Back office</h1>
+      <NewQuotesReader key={path} onCount={setNewQuotes} />
       <nav aria-label="Back office" className="mt-4 mb-6 flex flex-wrap gap-2 border-b border-slate-200 pb-4">
         {SECTIONS.map((s) => (
           <a key={s.id} href={`#${s.id}`} aria-current={current === s.id ? 'page' : undefined} className={current === s.id ? 'btn-primary' : 'btn-secondary'}>
