@@ -53,7 +53,7 @@ test('a gift with no message, paid with the name on the card: the slip, the noti
   await expect(staff.getByLabel(`Tracking number for order ${number}`)).toBeVisible();
   await expect(staff.getByText(`Tracking number for order ${number} — Lucy Recipient`)).toBeVisible();
   await lookAtBothWidths(staff, 'buyer-to-pack', { axe: false });
-  await staff.getByRole('button', { name: 'All' }).click();
+  await staff.getByRole('button', { name: 'All', exact: true }).click();
   await staff.getByRole('link', { name: number }).click();
   await expect(staff.getByRole('heading', { name: 'Gift for Lucy Recipient' })).toBeVisible();
   await expect(staff.getByText('Maria Rossi')).toBeVisible();

@@ -83,7 +83,7 @@ test.describe('gifts and reminders', () => {
     await grantStaff(request, publisher);
     const staff = await browser.newPage({ viewport: { width: PHONE.width, height: PHONE.height } });
     await staffSignsIn(staff, publisher);
-    await staff.getByRole('button', { name: 'All' }).click();
+    await staff.getByRole('button', { name: 'All', exact: true }).click();
     await staff.getByLabel('Search by order number or email').fill(number);
     await staff.getByRole('link', { name: number }).click();
     await expect(staff.getByRole('heading', { name: 'Gift for Lucy Recipient' })).toBeVisible();
