@@ -138,7 +138,8 @@ test.describe('guest checkout on the embedded defaults', () => {
       }),
     );
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Please choose one again' })).toBeVisible();
+    // On the page, by the delivery options (a toast says it too).
+    await expect(page.locator('#main').getByRole('alert').filter({ hasText: 'Please choose one again' })).toBeVisible();
     await expect(page.getByRole('radio', { name: /Parcel Post/ })).not.toBeChecked();
     await expect(page.getByRole('radio', { name: /Express Post/ })).toBeVisible();
     await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toHaveCount(0);
