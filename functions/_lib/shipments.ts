@@ -214,3 +214,39 @@ export async function recordTrackingEvent(db: SupabaseClient, platform: Shipping
   if (error) throw error;
   return trackingOutcomeSchema.parse(data);
 }
+
+/**
+ * After the publisher changed an order's delivery address: the order at the platform goes to the new one. Answers a
+ * sentence for the publisher when the platform still has (or printed) the old address, else null; the order's
+ * history says the same. Never throws: the address change stands whatever the platform answers.
+ */
+export async function updatePlatformAddress(db: SupabaseClient, platform: ShippingPlatform, orderId: string): Promise<string | null> {
+  const actor = platformActor(platform);
+  const note = async (detail: string) => {
+    const { error } = await db.from('order_events').insert({ order_id: orderId, action: 'address_changed', detail: detail.slice(0, 500), actor });
+    if (error) console.error(`[shipments] could not record the platform's address note on ${orderId}`, error);
+  };
+  try {
+    const { data, error } = await db.from('shipments').select('state, platform_order_id, labelled_at').eq('order_id', orderId).maybeSingle();
+    if (error) throw error;
+    // Not at the platform yet: it will be sent with the new address.
+    if (!data?.platform_order_id || data.state === 'pending' || data.state === 'failed') return null;
+    // A label printed at the platform itself shows as its 'Printed' tracking event.
+    const printed = await db.from('shipment_tracking_events').select('id').eq('order_id', orderId).eq('status', 'Printed').limit(1);
+    if (printed.error) throw printed.error;
+    if (data.labelled_at || data.state !== 'sent' || (printed.data ?? []).length > 0) {
+      const message = `The label already printed at ${platform.name === 'starshipit' ? 'Starshipit' : 'the shipping platform'} carries the old address: print a new label there before the parcel goes.`;
+      await note(message);
+      return message;
+    }
+    const order = await platformOrderOf(db, await getOrderWithItems(db, orderId));
+    await platform.updateOrder(String(data.platform_order_id), { destination: order.destination });
+    await note('The shipping platform has the new address.');
+    return null;
+  } catch (cause) {
+    console.error(`[shipments] the new address of ${orderId} did not reach ${platform.name}`, cause);
+    const message = `The shipping platform still has the old address (${cause instanceof Error ? cause.message : String(cause)}): change it there before printing the label.`;
+    await note(message);
+    return message;
+  }
+}

@@ -234,14 +234,14 @@ function AddressForm({ order, reload }: { order: Order; reload: () => void }) {
   }
   async function save(event: SubmitEvent) {
     event.preventDefault();
-    await changeAndReload(
-      async () => {
-        const result = await changeAddress(order.id, address);
-        if (result === 'not_editable') throw new Error('This order has shipped: its address can no longer be changed.');
-      },
-      'Delivery address changed; the old one is in the history.',
-      reload,
-    );
+    // The server's sentence: it says too when the shipping platform still has, or printed, the old address.
+    try {
+      const message = await changeAddress(order.id, address);
+      toast({ title: message, ...(message.includes('old address') && { variant: 'error' as const }) });
+    } catch (error) {
+      toast({ title: error instanceof Error ? error.message : 'The change failed.', variant: 'error' });
+    }
+    reload();
   }
   return (
     <form onSubmit={save} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" aria-labelledby="address-heading">
