@@ -21,7 +21,7 @@ import { handle, problem, readJsonBody, type FunctionHandler } from './http';
 import { getOrder, getOrderWithItems, type Order } from './orders';
 import { ConfigurationError } from './runtime';
 import { SHIPPING_PLATFORM_NOT_SET_UP } from './providers/select';
-import { sendToPlatformOnce, updatePlatformAddress } from './shipments';
+import { cancelAtPlatform, sendToPlatformOnce, updatePlatformAddress } from './shipments';
 
 export type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
 
@@ -171,7 +171,9 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
       if (result === 'on_account') return { status: 409, message: `Order ${number} is a school's or parish's invoice: void the invoice, or give money back with a credit note on it.` };
       // The cancellation put the copies back: the cached live stock is out of date.
       await purgeLiveCatalog(ctx.services.cdn, `cancelling order ${order.id}`);
-      return refund(ctx, order.id, number, 'Order cancelled and stock put back');
+      const stillThere = ctx.services.shipping ? await cancelAtPlatform(ctx.db, ctx.services.shipping, order.id) : null;
+      const refunded = await refund(ctx, order.id, number, 'Order cancelled and stock put back');
+      return stillThere ? { ...refunded, message: `${refunded.message} ${stillThere}` } : refunded;
     }
     case 'retry_refund': {
       if (order.paymentStatus !== 'refund_due' || order.refundedAt) return { status: 409, message: 'This order has no refund due.' };

@@ -195,8 +195,11 @@ export async function joinLabels(pdfs: Uint8Array[], subject?: string): Promise<
 }
 
 const trackingOutcomeSchema = z.object({
-  outcome: z.enum(['unknown_order', 'unknown_parcel', 'duplicate', 'recorded', 'shipped', 'delivered', 'shipped_and_delivered']),
+  outcome: z.enum(['unknown_order', 'unknown_parcel', 'duplicate', 'recorded', 'shipped', 'delivered', 'shipped_and_delivered', 'cancelled_order']),
   order_id: z.string().optional(),
+  /** For a cancelled order: the event in words, and whether it is the first since the cancellation (the publisher is told once). */
+  status: z.string().optional(),
+  notify: z.boolean().optional(),
 });
 export type TrackingOutcome = z.infer<typeof trackingOutcomeSchema>;
 
@@ -248,5 +251,37 @@ export async function updatePlatformAddress(db: SupabaseClient, platform: Shippi
     const message = `The shipping platform still has the old address (${cause instanceof Error ? cause.message : String(cause)}): change it there before printing the label.`;
     await note(message);
     return message;
+  }
+}
+
+/**
+ * After the publisher cancelled an order: its order at the platform is deleted, so it is never labelled there, and
+ * its shipment is cancelled. Answers a sentence for the publisher when the platform still has it, else null. Never throws.
+ */
+export async function cancelAtPlatform(db: SupabaseClient, platform: ShippingPlatform, orderId: string): Promise<string | null> {
+  const actor = platformActor(platform);
+  const where = platform.name === 'starshipit' ? 'Starshipit' : 'the shipping platform';
+  const cancelled = async (detail: string) => {
+    const { error } = await db.rpc('record_shipment_cancelled', { p_order_id: orderId, p_detail: detail, p_actor: actor });
+    if (error) console.error(`[shipments] could not record the cancelled shipment of ${orderId}`, error);
+  };
+  try {
+    const { data, error } = await db.from('shipments').select('state, platform_order_id').eq('order_id', orderId).maybeSingle();
+    if (error) throw error;
+    if (!data) return null;
+    if (data.state === 'pending' || data.state === 'failed') {
+      await cancelled(`Not sent to ${where}: the order was cancelled first.`);
+      return null;
+    }
+    if (data.state !== 'sent' || !data.platform_order_id) return null;
+    const printed = await db.from('shipment_tracking_events').select('id').eq('order_id', orderId).eq('status', 'Printed').limit(1);
+    if (printed.error) throw printed.error;
+    if ((printed.data ?? []).length > 0) return `Its label was already printed at ${where}: cancel the label there so the parcel does not go.`;
+    await platform.deleteOrder(String(data.platform_order_id));
+    await cancelled(`Deleted at ${where}.`);
+    return null;
+  } catch (cause) {
+    console.error(`[shipments] the cancelled order ${orderId} is still at ${platform.name}`, cause);
+    return `It is still at ${where} (${cause instanceof Error ? cause.message : String(cause)}): delete it there so it is not labelled.`;
   }
 }

@@ -13,16 +13,16 @@ import type { EmailMessage } from '../../functions/_lib/providers/email';
 import { createLocalShipping, LOCAL_WEBHOOK_SECRET, localShipments } from '../../functions/_lib/providers/local-shipping';
 import type { ShippingPlatform } from '../../functions/_lib/providers/shipping-platform';
 import { signStarshipitBody } from '../../functions/_lib/providers/starshipit';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 
-let t: TestShop;
+let t: BackOfficeShop;
 let staff: SupabaseClient;
 const file = join(mkdtempSync(join(tmpdir(), 'packing-bench-changes-')), 'shipping.jsonl');
 beforeAll(async () => {
   process.env.LOCAL_SHIPPING_FILE = file;
-  t = await startTestShop();
-  await t.service().from('staff_members').insert({ email: 'packer@example.com' });
-  staff = await t.signIn('packer@example.com');
+  t = await startBackOfficeShop('packing-bench-changes', { staff: 'packer@example.com', shopper: 'mary@example.com' });
+  staff = t.staff;
 });
 afterAll(async () => {
   await t.close();
@@ -35,7 +35,7 @@ function services(shipping: ShippingPlatform | null): FulfilmentServices & { sen
   const sent: EmailMessage[] = [];
   return {
     email: { name: 'recording', send: async (message: EmailMessage) => void sent.push(message), sendBatch: async () => {} },
-    payments: {} as FulfilmentServices['payments'],
+    payments: { refundSession: async () => ({ id: 're_test_1', status: 'succeeded' }) } as unknown as FulfilmentServices['payments'],
     siteOrigin: t.url,
     shipping,
     sent,
@@ -54,6 +54,7 @@ async function sentOrder(): Promise<{ id: string; number: string }> {
       total_amount: 22,
       shipping_address: { addressLine1: '1 Old St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' },
       shipping_method: { id: 'standard', name: 'Standard' },
+      checkout_session_id: `cs_test_${Math.random().toString(36).slice(2)}`,
     })
     .select('id')
     .single();
@@ -107,5 +108,48 @@ describe('a changed delivery address', () => {
     const { data } = await t.service().from('orders').select('shipping_address').eq('id', order.id).single();
     expect(data!.shipping_address).toMatchObject({ addressLine1: '9 New Rd' });
     expect((await historyOf(order.id)).at(-1)?.detail).toMatch(/still has the old address/);
+  });
+});
+
+describe('a cancelled order', () => {
+  const cancel = (platform: ShippingPlatform, orderId: string) =>
+    runOrderAction({ db: t.service(), services: services(platform), actor: 'packer@example.com', asCaller: staff }, { action: 'cancel', orderId });
+  const shipmentState = async (id: string) => (await t.service().from('shipments').select('state').eq('order_id', id).single()).data?.state;
+
+  it('leaves the platform; a tracking event that comes later keeps it cancelled, is in its history and emails the publisher once', async () => {
+    const order = await sentOrder();
+    expect(await atPlatform(order.number)).toBeDefined();
+    const outcome = await cancel(standIn(), order.id);
+    expect(outcome.status).toBe(200);
+    expect(outcome.message).toMatch(/^Order cancelled and stock put back/);
+    expect(await atPlatform(order.number)).toBeUndefined();
+    expect(await shipmentState(order.id)).toBe('cancelled');
+    expect(await historyOf(order.id)).toContainEqual({ action: 'cancelled', detail: 'Deleted at the shipping platform.' });
+
+    // Labelled at the platform itself all the same: the carrier reports it lodged, then in transit.
+    const lodged = await postEvent(order.number, 'Dispatched', '2026-11-25T01:00:00Z');
+    expect(await lodged.json()).toEqual({ received: true, outcome: 'cancelled_order' });
+    expect((await postEvent(order.number, 'InTransit', '2026-11-25T05:00:00Z')).status).toBe(200);
+    const { data } = await t.service().from('orders').select('status, tracking_number').eq('id', order.id).single();
+    expect(data).toMatchObject({ status: 'cancelled', tracking_number: null });
+    expect((await historyOf(order.id)).filter((e) => e.detail?.startsWith('After cancellation: '))).toHaveLength(2);
+    const notices = (await readOutbox(t.outbox)).filter((m) => m.subject.includes(`Order ${order.number} was cancelled`));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.text).toContain(`Order ${order.number} was cancelled and refunded, but the carrier reports it Lodged with the carrier`);
+  });
+
+  it('the platform refuses the deletion: the order is cancelled and refunded all the same, and the publisher is told it is still there', async () => {
+    const order = await sentOrder();
+    const down: ShippingPlatform = {
+      ...standIn(),
+      async deleteOrder() {
+        throw new Error('Starshipit refused the deletion of order 1 (500).');
+      },
+    };
+    const outcome = await cancel(down, order.id);
+    expect(outcome.status).toBe(200);
+    expect(outcome.message).toMatch(/still at the shipping platform .*delete it there/);
+    expect(await atPlatform(order.number)).toBeDefined();
+    expect(await shipmentState(order.id)).toBe('sent');
   });
 });

@@ -123,6 +123,22 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
     expect(await row(order.id)).toMatchObject({ status: 'shipped', tracking_number: 'LX123456785AU', state: 'shipped', tracking_status: 'Lodged with the carrier' });
   });
 
+  it('a cancelled order: its shipment is cancelled once; a later tracking event keeps the order cancelled and asks for one notice', async () => {
+    const order = await paidOrder();
+    await claim(order.id);
+    await sent(order.id, '5001');
+    expect(await call<string>(`select public.cancel_paid_order($1, 'publisher@example.com') as r`, [order.id])).toBe('cancelled');
+    expect(await call<string>(`select public.record_shipment_cancelled($1, 'Deleted at Starshipit.', 'Starshipit') as r`, [order.id])).toBe('cancelled');
+    expect(await call<string>(`select public.record_shipment_cancelled($1, 'Deleted at Starshipit.', 'Starshipit') as r`, [order.id])).toBe('not_open');
+    expect(await row(order.id)).toMatchObject({ status: 'cancelled', state: 'cancelled' });
+    expect((await claim(order.id)).outcome).toBe('not_paid');
+    const lodged = await tracking(order.number, key(), 'Dispatched', 'LX123456785AU');
+    expect(lodged).toMatchObject({ outcome: 'cancelled_order', order_id: order.id, status: 'Lodged with the carrier', notify: true });
+    expect(await tracking(order.number, key(), 'Delivered', 'LX123456785AU')).toMatchObject({ outcome: 'cancelled_order', notify: false });
+    expect(await row(order.id)).toMatchObject({ status: 'cancelled', tracking_number: null, state: 'cancelled' });
+    expect((await history(order.id)).slice(-2)).toEqual(['tracking_update', 'tracking_update']);
+  });
+
   it('the tracking history is append-only', async () => {
     await expect(db.admin.exec(`update public.shipment_tracking_events set status = 'x'`)).rejects.toThrow();
   });
