@@ -8,6 +8,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { PDFDocument } from 'pdf-lib';
 import { z } from 'zod';
 import { orderNumber } from '../../src/lib/format';
+import { fromCents, toCents } from '../../src/lib/money';
+import { splitCustomsValue } from '../../src/features/customs/declaration';
 import { orderCustomsLines } from './customs';
 import { getOrderWithItems, type OrderWithItems } from './orders';
 import type { PlatformItem, PlatformOrder, ShippingPlatform, TrackingEvent } from './providers/shipping-platform';
@@ -52,15 +54,18 @@ export async function platformOrderOf(db: SupabaseClient, order: OrderWithItems)
           weight: Math.round(products.get(item.productId)?.weight ?? 0) / 1000,
           value: item.unitPrice,
         }))
-      : (await orderCustomsLines(db, order.id)).map((line) => ({
-          description: line.description.slice(0, 100),
-          sku: '',
-          quantity: line.quantity,
-          weight: Math.round(line.unitWeightGrams) / 1000,
-          value: line.unitValueAud,
-          tariffCode: line.hsCode,
-          countryOfOrigin: line.originCountry,
-        }));
+      : // The platform takes a value per copy: a line whose value does not divide by its copies goes as two items.
+        (await orderCustomsLines(db, order.id)).flatMap((line) =>
+          splitCustomsValue(line.quantity, toCents(line.valueAud)).map((part) => ({
+            description: line.description.slice(0, 100),
+            sku: '',
+            quantity: part.quantity,
+            weight: Math.round(line.unitWeightGrams) / 1000,
+            value: fromCents(part.unitCents),
+            tariffCode: line.hsCode,
+            countryOfOrigin: line.originCountry,
+          })),
+        );
   const totalKg = items.reduce((sum, i) => sum + i.weight * i.quantity, 0);
   // The parcel's size: the largest book's footprint, the copies stacked (metres, as Starshipit takes them).
   const dims = order.items.map((i) => products.get(i.productId)?.dimensions ?? {});
