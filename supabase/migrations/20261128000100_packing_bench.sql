@@ -235,8 +235,10 @@ begin
     insert into public.order_events (order_id, action, detail, actor) values (v_order.id, 'tracking_update', left('After cancellation: ' || v_label, 500), p_actor);
     return jsonb_build_object('outcome', 'cancelled_order', 'order_id', v_order.id, 'status', v_label, 'notify', v_first);
   end if;
-  -- Only a newer event is the latest one: an old event arriving late is kept in the list, not shown as current.
-  if v_order.tracking_status_at is null or p_occurred_at >= v_order.tracking_status_at then
+  -- Only a newer event is the latest one: an old event arriving late is kept in the list, not shown as current. Once
+  -- delivered, a stray later scan (in transit after delivered) is kept too, but the shopper still reads Delivered.
+  if (v_order.tracking_status_at is null or p_occurred_at >= v_order.tracking_status_at)
+    and (v_order.status <> 'completed' or p_status = 'Delivered') then
     update public.orders set tracking_status = left(v_label, 60), tracking_status_at = p_occurred_at where id = v_order.id;
   end if;
   insert into public.order_events (order_id, action, detail, actor) values (v_order.id, 'tracking_update', left(v_label, 500), p_actor);

@@ -139,6 +139,18 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
     expect((await history(order.id)).slice(-2)).toEqual(['tracking_update', 'tracking_update']);
   });
 
+  it('once delivered, a later scan that is not a delivery is kept but does not replace Delivered as the latest', async () => {
+    const order = await paidOrder();
+    await claim(order.id);
+    await sent(order.id, '6001');
+    await label(order.id, '33TST6000001');
+    expect((await tracking(order.number, key(), 'Delivered', '33TST6000001', '2026-11-21T01:00:00Z')).outcome).toBe('delivered');
+    expect((await tracking(order.number, key(), 'InTransit', '33TST6000001', '2026-11-21T05:00:00Z')).outcome).toBe('recorded');
+    expect(await row(order.id)).toMatchObject({ status: 'completed', tracking_status: 'Delivered' });
+    const { rows } = await db.admin.query(`select count(*)::int as n from public.shipment_tracking_events where order_id = $1`, [order.id]);
+    expect(rows[0]).toEqual({ n: 2 });
+  });
+
   it('the tracking history is append-only', async () => {
     await expect(db.admin.exec(`update public.shipment_tracking_events set status = 'x'`)).rejects.toThrow();
   });
