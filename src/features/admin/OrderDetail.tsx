@@ -126,6 +126,7 @@ export const SHIPMENT_STATES: Record<NonNullable<Order['shipment']>['state'], st
   shipped: 'With the carrier',
   delivered: 'Delivered',
   failed: 'Not at the shipping platform: sending failed, it will be tried again',
+  cancelled: 'Cancelled: taken off the shipping platform',
 };
 
 /**

@@ -94,7 +94,7 @@ const orderDetail = z.object({
   shipment: z.optional(
     z.nullable(
       z.object({
-        state: z.enum(['pending', 'sent', 'labelled', 'shipped', 'delivered', 'failed']),
+        state: z.enum(['pending', 'sent', 'labelled', 'shipped', 'delivered', 'failed', 'cancelled']),
         platform: text,
         platform_order_id: maybeText,
         attempts: z.number(),
