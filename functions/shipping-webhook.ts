@@ -2,11 +2,14 @@
  * The shipping platform's tracking webhook (set in Starshipit under Settings > Tracking & notifications, with a
  * secret key). A forged signature is answered 401 and changes nothing; each event is kept once by its key, so a
  * repeat changes nothing; an event for an order the shop never sent is logged and answered 200, so the platform
- * stops retrying. Lodged or in transit ships the order (if it was not yet); delivered completes it.
+ * stops retrying. Lodged or in transit ships the order (if it was not yet); delivered completes it. An event for an
+ * order the publisher cancelled and refunded (a parcel labelled at the platform itself) leaves it cancelled, and
+ * the publisher is emailed once.
  */
 import { readServerEnv } from '../src/config/env';
 import { orderNumber } from '../src/lib/format';
 import { sendShippingEmailOnce } from './_lib/back-office';
+import { notificationRecipient } from './_lib/fulfilment';
 import { handle, json, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { WebhookSignatureError } from './_lib/providers/errors';
 import { SHIPPING_PLATFORM_NOT_SET_UP, selectEmailProvider, selectShippingPlatform } from './_lib/providers/select';
@@ -46,6 +49,21 @@ export default handle(async (request) => {
   // A parcel labelled at the platform itself: the shopper gets the tracking email as from /admin.
   if ((outcome.outcome === 'shipped' || outcome.outcome === 'shipped_and_delivered') && outcome.order_id) {
     await sendShippingEmailOnce({ db, services, actor: platformActor(platform) }, outcome.order_id, orderNumber(outcome.order_id));
+  }
+  if (outcome.outcome === 'cancelled_order' && outcome.notify && outcome.order_id) {
+    const number = orderNumber(outcome.order_id);
+    const origin = services.siteOrigin.replace(/\/$/, '');
+    // One key per order: a retried webhook call does not send it twice.
+    await services.email.send({
+      to: notificationRecipient(env),
+      subject: `Order ${number} was cancelled, but the carrier has its parcel`,
+      text: [
+        `Order ${number} was cancelled and refunded, but the carrier reports it ${outcome.status ?? event.status}${event.trackingNumber ? ` (tracking number ${event.trackingNumber})` : ''}.`,
+        'A label was printed for it at the shipping platform. The order stays cancelled in the shop: if the parcel can still be stopped, ask the carrier; otherwise contact the customer.',
+        `The order: ${origin}/admin#order/${outcome.order_id}`,
+      ].join('\n\n'),
+      idempotencyKey: `cancelled-order-tracking-${outcome.order_id}`,
+    });
   }
   await retryShipments(db, platform, 2);
   return json({ received: true, outcome: outcome.outcome });

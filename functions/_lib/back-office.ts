@@ -21,7 +21,7 @@ import { handle, problem, readJsonBody, type FunctionHandler } from './http';
 import { getOrder, getOrderWithItems, type Order } from './orders';
 import { ConfigurationError } from './runtime';
 import { SHIPPING_PLATFORM_NOT_SET_UP } from './providers/select';
-import { sendToPlatformOnce } from './shipments';
+import { cancelAtPlatform, sendToPlatformOnce, updatePlatformAddress } from './shipments';
 
 export type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
 
@@ -92,6 +92,19 @@ export const orderActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('resend_confirmation'), orderId: z.uuid('orderId must be an order id') }),
   z.object({ action: z.literal('send_to_platform'), orderId: z.uuid('orderId must be an order id') }),
   z.object({
+    action: z.literal('change_address'),
+    orderId: z.uuid('orderId must be an order id'),
+    address: z.object(
+      Object.fromEntries(
+        (['addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'phone'] as const).map((field) => [
+          field,
+          z.string({ error: `address.${field} must be text.` }).max(200, 'Each address line is one line of up to 200 characters.'),
+        ]),
+      ) as Record<'addressLine1' | 'addressLine2' | 'city' | 'state' | 'postalCode' | 'phone', z.ZodString>,
+      { error: 'Give the address as its fields.' },
+    ),
+  }),
+  z.object({
     action: z.literal('refund_part'),
     orderId: z.uuid('orderId must be an order id'),
     amountCents: z
@@ -128,6 +141,8 @@ export interface BackOfficeContext {
   services: FulfilmentServices;
   /** The staff member's email, for the order's history. */
   actor: string;
+  /** The database as the staff member (their token), for the changes the database checks them for itself. */
+  asCaller?: SupabaseClient | null;
 }
 
 export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction): Promise<ActionOutcome> {
@@ -156,7 +171,9 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
       if (result === 'on_account') return { status: 409, message: `Order ${number} is a school's or parish's invoice: void the invoice, or give money back with a credit note on it.` };
       // The cancellation put the copies back: the cached live stock is out of date.
       await purgeLiveCatalog(ctx.services.cdn, `cancelling order ${order.id}`);
-      return refund(ctx, order.id, number, 'Order cancelled and stock put back');
+      const stillThere = ctx.services.shipping ? await cancelAtPlatform(ctx.db, ctx.services.shipping, order.id) : null;
+      const refunded = await refund(ctx, order.id, number, 'Order cancelled and stock put back');
+      return stillThere ? { ...refunded, message: `${refunded.message} ${stillThere}` } : refunded;
     }
     case 'retry_refund': {
       if (order.paymentStatus !== 'refund_due' || order.refundedAt) return { status: 409, message: 'This order has no refund due.' };
@@ -172,6 +189,8 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
     }
     case 'refund_part':
       return refundPart(ctx, order, number, action.amountCents, action.reason);
+    case 'change_address':
+      return changeAddress(ctx, order.id, action.address);
     case 'send_to_platform': {
       const platform = ctx.services.shipping;
       if (!platform) return { status: 409, message: SHIPPING_PLATFORM_NOT_SET_UP };
@@ -190,6 +209,24 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
       }
     }
   }
+}
+
+/**
+ * Changes the delivery address (the database checks the caller is staff and the order has not shipped), then the
+ * order at the shipping platform: the publisher is told in words when the platform still has, or printed, the old one.
+ */
+async function changeAddress(ctx: BackOfficeContext, orderId: string, address: Record<string, string>): Promise<ActionOutcome> {
+  if (!ctx.asCaller) return { status: 401, message: 'Sign in to use the back office.' };
+  const { data, error } = await ctx.asCaller.rpc('admin_change_address', { p_order_id: orderId, p_address: address });
+  // The database's own words for an address it will not take (a line too long, no first line or city).
+  if (error?.code === '22023') return { status: 400, message: error.message };
+  if (error) throw error;
+  const result = z.enum(['changed', 'unchanged', 'not_editable']).parse(data);
+  if (result === 'not_editable') return { status: 409, message: 'This order has shipped: its address can no longer be changed.' };
+  const done = 'Delivery address changed; the old one is in the history.';
+  if (result === 'unchanged' || !ctx.services.shipping) return { status: 200, message: done };
+  const warning = await updatePlatformAddress(ctx.db, ctx.services.shipping, orderId);
+  return { status: 200, message: warning ? `${done} ${warning}` : done };
 }
 
 const partRefundReservation = z.discriminatedUnion('outcome', [

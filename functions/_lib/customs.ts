@@ -1,8 +1,8 @@
 /**
  * An order's customs lines: the one place they are made, for the printed declaration and for the shipping
  * platform. Each line is one book: what customs read it as, its tariff code and origin (the product's customs
- * columns, from its book file) and what the buyer paid per copy, after the quantity price (already in the line's
- * price) and the order's promotion code (shared over the lines by their value). Never the list price.
+ * columns, from its book file) and what the buyer paid for it, after the quantity price (already in the line's
+ * price) and the order's promotion code (shared over the lines by their value, to the cent). Never the list price.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { fromCents, toCents } from '../../src/lib/money';
@@ -10,7 +10,9 @@ import { fromCents, toCents } from '../../src/lib/money';
 export interface CustomsLine {
   description: string;
   quantity: number;
-  /** Dollars, 2 dp: what the buyer paid per copy after discounts. */
+  /** Dollars, 2 dp: what the buyer paid for the line's copies after discounts; the lines add up to what was paid for the goods. */
+  valueAud: number;
+  /** Dollars, 2 dp: the line's value per copy, rounded to the cent (see splitCustomsValue for copies that add up exactly). */
   unitValueAud: number;
   hsCode: string;
   originCountry: string;
@@ -55,6 +57,27 @@ export function paidUnitValue(unitPrice: number, goods: number, discount: number
   return fromCents(Math.round((toCents(unitPrice) * (goodsCents - discountCents)) / goodsCents));
 }
 
+/**
+ * What was paid for each line, in cents: its price less its share of the discount, shared by the lines' value with
+ * the leftover cents going to the largest remainders, so the lines add up to exactly what was paid for the goods.
+ */
+export function paidLineCents(lines: ReadonlyArray<{ unitPrice: number; quantity: number }>, discount: number): number[] {
+  const gross = lines.map((line) => toCents(line.unitPrice) * line.quantity);
+  const goodsCents = gross.reduce((sum, cents) => sum + cents, 0);
+  const discountCents = Math.min(Math.max(toCents(discount), 0), goodsCents);
+  if (goodsCents <= 0 || discountCents === 0) return gross;
+  const exact = gross.map((cents) => (cents * discountCents) / goodsCents);
+  const shares = exact.map(Math.floor);
+  let left = discountCents - shares.reduce((sum, cents) => sum + cents, 0);
+  const byRemainder = exact.map((value, i) => ({ i, rest: value - Math.floor(value) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  for (const { i } of byRemainder) {
+    if (left <= 0) break;
+    shares[i]! += 1;
+    left -= 1;
+  }
+  return gross.map((cents, i) => cents - shares[i]!);
+}
+
 /** The order's customs lines (service-role client), in the order's item order by title. */
 export async function orderCustomsLines(db: SupabaseClient, orderId: string): Promise<CustomsLine[]> {
   const order = await db.from('orders').select('id, subtotal_amount, discount_amount').eq('id', orderId).maybeSingle();
@@ -79,14 +102,18 @@ export async function orderCustomsLines(db: SupabaseClient, orderId: string): Pr
     throw new CustomsDataError(`Customs data (customsDescription, hsCode, originCountry) is missing for ${lacking.join(', ')}: add it to the book file and sync the catalog.`, lacking);
   }
 
-  const goods = Number(order.data.subtotal_amount);
   const discount = Number(order.data.discount_amount ?? 0);
-  return rows.map((row) => {
+  const paid = paidLineCents(
+    rows.map((row) => ({ unitPrice: Number(row.price_at_time), quantity: row.quantity })),
+    discount,
+  );
+  return rows.map((row, i) => {
     const product = byId.get(row.product_id)!;
     return {
       description: product.customs_description!,
       quantity: row.quantity,
-      unitValueAud: paidUnitValue(Number(row.price_at_time), goods, discount),
+      valueAud: fromCents(paid[i]!),
+      unitValueAud: fromCents(Math.round(paid[i]! / row.quantity)),
       hsCode: product.hs_code!,
       originCountry: product.origin_country!,
       unitWeightGrams: Number(product.weight),

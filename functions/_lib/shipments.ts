@@ -8,6 +8,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { PDFDocument } from 'pdf-lib';
 import { z } from 'zod';
 import { orderNumber } from '../../src/lib/format';
+import { fromCents, toCents } from '../../src/lib/money';
+import { splitCustomsValue } from '../../src/features/customs/declaration';
 import { orderCustomsLines } from './customs';
 import { getOrderWithItems, type OrderWithItems } from './orders';
 import type { PlatformItem, PlatformOrder, ShippingPlatform, TrackingEvent } from './providers/shipping-platform';
@@ -52,15 +54,18 @@ export async function platformOrderOf(db: SupabaseClient, order: OrderWithItems)
           weight: Math.round(products.get(item.productId)?.weight ?? 0) / 1000,
           value: item.unitPrice,
         }))
-      : (await orderCustomsLines(db, order.id)).map((line) => ({
-          description: line.description.slice(0, 100),
-          sku: '',
-          quantity: line.quantity,
-          weight: Math.round(line.unitWeightGrams) / 1000,
-          value: line.unitValueAud,
-          tariffCode: line.hsCode,
-          countryOfOrigin: line.originCountry,
-        }));
+      : // The platform takes a value per copy: a line whose value does not divide by its copies goes as two items.
+        (await orderCustomsLines(db, order.id)).flatMap((line) =>
+          splitCustomsValue(line.quantity, toCents(line.valueAud)).map((part) => ({
+            description: line.description.slice(0, 100),
+            sku: '',
+            quantity: part.quantity,
+            weight: Math.round(line.unitWeightGrams) / 1000,
+            value: fromCents(part.unitCents),
+            tariffCode: line.hsCode,
+            countryOfOrigin: line.originCountry,
+          })),
+        );
   const totalKg = items.reduce((sum, i) => sum + i.weight * i.quantity, 0);
   // The parcel's size: the largest book's footprint, the copies stacked (metres, as Starshipit takes them).
   const dims = order.items.map((i) => products.get(i.productId)?.dimensions ?? {});
@@ -195,8 +200,11 @@ export async function joinLabels(pdfs: Uint8Array[], subject?: string): Promise<
 }
 
 const trackingOutcomeSchema = z.object({
-  outcome: z.enum(['unknown_order', 'unknown_parcel', 'duplicate', 'recorded', 'shipped', 'delivered', 'shipped_and_delivered']),
+  outcome: z.enum(['unknown_order', 'unknown_parcel', 'duplicate', 'recorded', 'shipped', 'delivered', 'shipped_and_delivered', 'cancelled_order']),
   order_id: z.string().optional(),
+  /** For a cancelled order: the event in words, and whether it is the first since the cancellation (the publisher is told once). */
+  status: z.string().optional(),
+  notify: z.boolean().optional(),
 });
 export type TrackingOutcome = z.infer<typeof trackingOutcomeSchema>;
 
@@ -213,4 +221,72 @@ export async function recordTrackingEvent(db: SupabaseClient, platform: Shipping
   });
   if (error) throw error;
   return trackingOutcomeSchema.parse(data);
+}
+
+/**
+ * After the publisher changed an order's delivery address: the order at the platform goes to the new one. Answers a
+ * sentence for the publisher when the platform still has (or printed) the old address, else null; the order's
+ * history says the same. Never throws: the address change stands whatever the platform answers.
+ */
+export async function updatePlatformAddress(db: SupabaseClient, platform: ShippingPlatform, orderId: string): Promise<string | null> {
+  const actor = platformActor(platform);
+  const note = async (detail: string) => {
+    const { error } = await db.from('order_events').insert({ order_id: orderId, action: 'address_changed', detail: detail.slice(0, 500), actor });
+    if (error) console.error(`[shipments] could not record the platform's address note on ${orderId}`, error);
+  };
+  try {
+    const { data, error } = await db.from('shipments').select('state, platform_order_id, labelled_at').eq('order_id', orderId).maybeSingle();
+    if (error) throw error;
+    // Not at the platform yet: it will be sent with the new address.
+    if (!data?.platform_order_id || data.state === 'pending' || data.state === 'failed') return null;
+    // A label printed at the platform itself shows as its 'Printed' tracking event.
+    const printed = await db.from('shipment_tracking_events').select('id').eq('order_id', orderId).eq('status', 'Printed').limit(1);
+    if (printed.error) throw printed.error;
+    if (data.labelled_at || data.state !== 'sent' || (printed.data ?? []).length > 0) {
+      const message = `The label already printed at ${platform.name === 'starshipit' ? 'Starshipit' : 'the shipping platform'} carries the old address: print a new label there before the parcel goes.`;
+      await note(message);
+      return message;
+    }
+    const order = await platformOrderOf(db, await getOrderWithItems(db, orderId));
+    await platform.updateOrder(String(data.platform_order_id), { destination: order.destination });
+    await note('The shipping platform has the new address.');
+    return null;
+  } catch (cause) {
+    console.error(`[shipments] the new address of ${orderId} did not reach ${platform.name}`, cause);
+    const message = `The shipping platform still has the old address (${cause instanceof Error ? cause.message : String(cause)}): change it there before printing the label.`;
+    await note(message);
+    return message;
+  }
+}
+
+/**
+ * After the publisher cancelled an order: its order at the platform is deleted, so it is never labelled there, and
+ * its shipment is cancelled. Answers a sentence for the publisher when the platform still has it, else null. Never throws.
+ */
+export async function cancelAtPlatform(db: SupabaseClient, platform: ShippingPlatform, orderId: string): Promise<string | null> {
+  const actor = platformActor(platform);
+  const where = platform.name === 'starshipit' ? 'Starshipit' : 'the shipping platform';
+  const cancelled = async (detail: string) => {
+    const { error } = await db.rpc('record_shipment_cancelled', { p_order_id: orderId, p_detail: detail, p_actor: actor });
+    if (error) console.error(`[shipments] could not record the cancelled shipment of ${orderId}`, error);
+  };
+  try {
+    const { data, error } = await db.from('shipments').select('state, platform_order_id').eq('order_id', orderId).maybeSingle();
+    if (error) throw error;
+    if (!data) return null;
+    if (data.state === 'pending' || data.state === 'failed') {
+      await cancelled(`Not sent to ${where}: the order was cancelled first.`);
+      return null;
+    }
+    if (data.state !== 'sent' || !data.platform_order_id) return null;
+    const printed = await db.from('shipment_tracking_events').select('id').eq('order_id', orderId).eq('status', 'Printed').limit(1);
+    if (printed.error) throw printed.error;
+    if ((printed.data ?? []).length > 0) return `Its label was already printed at ${where}: cancel the label there so the parcel does not go.`;
+    await platform.deleteOrder(String(data.platform_order_id));
+    await cancelled(`Deleted at ${where}.`);
+    return null;
+  } catch (cause) {
+    console.error(`[shipments] the cancelled order ${orderId} is still at ${platform.name}`, cause);
+    return `It is still at ${where} (${cause instanceof Error ? cause.message : String(cause)}): delete it there so it is not labelled.`;
+  }
 }

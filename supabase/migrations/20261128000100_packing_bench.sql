@@ -2,7 +2,8 @@
 -- label printed from /admin puts the tracking number on the order, and the platform's tracking events move it on
 -- (lodged or in transit: shipped; delivered: completed).
 --
--- A shipment row per order: pending → sent → labelled → shipped → delivered, or failed (retried). Sending is claimed
+-- A shipment row per order: pending → sent → labelled → shipped → delivered, or failed (retried), or cancelled (the
+-- order was cancelled before its label: taken off the platform). Sending is claimed
 -- under the row's lock with a lease, so two fulfilment calls at once send one platform order; a claim whose answer
 -- was lost is looked up at the platform by the order's number before it is sent again.
 
@@ -25,7 +26,7 @@ create table public.shipments (
   -- The shop's order number, which is the platform's order_number: tracking events are bound to an order by it.
   order_number text not null unique check (order_number ~ '^[0-9A-F]{8}$'),
   platform text not null check (platform in ('starshipit', 'local-test')),
-  state text not null default 'pending' check (state in ('pending', 'sent', 'labelled', 'shipped', 'delivered', 'failed')),
+  state text not null default 'pending' check (state in ('pending', 'sent', 'labelled', 'shipped', 'delivered', 'failed', 'cancelled')),
   platform_order_id text check (platform_order_id is null or char_length(platform_order_id) between 1 and 100),
   attempts integer not null default 0 check (attempts >= 0),
   last_error text check (last_error is null or char_length(last_error) <= 500),
@@ -35,7 +36,7 @@ create table public.shipments (
   labelled_at timestamptz,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  constraint shipments_sent_has_platform_id check (state in ('pending', 'failed') or platform_order_id is not null)
+  constraint shipments_sent_has_platform_id check (state in ('pending', 'failed', 'cancelled') or platform_order_id is not null)
 );
 comment on table public.shipments is 'each paid order''s parcel at the shipping platform: sent once, labelled, tracked';
 
@@ -161,10 +162,30 @@ begin
 end;
 $$;
 
+-- The order was cancelled before its label: its shipment is cancelled (off the retry list), and the history says
+-- whether the platform dropped it ('cancelled'), or 'not_open' when it had a label or was never made.
+create function public.record_shipment_cancelled(p_order_id uuid, p_detail text, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.shipments set state = 'cancelled', claimed_at = null where order_id = p_order_id and state in ('pending', 'sent', 'failed');
+  if not found then
+    return 'not_open';
+  end if;
+  insert into public.order_events (order_id, action, detail, actor) values (p_order_id, 'cancelled', left(coalesce(p_detail, ''), 500), p_actor);
+  return 'cancelled';
+end;
+$$;
+
 -- One tracking event from the platform, bound to an order the shop sent by its order number. Answers:
 -- 'unknown_order' (no shipment with that number), 'unknown_parcel' (another tracking number than the order's),
 -- 'duplicate' (this event was received before), 'recorded' (kept; the order does not move), 'shipped' (the order
--- shipped with this event's tracking number: its shipping email is due) or 'delivered' (the order is completed).
+-- shipped with this event's tracking number: its shipping email is due), 'delivered' (the order is completed) or
+-- 'cancelled_order' (the order was cancelled and refunded, yet the carrier has the parcel: it stays cancelled, and
+-- 'notify' is true for the first such event, so the publisher is told once).
 create function public.record_tracking_event(p_order_number text, p_event_key text, p_status text, p_tracking_number text, p_carrier text,
   p_occurred_at timestamptz, p_actor text)
 returns jsonb
@@ -178,6 +199,7 @@ declare
   v_moves_to text;
   v_outcome text := 'recorded';
   v_label text;
+  v_first boolean;
 begin
   select * into v_shipment from public.shipments where order_number = upper(p_order_number) for update;
   if not found or v_shipment.state in ('pending', 'failed') then
@@ -205,8 +227,18 @@ begin
     when 'Exception' then 'Delayed: the carrier reported a problem'
     when 'Cancelled' then 'Cancelled by the carrier'
     else p_status end;
-  -- Only a newer event is the latest one: an old event arriving late is kept in the list, not shown as current.
-  if v_order.tracking_status_at is null or p_occurred_at >= v_order.tracking_status_at then
+  -- A parcel labelled at the platform itself after the shop cancelled the order: kept and told, nothing moves.
+  if v_order.status = 'cancelled' then
+    -- The shipment's row is locked above, so two events at once cannot both be the first.
+    v_first := not exists (select 1 from public.order_events e
+      where e.order_id = v_order.id and e.action = 'tracking_update' and e.detail like 'After cancellation: %');
+    insert into public.order_events (order_id, action, detail, actor) values (v_order.id, 'tracking_update', left('After cancellation: ' || v_label, 500), p_actor);
+    return jsonb_build_object('outcome', 'cancelled_order', 'order_id', v_order.id, 'status', v_label, 'notify', v_first);
+  end if;
+  -- Only a newer event is the latest one: an old event arriving late is kept in the list, not shown as current. Once
+  -- delivered, a stray later scan (in transit after delivered) is kept too, but the shopper still reads Delivered.
+  if (v_order.tracking_status_at is null or p_occurred_at >= v_order.tracking_status_at)
+    and (v_order.status <> 'completed' or p_status = 'Delivered') then
     update public.orders set tracking_status = left(v_label, 60), tracking_status_at = p_occurred_at where id = v_order.id;
   end if;
   insert into public.order_events (order_id, action, detail, actor) values (v_order.id, 'tracking_update', left(v_label, 500), p_actor);
@@ -269,11 +301,11 @@ revoke all on public.shipments, public.shipment_tracking_events from public, ano
 grant select on public.shipments, public.shipment_tracking_events to service_role;
 
 revoke all on function public.claim_shipment_send(uuid, text), public.record_shipment_sent(uuid, text, text), public.record_shipment_failed(uuid, text, text),
-  public.record_shipment_label(uuid, text, text, text), public.record_tracking_event(text, text, text, text, text, timestamptz, text),
+  public.record_shipment_label(uuid, text, text, text), public.record_shipment_cancelled(uuid, text, text), public.record_tracking_event(text, text, text, text, text, timestamptz, text),
   public.shipments_to_retry(integer)
   from public, anon, authenticated, service_role;
 grant execute on function public.claim_shipment_send(uuid, text), public.record_shipment_sent(uuid, text, text), public.record_shipment_failed(uuid, text, text),
-  public.record_shipment_label(uuid, text, text, text), public.record_tracking_event(text, text, text, text, text, timestamptz, text),
+  public.record_shipment_label(uuid, text, text, text), public.record_shipment_cancelled(uuid, text, text), public.record_tracking_event(text, text, text, text, text, timestamptz, text),
   public.shipments_to_retry(integer)
   to service_role;
 revoke all on function public.order_detail(uuid) from public, anon, authenticated, service_role;

@@ -6,6 +6,7 @@
  * copy (the 10-copy price, not the list price). A domestic order printed beside it gets no declaration. The shipping
  * platform's TEST page shows the US order's customs lines as the platform received them.
  */
+import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { formatPrice, orderNumber } from '../../src/lib/format';
 import { internationalPrice } from '../../src/lib/international-rates';
@@ -155,4 +156,38 @@ test('declarations that cannot be loaded leave the slips printable, and say why 
   await expect(page.getByRole('article', { name: `Packing slip ${orderNumber(order!.id)}` })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('alert')).toContainText(problem);
   await expect(page.getByRole('article', { name: /^Customs declaration/ })).toHaveCount(0);
+});
+
+test('a UK order for 3 copies with $10 off is declared at $56.00, what was paid, its copies to the cent', async ({ page, request }) => {
+  const id = randomUUID();
+  const codeId = randomUUID();
+  await asService(request, 'POST', 'promotion_codes', { id: codeId, code: `TENOFF${Date.now()}`, kind: 'amount', amount: 10, created_by: 'publisher@example.com' });
+  // Seeded: the checkout is not what is tested here, only what the declaration adds up to.
+  await asService(request, 'POST', 'orders', {
+    id,
+    customer_email: uniqueEmail('customs-uk'),
+    customer_name: 'Ann Cent',
+    subtotal_amount: 66,
+    discount_amount: 10,
+    promotion_code_id: codeId,
+    promotion_code: 'TENOFF',
+    shipping_amount: 40,
+    total_amount: 96,
+    shipping_address: { addressLine1: '1 Penny Lane', city: 'Liverpool', postalCode: 'L18 1DE', country: 'GB' },
+    shipping_method: { name: 'International Standard' },
+  });
+  await asService(request, 'POST', 'order_items', { order_id: id, product_id: 'book-10-reasons', title: '10 Reasons', quantity: 3, price_at_time: 22 });
+  const staff = uniqueEmail('customs-cent-staff');
+  await grantStaff(request, staff);
+  await staffSignsIn(page, staff);
+  await page.goto(`/admin/packing-slip?order=${id}`);
+  const declaration = page.getByRole('article', { name: `Customs declaration ${orderNumber(id)}` });
+  await expect(declaration).toBeVisible({ timeout: 15_000 });
+  await expect(declaration.getByTestId('customs-line').getByRole('cell').nth(3)).toHaveText(`${formatPrice(56)}2 × ${formatPrice(18.67)}, 1 × ${formatPrice(18.66)}`);
+  await expect(declaration.getByTestId('customs-totals')).toContainText(`${formatPrice(56)} AUD`);
+  for (const size of WIDTHS) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: test.info().outputPath(`declaration-to-the-cent-${size.width}.png`), fullPage: true });
+  }
 });

@@ -175,3 +175,27 @@ test('a forged, a repeated and an unknown order’s tracking event change nothin
   expect(await asService<unknown[]>(request, 'GET', `orders?select=id&tracking_number=eq.${strangerTracking}`)).toEqual([]);
   expect(await orderRow(request, orderId)).toEqual(delivered);
 });
+
+test('a delivery address changed in /admin reaches the order at the platform before its label', async ({ page, request }) => {
+  const book = await ownProduct(request, 'bench-address', { stock: 10 });
+  const email = uniqueEmail('bench-mover');
+  const orderId = await buysThroughCheckout(request, book.id, 1, email);
+  const number = numberOf(orderId);
+  const atPlatform = page.locator(`article[data-order="${number}"]`);
+
+  const publisher = uniqueEmail('bench-address-publisher');
+  staffCli('add', publisher);
+  await staffSignsIn(page, publisher);
+  await page.getByLabel('Search by order number or email').fill(email);
+  await page.getByRole('link', { name: number }).click();
+  await expect(page.getByTestId('shipment-state')).toHaveText(/At the shipping platform: ready for its label/);
+  await page.getByRole('button', { name: 'Edit delivery address' }).click();
+  await page.getByLabel('Address line 1').fill('7 Changed Lane');
+  await page.getByRole('button', { name: 'Save address' }).click();
+  await expect(page.getByText('Delivery address changed; the old one is in the history.').first()).toBeVisible();
+  await expect(page.getByText(/The shipping platform has the new address\./)).toBeVisible();
+  await lookAtBothWidths(page, 'bench-address-changed');
+
+  await page.goto('/api/test-shipping');
+  await expect(atPlatform.getByText(/7 Changed Lane/)).toBeVisible();
+});

@@ -7,7 +7,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalog } from '@/features/catalog/book-files';
-import { CustomsDataError, orderCustomsLines, paidUnitValue } from '../../functions/_lib/customs';
+import { splitCustomsValue } from '@/features/customs/declaration';
+import { CustomsDataError, orderCustomsLines, paidLineCents, paidUnitValue } from '../../functions/_lib/customs';
 import { DATABASES, type TestDatabase } from '../helpers/test-databases';
 
 const ORDER = '00000000-0000-4000-8000-0000000c0001';
@@ -79,6 +80,47 @@ describe('a copy’s paid value', () => {
   });
 });
 
+describe('each line’s paid value, to the cent', () => {
+  it('3 copies at $22 with $10 off are declared at $56.00, as 2 × $18.67 and 1 × $18.66', () => {
+    expect(paidLineCents([{ unitPrice: 22, quantity: 3 }], 10)).toEqual([5600]);
+    expect(splitCustomsValue(3, 5600)).toEqual([
+      { quantity: 2, unitCents: 1867 },
+      { quantity: 1, unitCents: 1866 },
+    ]);
+    expect(splitCustomsValue(25, 40500)).toEqual([{ quantity: 25, unitCents: 1620 }]);
+  });
+
+  it('the lines add up to what was paid for the goods, whatever the code', () => {
+    for (const [lines, discount] of [
+      [
+        [
+          { unitPrice: 22, quantity: 3 },
+          { unitPrice: 12.95, quantity: 1 },
+          { unitPrice: 9.99, quantity: 7 },
+        ],
+        10,
+      ],
+      [
+        [
+          { unitPrice: 18, quantity: 1 },
+          { unitPrice: 18, quantity: 1 },
+          { unitPrice: 18, quantity: 1 },
+        ],
+        10,
+      ],
+      [[{ unitPrice: 22, quantity: 1 }], 30],
+    ] as const) {
+      const paid = paidLineCents(lines, discount);
+      const goods = lines.reduce((sum, line) => sum + Math.round(line.unitPrice * 100) * line.quantity, 0);
+      expect(paid.reduce((sum, cents) => sum + cents, 0)).toBe(Math.max(goods - discount * 100, 0));
+      for (const [i, cents] of paid.entries()) {
+        const split = splitCustomsValue(lines[i]!.quantity, cents);
+        expect(split.reduce((sum, part) => sum + part.quantity * part.unitCents, 0)).toBe(cents);
+      }
+    }
+  });
+});
+
 describe.each(DATABASES)('customs data on the $label', ({ open }) => {
   let db: TestDatabase;
 
@@ -121,7 +163,17 @@ describe.each(DATABASES)('customs data on the $label', ({ open }) => {
         values ('${ORDER}', 'us@example.com', 450, 45, '${CODE}', 'PARISH10', 60, 465, '{"country": "US"}', '{"name": "International Standard"}');
       insert into public.order_items (order_id, product_id, title, quantity, price_at_time) values ('${ORDER}', 'book-10-reasons', '10 Reasons', 25, 18);`);
     const lines = await orderCustomsLines(serviceClientOn(db), ORDER);
-    expect(lines).toEqual([{ description: "Printed children's picture book", quantity: 25, unitValueAud: 16.2, hsCode: '4903.00', originCountry: 'AU', unitWeightGrams: 300 }]);
+    expect(lines).toEqual([{ description: "Printed children's picture book", quantity: 25, valueAud: 405, unitValueAud: 16.2, hsCode: '4903.00', originCountry: 'AU', unitWeightGrams: 300 }]);
+  });
+
+  it('a UK order for 3 copies with $10 off is declared at $56.00, what was paid for the goods', async () => {
+    const uk = '00000000-0000-4000-8000-0000000c0003';
+    await db.admin.exec(`
+      insert into public.orders (id, customer_email, subtotal_amount, discount_amount, promotion_code_id, promotion_code, shipping_amount, total_amount, shipping_address, shipping_method)
+        values ('${uk}', 'uk@example.com', 66, 10, '${CODE}', 'PARISH10', 40, 96, '{"country": "GB"}', '{"name": "International Standard"}');
+      insert into public.order_items (order_id, product_id, title, quantity, price_at_time) values ('${uk}', 'book-10-reasons', '10 Reasons', 3, 22);`);
+    const lines = await orderCustomsLines(serviceClientOn(db), uk);
+    expect(lines).toEqual([expect.objectContaining({ quantity: 3, valueAud: 56, unitValueAud: 18.67 })]);
   });
 
   it('names the book that lacks customs data, and an order that is not there', async () => {

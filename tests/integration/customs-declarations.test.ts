@@ -70,7 +70,7 @@ describe('/api/admin-customs', () => {
     const answer: CustomsAnswer = customsAnswerSchema.parse(body);
     expect(answer.sender).toEqual({ name: LOCAL_SELLER.legalName, address: CONSENT.localPostalAddress, abn: LOCAL_SELLER.abn });
     expect(answer.declarations).toEqual([
-      { orderId: us, lines: [{ description: "Printed children's picture book", quantity: 10, unitValueAud: 20, hsCode: '4903.00', originCountry: 'AU', unitWeightGrams: 300 }] },
+      { orderId: us, lines: [{ description: "Printed children's picture book", quantity: 10, valueAud: 200, unitValueAud: 20, hsCode: '4903.00', originCountry: 'AU', unitWeightGrams: 300 }] },
     ]);
   });
 

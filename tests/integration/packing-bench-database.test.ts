@@ -123,6 +123,34 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
     expect(await row(order.id)).toMatchObject({ status: 'shipped', tracking_number: 'LX123456785AU', state: 'shipped', tracking_status: 'Lodged with the carrier' });
   });
 
+  it('a cancelled order: its shipment is cancelled once; a later tracking event keeps the order cancelled and asks for one notice', async () => {
+    const order = await paidOrder();
+    await claim(order.id);
+    await sent(order.id, '5001');
+    expect(await call<string>(`select public.cancel_paid_order($1, 'publisher@example.com') as r`, [order.id])).toBe('cancelled');
+    expect(await call<string>(`select public.record_shipment_cancelled($1, 'Deleted at Starshipit.', 'Starshipit') as r`, [order.id])).toBe('cancelled');
+    expect(await call<string>(`select public.record_shipment_cancelled($1, 'Deleted at Starshipit.', 'Starshipit') as r`, [order.id])).toBe('not_open');
+    expect(await row(order.id)).toMatchObject({ status: 'cancelled', state: 'cancelled' });
+    expect((await claim(order.id)).outcome).toBe('not_paid');
+    const lodged = await tracking(order.number, key(), 'Dispatched', 'LX123456785AU');
+    expect(lodged).toMatchObject({ outcome: 'cancelled_order', order_id: order.id, status: 'Lodged with the carrier', notify: true });
+    expect(await tracking(order.number, key(), 'Delivered', 'LX123456785AU')).toMatchObject({ outcome: 'cancelled_order', notify: false });
+    expect(await row(order.id)).toMatchObject({ status: 'cancelled', tracking_number: null, state: 'cancelled' });
+    expect((await history(order.id)).slice(-2)).toEqual(['tracking_update', 'tracking_update']);
+  });
+
+  it('once delivered, a later scan that is not a delivery is kept but does not replace Delivered as the latest', async () => {
+    const order = await paidOrder();
+    await claim(order.id);
+    await sent(order.id, '6001');
+    await label(order.id, '33TST6000001');
+    expect((await tracking(order.number, key(), 'Delivered', '33TST6000001', '2026-11-21T01:00:00Z')).outcome).toBe('delivered');
+    expect((await tracking(order.number, key(), 'InTransit', '33TST6000001', '2026-11-21T05:00:00Z')).outcome).toBe('recorded');
+    expect(await row(order.id)).toMatchObject({ status: 'completed', tracking_status: 'Delivered' });
+    const { rows } = await db.admin.query(`select count(*)::int as n from public.shipment_tracking_events where order_id = $1`, [order.id]);
+    expect(rows[0]).toEqual({ n: 2 });
+  });
+
   it('the tracking history is append-only', async () => {
     await expect(db.admin.exec(`update public.shipment_tracking_events set status = 'x'`)).rejects.toThrow();
   });

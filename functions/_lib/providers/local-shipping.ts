@@ -14,7 +14,7 @@ import { s10CheckDigit } from '../../../src/features/admin/shipment';
 import { SITE } from '../../../src/config/site';
 import { countryName } from '../../../src/lib/format';
 import { WebhookSignatureError } from './errors';
-import type { PlatformLabel, PlatformOrder, ShippingPlatform } from './shipping-platform';
+import type { PlatformDestination, PlatformLabel, PlatformOrder, ShippingPlatform } from './shipping-platform';
 import { readTrackingEvent, STARSHIPIT_SIGNATURE_HEADER, starshipitSignatureMatches } from './starshipit';
 
 export const DEFAULT_SHIPPING_FILE = 'local/.data/shipping-platform.jsonl';
@@ -25,7 +25,9 @@ export const LOCAL_SENDER = { name: SITE.name, lines: ['PO Box 0000 (TEST)', 'PA
 export type LocalShippingLine =
   | { type: 'order'; at: string; platformOrderId: string; order: PlatformOrder }
   | { type: 'label'; at: string; platformOrderId: string; trackingNumber: string; carrier: string; service: string }
-  | { type: 'event'; at: string; platformOrderId: string; status: string; sent?: SentEvent };
+  | { type: 'event'; at: string; platformOrderId: string; status: string; sent?: SentEvent }
+  | { type: 'destination'; at: string; platformOrderId: string; destination: PlatformDestination }
+  | { type: 'deleted'; at: string; platformOrderId: string };
 
 /** The webhook body the TEST page posted and its signature, kept so a repeat of the very same delivery can be tried. */
 export interface SentEvent {
@@ -73,6 +75,8 @@ export async function localShipments(file: string = shippingFileFromEnv()): Prom
     if (!shipment) continue;
     if (line.type === 'label') shipment.label ??= { trackingNumber: line.trackingNumber, carrier: line.carrier, service: line.service };
     if (line.type === 'event') shipment.events.push({ status: line.status, at: line.at, ...(line.sent && { sent: line.sent }) });
+    if (line.type === 'destination') shipment.order = { ...shipment.order, destination: line.destination };
+    if (line.type === 'deleted') byId.delete(line.platformOrderId);
   }
   return [...byId.values()];
 }
@@ -176,6 +180,19 @@ export function createLocalShipping(options: { file?: string; webhookSecret?: st
     async findOrder(orderNumber) {
       const found = (await localShipments(file())).find((s) => s.order.orderNumber === orderNumber);
       return found ? { platformOrderId: found.platformOrderId } : null;
+    },
+    async updateOrder(platformOrderId, { destination }) {
+      const shipment = await find(platformOrderId);
+      if (!shipment) throw new Error(`The shipping stand-in has no order ${platformOrderId}.`);
+      // As Starshipit does: a printed label is not changed by a new address.
+      if (shipment.label) throw new Error(`The shipping stand-in already printed the label of order ${platformOrderId}.`);
+      await append(file(), { type: 'destination', at: new Date().toISOString(), platformOrderId, destination });
+    },
+    async deleteOrder(platformOrderId) {
+      const shipment = await find(platformOrderId);
+      if (!shipment) return;
+      if (shipment.label) throw new Error(`The shipping stand-in already printed the label of order ${platformOrderId}.`);
+      await append(file(), { type: 'deleted', at: new Date().toISOString(), platformOrderId });
     },
     async printLabel(platformOrderId): Promise<PlatformLabel> {
       const shipment = await find(platformOrderId);

@@ -75,6 +75,10 @@ export interface ShippingPlatform {
   createOrder(order: PlatformOrder): Promise<{ platformOrderId: string }>;
   /** The platform's id of an order already sent with this number, or null: a send whose answer was lost is found here. */
   findOrder(orderNumber: string): Promise<{ platformOrderId: string } | null>;
+  /** Changes where an order already at the platform goes (before its label is printed: a printed label keeps the old address). */
+  updateOrder(platformOrderId: string, change: { destination: PlatformDestination }): Promise<void>;
+  /** Takes an order without a label off the platform (the shop cancelled it), so it is never labelled there. */
+  deleteOrder(platformOrderId: string): Promise<void>;
   /** Prints (buys) the order's label, or prints it again when `reprint` is set. */
   printLabel(platformOrderId: string, options: { reprint: boolean }): Promise<PlatformLabel>;
   /** Checks a tracking webhook's authentication and reads its event; throws WebhookSignatureError when it is not the platform's. */

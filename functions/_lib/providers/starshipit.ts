@@ -7,6 +7,8 @@
  * and `errors: [{ message, details }]`; too many requests answer 429.
  *   POST /api/orders { order: { order_number, reference, shipping_method, destination, items, packages } } → { order: { order_id } }
  *   GET  /api/orders?order_number=…                                                      → { order: { order_id } }
+ *   PUT  /api/orders { order: { order_id, destination } }       (only the fields given change; refused once shipped)
+ *   DELETE /api/orders/delete?order_id=…                                                  (an order not yet shipped)
  *   POST /api/orders/shipment { order_id, reprint }                   → { labels: [base64 PDF], tracking_numbers, carrier_name }
  *   GET  /api/orders/unshipped?limit=1                                                   (the doctor's cheap check)
  * Webhook (https://support.starshipit.com/hc/en-us/articles/360000376436-Webhook-notifications and
@@ -21,7 +23,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigurationError } from '../runtime';
 import { ProviderError, WebhookSignatureError } from './errors';
-import type { PlatformLabel, PlatformOrder, ShippingPlatform, TrackingEvent } from './shipping-platform';
+import type { PlatformDestination, PlatformLabel, PlatformOrder, ShippingPlatform, TrackingEvent } from './shipping-platform';
 import { requestProvider, type ProviderHttpResponse } from './transport';
 
 /** How errors and logs name it; the platform's own name (`name`) stays 'starshipit'. */
@@ -126,12 +128,19 @@ export function readTrackingEvent(rawBody: string): TrackingEvent {
   return { orderNumber: e.order_number.trim(), trackingNumber, carrier: e.carrier_name?.trim() || null, status: e.tracking_status, occurredAt, eventKey: key };
 }
 
+function destinationBody(d: PlatformDestination) {
+  return { name: d.name, email: d.email, phone: d.phone ?? '', street: d.street, suburb: d.suburb, city: d.city, state: d.state, post_code: d.postCode, country: d.country };
+}
+
+/** Starshipit's order ids are numbers; an id that is not one is passed as it is. */
+const orderIdOf = (platformOrderId: string) => (/^\d+$/.test(platformOrderId) ? Number(platformOrderId) : platformOrderId);
+
 export function createStarshipit(options: StarshipitOptions): ShippingPlatform {
   // Five seconds: it runs after a payment is fulfilled, inside the payment webhook's own time.
   const { apiKey, subscriptionKey, webhookSecret, fetch: fetchImpl = globalThis.fetch, timeoutMs = 5000 } = options;
   const base = (options.baseUrl ?? 'https://api.starshipit.com').replace(/\/$/, '');
   const headers = { 'StarShipIT-Api-Key': apiKey, 'Ocp-Apim-Subscription-Key': subscriptionKey, 'content-type': 'application/json', accept: 'application/json' };
-  const call = (method: 'GET' | 'POST', path: string, body?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) =>
     requestProvider(NAME, fetchImpl, `${base}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }, timeoutMs);
 
   /** A 2xx answer Starshipit marked unsuccessful is a refusal too. */
@@ -145,17 +154,7 @@ export function createStarshipit(options: StarshipitOptions): ShippingPlatform {
           order_number: order.orderNumber,
           reference: order.reference,
           shipping_method: order.shippingMethod,
-          destination: {
-            name: order.destination.name,
-            email: order.destination.email,
-            phone: order.destination.phone ?? '',
-            street: order.destination.street,
-            suburb: order.destination.suburb,
-            city: order.destination.city,
-            state: order.destination.state,
-            post_code: order.destination.postCode,
-            country: order.destination.country,
-          },
+          destination: destinationBody(order.destination),
           items: order.items.map((i) => ({
             description: i.description,
             ...(i.sku ? { sku: i.sku } : {}),
@@ -184,9 +183,18 @@ export function createStarshipit(options: StarshipitOptions): ShippingPlatform {
       const parsed = orderAnswer.safeParse(response.body);
       return parsed.success ? { platformOrderId: String(parsed.data.order.order_id) } : null;
     },
+    async updateOrder(platformOrderId, { destination }) {
+      const response = await call('PUT', '/api/orders', { order: { order_id: orderIdOf(platformOrderId), destination: destinationBody(destination) } });
+      if (refused(response)) throw failure(`the new address of order ${platformOrderId}`, response);
+    },
+    async deleteOrder(platformOrderId) {
+      const response = await call('DELETE', `/api/orders/delete?${new URLSearchParams({ order_id: platformOrderId })}`);
+      // Already gone is what was asked for.
+      if (response.status === 404) return;
+      if (refused(response)) throw failure(`the deletion of order ${platformOrderId}`, response);
+    },
     async printLabel(platformOrderId, { reprint }): Promise<PlatformLabel> {
-      const id = /^\d+$/.test(platformOrderId) ? Number(platformOrderId) : platformOrderId;
-      const response = await call('POST', '/api/orders/shipment', { order_id: id, reprint });
+      const response = await call('POST', '/api/orders/shipment', { order_id: orderIdOf(platformOrderId), reprint });
       if (refused(response)) throw failure(`the label of order ${platformOrderId}`, response);
       const parsed = labelAnswer.safeParse(response.body);
       if (!parsed.success || parsed.data.labels.length === 0) {

@@ -4,10 +4,16 @@
  * paid, HS code, origin, net weight), the totals, the category "Sale of goods", and that printed books are
  * informational materials. Since 2025 a parcel to the US without this data is returned.
  */
-import { type CustomsAnswer, type CustomsLineView, declarationTotals, isPrintedMatter } from '@/features/customs/declaration';
+import { type CustomsAnswer, type CustomsLineView, declarationTotals, isPrintedMatter, splitCustomsValue } from '@/features/customs/declaration';
 import { formatPrice, orderNumber } from '@/lib/format';
 import type { OrderDetail } from './api';
 import { addressLines } from './OrderDetail';
+
+/** A line's value per copy: "$18.67 each", or the copies by value when the cents do not divide ("2 × $18.67, 1 × $18.66"). */
+function valueEach(line: CustomsLineView): string {
+  const parts = splitCustomsValue(line.quantity, Math.round(line.valueAud * 100));
+  return parts.length === 1 ? `${formatPrice(parts[0]!.unitCents / 100)} each` : parts.map((p) => `${p.quantity} × ${formatPrice(p.unitCents / 100)}`).join(', ');
+}
 
 const CATEGORIES = ['Gift', 'Documents', 'Commercial sample', 'Returned goods', 'Sale of goods', 'Other'] as const;
 const kg = (grams: number) => (grams / 1000).toFixed(3);
@@ -139,8 +145,8 @@ function Lines({ lines, shippingAmount, shippingName }: { lines: readonly Custom
                 <td className={`${cell} text-right`}>{line.quantity}</td>
                 <td className={`${cell} text-right`}>{kg(line.unitWeightGrams * line.quantity)}</td>
                 <td className={`${cell} text-right`}>
-                  {formatPrice(line.unitValueAud * line.quantity)}
-                  {line.quantity > 1 && <span className="block text-xs text-slate-600">{formatPrice(line.unitValueAud)} each</span>}
+                  {formatPrice(line.valueAud)}
+                  {line.quantity > 1 && <span className="block text-xs text-slate-600">{valueEach(line)}</span>}
                 </td>
                 <td className={`${cell} sm:font-mono`}>{line.hsCode}</td>
                 <td className={cell}>{line.originCountry}</td>

@@ -126,6 +126,7 @@ export const SHIPMENT_STATES: Record<NonNullable<Order['shipment']>['state'], st
   shipped: 'With the carrier',
   delivered: 'Delivered',
   failed: 'Not at the shipping platform: sending failed, it will be tried again',
+  cancelled: 'Cancelled: taken off the shipping platform',
 };
 
 /**
@@ -234,14 +235,14 @@ function AddressForm({ order, reload }: { order: Order; reload: () => void }) {
   }
   async function save(event: SubmitEvent) {
     event.preventDefault();
-    await changeAndReload(
-      async () => {
-        const result = await changeAddress(order.id, address);
-        if (result === 'not_editable') throw new Error('This order has shipped: its address can no longer be changed.');
-      },
-      'Delivery address changed; the old one is in the history.',
-      reload,
-    );
+    // The server's sentence: it says too when the shipping platform still has, or printed, the old address.
+    try {
+      const message = await changeAddress(order.id, address);
+      toast({ title: message, ...(message.includes('old address') && { variant: 'error' as const }) });
+    } catch (error) {
+      toast({ title: error instanceof Error ? error.message : 'The change failed.', variant: 'error' });
+    }
+    reload();
   }
   return (
     <form onSubmit={save} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" aria-labelledby="address-heading">

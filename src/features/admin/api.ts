@@ -94,7 +94,7 @@ const orderDetail = z.object({
   shipment: z.optional(
     z.nullable(
       z.object({
-        state: z.enum(['pending', 'sent', 'labelled', 'shipped', 'delivered', 'failed']),
+        state: z.enum(['pending', 'sent', 'labelled', 'shipped', 'delivered', 'failed', 'cancelled']),
         platform: text,
         platform_order_id: maybeText,
         attempts: z.number(),
@@ -200,8 +200,8 @@ export const getOrder = (orderId: string) => rpc(orderDetail, 'admin_get_order',
 export const markMessageHandled = (id: string) => rpc(z.boolean(), 'admin_mark_message_handled', { p_message_id: id }, 'mark the message handled');
 export const setOrderNote = (orderId: string, note: string) => rpc(z.boolean(), 'admin_set_order_note', { p_order_id: orderId, p_note: note }, 'save the note');
 export type AddressInput = { addressLine1: string; addressLine2: string; city: string; state: string; postalCode: string; phone: string };
-export const changeAddress = (orderId: string, address: AddressInput) =>
-  rpc(z.enum(['changed', 'unchanged', 'not_editable']), 'admin_change_address', { p_order_id: orderId, p_address: address }, 'change the address');
+/** Changes the delivery address on the server, which also changes it at the shipping platform; resolves to the sentence for the publisher. */
+export const changeAddress = (orderId: string, address: AddressInput) => runOrderAction({ action: 'change_address', orderId, address });
 export const undoDelivered = (orderId: string) => rpc(z.enum(['shipped', 'not_delivered']), 'admin_undo_delivered', { p_order_id: orderId }, 'undo the delivery');
 export const removeSubscriber = (id: string) => rpc(z.boolean(), 'admin_remove_subscriber', { p_subscriber_id: id }, 'remove the subscriber');
 
@@ -341,7 +341,8 @@ export const getCustomer = (email: string) => rpc(customerDetail, 'admin_get_cus
 export type OrderActionRequest =
   | { action: 'ship'; orderId: string; shipment: ShipmentInput }
   | { action: 'deliver' | 'cancel' | 'retry_refund' | 'resend_confirmation' | 'send_to_platform'; orderId: string }
-  | { action: 'refund_part'; orderId: string; amountCents: number; reason: string };
+  | { action: 'refund_part'; orderId: string; amountCents: number; reason: string }
+  | { action: 'change_address'; orderId: string; address: AddressInput };
 
 /** POSTs to a staff function with the publisher's token; resolves to its answer, or throws its message. */
 export async function postAsStaff(path: string, request: unknown): Promise<Record<string, unknown>> {

@@ -7,7 +7,9 @@ import * as z from 'zod/mini';
 export const customsLineSchema = z.object({
   description: z.string(),
   quantity: z.number(),
-  /** AUD per copy, what the buyer paid after discounts. */
+  /** AUD for the line's copies, what the buyer paid after discounts: the lines add up to what was paid for the goods. */
+  valueAud: z.number(),
+  /** AUD per copy, rounded to the cent. */
   unitValueAud: z.number(),
   hsCode: z.string(),
   originCountry: z.string(),
@@ -37,8 +39,20 @@ export function declarationTotals(lines: readonly CustomsLineView[]) {
     (total, line) => ({
       quantity: total.quantity + line.quantity,
       weightGrams: total.weightGrams + line.unitWeightGrams * line.quantity,
-      valueCents: total.valueCents + Math.round(line.unitValueAud * 100) * line.quantity,
+      valueCents: total.valueCents + Math.round(line.valueAud * 100),
     }),
     { quantity: 0, weightGrams: 0, valueCents: 0 },
   );
+}
+
+/**
+ * A line's copies as items whose value per copy is whole cents and whose sum is the line's value exactly: one item
+ * when the value divides by the copies, else two (e.g. $56.00 for 3 copies: 2 × $18.67 and 1 × $18.66). The shipping
+ * platform takes a value per copy, and the declaration shows the same.
+ */
+export function splitCustomsValue(quantity: number, valueCents: number): Array<{ quantity: number; unitCents: number }> {
+  if (quantity <= 0) return [];
+  const base = Math.floor(valueCents / quantity);
+  const dearer = valueCents - base * quantity;
+  return [...(dearer > 0 ? [{ quantity: dearer, unitCents: base + 1 }] : []), ...(quantity - dearer > 0 ? [{ quantity: quantity - dearer, unitCents: base }] : [])];
 }

@@ -42,6 +42,24 @@ const ORDER: PlatformOrder = {
 };
 
 describe('Starshipit orders and labels', () => {
+  it('a new address is a PUT of the order id and the destination; a delete names the order id; a refusal is a ProviderError', async () => {
+    const url = await fakeStarshipit((seen, res) =>
+      seen.method === 'PUT' && seen.path === '/api/orders'
+        ? sendJson(res, 200, { order: { order_id: 123456 }, success: true, errors: [] })
+        : seen.path.startsWith('/api/orders/delete')
+          ? sendJson(res, 200, { success: true, errors: [] })
+          : sendJson(res, 409, { success: false, errors: [{ message: 'Order already shipped' }] }),
+    );
+    await platform(url).updateOrder('123456', { destination: { ...ORDER.destination, street: '9 New Rd', postCode: '2780' } });
+    expect(fake.seen[0]!.method).toBe('PUT');
+    expect(JSON.parse(fake.seen[0]!.body)).toEqual({
+      order: { order_id: 123456, destination: expect.objectContaining({ street: '9 New Rd', post_code: '2780', country: 'NZ' }) },
+    });
+    await platform(url).deleteOrder('123456');
+    expect(fake.seen[1]).toMatchObject({ method: 'DELETE', path: '/api/orders/delete?order_id=123456' });
+    await expect(platform(url).printLabel('1', { reprint: false })).rejects.toMatchObject({ status: 409, message: expect.stringContaining('Order already shipped') });
+  });
+
   it('creates the order with both keys, the shop number as order_number and the customs lines in the items', async () => {
     const url = await fakeStarshipit((_seen, res) => sendJson(res, 200, { order: { order_id: 123456, order_number: 'AB12CD34' }, success: true, errors: [] }));
     expect(await platform(url).createOrder(ORDER)).toEqual({ platformOrderId: '123456' });
