@@ -276,25 +276,6 @@ as $$
   order by s.updated_at limit least(greatest(coalesce(p_limit, 5), 1), 50);
 $$;
 
--- One order as the detail view reads it: now with its shipment at the platform and the tracking events received.
-create or replace function public.order_detail(p_order_id uuid)
-returns jsonb
-language sql
-stable
-as $$
-  select to_jsonb(o.*) - 'status_token' - 'shipping_email_tracking'
-      || jsonb_build_object(
-        'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
-          from public.order_items i where i.order_id = o.id),
-        'history', (select coalesce(jsonb_agg(jsonb_build_object('action', e.action, 'detail', e.detail, 'actor', e.actor, 'created_at', e.created_at) order by e.id), '[]'::jsonb)
-          from public.order_events e where e.order_id = o.id),
-        'internal_note', coalesce((select n.note from public.order_notes n where n.order_id = o.id), ''),
-        'shipment', (select jsonb_build_object('state', s.state, 'platform', s.platform, 'platform_order_id', s.platform_order_id, 'attempts', s.attempts,
-            'last_error', s.last_error, 'sent_at', s.sent_at, 'labelled_at', s.labelled_at)
-          from public.shipments s where s.order_id = o.id))
-  from public.orders o where o.id = p_order_id;
-$$;
-
 -- ---------------------------------------------------------------------------------------------------------------
 -- Grants: the server functions read the shipments and their events; every change goes through the functions above.
 revoke all on public.shipments, public.shipment_tracking_events from public, anon, authenticated, service_role;
@@ -308,4 +289,3 @@ grant execute on function public.claim_shipment_send(uuid, text), public.record_
   public.record_shipment_label(uuid, text, text, text), public.record_shipment_cancelled(uuid, text, text), public.record_tracking_event(text, text, text, text, text, timestamptz, text),
   public.shipments_to_retry(integer)
   to service_role;
-revoke all on function public.order_detail(uuid) from public, anon, authenticated, service_role;

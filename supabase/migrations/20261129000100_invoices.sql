@@ -976,8 +976,8 @@ begin
 end;
 $$;
 
--- One order as the detail view and the packing slip read it: its shipment at the platform, and an invoice's order
--- also names its invoice.
+-- One order as the detail view and the packing slip read it: with its shipment at the shipping platform (the packing
+-- bench), and an invoice's order also names its invoice.
 create or replace function public.order_detail(p_order_id uuid)
 returns jsonb
 language sql
