@@ -15,7 +15,7 @@ const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/
 const ADDRESS = { line1: '12 Mary St', city: 'Parramatta', state: 'NSW', postcode: '2150', country: 'AU' };
 
 /** A draft invoice for `copies` of a book, saved as the back office's Save draft leaves it (the service role's step). */
-async function draftInvoice(request: APIRequestContext, organisation: string, email: string, productId: string, copies: number, poNumber: string): Promise<string> {
+async function draftInvoice(request: APIRequestContext, organisation: string, email: string, productId: string, copies: number, poNumber: string, shipBeforePayment = false): Promise<string> {
   const saved = await asService<{ outcome: string; invoice_id: string }>(request, 'POST', 'rpc/invoice_save_draft', {
     p_invoice_id: null,
     p_quote_id: null,
@@ -29,7 +29,7 @@ async function draftInvoice(request: APIRequestContext, organisation: string, em
       lines: [{ product_id: productId, quantity: copies }],
       shipping: { kind: 'rate_card', name: 'AU Standard Courier', amount: 15 },
       terms_days: 14,
-      ship_before_payment: false,
+      ship_before_payment: shipBeforePayment,
     },
     p_actor: 'publisher@example.com',
   });
@@ -192,6 +192,38 @@ test.describe('schools and parishes on account', () => {
 
     await page.goto('/admin#stock');
     await expect(card.getByText('In stock: 50')).toBeVisible();
+  });
+
+  test('an invoice sent to ship before payment is shipped from its order page, which names the school, the PO and the invoice', async ({ page, request }) => {
+    const staff = uniqueEmail('publisher');
+    const organisation = `St Brigid's College ${Date.now()}`;
+    const book = await ownProduct(request, 'invoice-early', { stock: 40 });
+    await grantStaff(request, staff);
+    const invoiceId = await draftInvoice(request, organisation, uniqueEmail('college'), book.id, 25, 'SB-25', true);
+    await staffSignsIn(page, staff);
+    await sendFromEditor(page, invoiceId);
+    await page.getByRole('link', { name: 'Open its order' }).click();
+    await expect(page.getByRole('heading', { name: /^Order [0-9A-F]{8}$/ })).toBeVisible();
+    const onAccount = page.getByRole('region', { name: 'Bought on account' });
+    await expect(onAccount).toContainText(organisation);
+    await expect(onAccount).toContainText('PO number: SB-25');
+    await expect(onAccount.getByRole('link', { name: /^Invoice INV-\d{4}$/ })).toHaveAttribute('href', `#invoice/${invoiceId}`);
+    // The server never cancels an invoice's order: the page sends the publisher to the invoice instead.
+    await expect(page.getByRole('button', { name: 'Cancel and refund' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Void the invoice, or give money back with a credit note' })).toHaveAttribute('href', `#invoice/${invoiceId}`);
+    await expect(page.getByRole('button', { name: 'Edit delivery address' })).toBeVisible();
+    await lookAtBothWidths(page, 'admin-invoice-order');
+    await page.getByLabel('Tracking number').fill('33QRS0000002');
+    await page.getByRole('button', { name: 'Confirm shipment' }).click();
+    await expect(toasts(page)).toContainText('marked as shipped');
+    await expect(page.getByText('Australia Post: 33QRS0000002')).toBeVisible();
+
+    // Voiding it now: the books have left, so nothing goes back to stock and the invoice is written off.
+    await page.goto(`/admin#invoice/${invoiceId}`);
+    await page.getByRole('button', { name: 'Void invoice' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Void invoice INV-\d{4}\?$/ });
+    await expect(dialog).toContainText('were shipped');
+    await expect(dialog).not.toContainText('go back into stock');
   });
 
   test('an invoice for more copies than are left is not sent, and the dialog says why', async ({ page, request }) => {

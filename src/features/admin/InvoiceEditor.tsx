@@ -834,9 +834,17 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
         onConfirm={() => act({ action: 'void', invoiceId: invoice.id }, 'The invoice could not be voided.')}
         onClose={() => setDialog(null)}
       >
-        <p>
-          {invoice.organisation} can no longer pay it, its order is cancelled and its {invoice.lines.reduce((n, l) => n + l.quantity, 0)} copies go back into stock. This cannot be undone.
-        </p>
+        {shipped ? (
+          // Shipped books stay with the school: the server voids the invoice and leaves the order and the stock be.
+          <p>
+            {invoice.organisation} can no longer pay it. Its {invoice.lines.reduce((n, l) => n + l.quantity, 0)} copies were shipped, so nothing goes back into stock: the invoice is written off. This
+            cannot be undone.
+          </p>
+        ) : (
+          <p>
+            {invoice.organisation} can no longer pay it, its order is cancelled and its {invoice.lines.reduce((n, l) => n + l.quantity, 0)} copies go back into stock. This cannot be undone.
+          </p>
+        )}
       </ConfirmDialog>
       <ConfirmDialog
         open={dialog === 'uncollectible'}
