@@ -159,6 +159,19 @@ test.describe('schools and parishes on account', () => {
     await expect(page.getByTestId('slip-organisation')).toHaveText(organisation);
     await expect(page.getByTestId('slip-po')).toContainText(`Purchase order: ${po}`);
     await lookAtBothWidths(page, 'admin-slip');
+
+    // The school's order status page: its invoice's number and PO, and the invoice's own page; no second tax invoice.
+    const [row] = await asService<Array<{ status_token: string }>>(request, 'GET', `orders?select=status_token&id=eq.${orderId}`);
+    await page.goto(`/order-status#${row!.status_token}`);
+    const onAccount = page.getByTestId('account-invoice');
+    await expect(onAccount.getByRole('heading', { name: /^Invoice INV-\d{4}$/ })).toBeVisible();
+    await expect(onAccount).toContainText(`PO number: ${po}`);
+    await expect(onAccount.getByRole('link', { name: /^View invoice INV-\d{4}$/ })).toHaveAttribute('href', /\/api\/test-invoice/);
+    await expect(page.getByText(/Tax invoice/)).toHaveCount(0);
+    await lookAtBothWidths(page, 'schools-order-status');
+    await page.goto(`/order-status/invoice#${row!.status_token}`);
+    await expect(page.getByRole('alert')).toContainText(/its tax invoice is invoice INV-\d{4} \(PO number: /);
+    await expect(page.getByText(/^Order [0-9A-F]{8}/)).toHaveCount(0);
   });
 
   test('a voided invoice gives its copies back, as Stock shows', async ({ page, request }) => {
