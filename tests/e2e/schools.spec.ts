@@ -136,7 +136,8 @@ test.describe('schools and parishes on account', () => {
     // The school's email, and its payment on the TEST invoice page.
     await expect.poll(async () => (await mailsTo(school)).filter((m) => /^Invoice INV-\d{4} from /.test(m.subject)).length, { message: 'the invoice email' }).toBe(1);
     const mail = (await mailsTo(school)).find((m) => /^Invoice INV-\d{4} from /.test(m.subject))!;
-    expect(mail.text).toContain(`PO ${po}`);
+    expect(mail.text).toContain(`PO number: ${po}`);
+    expect(mail.text).not.toContain(`PO ${po}`);
     const link = mail.text.match(/(https?:\/\/\S+\/api\/test-invoice\S*)/)?.[1];
     expect(link, 'the invoice page link').toBeTruthy();
     const payer = await page.context().newPage();
