@@ -74,9 +74,14 @@ test.describe('schools and parishes on account', () => {
     await send.scrollIntoViewIfNeeded();
     await expect(send).toBeEnabled(); // hydrated (client:visible)
     await lookAtBothWidths(page, 'schools-page');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await send.scrollIntoViewIfNeeded();
     await send.click();
     const organisationField = form.getByLabel('School, parish or group');
     await expect(organisationField).toBeFocused();
+    // Focused on its error, the field sits below the sticky header, not under it.
+    const header = await page.locator('header').first().boundingBox();
+    await expect.poll(async () => (await organisationField.boundingBox())!.y, { message: 'the focused field clear of the header' }).toBeGreaterThanOrEqual(header!.y + header!.height);
     await expect(organisationField).toHaveAttribute('aria-invalid', 'true');
     await expect(organisationField).toHaveAccessibleDescription("Please enter your school, parish or group's name.");
     await expect(form.getByLabel(BOOK)).toHaveAccessibleDescription('Please enter how many copies you need.');
@@ -91,6 +96,11 @@ test.describe('schools and parishes on account', () => {
     await form.getByLabel('Suburb or town').fill(ADDRESS.city);
     await form.getByLabel('State or territory').selectOption('NSW');
     await form.getByLabel('Postcode').fill(ADDRESS.postcode);
+    // A quantity past the limit: its error, and no price for it.
+    await form.getByLabel(BOOK).fill('100000');
+    await send.click();
+    await expect(form.getByLabel(BOOK)).toHaveAccessibleDescription(/from 0 to 5,000/);
+    await expect(form.getByText(/^100000 ×/)).toHaveCount(0);
     await form.getByLabel(BOOK).fill('40');
     await expect(form.getByText('40 × $18.00 each = $720.00, you save $160.00')).toBeVisible();
     await form.getByLabel('Note (optional)').fill('Please deliver to the front office.');
