@@ -225,6 +225,19 @@ test.describe('schools and parishes on account', () => {
     await grantStaff(request, staff);
     const invoiceId = await draftInvoice(request, organisation, uniqueEmail('college'), book.id, 25, 'SB-25', true);
     await staffSignsIn(page, staff);
+
+    // A changed price reads as changed on its line; saved as typed ("20.5"), the draft is saved, not "Not saved yet".
+    await page.goto(`/admin#invoice/${invoiceId}`);
+    const line = page.getByTestId('invoice-line');
+    await line.getByLabel(/^Charge another price for /).check();
+    await line.getByLabel('Price each (AUD)').fill('20.5');
+    await line.getByLabel('Reason for the price').fill('Diocesan agreement');
+    await expect(line).toContainText('$20.50 changed from $');
+    await expect(line).not.toContainText('quantity price');
+    await lookAtBothWidths(page, 'admin-invoice-changed-price');
+    await expect(page.getByText(/^Not saved yet/)).toBeVisible();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page.getByText(/^Not saved yet/)).toHaveCount(0);
     await sendFromEditor(page, invoiceId);
     await page.getByRole('link', { name: 'Open its order' }).click();
     await expect(page.getByRole('heading', { name: /^Order [0-9A-F]{8}$/ })).toBeVisible();
