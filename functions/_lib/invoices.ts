@@ -433,7 +433,7 @@ function invoicePaidNotice(shop: InvoiceRecord, order: OrderWithItems, to: strin
     ...notice,
     subject: `Invoice ${number} paid: ${shop.organisation}, ${formatPrice(shop.total)} AUD`,
     text: [
-      `${shop.organisation} paid invoice ${number}${shop.po_number ? ` (PO ${shop.po_number})` : ''}: ${formatPrice(shop.total)} AUD.`,
+      `${shop.organisation} paid invoice ${number}${shop.po_number ? ` (PO number: ${shop.po_number})` : ''}: ${formatPrice(shop.total)} AUD.`,
       order.status === 'processing' ? 'Its order is to pack, with the organisation and the PO number on its packing slip.' : `Its order is ${order.status}.`,
       '',
       notice.text,

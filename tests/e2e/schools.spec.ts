@@ -15,7 +15,7 @@ const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/
 const ADDRESS = { line1: '12 Mary St', city: 'Parramatta', state: 'NSW', postcode: '2150', country: 'AU' };
 
 /** A draft invoice for `copies` of a book, saved as the back office's Save draft leaves it (the service role's step). */
-async function draftInvoice(request: APIRequestContext, organisation: string, email: string, productId: string, copies: number, poNumber: string): Promise<string> {
+async function draftInvoice(request: APIRequestContext, organisation: string, email: string, productId: string, copies: number, poNumber: string, shipBeforePayment = false): Promise<string> {
   const saved = await asService<{ outcome: string; invoice_id: string }>(request, 'POST', 'rpc/invoice_save_draft', {
     p_invoice_id: null,
     p_quote_id: null,
@@ -29,7 +29,7 @@ async function draftInvoice(request: APIRequestContext, organisation: string, em
       lines: [{ product_id: productId, quantity: copies }],
       shipping: { kind: 'rate_card', name: 'AU Standard Courier', amount: 15 },
       terms_days: 14,
-      ship_before_payment: false,
+      ship_before_payment: shipBeforePayment,
     },
     p_actor: 'publisher@example.com',
   });
@@ -74,9 +74,13 @@ test.describe('schools and parishes on account', () => {
     await send.scrollIntoViewIfNeeded();
     await expect(send).toBeEnabled(); // hydrated (client:visible)
     await lookAtBothWidths(page, 'schools-page');
-    await send.click();
+    await page.setViewportSize({ width: 1280, height: 800 });
     const organisationField = form.getByLabel('School, parish or group');
+    await send.click();
     await expect(organisationField).toBeFocused();
+    // Focused on its error, a field a browser scrolls to the top stops below the sticky header, not under it.
+    const header = (await page.locator('header.sticky').boundingBox())!;
+    expect(await organisationField.evaluate((field) => Number.parseFloat(getComputedStyle(field).scrollMarginTop))).toBeGreaterThan(header.height);
     await expect(organisationField).toHaveAttribute('aria-invalid', 'true');
     await expect(organisationField).toHaveAccessibleDescription("Please enter your school, parish or group's name.");
     await expect(form.getByLabel(BOOK)).toHaveAccessibleDescription('Please enter how many copies you need.');
@@ -91,6 +95,11 @@ test.describe('schools and parishes on account', () => {
     await form.getByLabel('Suburb or town').fill(ADDRESS.city);
     await form.getByLabel('State or territory').selectOption('NSW');
     await form.getByLabel('Postcode').fill(ADDRESS.postcode);
+    // A quantity past the limit: its error, and no price for it.
+    await form.getByLabel(BOOK).fill('100000');
+    await send.click();
+    await expect(form.getByLabel(BOOK)).toHaveAccessibleDescription(/from 0 to 5,000/);
+    await expect(form.getByText(/^100000 ×/)).toHaveCount(0);
     await form.getByLabel(BOOK).fill('40');
     await expect(form.getByText('40 × $18.00 each = $720.00, you save $160.00')).toBeVisible();
     await form.getByLabel('Note (optional)').fill('Please deliver to the front office.');
@@ -136,7 +145,8 @@ test.describe('schools and parishes on account', () => {
     // The school's email, and its payment on the TEST invoice page.
     await expect.poll(async () => (await mailsTo(school)).filter((m) => /^Invoice INV-\d{4} from /.test(m.subject)).length, { message: 'the invoice email' }).toBe(1);
     const mail = (await mailsTo(school)).find((m) => /^Invoice INV-\d{4} from /.test(m.subject))!;
-    expect(mail.text).toContain(`PO ${po}`);
+    expect(mail.text).toContain(`PO number: ${po}`);
+    expect(mail.text).not.toContain(`PO ${po}`);
     const link = mail.text.match(/(https?:\/\/\S+\/api\/test-invoice\S*)/)?.[1];
     expect(link, 'the invoice page link').toBeTruthy();
     const payer = await page.context().newPage();
@@ -159,6 +169,19 @@ test.describe('schools and parishes on account', () => {
     await expect(page.getByTestId('slip-organisation')).toHaveText(organisation);
     await expect(page.getByTestId('slip-po')).toContainText(`Purchase order: ${po}`);
     await lookAtBothWidths(page, 'admin-slip');
+
+    // The school's order status page: its invoice's number and PO, and the invoice's own page; no second tax invoice.
+    const [row] = await asService<Array<{ status_token: string }>>(request, 'GET', `orders?select=status_token&id=eq.${orderId}`);
+    await page.goto(`/order-status#${row!.status_token}`);
+    const onAccount = page.getByTestId('account-invoice');
+    await expect(onAccount.getByRole('heading', { name: /^Invoice INV-\d{4}$/ })).toBeVisible();
+    await expect(onAccount).toContainText(`PO number: ${po}`);
+    await expect(onAccount.getByRole('link', { name: /^View invoice INV-\d{4}$/ })).toHaveAttribute('href', /\/api\/test-invoice/);
+    await expect(page.getByText(/Tax invoice/)).toHaveCount(0);
+    await lookAtBothWidths(page, 'schools-order-status');
+    await page.goto(`/order-status/invoice#${row!.status_token}`);
+    await expect(page.getByRole('alert')).toContainText(/its tax invoice is invoice INV-\d{4} \(PO number: /);
+    await expect(page.getByText(/^Order [0-9A-F]{8}/)).toHaveCount(0);
   });
 
   test('a voided invoice gives its copies back, as Stock shows', async ({ page, request }) => {
@@ -192,6 +215,51 @@ test.describe('schools and parishes on account', () => {
 
     await page.goto('/admin#stock');
     await expect(card.getByText('In stock: 50')).toBeVisible();
+  });
+
+  test('an invoice sent to ship before payment is shipped from its order page, which names the school, the PO and the invoice', async ({ page, request }) => {
+    const staff = uniqueEmail('publisher');
+    const organisation = `St Brigid's College ${Date.now()}`;
+    const book = await ownProduct(request, 'invoice-early', { stock: 40 });
+    await grantStaff(request, staff);
+    const invoiceId = await draftInvoice(request, organisation, uniqueEmail('college'), book.id, 25, 'SB-25', true);
+    await staffSignsIn(page, staff);
+
+    // A changed price reads as changed on its line; saved as typed ("20.5"), the draft is saved, not "Not saved yet".
+    await page.goto(`/admin#invoice/${invoiceId}`);
+    const line = page.getByTestId('invoice-line');
+    await line.getByLabel(/^Charge another price for /).check();
+    await line.getByLabel('Price each (AUD)').fill('20.5');
+    await line.getByLabel('Reason for the price').fill('Diocesan agreement');
+    await expect(line).toContainText('$20.50 changed from $');
+    await expect(line).not.toContainText('quantity price');
+    await lookAtBothWidths(page, 'admin-invoice-changed-price');
+    await expect(page.getByText(/^Not saved yet/)).toBeVisible();
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page.getByText(/^Not saved yet/)).toHaveCount(0);
+    await sendFromEditor(page, invoiceId);
+    await page.getByRole('link', { name: 'Open its order' }).click();
+    await expect(page.getByRole('heading', { name: /^Order [0-9A-F]{8}$/ })).toBeVisible();
+    const onAccount = page.getByRole('region', { name: 'Bought on account' });
+    await expect(onAccount).toContainText(organisation);
+    await expect(onAccount).toContainText('PO number: SB-25');
+    await expect(onAccount.getByRole('link', { name: /^Invoice INV-\d{4}$/ })).toHaveAttribute('href', `#invoice/${invoiceId}`);
+    // The server never cancels an invoice's order: the page sends the publisher to the invoice instead.
+    await expect(page.getByRole('button', { name: 'Cancel and refund' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Void the invoice, or give money back with a credit note' })).toHaveAttribute('href', `#invoice/${invoiceId}`);
+    await expect(page.getByRole('button', { name: 'Edit delivery address' })).toBeVisible();
+    await lookAtBothWidths(page, 'admin-invoice-order');
+    await page.getByLabel('Tracking number').fill('33QRS0000002');
+    await page.getByRole('button', { name: 'Confirm shipment' }).click();
+    await expect(toasts(page)).toContainText('marked as shipped');
+    await expect(page.getByText('Australia Post: 33QRS0000002')).toBeVisible();
+
+    // Voiding it now: the books have left, so nothing goes back to stock and the invoice is written off.
+    await page.goto(`/admin#invoice/${invoiceId}`);
+    await page.getByRole('button', { name: 'Void invoice' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Void invoice INV-\d{4}\?$/ });
+    await expect(dialog).toContainText('were shipped');
+    await expect(dialog).not.toContainText('go back into stock');
   });
 
   test('an invoice for more copies than are left is not sent, and the dialog says why', async ({ page, request }) => {

@@ -146,7 +146,7 @@ describe('invoices through /api/admin-invoice, on the local server', () => {
     expect(await stock()).toBe(170);
     const paidNotice = (await readOutbox(t.outbox)).find((m) => m.subject.startsWith('Invoice INV-') && m.subject.includes("paid: St Mary's Primary"));
     expect(paidNotice?.text).toContain('paid invoice INV-');
-    expect(paidNotice?.text).toContain('(PO PO-7781)');
+    expect(paidNotice?.text).toContain('(PO number: PO-7781)');
     const toPack = (await staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data as { orders: Array<{ id: string; organisation: string | null; po_number: string | null }> };
     expect(toPack.orders.find((o) => o.id === afterPay.order_id)).toMatchObject({ organisation: "St Mary's Primary", po_number: 'PO-7781' });
     expect((await fetch(link!)).status).toBe(200);

@@ -56,7 +56,7 @@ describe("the sales CSV, in Xero's sales-invoice import layout", () => {
     expect(rows.slice(1).reduce((sum, row) => sum + Number(column(row, '*Quantity')) * Number(column(row, '*UnitAmount')), 0)).toBe(405);
   });
 
-  it('an invoice’s contact is the school or parish, its reference the invoice number and their PO number; a credit note is its refund line', () => {
+  it('an invoice’s contact is the school or parish, its number the invoice’s, its reference the order and their PO number; a credit note is its refund line', () => {
     const rows = parse(
       salesCsv(
         [
@@ -74,7 +74,10 @@ describe("the sales CSV, in Xero's sales-invoice import layout", () => {
       ),
     );
     const column = (row: string[], name: (typeof XERO_HEADER)[number]) => row[XERO_HEADER.indexOf(name)];
-    expect(rows.slice(1).map((row) => [column(row, '*ContactName'), column(row, 'Reference')])).toEqual(Array(3).fill(["St Mary's Primary", 'INV-0042 · PO PO-7781']));
+    expect(rows.slice(1).map((row) => [column(row, '*ContactName'), column(row, '*InvoiceNumber'), column(row, 'Reference')])).toEqual(
+      Array(3).fill(["St Mary's Primary", 'INV-0042', `Order ${column(rows[1]!, 'Reference')!.slice(6, 14)} · PO number: PO-7781`]),
+    );
+    expect(column(rows[1]!, 'Reference')).toMatch(/^Order [0-9A-F]{8} · PO number: PO-7781$/);
     expect(column(rows[3]!, '*Description')).toBe('Refund cn_1');
   });
 

@@ -59,6 +59,14 @@ describe('the quote form', () => {
     expect(copiesOf('-3')).toBeNaN();
   });
 
+  it('is refused by the contract where the form refuses it: a day past, letters in the phone, an address outside Australia', () => {
+    const data = readQuote(values({ neededBy: '' }), [BOOK]);
+    expect(quoteRequestDataSchema.safeParse(data).success).toBe(true);
+    expect(quoteRequestDataSchema.safeParse({ ...data, neededBy: '2020-01-01' }).error?.issues[0]?.message).toMatch(/passed/);
+    expect(quoteRequestDataSchema.safeParse({ ...data, phone: 'call me 0298765432' }).error?.issues[0]?.message).toMatch(/digits only/);
+    expect(quoteRequestDataSchema.safeParse({ ...data, address: { ...data.address, country: 'NZ' } }).error?.issues[0]?.message).toBe('Quotes are for delivery addresses in Australia.');
+  });
+
   it('refuses a needed-by day already past, but takes today', () => {
     expect(quoteErrors(values({ neededBy: '2026-11-25' }), [BOOK], '2026-11-26').neededBy).toMatch(/passed/);
     expect(quoteErrors(values({ neededBy: '2026-11-26' }), [BOOK], '2026-11-26').neededBy).toBeUndefined();

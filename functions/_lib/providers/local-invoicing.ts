@@ -39,6 +39,21 @@ const rowSchema = z.object({
   emailed_at: z.string().nullable(),
 });
 
+/** The day it is in Sydney, as YYYY-MM-DD: an invoice falls due by the publisher's calendar. */
+const sydneyDay = (at: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(at);
+
+/** The invoice email's opening lines; a reminder past the due date says it is overdue, and since when. */
+export function invoiceEmailLines(row: Pick<z.infer<typeof rowSchema>, 'number' | 'organisation' | 'po_number' | 'total' | 'due_on' | 'emailed_at'>, now: Date): string[] {
+  const number = `INV-${String(row.number).padStart(4, '0')}`;
+  const overdue = row.emailed_at !== null && row.due_on !== null && row.due_on < sydneyDay(now);
+  return [
+    `Invoice ${number} for ${row.organisation}.`,
+    ...(row.po_number ? [`PO number: ${row.po_number}`] : []),
+    ...(overdue && row.due_on ? [`This invoice is overdue: it was due on ${formatLongDate(row.due_on)}.`] : []),
+    `Amount due: ${formatPrice(row.total)} AUD${row.due_on && !overdue ? `, by ${formatLongDate(row.due_on)}` : ''}.`,
+  ];
+}
+
 export function createLocalInvoicing(db: () => SupabaseClient, email: EmailProvider, siteOrigin: string): InvoiceProvider {
   /** The "provider's" invoice: the shop's own row, as Stripe would answer it. */
   async function find(id: string) {
@@ -80,14 +95,7 @@ export function createLocalInvoicing(db: () => SupabaseClient, email: EmailProvi
       await email.send({
         to: row.email,
         subject: `${row.emailed_at ? 'Reminder: ' : ''}Invoice ${number} from ${SITE.publisher}`,
-        text: [
-          `Invoice ${number} for ${row.organisation}${row.po_number ? ` (PO ${row.po_number})` : ''}.`,
-          `Amount due: ${formatPrice(row.total)} AUD${row.due_on ? `, by ${formatLongDate(row.due_on)}` : ''}.`,
-          '',
-          `View and pay the invoice: ${link}`,
-          '',
-          '(TEST invoice from the local shop: no real money moves.)',
-        ].join('\n'),
+        text: [...invoiceEmailLines(row, new Date()), '', `View and pay the invoice: ${link}`, '', '(TEST invoice from the local shop: no real money moves.)'].join('\n'),
         idempotencyKey: `test-invoice-${id}-${Date.now()}`,
       });
       return answer(id, row, 'open');

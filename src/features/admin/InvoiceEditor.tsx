@@ -263,7 +263,8 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
   // Why the last Send was refused (copies short, the provider down), kept in the dialog as well as the toast.
   const [sendError, setSendError] = useState<string | null>(null);
   const totals = useMemo(() => draftTotals(form, books), [form, books]);
-  const saved = useMemo(() => (invoice ? JSON.stringify(formOf(invoice)) === JSON.stringify(form) : false), [invoice, form]);
+  // Compared as the server reads them: "18.5" saved comes back "18.50", and is the same draft.
+  const saved = useMemo(() => (invoice ? JSON.stringify(draftOf(formOf(invoice))) === JSON.stringify(draftOf(form)) : false), [invoice, form]);
 
   const set = <K extends keyof DraftForm>(key: K, value: DraftForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -421,10 +422,17 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
                   />
                   <div className="min-w-40">
                     <p className="label">Price each</p>
-                    <p>
-                      {formatPrice(figures?.listed ?? 0)}
-                      <span className="text-sm text-slate-700"> quantity price</span>
-                    </p>
+                    {line.priceChanged && figures && figures.unit !== figures.listed ? (
+                      <p>
+                        {formatPrice(figures.unit)}
+                        <span className="text-sm text-slate-700"> changed from {formatPrice(figures.listed)}</span>
+                      </p>
+                    ) : (
+                      <p>
+                        {formatPrice(figures?.listed ?? 0)}
+                        <span className="text-sm text-slate-700"> quantity price</span>
+                      </p>
+                    )}
                   </div>
                   <p className="ml-auto text-right">
                     <span className="block text-sm text-slate-700">Amount</span>
@@ -834,9 +842,17 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
         onConfirm={() => act({ action: 'void', invoiceId: invoice.id }, 'The invoice could not be voided.')}
         onClose={() => setDialog(null)}
       >
-        <p>
-          {invoice.organisation} can no longer pay it, its order is cancelled and its {invoice.lines.reduce((n, l) => n + l.quantity, 0)} copies go back into stock. This cannot be undone.
-        </p>
+        {shipped ? (
+          // Shipped books stay with the school: the server voids the invoice and leaves the order and the stock be.
+          <p>
+            {invoice.organisation} can no longer pay it. Its {invoice.lines.reduce((n, l) => n + l.quantity, 0)} copies were shipped, so nothing goes back into stock: the invoice is written off. This
+            cannot be undone.
+          </p>
+        ) : (
+          <p>
+            {invoice.organisation} can no longer pay it, its order is cancelled and its {invoice.lines.reduce((n, l) => n + l.quantity, 0)} copies go back into stock. This cannot be undone.
+          </p>
+        )}
       </ConfirmDialog>
       <ConfirmDialog
         open={dialog === 'uncollectible'}

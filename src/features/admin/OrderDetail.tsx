@@ -138,8 +138,8 @@ function PlatformPanel({ order, act, reload }: { order: Order; act: (request: Or
   const shipment = order.shipment ?? null;
   // A parcel shipped another way (a number typed for another carrier) has no label here to print again.
   const labelled = shipment !== null && ['labelled', 'shipped'].includes(shipment.state);
-  const printable = order.payment_status === 'paid' && (order.status === 'processing' || (order.status === 'shipped' && labelled));
-  const resendable = order.payment_status === 'paid' && order.status !== 'cancelled' && (!shipment || shipment.state === 'failed' || shipment.state === 'pending');
+  const printable = shippable(order) && (order.status === 'processing' || (order.status === 'shipped' && labelled));
+  const resendable = shippable(order) && order.status !== 'cancelled' && (!shipment || shipment.state === 'failed' || shipment.state === 'pending');
   async function print() {
     setPrinting(true);
     try {
@@ -414,11 +414,38 @@ function RefundList({ refunds }: { refunds: OrderRefunds }) {
   );
 }
 
+/** Paid, or an invoice's order the publisher chose to ship before the school pays (the server allows both). */
+function shippable(order: Order): boolean {
+  return order.payment_status === 'paid' || (order.kind === 'invoice' && order.ship_before_payment === true && order.status !== 'pending');
+}
+
+/** An invoice's order: the school, its PO number and the invoice, where its money is voided or credited. */
+function InvoiceFacts({ order }: { order: Order }) {
+  return (
+    <section aria-labelledby="invoice-order-heading" className="space-y-1 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+      <h3 id="invoice-order-heading" className="text-lg font-bold">
+        Bought on account
+      </h3>
+      {order.organisation && <p>{order.organisation}</p>}
+      <p>PO number: {order.po_number ?? 'none given'}</p>
+      {order.invoice_id && (
+        <p>
+          <a className="font-semibold text-navy underline" href={`#invoice/${order.invoice_id}`}>
+            Invoice {order.invoice_number ?? ''}
+          </a>
+        </p>
+      )}
+    </section>
+  );
+}
+
 function Actions({ order, act, reload }: { order: Order; act: (request: OrderActionRequest) => Promise<void>; reload: () => void }) {
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const [confirmingDelivered, setConfirmingDelivered] = useState(false);
   const paid = order.payment_status === 'paid';
-  const cancellable = paid && order.status === 'processing';
+  const onAccount = order.kind === 'invoice';
+  // The server never cancels an invoice's order: its money goes back on the invoice.
+  const cancellable = paid && !onAccount && order.status === 'processing';
   return (
     <div className="flex flex-wrap gap-2">
       <a href={`/admin/packing-slip?order=${order.id}`} className="btn-secondary">
@@ -466,6 +493,17 @@ function Actions({ order, act, reload }: { order: Order; act: (request: OrderAct
         <button type="button" className="btn-secondary" onClick={() => setConfirmingCancel(true)}>
           Cancel and refund
         </button>
+      )}
+      {onAccount && order.status !== 'cancelled' && (
+        <p className="self-center text-sm">
+          {order.invoice_id ? (
+            <a className="text-navy underline" href={`#invoice/${order.invoice_id}`}>
+              Void the invoice, or give money back with a credit note
+            </a>
+          ) : (
+            'Void the invoice, or give money back with a credit note'
+          )}
+        </p>
       )}
       {cancellable && confirmingCancel && (
         <span className="flex flex-wrap items-center gap-2 rounded-xl bg-red-50 p-2">
@@ -515,11 +553,12 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         <span className="text-sm text-slate-700">payment: {paymentLabel}</span>
       </div>
       <Actions order={order} act={act} reload={reload} />
-      {order.payment_status === 'paid' && order.status !== 'cancelled' && <PlatformPanel order={order} act={act} reload={reload} />}
-      {order.payment_status === 'paid' && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} />}
+      {order.kind === 'invoice' && <InvoiceFacts order={order} />}
+      {shippable(order) && order.status !== 'cancelled' && <PlatformPanel order={order} act={act} reload={reload} />}
+      {shippable(order) && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} />}
       {refunds.refundable && <RefundPartForm order={order} refunds={refunds} reload={reload} />}
       <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} reload={reload} />
-      {order.payment_status === 'paid' && order.status === 'processing' && !order.shipped_at && <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} reload={reload} />}
+      {shippable(order) && order.status === 'processing' && !order.shipped_at && <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} reload={reload} />}
       <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
         {order.is_gift && <Fact term="Recipient">{order.customer_name}</Fact>}
         <Fact term={order.is_gift ? 'Buyer' : 'Customer'}>

@@ -18,6 +18,7 @@ const answer = z.object({
   latestTracking: z.optional(z.nullable(z.object({ status: z.string(), at: z.string() }))),
   gift: z.optional(z.nullable(z.object({ recipient: z.string(), message: z.string(), hidePrices: z.boolean() }))),
   invoice: z._default(z.nullable(taxInvoiceSchema), null),
+  accountInvoice: z._default(z.nullable(z.object({ number: z.string(), poNumber: z.nullable(z.string()), organisation: z.string(), url: z.nullable(z.string()) })), null),
 });
 export type OrderStatus = z.infer<typeof answer>;
 
@@ -111,6 +112,24 @@ export default function OrderStatusPage() {
         <p className="mt-2" data-testid="latest-tracking">
           Latest from the carrier: <strong>{order.latestTracking.status}</strong> — {formatDateTime(order.latestTracking.at)}
         </p>
+      )}
+      {order.accountInvoice && (
+        <section aria-labelledby="account-invoice-heading" data-testid="account-invoice">
+          <h2 id="account-invoice-heading" className="mt-6 text-lg font-bold">
+            Invoice {order.accountInvoice.number}
+          </h2>
+          <p className="mt-2">
+            Bought on account by {order.accountInvoice.organisation}
+            {order.accountInvoice.poNumber && <>, PO number: {order.accountInvoice.poNumber}</>}.
+          </p>
+          {order.accountInvoice.url && (
+            <p className="mt-4">
+              <a href={order.accountInvoice.url} className="btn-secondary" rel="noopener" target="_blank">
+                View invoice {order.accountInvoice.number}
+              </a>
+            </p>
+          )}
+        </section>
       )}
       {order.invoice && (
         <>

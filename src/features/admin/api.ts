@@ -109,6 +109,7 @@ const orderDetail = z.object({
   organisation: z.optional(maybeText),
   po_number: z.optional(maybeText),
   invoice_number: z.optional(maybeText),
+  invoice_id: z.optional(maybeText),
   /** Packed before the invoice is paid (the publisher's choice). */
   ship_before_payment: z.optional(z.boolean()),
   items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),

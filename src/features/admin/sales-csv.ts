@@ -69,8 +69,11 @@ export function salesCsvLines(orders: readonly SaleOrder[], gstRegistered: boole
     // The contact is the buyer; a gift's delivery name (the recipient's) goes in the reference. A gift whose buyer's
     // name is unknown is filed under the buyer's email rather than under the recipient.
     const buyer = order.organisation || order.buyer_name || (order.is_gift ? order.customer_email : order.customer_name);
+    // An order bought on account is filed under the invoice the school holds (INV-…); the order and the PO number,
+    // as the school gave it, are its reference.
+    const onAccount = order.organisation && order.invoice_number ? order.invoice_number : null;
     const reference = order.organisation
-      ? [order.invoice_number, order.po_number && `PO ${order.po_number}`].filter(Boolean).join(' · ')
+      ? [`Order ${number}`, order.po_number && `PO number: ${order.po_number}`].filter(Boolean).join(' · ')
       : buyer === order.customer_name
         ? ''
         : `Deliver to ${order.customer_name}`;
@@ -82,7 +85,7 @@ export function salesCsvLines(orders: readonly SaleOrder[], gstRegistered: boole
       buyer,
       order.customer_email,
       ...postal,
-      `Order ${number}`,
+      onAccount ?? `Order ${number}`,
       reference,
       date,
       date,

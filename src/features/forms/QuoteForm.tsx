@@ -11,6 +11,7 @@ import { AU_STATE_CODES, LIMITS } from '@/config/constants';
 import { priceLine, type QuantityPrice } from '@/features/catalog/quantity-prices';
 import { toast } from '@/features/toast/store';
 import { isEmailAddress } from '@/lib/email';
+import { isPhoneNumber } from '@/features/invoices/rules';
 import { formatPrice, shopDay } from '@/lib/format';
 import { BusyStatus, errorId, FieldError, INVALID_EMAIL_MESSAGE, invalidProps, TextField } from './fields';
 import { QUOTE_LIMITS, type QuoteRequestData } from './quote';
@@ -54,7 +55,7 @@ export function quoteErrors(value: Values, books: readonly QuoteBook[], today: s
   if (!value('email')) errors.email = 'Please enter your email address.';
   else if (!isEmailAddress(value('email'))) errors.email = INVALID_EMAIL_MESSAGE;
   if (!value('phone')) errors.phone = 'Please enter a phone number.';
-  else if (!/^[+()\d\s-]{6,}$/.test(value('phone')) || (value('phone').match(/\d/g)?.length ?? 0) < 6) errors.phone = 'Please enter a phone number, digits only (spaces, +, - and brackets are fine).';
+  else if (!isPhoneNumber(value('phone'))) errors.phone = 'Please enter a phone number, digits only (spaces, +, - and brackets are fine).';
   need('line1', 'Please enter the street address.');
   need('city', 'Please enter the suburb or town.');
   need('state', 'Please choose the state or territory.');
@@ -87,8 +88,9 @@ export function readQuote(value: Values, books: readonly QuoteBook[]): QuoteRequ
 }
 
 /** "40 × $18.00 each = $720.00": what these copies come to at their quantity price, as the book pages say it. */
-function LinePreview({ book, copies }: { book: QuoteBook; copies: number }) {
-  if (!Number.isInteger(copies) || copies <= 0) return null;
+export function LinePreview({ book, copies }: { book: QuoteBook; copies: number }) {
+  // A quantity the form refuses gets no price beside its error.
+  if (!Number.isInteger(copies) || copies <= 0 || copies > QUOTE_LIMITS.maxCopies) return null;
   const line = priceLine(book.price, book.quantityPrices, copies);
   return (
     <p className="mt-1 text-sm text-slate-700">

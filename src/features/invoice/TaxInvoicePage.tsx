@@ -24,6 +24,26 @@ export default function TaxInvoicePage() {
         Loading your tax invoice...
       </p>
     );
+  const onAccount = state.status === 'ready' ? state.order.accountInvoice : null;
+  if (onAccount) {
+    // Bought on account: the invoice the school holds is the tax invoice; the shop draws no second one.
+    return (
+      <div className="text-center">
+        <h1 className="text-3xl font-extrabold">Tax invoice</h1>
+        <p role="alert" className="mt-4 text-slate-700">
+          This order was bought on account: its tax invoice is invoice {onAccount.number}
+          {onAccount.poNumber && <> (PO number: {onAccount.poNumber})</>}.
+        </p>
+        {onAccount.url && (
+          <p className="mt-4">
+            <a href={onAccount.url} className="btn-secondary" rel="noopener" target="_blank">
+              View invoice {onAccount.number}
+            </a>
+          </p>
+        )}
+      </div>
+    );
+  }
   if (state.status === 'error' || !state.order.invoice) {
     return (
       <div className="text-center">

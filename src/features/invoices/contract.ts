@@ -11,8 +11,9 @@
  */
 import { z } from 'zod';
 import { ALLOWED_COUNTRIES, HUMAN_CHECK_TOKEN_MAX_LENGTH, LIMITS } from '../../config/constants';
+import { shopDay } from '../../lib/format';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
-import { INVOICE_RULES, INVOICE_STATUSES, QUOTE_STATUSES } from './rules';
+import { INVOICE_RULES, INVOICE_STATUSES, isPhoneNumber, QUOTE_STATUSES } from './rules';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared field schemas
@@ -78,14 +79,15 @@ export const quoteRequestDataSchema = z.object(
     organisation: line('the school or parish', INVOICE_RULES.organisationMaxLength),
     contactName: line('your name', LIMITS.nameMaxLength),
     email,
-    phone: line('a phone number', INVOICE_RULES.phoneMaxLength),
-    address: invoiceAddressSchema,
+    // The server refuses what the quote form refuses: digits only, an address in Australia, no day already past.
+    phone: line('a phone number', INVOICE_RULES.phoneMaxLength).refine(isPhoneNumber, 'Please enter a phone number, digits only (spaces, +, - and brackets are fine).'),
+    address: invoiceAddressSchema.extend({ country: z.literal('AU', { error: 'Quotes are for delivery addresses in Australia.' }) }),
     lines: z
       .array(z.object({ productId, quantity }), { error: 'lines must be a list of books and quantities.' })
       .min(1, 'Please choose at least one book.')
       .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one quote.`)
       .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once, please: give its total quantity.'),
-    neededBy: isoDate.optional(),
+    neededBy: isoDate.refine((day) => day >= shopDay(), 'That date has passed. Please choose today or a later day.').optional(),
     poNumber,
     note: multiLine()
       .max(INVOICE_RULES.noteMaxLength, `The note can be at most ${INVOICE_RULES.noteMaxLength} characters.`)

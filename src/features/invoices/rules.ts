@@ -35,5 +35,8 @@ export const INVOICE_RULES = {
 } as const;
 export type PaymentTerms = (typeof INVOICE_RULES.termsDays)[number];
 
+/** A phone number as the quote form takes it: digits (six or more), spaces, +, - and brackets; no letters. */
+export const isPhoneNumber = (phone: string) => /^[+()\d\s-]{6,}$/.test(phone) && (phone.match(/\d/g)?.length ?? 0) >= 6;
+
 /** "INV-0042": the shop's invoice number, as Stripe's invoice and the stock history show it. */
 export const invoiceNumber = (number: number) => `INV-${String(number).padStart(4, '0')}`;
