@@ -2,7 +2,7 @@
  * The rules the schools' screens apply before anything is sent: the quote form's checks and what it sends, and the
  * invoice editor's draft (as the contract's schema takes it), its errors by field and its running totals.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { draftErrors, draftOf, draftTotals, centsOf, formOf } from '@/features/admin/InvoiceEditor';
 import { dueText } from '@/features/admin/InvoicesPanel';
 import { copiesOf, quoteErrors, readQuote, type QuoteBook } from '@/features/forms/QuoteForm';
@@ -39,6 +39,16 @@ const values =
   (changes: Record<string, string> = {}) =>
   (name: string) =>
     ({ ...filled, ...changes })[name]?.trim() ?? '';
+
+// The days below are written for 26 November 2026 in Sydney; the contract's own check of a needed-by day reads the
+// clock, so the clock reads that day too.
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2026-11-26T01:00:00Z'));
+});
+afterAll(() => {
+  vi.useRealTimers();
+});
 
 describe('the quote form', () => {
   it('sends only the books with copies, no empty optional field, to an Australian address; the contract takes it', () => {
