@@ -247,6 +247,8 @@ describe('order status page (/api/order-status)', () => {
       tracking: { number: '33XYZ0000001', carrier: 'Australia Post', url: 'https://auspost.com.au/mypost/track/details/33XYZ0000001' },
       // A number typed by hand: no carrier event has come from the shipping platform.
       latestTracking: null,
+      // A card order, not one bought on account: no school's invoice.
+      accountInvoice: null,
       // The paid order's tax invoice (its contents are tax-invoice.test.ts's).
       invoice: expect.objectContaining({ title: 'Tax invoice', orderNumber: orderId.slice(0, 8).toUpperCase(), total: 37 }),
     });
