@@ -1,7 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_FLAGS, HEADLESS_SHELL_PATH } from './tests/audit/chromium';
 import { botCheckPort } from './tests/e2e/bot-check/keys';
 
-/** Browser tests run Debian's Chromium against the built site on the local server; nothing is downloaded. */
+/** Browser tests run Debian's Chromium headless shell against the built site on the local server; nothing is downloaded. */
 const PORT = Number(process.env.E2E_PORT ?? 4399);
 const desktop = { ...devices['Desktop Chrome'], channel: undefined };
 const LONG_SPECS = [
@@ -19,7 +20,6 @@ const LONG_SPECS = [
   'first-tap',
   'back-office-day',
 ].map((name) => `**/${name}.spec.ts`);
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -35,7 +35,7 @@ export default defineConfig({
     baseURL: `http://localhost:${PORT}`,
     // Recording a trace costs every test a share of the machine: in CI only the retry of a failed test records one.
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
-    launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: { executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_FLAGS },
   },
   // Desktop by default; tests that check the 375 px layout set their own viewport. Tests run in the order of
   // the projects: the files holding the longest tests (10-30 s each, and the GA4 build of consent.spec) go

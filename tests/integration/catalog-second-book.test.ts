@@ -9,8 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { syncThroughApi } from '../../local/catalog';
+import { CHROMIUM_FLAGS, HEADLESS_SHELL_PATH } from '../audit/chromium';
 import { validateJsonLd, jsonLdBlocks } from '../audit/json-ld';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
@@ -34,16 +35,17 @@ beforeAll(async () => {
     env: { ...env, CATALOG_DIR: catalog, ASTRO_TELEMETRY_DISABLED: '1' },
     stdio: 'pipe',
   });
-  process.env.CATALOG_DIR = catalog;
-  process.env.LOCAL_DIST_DIR = DIST;
+  vi.stubEnv('CATALOG_DIR', catalog);
+  vi.stubEnv('LOCAL_DIST_DIR', DIST);
   // Built from these book files, so the new book is seeded with stock as a fresh local database seeds it.
   t = await startTestShop({ data: 'memory' });
-  browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_FLAGS });
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close();
   await t?.close();
+  vi.unstubAllEnvs();
   rmSync(DIST, { recursive: true, force: true });
   rmSync(catalog, { recursive: true, force: true });
 });
