@@ -32,11 +32,11 @@ test.describe('the publisher refunds part of an order', () => {
 
   test('a part refund with its reason, then more than remains refused (on a phone, the form looked at on a desktop too)', async ({ browser, request }) => {
     const customer = uniqueEmail('part-refund');
-    const guest = await (await browser.newContext()).newPage();
+    const guest = await browser.newPage();
     const number = await guestBuys(guest, customer);
     await guest.close();
 
-    const page = await (await browser.newContext()).newPage();
+    const page = await browser.newPage();
     await publisher(page, request, 375);
     await page.getByLabel('Search by order number or email').fill(number);
     await page.getByRole('link', { name: number }).first().click();
@@ -99,7 +99,7 @@ test.describe('the publisher sends the newsletter', () => {
       await confirmWithoutPage(request, await confirmationTo(email, NEWSLETTER_CONFIRMATION));
     }
 
-    const page = await (await browser.newContext()).newPage();
+    const page = await browser.newPage();
     await publisher(page, request, 1280);
     await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Newsletter' }).click();
     await expect(page.getByRole('heading', { name: 'Newsletter', level: 2 })).toBeVisible();
@@ -147,14 +147,14 @@ test.describe('the publisher sends the newsletter', () => {
     }
 
     // The email itself, as a mail program shows it.
-    const letter = await (await browser.newContext()).newPage();
+    const letter = await browser.newPage();
     await letter.setContent(firstMails[0]!.html!);
     expect(await scanPage(letter, { wcagOnly: true }), 'axe on the email').toEqual([]);
     await letter.close();
 
     // Ann opens the unsubscribe link in her email.
     const link = firstMails.find((m) => m.to === ann)!.html!.match(/href="(http:\/\/localhost:\d+\/newsletter\/unsubscribe#[^"]+)"/)![1]!;
-    const reader = await (await browser.newContext()).newPage();
+    const reader = await browser.newPage();
     await reader.goto(link);
     await expect(reader.getByRole('status')).toHaveText('You have been unsubscribed. You will get no more newsletters from us.');
     expect(await scanPage(reader), 'axe on the unsubscribe page').toEqual([]);
