@@ -12,6 +12,7 @@ import { taxInvoicePath } from '@/features/invoice/tax-invoice';
 import { getOrderHistory, OrderHistoryError, type OrderSummary } from './orders';
 import { StatusBadge } from './StatusBadge';
 import { signOut } from './session';
+import { TableHead } from '@/components/TableHead';
 
 type History = { status: 'loading' } | { status: 'ready'; orders: OrderSummary[] } | { status: 'error' };
 
@@ -120,28 +121,11 @@ function OrderHistory({ history }: { history: History }) {
       {history.status === 'ready' && history.orders.length > 0 && (
         <div className="mt-4 hidden overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200 sm:block">
           <table className="w-full text-left">
-            <thead className="border-b border-slate-200 text-sm text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Order ID
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Date
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Items
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  Total
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  <span className="sr-only">Details</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              className="border-b border-slate-200 text-sm text-slate-600"
+              cell="px-4 py-3"
+              columns={['Order ID', 'Date', 'Items', 'Status', { label: 'Total', right: true }, { label: 'Details', srOnly: true }]}
+            />
             <tbody>
               {history.orders.map((order) => (
                 <tr key={order.id} className="border-b border-slate-100 last:border-0">

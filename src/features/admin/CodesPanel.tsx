@@ -14,7 +14,7 @@ import { LoadState, useLoad } from './use-load';
 const EMPTY = { code: '', kind: 'percent' as NewPromotionCode['kind'], amount: '', minSubtotal: '', startsOn: '', endsOn: '', maxUses: '' };
 
 /** What a code takes off, e.g. "10% off" or "$5.00 off". */
-export const codeValue = (code: Pick<PromotionCode, 'kind' | 'amount'>) => (code.kind === 'percent' ? `${code.amount}% off` : `${formatPrice(code.amount)} off`);
+const codeValue = (code: Pick<PromotionCode, 'kind' | 'amount'>) => (code.kind === 'percent' ? `${code.amount}% off` : `${formatPrice(code.amount)} off`);
 
 /** The last Sydney day a code runs: the day before its end (which is the midnight after the day chosen). */
 const lastDay = (endsAt: string) => formatLongDate(new Date(new Date(endsAt).getTime() - 1));

@@ -11,7 +11,7 @@ import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadState, useLoad } from './use-load';
 import { LoadMore, usePages } from './use-pages';
 
-export const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
+const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
 
 function Kind({ customer }: { customer: Pick<Customer, 'has_account'> }) {
   return <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700">{customer.has_account ? 'Account' : 'Guest'}</span>;

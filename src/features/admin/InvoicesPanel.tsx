@@ -13,6 +13,7 @@ import { invoiceHref } from './QuotesPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadState } from './use-load';
 import { LoadMore, usePages } from './use-pages';
+import { TableHead } from '@/components/TableHead';
 
 const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
   draft: { label: 'Draft', className: 'bg-slate-200 text-slate-800' },
@@ -145,31 +146,11 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
           </ul>
           <div className="mt-4 hidden rounded-2xl bg-white ring-1 ring-slate-200 md:block">
             <table className="w-full text-left text-sm">
-              <thead className="border-b border-slate-200 whitespace-nowrap text-slate-600">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Invoice
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Status
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Organisation
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    PO number
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Total
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Due
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                className="border-b border-slate-200 whitespace-nowrap text-slate-600"
+                cell="px-3 py-2"
+                columns={['Invoice', 'Status', 'Organisation', 'PO number', { label: 'Total', right: true }, 'Due', { label: 'Actions', srOnly: true }]}
+              />
               <tbody>
                 {state.data.map((i) => (
                   <tr key={i.id} className={`border-b border-slate-100 last:border-0 ${i.overdue ? 'bg-red-50' : ''}`}>

@@ -119,7 +119,7 @@ function ShipForm({ order, act }: { order: Order; act: (request: OrderActionRequ
 }
 
 /** What each state of the order at the shipping platform means, for the publisher. */
-export const SHIPMENT_STATES: Record<NonNullable<Order['shipment']>['state'], string> = {
+const SHIPMENT_STATES: Record<NonNullable<Order['shipment']>['state'], string> = {
   pending: 'Being sent to the shipping platform',
   sent: 'At the shipping platform: ready for its label',
   labelled: 'Label printed: waiting for the carrier to scan it',

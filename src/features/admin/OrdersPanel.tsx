@@ -12,6 +12,7 @@ import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderVie
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadMore, usePages } from './use-pages';
 import { LoadState } from './use-load';
+import { TableHead } from '@/components/TableHead';
 
 // Loaded when the publisher first ships a selection.
 const ParcelsForm = lazy(() => import('./ParcelsForm').then((m) => ({ default: m.ParcelsForm })));
@@ -159,7 +160,7 @@ export function Email({ address }: { address: string }) {
 const copies = (n: number) => (n === 1 ? '1 copy' : `${n} copies`);
 
 /** What the packer needs before picking up a parcel: Express or Standard, where it goes, and whether it is a gift. */
-export function parcelFacts(o: Pick<OrderListItem, 'delivery_method' | 'country' | 'is_gift'>): string {
+function parcelFacts(o: Pick<OrderListItem, 'delivery_method' | 'country' | 'is_gift'>): string {
   const speed = /express/i.test(o.delivery_method ?? '') ? 'Express' : 'Standard';
   return [speed, ...(o.country ? [countryName(o.country)] : []), ...(o.is_gift ? ['Gift'] : [])].join(' · ');
 }
@@ -199,36 +200,11 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
       </ul>
       <div className="mt-4 hidden rounded-2xl bg-white ring-1 ring-slate-200 sm:block">
         <table className="w-full text-left text-sm">
-          <thead className="border-b border-slate-200 text-slate-600">
-            <tr>
-              {selection && (
-                <th scope="col" className="px-3 py-2">
-                  <span className="sr-only">Select</span>
-                </th>
-              )}
-              <th scope="col" className="px-3 py-2">
-                Order
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Date
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Customer
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Items
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Delivery
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Status
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Total
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            className="border-b border-slate-200 text-slate-600"
+            cell="px-3 py-2"
+            columns={[selection && { label: 'Select', srOnly: true }, 'Order', 'Date', 'Customer', 'Items', 'Delivery', 'Status', { label: 'Total', right: true }]}
+          />
           <tbody>
             {orders.map((o) => (
               <tr key={o.id} className="border-b border-slate-100 last:border-0">

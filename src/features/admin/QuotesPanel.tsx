@@ -14,6 +14,7 @@ import { Email } from './OrdersPanel';
 import { goTo, useKeptScroll, withParams } from './route';
 import { LoadState, useLoad } from './use-load';
 import { LoadMore, usePages } from './use-pages';
+import { TableHead } from '@/components/TableHead';
 
 export const quoteHref = (id: string) => `#quote/${id}`;
 export const invoiceHref = (id: string) => `#invoice/${id}`;
@@ -27,7 +28,7 @@ const STATUS_CLASS: Record<QuoteRow['status'], string> = {
   declined: 'bg-slate-200 text-slate-800',
 };
 
-export function QuoteStatus({ status }: { status: QuoteRow['status'] }) {
+function QuoteStatus({ status }: { status: QuoteRow['status'] }) {
   return <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold capitalize ${STATUS_CLASS[status]}`}>{status}</span>;
 }
 
@@ -166,16 +167,7 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
           </dl>
           <table className="w-full rounded-2xl bg-white text-left ring-1 ring-slate-200">
             <caption className="sr-only">Copies asked for</caption>
-            <thead className="border-b border-slate-200 text-sm text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-2">
-                  Book
-                </th>
-                <th scope="col" className="px-4 py-2 text-right">
-                  Copies
-                </th>
-              </tr>
-            </thead>
+            <TableHead className="border-b border-slate-200 text-sm text-slate-600" cell="px-4 py-2" columns={['Book', { label: 'Copies', right: true }]} />
             <tbody>
               {state.data.lines.map((line) => (
                 <tr key={line.product_id} className="border-b border-slate-100 last:border-0">

@@ -15,6 +15,7 @@ import { daysIn, MAX_DAYS, monthOf, quickPeriod, type QuickPeriod } from './sale
 import { csvLines } from '@/lib/csv';
 import { LoadState, useLoad } from './use-load';
 import { toast } from '@/features/toast/store';
+import { TableHead } from '@/components/TableHead';
 
 type PeriodChoice = QuickPeriod | 'range';
 
@@ -146,19 +147,7 @@ function SalesFigures({ sales }: { sales: Sales }) {
           <p className="mt-2 text-slate-700">No copies sold in this period.</p>
         ) : (
           <table className="mt-2 w-full rounded-2xl bg-white text-left text-sm ring-1 ring-slate-200">
-            <thead className="border-b border-slate-200 text-slate-600">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Title
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Copies
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Goods
-                </th>
-              </tr>
-            </thead>
+            <TableHead className="border-b border-slate-200 text-slate-600" cell="px-3 py-2" columns={['Title', { label: 'Copies', right: true }, { label: 'Goods', right: true }]} />
             <tbody>
               {sales.titles.map((title) => (
                 <tr key={title.product_id} className="border-b border-slate-100 last:border-0">
@@ -178,36 +167,17 @@ function SalesFigures({ sales }: { sales: Sales }) {
           By {sales.by}
         </h3>
         <table className="mt-2 w-full rounded-2xl bg-white text-left text-sm ring-1 ring-slate-200">
-          <thead className="border-b border-slate-200 text-slate-600">
-            <tr>
-              <th scope="col" className="px-2 py-2">
-                {GROUPS[sales.by].label}
-              </th>
-              <th scope="col" className="px-2 py-2 text-right">
-                Orders
-              </th>
-              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
-                Copies
-              </th>
-              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
-                Goods
-              </th>
-              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
-                Shipping
-              </th>
-              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
-                Refunds
-              </th>
-              <th scope="col" className="px-2 py-2 text-right">
-                Net
-              </th>
-              {gst && (
-                <th scope="col" className="px-2 py-2 text-right">
-                  GST
-                </th>
-              )}
-            </tr>
-          </thead>
+          <TableHead
+            className="border-b border-slate-200 text-slate-600"
+            cell="px-2 py-2"
+            columns={[
+              GROUPS[sales.by].label,
+              { label: 'Orders', right: true },
+              ...['Copies', 'Goods', 'Shipping', 'Refunds'].map((label) => ({ label, right: true, className: 'hidden sm:table-cell' })),
+              { label: 'Net', right: true },
+              gst && { label: 'GST', right: true },
+            ]}
+          />
           <tbody>
             {sales.series.map((s) => (
               <tr key={s.period} className="border-b border-slate-100 last:border-0">

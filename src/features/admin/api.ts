@@ -313,7 +313,6 @@ export type SaleOrder = z.infer<typeof saleOrder>;
 const customer = z.object({ email: text, name: text, has_account: z.boolean(), orders: money, total_spent: money, last_order_at: text });
 export type Customer = z.infer<typeof customer>;
 const customerDetail = z.nullable(z.object({ ...customer.shape, order_list: orderList }));
-export type CustomerDetail = NonNullable<z.infer<typeof customerDetail>>;
 
 /** The period's figures (dates are Sydney days, yyyy-mm-dd, both ends included), computed by the database. */
 export const getSales = (from: string, to: string, by: SalesGrouping) => rpc(sales, 'admin_sales', { p_from: from, p_to: to, p_by: by }, 'load the sales');
@@ -388,9 +387,8 @@ export async function printLabels(request: { orderIds: string[] } | { toPack: tr
 }
 
 const sendProgress = z.object({ sent: z.number(), waiting: z.number(), state: z.enum(['done', 'busy', 'more']), message: text });
-export type SendProgress = z.infer<typeof sendProgress>;
 /** Sends the newsletter's next batches (the server stops after a few seconds; call again while the state is 'more'). */
-export const sendNewsletter = async (newsletterId: string) => sendProgress.parse(await postAsStaff('/api/admin-newsletter', { newsletterId }));
+const sendNewsletter = async (newsletterId: string) => sendProgress.parse(await postAsStaff('/api/admin-newsletter', { newsletterId }));
 
 export type StockActionRequest = { action: 'set'; productId: string; stock: number; reason: string } | { action: 'receive'; productId: string; quantity: number; reason: string };
 
