@@ -10,6 +10,7 @@ import { Email, OrderList } from './OrdersPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadState, useLoad } from './use-load';
 import { LoadMore, usePages } from './use-pages';
+import { SearchField } from './ListControls';
 
 const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
 
@@ -36,12 +37,7 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
       <h2 id="customers-heading" className="text-2xl font-bold">
         Customers
       </h2>
-      <div className="mt-4 max-w-md">
-        <label htmlFor="customer-search" className="label">
-          Search by name or email
-        </label>
-        <input id="customer-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
-      </div>
+      <SearchField id="customer-search" label="Search by name or email" value={search} onChange={setSearch} className="mt-4 max-w-md" />
       <LoadState state={state} what="customers" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No customers here.</p>}
       {state.status === 'ready' && state.data.length > 0 && (

@@ -7,7 +7,7 @@
 import { type CustomsAnswer, type CustomsLineView, declarationTotals, isPrintedMatter, splitCustomsValue } from '@/features/customs/declaration';
 import { formatPrice, orderNumber } from '@/lib/format';
 import type { OrderDetail } from './api';
-import { addressLines } from './OrderDetail';
+import { postalAddressLines } from '@/lib/postal-address';
 import { TableHead } from '@/components/TableHead';
 
 /** A line's value per copy: "$18.67 each", or the copies by value when the cents do not divide ("2 × $18.67, 1 × $18.66"). */
@@ -51,7 +51,7 @@ export default function CustomsDeclaration({ order, sender, declaration }: Props
         <section aria-label="Recipient" className="rounded border border-slate-400 p-3">
           <h3 className="text-xs font-semibold tracking-wide text-slate-600 uppercase">To (recipient)</h3>
           <p className="font-bold">{order.customer_name}</p>
-          {addressLines(order.shipping_address).map((line) => (
+          {postalAddressLines(order.shipping_address).map((line) => (
             <p key={line}>{line}</p>
           ))}
           {phone && <p>Phone: {phone}</p>}

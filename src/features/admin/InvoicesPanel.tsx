@@ -14,6 +14,7 @@ import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadState } from './use-load';
 import { LoadMore, usePages } from './use-pages';
 import { TableHead } from '@/components/TableHead';
+import { SearchField, ViewButtons } from './ListControls';
 
 const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
   draft: { label: 'Draft', className: 'bg-slate-200 text-slate-800' },
@@ -102,20 +103,8 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
         </a>
       </div>
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
-        <div role="group" aria-label="Which invoices" className="flex flex-wrap gap-2">
-          {INVOICE_VIEW_LABELS.map((v) => (
-            <button key={v.id} type="button" aria-pressed={view === v.id} onClick={() => setView(v.id)} className={view === v.id ? 'btn-primary' : 'btn-secondary'}>
-              {v.label}
-            </button>
-          ))}
-        </div>
-        <div className="min-w-56 flex-1">
-          <label htmlFor="invoice-search" className="label">
-            Search by organisation, PO number, email or invoice number
-          </label>
-          <input id="invoice-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
-        </div>
+        <ViewButtons label="Which invoices" views={INVOICE_VIEW_LABELS} current={view} onChoose={setView} />
+        <SearchField id="invoice-search" label="Search by organisation, PO number, email or invoice number" value={search} onChange={setSearch} />
       </div>
       <LoadState state={state} what="invoices" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No invoices here.</p>}

@@ -13,6 +13,7 @@ import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadMore, usePages } from './use-pages';
 import { LoadState } from './use-load';
 import { TableHead } from '@/components/TableHead';
+import { SearchField, ViewButtons } from './ListControls';
 
 // Loaded when the publisher first ships a selection.
 const ParcelsForm = lazy(() => import('./ParcelsForm').then((m) => ({ default: m.ParcelsForm })));
@@ -72,20 +73,8 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
         Orders
       </h2>
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
-        <div role="group" aria-label="Which orders" className="flex flex-wrap gap-2">
-          {ORDER_VIEWS.map((v) => (
-            <button key={v.id} type="button" aria-pressed={view === v.id} onClick={() => setView(v.id)} className={view === v.id ? 'btn-primary' : 'btn-secondary'}>
-              {v.label}
-            </button>
-          ))}
-        </div>
-        <div className="min-w-56 flex-1">
-          <label htmlFor="order-search" className="label">
-            Search by order number or email
-          </label>
-          <input id="order-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
-        </div>
+        <ViewButtons label="Which orders" views={ORDER_VIEWS} current={view} onChoose={setView} />
+        <SearchField id="order-search" label="Search by order number or email" value={search} onChange={setSearch} />
         {view === 'all' && (
           <label className="flex items-center gap-2 py-2 text-sm font-semibold text-slate-700">
             <input type="checkbox" className="h-4 w-4" checked={unpaidOnly} onChange={(e) => setUnpaidOnly(e.target.checked)} />

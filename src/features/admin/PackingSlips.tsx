@@ -13,7 +13,7 @@ import { needsDeclaration } from '@/features/customs/declaration';
 import { lazy, Suspense } from 'react';
 import { allPages, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
 import GiftMessageBox from './GiftMessageBox';
-import { addressLines } from './OrderDetail';
+import { postalAddressLines } from '@/lib/postal-address';
 import { StaffGate } from './StaffGate';
 import { LoadState, useLoad } from './use-load';
 import { TableHead } from '@/components/TableHead';
@@ -81,7 +81,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
             </p>
           )}
           <p className="font-bold">{order.organisation ? `Attn: ${order.customer_name}` : order.customer_name}</p>
-          {addressLines(order.shipping_address).map((line) => (
+          {postalAddressLines(order.shipping_address).map((line) => (
             <p key={line}>{line}</p>
           ))}
           {phone && <p>Phone: {phone}</p>}

@@ -4,7 +4,7 @@
  * (#quote/<id>) shows everything asked, with Make invoice (a draft invoice, prefilled, opened in the editor) and
  * Decline.
  */
-import { type ReactNode, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { formatLongDate, formatShortDate } from '@/lib/format';
 import { postalAddressLines } from '@/lib/postal-address';
 import { toast } from '@/features/toast/store';
@@ -15,6 +15,8 @@ import { goTo, useKeptScroll, withParams } from './route';
 import { LoadState, useLoad } from './use-load';
 import { LoadMore, usePages } from './use-pages';
 import { TableHead } from '@/components/TableHead';
+import { BlockLines, Fact } from './Facts';
+import { ViewButtons } from './ListControls';
 
 export const quoteHref = (id: string) => `#quote/${id}`;
 export const invoiceHref = (id: string) => `#invoice/${id}`;
@@ -49,14 +51,7 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
       <h2 id="quotes-heading" className="text-2xl font-bold">
         Quote requests
       </h2>
-      {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
-      <div role="group" aria-label="Which quote requests" className="mt-4 flex flex-wrap gap-2">
-        {QUOTE_VIEW_LABELS.map((v) => (
-          <button key={v.id} type="button" aria-pressed={view === v.id} onClick={() => setView(v.id)} className={view === v.id ? 'btn-primary' : 'btn-secondary'}>
-            {v.label}
-          </button>
-        ))}
-      </div>
+      <ViewButtons label="Which quote requests" views={QUOTE_VIEW_LABELS} current={view} onChoose={setView} className="mt-4 flex flex-wrap gap-2" />
       <LoadState state={state} what="quote requests" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No quote requests here.</p>}
       {state.status === 'ready' && state.data.length > 0 && (
@@ -85,15 +80,6 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
         </>
       )}
     </section>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-sm font-semibold text-slate-600">{label}</dt>
-      <dd className="mt-0.5 break-words">{children}</dd>
-    </div>
   );
 }
 
@@ -155,11 +141,7 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
             </Fact>
             <Fact label="Phone">{state.data.phone}</Fact>
             <Fact label="Delivery address">
-              {postalAddressLines({ ...state.data.address, postalCode: state.data.address.postcode }).map((line) => (
-                <span key={line} className="block">
-                  {line}
-                </span>
-              ))}
+              <BlockLines lines={postalAddressLines({ ...state.data.address, postalCode: state.data.address.postcode })} />
             </Fact>
             <Fact label="Needed by">{state.data.needed_by ? formatLongDate(`${state.data.needed_by}T12:00:00`) : 'No date given'}</Fact>
             <Fact label="Purchase order number">{state.data.po_number ?? 'Not yet'}</Fact>

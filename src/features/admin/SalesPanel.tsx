@@ -16,6 +16,7 @@ import { csvLines } from '@/lib/csv';
 import { LoadState, useLoad } from './use-load';
 import { toast } from '@/features/toast/store';
 import { TableHead } from '@/components/TableHead';
+import { ViewButtons } from './ListControls';
 
 type PeriodChoice = QuickPeriod | 'range';
 
@@ -254,14 +255,7 @@ export function SalesPanel() {
         Sales
       </h2>
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
-        <div role="group" aria-label="Period" className="flex flex-wrap gap-2">
-          {periods.map((p) => (
-            <button key={p.id} type="button" aria-pressed={choice === p.id} onClick={() => setChoice(p.id)} className={choice === p.id ? 'btn-primary' : 'btn-secondary'}>
-              {p.label}
-            </button>
-          ))}
-        </div>
+        <ViewButtons label="Period" views={periods} current={choice} onChoose={setChoice} />
         {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
         <div role="group" aria-label="Group by" className="flex flex-wrap gap-2">
           {(['day', 'week', 'month', 'year'] as const).map((g) => (

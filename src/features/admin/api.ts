@@ -179,9 +179,7 @@ async function rpcPage<T>(row: z.ZodMiniType<T>, key: string, fn: string, args: 
   return { rows: z.array(row).parse(page[key]), next: page.next };
 }
 
-export async function isStaff(): Promise<boolean> {
-  return rpc(z.boolean(), 'is_staff', {}, 'check your access');
-}
+export const isStaff = () => rpc(z.boolean(), 'is_staff', {}, 'check your access');
 
 /** One page of a view's orders, newest first; `cursor` is the previous page's `next`. */
 export const listOrders = (view: OrderView, search: string, cursor: string | null = null, limit = 50): Promise<Page<OrderListItem>> =>
@@ -212,20 +210,14 @@ export const listStock = () => rpc(z.array(product), 'admin_list_stock', {}, 'lo
 export const stockHistory = (productId: string, cursor: string | null = null, limit = 50): Promise<Page<StockChange>> =>
   rpcPage(stockChange, 'changes', 'admin_stock_history', { p_product_id: productId, p_cursor: cursor, p_limit: limit }, 'load the stock history');
 
-export async function listMessages(): Promise<ContactMessage[]> {
-  const { data, error } = await (await getSupabase()).from('contact_submissions').select('id, name, email, subject, message, created_at, handled_at').order('created_at', { ascending: false });
-  if (error) fail(error, 'load the messages');
-  return z.array(message).parse(data);
+/** Every row of a table staff read directly (its policies let only them), newest first: the columns its schema names. */
+async function newestFirst<T extends z.ZodMiniObject>(table: string, row: T, what: string): Promise<z.infer<T>[]> {
+  const { data, error } = await (await getSupabase()).from(table).select(Object.keys(row.shape).join(', ')).order('created_at', { ascending: false });
+  if (error) fail(error, what);
+  return z.array(row).parse(data);
 }
-
-export async function listSubscribers(): Promise<Subscriber[]> {
-  const { data, error } = await (await getSupabase())
-    .from('newsletter_subscriptions')
-    .select('id, email, created_at, status, consent_at, consent_source, consent_page, confirmation_sent_at, confirmation_page, unsubscribed_at')
-    .order('created_at', { ascending: false });
-  if (error) fail(error, 'load the subscribers');
-  return z.array(subscriber).parse(data);
-}
+export const listMessages = () => newestFirst('contact_submissions', message, 'load the messages');
+export const listSubscribers = () => newestFirst('newsletter_subscriptions', subscriber, 'load the subscribers');
 
 /**
  * One row per address: its state, when it confirmed from its inbox and on which page it signed up (the consent
