@@ -167,7 +167,8 @@ export interface Page<T> {
   next: string | null;
 }
 
-async function rpc<T>(schema: z.ZodMiniType<T>, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
+/** Calls a staff function of the database and checks its answer; a refusal or failure throws the sentence to show. */
+export async function rpc<T>(schema: z.ZodMiniType<T>, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
   const { data, error } = await (await getSupabase()).rpc(fn, args);
   if (error) fail(error, what);
   return schema.parse(data);
