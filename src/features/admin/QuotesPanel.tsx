@@ -17,6 +17,7 @@ import { LoadMore, usePages } from './use-pages';
 import { TableHead } from '@/components/TableHead';
 import { BlockLines, Fact } from './Facts';
 import { ViewButtons } from './ListControls';
+import { StatusBadge } from '@/features/account/StatusBadge';
 
 export const quoteHref = (id: string) => `#quote/${id}`;
 export const invoiceHref = (id: string) => `#invoice/${id}`;
@@ -29,10 +30,6 @@ const STATUS_CLASS: Record<QuoteRow['status'], string> = {
   invoiced: 'bg-green-100 text-green-900',
   declined: 'bg-slate-200 text-slate-800',
 };
-
-function QuoteStatus({ status }: { status: QuoteRow['status'] }) {
-  return <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold capitalize ${STATUS_CLASS[status]}`}>{status}</span>;
-}
 
 export function QuotesPanel({ params }: { params: URLSearchParams }) {
   const view = QUOTE_VIEW_LABELS.find((v) => v.id === params.get('view'))?.id ?? 'new';
@@ -63,7 +60,7 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
                   <a href={quoteHref(q.id)} className="font-semibold text-navy underline">
                     {q.organisation}
                   </a>{' '}
-                  <QuoteStatus status={q.status} />
+                  <StatusBadge status={q.status} colours={STATUS_CLASS[q.status]} />
                   <p className="text-sm text-slate-700">
                     {q.contact_name} · <Email address={q.email} />
                   </p>
@@ -128,7 +125,7 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
             <h2 id="quote-heading" className="text-2xl font-bold">
               Quote for {state.data.organisation}
             </h2>
-            <QuoteStatus status={state.data.status} />
+            <StatusBadge status={state.data.status} colours={STATUS_CLASS[state.data.status]} />
           </div>
           <p className="text-slate-700">Asked {formatLongDate(state.data.created_at)}</p>
           <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2">
