@@ -17,6 +17,7 @@ import { LoadState, useLoad } from './use-load';
 import { toast } from '@/features/toast/store';
 import { TableHead } from '@/components/TableHead';
 import { ViewButtons } from './ListControls';
+import { TextField } from '@/features/forms/fields';
 
 type PeriodChoice = QuickPeriod | 'range';
 
@@ -280,18 +281,8 @@ export function SalesPanel() {
       )}
       {choice === 'range' && (
         <div className="mt-3 flex flex-wrap gap-3">
-          <div>
-            <label htmlFor="sales-from" className="label">
-              From
-            </label>
-            <input id="sales-from" type="date" className="field" value={range.from} max={range.to} onChange={(e) => setRange({ ...range, from: e.target.value })} />
-          </div>
-          <div>
-            <label htmlFor="sales-to" className="label">
-              To
-            </label>
-            <input id="sales-to" type="date" className="field" value={range.to} min={range.from} onChange={(e) => setRange({ ...range, to: e.target.value })} />
-          </div>
+          <TextField id="sales-from" label="From" type="date" value={range.from} max={range.to} onChange={(e) => setRange({ ...range, from: e.target.value })} />
+          <TextField id="sales-to" label="To" type="date" value={range.to} min={range.from} onChange={(e) => setRange({ ...range, to: e.target.value })} />
         </div>
       )}
       <div className="mt-3 flex flex-wrap items-center gap-3">
