@@ -9,7 +9,7 @@ import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatLongDate, formatPrice } from '@/lib/format';
 import { createCode, listCodes, setCodeActive, type NewPromotionCode, type PromotionCode } from './api';
-import { LoadState, useLoad } from './use-load';
+import { LoadState, toastOutcome, useLoad } from './use-load';
 
 const EMPTY = { code: '', kind: 'percent' as NewPromotionCode['kind'], amount: '', minSubtotal: '', startsOn: '', endsOn: '', maxUses: '' };
 
@@ -157,13 +157,8 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
 
 function CodeRow({ code, onChanged }: { code: PromotionCode; onChanged: () => void }) {
   async function toggle() {
-    try {
-      await setCodeActive(code.id, !code.active);
-      toast({ title: `Code ${code.code} ${code.active ? 'switched off' : 'switched on'}.` });
-      onChanged();
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'Could not change the code.', variant: 'error' });
-    }
+    const switched = () => setCodeActive(code.id, !code.active).then(() => `Code ${code.code} ${code.active ? 'switched off' : 'switched on'}.`);
+    if (await toastOutcome(switched, 'Could not change the code.')) onChanged();
   }
   return (
     <li

@@ -25,7 +25,7 @@ import { getInvoice, type InvoiceBook, type InvoiceDetail, listInvoiceBooks, run
 import { Email } from './OrdersPanel';
 import { invoiceHref, quoteHref } from './QuotesPanel';
 import { goTo } from './route';
-import { LoadState, useLoad } from './use-load';
+import { LoadState, toastOutcome, useLoad } from './use-load';
 import { TableHead } from '@/components/TableHead';
 
 // Invoices go to Australian schools and parishes: the rate card's two services at home.
@@ -605,16 +605,9 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
   }, [invoice.status]);
 
   async function act(request: Parameters<typeof runInvoiceAction>[0], failed: string): Promise<boolean> {
-    try {
-      const answer = await runInvoiceAction(request);
-      toast({ title: answer.message });
-      return true;
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : failed, variant: 'error' });
-      return false;
-    } finally {
-      reload();
-    }
+    const done = await toastOutcome(async () => (await runInvoiceAction(request)).message, failed);
+    reload();
+    return done;
   }
 
   async function giveCredit(): Promise<boolean> {

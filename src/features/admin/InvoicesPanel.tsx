@@ -5,13 +5,12 @@
  * empty draft (#invoice/new).
  */
 import { useState } from 'react';
-import { toast } from '@/features/toast/store';
 import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
 import { invoiceNumber } from '@/features/invoices/rules';
 import { INVOICE_VIEW_LABELS, type InvoiceRow, listInvoices, runInvoiceAction } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
-import { LoadState } from './use-load';
+import { LoadState, toastOutcome } from './use-load';
 import { LoadMore, usePages } from './use-pages';
 import { TableHead } from '@/components/TableHead';
 import { SearchField, ViewButtons } from './ListControls';
@@ -57,15 +56,9 @@ export function RemindButton({ invoice, onDone }: { invoice: Pick<InvoiceRow, 'i
   async function remind() {
     if (busy) return;
     setBusy(true);
-    try {
-      const answer = await runInvoiceAction({ action: 'remind', invoiceId: invoice.id });
-      toast({ title: answer.message });
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The reminder could not be sent.', variant: 'error' });
-    } finally {
-      setBusy(false);
-      onDone();
-    }
+    await toastOutcome(async () => (await runInvoiceAction({ action: 'remind', invoiceId: invoice.id })).message, 'The reminder could not be sent.');
+    setBusy(false);
+    onDone();
   }
   return (
     <button type="button" className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" aria-disabled={busy || undefined} onClick={() => void remind()}>

@@ -25,7 +25,7 @@ import { TextField } from '@/features/forms/fields';
 import { parseRefundAmount } from './refund';
 import { useCarrier } from './CarrierFields';
 import { checkShipment } from './shipment';
-import { changeAndReload, LoadState, useLoad } from './use-load';
+import { changeAndReload, LoadState, toastOutcome, useLoad } from './use-load';
 
 /** A gift: whom it goes to, the message the slip prints, and whether the parcel leaves prices out. */
 function GiftDetails({ order }: { order: Order }) {
@@ -119,14 +119,9 @@ function PlatformPanel({ order, act, reload }: { order: Order; act: (request: Or
   const resendable = shippable(order) && order.status !== 'cancelled' && (!shipment || shipment.state === 'failed' || shipment.state === 'pending');
   async function print() {
     setPrinting(true);
-    try {
-      toast({ title: await printLabels({ orderIds: [order.id] }) });
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The label could not be printed.', variant: 'error' });
-    } finally {
-      setPrinting(false);
-      reload();
-    }
+    await toastOutcome(() => printLabels({ orderIds: [order.id] }), 'The label could not be printed.');
+    setPrinting(false);
+    reload();
   }
   return (
     <section aria-labelledby="platform-heading" className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
@@ -505,14 +500,9 @@ export function OrderDetail({ orderId }: { orderId: string }) {
 
   async function act(request: OrderActionRequest) {
     setBusy(true);
-    try {
-      toast({ title: await runOrderAction(request) });
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The action failed.', variant: 'error' });
-    } finally {
-      setBusy(false);
-      reload();
-    }
+    await toastOutcome(() => runOrderAction(request), 'The action failed.');
+    setBusy(false);
+    reload();
   }
 
   if (state.status !== 'ready') return <LoadState state={state} what="the order" />;

@@ -7,11 +7,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
-import { toast } from '@/features/toast/store';
 import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './api';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadMore, usePages } from './use-pages';
-import { LoadState } from './use-load';
+import { LoadState, toastOutcome } from './use-load';
 import { TableHead } from '@/components/TableHead';
 import { SearchField, ViewButtons } from './ListControls';
 
@@ -56,15 +55,9 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
   // Each printed label ships its order, so the list is read again after.
   async function print(request: { orderIds: string[] } | { toPack: true }) {
     setPrinting(true);
-    try {
-      toast({ title: await printLabels(request) });
-      setSelected(new Set());
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The labels could not be printed.', variant: 'error' });
-    } finally {
-      setPrinting(false);
-      reload();
-    }
+    if (await toastOutcome(() => printLabels(request), 'The labels could not be printed.')) setSelected(new Set());
+    setPrinting(false);
+    reload();
   }
 
   return (

@@ -12,7 +12,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { getQuote, listQuotes, QUOTE_VIEW_LABELS, type QuoteRow, runInvoiceAction } from './invoices-api';
 import { Email } from './OrdersPanel';
 import { goTo, useKeptScroll, withParams } from './route';
-import { LoadState, useLoad } from './use-load';
+import { LoadState, toastOutcome, useLoad } from './use-load';
 import { LoadMore, usePages } from './use-pages';
 import { TableHead } from '@/components/TableHead';
 import { BlockLines, Fact } from './Facts';
@@ -101,15 +101,9 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
   }
 
   async function decline(): Promise<boolean> {
-    try {
-      const answer = await runInvoiceAction({ action: 'decline_quote', quoteId });
-      toast({ title: answer.message });
-      reload();
-      return true;
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The quote could not be declined.', variant: 'error' });
-      return false;
-    }
+    const done = await toastOutcome(async () => (await runInvoiceAction({ action: 'decline_quote', quoteId })).message, 'The quote could not be declined.');
+    if (done) reload();
+    return done;
   }
 
   return (
