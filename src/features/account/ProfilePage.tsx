@@ -12,8 +12,31 @@ import { taxInvoicePath } from '@/features/invoice/tax-invoice';
 import { getOrderHistory, OrderHistoryError, type OrderSummary } from './orders';
 import { StatusBadge } from './StatusBadge';
 import { signOut } from './session';
+import { TableHead } from '@/components/TableHead';
 
-type History = { status: 'loading' } | { status: 'ready'; orders: OrderSummary[] } | { status: 'error' };
+type Loaded<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error' };
+
+/** Loads what the signed-in person has, once they are known; an answer that comes after they changed is dropped. */
+function useOwn<T>(userId: string | undefined, load: (userId: string) => Promise<T>, failed?: (error: unknown) => void) {
+  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
+  useEffect(() => {
+    if (!userId) return;
+    let current = true;
+    load(userId).then(
+      (data) => current && setState({ status: 'ready', data }),
+      (error: unknown) => {
+        console.error(error);
+        if (!current) return;
+        setState({ status: 'error' });
+        failed?.(error);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [userId, load, failed]);
+  return [state, setState] as const;
+}
 
 async function signOutFromProfile() {
   try {
@@ -60,7 +83,7 @@ function Account({ user }: { user: AuthUser }) {
   );
 }
 
-function OrderHistory({ history }: { history: History }) {
+function OrderHistory({ history }: { history: Loaded<OrderSummary[]> }) {
   return (
     <section aria-labelledby="orders-heading" className="mt-10">
       <h2 id="orders-heading" className="text-2xl font-bold">
@@ -72,7 +95,7 @@ function OrderHistory({ history }: { history: History }) {
         </p>
       )}
       {history.status === 'error' && <p className="mt-4 text-slate-700">We couldn't load your orders just now.</p>}
-      {history.status === 'ready' && history.orders.length === 0 && (
+      {history.status === 'ready' && history.data.length === 0 && (
         <div className="mt-4 rounded-2xl bg-white p-8 text-center ring-1 ring-slate-200">
           <p className="text-slate-700">You haven't placed any orders yet.</p>
           <a href="/store" className="btn-primary mt-4">
@@ -80,10 +103,10 @@ function OrderHistory({ history }: { history: History }) {
           </a>
         </div>
       )}
-      {history.status === 'ready' && history.orders.length > 0 && (
+      {history.status === 'ready' && history.data.length > 0 && (
         // Below 640 px a card per order: six columns do not fit a phone, and the total and Track would be off-screen.
         <ul className="mt-4 space-y-3 sm:hidden" aria-label="Your orders">
-          {history.orders.map((order) => (
+          {history.data.map((order) => (
             <li key={order.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <span className="font-mono font-semibold">{orderNumber(order.id)}</span>
@@ -117,33 +140,16 @@ function OrderHistory({ history }: { history: History }) {
           ))}
         </ul>
       )}
-      {history.status === 'ready' && history.orders.length > 0 && (
+      {history.status === 'ready' && history.data.length > 0 && (
         <div className="mt-4 hidden overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200 sm:block">
           <table className="w-full text-left">
-            <thead className="border-b border-slate-200 text-sm text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Order ID
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Date
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Items
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  Total
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  <span className="sr-only">Details</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              className="border-b border-slate-200 text-sm text-slate-600"
+              cell="px-4 py-3"
+              columns={['Order ID', 'Date', 'Items', 'Status', { label: 'Total', right: true }, { label: 'Details', srOnly: true }]}
+            />
             <tbody>
-              {history.orders.map((order) => (
+              {history.data.map((order) => (
                 <tr key={order.id} className="border-b border-slate-100 last:border-0">
                   <td className="px-4 py-3 font-mono">{orderNumber(order.id)}</td>
                   <td className="px-4 py-3">{formatShortDate(order.createdAt)}</td>
@@ -176,28 +182,13 @@ function OrderHistory({ history }: { history: History }) {
   );
 }
 
-type Wishlist = { status: 'loading' } | { status: 'ready'; entries: WishlistEntry[] } | { status: 'error' };
-
 function WishlistSection({ userId }: { userId: string }) {
-  const [wishlist, setWishlist] = useState<Wishlist>({ status: 'loading' });
-  useEffect(() => {
-    let current = true;
-    listWishlist(userId).then(
-      (entries) => current && setWishlist({ status: 'ready', entries }),
-      (error: unknown) => {
-        console.error(error);
-        if (current) setWishlist({ status: 'error' });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [userId]);
+  const [wishlist, setWishlist] = useOwn(userId, listWishlist);
 
   async function remove(entry: WishlistEntry) {
     try {
       await removeFromWishlist(userId, entry.productId);
-      setWishlist((w) => (w.status === 'ready' ? { status: 'ready', entries: w.entries.filter((e) => e.productId !== entry.productId) } : w));
+      setWishlist((w) => (w.status === 'ready' ? { status: 'ready', data: w.data.filter((e) => e.productId !== entry.productId) } : w));
       toast({ title: `${entry.title} removed from wishlist` });
     } catch (error) {
       console.error(error);
@@ -216,12 +207,12 @@ function WishlistSection({ userId }: { userId: string }) {
         </p>
       )}
       {wishlist.status === 'error' && <p className="mt-4 text-slate-700">We couldn't load your wishlist just now.</p>}
-      {wishlist.status === 'ready' && wishlist.entries.length === 0 && (
+      {wishlist.status === 'ready' && wishlist.data.length === 0 && (
         <p className="mt-4 rounded-2xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">Your wishlist is empty. Tap Add to Wishlist on a book to keep it here.</p>
       )}
-      {wishlist.status === 'ready' && wishlist.entries.length > 0 && (
+      {wishlist.status === 'ready' && wishlist.data.length > 0 && (
         <ul className="mt-4 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
-          {wishlist.entries.map((entry) => (
+          {wishlist.data.map((entry) => (
             <li key={entry.productId} className="flex items-center gap-4 p-4">
               {entry.imageUrl && <img src={entry.imageUrl} alt="" width="56" height="56" className="h-14 w-14 rounded-lg object-cover" />}
               <div className="min-w-0 flex-1">
@@ -241,31 +232,15 @@ function WishlistSection({ userId }: { userId: string }) {
   );
 }
 
+const historyFailed = (error: unknown) => toast({ title: error instanceof OrderHistoryError ? error.message : 'Failed to load order history', variant: 'error' });
+
 export default function ProfilePage() {
   const auth = useAuth();
-  const [history, setHistory] = useState<History>({ status: 'loading' });
-  const userId = auth.user?.id;
+  const [history] = useOwn(auth.user?.id, getOrderHistory, historyFailed);
 
   useEffect(() => {
     if (auth.status === 'signed-out') window.location.replace(signInPath('/profile'));
   }, [auth.status]);
-
-  useEffect(() => {
-    if (!userId) return;
-    let current = true;
-    getOrderHistory(userId).then(
-      (orders) => current && setHistory({ status: 'ready', orders }),
-      (error: unknown) => {
-        console.error(error);
-        if (!current) return;
-        setHistory({ status: 'error' });
-        toast({ title: error instanceof OrderHistoryError ? error.message : 'Failed to load order history', variant: 'error' });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [userId]);
 
   if (auth.status !== 'signed-in') {
     return (

@@ -19,7 +19,7 @@ export type AuthState = { status: 'loading'; user: null; session: null } | { sta
 
 export const $auth = atom<AuthState>({ status: 'loading', user: null, session: null });
 
-export function toAuthUser(user: User): AuthUser {
+function toAuthUser(user: User): AuthUser {
   const meta = user.user_metadata ?? {};
   const avatar = typeof meta.avatar_url === 'string' ? meta.avatar_url : typeof meta.picture === 'string' ? meta.picture : null;
   return { id: user.id, email: user.email ?? '', avatarUrl: avatar, createdAt: user.created_at };

@@ -23,18 +23,11 @@ const InvoicesPanel = lazy(() => import('./InvoicesPanel').then((m) => ({ defaul
 const InvoicePage = lazy(() => import('./InvoiceEditor').then((m) => ({ default: m.InvoicePage })));
 const NewsletterPanel = lazy(() => import('./NewsletterPanel').then((m) => ({ default: m.NewsletterPanel })));
 
-const SECTIONS = [
-  { id: 'orders', label: 'Orders' },
-  { id: 'sales', label: 'Sales' },
-  { id: 'customers', label: 'Customers' },
-  { id: 'quotes', label: 'Quotes' },
-  { id: 'invoices', label: 'Invoices' },
-  { id: 'stock', label: 'Stock' },
-  { id: 'codes', label: 'Codes' },
-  { id: 'messages', label: 'Messages' },
-  { id: 'subscribers', label: 'Subscribers' },
-  { id: 'newsletter', label: 'Newsletter' },
-] as const;
+// Each section's tab says its name: 'orders' is Orders.
+const SECTIONS = ['orders', 'sales', 'customers', 'quotes', 'invoices', 'stock', 'codes', 'messages', 'subscribers', 'newsletter'].map((id) => ({
+  id,
+  label: `${id[0]?.toUpperCase()}${id.slice(1)}`,
+}));
 
 function useHash(): string {
   const [hash, setHash] = useState(() => window.location.hash.replace(/^#/, ''));

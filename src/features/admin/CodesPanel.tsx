@@ -5,16 +5,16 @@
  */
 import { useState, type SubmitEvent } from 'react';
 import { PROMOTION_CODES } from '@/config/constants';
-import { FieldError, invalidProps } from '@/features/forms/fields';
+import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatLongDate, formatPrice } from '@/lib/format';
 import { createCode, listCodes, setCodeActive, type NewPromotionCode, type PromotionCode } from './api';
-import { LoadState, useLoad } from './use-load';
+import { LoadState, toastOutcome, useLoad } from './use-load';
 
 const EMPTY = { code: '', kind: 'percent' as NewPromotionCode['kind'], amount: '', minSubtotal: '', startsOn: '', endsOn: '', maxUses: '' };
 
 /** What a code takes off, e.g. "10% off" or "$5.00 off". */
-export const codeValue = (code: Pick<PromotionCode, 'kind' | 'amount'>) => (code.kind === 'percent' ? `${code.amount}% off` : `${formatPrice(code.amount)} off`);
+const codeValue = (code: Pick<PromotionCode, 'kind' | 'amount'>) => (code.kind === 'percent' ? `${code.amount}% off` : `${formatPrice(code.amount)} off`);
 
 /** The last Sydney day a code runs: the day before its end (which is the midnight after the day chosen). */
 const lastDay = (endsAt: string) => formatLongDate(new Date(new Date(endsAt).getTime() - 1));
@@ -52,9 +52,7 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
   // A problem is shown on its field (the server's, which names none, under the form), not in a toast far away.
   const [problem, setProblem] = useState<CodeProblem | null>(null);
   const set = (name: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm({ ...form, [name]: e.target.value });
-  /** The props that mark a field invalid and tie its message to it, and the message under it. */
-  const invalid = (field: CodeField) => invalidProps(codeFieldId(field), problem?.field === field ? problem.message : undefined);
-  const message = (field: CodeField) => <FieldError fieldId={codeFieldId(field)} message={problem?.field === field ? problem.message : undefined} />;
+  const errorOf = (field: CodeField) => (problem?.field === field ? problem.message : undefined);
 
   async function submit(event: SubmitEvent) {
     event.preventDefault();
@@ -92,8 +90,17 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
         <label htmlFor="code-code" className="label">
           Code
         </label>
-        <input id="code-code" className="field uppercase" required maxLength={PROMOTION_CODES.maxLength} value={form.code} onChange={set('code')} placeholder="PARISH10" {...invalid('code')} />
-        {message('code')}
+        <input
+          id="code-code"
+          className="field uppercase"
+          required
+          maxLength={PROMOTION_CODES.maxLength}
+          value={form.code}
+          onChange={set('code')}
+          placeholder="PARISH10"
+          {...invalidProps('code-code', errorOf('code'))}
+        />
+        <FieldError fieldId="code-code" message={errorOf('code')} />
       </div>
       <div>
         <label htmlFor="code-kind" className="label">
@@ -104,52 +111,33 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
           <option value="amount">An amount (AUD) off the goods</option>
         </select>
       </div>
-      <div>
-        <label htmlFor="code-amount" className="label">
-          {form.kind === 'percent' ? 'Percentage (1-100)' : 'Amount (AUD)'}
-        </label>
-        <input
-          id="code-amount"
-          className="field"
-          type="number"
-          required
-          min={form.kind === 'percent' ? 1 : 0.01}
-          max={form.kind === 'percent' ? 100 : undefined}
-          step={form.kind === 'percent' ? 1 : 0.01}
-          inputMode="decimal"
-          value={form.amount}
-          onChange={set('amount')}
-          {...invalid('amount')}
-        />
-        {message('amount')}
-      </div>
-      <div>
-        <label htmlFor="code-min" className="label">
-          Minimum subtotal (AUD, optional)
-        </label>
-        <input id="code-min" className="field" type="number" min={0} step={0.01} inputMode="decimal" value={form.minSubtotal} onChange={set('minSubtotal')} {...invalid('min')} />
-        {message('min')}
-      </div>
-      <div>
-        <label htmlFor="code-starts" className="label">
-          First day (optional)
-        </label>
-        <input id="code-starts" className="field" type="date" value={form.startsOn} max={form.endsOn || undefined} onChange={set('startsOn')} />
-      </div>
-      <div>
-        <label htmlFor="code-ends" className="label">
-          Last day (optional)
-        </label>
-        <input id="code-ends" className="field" type="date" value={form.endsOn} min={form.startsOn || undefined} onChange={set('endsOn')} {...invalid('ends')} />
-        {message('ends')}
-      </div>
-      <div>
-        <label htmlFor="code-uses" className="label">
-          Total uses (optional)
-        </label>
-        <input id="code-uses" className="field" type="number" min={1} step={1} inputMode="numeric" value={form.maxUses} onChange={set('maxUses')} {...invalid('uses')} />
-        {message('uses')}
-      </div>
+      <TextField
+        id="code-amount"
+        label={form.kind === 'percent' ? 'Percentage (1-100)' : 'Amount (AUD)'}
+        type="number"
+        required
+        min={form.kind === 'percent' ? 1 : 0.01}
+        max={form.kind === 'percent' ? 100 : undefined}
+        step={form.kind === 'percent' ? 1 : 0.01}
+        inputMode="decimal"
+        value={form.amount}
+        onChange={set('amount')}
+        error={errorOf('amount')}
+      />
+      <TextField
+        id="code-min"
+        label="Minimum subtotal (AUD, optional)"
+        type="number"
+        min={0}
+        step={0.01}
+        inputMode="decimal"
+        value={form.minSubtotal}
+        onChange={set('minSubtotal')}
+        error={errorOf('min')}
+      />
+      <TextField id="code-starts" label="First day (optional)" type="date" value={form.startsOn} max={form.endsOn || undefined} onChange={set('startsOn')} />
+      <TextField id="code-ends" label="Last day (optional)" type="date" value={form.endsOn} min={form.startsOn || undefined} onChange={set('endsOn')} error={errorOf('ends')} />
+      <TextField id="code-uses" label="Total uses (optional)" type="number" min={1} step={1} inputMode="numeric" value={form.maxUses} onChange={set('maxUses')} error={errorOf('uses')} />
       <div className="flex items-end">
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? 'Creating...' : 'Create code'}
@@ -169,13 +157,8 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
 
 function CodeRow({ code, onChanged }: { code: PromotionCode; onChanged: () => void }) {
   async function toggle() {
-    try {
-      await setCodeActive(code.id, !code.active);
-      toast({ title: `Code ${code.code} ${code.active ? 'switched off' : 'switched on'}.` });
-      onChanged();
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'Could not change the code.', variant: 'error' });
-    }
+    const switched = () => setCodeActive(code.id, !code.active).then(() => `Code ${code.code} ${code.active ? 'switched off' : 'switched on'}.`);
+    if (await toastOutcome(switched, 'Could not change the code.')) onChanged();
   }
   return (
     <li

@@ -10,8 +10,9 @@ import { Email, OrderList } from './OrdersPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadState, useLoad } from './use-load';
 import { LoadMore, usePages } from './use-pages';
+import { SearchField } from './ListControls';
 
-export const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
+const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
 
 function Kind({ customer }: { customer: Pick<Customer, 'has_account'> }) {
   return <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700">{customer.has_account ? 'Account' : 'Guest'}</span>;
@@ -36,12 +37,7 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
       <h2 id="customers-heading" className="text-2xl font-bold">
         Customers
       </h2>
-      <div className="mt-4 max-w-md">
-        <label htmlFor="customer-search" className="label">
-          Search by name or email
-        </label>
-        <input id="customer-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
-      </div>
+      <SearchField id="customer-search" label="Search by name or email" value={search} onChange={setSearch} className="mt-4 max-w-md" />
       <LoadState state={state} what="customers" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No customers here.</p>}
       {state.status === 'ready' && state.data.length > 0 && (

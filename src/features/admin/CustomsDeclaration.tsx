@@ -7,7 +7,8 @@
 import { type CustomsAnswer, type CustomsLineView, declarationTotals, isPrintedMatter, splitCustomsValue } from '@/features/customs/declaration';
 import { formatPrice, orderNumber } from '@/lib/format';
 import type { OrderDetail } from './api';
-import { addressLines } from './OrderDetail';
+import { postalAddressLines } from '@/lib/postal-address';
+import { TableHead } from '@/components/TableHead';
 
 /** A line's value per copy: "$18.67 each", or the copies by value when the cents do not divide ("2 × $18.67, 1 × $18.66"). */
 function valueEach(line: CustomsLineView): string {
@@ -50,7 +51,7 @@ export default function CustomsDeclaration({ order, sender, declaration }: Props
         <section aria-label="Recipient" className="rounded border border-slate-400 p-3">
           <h3 className="text-xs font-semibold tracking-wide text-slate-600 uppercase">To (recipient)</h3>
           <p className="font-bold">{order.customer_name}</p>
-          {addressLines(order.shipping_address).map((line) => (
+          {postalAddressLines(order.shipping_address).map((line) => (
             <p key={line}>{line}</p>
           ))}
           {phone && <p>Phone: {phone}</p>}
@@ -116,28 +117,18 @@ function Lines({ lines, shippingAmount, shippingName }: { lines: readonly Custom
             <col className="w-[18%]" />
             <col className="w-[16%]" />
           </colgroup>
-          <thead className="bg-slate-100 text-xs">
-            <tr>
-              <th scope="col" className={cell}>
-                <Heading long="Description of contents" short="Contents" />
-              </th>
-              <th scope="col" className={`${cell} text-right`}>
-                Qty
-              </th>
-              <th scope="col" className={`${cell} text-right`}>
-                <Heading long="Net weight (kg)" short="kg" />
-              </th>
-              <th scope="col" className={`${cell} text-right`}>
-                <Heading long="Value (AUD)" short="AUD" />
-              </th>
-              <th scope="col" className={cell}>
-                <Heading long="HS tariff no." short="HS" />
-              </th>
-              <th scope="col" className={cell}>
-                <Heading long="Country of origin" short="Origin" />
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            className="bg-slate-100 text-xs"
+            cell={cell}
+            columns={[
+              { key: 'contents', label: <Heading long="Description of contents" short="Contents" /> },
+              { label: 'Qty', right: true },
+              { key: 'kg', label: <Heading long="Net weight (kg)" short="kg" />, right: true },
+              { key: 'aud', label: <Heading long="Value (AUD)" short="AUD" />, right: true },
+              { key: 'hs', label: <Heading long="HS tariff no." short="HS" /> },
+              { key: 'origin', label: <Heading long="Country of origin" short="Origin" /> },
+            ]}
+          />
           <tbody>
             {lines.map((line) => (
               <tr key={`${line.description}-${line.hsCode}-${line.unitValueAud}`} data-testid="customs-line">

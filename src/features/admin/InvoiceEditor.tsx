@@ -17,6 +17,7 @@ import { fromCents, toCents } from '@/lib/money';
 import { postalAddressLines } from '@/lib/postal-address';
 import { rateCard } from '@/lib/rate-card';
 import { ConfirmDialog } from './ConfirmDialog';
+import { BlockLines, Fact } from './Facts';
 import type { InvoiceDraftInput } from '@/features/invoices/contract';
 import { INVOICE_RULES, invoiceNumber } from '@/features/invoices/rules';
 import { dueText, InvoiceStatus, RemindButton } from './InvoicesPanel';
@@ -24,7 +25,8 @@ import { getInvoice, type InvoiceBook, type InvoiceDetail, listInvoiceBooks, run
 import { Email } from './OrdersPanel';
 import { invoiceHref, quoteHref } from './QuotesPanel';
 import { goTo } from './route';
-import { LoadState, useLoad } from './use-load';
+import { LoadState, toastOutcome, useLoad } from './use-load';
+import { TableHead } from '@/components/TableHead';
 
 // Invoices go to Australian schools and parishes: the rate card's two services at home.
 const RATES = rateCard('AU').map(({ rate }) => rate);
@@ -39,29 +41,7 @@ interface LineForm {
   priceReason: string;
 }
 
-interface DraftForm {
-  organisation: string;
-  contactName: string;
-  email: string;
-  phone: string;
-  line1: string;
-  line2: string;
-  city: string;
-  state: string;
-  postcode: string;
-  poNumber: string;
-  lines: LineForm[];
-  shippingKind: 'rate_card' | 'typed';
-  rateId: RateId;
-  shippingName: string;
-  shippingAmount: string;
-  shippingReason: string;
-  termsDays: 14 | 30;
-  note: string;
-  shipBeforePayment: boolean;
-}
-
-const EMPTY: DraftForm = {
+const EMPTY = {
   organisation: '',
   contactName: '',
   email: '',
@@ -72,16 +52,19 @@ const EMPTY: DraftForm = {
   state: '',
   postcode: '',
   poNumber: '',
-  lines: [],
-  shippingKind: 'rate_card',
-  rateId: 'au-standard',
+  lines: [] as LineForm[],
+  shippingKind: 'rate_card' as 'rate_card' | 'typed',
+  rateId: 'au-standard' as RateId,
   shippingName: '',
   shippingAmount: '',
   shippingReason: '',
-  termsDays: 30,
+  termsDays: 30 as 14 | 30,
   note: '',
   shipBeforePayment: false,
 };
+type DraftForm = typeof EMPTY;
+
+const newLine = (productId: string): LineForm => ({ productId, quantity: '', priceChanged: false, unitPrice: '', priceReason: '' });
 
 const money2 = (n: number) => n.toFixed(2);
 
@@ -247,16 +230,19 @@ export function InvoicePage({ invoiceId }: { invoiceId: string | null }) {
   );
 }
 
-function Legend({ children }: { children: ReactNode }) {
-  return <legend className="mb-2 font-display text-xl font-bold text-navy">{children}</legend>;
+function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
+      <legend className="mb-2 font-display text-xl font-bold text-navy">{legend}</legend>
+      {children}
+    </fieldset>
+  );
 }
 
 function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null; books: readonly InvoiceBook[]; reload: () => void }) {
   const id = useId();
   const fieldId = (name: string) => `${id}-${name.replace(/\./g, '-')}`;
-  const [form, setForm] = useState<DraftForm>(() =>
-    invoice ? formOf(invoice) : { ...EMPTY, lines: books[0] ? [{ productId: books[0].id, quantity: '', priceChanged: false, unitPrice: '', priceReason: '' }] : [] },
-  );
+  const [form, setForm] = useState<DraftForm>(() => (invoice ? formOf(invoice) : { ...EMPTY, lines: books[0] ? [newLine(books[0].id)] : [] }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [confirmSend, setConfirmSend] = useState(false);
@@ -306,13 +292,15 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
     }
   }
 
+  /** A new draft opens at its own address once saved; a saved one loads again. */
+  const show = (savedId: string) => (invoice ? reload() : goTo(invoiceHref(savedId).slice(1), new URLSearchParams()));
+
   async function saveDraft() {
     if (busy) return;
     setBusy(true);
     try {
       const savedId = await save();
-      if (savedId && !invoice) goTo(invoiceHref(savedId).slice(1), new URLSearchParams());
-      else if (savedId) reload();
+      if (savedId) show(savedId);
     } finally {
       setBusy(false);
     }
@@ -330,8 +318,7 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
       toast({ title: message, variant: 'error' });
       return false;
     } finally {
-      if (!invoice) goTo(invoiceHref(savedId).slice(1), new URLSearchParams());
-      else reload();
+      show(savedId);
     }
     return true;
   }
@@ -362,8 +349,7 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
           )}
         </div>
 
-        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-          <Legend>Bill to</Legend>
+        <Fieldset legend="Bill to">
           <div className="grid gap-4 sm:grid-cols-2">
             {text('organisation', 'School, parish or group', INVOICE_RULES.organisationMaxLength)}
             {text('contactName', 'Contact name', LIMITS.nameMaxLength)}
@@ -371,10 +357,9 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
             {text('phone', 'Phone', INVOICE_RULES.phoneMaxLength, { optional: true, type: 'tel' })}
             {text('poNumber', 'Purchase order number', INVOICE_RULES.poNumberMaxLength, { optional: true })}
           </div>
-        </fieldset>
+        </Fieldset>
 
-        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-          <Legend>Deliver to (Australia)</Legend>
+        <Fieldset legend="Deliver to (Australia)">
           {text('line1', 'Street address', LIMITS.addressFieldMaxLength)}
           {text('line2', 'Address line 2', LIMITS.addressFieldMaxLength, { optional: true })}
           <div className="grid gap-4 sm:grid-cols-3">
@@ -395,15 +380,15 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
             </div>
             {text('postcode', 'Postcode', 20)}
           </div>
-        </fieldset>
+        </Fieldset>
 
-        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-          <Legend>Books</Legend>
+        <Fieldset legend="Books">
           <p className="-mt-2 text-sm text-slate-700">Each book at its quantity price. Change a price only with a reason: the school sees the price, you see the reason.</p>
           {form.lines.map((line, index) => {
             const book = bookOf(line.productId);
             const figures = totals.lines[index];
             const key = (name: string) => `lines.${index}.${name}`;
+            const changed = line.priceChanged && figures && figures.unit !== figures.listed;
             return (
               <div key={line.productId} className="grid gap-3 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200" data-testid="invoice-line">
                 <div className="flex flex-wrap items-end gap-3">
@@ -422,17 +407,10 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
                   />
                   <div className="min-w-40">
                     <p className="label">Price each</p>
-                    {line.priceChanged && figures && figures.unit !== figures.listed ? (
-                      <p>
-                        {formatPrice(figures.unit)}
-                        <span className="text-sm text-slate-700"> changed from {formatPrice(figures.listed)}</span>
-                      </p>
-                    ) : (
-                      <p>
-                        {formatPrice(figures?.listed ?? 0)}
-                        <span className="text-sm text-slate-700"> quantity price</span>
-                      </p>
-                    )}
+                    <p>
+                      {formatPrice(changed ? figures.unit : (figures?.listed ?? 0))}
+                      <span className="text-sm text-slate-700">{changed ? ` changed from ${formatPrice(figures.listed)}` : ' quantity price'}</span>
+                    </p>
                   </div>
                   <p className="ml-auto text-right">
                     <span className="block text-sm text-slate-700">Amount</span>
@@ -482,21 +460,15 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
           {unused.length > 0 && (
             <div className="flex flex-wrap gap-2">
               {unused.map((b) => (
-                <button
-                  key={b.id}
-                  type="button"
-                  className="btn-secondary px-3 py-1.5 text-sm"
-                  onClick={() => setForm((f) => ({ ...f, lines: [...f.lines, { productId: b.id, quantity: '', priceChanged: false, unitPrice: '', priceReason: '' }] }))}
-                >
+                <button key={b.id} type="button" className="btn-secondary px-3 py-1.5 text-sm" onClick={() => setForm((f) => ({ ...f, lines: [...f.lines, newLine(b.id)] }))}>
                   Add {b.title}
                 </button>
               ))}
             </div>
           )}
-        </fieldset>
+        </Fieldset>
 
-        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-          <Legend>Shipping</Legend>
+        <Fieldset legend="Shipping">
           <div className="grid gap-2">
             {RATES.map((rate) => (
               <label key={rate.id} className="flex items-center gap-2">
@@ -530,10 +502,9 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
               {text('shippingReason', 'Reason for the price', INVOICE_RULES.reasonMaxLength)}
             </div>
           )}
-        </fieldset>
+        </Fieldset>
 
-        <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
-          <Legend>Terms</Legend>
+        <Fieldset legend="Terms">
           <div className="flex flex-wrap gap-4" role="radiogroup" aria-label="Payment terms">
             {INVOICE_RULES.termsDays.map((days) => (
               <label key={days} className="flex items-center gap-2">
@@ -555,7 +526,7 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
             </label>
             <textarea id={fieldId('note')} className="field" rows={3} maxLength={INVOICE_RULES.noteMaxLength} value={form.note} onChange={(e) => set('note', e.target.value)} />
           </div>
-        </fieldset>
+        </Fieldset>
 
         <section aria-label="Totals" className="rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
           <dl className="ml-auto grid max-w-sm grid-cols-[1fr_auto] gap-x-6 gap-y-1">
@@ -614,15 +585,6 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
   );
 }
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-sm font-semibold text-slate-600">{label}</dt>
-      <dd className="mt-0.5 break-words">{children}</dd>
-    </div>
-  );
-}
-
 function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () => void }) {
   const [dialog, setDialog] = useState<'void' | 'uncollectible' | 'credit' | null>(null);
   const [credit, setCredit] = useState({ amount: '', reason: '' });
@@ -630,6 +592,7 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
   const creditId = useId();
   const open = invoice.status === 'sent';
   const shipped = invoice.order_status === 'shipped' || invoice.order_status === 'completed';
+  const copies = invoice.lines.reduce((n, l) => n + l.quantity, 0);
   const creditable = invoice.status === 'paid' ? Math.max(0, fromCents(toCents(invoice.total) - toCents(invoice.credited))) : 0;
   // Sent, voided or paid, the button that did it is gone: focus lands on the heading rather than nowhere.
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -642,16 +605,9 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
   }, [invoice.status]);
 
   async function act(request: Parameters<typeof runInvoiceAction>[0], failed: string): Promise<boolean> {
-    try {
-      const answer = await runInvoiceAction(request);
-      toast({ title: answer.message });
-      return true;
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : failed, variant: 'error' });
-      return false;
-    } finally {
-      reload();
-    }
+    const done = await toastOutcome(async () => (await runInvoiceAction(request)).message, failed);
+    reload();
+    return done;
   }
 
   async function giveCredit(): Promise<boolean> {
@@ -713,11 +669,7 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
           {invoice.phone && <span className="block">{invoice.phone}</span>}
         </Fact>
         <Fact label="Deliver to">
-          {postalAddressLines({ ...invoice.address, postalCode: invoice.address.postcode }).map((line) => (
-            <span key={line} className="block">
-              {line}
-            </span>
-          ))}
+          <BlockLines lines={postalAddressLines({ ...invoice.address, postalCode: invoice.address.postcode })} />
         </Fact>
         <Fact label="Purchase order number">{invoice.po_number ?? 'None'}</Fact>
         <Fact label="Ship before payment">{invoice.ship_before_payment ? 'Yes: packed without waiting for payment' : 'No: packed once paid'}</Fact>
@@ -731,22 +683,11 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
       <div className="overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Lines of the invoice</caption>
-          <thead className="border-b border-slate-200 text-slate-600">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Book
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Copies
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Price each
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Amount
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            className="border-b border-slate-200 text-slate-600"
+            cell="px-3 py-2"
+            columns={['Book', { label: 'Copies', right: true }, { label: 'Price each', right: true }, { label: 'Amount', right: true }]}
+          />
           <tbody>
             {invoice.lines.map((l) => (
               <tr key={l.product_id} className="border-b border-slate-100">
@@ -842,17 +783,12 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
         onConfirm={() => act({ action: 'void', invoiceId: invoice.id }, 'The invoice could not be voided.')}
         onClose={() => setDialog(null)}
       >
-        {shipped ? (
-          // Shipped books stay with the school: the server voids the invoice and leaves the order and the stock be.
-          <p>
-            {invoice.organisation} can no longer pay it. Its {invoice.lines.reduce((n, l) => n + l.quantity, 0)} copies were shipped, so nothing goes back into stock: the invoice is written off. This
-            cannot be undone.
-          </p>
-        ) : (
-          <p>
-            {invoice.organisation} can no longer pay it, its order is cancelled and its {invoice.lines.reduce((n, l) => n + l.quantity, 0)} copies go back into stock. This cannot be undone.
-          </p>
-        )}
+        <p>
+          {invoice.organisation} can no longer pay it
+          {/* Shipped books stay with the school: the server voids the invoice and leaves the order and the stock be. */}
+          {shipped ? `. Its ${copies} copies were shipped, so nothing goes back into stock: the invoice is written off.` : `, its order is cancelled and its ${copies} copies go back into stock.`} This
+          cannot be undone.
+        </p>
       </ConfirmDialog>
       <ConfirmDialog
         open={dialog === 'uncollectible'}

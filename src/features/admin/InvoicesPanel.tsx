@@ -5,14 +5,15 @@
  * empty draft (#invoice/new).
  */
 import { useState } from 'react';
-import { toast } from '@/features/toast/store';
 import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
 import { invoiceNumber } from '@/features/invoices/rules';
 import { INVOICE_VIEW_LABELS, type InvoiceRow, listInvoices, runInvoiceAction } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
-import { LoadState } from './use-load';
+import { LoadState, toastOutcome } from './use-load';
 import { LoadMore, usePages } from './use-pages';
+import { TableHead } from '@/components/TableHead';
+import { SearchField, ViewButtons } from './ListControls';
 
 const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
   draft: { label: 'Draft', className: 'bg-slate-200 text-slate-800' },
@@ -55,15 +56,9 @@ export function RemindButton({ invoice, onDone }: { invoice: Pick<InvoiceRow, 'i
   async function remind() {
     if (busy) return;
     setBusy(true);
-    try {
-      const answer = await runInvoiceAction({ action: 'remind', invoiceId: invoice.id });
-      toast({ title: answer.message });
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The reminder could not be sent.', variant: 'error' });
-    } finally {
-      setBusy(false);
-      onDone();
-    }
+    await toastOutcome(async () => (await runInvoiceAction({ action: 'remind', invoiceId: invoice.id })).message, 'The reminder could not be sent.');
+    setBusy(false);
+    onDone();
   }
   return (
     <button type="button" className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" aria-disabled={busy || undefined} onClick={() => void remind()}>
@@ -101,20 +96,8 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
         </a>
       </div>
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
-        <div role="group" aria-label="Which invoices" className="flex flex-wrap gap-2">
-          {INVOICE_VIEW_LABELS.map((v) => (
-            <button key={v.id} type="button" aria-pressed={view === v.id} onClick={() => setView(v.id)} className={view === v.id ? 'btn-primary' : 'btn-secondary'}>
-              {v.label}
-            </button>
-          ))}
-        </div>
-        <div className="min-w-56 flex-1">
-          <label htmlFor="invoice-search" className="label">
-            Search by organisation, PO number, email or invoice number
-          </label>
-          <input id="invoice-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
-        </div>
+        <ViewButtons label="Which invoices" views={INVOICE_VIEW_LABELS} current={view} onChoose={setView} />
+        <SearchField id="invoice-search" label="Search by organisation, PO number, email or invoice number" value={search} onChange={setSearch} />
       </div>
       <LoadState state={state} what="invoices" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No invoices here.</p>}
@@ -145,31 +128,11 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
           </ul>
           <div className="mt-4 hidden rounded-2xl bg-white ring-1 ring-slate-200 md:block">
             <table className="w-full text-left text-sm">
-              <thead className="border-b border-slate-200 whitespace-nowrap text-slate-600">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    Invoice
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Status
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Organisation
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    PO number
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    Total
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    Due
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                className="border-b border-slate-200 whitespace-nowrap text-slate-600"
+                cell="px-3 py-2"
+                columns={['Invoice', 'Status', 'Organisation', 'PO number', { label: 'Total', right: true }, 'Due', { label: 'Actions', srOnly: true }]}
+              />
               <tbody>
                 {state.data.map((i) => (
                   <tr key={i.id} className={`border-b border-slate-100 last:border-0 ${i.overdue ? 'bg-red-50' : ''}`}>

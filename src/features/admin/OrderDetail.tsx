@@ -19,10 +19,13 @@ import {
   type OrderDetail as Order,
   type OrderRefunds,
 } from './api';
+import { BlockLines, Fact as RecordFact } from './Facts';
 import GiftMessageBox from './GiftMessageBox';
+import { TextField } from '@/features/forms/fields';
 import { parseRefundAmount } from './refund';
-import { checkShipment, type ShipmentInput } from './shipment';
-import { changeAndReload, LoadState, useLoad } from './use-load';
+import { useCarrier } from './CarrierFields';
+import { checkShipment } from './shipment';
+import { changeAndReload, LoadState, toastOutcome, useLoad } from './use-load';
 
 /** A gift: whom it goes to, the message the slip prints, and whether the parcel leaves prices out. */
 function GiftDetails({ order }: { order: Order }) {
@@ -38,30 +41,20 @@ function GiftDetails({ order }: { order: Order }) {
   );
 }
 
-/** The address as it goes on a label, one line each, the country written out in full. */
-/** The address as the destination's post writes it (src/lib/postal-address). */
-export function addressLines(a: Order['shipping_address']): string[] {
-  return postalAddressLines(a);
-}
-
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-sm font-semibold text-slate-600">{term}</dt>
-      <dd className="break-words">{children}</dd>
-    </div>
-  );
-}
+const Fact = ({ term, children }: { term: string; children: ReactNode }) => (
+  <RecordFact label={term} className="break-words">
+    {children}
+  </RecordFact>
+);
 
 function ShipForm({ order, act }: { order: Order; act: (request: OrderActionRequest) => Promise<void> }) {
-  const [carrier, setCarrier] = useState<'auspost' | 'other'>('auspost');
-  const [carrierName, setCarrierName] = useState('');
+  const carrier = useCarrier('ship-carrier');
   const [trackingNumber, setTrackingNumber] = useState(order.tracking_number ?? '');
   const [error, setError] = useState<string | null>(null);
 
   async function submit(event: SubmitEvent) {
     event.preventDefault();
-    const shipment: ShipmentInput = carrier === 'auspost' ? { carrier, trackingNumber } : { carrier, carrierName, trackingNumber };
+    const shipment = carrier.shipment(trackingNumber);
     const checked = checkShipment(shipment);
     if ('error' in checked) return setError(checked.error);
     setError(null);
@@ -74,23 +67,7 @@ function ShipForm({ order, act }: { order: Order; act: (request: OrderActionRequ
         {order.status === 'shipped' ? 'Correct the tracking number' : 'Mark as shipped'}
       </h3>
       <div className="mt-3 grid gap-3 sm:grid-cols-3">
-        <div>
-          <label htmlFor="ship-carrier" className="label">
-            Carrier
-          </label>
-          <select id="ship-carrier" className="field" value={carrier} onChange={(e) => setCarrier(e.target.value === 'other' ? 'other' : 'auspost')}>
-            <option value="auspost">Australia Post</option>
-            <option value="other">Another carrier</option>
-          </select>
-        </div>
-        {carrier === 'other' && (
-          <div>
-            <label htmlFor="ship-carrier-name" className="label">
-              Carrier name
-            </label>
-            <input id="ship-carrier-name" className="field" value={carrierName} onChange={(e) => setCarrierName(e.target.value)} maxLength={60} />
-          </div>
-        )}
+        {carrier.fields}
         <div>
           <label htmlFor="ship-tracking" className="label">
             Tracking number
@@ -119,7 +96,7 @@ function ShipForm({ order, act }: { order: Order; act: (request: OrderActionRequ
 }
 
 /** What each state of the order at the shipping platform means, for the publisher. */
-export const SHIPMENT_STATES: Record<NonNullable<Order['shipment']>['state'], string> = {
+const SHIPMENT_STATES: Record<NonNullable<Order['shipment']>['state'], string> = {
   pending: 'Being sent to the shipping platform',
   sent: 'At the shipping platform: ready for its label',
   labelled: 'Label printed: waiting for the carrier to scan it',
@@ -142,14 +119,9 @@ function PlatformPanel({ order, act, reload }: { order: Order; act: (request: Or
   const resendable = shippable(order) && order.status !== 'cancelled' && (!shipment || shipment.state === 'failed' || shipment.state === 'pending');
   async function print() {
     setPrinting(true);
-    try {
-      toast({ title: await printLabels({ orderIds: [order.id] }) });
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The label could not be printed.', variant: 'error' });
-    } finally {
-      setPrinting(false);
-      reload();
-    }
+    await toastOutcome(() => printLabels({ orderIds: [order.id] }), 'The label could not be printed.');
+    setPrinting(false);
+    reload();
   }
   return (
     <section aria-labelledby="platform-heading" className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
@@ -252,12 +224,14 @@ function AddressForm({ order, reload }: { order: Order; reload: () => void }) {
       <p className="text-sm text-slate-700">Country: {countryName(a.country)} (it set the shipping price, so it stays).</p>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
         {ADDRESS_FIELDS.map((field) => (
-          <div key={field.key}>
-            <label htmlFor={`address-${field.key}`} className="label">
-              {field.label}
-            </label>
-            <input id={`address-${field.key}`} className="field" value={address[field.key]} maxLength={200} onChange={(e) => setAddress({ ...address, [field.key]: e.target.value })} />
-          </div>
+          <TextField
+            key={field.key}
+            id={`address-${field.key}`}
+            label={field.label}
+            value={address[field.key]}
+            maxLength={200}
+            onChange={(e) => setAddress({ ...address, [field.key]: e.target.value })}
+          />
         ))}
       </div>
       <div className="mt-3 flex flex-wrap gap-2">
@@ -526,14 +500,9 @@ export function OrderDetail({ orderId }: { orderId: string }) {
 
   async function act(request: OrderActionRequest) {
     setBusy(true);
-    try {
-      toast({ title: await runOrderAction(request) });
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The action failed.', variant: 'error' });
-    } finally {
-      setBusy(false);
-      reload();
-    }
+    await toastOutcome(() => runOrderAction(request), 'The action failed.');
+    setBusy(false);
+    reload();
   }
 
   if (state.status !== 'ready') return <LoadState state={state} what="the order" />;
@@ -570,11 +539,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           </a>
         </Fact>
         <Fact term="Ship to">
-          {addressLines(order.shipping_address).map((line) => (
-            <span key={line} className="block">
-              {line}
-            </span>
-          ))}
+          <BlockLines lines={postalAddressLines(order.shipping_address)} />
           {order.shipping_address.phone && <span className="block">Phone: {order.shipping_address.phone}</span>}
         </Fact>
         <Fact term="Delivery">

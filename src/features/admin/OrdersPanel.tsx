@@ -7,11 +7,12 @@
 import { lazy, Suspense, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
-import { toast } from '@/features/toast/store';
 import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './api';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadMore, usePages } from './use-pages';
-import { LoadState } from './use-load';
+import { LoadState, toastOutcome } from './use-load';
+import { TableHead } from '@/components/TableHead';
+import { SearchField, ViewButtons } from './ListControls';
 
 // Loaded when the publisher first ships a selection.
 const ParcelsForm = lazy(() => import('./ParcelsForm').then((m) => ({ default: m.ParcelsForm })));
@@ -54,15 +55,9 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
   // Each printed label ships its order, so the list is read again after.
   async function print(request: { orderIds: string[] } | { toPack: true }) {
     setPrinting(true);
-    try {
-      toast({ title: await printLabels(request) });
-      setSelected(new Set());
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The labels could not be printed.', variant: 'error' });
-    } finally {
-      setPrinting(false);
-      reload();
-    }
+    if (await toastOutcome(() => printLabels(request), 'The labels could not be printed.')) setSelected(new Set());
+    setPrinting(false);
+    reload();
   }
 
   return (
@@ -71,20 +66,8 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
         Orders
       </h2>
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
-        <div role="group" aria-label="Which orders" className="flex flex-wrap gap-2">
-          {ORDER_VIEWS.map((v) => (
-            <button key={v.id} type="button" aria-pressed={view === v.id} onClick={() => setView(v.id)} className={view === v.id ? 'btn-primary' : 'btn-secondary'}>
-              {v.label}
-            </button>
-          ))}
-        </div>
-        <div className="min-w-56 flex-1">
-          <label htmlFor="order-search" className="label">
-            Search by order number or email
-          </label>
-          <input id="order-search" type="search" className="field" value={search} onChange={(e) => setSearch(e.target.value)} />
-        </div>
+        <ViewButtons label="Which orders" views={ORDER_VIEWS} current={view} onChoose={setView} />
+        <SearchField id="order-search" label="Search by order number or email" value={search} onChange={setSearch} />
         {view === 'all' && (
           <label className="flex items-center gap-2 py-2 text-sm font-semibold text-slate-700">
             <input type="checkbox" className="h-4 w-4" checked={unpaidOnly} onChange={(e) => setUnpaidOnly(e.target.checked)} />
@@ -159,7 +142,7 @@ export function Email({ address }: { address: string }) {
 const copies = (n: number) => (n === 1 ? '1 copy' : `${n} copies`);
 
 /** What the packer needs before picking up a parcel: Express or Standard, where it goes, and whether it is a gift. */
-export function parcelFacts(o: Pick<OrderListItem, 'delivery_method' | 'country' | 'is_gift'>): string {
+function parcelFacts(o: Pick<OrderListItem, 'delivery_method' | 'country' | 'is_gift'>): string {
   const speed = /express/i.test(o.delivery_method ?? '') ? 'Express' : 'Standard';
   return [speed, ...(o.country ? [countryName(o.country)] : []), ...(o.is_gift ? ['Gift'] : [])].join(' · ');
 }
@@ -199,36 +182,11 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
       </ul>
       <div className="mt-4 hidden rounded-2xl bg-white ring-1 ring-slate-200 sm:block">
         <table className="w-full text-left text-sm">
-          <thead className="border-b border-slate-200 text-slate-600">
-            <tr>
-              {selection && (
-                <th scope="col" className="px-3 py-2">
-                  <span className="sr-only">Select</span>
-                </th>
-              )}
-              <th scope="col" className="px-3 py-2">
-                Order
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Date
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Customer
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Items
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Delivery
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Status
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Total
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            className="border-b border-slate-200 text-slate-600"
+            cell="px-3 py-2"
+            columns={[selection && { label: 'Select', srOnly: true }, 'Order', 'Date', 'Customer', 'Items', 'Delivery', 'Status', { label: 'Total', right: true }]}
+          />
           <tbody>
             {orders.map((o) => (
               <tr key={o.id} className="border-b border-slate-100 last:border-0">

@@ -13,9 +13,10 @@ import { needsDeclaration } from '@/features/customs/declaration';
 import { lazy, Suspense } from 'react';
 import { allPages, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
 import GiftMessageBox from './GiftMessageBox';
-import { addressLines } from './OrderDetail';
+import { postalAddressLines } from '@/lib/postal-address';
 import { StaffGate } from './StaffGate';
 import { LoadState, useLoad } from './use-load';
+import { TableHead } from '@/components/TableHead';
 
 /** The orders chosen, or every order to pack (all its pages); in full, 500 to a call rather than one call each. */
 async function ordersToPrint(): Promise<OrderDetail[]> {
@@ -80,7 +81,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
             </p>
           )}
           <p className="font-bold">{order.organisation ? `Attn: ${order.customer_name}` : order.customer_name}</p>
-          {addressLines(order.shipping_address).map((line) => (
+          {postalAddressLines(order.shipping_address).map((line) => (
             <p key={line}>{line}</p>
           ))}
           {phone && <p>Phone: {phone}</p>}
@@ -105,29 +106,17 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
         </p>
       )}
       <table className="mt-3 w-full text-left">
-        <thead className="border-b border-slate-300 text-sm">
-          <tr>
-            <th scope="col" className="py-1">
-              Qty
-            </th>
-            <th scope="col" className="py-1">
-              Item
-            </th>
-            {prices && (
-              <>
-                <th scope="col" className="py-1 pl-3 text-right">
-                  Price each
-                </th>
-                <th scope="col" className="py-1 pl-3 text-right">
-                  Amount
-                </th>
-              </>
-            )}
-            <th scope="col" className="py-1 pl-3">
-              Packed
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          className="border-b border-slate-300 text-sm"
+          cell="py-1"
+          columns={[
+            'Qty',
+            'Item',
+            prices && { label: 'Price each', right: true, className: 'pl-3' },
+            prices && { label: 'Amount', right: true, className: 'pl-3' },
+            { label: 'Packed', className: 'pl-3' },
+          ]}
+        />
         <tbody>
           {order.items.map((item) => (
             <tr key={item.product_id} className="border-b border-slate-100">

@@ -6,19 +6,19 @@
 import { type SubmitEvent, useState } from 'react';
 import { orderNumber } from '@/lib/format';
 import { type OrderListItem, runOrderAction } from './api';
-import { checkShipment, type ShipmentInput } from './shipment';
+import { useCarrier } from './CarrierFields';
+import { checkShipment } from './shipment';
 
 type Outcome = { id: string; ok: boolean; message: string };
 
 export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDone: () => void }) {
-  const [carrier, setCarrier] = useState<'auspost' | 'other'>('auspost');
-  const [carrierName, setCarrierName] = useState('');
+  const carrier = useCarrier('parcels-carrier');
   const [numbers, setNumbers] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const [busy, setBusy] = useState(false);
 
-  const shipmentOf = (id: string): ShipmentInput => (carrier === 'auspost' ? { carrier, trackingNumber: numbers[id] ?? '' } : { carrier, carrierName, trackingNumber: numbers[id] ?? '' });
+  const shipmentOf = (id: string) => carrier.shipment(numbers[id] ?? '');
 
   async function submit(event: SubmitEvent) {
     event.preventDefault();
@@ -48,25 +48,7 @@ export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDon
       <h3 id="parcels-heading" className="text-lg font-bold">
         Ship {orders.length === 1 ? '1 order' : `${orders.length} orders`}
       </h3>
-      <div className="mt-3 flex flex-wrap gap-3">
-        <div>
-          <label htmlFor="parcels-carrier" className="label">
-            Carrier
-          </label>
-          <select id="parcels-carrier" className="field" value={carrier} onChange={(e) => setCarrier(e.target.value === 'other' ? 'other' : 'auspost')}>
-            <option value="auspost">Australia Post</option>
-            <option value="other">Another carrier</option>
-          </select>
-        </div>
-        {carrier === 'other' && (
-          <div>
-            <label htmlFor="parcels-carrier-name" className="label">
-              Carrier name
-            </label>
-            <input id="parcels-carrier-name" className="field" value={carrierName} maxLength={60} onChange={(e) => setCarrierName(e.target.value)} />
-          </div>
-        )}
-      </div>
+      <div className="mt-3 flex flex-wrap gap-3">{carrier.fields}</div>
       <ul className="mt-3 space-y-3">
         {orders.map((order) => {
           const number = orderNumber(order.id);

@@ -4,7 +4,7 @@
  * (#quote/<id>) shows everything asked, with Make invoice (a draft invoice, prefilled, opened in the editor) and
  * Decline.
  */
-import { type ReactNode, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { formatLongDate, formatShortDate } from '@/lib/format';
 import { postalAddressLines } from '@/lib/postal-address';
 import { toast } from '@/features/toast/store';
@@ -12,8 +12,12 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { getQuote, listQuotes, QUOTE_VIEW_LABELS, type QuoteRow, runInvoiceAction } from './invoices-api';
 import { Email } from './OrdersPanel';
 import { goTo, useKeptScroll, withParams } from './route';
-import { LoadState, useLoad } from './use-load';
+import { LoadState, toastOutcome, useLoad } from './use-load';
 import { LoadMore, usePages } from './use-pages';
+import { TableHead } from '@/components/TableHead';
+import { BlockLines, Fact } from './Facts';
+import { ViewButtons } from './ListControls';
+import { StatusBadge } from '@/features/account/StatusBadge';
 
 export const quoteHref = (id: string) => `#quote/${id}`;
 export const invoiceHref = (id: string) => `#invoice/${id}`;
@@ -26,10 +30,6 @@ const STATUS_CLASS: Record<QuoteRow['status'], string> = {
   invoiced: 'bg-green-100 text-green-900',
   declined: 'bg-slate-200 text-slate-800',
 };
-
-export function QuoteStatus({ status }: { status: QuoteRow['status'] }) {
-  return <span className={`inline-block rounded-full px-3 py-1 text-sm font-semibold capitalize ${STATUS_CLASS[status]}`}>{status}</span>;
-}
 
 export function QuotesPanel({ params }: { params: URLSearchParams }) {
   const view = QUOTE_VIEW_LABELS.find((v) => v.id === params.get('view'))?.id ?? 'new';
@@ -48,14 +48,7 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
       <h2 id="quotes-heading" className="text-2xl font-bold">
         Quote requests
       </h2>
-      {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
-      <div role="group" aria-label="Which quote requests" className="mt-4 flex flex-wrap gap-2">
-        {QUOTE_VIEW_LABELS.map((v) => (
-          <button key={v.id} type="button" aria-pressed={view === v.id} onClick={() => setView(v.id)} className={view === v.id ? 'btn-primary' : 'btn-secondary'}>
-            {v.label}
-          </button>
-        ))}
-      </div>
+      <ViewButtons label="Which quote requests" views={QUOTE_VIEW_LABELS} current={view} onChoose={setView} className="mt-4 flex flex-wrap gap-2" />
       <LoadState state={state} what="quote requests" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No quote requests here.</p>}
       {state.status === 'ready' && state.data.length > 0 && (
@@ -67,7 +60,7 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
                   <a href={quoteHref(q.id)} className="font-semibold text-navy underline">
                     {q.organisation}
                   </a>{' '}
-                  <QuoteStatus status={q.status} />
+                  <StatusBadge status={q.status} colours={STATUS_CLASS[q.status]} />
                   <p className="text-sm text-slate-700">
                     {q.contact_name} · <Email address={q.email} />
                   </p>
@@ -84,15 +77,6 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
         </>
       )}
     </section>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-sm font-semibold text-slate-600">{label}</dt>
-      <dd className="mt-0.5 break-words">{children}</dd>
-    </div>
   );
 }
 
@@ -117,15 +101,9 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
   }
 
   async function decline(): Promise<boolean> {
-    try {
-      const answer = await runInvoiceAction({ action: 'decline_quote', quoteId });
-      toast({ title: answer.message });
-      reload();
-      return true;
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The quote could not be declined.', variant: 'error' });
-      return false;
-    }
+    const done = await toastOutcome(async () => (await runInvoiceAction({ action: 'decline_quote', quoteId })).message, 'The quote could not be declined.');
+    if (done) reload();
+    return done;
   }
 
   return (
@@ -141,7 +119,7 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
             <h2 id="quote-heading" className="text-2xl font-bold">
               Quote for {state.data.organisation}
             </h2>
-            <QuoteStatus status={state.data.status} />
+            <StatusBadge status={state.data.status} colours={STATUS_CLASS[state.data.status]} />
           </div>
           <p className="text-slate-700">Asked {formatLongDate(state.data.created_at)}</p>
           <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2">
@@ -154,11 +132,7 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
             </Fact>
             <Fact label="Phone">{state.data.phone}</Fact>
             <Fact label="Delivery address">
-              {postalAddressLines({ ...state.data.address, postalCode: state.data.address.postcode }).map((line) => (
-                <span key={line} className="block">
-                  {line}
-                </span>
-              ))}
+              <BlockLines lines={postalAddressLines({ ...state.data.address, postalCode: state.data.address.postcode })} />
             </Fact>
             <Fact label="Needed by">{state.data.needed_by ? formatLongDate(`${state.data.needed_by}T12:00:00`) : 'No date given'}</Fact>
             <Fact label="Purchase order number">{state.data.po_number ?? 'Not yet'}</Fact>
@@ -166,16 +140,7 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
           </dl>
           <table className="w-full rounded-2xl bg-white text-left ring-1 ring-slate-200">
             <caption className="sr-only">Copies asked for</caption>
-            <thead className="border-b border-slate-200 text-sm text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-2">
-                  Book
-                </th>
-                <th scope="col" className="px-4 py-2 text-right">
-                  Copies
-                </th>
-              </tr>
-            </thead>
+            <TableHead className="border-b border-slate-200 text-sm text-slate-600" cell="px-4 py-2" columns={['Book', { label: 'Copies', right: true }]} />
             <tbody>
               {state.data.lines.map((line) => (
                 <tr key={line.product_id} className="border-b border-slate-100 last:border-0">

@@ -15,6 +15,9 @@ import { daysIn, MAX_DAYS, monthOf, quickPeriod, type QuickPeriod } from './sale
 import { csvLines } from '@/lib/csv';
 import { LoadState, useLoad } from './use-load';
 import { toast } from '@/features/toast/store';
+import { TableHead } from '@/components/TableHead';
+import { ViewButtons } from './ListControls';
+import { TextField } from '@/features/forms/fields';
 
 type PeriodChoice = QuickPeriod | 'range';
 
@@ -146,19 +149,7 @@ function SalesFigures({ sales }: { sales: Sales }) {
           <p className="mt-2 text-slate-700">No copies sold in this period.</p>
         ) : (
           <table className="mt-2 w-full rounded-2xl bg-white text-left text-sm ring-1 ring-slate-200">
-            <thead className="border-b border-slate-200 text-slate-600">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Title
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Copies
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  Goods
-                </th>
-              </tr>
-            </thead>
+            <TableHead className="border-b border-slate-200 text-slate-600" cell="px-3 py-2" columns={['Title', { label: 'Copies', right: true }, { label: 'Goods', right: true }]} />
             <tbody>
               {sales.titles.map((title) => (
                 <tr key={title.product_id} className="border-b border-slate-100 last:border-0">
@@ -178,36 +169,17 @@ function SalesFigures({ sales }: { sales: Sales }) {
           By {sales.by}
         </h3>
         <table className="mt-2 w-full rounded-2xl bg-white text-left text-sm ring-1 ring-slate-200">
-          <thead className="border-b border-slate-200 text-slate-600">
-            <tr>
-              <th scope="col" className="px-2 py-2">
-                {GROUPS[sales.by].label}
-              </th>
-              <th scope="col" className="px-2 py-2 text-right">
-                Orders
-              </th>
-              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
-                Copies
-              </th>
-              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
-                Goods
-              </th>
-              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
-                Shipping
-              </th>
-              <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">
-                Refunds
-              </th>
-              <th scope="col" className="px-2 py-2 text-right">
-                Net
-              </th>
-              {gst && (
-                <th scope="col" className="px-2 py-2 text-right">
-                  GST
-                </th>
-              )}
-            </tr>
-          </thead>
+          <TableHead
+            className="border-b border-slate-200 text-slate-600"
+            cell="px-2 py-2"
+            columns={[
+              GROUPS[sales.by].label,
+              { label: 'Orders', right: true },
+              ...['Copies', 'Goods', 'Shipping', 'Refunds'].map((label) => ({ label, right: true, className: 'hidden sm:table-cell' })),
+              { label: 'Net', right: true },
+              gst && { label: 'GST', right: true },
+            ]}
+          />
           <tbody>
             {sales.series.map((s) => (
               <tr key={s.period} className="border-b border-slate-100 last:border-0">
@@ -284,14 +256,7 @@ export function SalesPanel() {
         Sales
       </h2>
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
-        <div role="group" aria-label="Period" className="flex flex-wrap gap-2">
-          {periods.map((p) => (
-            <button key={p.id} type="button" aria-pressed={choice === p.id} onClick={() => setChoice(p.id)} className={choice === p.id ? 'btn-primary' : 'btn-secondary'}>
-              {p.label}
-            </button>
-          ))}
-        </div>
+        <ViewButtons label="Period" views={periods} current={choice} onChoose={setChoice} />
         {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
         <div role="group" aria-label="Group by" className="flex flex-wrap gap-2">
           {(['day', 'week', 'month', 'year'] as const).map((g) => (
@@ -316,18 +281,8 @@ export function SalesPanel() {
       )}
       {choice === 'range' && (
         <div className="mt-3 flex flex-wrap gap-3">
-          <div>
-            <label htmlFor="sales-from" className="label">
-              From
-            </label>
-            <input id="sales-from" type="date" className="field" value={range.from} max={range.to} onChange={(e) => setRange({ ...range, from: e.target.value })} />
-          </div>
-          <div>
-            <label htmlFor="sales-to" className="label">
-              To
-            </label>
-            <input id="sales-to" type="date" className="field" value={range.to} min={range.from} onChange={(e) => setRange({ ...range, to: e.target.value })} />
-          </div>
+          <TextField id="sales-from" label="From" type="date" value={range.from} max={range.to} onChange={(e) => setRange({ ...range, from: e.target.value })} />
+          <TextField id="sales-to" label="To" type="date" value={range.to} min={range.from} onChange={(e) => setRange({ ...range, to: e.target.value })} />
         </div>
       )}
       <div className="mt-3 flex flex-wrap items-center gap-3">

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { LIMITS } from '@/config/constants';
-import { FieldError, invalidProps } from '@/features/forms/fields';
+import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, orderNumber } from '@/lib/format';
 import { toSingleLine } from '@/lib/text';
@@ -60,53 +60,6 @@ function StockHistory({ productId, version, params }: { productId: string; versi
           </ol>
         ))}
       <LoadMore pages={pages} what="changes" onMore={(cursor) => goTo('stock', withParams(params, { after: [...cursors, cursor] }), { replace: true })} />
-    </div>
-  );
-}
-
-interface FigureProps {
-  id: string;
-  label: string;
-  min: number;
-  value: string;
-  placeholder?: string;
-  onChange: (value: string) => void;
-  error: string | undefined;
-  /** The form's submit value: which of the two changes this figure makes. */
-  action: StockActionRequest['action'];
-  buttonLabel: string;
-  buttonClass: string;
-  busy: boolean;
-}
-
-/** A whole number of copies with the button that applies it, and its error beneath. */
-function FigureAndButton({ id, label, min, value, placeholder, onChange, error, action, buttonLabel, buttonClass, busy }: FigureProps) {
-  return (
-    <div>
-      <div className="flex items-end gap-2">
-        <div className="min-w-0 flex-1">
-          <label htmlFor={id} className="label">
-            {label}
-          </label>
-          <input
-            id={id}
-            className="field"
-            type="number"
-            min={min}
-            max={LIMITS.stockMax}
-            step={1}
-            inputMode="numeric"
-            value={value}
-            placeholder={placeholder}
-            onChange={(e) => onChange(e.target.value)}
-            {...invalidProps(id, error)}
-          />
-        </div>
-        <button type="submit" name="action" value={action} className={`${buttonClass} shrink-0 px-4`} disabled={busy}>
-          {buttonLabel}
-        </button>
-      </div>
-      <FieldError fieldId={id} message={error} />
     </div>
   );
 }
@@ -181,46 +134,49 @@ function StockForm({ row, onSaved, params }: { row: StockRow; onSaved: () => voi
         </button>
       </div>
       <form onSubmit={submit} noValidate className="mt-3 grid gap-3 sm:grid-cols-[1fr_1fr_2fr] sm:items-start" aria-label={`Change the stock of ${row.title}`}>
-        <FigureAndButton
-          id={`${id}-stock`}
-          label="New stock"
-          min={0}
-          value={stock}
-          onChange={setStockValue}
-          error={errorOf('stock')}
-          action="set"
-          buttonLabel="Set to"
-          buttonClass="btn-primary"
-          busy={busy}
+        {/* Each figure with the button that applies it, and its error beneath; the button's value says which change it makes. */}
+        {(
+          [
+            { field: 'stock', label: 'New stock', min: 0, value: stock, set: setStockValue, action: 'set', button: 'Set to', buttonClass: 'btn-primary' },
+            { field: 'received', label: 'Copies received', min: 1, value: received, set: setReceived, placeholder: '+N', action: 'receive', button: 'Received', buttonClass: 'btn-gold' },
+          ] as const
+        ).map((figure) => (
+          <div key={figure.field}>
+            <div className="flex items-end gap-2">
+              <div className="min-w-0 flex-1">
+                <label htmlFor={`${id}-${figure.field}`} className="label">
+                  {figure.label}
+                </label>
+                <input
+                  id={`${id}-${figure.field}`}
+                  className="field"
+                  type="number"
+                  min={figure.min}
+                  max={LIMITS.stockMax}
+                  step={1}
+                  inputMode="numeric"
+                  value={figure.value}
+                  placeholder={'placeholder' in figure ? figure.placeholder : undefined}
+                  onChange={(e) => figure.set(e.target.value)}
+                  {...invalidProps(`${id}-${figure.field}`, errorOf(figure.field))}
+                />
+              </div>
+              <button type="submit" name="action" value={figure.action} className={`${figure.buttonClass} shrink-0 px-4`} disabled={busy}>
+                {figure.button}
+              </button>
+            </div>
+            <FieldError fieldId={`${id}-${figure.field}`} message={errorOf(figure.field)} />
+          </div>
+        ))}
+        <TextField
+          id={`${id}-reason`}
+          label="Reason"
+          value={reason}
+          maxLength={LIMITS.stockReasonMaxLength}
+          onChange={(e) => setReason(e.target.value)}
+          placeholder="e.g. reprint delivered"
+          error={errorOf('reason')}
         />
-        <FigureAndButton
-          id={`${id}-received`}
-          label="Copies received"
-          min={1}
-          value={received}
-          placeholder="+N"
-          onChange={setReceived}
-          error={errorOf('received')}
-          action="receive"
-          buttonLabel="Received"
-          buttonClass="btn-gold"
-          busy={busy}
-        />
-        <div>
-          <label htmlFor={`${id}-reason`} className="label">
-            Reason
-          </label>
-          <input
-            id={`${id}-reason`}
-            className="field"
-            value={reason}
-            maxLength={LIMITS.stockReasonMaxLength}
-            onChange={(e) => setReason(e.target.value)}
-            placeholder="e.g. reprint delivered"
-            {...invalidProps(`${id}-reason`, errorOf('reason'))}
-          />
-          <FieldError fieldId={`${id}-reason`} message={errorOf('reason')} />
-        </div>
         {error?.field === 'form' && (
           <p role="alert" className="text-sm font-semibold text-red-800 sm:col-span-3">
             {error.message}

@@ -167,7 +167,8 @@ export interface Page<T> {
   next: string | null;
 }
 
-async function rpc<T>(schema: z.ZodMiniType<T>, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
+/** Calls a staff function of the database and checks its answer; a refusal or failure throws the sentence to show. */
+export async function rpc<T>(schema: z.ZodMiniType<T>, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
   const { data, error } = await (await getSupabase()).rpc(fn, args);
   if (error) fail(error, what);
   return schema.parse(data);
@@ -179,9 +180,7 @@ async function rpcPage<T>(row: z.ZodMiniType<T>, key: string, fn: string, args: 
   return { rows: z.array(row).parse(page[key]), next: page.next };
 }
 
-export async function isStaff(): Promise<boolean> {
-  return rpc(z.boolean(), 'is_staff', {}, 'check your access');
-}
+export const isStaff = () => rpc(z.boolean(), 'is_staff', {}, 'check your access');
 
 /** One page of a view's orders, newest first; `cursor` is the previous page's `next`. */
 export const listOrders = (view: OrderView, search: string, cursor: string | null = null, limit = 50): Promise<Page<OrderListItem>> =>
@@ -212,20 +211,14 @@ export const listStock = () => rpc(z.array(product), 'admin_list_stock', {}, 'lo
 export const stockHistory = (productId: string, cursor: string | null = null, limit = 50): Promise<Page<StockChange>> =>
   rpcPage(stockChange, 'changes', 'admin_stock_history', { p_product_id: productId, p_cursor: cursor, p_limit: limit }, 'load the stock history');
 
-export async function listMessages(): Promise<ContactMessage[]> {
-  const { data, error } = await (await getSupabase()).from('contact_submissions').select('id, name, email, subject, message, created_at, handled_at').order('created_at', { ascending: false });
-  if (error) fail(error, 'load the messages');
-  return z.array(message).parse(data);
+/** Every row of a table staff read directly (its policies let only them), newest first: the columns its schema names. */
+async function newestFirst<T extends z.ZodMiniObject>(table: string, row: T, what: string): Promise<z.infer<T>[]> {
+  const { data, error } = await (await getSupabase()).from(table).select(Object.keys(row.shape).join(', ')).order('created_at', { ascending: false });
+  if (error) fail(error, what);
+  return z.array(row).parse(data);
 }
-
-export async function listSubscribers(): Promise<Subscriber[]> {
-  const { data, error } = await (await getSupabase())
-    .from('newsletter_subscriptions')
-    .select('id, email, created_at, status, consent_at, consent_source, consent_page, confirmation_sent_at, confirmation_page, unsubscribed_at')
-    .order('created_at', { ascending: false });
-  if (error) fail(error, 'load the subscribers');
-  return z.array(subscriber).parse(data);
-}
+export const listMessages = () => newestFirst('contact_submissions', message, 'load the messages');
+export const listSubscribers = () => newestFirst('newsletter_subscriptions', subscriber, 'load the subscribers');
 
 /**
  * One row per address: its state, when it confirmed from its inbox and on which page it signed up (the consent
@@ -313,7 +306,6 @@ export type SaleOrder = z.infer<typeof saleOrder>;
 const customer = z.object({ email: text, name: text, has_account: z.boolean(), orders: money, total_spent: money, last_order_at: text });
 export type Customer = z.infer<typeof customer>;
 const customerDetail = z.nullable(z.object({ ...customer.shape, order_list: orderList }));
-export type CustomerDetail = NonNullable<z.infer<typeof customerDetail>>;
 
 /** The period's figures (dates are Sydney days, yyyy-mm-dd, both ends included), computed by the database. */
 export const getSales = (from: string, to: string, by: SalesGrouping) => rpc(sales, 'admin_sales', { p_from: from, p_to: to, p_by: by }, 'load the sales');
@@ -388,9 +380,8 @@ export async function printLabels(request: { orderIds: string[] } | { toPack: tr
 }
 
 const sendProgress = z.object({ sent: z.number(), waiting: z.number(), state: z.enum(['done', 'busy', 'more']), message: text });
-export type SendProgress = z.infer<typeof sendProgress>;
 /** Sends the newsletter's next batches (the server stops after a few seconds; call again while the state is 'more'). */
-export const sendNewsletter = async (newsletterId: string) => sendProgress.parse(await postAsStaff('/api/admin-newsletter', { newsletterId }));
+const sendNewsletter = async (newsletterId: string) => sendProgress.parse(await postAsStaff('/api/admin-newsletter', { newsletterId }));
 
 export type StockActionRequest = { action: 'set'; productId: string; stock: number; reason: string } | { action: 'receive'; productId: string; quantity: number; reason: string };
 

@@ -5,20 +5,11 @@
  */
 import * as z from 'zod/mini';
 import { getSupabase } from '@/lib/supabase/client';
-import { BackOfficeError, type Page, postAsStaff } from './api';
+import { BackOfficeError, type Page, postAsStaff, rpc } from './api';
 import type { InvoiceActionInput, InvoiceDetail, InvoiceRow, QuoteRow } from '@/features/invoices/contract';
 import { INVOICE_STATUSES, type InvoiceView, QUOTE_STATUSES, type QuoteView } from '@/features/invoices/rules';
 
 export type { InvoiceDetail, InvoiceRow, QuoteRow } from '@/features/invoices/contract';
-
-async function rpc<T>(schema: z.ZodMiniType<T>, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
-  const { data, error } = await (await getSupabase()).rpc(fn, args);
-  if (error) {
-    if (error.code === '42501') throw new BackOfficeError("You don't have access to the back office.");
-    throw new BackOfficeError(`Could not ${what}: ${error.message ?? 'unknown error'}`);
-  }
-  return schema.parse(data);
-}
 
 // The database's answers as the contract describes them (quoteRowSchema, invoiceRowSchema, invoiceDetailSchema),
 // checked with zod/mini as the rest of the back office's reads are.

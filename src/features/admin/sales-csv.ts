@@ -41,7 +41,7 @@ export const XERO_HEADER = [
 ] as const;
 
 /** Xero's default sales account in an Australian chart of accounts. */
-export const SALES_ACCOUNT = '200';
+const SALES_ACCOUNT = '200';
 
 /** Xero's Australian tax rates: GST on what Australians buy, none on exports; none at all unless registered. */
 export function taxType(country: string, gstRegistered: boolean = SITE.gstRegistered): string {

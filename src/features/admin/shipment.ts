@@ -6,7 +6,7 @@
 import { BACK_OFFICE, SHIPPING } from '@/config/constants';
 import { toSingleLine } from '@/lib/text';
 
-export const AUSPOST = SHIPPING.defaultCarrier;
+const AUSPOST = SHIPPING.defaultCarrier;
 
 export type ShipmentInput = { carrier: 'auspost'; trackingNumber: string } | { carrier: 'other'; carrierName: string; trackingNumber: string };
 export interface Shipment {

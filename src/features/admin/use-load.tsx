@@ -44,13 +44,19 @@ export function LoadState({ state, what }: { state: Loaded<unknown>; what: strin
   return null;
 }
 
+/** Runs a staff action and toasts its sentence, or why it failed (`failed` when the failure says nothing); true when it went through. */
+export async function toastOutcome(run: () => Promise<string>, failed: string): Promise<boolean> {
+  try {
+    toast({ title: await run() });
+    return true;
+  } catch (error) {
+    toast({ title: error instanceof Error ? error.message : failed, variant: 'error' });
+    return false;
+  }
+}
+
 /** Runs a staff change, says how it went in a toast, then reloads the panel either way. */
 export async function changeAndReload(change: () => Promise<unknown>, done: string, reload: () => void): Promise<void> {
-  try {
-    await change();
-    toast({ title: done });
-  } catch (error) {
-    toast({ title: error instanceof Error ? error.message : 'The change failed.', variant: 'error' });
-  }
+  await toastOutcome(() => change().then(() => done), 'The change failed.');
   reload();
 }

@@ -2,6 +2,7 @@
 import { formatAbn } from '@/lib/abn';
 import { formatLongDate, formatPrice } from '@/lib/format';
 import { adjustmentGstLine, gstLine, quantityLine, type TaxInvoice as Invoice } from './tax-invoice';
+import { TableHead } from '@/components/TableHead';
 
 const amountCell = 'py-1 pl-3 text-right tabular-nums whitespace-nowrap';
 
@@ -34,19 +35,11 @@ export default function TaxInvoice({ invoice, headingLevel = 2 }: { invoice: Inv
         </dl>
         <table className="mt-3 w-full text-left text-sm">
           <caption className="sr-only">Items, shipping and total</caption>
-          <thead className="border-b border-slate-400">
-            <tr>
-              <th scope="col" className="py-1">
-                Item
-              </th>
-              <th scope="col" className="py-1 pl-3 text-right">
-                Price each
-              </th>
-              <th scope="col" className="py-1 pl-3 text-right">
-                Amount
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            className="border-b border-slate-400"
+            cell="py-1"
+            columns={['Item', { label: 'Price each', right: true, className: 'pl-3' }, { label: 'Amount', right: true, className: 'pl-3' }]}
+          />
           <tbody>
             {invoice.lines.map((line) => (
               <tr key={line.title} className="border-b border-slate-100">

@@ -8,7 +8,7 @@ import { formatAbn } from '@/lib/abn';
 import { formatLongDate, formatPrice } from '@/lib/format';
 
 const money = z.number();
-export const sellerSchema = z.object({ legalName: z.string(), abn: z.string() });
+const sellerSchema = z.object({ legalName: z.string(), abn: z.string() });
 export type Seller = z.infer<typeof sellerSchema>;
 
 export const taxInvoiceSchema = z.object({
@@ -35,13 +35,13 @@ export type TaxInvoice = z.infer<typeof taxInvoiceSchema>;
 export type TaxAdjustment = TaxInvoice['adjustments'][number];
 
 /** Where the print-ready invoice opens; the status token rides in the fragment, as on the status page. */
-export const TAX_INVOICE_PATH = '/order-status/invoice';
+const TAX_INVOICE_PATH = '/order-status/invoice';
 export const taxInvoicePath = (token: string) => `${TAX_INVOICE_PATH}#${token}`;
 
 /** "10 Reasons Why… × 30": the title first, so the count cannot be read into it. */
 export const quantityLine = (title: string, quantity: number) => `${title} × ${quantity}`;
 
-export const sellerLine = (seller: Seller) => `${seller.legalName} · ABN ${formatAbn(seller.abn)}`;
+const sellerLine = (seller: Seller) => `${seller.legalName} · ABN ${formatAbn(seller.abn)}`;
 
 const NO_GST = 'GST: none (an export, GST-free)';
 

@@ -29,16 +29,16 @@ const optionalLine = (what: string, max: number) =>
     .optional()
     .transform((v) => (v ? v : undefined));
 
-export const email = emailAddress({
+const email = emailAddress({
   missing: 'Please enter an email address.',
   tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`,
   invalid: 'Please enter a valid email address.',
 });
 
-export const poNumber = optionalLine('PO number', INVOICE_RULES.poNumberMaxLength);
+const poNumber = optionalLine('PO number', INVOICE_RULES.poNumberMaxLength);
 
 /** Where the books go: the school's or parish's delivery address. */
-export const invoiceAddressSchema = z.object(
+const invoiceAddressSchema = z.object(
   {
     line1: line('the street address', LIMITS.addressFieldMaxLength),
     line2: optionalLine('second address line', LIMITS.addressFieldMaxLength),
@@ -49,7 +49,6 @@ export const invoiceAddressSchema = z.object(
   },
   { error: 'address must be an object with line1, city, state, postcode and country.' },
 );
-export type InvoiceAddress = z.infer<typeof invoiceAddressSchema>;
 
 const productId = z.string({ error: 'Please say which book.' }).trim().min(1, 'Please say which book.').max(100, 'That is not a book of this shop.');
 const quantity = z
@@ -63,10 +62,14 @@ const cents = (what: string) =>
     .int(`${what} must be a whole number of cents.`)
     .min(0, `${what} cannot be negative.`)
     .max(INVOICE_RULES.maxAmountCents, `${what} is more than any invoice.`);
+const note = multiLine()
+  .max(INVOICE_RULES.noteMaxLength, `The note can be at most ${INVOICE_RULES.noteMaxLength} characters.`)
+  .optional()
+  .transform((v) => (v ? v : undefined));
 const reason = (what: string) => line(`a reason for ${what}`, INVOICE_RULES.reasonMaxLength);
 
 /** 'YYYY-MM-DD', a real date. */
-export const isoDate = z
+const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD.')
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'That is not a date.');
@@ -89,10 +92,7 @@ export const quoteRequestDataSchema = z.object(
       .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once, please: give its total quantity.'),
     neededBy: isoDate.refine((day) => day >= shopDay(), 'That date has passed. Please choose today or a later day.').optional(),
     poNumber,
-    note: multiLine()
-      .max(INVOICE_RULES.noteMaxLength, `The note can be at most ${INVOICE_RULES.noteMaxLength} characters.`)
-      .optional()
-      .transform((v) => (v ? v : undefined)),
+    note,
   },
   { error: 'must be an object with organisation, contactName, email, phone, address and lines.' },
 );
@@ -115,7 +115,7 @@ export const QUOTE_MESSAGES = {
 // The draft: what the publisher types or the quote fills in
 
 /** One line: a book at its quantity price (as the cart prices it), unless the publisher changes the price and says why. */
-export const invoiceLineInputSchema = z
+const invoiceLineInputSchema = z
   .object({
     productId,
     quantity,
@@ -124,10 +124,9 @@ export const invoiceLineInputSchema = z
     priceReason: optionalLine('reason for the price', INVOICE_RULES.reasonMaxLength),
   })
   .refine((l) => l.unitPriceCents === undefined || l.priceReason !== undefined, { message: 'Give a reason for the changed price.', path: ['priceReason'] });
-export type InvoiceLineInput = z.infer<typeof invoiceLineInputSchema>;
 
 /** The rate card's option for the address (au-standard, au-express at home; the international services abroad), or a price typed with a reason. */
-export const invoiceShippingInputSchema = z.discriminatedUnion(
+const invoiceShippingInputSchema = z.discriminatedUnion(
   'kind',
   [
     z.object({ kind: z.literal('rate_card'), rateId: z.string({ error: 'Choose a rate of the rate card.' }).trim().min(1, 'Choose a rate of the rate card.').max(60) }),
@@ -135,7 +134,6 @@ export const invoiceShippingInputSchema = z.discriminatedUnion(
   ],
   { error: "shipping must be { kind: 'rate_card', rateId } or { kind: 'typed', name, amountCents, reason }." },
 );
-export type InvoiceShippingInput = z.infer<typeof invoiceShippingInputSchema>;
 
 export const invoiceDraftSchema = z.object(
   {
@@ -152,10 +150,7 @@ export const invoiceDraftSchema = z.object(
       .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once: give its total quantity on one line.'),
     shipping: invoiceShippingInputSchema,
     termsDays: z.union([z.literal(14), z.literal(30)], { error: 'Payment terms are 14 or 30 days.' }),
-    note: multiLine()
-      .max(INVOICE_RULES.noteMaxLength, `The note can be at most ${INVOICE_RULES.noteMaxLength} characters.`)
-      .optional()
-      .transform((v) => (v ? v : undefined)),
+    note,
     /** Pack and send the books before the invoice is paid (a school the publisher knows). */
     shipBeforePayment: z.boolean({ error: 'shipBeforePayment must be true or false.' }).default(false),
   },
@@ -209,7 +204,6 @@ export const invoiceActionAnswerSchema = z.object({
   message: z.string(),
   invoiceId: z.uuid().optional(),
 });
-export type InvoiceActionAnswer = z.infer<typeof invoiceActionAnswerSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the database answers (read with the staff member's token)
@@ -266,7 +260,7 @@ export const invoiceRowSchema = z.object({
 });
 export type InvoiceRow = z.infer<typeof invoiceRowSchema>;
 
-export const invoiceLineSchema = z.object({
+const invoiceLineSchema = z.object({
   product_id: z.string(),
   title: z.string(),
   quantity: z.number(),
@@ -277,9 +271,8 @@ export const invoiceLineSchema = z.object({
   price_reason: z.string().nullable(),
   amount: money,
 });
-export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
 
-export const creditNoteSchema = z.object({
+const creditNoteSchema = z.object({
   id: z.uuid(),
   amount: money,
   reason: z.string(),
@@ -313,12 +306,3 @@ export const invoiceDetailSchema = invoiceRowSchema.extend({
 export type InvoiceDetail = z.infer<typeof invoiceDetailSchema>;
 
 export const pageSchema = <T extends z.ZodType>(row: T) => z.object({ rows: z.array(row), next: z.string().nullable() });
-
-/** The packing slip's extra fields: every order row (admin_get_order, admin_get_orders) now carries them; null for a card order. */
-export const orderOnAccountSchema = z.object({
-  kind: z.enum(['checkout', 'invoice']),
-  organisation: z.string().nullable(),
-  po_number: z.string().nullable(),
-  invoice_id: z.uuid().nullable(),
-});
-export type OrderOnAccount = z.infer<typeof orderOnAccountSchema>;

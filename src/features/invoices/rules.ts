@@ -5,16 +5,14 @@
  */
 
 export const QUOTE_STATUSES = ['new', 'invoiced', 'declined'] as const;
-export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 
 /** draft → sent → paid | void | uncollectible. A draft may be changed; a sent invoice only voided, reminded or credited. */
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'void', 'uncollectible'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** The lists of the invoices panel. 'overdue' is computed: sent, and past its due date (Sydney days). */
-export const INVOICE_VIEWS = ['draft', 'open', 'overdue', 'paid', 'closed', 'all'] as const;
+const INVOICE_VIEWS = ['draft', 'open', 'overdue', 'paid', 'closed', 'all'] as const;
 export type InvoiceView = (typeof INVOICE_VIEWS)[number];
-export const QUOTE_VIEWS = ['new', 'invoiced', 'declined', 'all'] as const;
+const QUOTE_VIEWS = ['new', 'invoiced', 'declined', 'all'] as const;
 export type QuoteView = (typeof QUOTE_VIEWS)[number];
 
 export const INVOICE_RULES = {
@@ -33,7 +31,6 @@ export const INVOICE_RULES = {
   /** The most any single price or credit can be, in cents. */
   maxAmountCents: 100_000_00,
 } as const;
-export type PaymentTerms = (typeof INVOICE_RULES.termsDays)[number];
 
 /** A phone number as the quote form takes it: digits (six or more), spaces, +, - and brackets; no letters. */
 export const isPhoneNumber = (phone: string) => /^[+()\d\s-]{6,}$/.test(phone) && (phone.match(/\d/g)?.length ?? 0) >= 6;
