@@ -7,13 +7,13 @@
  * (default local/.data/shipping-platform.jsonl).
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { s10CheckDigit } from '../../../src/features/admin/shipment';
 import { SITE } from '../../../src/config/site';
 import { countryName } from '../../../src/lib/format';
 import { WebhookSignatureError } from './errors';
+import { appendJsonLines, readJsonLines } from './json-lines';
 import type { PlatformDestination, PlatformLabel, PlatformOrder, ShippingPlatform } from './shipping-platform';
 import { readTrackingEvent, STARSHIPIT_SIGNATURE_HEADER, starshipitSignatureMatches } from './starshipit';
 
@@ -39,23 +39,12 @@ export function shippingFileFromEnv(env: Record<string, string | undefined> = pr
   return resolve(env.LOCAL_SHIPPING_FILE?.trim() || DEFAULT_SHIPPING_FILE);
 }
 
-export async function readShippingFile(file: string = shippingFileFromEnv()): Promise<LocalShippingLine[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as LocalShippingLine);
+export function readShippingFile(file: string = shippingFileFromEnv()): Promise<LocalShippingLine[]> {
+  return readJsonLines<LocalShippingLine>(file);
 }
 
-async function append(file: string, line: LocalShippingLine): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await appendFile(file, `${JSON.stringify(line)}\n`, 'utf8');
+function append(file: string, line: LocalShippingLine): Promise<void> {
+  return appendJsonLines(file, [line]);
 }
 
 /** One order as the stand-in's page shows it: the order, its label once printed, its events. */
