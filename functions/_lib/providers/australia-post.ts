@@ -12,18 +12,15 @@
 import { z } from 'zod';
 import { deliveryEstimate, type DeliveryService } from '../../../src/features/checkout/delivery-estimates';
 import { ProviderError } from './errors';
-import { requestProvider } from './transport';
+import { type HttpOptions, requestProvider } from './transport';
 import { carrierPrice, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider } from './shipping-rates';
 import { parcelWeights } from '../../../src/lib/international-rates';
 
 const NAME = 'australia-post';
 const CARRIER = 'Australia Post';
 
-export interface AustraliaPostOptions {
+export interface AustraliaPostOptions extends HttpOptions {
   apiKey: string;
-  baseUrl?: string;
-  fetch?: typeof globalThis.fetch;
-  timeoutMs?: number;
 }
 
 /** PAC turns `<service>` lists into an array, but a single entry into an object. */
