@@ -23,7 +23,7 @@ import { ConfigurationError } from './runtime';
 import { SHIPPING_PLATFORM_NOT_SET_UP } from './providers/select';
 import { cancelAtPlatform, sendToPlatformOnce, updatePlatformAddress } from './shipments';
 
-export type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
+type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
 
 /** A database client acting as the request's caller (their bearer token), or null when it carries none. */
 export function callerClient(env: ServerEnv, request: Request): SupabaseClient | null {
@@ -40,7 +40,7 @@ export function callerClient(env: ServerEnv, request: Request): SupabaseClient |
 }
 
 /** Asks the database, as the caller, whether the caller is staff (and their email, for the history). */
-export async function checkStaff(env: ServerEnv, request: Request): Promise<StaffCheck> {
+async function checkStaff(env: ServerEnv, request: Request): Promise<StaffCheck> {
   const asCaller = callerClient(env, request);
   if (!asCaller) return { ok: false, status: 401, message: 'Sign in to use the back office.' };
   const { data, error } = await asCaller.rpc('require_staff');

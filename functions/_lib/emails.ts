@@ -50,7 +50,7 @@ function giftLines(order: OrderWithItems): string[] {
 }
 
 /** The shopper's order status page: the token rides in the fragment, so it never reaches a server log. */
-export const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${orderStatusPath(token)}`;
+const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${orderStatusPath(token)}`;
 const statusLine = (order: OrderWithItems, siteOrigin: string) => `Follow your order: ${orderStatusUrl(siteOrigin, order.statusToken)}`;
 
 export function confirmationEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {

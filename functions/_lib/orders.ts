@@ -21,7 +21,7 @@ const shippingMethodSchema = z.looseObject({
   price: z.coerce.number().optional(),
   estimatedDelivery: z.string().optional(),
 });
-export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
+type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const ORDER_COLUMNS =
   'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, gift_hide_sender, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at, cart_id, replaced_at, duplicate_of, tracking_status, tracking_status_at';
@@ -143,10 +143,10 @@ const taxFiguresSchema = z
     gst: row.gst,
     refunds: row.refunds.map((r) => ({ amount: r.amount, gst: r.gst, date: r.at, refundId: r.refund_id, reason: r.reason })),
   }));
-export type TaxFigures = z.output<typeof taxFiguresSchema>;
+type TaxFigures = z.output<typeof taxFiguresSchema>;
 
 /** The GST in an order's total and in each refund that went through. */
-export async function taxFigures(db: SupabaseClient, orderId: string): Promise<TaxFigures> {
+async function taxFigures(db: SupabaseClient, orderId: string): Promise<TaxFigures> {
   // Null for an order that does not exist: getOrderWithItems says so.
   return (await rpc(db, 'order_tax_figures', { p_order_id: orderId }, taxFiguresSchema.nullable())) ?? { gstApplies: false, gst: 0, refunds: [] };
 }
@@ -172,7 +172,7 @@ export interface NewOrder {
 }
 
 /** Fulfilment's outcome, from the database function that takes the stock. */
-export const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'cancelled', 'duplicate'] as const;
+const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'cancelled', 'duplicate'] as const;
 export type FulfilmentResult = (typeof FULFILMENT_RESULTS)[number];
 
 async function rpc<T extends z.ZodType>(db: SupabaseClient, fn: string, args: Record<string, unknown>, schema: T): Promise<z.output<T>> {
@@ -273,7 +273,7 @@ export async function findLinesByRecoveryToken(db: SupabaseClient, token: string
 }
 
 /** The name create_order stores when the shopper left theirs out (the database's default). */
-export const GUEST_CUSTOMER_NAME = 'Guest Customer';
+const GUEST_CUSTOMER_NAME = 'Guest Customer';
 
 /**
  * Keeps the name the payer gave the payment page as the buyer's (the first one given stays). A parcel also needs
@@ -355,7 +355,7 @@ export async function getOrderItems(db: SupabaseClient, orderId: string): Promis
 }
 
 /** The part refunds that went through on an order, in dollars. */
-export async function refundedInParts(db: SupabaseClient, orderId: string): Promise<number> {
+async function refundedInParts(db: SupabaseClient, orderId: string): Promise<number> {
   const { data, error } = await db.from('order_refunds').select('amount').eq('order_id', orderId).eq('status', 'succeeded');
   if (error) throw error;
   return sumDollars(

@@ -31,7 +31,7 @@ const productSchema = z.object({
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /** The order as the platform takes it: destination, lines with what customs asks abroad, and one parcel. */
-export async function platformOrderOf(db: SupabaseClient, order: OrderWithItems): Promise<PlatformOrder> {
+async function platformOrderOf(db: SupabaseClient, order: OrderWithItems): Promise<PlatformOrder> {
   const ids = order.items.map((i) => i.productId);
   const { data, error } = await db.from('products').select('id, weight, dimensions').in('id', ids);
   if (error) throw error;

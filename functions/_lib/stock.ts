@@ -55,7 +55,7 @@ const mailingSchema = z.object({ id: z.string(), recipients: z.number() }).nulla
  * the back office then sends it a batch at a time, as it sends a newsletter (never one email at a time inside the
  * stock change). Null when nobody is waiting.
  */
-export async function drawAvailabilityMailing(db: SupabaseClient, siteOrigin: string, book: { id: string; title: string }, actor: string) {
+async function drawAvailabilityMailing(db: SupabaseClient, siteOrigin: string, book: { id: string; title: string }, actor: string) {
   const { subject, markdown } = availabilityMailing(book, siteOrigin);
   const { data, error } = await db.rpc('availability_create_mailing', { p_product_id: book.id, p_subject: subject, p_body: markdown, p_actor: actor });
   if (error) throw error;

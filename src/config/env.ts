@@ -74,33 +74,13 @@ export const ENV_VARS = {
 export type EnvVarName = keyof typeof ENV_VARS;
 
 const optional = z.string().trim().min(1).optional().catch(undefined);
+// An address that is not a URL counts as unset.
+const url = z.url().optional().catch(undefined);
 
 /** Server-side variables, parsed from `process.env`; empty strings count as unset. */
-export const serverEnvSchema = z.object({
-  SITE_URL: z.url().optional().catch(undefined),
-  SUPABASE_URL: z.url().optional().catch(undefined),
-  PUBLIC_SUPABASE_URL: z.url().optional().catch(undefined),
-  PUBLIC_SUPABASE_ANON_KEY: optional,
-  SUPABASE_SERVICE_ROLE_KEY: optional,
-  STRIPE_SECRET_KEY: optional,
-  STRIPE_PUBLISHABLE_KEY: optional,
-  STRIPE_WEBHOOK_SECRET: optional,
-  STRIPE_API_BASE_URL: z.url().optional().catch(undefined),
-  AUSPOST_API_KEY: optional,
-  GOOGLE_PLACES_API_KEY: optional,
-  PUBLIC_TURNSTILE_SITE_KEY: optional,
-  TURNSTILE_SECRET_KEY: optional,
-  RESEND_API_KEY: optional,
-  EMAIL_FROM: optional,
-  NOTIFY_EMAIL_TO: optional,
-  NEWSLETTER_SIGNING_SECRET: optional,
-  SHOP_POSTAL_ADDRESS: optional,
-  SHOP_LEGAL_NAME: optional,
-  SHOP_ABN: optional,
-  STARSHIPIT_API_KEY: optional,
-  STARSHIPIT_SUBSCRIPTION_KEY: optional,
-  STARSHIPIT_API_BASE_URL: z.url().optional().catch(undefined),
-  STARSHIPIT_WEBHOOK_SECRET: optional,
+const serverEnvSchema = z.object({
+  // Every declared variable, read as an address when its name says it is one.
+  ...(Object.fromEntries(Object.keys(ENV_VARS).map((name) => [name, name.endsWith('_URL') ? url : optional])) as Record<EnvVarName, typeof optional>),
   /** Set by Netlify at build time only ("production", "deploy-preview", "branch-deploy"); functions never see it. */
   CONTEXT: optional,
   /** Set by Netlify in every deployed function: their presence means "this is a deploy", whatever else is set. */

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { EmailMessage, EmailProvider } from './email';
 import { appendJsonLines, readJsonLines } from './json-lines';
 
-export const DEFAULT_OUTBOX_FILE = 'local/.data/outbox.jsonl';
+const DEFAULT_OUTBOX_FILE = 'local/.data/outbox.jsonl';
 
 /** One line of the outbox. */
 export interface OutboxEntry extends EmailMessage {
@@ -19,7 +19,7 @@ export interface OutboxEntry extends EmailMessage {
   batchKey?: string;
 }
 
-export function outboxFileFromEnv(env: Record<string, string | undefined> = process.env): string {
+function outboxFileFromEnv(env: Record<string, string | undefined> = process.env): string {
   return resolve(env.LOCAL_OUTBOX_FILE?.trim() || DEFAULT_OUTBOX_FILE);
 }
 
