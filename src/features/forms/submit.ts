@@ -4,7 +4,7 @@
  */
 import type { NotificationRequest } from './notification';
 
-export const SUBMIT_PATH = '/api/send-notification';
+const SUBMIT_PATH = '/api/send-notification';
 
 /**
  * stored: 200; duplicate: 409 (already on the list); refused: 403 (the bot-check failed); rejected: another 4xx
