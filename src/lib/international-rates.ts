@@ -12,7 +12,7 @@ export type InternationalService = 'standard' | 'express';
 export type DestinationGroup = 'unitedStates' | 'unitedKingdom' | 'canada' | 'newZealand' | 'ireland' | 'restOfWorld';
 const DESTINATION_GROUPS: readonly DestinationGroup[] = ['unitedStates', 'unitedKingdom', 'canada', 'newZealand', 'ireland', 'restOfWorld'];
 
-export type ServicePrices = Record<InternationalService, number[]>;
+type ServicePrices = Record<InternationalService, number[]>;
 export type InternationalRateCard = { weightBandsKg: number[] } & Record<DestinationGroup, ServicePrices>;
 
 /** The card's two services as the checkout lists them (ids apart from Australia Post's codes, so a change of source shows). */

@@ -25,7 +25,7 @@ import { productPath } from '@/lib/paths';
 import { rateCard } from '@/lib/rate-card';
 import { averageRating, BEST_RATING, type BookReview } from '@/lib/reviews';
 
-export type Market = 'AU' | 'US' | 'UK';
+type Market = 'AU' | 'US' | 'UK';
 
 /** The facts of a book that its structured data states, as its file in the catalog folder gives them. */
 export interface BookFacts {

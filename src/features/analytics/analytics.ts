@@ -11,7 +11,7 @@ import { CLICK_EVENTS, type ClickEvent } from '@/config/constants';
 import { analyticsPageLocation, withoutOneTimeValues } from './one-time-values';
 import { setConsentDefaults, startConsent, type ConsentDeps } from './consent';
 
-export type EventParams = Record<string, string | number | boolean | undefined>;
+type EventParams = Record<string, string | number | boolean | undefined>;
 
 /** Attribute on <main> holding the landing page's `pageType` (absent on other pages). */
 export const LANDING_TYPE_ATTRIBUTE = 'data-landing-page-type';

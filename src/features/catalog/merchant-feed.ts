@@ -30,7 +30,7 @@ export interface FeedBook {
   image: string;
 }
 
-export type FeedAvailability = 'in_stock' | 'out_of_stock' | 'preorder';
+type FeedAvailability = 'in_stock' | 'out_of_stock' | 'preorder';
 
 /** Text for an XML element: & < > and quotes escaped, and characters XML 1.0 cannot hold dropped. */
 function xmlText(value: string): string {

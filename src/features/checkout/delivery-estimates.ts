@@ -13,7 +13,7 @@ export type BusinessDays = readonly [number, number];
 export type DeliveryService = 'standard' | 'express';
 
 /** The file's shape: Australia one range per service, every other group one range. */
-export interface DeliveryEstimates {
+interface DeliveryEstimates {
   australia: { standard: BusinessDays; express: BusinessDays };
   unitedStates: BusinessDays;
   unitedKingdom: BusinessDays;
