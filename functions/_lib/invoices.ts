@@ -27,6 +27,7 @@ import type { InvoiceProvider, ProviderInvoice, ProviderInvoiceInput } from './p
 import { quantityPricesOf } from './checkout';
 import { applyFreeShipping, fallbackQuotes } from './shipping';
 import { sendLowStockNoticeOnce } from './stock';
+import { rpc } from './supabase-admin';
 
 export interface InvoiceContext {
   db: SupabaseClient;
@@ -59,12 +60,6 @@ async function findInvoice(db: SupabaseClient, column: 'id' | 'provider_invoice_
   const { data, error } = await db.from('invoices').select(RECORD_COLUMNS).eq(column, value).maybeSingle();
   if (error) throw error;
   return data ? invoiceRecord.parse(data) : null;
-}
-
-async function rpc<S extends z.ZodType>(db: SupabaseClient, fn: string, args: Record<string, unknown>, schema: S): Promise<z.output<S>> {
-  const { data, error } = await db.rpc(fn, args);
-  if (error) throw error;
-  return schema.parse(data);
 }
 
 const NOT_FOUND: InvoiceOutcome = { status: 404, message: 'We could not find that invoice.' };

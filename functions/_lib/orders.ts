@@ -11,6 +11,7 @@ import type { GiftChoice } from '../../src/features/checkout/gift';
 import { sumDollars } from '../../src/lib/money';
 import { toSingleLine } from '../../src/lib/text';
 import { promotionCodeRefusal } from './promotion-codes';
+import { rpc } from './supabase-admin';
 
 const money = z.coerce.number().nonnegative();
 
@@ -174,12 +175,6 @@ export interface NewOrder {
 /** Fulfilment's outcome, from the database function that takes the stock. */
 const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'cancelled', 'duplicate'] as const;
 export type FulfilmentResult = (typeof FULFILMENT_RESULTS)[number];
-
-async function rpc<T extends z.ZodType>(db: SupabaseClient, fn: string, args: Record<string, unknown>, schema: T): Promise<z.output<T>> {
-  const { data, error } = await db.rpc(fn, args);
-  if (error) throw error;
-  return schema.parse(data);
-}
 
 /**
  * Writes the order and its items in one transaction; answers the new order's id. A promotion code the database
