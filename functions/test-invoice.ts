@@ -12,6 +12,7 @@ import { formatLongDate, formatPrice } from '../src/lib/format';
 import { toCents } from '../src/lib/money';
 import { fulfilmentServices } from './_lib/fulfilment';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
+import { escapeHtml, testPage } from './_lib/test-page';
 import { invoicePaid } from './_lib/invoices';
 import { LOCAL_INVOICE_PREFIX, testInvoiceUrl } from './_lib/providers/local-invoicing';
 import { selectInvoiceProvider } from './_lib/providers/select';
@@ -43,15 +44,10 @@ const invoiceRow = z.object({
 });
 const lineRows = z.array(z.object({ title: z.string(), quantity: z.number(), unit_price: money, position: z.number() }));
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const CSS =
+  'body{font-family:system-ui,sans-serif;background:#fff8ee;color:#1e293b;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:16px;padding:32px;max-width:600px;width:calc(100% - 32px);box-sizing:border-box;box-shadow:0 4px 24px #0001;margin:16px 0}h1{color:#1e3a5f;margin-top:0}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}dl{display:grid;grid-template-columns:auto 1fr;gap:4px 16px;margin:0 0 16px}dt{font-weight:700}dd{margin:0}table{width:100%;border-collapse:collapse;margin:16px 0}td,th{padding:8px 4px;border-bottom:1px solid #e2e8f0;text-align:left;vertical-align:top}td:last-child,th:last-child{text-align:right;white-space:nowrap}tfoot td{font-weight:700}.seller{color:#475569;font-size:14px}button{width:100%;padding:12px;border-radius:999px;font-weight:700;font-size:16px;cursor:pointer;border:2px solid #1e3a5f;background:#1e3a5f;color:#fff;margin-top:12px}button:disabled{opacity:.5;cursor:default}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}.nowrap{white-space:nowrap}@media print{body{display:block;background:#fff;min-height:0}main{box-shadow:none;margin:0 auto}.test{background:none;color:#b91c1c;border:2px solid #b91c1c}form{display:none}}';
 
-function page(title: string, body: string, status = 200): Response {
-  return new Response(
-    `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;background:#fff8ee;color:#1e293b;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:16px;padding:32px;max-width:600px;width:calc(100% - 32px);box-sizing:border-box;box-shadow:0 4px 24px #0001;margin:16px 0}h1{color:#1e3a5f;margin-top:0}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}dl{display:grid;grid-template-columns:auto 1fr;gap:4px 16px;margin:0 0 16px}dt{font-weight:700}dd{margin:0}table{width:100%;border-collapse:collapse;margin:16px 0}td,th{padding:8px 4px;border-bottom:1px solid #e2e8f0;text-align:left;vertical-align:top}td:last-child,th:last-child{text-align:right;white-space:nowrap}tfoot td{font-weight:700}.seller{color:#475569;font-size:14px}button{width:100%;padding:12px;border-radius:999px;font-weight:700;font-size:16px;cursor:pointer;border:2px solid #1e3a5f;background:#1e3a5f;color:#fff;margin-top:12px}button:disabled{opacity:.5;cursor:default}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}.nowrap{white-space:nowrap}@media print{body{display:block;background:#fff;min-height:0}main{box-shadow:none;margin:0 auto}.test{background:none;color:#b91c1c;border:2px solid #b91c1c}form{display:none}}</style></head><body><main>${body}</main></body></html>`,
-    { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } },
-  );
-}
+const page = (title: string, body: string, status = 200) => testPage(title, CSS, body, status);
 
 const STATUS_WORDS: Record<string, string> = { paid: 'This invoice is paid. Thank you.', void: 'This invoice was voided: nothing is due.', uncollectible: 'This invoice is closed.' };
 

@@ -9,6 +9,7 @@ import { remindUnpaidCheckout } from './_lib/checkout-reminder';
 import { fromCents, toCents } from '../src/lib/money';
 import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
+import { escapeHtml, testPage } from './_lib/test-page';
 import { adoptPayerName, cancelUnpaid, findOrderBySession, getOrderItems } from './_lib/orders';
 import { LOCAL_SESSION_PREFIX, pageClosed } from './_lib/providers/local-payments';
 import { testPaymentsInUse } from './_lib/providers/select';
@@ -26,15 +27,10 @@ const params = z.object({
   payer: z.string().max(200).optional(),
 });
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const CSS =
+  'body{font-family:system-ui,sans-serif;background:#fff8ee;color:#1e293b;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:16px;padding:32px;max-width:520px;width:calc(100% - 32px);box-shadow:0 4px 24px #0001}h1{color:#1e3a5f;margin-top:0}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}table{width:100%;border-collapse:collapse;margin:16px 0}td,th{padding:8px 4px;border-bottom:1px solid #e2e8f0;text-align:left}td:last-child,th:last-child{text-align:right}tfoot td{font-weight:700}.actions{display:flex;gap:12px;margin-top:20px}button{flex:1;padding:12px;border-radius:999px;font-weight:700;font-size:16px;cursor:pointer;border:2px solid #1e3a5f}button[value=pay]{background:#1e3a5f;color:#fff}button[value=cancel]{background:#fff;color:#1e3a5f}label{font-weight:700}input[name=payer]{width:100%;box-sizing:border-box;padding:10px;margin-top:6px;border:1px solid #64748b;border-radius:8px;font-size:16px}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}';
 
-function page(title: string, body: string, status = 200): Response {
-  return new Response(
-    `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;background:#fff8ee;color:#1e293b;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:16px;padding:32px;max-width:520px;width:calc(100% - 32px);box-shadow:0 4px 24px #0001}h1{color:#1e3a5f;margin-top:0}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}table{width:100%;border-collapse:collapse;margin:16px 0}td,th{padding:8px 4px;border-bottom:1px solid #e2e8f0;text-align:left}td:last-child,th:last-child{text-align:right}tfoot td{font-weight:700}.actions{display:flex;gap:12px;margin-top:20px}button{flex:1;padding:12px;border-radius:999px;font-weight:700;font-size:16px;cursor:pointer;border:2px solid #1e3a5f}button[value=pay]{background:#1e3a5f;color:#fff}button[value=cancel]{background:#fff;color:#1e3a5f}label{font-weight:700}input[name=payer]{width:100%;box-sizing:border-box;padding:10px;margin-top:6px;border:1px solid #64748b;border-radius:8px;font-size:16px}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`,
-    { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } },
-  );
-}
+const page = (title: string, body: string, status = 200) => testPage(title, CSS, body, status);
 
 export default handle(async (request) => {
   const env = readServerEnv();

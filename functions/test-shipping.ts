@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { formatPrice } from '../src/lib/format';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
+import { escapeHtml, testPage } from './_lib/test-page';
 import { LOCAL_WEBHOOK_SECRET, localShipments, recordLocalEvent } from './_lib/providers/local-shipping';
 import { selectShippingPlatform } from './_lib/providers/select';
 import type { PlatformItem } from './_lib/providers/shipping-platform';
@@ -25,8 +26,6 @@ const labelOf = (status: string) => TEST_EVENTS.find((e) => e.status === status)
 
 const postSchema = z.object({ order: z.string().regex(/^[0-9A-F]{8}$/), status: z.enum(['Dispatched', 'InTransit', 'Delivered']) });
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** One item as the platform lists it; abroad, with what its customs declaration says (tariff code, origin, value per copy). */
 function itemLine(item: PlatformItem): string {
   const customs = item.tariffCode || item.countryOfOrigin;
@@ -37,13 +36,10 @@ function itemLine(item: PlatformItem): string {
   return escapeHtml(parts.join(' · '));
 }
 
-function page(body: string, status = 200): Response {
-  return new Response(
-    `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>TEST shipping platform</title>
-<style>body{font-family:system-ui,sans-serif;background:#f1f5f9;color:#1e293b;margin:0;padding:16px}main{max-width:960px;margin:0 auto}h1{color:#1e3a5f}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}article{background:#fff;border-radius:12px;padding:16px;margin-bottom:12px;box-shadow:0 2px 8px #0001}h2{margin:0 0 4px;font-size:18px}p{margin:4px 0}.muted{color:#475569}.actions{display:flex;flex-wrap:wrap;gap:8px;margin-top:10px}button{padding:10px 16px;border-radius:999px;font-weight:700;font-size:15px;cursor:pointer;border:2px solid #1e3a5f;background:#1e3a5f;color:#fff}button:disabled{opacity:.45;cursor:not-allowed}[role=status]{background:#dcfce7;border-radius:8px;padding:10px;margin-bottom:12px}ul{margin:6px 0;padding-left:20px}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}</style></head><body><main><p class="test">TEST SHIPPING PLATFORM — no label is bought, nothing is posted</p>${body}</main></body></html>`,
-    { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } },
-  );
-}
+const CSS =
+  'body{font-family:system-ui,sans-serif;background:#f1f5f9;color:#1e293b;margin:0;padding:16px}main{max-width:960px;margin:0 auto}h1{color:#1e3a5f}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}article{background:#fff;border-radius:12px;padding:16px;margin-bottom:12px;box-shadow:0 2px 8px #0001}h2{margin:0 0 4px;font-size:18px}p{margin:4px 0}.muted{color:#475569}.actions{display:flex;flex-wrap:wrap;gap:8px;margin-top:10px}button{padding:10px 16px;border-radius:999px;font-weight:700;font-size:15px;cursor:pointer;border:2px solid #1e3a5f;background:#1e3a5f;color:#fff}button:disabled{opacity:.45;cursor:not-allowed}[role=status]{background:#dcfce7;border-radius:8px;padding:10px;margin-bottom:12px}ul{margin:6px 0;padding-left:20px}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}';
+
+const page = (body: string, status = 200) => testPage('TEST shipping platform', CSS, `<p class="test">TEST SHIPPING PLATFORM — no label is bought, nothing is posted</p>${body}`, status);
 
 export default handle(async (request) => {
   const env = readServerEnv();

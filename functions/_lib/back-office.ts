@@ -22,8 +22,9 @@ import { getOrder, getOrderWithItems, type Order } from './orders';
 import { ConfigurationError } from './runtime';
 import { SHIPPING_PLATFORM_NOT_SET_UP } from './providers/select';
 import { cancelAtPlatform, sendToPlatformOnce, updatePlatformAddress } from './shipments';
+import { rpc } from './supabase-admin';
 
-export type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
+type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
 
 /** A database client acting as the request's caller (their bearer token), or null when it carries none. */
 export function callerClient(env: ServerEnv, request: Request): SupabaseClient | null {
@@ -40,7 +41,7 @@ export function callerClient(env: ServerEnv, request: Request): SupabaseClient |
 }
 
 /** Asks the database, as the caller, whether the caller is staff (and their email, for the history). */
-export async function checkStaff(env: ServerEnv, request: Request): Promise<StaffCheck> {
+async function checkStaff(env: ServerEnv, request: Request): Promise<StaffCheck> {
   const asCaller = callerClient(env, request);
   if (!asCaller) return { ok: false, status: 401, message: 'Sign in to use the back office.' };
   const { data, error } = await asCaller.rpc('require_staff');
@@ -130,12 +131,6 @@ async function recordEvent(db: SupabaseClient, orderId: string, action: string, 
   if (error) throw error;
 }
 
-async function rpcText(db: SupabaseClient, fn: string, args: Record<string, unknown>): Promise<string> {
-  const { data, error } = await db.rpc(fn, args);
-  if (error) throw error;
-  return z.string().parse(data);
-}
-
 export interface BackOfficeContext {
   db: SupabaseClient;
   services: FulfilmentServices;
@@ -151,22 +146,18 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
   const number = orderNumber(order.id);
   switch (action.action) {
     case 'ship': {
-      const result = await rpcText(ctx.db, 'ship_order', {
-        p_order_id: order.id,
-        p_tracking_number: action.shipment.trackingNumber,
-        p_carrier: action.shipment.carrier,
-        p_actor: ctx.actor,
-      });
+      const shipment = { p_order_id: order.id, p_tracking_number: action.shipment.trackingNumber, p_carrier: action.shipment.carrier, p_actor: ctx.actor };
+      const result = await rpc(ctx.db, 'ship_order', shipment, z.string());
       if (result === 'not_shippable') return { status: 409, message: 'Only a paid order that has not been delivered or cancelled can be shipped.' };
       return sendShippingEmailOnce(ctx, order.id, number);
     }
     case 'deliver': {
-      const result = await rpcText(ctx.db, 'mark_order_delivered', { p_order_id: order.id, p_actor: ctx.actor });
+      const result = await rpc(ctx.db, 'mark_order_delivered', { p_order_id: order.id, p_actor: ctx.actor }, z.string());
       if (result === 'not_shipped') return { status: 409, message: 'Only a shipped order can be marked as delivered.' };
       return { status: 200, message: `Order ${number} marked as delivered.` };
     }
     case 'cancel': {
-      const result = await rpcText(ctx.db, 'cancel_paid_order', { p_order_id: order.id, p_actor: ctx.actor });
+      const result = await rpc(ctx.db, 'cancel_paid_order', { p_order_id: order.id, p_actor: ctx.actor }, z.string());
       if (result === 'not_cancellable') return { status: 409, message: 'Only a paid order that has not shipped can be cancelled and refunded.' };
       if (result === 'on_account') return { status: 409, message: `Order ${number} is a school's or parish's invoice: void the invoice, or give money back with a credit note on it.` };
       // The cancellation put the copies back: the cached live stock is out of date.
@@ -250,9 +241,7 @@ const partRefundSettlement = z.object({
 async function refundPart(ctx: BackOfficeContext, order: Order, number: string, amountCents: number, reason: string): Promise<ActionOutcome> {
   await settleInterruptedPartRefunds(ctx, order, number);
   const amount = fromCents(amountCents);
-  const { data, error } = await ctx.db.rpc('begin_part_refund', { p_order_id: order.id, p_amount: amount, p_reason: reason, p_actor: ctx.actor });
-  if (error) throw error;
-  const reservation = partRefundReservation.parse(data);
+  const reservation = await rpc(ctx.db, 'begin_part_refund', { p_order_id: order.id, p_amount: amount, p_reason: reason, p_actor: ctx.actor }, partRefundReservation);
   if (reservation.outcome === 'not_refundable') return { status: 409, message: 'Only a paid order that has not been refunded in full can be refunded in part.' };
   if (reservation.outcome === 'too_much') {
     return {
@@ -288,9 +277,7 @@ function fromRefund(refund: PaymentRefund): ProviderAnswer {
 async function settlePartRefund(ctx: BackOfficeContext, order: Order, number: string, part: { refundId: string; amount: number; reason: string }, answer: ProviderAnswer): Promise<ActionOutcome> {
   const failure = 'failure' in answer ? answer.failure : null;
   const providerRefundId = 'providerRefundId' in answer ? answer.providerRefundId : null;
-  const settled = await ctx.db.rpc('settle_part_refund', { p_refund_id: part.refundId, p_provider_refund_id: providerRefundId, p_failure: failure });
-  if (settled.error) throw settled.error;
-  const settlement = partRefundSettlement.parse(settled.data);
+  const settlement = await rpc(ctx.db, 'settle_part_refund', { p_refund_id: part.refundId, p_provider_refund_id: providerRefundId, p_failure: failure }, partRefundSettlement);
   const amount = part.amount;
   if (failure) return { status: 502, message: `The refund of ${formatPrice(amount)} on order ${number} did not go through (${failure}). Nothing was refunded; you can try again.` };
   const remaining = settlement.remaining ?? 0;

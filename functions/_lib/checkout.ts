@@ -20,7 +20,7 @@ const text = (max: number) => singleLine().max(max);
 export const email = emailAddress({ invalid: CHECKOUT_MESSAGES.email });
 export const country = z.enum(ALLOWED_COUNTRIES, { error: `We ship to ${ALLOWED_COUNTRIES.join(', ')} only.` });
 
-export const cartItemsSchema = z
+const cartItemsSchema = z
   .array(
     z.looseObject({
       id: z.string().trim().min(1).max(100),

@@ -28,6 +28,12 @@ const signature = `${SITE.name}, Sydney`;
 
 /** The emails go to the buyer, greeted by the name they paid with (a gift's delivery name is the recipient's, never used here). */
 const greeting = (order: OrderWithItems) => (order.buyerName ? `Hello ${order.buyerName},` : 'Hello,');
+const questions = `Questions? Reply to this email or write to ${SITE.email}.`;
+
+/** An email to the buyer: greeted, then the lines, then signed by the shop. */
+function toBuyer(order: OrderWithItems, subject: string, idempotencyKey: string, lines: string[]): EmailMessage {
+  return { to: order.customerEmail, subject, text: [greeting(order), '', ...lines, '', signature].join('\n'), idempotencyKey };
+}
 
 /** What the buyer is told of a gift: who it goes to, the message as it will be printed, and the prices left out. */
 function giftLines(order: OrderWithItems): string[] {
@@ -44,33 +50,24 @@ function giftLines(order: OrderWithItems): string[] {
 }
 
 /** The shopper's order status page: the token rides in the fragment, so it never reaches a server log. */
-export const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${orderStatusPath(token)}`;
+const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${orderStatusPath(token)}`;
 const statusLine = (order: OrderWithItems, siteOrigin: string) => `Follow your order: ${orderStatusUrl(siteOrigin, order.statusToken)}`;
 
 export function confirmationEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
   const number = orderNumber(order.id);
   // The tax invoice lists the items, the shipping, the total and the GST; without a seller, the plain lines do.
   const invoice = taxInvoiceOf(order, seller);
-  return {
-    to: order.customerEmail,
-    subject: `Your order ${number} is confirmed`,
-    text: [
-      greeting(order),
-      '',
-      `Thank you for your order ${number}. We have received your payment and are getting it ready.`,
-      '',
-      ...giftLines(order),
-      ...(invoice
-        ? [...taxInvoiceText(invoice), `Print it: ${siteOrigin}${taxInvoicePath(order.statusToken)}`]
-        : [...itemLines(order), ...discountLines(order), `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`, `Total: ${formatPrice(order.total)} AUD`]),
-      '',
-      `Estimated delivery: ${orderDeliveryEstimate({ country: order.shippingAddress.country, methodId: order.shippingMethod.id, estimatedDelivery: order.shippingMethod.estimatedDelivery })}. We will email your tracking details when it ships.`,
-      statusLine(order, siteOrigin),
-      '',
-      signature,
-    ].join('\n'),
-    idempotencyKey: `order-confirmation-${order.id}`,
-  };
+  return toBuyer(order, `Your order ${number} is confirmed`, `order-confirmation-${order.id}`, [
+    `Thank you for your order ${number}. We have received your payment and are getting it ready.`,
+    '',
+    ...giftLines(order),
+    ...(invoice
+      ? [...taxInvoiceText(invoice), `Print it: ${siteOrigin}${taxInvoicePath(order.statusToken)}`]
+      : [...itemLines(order), ...discountLines(order), `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`, `Total: ${formatPrice(order.total)} AUD`]),
+    '',
+    `Estimated delivery: ${orderDeliveryEstimate({ country: order.shippingAddress.country, methodId: order.shippingMethod.id, estimatedDelivery: order.shippingMethod.estimatedDelivery })}. We will email your tracking details when it ships.`,
+    statusLine(order, siteOrigin),
+  ]);
 }
 
 /**
@@ -87,65 +84,38 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string, seller?: 
       ? `We have refunded the remaining ${formatPrice(sumDollars(order.total, -order.refundedInParts))} AUD to your card (with the ${formatPrice(order.refundedInParts)} AUD refunded before, the whole ${formatPrice(order.total)} AUD). Banks usually show it within 5-10 business days.`
       : `We have refunded the full ${formatPrice(order.total)} AUD to your card. Banks usually show it within 5-10 business days.`;
   if (order.cancelledAt) {
-    return {
-      to: order.customerEmail,
-      subject: `Your order ${number} has been cancelled and refunded`,
-      text: [
-        greeting(order),
-        '',
-        `We have cancelled your order ${number}.`,
-        refunded,
-        '',
-        ...itemLines(order),
-        ...note,
-        '',
-        statusLine(order, siteOrigin),
-        `Questions? Reply to this email or write to ${SITE.email}.`,
-        '',
-        signature,
-      ].join('\n'),
-      idempotencyKey: `order-refund-${order.id}`,
-    };
-  }
-  if (order.duplicateOf) {
-    const kept = orderNumber(order.duplicateOf);
-    return {
-      to: order.customerEmail,
-      subject: `Your second payment for the same cart has been refunded`,
-      text: [
-        greeting(order),
-        '',
-        `The same cart was paid for twice, on two payment pages open at once. Your order ${kept} goes ahead; we have cancelled the second one, ${number}.`,
-        refunded,
-        '',
-        ...itemLines(order),
-        '',
-        `Nothing else changes: order ${kept} is confirmed and will ship as usual. Questions? Reply to this email or write to ${SITE.email}.`,
-        '',
-        signature,
-      ].join('\n'),
-      idempotencyKey: `order-refund-${order.id}`,
-    };
-  }
-  return {
-    to: order.customerEmail,
-    subject: `Your order ${number} has been refunded`,
-    text: [
-      greeting(order),
-      '',
-      `Thank you for your order ${number}. We are sorry: the last copies sold out moments before your payment arrived, so we could not fill it.`,
-      '',
+    return toBuyer(order, `Your order ${number} has been cancelled and refunded`, `order-refund-${order.id}`, [
+      `We have cancelled your order ${number}.`,
       refunded,
       '',
       ...itemLines(order),
       ...note,
       '',
-      `Reply to this email, or write to ${SITE.email}, and we will let you know as soon as the book is back in stock.`,
+      statusLine(order, siteOrigin),
+      questions,
+    ]);
+  }
+  if (order.duplicateOf) {
+    const kept = orderNumber(order.duplicateOf);
+    return toBuyer(order, `Your second payment for the same cart has been refunded`, `order-refund-${order.id}`, [
+      `The same cart was paid for twice, on two payment pages open at once. Your order ${kept} goes ahead; we have cancelled the second one, ${number}.`,
+      refunded,
       '',
-      signature,
-    ].join('\n'),
-    idempotencyKey: `order-refund-${order.id}`,
-  };
+      ...itemLines(order),
+      '',
+      `Nothing else changes: order ${kept} is confirmed and will ship as usual. Questions? Reply to this email or write to ${SITE.email}.`,
+    ]);
+  }
+  return toBuyer(order, `Your order ${number} has been refunded`, `order-refund-${order.id}`, [
+    `Thank you for your order ${number}. We are sorry: the last copies sold out moments before your payment arrived, so we could not fill it.`,
+    '',
+    refunded,
+    '',
+    ...itemLines(order),
+    ...note,
+    '',
+    `Reply to this email, or write to ${SITE.email}, and we will let you know as soon as the book is back in stock.`,
+  ]);
 }
 
 /** A part of the order's payment refunded by the publisher: how much, why, and what the customer has still paid. */
@@ -156,25 +126,16 @@ export function partRefundEmail(
   seller?: Seller | null,
 ): EmailMessage {
   const number = orderNumber(order.id);
-  return {
-    to: order.customerEmail,
-    subject: `A refund of ${formatPrice(refund.amount)} on your order ${number}`,
-    text: [
-      greeting(order),
-      '',
-      `We have refunded ${formatPrice(refund.amount)} AUD of your order ${number} to your card. Banks usually show it within 5-10 business days.`,
-      `Reason: ${refund.reason}`,
-      '',
-      `Your order's total was ${formatPrice(order.total)} AUD; with this refund, you have paid ${formatPrice(refund.remaining)} AUD for it.`,
-      ...(refund.providerRefundId ? adjustmentLines(order, seller, (a) => a.refundId === refund.providerRefundId) : []),
-      '',
-      statusLine(order, siteOrigin),
-      `Questions? Reply to this email or write to ${SITE.email}.`,
-      '',
-      signature,
-    ].join('\n'),
-    idempotencyKey: `order-part-refund-${refund.refundId}`,
-  };
+  return toBuyer(order, `A refund of ${formatPrice(refund.amount)} on your order ${number}`, `order-part-refund-${refund.refundId}`, [
+    `We have refunded ${formatPrice(refund.amount)} AUD of your order ${number} to your card. Banks usually show it within 5-10 business days.`,
+    `Reason: ${refund.reason}`,
+    '',
+    `Your order's total was ${formatPrice(order.total)} AUD; with this refund, you have paid ${formatPrice(refund.remaining)} AUD for it.`,
+    ...(refund.providerRefundId ? adjustmentLines(order, seller, (a) => a.refundId === refund.providerRefundId) : []),
+    '',
+    statusLine(order, siteOrigin),
+    questions,
+  ]);
 }
 
 /** The tracking number, first time or as a correction of an earlier one. */
@@ -183,27 +144,18 @@ export function shippingEmail(order: OrderWithItems, kind: 'first' | 'correction
   const carrier = order.trackingCarrier ?? '';
   const tracking = order.trackingNumber ?? '';
   const link = trackingUrl(carrier, tracking);
-  return {
-    to: order.customerEmail,
-    subject: kind === 'first' ? `Your order ${number} has shipped` : `Corrected tracking number for your order ${number}`,
-    text: [
-      greeting(order),
-      '',
-      kind === 'first'
-        ? `Good news: your order ${number} is on its way with ${carrier}.`
-        : `We gave you the wrong tracking number for your order ${number}. Here is the right one; please use it instead.`,
-      '',
-      `Tracking number: ${tracking} (${carrier})`,
-      link ? `Track your parcel: ${link}` : `Track it on ${carrier}'s website with the number above.`,
-      '',
-      ...itemLines(order),
-      '',
-      statusLine(order, siteOrigin),
-      '',
-      signature,
-    ].join('\n'),
-    idempotencyKey: `order-shipped-${order.id}-${tracking}`,
-  };
+  return toBuyer(order, kind === 'first' ? `Your order ${number} has shipped` : `Corrected tracking number for your order ${number}`, `order-shipped-${order.id}-${tracking}`, [
+    kind === 'first'
+      ? `Good news: your order ${number} is on its way with ${carrier}.`
+      : `We gave you the wrong tracking number for your order ${number}. Here is the right one; please use it instead.`,
+    '',
+    `Tracking number: ${tracking} (${carrier})`,
+    link ? `Track your parcel: ${link}` : `Track it on ${carrier}'s website with the number above.`,
+    '',
+    ...itemLines(order),
+    '',
+    statusLine(order, siteOrigin),
+  ]);
 }
 
 /** To the publisher (NOTIFY_EMAIL_TO) when an order is paid. */

@@ -70,7 +70,7 @@ export interface FulfilmentOptions {
 /** What the shopper is told about a payment: the session's own state until fulfilment says more. */
 export type PaymentOutcome = 'paid' | 'refund_due' | 'duplicate' | 'cancelled' | PaymentSession['paymentStatus'];
 
-export const OUTCOME_OF_FULFILMENT: Record<FulfilmentResult, PaymentOutcome> = {
+const OUTCOME_OF_FULFILMENT: Record<FulfilmentResult, PaymentOutcome> = {
   fulfilled: 'paid',
   already_fulfilled: 'paid',
   out_of_stock: 'refund_due',
@@ -83,7 +83,7 @@ export const OUTCOME_OF_FULFILMENT: Record<FulfilmentResult, PaymentOutcome> = {
  * Why a paid session must not fulfil this order, or null when it may: the session must be the one the shop
  * stored for the order, and it must have charged the order's total in the order's currency.
  */
-export function paymentMismatch(order: Order, session: PaymentSession): string | null {
+function paymentMismatch(order: Order, session: PaymentSession): string | null {
   if (order.checkoutSessionId !== session.id) return `session ${session.id} is not the one stored for order ${order.id}`;
   if (session.amountTotalCents !== null && session.amountTotalCents !== toCents(order.total)) {
     return `session ${session.id} charged ${session.amountTotalCents} cents, order ${order.id} totals ${toCents(order.total)}`;

@@ -40,7 +40,7 @@ export function problem(status: number, error: string, details?: unknown): Respo
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** A body over its function's limit: `handle` answers 413. */
-export class BodyTooLargeError extends Error {
+class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
 
   constructor(readonly limitBytes: number) {

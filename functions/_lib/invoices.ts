@@ -27,6 +27,7 @@ import type { InvoiceProvider, ProviderInvoice, ProviderInvoiceInput } from './p
 import { quantityPricesOf } from './checkout';
 import { applyFreeShipping, fallbackQuotes } from './shipping';
 import { sendLowStockNoticeOnce } from './stock';
+import { rpc } from './supabase-admin';
 
 export interface InvoiceContext {
   db: SupabaseClient;
@@ -59,12 +60,6 @@ async function findInvoice(db: SupabaseClient, column: 'id' | 'provider_invoice_
   const { data, error } = await db.from('invoices').select(RECORD_COLUMNS).eq(column, value).maybeSingle();
   if (error) throw error;
   return data ? invoiceRecord.parse(data) : null;
-}
-
-async function rpc<S extends z.ZodType>(db: SupabaseClient, fn: string, args: Record<string, unknown>, schema: S): Promise<z.output<S>> {
-  const { data, error } = await db.rpc(fn, args);
-  if (error) throw error;
-  return schema.parse(data);
 }
 
 const NOT_FOUND: InvoiceOutcome = { status: 404, message: 'We could not find that invoice.' };
@@ -218,13 +213,13 @@ const sendAnswer = z.union([
 ]);
 
 /** The foot of the invoice: who sells, their ABN, and the GST the total includes (or that there is none). */
-export function invoiceFooter(seller: Seller, gst: number): string {
+function invoiceFooter(seller: Seller, gst: number): string {
   const tax = SITE.gstRegistered ? (gst > 0 ? `Total includes GST of ${formatPrice(gst)}.` : 'No GST: an export, GST-free.') : '';
   return `${seller.legalName} · ABN ${formatAbn(seller.abn)}${tax ? `. ${tax}` : ''}`;
 }
 
 /** "Only 3 copies of X left": the words the send is refused with when another invoice or order took the copies. */
-export function shortMessage(title: string, available: number): string {
+function shortMessage(title: string, available: number): string {
   if (available <= 0) return `No copies of ${title} left: receive stock or take the book off the invoice, then send it again.`;
   return `Only ${available} ${available === 1 ? 'copy' : 'copies'} of ${title} left: lower the quantity or receive stock, then send it again.`;
 }
@@ -417,7 +412,7 @@ export type InvoiceEventOutcome = 'paid' | 'already' | 'closed' | 'ignored' | 'm
  * Why the provider's invoice must not change the shop's, or null when it may: it must be the one the shop stored at
  * send (its provider id), carry the shop's own id in its metadata, and total what the shop's does in AUD.
  */
-export function invoiceMismatch(shop: InvoiceRecord, provider: ProviderInvoice): string | null {
+function invoiceMismatch(shop: InvoiceRecord, provider: ProviderInvoice): string | null {
   if (shop.provider_invoice_id !== provider.id) return `invoice ${provider.id} is not the one stored for ${shop.id}`;
   if (provider.shopInvoiceId !== shop.id) return `invoice ${provider.id} names shop invoice ${provider.shopInvoiceId ?? 'none'}, not ${shop.id}`;
   if (provider.totalCents !== toCents(shop.total)) return `invoice ${provider.id} totals ${provider.totalCents} cents, the shop's ${toCents(shop.total)}`;

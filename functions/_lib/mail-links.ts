@@ -101,7 +101,7 @@ export const confirmPageUrl = (origin: string, token: string, answer: 'confirm' 
   `${origin}${CONSENT.confirmPagePath}${answer === 'decline' ? '?answer=decline' : ''}#${token}`;
 export const unsubscribePageUrl = (origin: string, token: string) => `${origin}${NEWSLETTER.unsubscribePagePath}#${token}`;
 /** What mail programs POST to for one-click unsubscribe (RFC 8058). */
-export const oneClickUnsubscribeUrl = (origin: string, token: string) => `${origin}${NEWSLETTER.unsubscribeApiPath}?token=${encodeURIComponent(token)}`;
+const oneClickUnsubscribeUrl = (origin: string, token: string) => `${origin}${NEWSLETTER.unsubscribeApiPath}?token=${encodeURIComponent(token)}`;
 
 /** The headers that give mail programs their own one-click Unsubscribe button. */
 export const listUnsubscribeHeaders = (origin: string, token: string) => ({

@@ -17,6 +17,7 @@ import { NEWSLETTER } from '../../src/config/constants';
 import { newsletterEmail } from './emails';
 import { listUnsubscribeHeaders, type MailLink, type MarketingIdentity, signMailLink, unsubscribePageUrl } from './mail-links';
 import type { EmailProvider } from './providers/email';
+import { rpc } from './supabase-admin';
 
 export interface NewsletterSender {
   db: SupabaseClient;
@@ -53,9 +54,7 @@ export async function sendNewsletterBatches(sender: NewsletterSender, newsletter
   const newsletter = newsletterRow.parse(row);
   let sent = 0;
   for (;;) {
-    const claimed = await sender.db.rpc('newsletter_claim_batch', { p_newsletter_id: newsletter.id, p_size: NEWSLETTER.batchSize });
-    if (claimed.error) throw claimed.error;
-    const next = claim.parse(claimed.data);
+    const next = await rpc(sender.db, 'newsletter_claim_batch', { p_newsletter_id: newsletter.id, p_size: NEWSLETTER.batchSize }, claim);
     if (next.batch === null) return { sent, waiting: await waitingCount(sender.db, newsletter.id), state: next.state };
     const list = newsletter.product_id ? 'availability' : 'newsletter';
     const { siteOrigin, secret, postalAddress } = sender.identity;

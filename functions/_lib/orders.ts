@@ -11,6 +11,7 @@ import type { GiftChoice } from '../../src/features/checkout/gift';
 import { sumDollars } from '../../src/lib/money';
 import { toSingleLine } from '../../src/lib/text';
 import { promotionCodeRefusal } from './promotion-codes';
+import { rpc } from './supabase-admin';
 
 const money = z.coerce.number().nonnegative();
 
@@ -21,102 +22,100 @@ const shippingMethodSchema = z.looseObject({
   price: z.coerce.number().optional(),
   estimatedDelivery: z.string().optional(),
 });
-export type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
+type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
-const ORDER_COLUMNS =
-  'id, created_at, status, payment_status, customer_email, customer_name, currency, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_provider, checkout_session_id, refund_id, refunded_at, status_token, tracking_number, tracking_carrier, fulfilled_at, cancelled_at, is_gift, gift_message, gift_hide_prices, gift_hide_sender, reminder_consent_at, reminder_sent_at, promotion_code, discount_amount, checkout_expires_at, buyer_name, paid_at, cart_id, replaced_at, duplicate_of, tracking_status, tracking_status_at';
-
-const orderRowSchema = z
-  .object({
-    id: z.string(),
-    created_at: z.string(),
-    status: z.string(),
-    payment_status: z.string(),
-    customer_email: z.string(),
-    customer_name: z.string(),
-    currency: z.string(),
-    subtotal_amount: money,
-    shipping_amount: money,
-    total_amount: money,
-    shipping_address: z.record(z.string(), z.unknown()),
-    shipping_method: shippingMethodSchema,
-    payment_provider: z.string(),
-    checkout_session_id: z.string().nullable(),
-    refund_id: z.string().nullable(),
-    refunded_at: z.string().nullable(),
-    status_token: z.string(),
-    tracking_number: z.string().nullable(),
-    tracking_carrier: z.string().nullable(),
-    fulfilled_at: z.string().nullable(),
-    cancelled_at: z.string().nullable(),
-    is_gift: z.boolean(),
-    gift_message: z.string().nullable(),
-    gift_hide_prices: z.boolean(),
-    gift_hide_sender: z.boolean(),
-    reminder_consent_at: z.string().nullable(),
-    reminder_sent_at: z.string().nullable(),
-    promotion_code: z.string().nullable(),
-    discount_amount: money,
-    checkout_expires_at: z.string().nullable(),
-    buyer_name: z.string().nullable(),
-    paid_at: z.string().nullable(),
-    cart_id: z.string().nullable(),
-    replaced_at: z.string().nullable(),
-    duplicate_of: z.string().nullable(),
-    tracking_status: z.string().nullish(),
-    tracking_status_at: z.string().nullish(),
-  })
-  .transform((row) => ({
-    id: row.id,
-    createdAt: row.created_at,
-    status: row.status,
-    paymentStatus: row.payment_status,
-    customerEmail: row.customer_email,
-    customerName: row.customer_name,
-    currency: row.currency,
-    subtotal: row.subtotal_amount,
-    shippingAmount: row.shipping_amount,
-    total: row.total_amount,
-    shippingAddress: row.shipping_address,
-    shippingMethod: row.shipping_method,
-    paymentProvider: row.payment_provider,
-    checkoutSessionId: row.checkout_session_id,
-    refundId: row.refund_id,
-    refundedAt: row.refunded_at,
-    /** The key to the shopper's order status page. */
-    statusToken: row.status_token,
-    trackingNumber: row.tracking_number,
-    trackingCarrier: row.tracking_carrier,
-    fulfilledAt: row.fulfilled_at,
-    /** Set when the publisher cancelled the paid order (its refund then follows). */
-    cancelledAt: row.cancelled_at,
-    /** A gift: the delivery name is the recipient's, the email the buyer's. Null when the order is not a gift. */
-    gift: row.is_gift ? { message: row.gift_message ?? '', hidePrices: row.gift_hide_prices, hideSender: row.gift_hide_sender } : null,
-    /** When the shopper agreed to one reminder if they left the payment page unpaid; null when they did not. */
-    reminderConsentAt: row.reminder_consent_at,
-    reminderSentAt: row.reminder_sent_at,
-    /** The promotion code the order used, and what it took off the goods (0 without one). */
-    promotionCode: row.promotion_code,
-    discount: row.discount_amount,
-    /** When the payment page closes: an unpaid order holds its code's use until then. */
-    checkoutExpiresAt: row.checkout_expires_at,
-    /** When the payment arrived: the tax invoice's date. */
-    paidAt: row.paid_at,
-    /**
-     * Who bought it: the name the payer gave the payment page; else, for an order that is not a gift, the delivery
-     * name. Null when unknown (a gift's delivery name is the recipient's, never the buyer's).
-     */
-    buyerName: row.buyer_name ?? (row.is_gift || row.customer_name === GUEST_CUSTOMER_NAME ? null : row.customer_name),
-    /** The browser's cart the order was made from (one cart, one open payment page). */
-    cartId: row.cart_id,
-    /** When a newer checkout of the same cart closed this order's payment page. */
-    replacedAt: row.replaced_at,
-    /** A second payment for one cart: the paid order it was refunded for. */
-    duplicateOf: row.duplicate_of,
-    /** The latest tracking event the shipping platform reported ("In transit") and when the carrier reported it. */
-    trackingStatus: row.tracking_status ?? null,
-    trackingStatusAt: row.tracking_status_at ?? null,
-  }));
+const orderRow = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  status: z.string(),
+  payment_status: z.string(),
+  customer_email: z.string(),
+  customer_name: z.string(),
+  currency: z.string(),
+  subtotal_amount: money,
+  shipping_amount: money,
+  total_amount: money,
+  shipping_address: z.record(z.string(), z.unknown()),
+  shipping_method: shippingMethodSchema,
+  payment_provider: z.string(),
+  checkout_session_id: z.string().nullable(),
+  refund_id: z.string().nullable(),
+  refunded_at: z.string().nullable(),
+  status_token: z.string(),
+  tracking_number: z.string().nullable(),
+  tracking_carrier: z.string().nullable(),
+  fulfilled_at: z.string().nullable(),
+  cancelled_at: z.string().nullable(),
+  is_gift: z.boolean(),
+  gift_message: z.string().nullable(),
+  gift_hide_prices: z.boolean(),
+  gift_hide_sender: z.boolean(),
+  reminder_consent_at: z.string().nullable(),
+  reminder_sent_at: z.string().nullable(),
+  promotion_code: z.string().nullable(),
+  discount_amount: money,
+  checkout_expires_at: z.string().nullable(),
+  buyer_name: z.string().nullable(),
+  paid_at: z.string().nullable(),
+  cart_id: z.string().nullable(),
+  replaced_at: z.string().nullable(),
+  duplicate_of: z.string().nullable(),
+  tracking_status: z.string().nullish(),
+  tracking_status_at: z.string().nullish(),
+});
+// The columns read are the row's fields, so the two never drift apart.
+const ORDER_COLUMNS = Object.keys(orderRow.shape).join(', ');
+const orderRowSchema = orderRow.transform((row) => ({
+  id: row.id,
+  createdAt: row.created_at,
+  status: row.status,
+  paymentStatus: row.payment_status,
+  customerEmail: row.customer_email,
+  customerName: row.customer_name,
+  currency: row.currency,
+  subtotal: row.subtotal_amount,
+  shippingAmount: row.shipping_amount,
+  total: row.total_amount,
+  shippingAddress: row.shipping_address,
+  shippingMethod: row.shipping_method,
+  paymentProvider: row.payment_provider,
+  checkoutSessionId: row.checkout_session_id,
+  refundId: row.refund_id,
+  refundedAt: row.refunded_at,
+  /** The key to the shopper's order status page. */
+  statusToken: row.status_token,
+  trackingNumber: row.tracking_number,
+  trackingCarrier: row.tracking_carrier,
+  fulfilledAt: row.fulfilled_at,
+  /** Set when the publisher cancelled the paid order (its refund then follows). */
+  cancelledAt: row.cancelled_at,
+  /** A gift: the delivery name is the recipient's, the email the buyer's. Null when the order is not a gift. */
+  gift: row.is_gift ? { message: row.gift_message ?? '', hidePrices: row.gift_hide_prices, hideSender: row.gift_hide_sender } : null,
+  /** When the shopper agreed to one reminder if they left the payment page unpaid; null when they did not. */
+  reminderConsentAt: row.reminder_consent_at,
+  reminderSentAt: row.reminder_sent_at,
+  /** The promotion code the order used, and what it took off the goods (0 without one). */
+  promotionCode: row.promotion_code,
+  discount: row.discount_amount,
+  /** When the payment page closes: an unpaid order holds its code's use until then. */
+  checkoutExpiresAt: row.checkout_expires_at,
+  /** When the payment arrived: the tax invoice's date. */
+  paidAt: row.paid_at,
+  /**
+   * Who bought it: the name the payer gave the payment page; else, for an order that is not a gift, the delivery
+   * name. Null when unknown (a gift's delivery name is the recipient's, never the buyer's).
+   */
+  buyerName: row.buyer_name ?? (row.is_gift || row.customer_name === GUEST_CUSTOMER_NAME ? null : row.customer_name),
+  /** The browser's cart the order was made from (one cart, one open payment page). */
+  cartId: row.cart_id,
+  /** When a newer checkout of the same cart closed this order's payment page. */
+  replacedAt: row.replaced_at,
+  /** A second payment for one cart: the paid order it was refunded for. */
+  duplicateOf: row.duplicate_of,
+  /** The latest tracking event the shipping platform reported ("In transit") and when the carrier reported it. */
+  trackingStatus: row.tracking_status ?? null,
+  trackingStatusAt: row.tracking_status_at ?? null,
+}));
 export type Order = z.output<typeof orderRowSchema>;
 
 const itemRowSchema = z
@@ -143,10 +142,10 @@ const taxFiguresSchema = z
     gst: row.gst,
     refunds: row.refunds.map((r) => ({ amount: r.amount, gst: r.gst, date: r.at, refundId: r.refund_id, reason: r.reason })),
   }));
-export type TaxFigures = z.output<typeof taxFiguresSchema>;
+type TaxFigures = z.output<typeof taxFiguresSchema>;
 
 /** The GST in an order's total and in each refund that went through. */
-export async function taxFigures(db: SupabaseClient, orderId: string): Promise<TaxFigures> {
+async function taxFigures(db: SupabaseClient, orderId: string): Promise<TaxFigures> {
   // Null for an order that does not exist: getOrderWithItems says so.
   return (await rpc(db, 'order_tax_figures', { p_order_id: orderId }, taxFiguresSchema.nullable())) ?? { gstApplies: false, gst: 0, refunds: [] };
 }
@@ -172,14 +171,8 @@ export interface NewOrder {
 }
 
 /** Fulfilment's outcome, from the database function that takes the stock. */
-export const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'cancelled', 'duplicate'] as const;
+const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'cancelled', 'duplicate'] as const;
 export type FulfilmentResult = (typeof FULFILMENT_RESULTS)[number];
-
-async function rpc<T extends z.ZodType>(db: SupabaseClient, fn: string, args: Record<string, unknown>, schema: T): Promise<z.output<T>> {
-  const { data, error } = await db.rpc(fn, args);
-  if (error) throw error;
-  return schema.parse(data);
-}
 
 /**
  * Writes the order and its items in one transaction; answers the new order's id. A promotion code the database
@@ -273,7 +266,7 @@ export async function findLinesByRecoveryToken(db: SupabaseClient, token: string
 }
 
 /** The name create_order stores when the shopper left theirs out (the database's default). */
-export const GUEST_CUSTOMER_NAME = 'Guest Customer';
+const GUEST_CUSTOMER_NAME = 'Guest Customer';
 
 /**
  * Keeps the name the payer gave the payment page as the buyer's (the first one given stays). A parcel also needs
@@ -328,25 +321,18 @@ export async function markReplaced(db: SupabaseClient, orderId: string): Promise
   if (error) throw error;
 }
 
-export async function getOrder(db: SupabaseClient, orderId: string): Promise<Order | null> {
-  const { data, error } = await db.from('orders').select(ORDER_COLUMNS).eq('id', orderId).maybeSingle();
+/** The order whose `column` is `value`, or null. */
+async function findOrder(db: SupabaseClient, column: 'id' | 'status_token' | 'checkout_session_id', value: string): Promise<Order | null> {
+  const { data, error } = await db.from('orders').select(ORDER_COLUMNS).eq(column, value).maybeSingle();
   if (error) throw error;
   return data ? orderRowSchema.parse(data) : null;
 }
 
+export const getOrder = (db: SupabaseClient, orderId: string) => findOrder(db, 'id', orderId);
 /** The order behind a status-page token, or null. */
-export async function findOrderByStatusToken(db: SupabaseClient, token: string): Promise<Order | null> {
-  const { data, error } = await db.from('orders').select(ORDER_COLUMNS).eq('status_token', token).maybeSingle();
-  if (error) throw error;
-  return data ? orderRowSchema.parse(data) : null;
-}
-
+export const findOrderByStatusToken = (db: SupabaseClient, token: string) => findOrder(db, 'status_token', token);
 /** The order the shop created for this payment session, or null for a session the shop did not create. */
-export async function findOrderBySession(db: SupabaseClient, sessionId: string): Promise<Order | null> {
-  const { data, error } = await db.from('orders').select(ORDER_COLUMNS).eq('checkout_session_id', sessionId).maybeSingle();
-  if (error) throw error;
-  return data ? orderRowSchema.parse(data) : null;
-}
+export const findOrderBySession = (db: SupabaseClient, sessionId: string) => findOrder(db, 'checkout_session_id', sessionId);
 
 export async function getOrderItems(db: SupabaseClient, orderId: string): Promise<OrderItem[]> {
   const { data, error } = await db.from('order_items').select('product_id, title, quantity, price_at_time').eq('order_id', orderId).order('title');
@@ -355,7 +341,7 @@ export async function getOrderItems(db: SupabaseClient, orderId: string): Promis
 }
 
 /** The part refunds that went through on an order, in dollars. */
-export async function refundedInParts(db: SupabaseClient, orderId: string): Promise<number> {
+async function refundedInParts(db: SupabaseClient, orderId: string): Promise<number> {
   const { data, error } = await db.from('order_refunds').select('amount').eq('order_id', orderId).eq('status', 'succeeded');
   if (error) throw error;
   return sumDollars(

@@ -13,6 +13,7 @@ import { splitCustomsValue } from '../../src/features/customs/declaration';
 import { orderCustomsLines } from './customs';
 import { getOrderWithItems, type OrderWithItems } from './orders';
 import type { PlatformItem, PlatformOrder, ShippingPlatform, TrackingEvent } from './providers/shipping-platform';
+import { rpc } from './supabase-admin';
 
 /** Who the order's history names for the platform's steps. */
 export function platformActor(platform: ShippingPlatform): string {
@@ -31,7 +32,7 @@ const productSchema = z.object({
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /** The order as the platform takes it: destination, lines with what customs asks abroad, and one parcel. */
-export async function platformOrderOf(db: SupabaseClient, order: OrderWithItems): Promise<PlatformOrder> {
+async function platformOrderOf(db: SupabaseClient, order: OrderWithItems): Promise<PlatformOrder> {
   const ids = order.items.map((i) => i.productId);
   const { data, error } = await db.from('products').select('id, weight, dimensions').in('id', ids);
   if (error) throw error;
@@ -178,9 +179,7 @@ export async function printLabel(db: SupabaseClient, platform: ShippingPlatform,
   }
   const trackingNumber = label.trackingNumbers[0];
   if (!trackingNumber) return { ok: false, orderId, number, message: `The shipping platform printed order ${number}'s label without a tracking number.` };
-  const recorded = await db.rpc('record_shipment_label', { p_order_id: orderId, p_tracking_number: trackingNumber, p_carrier: label.carrier, p_actor: actor });
-  if (recorded.error) throw recorded.error;
-  const result = z.string().parse(recorded.data);
+  const result = await rpc(db, 'record_shipment_label', { p_order_id: orderId, p_tracking_number: trackingNumber, p_carrier: label.carrier, p_actor: actor }, z.string());
   if (result === 'not_shippable' || result === 'not_sent') {
     return { ok: false, orderId, number, message: `Order ${number} can no longer be shipped (it was cancelled or delivered), so its label was not printed.` };
   }

@@ -10,6 +10,7 @@ import { LIMITS } from '../../src/config/constants';
 import { availabilityMailing, type LowStockAlert, lowStockNotice } from './emails';
 import type { FulfilmentServices } from './fulfilment';
 import { purgeLiveCatalog } from './live-catalog';
+import { rpc } from './supabase-admin';
 
 const alertsSchema = z.array(
   z.object({ id: z.coerce.number(), product_id: z.string(), title: z.string(), level: z.number(), stock: z.number() }).transform((a) => ({
@@ -55,11 +56,9 @@ const mailingSchema = z.object({ id: z.string(), recipients: z.number() }).nulla
  * the back office then sends it a batch at a time, as it sends a newsletter (never one email at a time inside the
  * stock change). Null when nobody is waiting.
  */
-export async function drawAvailabilityMailing(db: SupabaseClient, siteOrigin: string, book: { id: string; title: string }, actor: string) {
+async function drawAvailabilityMailing(db: SupabaseClient, siteOrigin: string, book: { id: string; title: string }, actor: string) {
   const { subject, markdown } = availabilityMailing(book, siteOrigin);
-  const { data, error } = await db.rpc('availability_create_mailing', { p_product_id: book.id, p_subject: subject, p_body: markdown, p_actor: actor });
-  if (error) throw error;
-  return mailingSchema.parse(data);
+  return rpc(db, 'availability_create_mailing', { p_product_id: book.id, p_subject: subject, p_body: markdown, p_actor: actor }, mailingSchema);
 }
 
 const reason = z

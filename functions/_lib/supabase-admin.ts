@@ -3,6 +3,7 @@
  * embedded backend (the local server sets SUPABASE_URL and the local key). Never sent to a browser.
  */
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { z } from 'zod';
 import type { ServerEnv } from '../../src/config/env';
 import { ConfigurationError } from './runtime';
 
@@ -17,6 +18,13 @@ export function serviceClient(env: ServerEnv): SupabaseClient {
     cached = { key: cacheKey, client: createClient(url, key, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } }) };
   }
   return cached.client;
+}
+
+/** One call of a database function: its error thrown, its answer read with `schema`. */
+export async function rpc<S extends z.ZodType>(db: SupabaseClient, fn: string, args: Record<string, unknown>, schema: S): Promise<z.output<S>> {
+  const { data, error } = await db.rpc(fn, args);
+  if (error) throw error;
+  return schema.parse(data);
 }
 
 /** The signed-in shopper behind a request's bearer token, if any and if valid. */

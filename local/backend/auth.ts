@@ -4,6 +4,7 @@
  * user, logout. Sessions are signed JWTs that the REST layer verifies like Supabase's.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { escapeHtml, testPage } from '../../functions/_lib/test-page';
 import { z } from 'zod';
 import type { Database } from './database';
 import { authError } from './errors';
@@ -38,7 +39,6 @@ const signInForm = z.object({
   code_challenge_method: z.enum(['s256', 'S256', 'plain']).default('s256'),
 });
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const base64url = (buffer: Buffer) => buffer.toString('base64url');
 
 function userJson(user: UserRow) {
@@ -72,11 +72,10 @@ function sameOriginRedirect(redirectTo: string | null, origin: string): URL | un
   }
 }
 
-function page(title: string, body: string, status = 200): Response {
-  const html = `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;background:#fff8ee;color:#1e293b;display:grid;place-items:center;min-height:100vh;margin:0}main{background:#fff;border-radius:16px;padding:32px;max-width:420px;width:calc(100% - 32px);box-shadow:0 4px 24px #0001}h1{color:#1e3a5f;margin-top:0}.note{background:#fef3c7;border:1px solid #b45309;border-radius:8px;padding:12px;font-size:14px}label{display:block;font-weight:600;margin:16px 0 4px}input{width:100%;box-sizing:border-box;padding:10px;border:1px solid #64748b;border-radius:8px;font-size:16px}.actions{display:flex;gap:12px;margin-top:24px}button{flex:1;padding:12px;border-radius:999px;font-weight:700;font-size:16px;cursor:pointer;border:2px solid #1e3a5f}button[value=continue]{background:#1e3a5f;color:#fff}button[value=cancel]{background:#fff;color:#1e3a5f}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}</style></head><body><main>${body}</main></body></html>`;
-  return new Response(html, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
-}
+const CSS =
+  'body{font-family:system-ui,sans-serif;background:#fff8ee;color:#1e293b;display:grid;place-items:center;min-height:100vh;margin:0}main{background:#fff;border-radius:16px;padding:32px;max-width:420px;width:calc(100% - 32px);box-shadow:0 4px 24px #0001}h1{color:#1e3a5f;margin-top:0}.note{background:#fef3c7;border:1px solid #b45309;border-radius:8px;padding:12px;font-size:14px}label{display:block;font-weight:600;margin:16px 0 4px}input{width:100%;box-sizing:border-box;padding:10px;border:1px solid #64748b;border-radius:8px;font-size:16px}.actions{display:flex;gap:12px;margin-top:24px}button{flex:1;padding:12px;border-radius:999px;font-weight:700;font-size:16px;cursor:pointer;border:2px solid #1e3a5f}button[value=continue]{background:#1e3a5f;color:#fff}button[value=cancel]{background:#fff;color:#1e3a5f}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}';
+
+const page = (title: string, body: string, status = 200) => testPage(title, CSS, body, status);
 
 export function createAuthHandler(db: Database, options: AuthOptions) {
   async function issueSession(user: UserRow, sessionId: string, origin: string, parent: string | null) {

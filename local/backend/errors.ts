@@ -30,7 +30,7 @@ interface PgError {
 }
 
 /** PostgREST's table of SQLSTATE → HTTP status. */
-export function statusForSqlState(code: string, role: string): number {
+function statusForSqlState(code: string, role: string): number {
   if (code === '42501') return role === 'anon' ? 401 : 403;
   if (code === '23503' || code === '23505') return 409;
   if (code === '42P01' || code === '42883') return 404;

@@ -5,14 +5,14 @@
 import { jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { EMBEDDED_ANON_KEY } from '../../src/lib/supabase/embedded-keys';
 
-export const LOCAL_JWT_SECRET = 'embedded-backend-local-jwt-secret-not-for-production-use';
+const LOCAL_JWT_SECRET = 'embedded-backend-local-jwt-secret-not-for-production-use';
 export const LOCAL_ANON_KEY = EMBEDDED_ANON_KEY;
 export const LOCAL_SERVICE_ROLE_KEY =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJlbWJlZGRlZC1iYWNrZW5kIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTc2Mzc2OTYwMCwiZXhwIjoyMDc5MTI5NjAwfQ.zZpefoVxFACuq39m2J-8_BhlIOwRsSQrmEAoADLlGhA';
 
 const key = new TextEncoder().encode(LOCAL_JWT_SECRET);
 
-export type ApiRole = 'anon' | 'authenticated' | 'service_role';
+type ApiRole = 'anon' | 'authenticated' | 'service_role';
 export interface Claims extends JWTPayload {
   role: ApiRole;
   sub?: string;

@@ -7,7 +7,7 @@ import type { Database } from './database';
 export interface TableInfo {
   columns: Map<string, string>;
 }
-export interface FunctionInfo {
+interface FunctionInfo {
   args: Map<string, string>;
   returnsSet: boolean;
 }

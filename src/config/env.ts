@@ -11,96 +11,63 @@ interface EnvVar {
   description: string;
 }
 
+const server = (description: string): EnvVar => ({ context: 'server', description });
+const client = (description: string): EnvVar => ({ context: 'client', description });
+
 export const ENV_VARS = {
-  SITE_URL: { context: 'server', description: 'Public origin of the deployed site, used for canonical URLs and the sitemap (e.g. https://www.example.com.au).' },
-  PUBLIC_SUPABASE_URL: { context: 'client', description: 'Hosted Supabase project URL. Unset: the embedded backend on the local server.' },
-  PUBLIC_SUPABASE_ANON_KEY: { context: 'client', description: 'Hosted Supabase anon (public) key, sent by the browser; RLS protects the data.' },
-  PUBLIC_GA4_ID: { context: 'client', description: 'Google Analytics 4 measurement ID (G-XXXX). Unset: no analytics script is loaded.' },
-  PUBLIC_TURNSTILE_SITE_KEY: { context: 'server', description: 'Cloudflare Turnstile site key for the invisible bot-check on the newsletter and contact forms, served to them by /api/human-check.' },
-  SUPABASE_URL: { context: 'server', description: 'Hosted Supabase project URL for the functions (usually the same as PUBLIC_SUPABASE_URL).' },
-  SUPABASE_SERVICE_ROLE_KEY: { context: 'server', description: 'Supabase service-role key. Secret: only the functions use it, to create orders and fulfil them.' },
-  STRIPE_SECRET_KEY: { context: 'server', description: 'Stripe secret key (sk_live_… or sk_test_…). Unset: the local test-payment page (refused in production).' },
-  STRIPE_PUBLISHABLE_KEY: { context: 'server', description: 'Stripe publishable key (pk_…), served to the checkout by the payment-config function.' },
-  STRIPE_WEBHOOK_SECRET: { context: 'server', description: 'Signing secret of the Stripe webhook endpoint /api/stripe-webhook (whsec_…).' },
-  STRIPE_API_BASE_URL: { context: 'server', description: 'Optional: point the Stripe client at stripe-mock or another Stripe-compatible endpoint (testing only). Unset in production.' },
-  AUSPOST_API_KEY: {
-    context: 'server',
-    description:
-      'Australia Post Postage Assessment Calculator API key, for domestic and international parcel prices. Unset: the fixed fallback rate table (abroad, content/shipping/international-rates.json).',
-  },
-  GOOGLE_PLACES_API_KEY: { context: 'server', description: 'Google Places API (New) key for address autocomplete. Unset: manual address entry only.' },
-  TURNSTILE_SECRET_KEY: {
-    context: 'server',
-    description:
-      'Cloudflare Turnstile secret key for server-side token verification. Required in a deploy: without it the contact form and newsletter answer 503. Unset locally: the check is off (logged).',
-  },
-  RESEND_API_KEY: { context: 'server', description: 'Resend API key for order confirmations and notifications. Unset: emails go to the local outbox.' },
-  EMAIL_FROM: { context: 'server', description: 'Sender address for emails, on a domain verified with Resend.' },
-  NOTIFY_EMAIL_TO: { context: 'server', description: "The publisher's address: told of every paid order, contact message and newsletter subscription." },
-  NEWSLETTER_SIGNING_SECRET: {
-    context: 'server',
-    description:
-      'A long random string that signs the confirmation and unsubscribe links of the newsletter, the availability emails and the checkout reminder (e.g. openssl rand -hex 32). Required in a deploy to send any of them; never change it, or the links in emails already sent stop working. Unset locally: a fixed local key.',
-  },
-  SHOP_POSTAL_ADDRESS: {
-    context: 'server',
-    description:
-      "The publisher's postal address (e.g. PO Box 123, Parramatta NSW 2124), printed at the foot of every marketing email and confirmation, as Australia's Spam Act asks. Required in a deploy to send them. Unset locally: a labelled stand-in.",
-  },
-  SHOP_LEGAL_NAME: {
-    context: 'server',
-    description:
-      "The seller's legal name as registered for its ABN (e.g. Awesome Catholic Kids Publishing Pty Ltd), printed on every tax invoice and adjustment note. Required in a deploy. Unset locally: a labelled stand-in.",
-  },
-  SHOP_ABN: {
-    context: 'server',
-    description:
-      "The seller's Australian Business Number, 11 digits (e.g. 51 824 753 556), printed on every tax invoice and adjustment note; the doctor checks its check digits. Required in a deploy. Unset locally: a labelled stand-in.",
-  },
-  STARSHIPIT_API_KEY: {
-    context: 'server',
-    description:
-      'Starshipit API key (Settings > API, the StarShipIT-Api-Key). With the subscription key, paid orders go to Starshipit and labels print from /admin. Unset: tracking numbers are typed by hand.',
-  },
-  STARSHIPIT_SUBSCRIPTION_KEY: { context: 'server', description: 'Starshipit subscription key (Settings > API, the Ocp-Apim-Subscription-Key).' },
-  STARSHIPIT_API_BASE_URL: { context: 'server', description: 'Optional: point the Starshipit client at another address (testing only). Unset in production: https://api.starshipit.com.' },
-  STARSHIPIT_WEBHOOK_SECRET: {
-    context: 'server',
-    description:
-      'The webhook secret key set in Starshipit (Settings > Tracking & notifications) for the endpoint /api/shipping-webhook: its tracking events are refused without a matching X-Starshipit-Signature.',
-  },
+  SITE_URL: server('Public origin of the deployed site, used for canonical URLs and the sitemap (e.g. https://www.example.com.au).'),
+  PUBLIC_SUPABASE_URL: client('Hosted Supabase project URL. Unset: the embedded backend on the local server.'),
+  PUBLIC_SUPABASE_ANON_KEY: client('Hosted Supabase anon (public) key, sent by the browser; RLS protects the data.'),
+  PUBLIC_GA4_ID: client('Google Analytics 4 measurement ID (G-XXXX). Unset: no analytics script is loaded.'),
+  PUBLIC_TURNSTILE_SITE_KEY: server('Cloudflare Turnstile site key for the invisible bot-check on the newsletter and contact forms, served to them by /api/human-check.'),
+  SUPABASE_URL: server('Hosted Supabase project URL for the functions (usually the same as PUBLIC_SUPABASE_URL).'),
+  SUPABASE_SERVICE_ROLE_KEY: server('Supabase service-role key. Secret: only the functions use it, to create orders and fulfil them.'),
+  STRIPE_SECRET_KEY: server('Stripe secret key (sk_live_… or sk_test_…). Unset: the local test-payment page (refused in production).'),
+  STRIPE_PUBLISHABLE_KEY: server('Stripe publishable key (pk_…), served to the checkout by the payment-config function.'),
+  STRIPE_WEBHOOK_SECRET: server('Signing secret of the Stripe webhook endpoint /api/stripe-webhook (whsec_…).'),
+  STRIPE_API_BASE_URL: server('Optional: point the Stripe client at stripe-mock or another Stripe-compatible endpoint (testing only). Unset in production.'),
+  AUSPOST_API_KEY: server(
+    'Australia Post Postage Assessment Calculator API key, for domestic and international parcel prices. Unset: the fixed fallback rate table (abroad, content/shipping/international-rates.json).',
+  ),
+  GOOGLE_PLACES_API_KEY: server('Google Places API (New) key for address autocomplete. Unset: manual address entry only.'),
+  TURNSTILE_SECRET_KEY: server(
+    'Cloudflare Turnstile secret key for server-side token verification. Required in a deploy: without it the contact form and newsletter answer 503. Unset locally: the check is off (logged).',
+  ),
+  RESEND_API_KEY: server('Resend API key for order confirmations and notifications. Unset: emails go to the local outbox.'),
+  EMAIL_FROM: server('Sender address for emails, on a domain verified with Resend.'),
+  NOTIFY_EMAIL_TO: server("The publisher's address: told of every paid order, contact message and newsletter subscription."),
+  NEWSLETTER_SIGNING_SECRET: server(
+    'A long random string that signs the confirmation and unsubscribe links of the newsletter, the availability emails and the checkout reminder (e.g. openssl rand -hex 32). Required in a deploy to send any of them; never change it, or the links in emails already sent stop working. Unset locally: a fixed local key.',
+  ),
+  SHOP_POSTAL_ADDRESS: server(
+    "The publisher's postal address (e.g. PO Box 123, Parramatta NSW 2124), printed at the foot of every marketing email and confirmation, as Australia's Spam Act asks. Required in a deploy to send them. Unset locally: a labelled stand-in.",
+  ),
+  SHOP_LEGAL_NAME: server(
+    "The seller's legal name as registered for its ABN (e.g. Awesome Catholic Kids Publishing Pty Ltd), printed on every tax invoice and adjustment note. Required in a deploy. Unset locally: a labelled stand-in.",
+  ),
+  SHOP_ABN: server(
+    "The seller's Australian Business Number, 11 digits (e.g. 51 824 753 556), printed on every tax invoice and adjustment note; the doctor checks its check digits. Required in a deploy. Unset locally: a labelled stand-in.",
+  ),
+  STARSHIPIT_API_KEY: server(
+    'Starshipit API key (Settings > API, the StarShipIT-Api-Key). With the subscription key, paid orders go to Starshipit and labels print from /admin. Unset: tracking numbers are typed by hand.',
+  ),
+  STARSHIPIT_SUBSCRIPTION_KEY: server('Starshipit subscription key (Settings > API, the Ocp-Apim-Subscription-Key).'),
+  STARSHIPIT_API_BASE_URL: server('Optional: point the Starshipit client at another address (testing only). Unset in production: https://api.starshipit.com.'),
+  STARSHIPIT_WEBHOOK_SECRET: server(
+    'The webhook secret key set in Starshipit (Settings > Tracking & notifications) for the endpoint /api/shipping-webhook: its tracking events are refused without a matching X-Starshipit-Signature.',
+  ),
 } as const satisfies Record<string, EnvVar>;
 
 export type EnvVarName = keyof typeof ENV_VARS;
 
 const optional = z.string().trim().min(1).optional().catch(undefined);
+// An address that is not a URL counts as unset.
+const url = z.url().optional().catch(undefined);
 
 /** Server-side variables, parsed from `process.env`; empty strings count as unset. */
-export const serverEnvSchema = z.object({
-  SITE_URL: z.url().optional().catch(undefined),
-  SUPABASE_URL: z.url().optional().catch(undefined),
-  PUBLIC_SUPABASE_URL: z.url().optional().catch(undefined),
-  PUBLIC_SUPABASE_ANON_KEY: optional,
-  SUPABASE_SERVICE_ROLE_KEY: optional,
-  STRIPE_SECRET_KEY: optional,
-  STRIPE_PUBLISHABLE_KEY: optional,
-  STRIPE_WEBHOOK_SECRET: optional,
-  STRIPE_API_BASE_URL: z.url().optional().catch(undefined),
-  AUSPOST_API_KEY: optional,
-  GOOGLE_PLACES_API_KEY: optional,
-  PUBLIC_TURNSTILE_SITE_KEY: optional,
-  TURNSTILE_SECRET_KEY: optional,
-  RESEND_API_KEY: optional,
-  EMAIL_FROM: optional,
-  NOTIFY_EMAIL_TO: optional,
-  NEWSLETTER_SIGNING_SECRET: optional,
-  SHOP_POSTAL_ADDRESS: optional,
-  SHOP_LEGAL_NAME: optional,
-  SHOP_ABN: optional,
-  STARSHIPIT_API_KEY: optional,
-  STARSHIPIT_SUBSCRIPTION_KEY: optional,
-  STARSHIPIT_API_BASE_URL: z.url().optional().catch(undefined),
-  STARSHIPIT_WEBHOOK_SECRET: optional,
+const serverEnvSchema = z.object({
+  // Every declared variable, read as an address when its name says it is one.
+  ...(Object.fromEntries(Object.keys(ENV_VARS).map((name) => [name, name.endsWith('_URL') ? url : optional])) as Record<EnvVarName, typeof optional>),
   /** Set by Netlify at build time only ("production", "deploy-preview", "branch-deploy"); functions never see it. */
   CONTEXT: optional,
   /** Set by Netlify in every deployed function: their presence means "this is a deploy", whatever else is set. */

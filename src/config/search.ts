@@ -3,7 +3,7 @@
  * among them are disallowed in robots.txt. They exist to be reached by a flow (cart, sign-in, the back
  * office), to say something is missing, or to serve ids added after the build.
  */
-export const KEPT_OUT_OF_SEARCH = [
+const KEPT_OUT_OF_SEARCH = [
   '/404',
   '/admin',
   '/admin/packing-slip',

@@ -43,27 +43,13 @@ export const LEGAL_LINKS: readonly NavLink[] = [
   { label: 'Terms of Service', href: '/terms-of-service' },
 ];
 
-export interface SocialNetwork {
-  name: string;
-  href: string;
-}
-
-export const SOCIAL: readonly SocialNetwork[] = [
-  {
-    name: 'Instagram',
-    href: 'https://www.instagram.com/awesomecatholickids',
-  },
-  {
-    name: 'Facebook',
-    href: 'https://www.facebook.com/awesomecatholickids',
-  },
-];
+export const SOCIAL = [
+  { name: 'Instagram', href: 'https://www.instagram.com/awesomecatholickids' },
+  { name: 'Facebook', href: 'https://www.facebook.com/awesomecatholickids' },
+] as const;
 
 /** The two networks a blog post can be shared to. */
 export const SHARE_TARGETS = [
   { name: 'Facebook', build: (url: string) => `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}` },
-  {
-    name: 'X',
-    build: (url: string, title: string) => `https://x.com/intent/post?url=${encodeURIComponent(url)}&text=${encodeURIComponent(title)}`,
-  },
+  { name: 'X', build: (url: string, title: string) => `https://x.com/intent/post?url=${encodeURIComponent(url)}&text=${encodeURIComponent(title)}` },
 ] as const;

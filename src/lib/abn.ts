@@ -5,7 +5,7 @@
 const WEIGHTS = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19] as const;
 
 /** The digits of an ABN typed with spaces (or none); null when it is not eleven digits. */
-export function abnDigits(value: string): string | null {
+function abnDigits(value: string): string | null {
   const digits = value.replace(/\s+/g, '');
   return /^\d{11}$/.test(digits) ? digits : null;
 }

@@ -10,9 +10,9 @@ import { fromCents, toCents } from './money';
 
 export type InternationalService = 'standard' | 'express';
 export type DestinationGroup = 'unitedStates' | 'unitedKingdom' | 'canada' | 'newZealand' | 'ireland' | 'restOfWorld';
-export const DESTINATION_GROUPS: readonly DestinationGroup[] = ['unitedStates', 'unitedKingdom', 'canada', 'newZealand', 'ireland', 'restOfWorld'];
+const DESTINATION_GROUPS: readonly DestinationGroup[] = ['unitedStates', 'unitedKingdom', 'canada', 'newZealand', 'ireland', 'restOfWorld'];
 
-export type ServicePrices = Record<InternationalService, number[]>;
+type ServicePrices = Record<InternationalService, number[]>;
 export type InternationalRateCard = { weightBandsKg: number[] } & Record<DestinationGroup, ServicePrices>;
 
 /** The card's two services as the checkout lists them (ids apart from Australia Post's codes, so a change of source shows). */
@@ -28,7 +28,7 @@ export const destinationGroup = (country: string): DestinationGroup => GROUP_OF[
 export const RATE_CARD = card as unknown as InternationalRateCard;
 
 /** Australia Post takes international parcels up to 20 kg: the card's last band. */
-export const maxParcelGrams = (table: InternationalRateCard = RATE_CARD) => Math.round(table.weightBandsKg.at(-1)! * 1000);
+const maxParcelGrams = (table: InternationalRateCard = RATE_CARD) => Math.round(table.weightBandsKg.at(-1)! * 1000);
 
 /** A heavier order goes as several parcels: as many full ones as it takes, then the rest. */
 export function parcelWeights(weightGrams: number, maxGrams: number): number[] {

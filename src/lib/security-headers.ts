@@ -16,7 +16,7 @@ import type { AstroIntegration } from 'astro';
  * from *.googletagmanager.com, hits to the regional *.google-analytics.com and *.analytics.google.com
  * collectors (img-src already allows any https image).
  */
-export const CSP_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
+const CSP_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
   'default-src': ["'self'"],
   'script-src': ["'self'", 'https://*.googletagmanager.com', 'https://challenges.cloudflare.com'],
   'style-src': ["'self'", "'unsafe-inline'"],

@@ -25,7 +25,7 @@ import { productPath } from '@/lib/paths';
 import { rateCard } from '@/lib/rate-card';
 import { averageRating, BEST_RATING, type BookReview } from '@/lib/reviews';
 
-export type Market = 'AU' | 'US' | 'UK';
+type Market = 'AU' | 'US' | 'UK';
 
 /** The facts of a book that its structured data states, as its file in the catalog folder gives them. */
 export interface BookFacts {
@@ -70,7 +70,7 @@ function offerShippingDetails(country: CountryCode): OfferShippingDetails {
 }
 
 /** The terms' returns: no refunds for change of mind (a voluntary return is at the publisher's discretion). */
-export function returnPolicy(site: URL): MerchantReturnPolicy {
+function returnPolicy(site: URL): MerchantReturnPolicy {
   return {
     '@type': 'MerchantReturnPolicy',
     applicableCountry: [...ALLOWED_COUNTRIES],
@@ -123,7 +123,7 @@ export function organizationJsonLd(site: URL): WithContext<Organization> {
   };
 }
 
-export function publisherOrganization(site: URL): Exclude<Organization, string> {
+function publisherOrganization(site: URL): Exclude<Organization, string> {
   return {
     '@type': 'Organization',
     name: SITE.publisher,

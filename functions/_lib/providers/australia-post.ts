@@ -12,18 +12,15 @@
 import { z } from 'zod';
 import { deliveryEstimate, type DeliveryService } from '../../../src/features/checkout/delivery-estimates';
 import { ProviderError } from './errors';
-import { requestProvider } from './transport';
+import { type HttpOptions, requestProvider } from './transport';
 import { carrierPrice, type ParcelRequest, type SatchelSize, type ShippingQuote, type ShippingRatesProvider } from './shipping-rates';
 import { parcelWeights } from '../../../src/lib/international-rates';
 
 const NAME = 'australia-post';
 const CARRIER = 'Australia Post';
 
-export interface AustraliaPostOptions {
+export interface AustraliaPostOptions extends HttpOptions {
   apiKey: string;
-  baseUrl?: string;
-  fetch?: typeof globalThis.fetch;
-  timeoutMs?: number;
 }
 
 /** PAC turns `<service>` lists into an array, but a single entry into an object. */
@@ -74,7 +71,7 @@ function satchelOf(service: PacService): { isSatchel: boolean; size: SatchelSize
 }
 
 /** "Delivered in 2-4 business days" → "2-4 business days"; "Delivered next business day" → "1 business day". */
-export function etaFromDeliveryTime(text: string | undefined, service: DeliveryService = 'standard'): string {
+function etaFromDeliveryTime(text: string | undefined, service: DeliveryService = 'standard'): string {
   const value = (text ?? '').trim();
   // No time stated: the publisher's own range for the service.
   if (!value) return deliveryEstimate('AU', service);
@@ -111,13 +108,13 @@ function toQuote(service: PacService): ShippingQuote {
 }
 
 /** Australia Post's international parcel services the shop offers, by PAC code. */
-export const INTERNATIONAL_CODES: Record<string, { name: string; service: DeliveryService }> = {
+const INTERNATIONAL_CODES: Record<string, { name: string; service: DeliveryService }> = {
   INT_PARCEL_STD_OWN_PACKAGING: { name: 'International Standard', service: 'standard' },
   INT_PARCEL_EXP_OWN_PACKAGING: { name: 'International Express', service: 'express' },
 };
 
 /** PAC's limit for one international parcel. */
-export const INTERNATIONAL_MAX_GRAMS = 20_000;
+const INTERNATIONAL_MAX_GRAMS = 20_000;
 
 /** Kilograms to the gram, as PAC takes them. */
 const kg = (grams: number) => String(Math.round(grams) / 1000);

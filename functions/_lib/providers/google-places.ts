@@ -10,16 +10,13 @@ import { z } from 'zod';
 import type { CountryCode } from '../../../src/config/constants';
 import { addressFromGoogleComponents } from '../address';
 import { ProviderError } from './errors';
-import { requestProvider } from './transport';
+import { type HttpOptions, requestProvider } from './transport';
 import type { AddressLookupProvider, AddressSuggestion, NormalisedAddress } from './address-lookup';
 
 const NAME = 'google-places';
 
-export interface GooglePlacesOptions {
+export interface GooglePlacesOptions extends HttpOptions {
   apiKey: string;
-  baseUrl?: string;
-  fetch?: typeof globalThis.fetch;
-  timeoutMs?: number;
 }
 
 /** Suggestions need at least 3 characters; fewer would only spend quota. */

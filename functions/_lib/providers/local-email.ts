@@ -4,11 +4,11 @@
  * (LOCAL_OUTBOX_FILE, default local/.data/outbox.jsonl) and one line is logged, so a developer or a test
  * can read exactly what would have gone out.
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { EmailMessage, EmailProvider } from './email';
+import { appendJsonLines, readJsonLines } from './json-lines';
 
-export const DEFAULT_OUTBOX_FILE = 'local/.data/outbox.jsonl';
+const DEFAULT_OUTBOX_FILE = 'local/.data/outbox.jsonl';
 
 /** One line of the outbox. */
 export interface OutboxEntry extends EmailMessage {
@@ -19,7 +19,7 @@ export interface OutboxEntry extends EmailMessage {
   batchKey?: string;
 }
 
-export function outboxFileFromEnv(env: Record<string, string | undefined> = process.env): string {
+function outboxFileFromEnv(env: Record<string, string | undefined> = process.env): string {
   return resolve(env.LOCAL_OUTBOX_FILE?.trim() || DEFAULT_OUTBOX_FILE);
 }
 
@@ -31,9 +31,7 @@ export function createLocalOutboxEmail(options: { file?: string; log?: (line: st
     async send(message) {
       const file = outbox();
       const entry: OutboxEntry = { provider: 'local-outbox', sentAt: new Date().toISOString(), ...message };
-      await mkdir(dirname(file), { recursive: true });
-      // One write per line: appends of this size do not interleave between concurrent sends.
-      await appendFile(file, `${JSON.stringify(entry)}\n`, 'utf8');
+      await appendJsonLines(file, [entry]);
       log(`[email outbox] to ${message.to} subject ${JSON.stringify(message.subject)} (local stand-in, not sent; see ${file})`);
     },
     async sendBatch(messages, { idempotencyKey }) {
@@ -44,26 +42,17 @@ export function createLocalOutboxEmail(options: { file?: string; log?: (line: st
         return;
       }
       const sentAt = new Date().toISOString();
-      const lines = messages.map((message) => JSON.stringify({ provider: 'local-outbox', sentAt, ...message, batchKey: idempotencyKey } satisfies OutboxEntry));
-      await mkdir(dirname(file), { recursive: true });
       // The whole batch in one write, so it is in the outbox all or not at all.
-      await appendFile(file, `${lines.join('\n')}\n`, 'utf8');
+      await appendJsonLines(
+        file,
+        messages.map((message) => ({ provider: 'local-outbox', sentAt, ...message, batchKey: idempotencyKey }) satisfies OutboxEntry),
+      );
       log(`[email outbox] batch ${idempotencyKey}: ${messages.length} emails (local stand-in, not sent; see ${file})`);
     },
   };
 }
 
 /** Every message in an outbox file, oldest first; [] when the file does not exist yet. */
-export async function readOutbox(file: string = outboxFileFromEnv()): Promise<OutboxEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as OutboxEntry);
+export function readOutbox(file: string = outboxFileFromEnv()): Promise<OutboxEntry[]> {
+  return readJsonLines<OutboxEntry>(file);
 }

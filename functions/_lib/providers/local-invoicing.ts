@@ -15,7 +15,7 @@ import type { EmailProvider } from './email';
 import type { InvoiceProvider, ProviderInvoice, ProviderInvoiceStatus } from './invoicing';
 
 export const LOCAL_INVOICE_PREFIX = 'in_local_';
-export const TEST_INVOICE_PATH = '/api/test-invoice';
+const TEST_INVOICE_PATH = '/api/test-invoice';
 
 export const testInvoiceUrl = (siteOrigin: string, providerInvoiceId: string) => {
   const url = new URL(TEST_INVOICE_PATH, siteOrigin);

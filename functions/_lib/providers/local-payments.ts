@@ -15,7 +15,7 @@ import { PAGE_OPEN_SECONDS, PAGE_WITH_CODE_OPEN_SECONDS, type PaymentProvider, t
 const partRefundsMade = new Map<string, PaymentRefund>();
 
 export const LOCAL_SESSION_PREFIX = 'cs_local_';
-export const TEST_PAYMENT_PATH = '/api/test-payment';
+const TEST_PAYMENT_PATH = '/api/test-payment';
 
 /**
  * True when the TEST payment page of this order can take no payment: it was closed (expired, as a newer checkout

@@ -7,22 +7,22 @@
  * (default local/.data/shipping-platform.jsonl).
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { s10CheckDigit } from '../../../src/features/admin/shipment';
 import { SITE } from '../../../src/config/site';
 import { countryName } from '../../../src/lib/format';
 import { WebhookSignatureError } from './errors';
+import { appendJsonLines, readJsonLines } from './json-lines';
 import type { PlatformDestination, PlatformLabel, PlatformOrder, ShippingPlatform } from './shipping-platform';
 import { readTrackingEvent, STARSHIPIT_SIGNATURE_HEADER, starshipitSignatureMatches } from './starshipit';
 
-export const DEFAULT_SHIPPING_FILE = 'local/.data/shipping-platform.jsonl';
+const DEFAULT_SHIPPING_FILE = 'local/.data/shipping-platform.jsonl';
 /** The stand-in signs its tracking events with this unless STARSHIPIT_WEBHOOK_SECRET is set. */
 export const LOCAL_WEBHOOK_SECRET = 'local-shipping-stand-in-secret';
-export const LOCAL_SENDER = { name: SITE.name, lines: ['PO Box 0000 (TEST)', 'PARRAMATTA NSW 2124', 'Australia'] };
+const LOCAL_SENDER = { name: SITE.name, lines: ['PO Box 0000 (TEST)', 'PARRAMATTA NSW 2124', 'Australia'] };
 
-export type LocalShippingLine =
+type LocalShippingLine =
   | { type: 'order'; at: string; platformOrderId: string; order: PlatformOrder }
   | { type: 'label'; at: string; platformOrderId: string; trackingNumber: string; carrier: string; service: string }
   | { type: 'event'; at: string; platformOrderId: string; status: string; sent?: SentEvent }
@@ -35,27 +35,16 @@ export interface SentEvent {
   signature: string;
 }
 
-export function shippingFileFromEnv(env: Record<string, string | undefined> = process.env): string {
+function shippingFileFromEnv(env: Record<string, string | undefined> = process.env): string {
   return resolve(env.LOCAL_SHIPPING_FILE?.trim() || DEFAULT_SHIPPING_FILE);
 }
 
-export async function readShippingFile(file: string = shippingFileFromEnv()): Promise<LocalShippingLine[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as LocalShippingLine);
+function readShippingFile(file: string = shippingFileFromEnv()): Promise<LocalShippingLine[]> {
+  return readJsonLines<LocalShippingLine>(file);
 }
 
-async function append(file: string, line: LocalShippingLine): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await appendFile(file, `${JSON.stringify(line)}\n`, 'utf8');
+function append(file: string, line: LocalShippingLine): Promise<void> {
+  return appendJsonLines(file, [line]);
 }
 
 /** One order as the stand-in's page shows it: the order, its label once printed, its events. */
@@ -91,7 +80,7 @@ function digitsOf(seed: string, count: number): string {
  * A tracking number Australia Post could have issued: at home a MyPost Business article number (33 then letters and
  * digits), abroad an S10 number (two letters, eight digits, its check digit, AU) as on a CN23 label.
  */
-export function testTrackingNumber(orderNumber: string, country: string): string {
+function testTrackingNumber(orderNumber: string, country: string): string {
   if (country.toUpperCase() === 'AU') return `33TST${digitsOf(orderNumber, 7)}`;
   const serial = digitsOf(orderNumber, 8);
   return `LX${serial}${s10CheckDigit(serial)}AU`;
@@ -100,7 +89,7 @@ export function testTrackingNumber(orderNumber: string, country: string): string
 const MM = 72 / 25.4;
 
 /** The TEST label: 100 × 150 mm, sender, recipient, service, tracking number, and the mark that it is not postage. */
-export async function drawTestLabel(order: PlatformOrder, trackingNumber: string, service: string): Promise<Uint8Array> {
+async function drawTestLabel(order: PlatformOrder, trackingNumber: string, service: string): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setTitle(`TEST label ${order.orderNumber}`);
   const page = pdf.addPage([100 * MM, 150 * MM]);

@@ -6,16 +6,13 @@
 import { z } from 'zod';
 import type { CdnCache } from './cdn-cache';
 import { ProviderError } from './errors';
-import { requestProvider } from './transport';
+import { type HttpOptions, requestProvider } from './transport';
 
 const NAME = 'netlify-purge';
 
-export interface NetlifyPurgeOptions {
+export interface NetlifyPurgeOptions extends HttpOptions {
   token: string;
   siteId: string;
-  baseUrl?: string;
-  fetch?: typeof globalThis.fetch;
-  timeoutMs?: number;
 }
 
 const refusal = z.object({ message: z.string() });

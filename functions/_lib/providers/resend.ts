@@ -7,18 +7,15 @@
  */
 import { z } from 'zod';
 import { ProviderError } from './errors';
-import { requestProvider } from './transport';
+import { type HttpOptions, requestProvider } from './transport';
 import { EMAIL_BATCH_MAX, type EmailMessage, type EmailProvider } from './email';
 
 const NAME = 'resend';
 
-export interface ResendOptions {
+export interface ResendOptions extends HttpOptions {
   apiKey: string;
   /** Sender, on a domain verified with Resend, e.g. `Shop <orders@example.com.au>`. */
   from: string;
-  baseUrl?: string;
-  fetch?: typeof globalThis.fetch;
-  timeoutMs?: number;
 }
 
 const sentSchema = z.object({ id: z.string().min(1) });

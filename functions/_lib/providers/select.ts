@@ -100,7 +100,7 @@ export function selectPaymentProvider(env: ServerEnv): PaymentProvider {
   return createLocalTestPayments(() => serviceClient(env));
 }
 
-export const INVOICING_NOT_SET_UP = 'Invoices cannot be sent from this site yet: STRIPE_SECRET_KEY is not set.';
+const INVOICING_NOT_SET_UP = 'Invoices cannot be sent from this site yet: STRIPE_SECRET_KEY is not set.';
 
 /**
  * Stripe Invoicing when STRIPE_SECRET_KEY is set; the local TEST invoice page (its emails in the outbox) on the local

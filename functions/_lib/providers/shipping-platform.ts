@@ -53,10 +53,6 @@ export interface PlatformLabel {
   labels: Uint8Array[];
 }
 
-/** The tracking statuses the platform reports (Starshipit's words). */
-export const TRACKING_STATUSES = ['Printed', 'Dispatched', 'InTransit', 'OutForDelivery', 'Delivered', 'PickupInStore', 'AttemptedDelivery', 'Exception', 'AwaitingCollection', 'Cancelled'] as const;
-export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
-
 /** One tracking event, checked and reduced to what the shop keeps. */
 export interface TrackingEvent {
   orderNumber: string;

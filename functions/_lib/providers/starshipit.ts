@@ -24,20 +24,17 @@ import { z } from 'zod';
 import { ConfigurationError } from '../runtime';
 import { ProviderError, WebhookSignatureError } from './errors';
 import type { PlatformDestination, PlatformLabel, PlatformOrder, ShippingPlatform, TrackingEvent } from './shipping-platform';
-import { requestProvider, type ProviderHttpResponse } from './transport';
+import { type HttpOptions, type ProviderHttpResponse, requestProvider } from './transport';
 
 /** How errors and logs name it; the platform's own name (`name`) stays 'starshipit'. */
 const NAME = 'Starshipit';
 export const STARSHIPIT_SIGNATURE_HEADER = 'x-starshipit-signature';
 
-export interface StarshipitOptions {
+export interface StarshipitOptions extends HttpOptions {
   apiKey: string;
   subscriptionKey: string;
   /** Unset in a deploy without it: tracking events are refused. */
   webhookSecret?: string;
-  baseUrl?: string;
-  fetch?: typeof globalThis.fetch;
-  timeoutMs?: number;
 }
 
 const errorsSchema = z.object({ errors: z.array(z.object({ message: z.string().optional(), details: z.string().optional() })).min(1) });

@@ -4,18 +4,10 @@
  * name and ABN in the footer, voided, written off, emailed again, and credited. Prices are the shop's, GST
  * included, as the checkout sessions charge them: no Stripe tax rates, the GST stated in the footer.
  */
-import Stripe from 'stripe';
 import { z } from 'zod';
-import { ProviderError, WebhookSignatureError } from './errors';
+import { ProviderError } from './errors';
 import type { CreditNoteInput, InvoiceEvent, InvoiceProvider, ProviderInvoice, ProviderInvoiceInput } from './invoicing';
-
-const NAME = 'stripe';
-
-export interface StripeInvoicingOptions {
-  secretKey: string;
-  webhookSecret?: string;
-  stripeOptions?: Stripe.StripeConfig;
-}
+import { askStripe, createStripeClient, invalid, NAME, type StripeOptions, verifiedStripeEvent } from './stripe-client';
 
 /** The webhook events the shop acts on for invoices: the Stripe webhook endpoint must send these too. */
 export const STRIPE_INVOICE_WEBHOOK_EVENTS = ['invoice.paid', 'invoice.payment_failed', 'invoice.voided', 'invoice.marked_uncollectible'] as const;
@@ -48,33 +40,9 @@ const invoiceSchema = z
   );
 const idSchema = z.object({ id: z.string().min(1) });
 const customerListSchema = z.object({ data: z.array(idSchema) });
-const eventSchema = z.object({ id: z.string().min(1), type: z.string().min(1), data: z.object({ object: z.unknown() }) });
 
-function fromStripeError(error: unknown, action: string): unknown {
-  if (!(error instanceof Stripe.errors.StripeError)) return error;
-  const unreached = error instanceof Stripe.errors.StripeConnectionError;
-  const status = error.statusCode ?? (unreached ? 504 : 502);
-  return new ProviderError(NAME, status, `Stripe could not ${action} (${status}${error.code ? ` ${error.code}` : ''}): ${error.message}`, {
-    code: unreached ? 'network' : 'rejected',
-    cause: error,
-  });
-}
-
-async function askStripe<S extends z.ZodType>(action: string, schema: S, what: string, call: () => Promise<unknown>): Promise<z.output<S>> {
-  let answer: unknown;
-  try {
-    answer = await call();
-  } catch (error) {
-    throw fromStripeError(error, action);
-  }
-  const parsed = schema.safeParse(answer);
-  if (!parsed.success) throw new ProviderError(NAME, 502, `Stripe answered ${what} we cannot read.`, { code: 'invalid-response', cause: parsed.error });
-  return parsed.data;
-}
-
-export function createStripeInvoicing(options: StripeInvoicingOptions): InvoiceProvider {
-  const { secretKey, webhookSecret, stripeOptions } = options;
-  const stripe = new Stripe(secretKey, { timeout: 15_000, maxNetworkRetries: 2, appInfo: { name: 'catholic-kids-books-shop' }, ...stripeOptions });
+export function createStripeInvoicing(options: StripeOptions): InvoiceProvider {
+  const stripe = createStripeClient(options);
 
   /** The school's customer: the one with this email address, else a new one (named for the organisation). */
   async function customerFor(input: ProviderInvoiceInput): Promise<string> {
@@ -177,21 +145,10 @@ export function createStripeInvoicing(options: StripeInvoicingOptions): InvoiceP
     },
 
     async parseWebhook(rawBody, signature) {
-      if (!webhookSecret) throw new ProviderError(NAME, 500, 'STRIPE_WEBHOOK_SECRET is not set, so webhooks cannot be verified.', { code: 'unsupported' });
-      if (!signature) throw new WebhookSignatureError('The Stripe-Signature header is missing.');
-      let event: unknown;
-      try {
-        event = await stripe.webhooks.constructEventAsync(rawBody, signature, webhookSecret);
-      } catch (error) {
-        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError(error.message, { cause: error });
-        throw new ProviderError(NAME, 502, 'Stripe answered a webhook body we cannot read.', { code: 'invalid-response', cause: error });
-      }
-      const parsed = eventSchema.safeParse(event);
-      if (!parsed.success) throw new ProviderError(NAME, 502, 'Stripe answered an event we cannot read.', { code: 'invalid-response', cause: parsed.error });
-      const { id, type, data } = parsed.data;
+      const { id, type, data } = await verifiedStripeEvent(stripe, options.webhookSecret, rawBody, signature);
       if (!(type in ACTIONS)) return null;
       const invoice = invoiceSchema.safeParse(data.object);
-      if (!invoice.success) throw new ProviderError(NAME, 502, `Stripe answered a ${type} event we cannot read.`, { code: 'invalid-response', cause: invoice.error });
+      if (!invoice.success) throw invalid(`a ${type} event`, invoice.error);
       return { id, type, action: ACTIONS[type as keyof typeof ACTIONS], invoice: invoice.data };
     },
   };

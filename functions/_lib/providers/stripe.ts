@@ -1,24 +1,15 @@
 /**
  * Stripe Checkout through the official `stripe` package: create and read Checkout Sessions, refund a session's
  * payment, and verify webhooks.
- * This module is the only code that imports the SDK; everything else sees PaymentSession and PaymentEvent.
+ * Only the Stripe adapters import the SDK (through stripe-client.ts); everything else sees PaymentSession and PaymentEvent.
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { z } from 'zod';
-import { ProviderError, WebhookSignatureError } from './errors';
+import { ProviderError } from './errors';
 import { PAGE_WITH_CODE_OPEN_SECONDS } from './payments';
+import { askStripe, createStripeClient, invalid, NAME, type StripeOptions, verifiedStripeEvent } from './stripe-client';
 import { STRIPE_INVOICE_WEBHOOK_EVENTS } from './stripe-invoicing';
 import type { CheckoutSessionInput, CreatedSession, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession, RefundInput } from './payments';
-
-const NAME = 'stripe';
-
-export interface StripePaymentsOptions {
-  secretKey: string;
-  /** whsec_… of the /api/stripe-webhook endpoint. Without it webhooks cannot be trusted, so parseWebhook refuses. */
-  webhookSecret?: string;
-  /** Passed to the Stripe client; tests point it at a local server with { host, port, protocol }. */
-  stripeOptions?: Stripe.StripeConfig;
-}
 
 const checkoutInputSchema = z.object({
   orderId: z.string().min(1).max(200),
@@ -102,48 +93,9 @@ const refundListSchema = z.object({
   data: z.array(refundSchema.extend({ metadata: z.record(z.string(), z.string()).nullable().optional() })),
 });
 
-const eventSchema = z.object({ id: z.string().min(1), type: z.string().min(1), data: z.object({ object: z.unknown() }) });
-
-/** Stripe's typed errors become ProviderErrors, keeping the HTTP status; anything else is passed on unchanged. */
-function fromStripeError(error: unknown, action: string): unknown {
-  if (!(error instanceof Stripe.errors.StripeError)) return error;
-  // Connection errors (refused, reset, timed out) carry no status: Stripe was not reached, or not in time.
-  const unreached = error instanceof Stripe.errors.StripeConnectionError;
-  const status = error.statusCode ?? (unreached ? 504 : 502);
-  const code = unreached ? 'network' : 'rejected';
-  return new ProviderError(NAME, status, `Stripe could not ${action} (${status}${error.code ? ` ${error.code}` : ''}): ${error.message}`, { code, cause: error });
-}
-
-function invalid(what: string, cause: unknown): ProviderError {
-  return new ProviderError(NAME, 502, `Stripe answered ${what} we cannot read.`, { code: 'invalid-response', cause });
-}
-
-/**
- * One call to Stripe: its errors become ProviderErrors saying what could not be done (`action`), and its
- * answer is read with `schema`, an answer that does not fit being `unreadable` (named in the error).
- */
-async function askStripe<S extends z.ZodType>(action: string, schema: S, unreadable: string, call: () => Promise<unknown>): Promise<z.output<S>> {
-  let answer: unknown;
-  try {
-    answer = await call();
-  } catch (error) {
-    throw fromStripeError(error, action);
-  }
-  const parsed = schema.safeParse(answer);
-  if (!parsed.success) throw invalid(unreadable, parsed.error);
-  return parsed.data;
-}
-
-export function createStripePayments(options: StripePaymentsOptions): PaymentProvider {
-  const { secretKey, webhookSecret, stripeOptions } = options;
+export function createStripePayments(options: StripeOptions): PaymentProvider {
   // Made once per module load, not per request: connections and settings are reused across invocations.
-  const stripe = new Stripe(secretKey, {
-    // Well inside Netlify's function limit; idempotency keys make the SDK's retries safe.
-    timeout: 15_000,
-    maxNetworkRetries: 2,
-    appInfo: { name: 'catholic-kids-books-shop' },
-    ...stripeOptions,
-  });
+  const stripe = createStripeClient(options);
 
   /** The payment intent behind a paid checkout session (what refunds are made against). */
   async function paymentOf(sessionId: string, action: string): Promise<string> {
@@ -256,21 +208,7 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
     },
 
     async parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent> {
-      if (!webhookSecret) throw new ProviderError(NAME, 500, 'STRIPE_WEBHOOK_SECRET is not set, so webhooks cannot be verified.', { code: 'unsupported' });
-      if (!signature) throw new WebhookSignatureError('The Stripe-Signature header is missing.');
-
-      let event: unknown;
-      try {
-        // The raw body, byte for byte: any re-serialisation would break the signature.
-        event = await stripe.webhooks.constructEventAsync(rawBody, signature, webhookSecret);
-      } catch (error) {
-        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError(error.message, { cause: error });
-        throw invalid('a webhook body', error);
-      }
-
-      const parsed = eventSchema.safeParse(event);
-      if (!parsed.success) throw invalid('an event', parsed.error);
-      const { id, type, data } = parsed.data;
+      const { id, type, data } = await verifiedStripeEvent(stripe, options.webhookSecret, rawBody, signature);
       // Invoice events are read by the invoicing adapter (stripe-invoicing.ts); here they are no session's.
       if (!(CHECKOUT_WEBHOOK_EVENTS as readonly string[]).includes(type)) return { id, type, action: 'ignore', session: null };
       const session = sessionSchema.safeParse(data.object);

@@ -1,6 +1,13 @@
 /** The one HTTP transport the adapters share. */
 import { ProviderError } from './errors';
 
+/** What every HTTP adapter takes besides its keys: tests point it at a local server and shorten its deadline. */
+export interface HttpOptions {
+  baseUrl?: string;
+  fetch?: typeof globalThis.fetch;
+  timeoutMs?: number;
+}
+
 export interface ProviderHttpResponse {
   status: number;
   ok: boolean;

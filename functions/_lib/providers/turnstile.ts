@@ -7,16 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ProviderError } from './errors';
-import { requestProvider } from './transport';
+import { type HttpOptions, requestProvider } from './transport';
 import type { HumanCheckProvider, HumanCheckResult } from './human-check';
 
 const NAME = 'turnstile';
 
-export interface TurnstileOptions {
+export interface TurnstileOptions extends HttpOptions {
   secretKey: string;
-  baseUrl?: string;
-  fetch?: typeof globalThis.fetch;
-  timeoutMs?: number;
 }
 
 /** Cloudflare's documented limit; longer strings are not tokens. */

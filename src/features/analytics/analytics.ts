@@ -11,7 +11,7 @@ import { CLICK_EVENTS, type ClickEvent } from '@/config/constants';
 import { analyticsPageLocation, withoutOneTimeValues } from './one-time-values';
 import { setConsentDefaults, startConsent, type ConsentDeps } from './consent';
 
-export type EventParams = Record<string, string | number | boolean | undefined>;
+type EventParams = Record<string, string | number | boolean | undefined>;
 
 /** Attribute on <main> holding the landing page's `pageType` (absent on other pages). */
 export const LANDING_TYPE_ATTRIBUTE = 'data-landing-page-type';
@@ -85,7 +85,7 @@ export interface Tracker {
 }
 
 /** `/about.html`, `/about/` → `/about`. */
-export function normalizePath(pathname: string): string {
+function normalizePath(pathname: string): string {
   const path = pathname
     .replace(/\.html$/, '')
     .replace(/\/index$/, '/')
@@ -133,7 +133,7 @@ export function landingEventName(pathname: string): string {
 }
 
 /** The page label sent with click events: the path without its slash, `home` for `/`. */
-export function pageLabel(pathname: string): string {
+function pageLabel(pathname: string): string {
   const path = normalizePath(pathname);
   return path === '/' ? 'home' : path.slice(1);
 }
@@ -161,7 +161,7 @@ function debugLogTracker(win: AnalyticsWindow, logger: Pick<Console, 'debug'>): 
   };
 }
 
-export function createTracker({ win, measurementId, logger = console }: AnalyticsDeps): Tracker {
+function createTracker({ win, measurementId, logger = console }: AnalyticsDeps): Tracker {
   const id = measurementId?.trim();
   if (!id) return debugLogTracker(win, logger);
   win.dataLayer ??= [];
@@ -180,13 +180,13 @@ export function createTracker({ win, measurementId, logger = console }: Analytic
 }
 
 /** Runs `task` once the page has loaded and the browser is idle, so nothing competes with first render. */
-export function afterLoadAndIdle(win: AnalyticsWindow, task: () => void): void {
+function afterLoadAndIdle(win: AnalyticsWindow, task: () => void): void {
   const idle = () => (win.requestIdleCallback ? win.requestIdleCallback(task, { timeout: 4000 }) : win.setTimeout(task, 1));
   if (win.document.readyState === 'complete') idle();
   else win.addEventListener('load', idle, { once: true });
 }
 
-export function injectGtagScript(win: AnalyticsWindow, measurementId: string): void {
+function injectGtagScript(win: AnalyticsWindow, measurementId: string): void {
   const script = win.document.createElement('script');
   script.async = true;
   script.src = `${GTAG_SRC}?id=${encodeURIComponent(measurementId)}`;
@@ -194,7 +194,7 @@ export function injectGtagScript(win: AnalyticsWindow, measurementId: string): v
 }
 
 /** The page-load events: page_view, the named path event, and on landing pages the page-named event. */
-export function trackPageLoad(tracker: Tracker, win: AnalyticsWindow, now: () => Date = () => new Date()): void {
+function trackPageLoad(tracker: Tracker, win: AnalyticsWindow, now: () => Date = () => new Date()): void {
   const { pathname, search } = win.location;
   const path = normalizePath(pathname);
   const landingType = win.document.querySelector(`[${LANDING_TYPE_ATTRIBUTE}]`)?.getAttribute(LANDING_TYPE_ATTRIBUTE) || undefined;
@@ -212,7 +212,7 @@ export function trackPageLoad(tracker: Tracker, win: AnalyticsWindow, now: () =>
 }
 
 /** The click event for an element carrying `data-track`, or undefined when it names no known event. */
-export function clickEvent(element: ElementLike, pathname: string): { name: ClickEvent; params: EventParams } | undefined {
+function clickEvent(element: ElementLike, pathname: string): { name: ClickEvent; params: EventParams } | undefined {
   const name = element.getAttribute('data-track');
   if (!name || !(CLICK_EVENTS as readonly string[]).includes(name)) return undefined;
   const action = element.getAttribute('data-track-action') || (element.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -220,7 +220,7 @@ export function clickEvent(element: ElementLike, pathname: string): { name: Clic
 }
 
 /** One delegated listener for every `[data-track]` link or button on the page. */
-export function listenForClicks(tracker: Tracker, win: AnalyticsWindow): void {
+function listenForClicks(tracker: Tracker, win: AnalyticsWindow): void {
   win.document.addEventListener('click', (event) => {
     const target = event.target as ElementLike | null;
     const element = target?.closest?.('[data-track]');
@@ -234,7 +234,7 @@ export function listenForClicks(tracker: Tracker, win: AnalyticsWindow): void {
   });
 }
 
-export function reportWebVitals(tracker: Tracker, vitals: WebVitalsModule): void {
+function reportWebVitals(tracker: Tracker, vitals: WebVitalsModule): void {
   const report = (metric: Metric) => tracker.send('web_vitals', { metric_name: metric.name, value: metric.value, rating: metric.rating, metric_id: metric.id });
   // web-vitals 5+ has no FID; INP replaced it.
   for (const on of [vitals.onCLS, vitals.onINP, vitals.onFCP, vitals.onLCP, vitals.onTTFB]) on(report);
@@ -244,7 +244,7 @@ export function reportWebVitals(tracker: Tracker, vitals: WebVitalsModule): void
  * Holds events until `open` is called, then sends them in order, so every event reaches the tag after the
  * visitor's consent state (sent before and after the choice alike, each with the state they chose).
  */
-export function heldUntilOpen(tracker: Tracker): Tracker & { open(): void } {
+function heldUntilOpen(tracker: Tracker): Tracker & { open(): void } {
   let held: Array<[string, EventParams | undefined]> | undefined = [];
   return {
     enabled: tracker.enabled,

@@ -19,7 +19,7 @@ export const CONSENT_CHOICES: readonly ConsentChoice[] = ['granted', 'denied'];
 type Gtag = (...args: unknown[]) => void;
 
 /** The Consent Mode state for a choice. The shop uses no Google advertising, so ad data and personalisation stay off. */
-export function consentState(choice: ConsentChoice) {
+function consentState(choice: ConsentChoice) {
   return { analytics_storage: choice, ad_storage: choice, ad_user_data: 'denied', ad_personalization: 'denied' } as const;
 }
 

@@ -28,6 +28,11 @@ function RemoveButton({ line }: { line: CartLine }) {
   );
 }
 
+/** A line's quantity; the table and the phone list each show one, so each passes its own id. */
+function LineQuantity({ line, id }: { line: CartLine; id: string }) {
+  return <QuantityStepper id={id} label={`Quantity of ${line.product.title}`} value={line.quantity} stock={line.product.stock} onChange={(q) => updateQuantity(line.product.id, q)} />;
+}
+
 /**
  * The payment page's Cancel returns here (`?payment=cancelled`): say so, and tell the checkout tab left
  * behind. The notice stays for this visit only.
@@ -121,13 +126,7 @@ export default function CartPage() {
                 </td>
                 <td>{formatPrice(linePrice(line).unitPrice)}</td>
                 <td>
-                  <QuantityStepper
-                    id={`cart-qty-${line.product.id}`}
-                    label={`Quantity of ${line.product.title}`}
-                    value={line.quantity}
-                    stock={line.product.stock}
-                    onChange={(q) => updateQuantity(line.product.id, q)}
-                  />
+                  <LineQuantity line={line} id={`cart-qty-${line.product.id}`} />
                 </td>
                 <td className="text-right font-semibold">{formatPrice(linePrice(line).lineTotal)}</td>
                 <td className="pl-4 text-right">
@@ -151,13 +150,7 @@ export default function CartPage() {
                 </div>
               </div>
               <div className="mt-4 flex items-center justify-between">
-                <QuantityStepper
-                  id={`cart-qty-m-${line.product.id}`}
-                  label={`Quantity of ${line.product.title}`}
-                  value={line.quantity}
-                  stock={line.product.stock}
-                  onChange={(q) => updateQuantity(line.product.id, q)}
-                />
+                <LineQuantity line={line} id={`cart-qty-m-${line.product.id}`} />
                 <p className="font-semibold">{formatPrice(linePrice(line).lineTotal)}</p>
               </div>
               <div className="mt-3 text-right">

@@ -3,7 +3,7 @@ import { toast } from '@/features/toast/store';
 import { addToCart, type AddResult } from './store';
 import type { CartProduct } from './cart';
 
-export const OUT_OF_STOCK_MESSAGE = 'This product is out of stock';
+const OUT_OF_STOCK_MESSAGE = 'This product is out of stock';
 
 /** What the shopper is told after adding `quantity` from a product's quantity field (one: the product's own default). */
 export const addedMessage = (quantity: number): string | undefined => (quantity > 1 ? `${quantity} item(s) added to cart` : undefined);

@@ -1,7 +1,7 @@
 /** Keeps the header's cart link (CartLink.astro) in step with the cart: badge and accessible name. */
 import { $itemCount } from './store';
 
-export const cartLinkLabel = (count: number) => (count > 0 ? `Cart, ${count} item${count === 1 ? '' : 's'}` : 'Cart');
+const cartLinkLabel = (count: number) => (count > 0 ? `Cart, ${count} item${count === 1 ? '' : 's'}` : 'Cart');
 
 export function showCartCount(): void {
   $itemCount.subscribe((count) => {

@@ -24,8 +24,8 @@ import { addedMessage, addWithFeedback, buyNow } from './actions';
 import { quantityLimit, stockLimitNote, toQuantity, typedQuantity, type CartProduct } from './cart';
 import { startCartDrawer } from './drawer';
 
-export const PURCHASE_ATTRIBUTE = 'data-purchase';
-export const SCOPE_ATTRIBUTE = 'data-purchase-scope';
+const PURCHASE_ATTRIBUTE = 'data-purchase';
+const SCOPE_ATTRIBUTE = 'data-purchase-scope';
 const mark = (role: string) => `[${PURCHASE_ATTRIBUTE}="${role}"]`;
 
 type Action = 'add' | 'buy' | 'wishlist' | 'decrease' | 'increase';
@@ -40,7 +40,7 @@ function builtProduct(scope: Element): CartProduct | null {
 }
 
 /** The product a scope shows, with the live price and stock when they have arrived (stock 0 when no longer for sale). */
-export function productOf(scope: Element): CartProduct | null {
+function productOf(scope: Element): CartProduct | null {
   const built = builtProduct(scope);
   if (!built) return null;
   const live = arrivedLiveProduct(built.id);

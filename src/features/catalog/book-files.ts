@@ -36,7 +36,7 @@ export interface CatalogRow {
   origin_country: string | null;
 }
 
-export class CatalogFileError extends Error {}
+class CatalogFileError extends Error {}
 
 const bookFile = bookFrontmatter(z.string().regex(COVER_FILE, 'a .png, .jpg or .jpeg file beside the book file'));
 const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;

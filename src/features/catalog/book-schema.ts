@@ -9,7 +9,7 @@ import { quantityPricesProblem } from './quantity-prices';
 import { customsRequired, HS_CODE, ISO_COUNTRIES, MISSING_CUSTOMS, missingCustomsFields } from '../customs/customs-data';
 
 /** Also the database's rule for product ids (the slug in /store/product/{id} and the SKU). */
-export const BOOK_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
+const BOOK_ID = /^[a-z0-9][a-z0-9-]{0,99}$/;
 
 const money = z.number().positive().max(99_999_999);
 const text = z.string().trim().min(1);

@@ -35,7 +35,7 @@ export const bookCoverUrl = (book: Book) => coverUrl(book.data.id, book.data.cov
  * The stock a build gives a book: it does not know it (the pages read the live stock as they load), so the book is
  * in stock and no quantity is held below the cart's own limit until the live stock says how many are left.
  */
-export const STOCK_UNKNOWN_AT_BUILD = LIMITS.maxLineQuantity;
+const STOCK_UNKNOWN_AT_BUILD = LIMITS.maxLineQuantity;
 
 export const bookQuantityPrices = (book: Book): QuantityPrice[] => (book.data.quantityPrices ?? []).map((tier) => ({ ...tier }));
 

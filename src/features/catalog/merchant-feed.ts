@@ -30,10 +30,10 @@ export interface FeedBook {
   image: string;
 }
 
-export type FeedAvailability = 'in_stock' | 'out_of_stock' | 'preorder';
+type FeedAvailability = 'in_stock' | 'out_of_stock' | 'preorder';
 
 /** Text for an XML element: & < > and quotes escaped, and characters XML 1.0 cannot hold dropped. */
-export function xmlText(value: string): string {
+function xmlText(value: string): string {
   return value
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')
@@ -44,7 +44,7 @@ export function xmlText(value: string): string {
 }
 
 /** A book file's Markdown body as plain text: emphasis, links and headings unwrapped, paragraphs kept apart. */
-export function plainText(markdown: string): string {
+function plainText(markdown: string): string {
   return markdown
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/^#{1,6}\s+/gm, '')
@@ -55,7 +55,7 @@ export function plainText(markdown: string): string {
 }
 
 /** Sold out when the build read no stock for it; a pre-order while in stock before its release date. */
-export function feedAvailability(book: Pick<FeedBook, 'id' | 'releaseDate'>, stock: StockAtBuild, now: Date): FeedAvailability {
+function feedAvailability(book: Pick<FeedBook, 'id' | 'releaseDate'>, stock: StockAtBuild, now: Date): FeedAvailability {
   if ((stock.get(book.id) ?? 1) <= 0) return 'out_of_stock';
   return book.releaseDate && book.releaseDate > now ? 'preorder' : 'in_stock';
 }

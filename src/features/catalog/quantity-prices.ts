@@ -36,7 +36,7 @@ export function quantityPricesProblem(basePrice: number, tiers: readonly Quantit
 }
 
 /** The tier this many copies reach: the one with the largest minimum at or below the quantity. */
-export function tierFor(tiers: readonly QuantityPrice[] | undefined, quantity: number): QuantityPrice | null {
+function tierFor(tiers: readonly QuantityPrice[] | undefined, quantity: number): QuantityPrice | null {
   let reached: QuantityPrice | null = null;
   for (const tier of tiers ?? []) if (quantity >= tier.minQuantity && (!reached || tier.minQuantity > reached.minQuantity)) reached = tier;
   return reached;

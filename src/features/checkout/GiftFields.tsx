@@ -7,7 +7,7 @@ import { LIMITS } from '@/config/constants';
 import { errorId, FieldError } from '@/features/forms/fields';
 import { giftMessageLength, type GiftChoice } from './gift';
 
-export const GIFT_MESSAGE_FIELD_ID = 'checkout-giftMessage';
+const GIFT_MESSAGE_FIELD_ID = 'checkout-giftMessage';
 const COUNT_ID = `${GIFT_MESSAGE_FIELD_ID}-count`;
 
 export default function GiftFields({ gift, onChange, readOnly, error }: { gift: GiftChoice; onChange: (gift: GiftChoice) => void; readOnly: boolean; error: string | undefined }) {

@@ -3,7 +3,7 @@
  * removed. Anything else reads 'Payment Pending'; a payment whose copies sold out first (refund due) says
  * so. No session at all: back to the store.
  */
-import { useEffect, useState } from 'react';
+import { type HTMLAttributes, type ReactNode, useEffect, useState } from 'react';
 import { SHIPPING, STORAGE_KEYS } from '@/config/constants';
 import { formatPrice, orderNumber } from '@/lib/format';
 import { quantityLine } from '@/features/invoice/tax-invoice';
@@ -19,6 +19,30 @@ function storedSessionId(): string | null {
   return new URLSearchParams(window.location.search).get('session_id') ?? localStorage.getItem(STORAGE_KEYS.checkoutSessionId);
 }
 
+/** One line of the order's sums: what it is on the left, its amount on the right. */
+function Line({ label, amount, className = '', ...value }: { label: string; amount: string; className?: string } & HTMLAttributes<HTMLElement>) {
+  return (
+    <li className={`flex justify-between gap-4 py-2 ${className}`}>
+      <span className="min-w-0 break-words">{label}</span>
+      <span className="shrink-0" {...value}>
+        {amount}
+      </span>
+    </li>
+  );
+}
+
+/** One fact of the order: its name on the left, its value on the right. */
+function Fact({ term, children, className = 'font-semibold', ...value }: { term: string; children: ReactNode } & HTMLAttributes<HTMLElement>) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-slate-600">{term}</dt>
+      <dd className={className} {...value}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
 /** What was bought, where it goes, where the email went and where to follow it. */
 function OrderDetails({ order }: { order: NonNullable<VerifiedPayment['order']> }) {
   return (
@@ -29,27 +53,11 @@ function OrderDetails({ order }: { order: NonNullable<VerifiedPayment['order']> 
         </h2>
         <ul className="mt-2 divide-y divide-slate-100">
           {order.items.map((item) => (
-            <li key={item.title} className="flex justify-between gap-4 py-2">
-              <span className="min-w-0 break-words">{quantityLine(item.title, item.quantity)}</span>
-              <span className="shrink-0">{formatPrice(item.amount)}</span>
-            </li>
+            <Line key={item.title} label={quantityLine(item.title, item.quantity)} amount={formatPrice(item.amount)} />
           ))}
-          {order.discount > 0 && (
-            <li className="flex justify-between gap-4 py-2">
-              <span>Discount</span>
-              <span className="shrink-0">−{formatPrice(order.discount)}</span>
-            </li>
-          )}
-          <li className="flex justify-between gap-4 py-2">
-            <span>Shipping</span>
-            <span className="shrink-0">{formatPrice(order.shipping)}</span>
-          </li>
-          <li className="flex justify-between gap-4 py-2 font-bold">
-            <span>Total</span>
-            <span className="shrink-0" data-testid="confirmed-total">
-              {formatPrice(order.total)} AUD
-            </span>
-          </li>
+          {order.discount > 0 && <Line label="Discount" amount={`−${formatPrice(order.discount)}`} />}
+          <Line label="Shipping" amount={formatPrice(order.shipping)} />
+          <Line label="Total" amount={`${formatPrice(order.total)} AUD`} className="font-bold" data-testid="confirmed-total" />
         </ul>
       </section>
       <section aria-labelledby="confirmed-delivery">
@@ -128,24 +136,12 @@ export default function OrderConfirmation() {
       <h1 className="text-3xl font-extrabold">Order Confirmed!</h1>
       <p className="mt-3 text-slate-700">Thank you for your order. A confirmation is on its way to your inbox.</p>
       <dl className="mt-6 space-y-3 text-left">
-        <div className="flex justify-between gap-4">
-          <dt className="text-slate-600">Order number</dt>
-          <dd className="font-mono text-lg font-bold" data-testid="order-number">
-            {orderNumber(state.payment.orderId)}
-          </dd>
-        </div>
-        <div className="flex justify-between gap-4">
-          <dt className="text-slate-600">Shipping method</dt>
-          <dd className="font-semibold">{shippingMethod.name}</dd>
-        </div>
-        <div className="flex justify-between gap-4">
-          <dt className="text-slate-600">Estimated delivery</dt>
-          <dd className="font-semibold">{shippingMethod.estimatedDelivery}</dd>
-        </div>
-        <div className="flex justify-between gap-4">
-          <dt className="text-slate-600">Carrier</dt>
-          <dd className="font-semibold">{shippingMethod.carrier || SHIPPING.defaultCarrier}</dd>
-        </div>
+        <Fact term="Order number" className="font-mono text-lg font-bold" data-testid="order-number">
+          {orderNumber(state.payment.orderId)}
+        </Fact>
+        <Fact term="Shipping method">{shippingMethod.name}</Fact>
+        <Fact term="Estimated delivery">{shippingMethod.estimatedDelivery}</Fact>
+        <Fact term="Carrier">{shippingMethod.carrier || SHIPPING.defaultCarrier}</Fact>
       </dl>
       {state.payment.order && <OrderDetails order={state.payment.order} />}
       <p className="mt-6 text-sm text-slate-600">Your tracking number will arrive by email once your order ships.</p>

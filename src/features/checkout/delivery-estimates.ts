@@ -13,7 +13,7 @@ export type BusinessDays = readonly [number, number];
 export type DeliveryService = 'standard' | 'express';
 
 /** The file's shape: Australia one range per service, every other group one range. */
-export interface DeliveryEstimates {
+interface DeliveryEstimates {
   australia: { standard: BusinessDays; express: BusinessDays };
   unitedStates: BusinessDays;
   unitedKingdom: BusinessDays;
@@ -35,10 +35,10 @@ const GROUP_OF: Record<string, Exclude<keyof DeliveryEstimates, 'australia'>> = 
 const ESTIMATES = estimates as unknown as DeliveryEstimates;
 
 /** A range as the shop words it: "3-7 business days". */
-export const businessDaysText = ([min, max]: BusinessDays) => (min === max ? `${min} business day${min === 1 ? '' : 's'}` : `${min}-${max} business days`);
+const businessDaysText = ([min, max]: BusinessDays) => (min === max ? `${min} business day${min === 1 ? '' : 's'}` : `${min}-${max} business days`);
 
 /** The stated range for a country and a service (abroad there is one service). */
-export function deliveryDays(country: string, service: DeliveryService = 'standard', table: DeliveryEstimates = ESTIMATES): BusinessDays {
+function deliveryDays(country: string, service: DeliveryService = 'standard', table: DeliveryEstimates = ESTIMATES): BusinessDays {
   const code = country.toUpperCase();
   if (code === 'AU') return table.australia[service];
   return table[GROUP_OF[code] ?? 'restOfWorld'];

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { formatPrice } from '@/lib/format';
 
 /** `held`: the last uses are held by checkouts still on their payment page; they come back if those go unpaid. */
-export const CODE_STATUSES = ['ok', 'not_valid', 'expired', 'used_up', 'held', 'spend_more', 'changed'] as const;
+const CODE_STATUSES = ['ok', 'not_valid', 'expired', 'used_up', 'held', 'spend_more', 'changed'] as const;
 
 const money = z.coerce.number();
 export const codeAnswerSchema = z.object({

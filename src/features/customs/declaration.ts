@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 
-export const customsLineSchema = z.object({
+const customsLineSchema = z.object({
   description: z.string(),
   quantity: z.number(),
   /** AUD for the line's copies, what the buyer paid after discounts: the lines add up to what was paid for the goods. */

@@ -4,15 +4,13 @@
  * gets one email when the publisher puts the book back in stock. The field is left to the browser (not React
  * state), so an address typed before the island hydrates is the one sent.
  */
-import { useId, useState } from 'react';
-import { LIMITS } from '@/config/constants';
+import { useState } from 'react';
 import { toast } from '@/features/toast/store';
-import { BusyStatus, TextField } from './fields';
+import { EmailSignUpRow } from './fields';
 import { fieldValue } from './submit';
 import { useNotificationForm } from './use-notification-form';
 
 export default function BackInStockForm({ productId, title }: { productId: string; title: string }) {
-  const id = useId();
   const [done, setDone] = useState('');
   const { busy, hydrated, onSubmit } = useNotificationForm({
     type: 'back_in_stock',
@@ -32,13 +30,7 @@ export default function BackInStockForm({ productId, title }: { productId: strin
   return (
     <form className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" onSubmit={onSubmit} aria-label={`Email me when ${title} is available`}>
       <p className="font-semibold text-navy">Out of stock for now. Leave your email and we'll tell you when it's back.</p>
-      <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
-        <TextField id={`${id}-email`} label="Email address" className="flex-1" type="email" name="email" autoComplete="email" required maxLength={LIMITS.emailMaxLength} />
-        <button type="submit" className="btn-primary shrink-0 aria-disabled:cursor-wait aria-disabled:opacity-60" disabled={!hydrated} aria-disabled={busy || undefined}>
-          {busy ? 'Sending...' : "Email me when it's available"}
-        </button>
-      </div>
-      <BusyStatus busy={busy} text="Sending..." />
+      <EmailSignUpRow className="mt-3" hydrated={hydrated} busy={busy} label="Email me when it's available" busyLabel="Sending..." />
       <p role="status" className={done ? 'mt-3 text-sm font-semibold text-emerald-800' : 'sr-only'}>
         {done}
       </p>

@@ -7,7 +7,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
-import { BusyStatus, TextAreaField, TextField } from './fields';
+import { SubmitButton, TextAreaField, TextField } from './fields';
 import { fieldValue } from './submit';
 import { useNotificationForm } from './use-notification-form';
 
@@ -17,7 +17,7 @@ const FIELDS = ['name', 'email', 'subject', 'message'] as const;
  * Fills the subject (and, with a quantity, the start of the message) from the address's query, as the *Request a
  * quote* links give them; what the visitor already typed is left alone.
  */
-export function prefillFromQuery(form: HTMLFormElement, search: string): void {
+function prefillFromQuery(form: HTMLFormElement, search: string): void {
   const query = new URLSearchParams(search);
   const subject = query.get('subject')?.trim().slice(0, LIMITS.subjectMaxLength);
   const quantity = Number(query.get('quantity'));
@@ -67,11 +67,8 @@ export default function ContactForm() {
       <TextField label="Subject" type="text" maxLength={LIMITS.subjectMaxLength} {...field('subject')} />
       <TextAreaField label="Message" rows={6} maxLength={LIMITS.messageMaxLength} {...field('message')} />
       <div>
-        <button type="submit" className="btn-primary w-full aria-disabled:cursor-wait aria-disabled:opacity-60 sm:w-auto" disabled={!hydrated} aria-disabled={busy || undefined}>
-          {busy ? 'Sending...' : 'Send Message'}
-        </button>
+        <SubmitButton className="w-full sm:w-auto" hydrated={hydrated} busy={busy} label="Send Message" busyLabel="Sending..." busyText="Sending your message..." />
       </div>
-      <BusyStatus busy={busy} text="Sending your message..." />
     </form>
   );
 }

@@ -3,17 +3,14 @@
  * the address is subscribed once that link is followed. The field is left to the browser (not React state), so
  * an address typed before the island hydrates is the one sent.
  */
-import { useId } from 'react';
-import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
-import { BusyStatus, TextField } from './fields';
+import { EmailSignUpRow } from './fields';
 import { fieldValue } from './submit';
 import { useNotificationForm } from './use-notification-form';
 
-export const NEWSLETTER_CONFIRM_DESCRIPTION = 'Almost done: please confirm from the email we have just sent you.';
+const NEWSLETTER_CONFIRM_DESCRIPTION = 'Almost done: please confirm from the email we have just sent you.';
 
 export default function NewsletterForm() {
-  const id = useId();
   const { busy, hydrated, onSubmit } = useNotificationForm({
     type: 'newsletter',
     read: (form) => ({ email: fieldValue(form, 'email'), page: window.location.pathname }),
@@ -31,13 +28,7 @@ export default function NewsletterForm() {
 
   return (
     <form className="mb-3 text-left" onSubmit={onSubmit} aria-label="Subscribe to the newsletter">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <TextField id={`${id}-email`} label="Email address" className="flex-1" type="email" name="email" autoComplete="email" required maxLength={LIMITS.emailMaxLength} />
-        <button type="submit" className="btn-primary shrink-0 aria-disabled:cursor-wait aria-disabled:opacity-60" disabled={!hydrated} aria-disabled={busy || undefined}>
-          {busy ? 'Subscribing...' : 'Subscribe'}
-        </button>
-      </div>
-      <BusyStatus busy={busy} text="Subscribing..." />
+      <EmailSignUpRow hydrated={hydrated} busy={busy} label="Subscribe" busyLabel="Subscribing..." />
     </form>
   );
 }

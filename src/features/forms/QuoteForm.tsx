@@ -13,7 +13,7 @@ import { toast } from '@/features/toast/store';
 import { isEmailAddress } from '@/lib/email';
 import { isPhoneNumber } from '@/features/invoices/rules';
 import { formatPrice, shopDay } from '@/lib/format';
-import { BusyStatus, errorId, FieldError, INVALID_EMAIL_MESSAGE, invalidProps, TextField } from './fields';
+import { errorId, FieldError, INVALID_EMAIL_MESSAGE, invalidProps, SubmitButton, TextField } from './fields';
 import { QUOTE_LIMITS, type QuoteRequestData } from './quote';
 import { fieldValue } from './submit';
 import { useNotificationForm } from './use-notification-form';
@@ -88,7 +88,7 @@ export function readQuote(value: Values, books: readonly QuoteBook[]): QuoteRequ
 }
 
 /** "40 × $18.00 each = $720.00": what these copies come to at their quantity price, as the book pages say it. */
-export function LinePreview({ book, copies }: { book: QuoteBook; copies: number }) {
+function LinePreview({ book, copies }: { book: QuoteBook; copies: number }) {
   // A quantity the form refuses gets no price beside its error.
   if (!Number.isInteger(copies) || copies <= 0 || copies > QUOTE_LIMITS.maxCopies) return null;
   const line = priceLine(book.price, book.quantityPrices, copies);
@@ -255,11 +255,8 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       </fieldset>
 
       <div>
-        <button type="submit" className="btn-primary w-full aria-disabled:cursor-wait aria-disabled:opacity-60 sm:w-auto" disabled={!hydrated} aria-disabled={busy || undefined}>
-          {busy ? 'Sending...' : 'Request a Quote'}
-        </button>
+        <SubmitButton className="w-full sm:w-auto" hydrated={hydrated} busy={busy} label="Request a Quote" busyLabel="Sending..." busyText="Sending your quote request..." />
       </div>
-      <BusyStatus busy={busy} text="Sending your quote request..." />
     </form>
   );
 }

@@ -3,11 +3,12 @@
  * browser's own validation misses: a required field holding only spaces, and an address `type=email`
  * accepts but the shop does not (see `isEmailAddress`: no `?`, `%` or `&`, a dot in the domain, and more).
  */
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
+import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
 import { isEmailAddress } from '@/lib/email';
 
-export const BLANK_FIELD_MESSAGE = 'Please fill out this field.';
+const BLANK_FIELD_MESSAGE = 'Please fill out this field.';
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address.';
 
 /** What both forms say when the server refuses their bot-check token (403). */
@@ -29,7 +30,7 @@ export function checkFields(form: HTMLFormElement): boolean {
 }
 
 /** Clears a custom "blank" message as soon as the person types again. */
-export function clearCustomValidity(event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }): void {
+function clearCustomValidity(event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }): void {
   event.currentTarget.setCustomValidity('');
 }
 
@@ -90,11 +91,30 @@ export function TextAreaField({ id, label, className = '', ...textarea }: Labell
   );
 }
 
-/** Announces the busy text to screen readers; the button label changes for everyone else. */
-export function BusyStatus({ busy, text }: { busy: boolean; text: string }) {
+/** `busyText` is what screen readers hear while busy (the button's `busyLabel` unless given). */
+type SubmitButtonProps = { hydrated: boolean; busy: boolean; label: string; busyLabel: string; busyText?: string; className?: string };
+
+/** The submit button: disabled until the island hydrates (a submit before then would leave the page), busy while sending. */
+export function SubmitButton({ hydrated, busy, label, busyLabel, busyText = busyLabel, className = '' }: SubmitButtonProps) {
   return (
-    <p role="status" aria-live="polite" className="sr-only">
-      {busy ? text : ''}
-    </p>
+    <>
+      <button type="submit" className={`btn-primary aria-disabled:cursor-wait aria-disabled:opacity-60 ${className}`} disabled={!hydrated} aria-disabled={busy || undefined}>
+        {busy ? busyLabel : label}
+      </button>
+      <p role="status" aria-live="polite" className="sr-only">
+        {busy ? busyText : ''}
+      </p>
+    </>
+  );
+}
+
+/** The sign-up forms' one row: the email address and the button. */
+export function EmailSignUpRow({ className = '', ...button }: SubmitButtonProps) {
+  const id = useId();
+  return (
+    <div className={`flex flex-col gap-3 sm:flex-row sm:items-end ${className}`}>
+      <TextField id={`${id}-email`} label="Email address" className="flex-1" type="email" name="email" autoComplete="email" required maxLength={LIMITS.emailMaxLength} />
+      <SubmitButton {...button} className="shrink-0" />
+    </div>
   );
 }

@@ -7,8 +7,6 @@ import { HUMAN_CHECK_TOKEN_MAX_LENGTH, LIMITS } from '../../config/constants';
 import { quoteNotificationSchema } from '../invoices/contract';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
 
-export { HUMAN_CHECK_TOKEN_MAX_LENGTH };
-
 const email = emailAddress({
   missing: 'Please enter your email address.',
   tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`,
@@ -38,7 +36,7 @@ export const newsletterNotificationSchema = z.object({
 });
 
 /** "Email me when it's available" on a sold-out book: the address and the book's id. */
-export const backInStockNotificationSchema = z.object({
+const backInStockNotificationSchema = z.object({
   type: z.literal('back_in_stock'),
   data: z.object(
     {

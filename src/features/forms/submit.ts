@@ -4,13 +4,13 @@
  */
 import type { NotificationRequest } from './notification';
 
-export const SUBMIT_PATH = '/api/send-notification';
+const SUBMIT_PATH = '/api/send-notification';
 
 /**
  * stored: 200; duplicate: 409 (already on the list); refused: 403 (the bot-check failed); rejected: another 4xx
  * whose message the visitor can act on (a book that can be bought now, or is not in the shop); failed: anything else.
  */
-export type SubmitOutcome = 'stored' | 'duplicate' | 'refused' | 'rejected' | 'failed';
+type SubmitOutcome = 'stored' | 'duplicate' | 'refused' | 'rejected' | 'failed';
 
 export interface SubmitAnswer {
   outcome: SubmitOutcome;

@@ -26,7 +26,7 @@ export interface NewsletterContent {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 const LINK_PROTOCOL = /^(https?:|mailto:)/i;
 const IMAGE_PROTOCOL = /^https?:/i;
@@ -205,7 +205,7 @@ const WHY = {
   availability: `You are getting this email because you asked us on our website to tell you when this book was available, and confirmed it.`,
 } as const;
 
-export const footerText = (unsubscribeUrl: string, list: keyof typeof WHY = 'newsletter') => `${WHY[list]} To stop getting our emails, unsubscribe with one click: ${unsubscribeUrl}`;
+const footerText = (unsubscribeUrl: string, list: keyof typeof WHY = 'newsletter') => `${WHY[list]} To stop getting our emails, unsubscribe with one click: ${unsubscribeUrl}`;
 
 /** The whole email: HTML and plain text. */
 export function renderNewsletter({ subject, siteOrigin, markdown: source, unsubscribeUrl, list = 'newsletter', postalAddress }: NewsletterContent): { html: string; text: string } {

@@ -55,7 +55,7 @@ function coverUri(file: string): string {
 }
 
 /** Longer titles get a smaller size so every title fits in at most four lines. */
-export function titleFontSize(title: string, withCover: boolean): number {
+function titleFontSize(title: string, withCover: boolean): number {
   const perLine = withCover ? 1 : 1.6;
   if (title.length <= 28 * perLine) return 68;
   if (title.length <= 48 * perLine) return 58;

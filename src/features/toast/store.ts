@@ -5,7 +5,7 @@
 import { atom } from 'nanostores';
 import { TOAST } from '@/config/constants';
 
-export interface ToastAction {
+interface ToastAction {
   label: string;
   href: string;
 }

@@ -7,7 +7,7 @@ import { STORAGE_KEYS } from '@/config/constants';
 import { currentPath, signInPath } from '@/features/account/return-to';
 import { toast } from '@/features/toast/store';
 
-export const WISHLIST_SIGN_IN = 'Please sign in to add items to your wishlist';
+const WISHLIST_SIGN_IN = 'Please sign in to add items to your wishlist';
 
 export interface WishlistIntent {
   productId: string;

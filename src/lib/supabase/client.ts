@@ -10,7 +10,7 @@ import { EMBEDDED_ANON_KEY } from './embedded-keys';
 
 let client: Promise<SupabaseClient> | undefined;
 
-export function supabaseSettings(origin: string): { url: string; anonKey: string; embedded: boolean } {
+function supabaseSettings(origin: string): { url: string; anonKey: string; embedded: boolean } {
   if (PUBLIC_SUPABASE_URL && PUBLIC_SUPABASE_ANON_KEY) return { url: PUBLIC_SUPABASE_URL, anonKey: PUBLIC_SUPABASE_ANON_KEY, embedded: false };
   return { url: origin, anonKey: EMBEDDED_ANON_KEY, embedded: true };
 }
