@@ -46,8 +46,14 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
   }
   const history = async (id: string) => (await db.admin.query<{ action: string }>(`select action from public.order_events where order_id = $1 order by id`, [id])).rows.map((r) => r.action);
 
-  it('two callers at once: one claims the send, the other is told it is under way; once sent, it is done', async () => {
-    const order = await paidOrder();
+  it('callers at once: one claims the send, the others are told it is under way; once sent, it is done', async () => {
+    // Several orders, each claimed by six callers at once: on PostgreSQL they race to create the shipment's row.
+    const orders = await Promise.all(Array.from({ length: 5 }, paidOrder));
+    for (const other of orders.slice(1)) {
+      const outcomes = await Promise.all(Array.from({ length: 6 }, () => claim(other.id)));
+      expect(outcomes.map((o) => o.outcome).sort()).toEqual(['busy', 'busy', 'busy', 'busy', 'busy', 'claimed']);
+    }
+    const order = orders[0]!;
     const outcomes = await Promise.all([claim(order.id), claim(order.id)]);
     expect(outcomes.map((o) => o.outcome).sort()).toEqual(['busy', 'claimed']);
     expect(await sent(order.id, '1001')).toBe('sent');
