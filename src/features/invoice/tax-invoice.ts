@@ -76,11 +76,12 @@ export function taxInvoiceText(invoice: TaxInvoice): string[] {
 
 /** An adjustment note as lines of plain text, for the refund emails. */
 export function adjustmentNoteText(invoice: TaxInvoice, adjustment: TaxAdjustment): string[] {
+  const gst = adjustmentGstLine(invoice, adjustment);
   return [
     'ADJUSTMENT NOTE',
     sellerLine(invoice.seller),
     `For ${invoice.title.toLowerCase()} of order ${invoice.orderNumber}${adjustment.date ? `, dated ${formatLongDate(adjustment.date)}` : ''}`,
     `Refunded: ${formatPrice(adjustment.amount)} ${invoice.currency} (${adjustment.reason})`,
-    ...(adjustmentGstLine(invoice, adjustment) ?? []),
+    ...(gst ? [gst] : []),
   ];
 }
