@@ -1,6 +1,5 @@
 /** The local TEST pages (payment, invoice, shipping platform, sign-in): plain HTML, never cached, never indexed. */
-
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from '../../src/lib/html';
 
 /** A whole page: the title escaped, the style sheet and the main element's HTML as given. */
 export function testPage(title: string, css: string, main: string, status = 200): Response {

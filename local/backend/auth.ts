@@ -4,7 +4,8 @@
  * user, logout. Sessions are signed JWTs that the REST layer verifies like Supabase's.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { escapeHtml, testPage } from '../../functions/_lib/test-page';
+import { escapeHtml } from '../../src/lib/html';
+import { testPage } from '../../functions/_lib/test-page';
 import { z } from 'zod';
 import type { Database } from './database';
 import { authError } from './errors';

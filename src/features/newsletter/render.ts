@@ -9,6 +9,7 @@
  * origin: an email has no page to be relative to.
  */
 import { Marked, type Token, type Tokens } from 'marked';
+import { escapeHtml } from '@/lib/html';
 import { NEWSLETTER } from '../../config/constants';
 import { SITE } from '../../config/site';
 
@@ -24,9 +25,6 @@ export interface NewsletterContent {
   /** The sender's postal address, printed at the foot. */
   postalAddress: string;
 }
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 const LINK_PROTOCOL = /^(https?:|mailto:)/i;
 const IMAGE_PROTOCOL = /^https?:/i;
