@@ -195,21 +195,24 @@ const settings = defineCollection({
 /** A range of business days, fewest first: [3, 7]. */
 const businessDays = z.tuple([z.number().int().min(0).max(90), z.number().int().min(1).max(90)]).refine(([min, max]) => min <= max, 'the fewest days first, then the most, e.g. [3, 7]');
 
+/** One range per service: Express has its own, at home and abroad. */
+const serviceDays = z.strictObject({ standard: businessDays, express: businessDays });
+
 /**
- * How long delivery takes, per destination: `content/shipping/delivery-estimates.json` (JSON, so the functions
+ * How long delivery takes, per destination and service: `content/shipping/delivery-estimates.json` (JSON, so the functions
  * import the same file; src/features/checkout/delivery-estimates.ts reads it).
  */
 const deliveryEstimates = defineCollection({
   loader: glob({ pattern: 'delivery-estimates.json', base: './content/shipping' }),
   schema: z.strictObject({
     about: z.string().optional(),
-    australia: z.strictObject({ standard: businessDays, express: businessDays }),
-    unitedStates: businessDays,
-    unitedKingdom: businessDays,
-    canada: businessDays,
-    newZealand: businessDays,
-    ireland: businessDays,
-    restOfWorld: businessDays,
+    australia: serviceDays,
+    unitedStates: serviceDays,
+    unitedKingdom: serviceDays,
+    canada: serviceDays,
+    newZealand: serviceDays,
+    ireland: serviceDays,
+    restOfWorld: serviceDays,
     sample,
   }),
 });

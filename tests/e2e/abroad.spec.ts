@@ -41,6 +41,11 @@ for (const size of WIDTHS) {
           .getByText(`Australia Post · ${deliveryEstimate('GB')}`)
           .first(),
       ).toBeVisible();
+      // International Express states its own, shorter time, not Standard's.
+      const options = page.getByRole('group', { name: 'Delivery method' });
+      await expect(options.locator('label', { hasText: 'International Express' })).toContainText(`Australia Post · ${deliveryEstimate('GB', 'express')}`);
+      await expect(options.locator('label', { hasText: 'International Standard' })).toContainText(`Australia Post · ${deliveryEstimate('GB', 'standard')}`);
+      expect(deliveryEstimate('GB', 'express')).not.toBe(deliveryEstimate('GB', 'standard'));
       await page.getByLabel('Country').selectOption('CA');
       await expect(page.getByTestId('import-charges')).toHaveCount(0);
     });
@@ -69,5 +74,25 @@ test.describe('a US order, paid', () => {
     await expect
       .poll(async () => (await readOutbox('test-results/outbox.jsonl')).find((m) => m.to === email && /is confirmed$/.test(m.subject))?.text ?? '', { timeout: 15_000 })
       .toContain(`Estimated delivery: ${US_RANGE}.`);
+  });
+
+  test('an Express order to the UK: the confirmation page and email give Express’s own estimate', async ({ page }) => {
+    const email = uniqueEmail('abroad-express');
+    const express = deliveryEstimate('GB', 'express');
+    await addToCart(page, '/store/product/book-10-reasons');
+    await page.goto('/checkout');
+    await page.getByLabel('Country').selectOption('GB');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Address line 1').fill('10 Downing Street');
+    await page.getByLabel('Town / city').fill('London');
+    await page.getByLabel('Postcode').fill('SW1A 2AA');
+    await page.getByRole('radio', { name: /International Express/ }).check();
+    const payment = await payInNewTab(page);
+    await payment.getByRole('button', { name: /^Pay/ }).click();
+    await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
+    await expect(payment.getByText('Estimated delivery').locator('..')).toContainText(express);
+    await expect
+      .poll(async () => (await readOutbox('test-results/outbox.jsonl')).find((m) => m.to === email && /is confirmed$/.test(m.subject))?.text ?? '', { timeout: 15_000 })
+      .toContain(`Estimated delivery: ${express}.`);
   });
 });

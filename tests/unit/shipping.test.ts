@@ -129,12 +129,21 @@ describe('fallbackQuotes', () => {
 describe('delivery estimates: content/shipping/delivery-estimates.json', () => {
   const file = JSON.parse(readFileSync('content/shipping/delivery-estimates.json', 'utf8')) as Record<string, unknown>;
   const words = ([min, max]: [number, number]) => `${min}-${max} business days`;
-  it('each destination shows its own group’s range from the file, Australia one per service', () => {
-    const au = file.australia as Record<string, [number, number]>;
-    expect(deliveryEstimate('AU', 'standard')).toBe(words(au.standard!));
-    expect(deliveryEstimate('AU', 'express')).toBe(words(au.express!));
-    const groups = { US: 'unitedStates', GB: 'unitedKingdom', CA: 'canada', NZ: 'newZealand', IE: 'ireland', FR: 'restOfWorld' } as const;
-    for (const [country, group] of Object.entries(groups)) expect(deliveryEstimate(country), country).toBe(words(file[group] as [number, number]));
+  it('each destination shows its own group’s range from the file, one per service', () => {
+    const groups = { AU: 'australia', US: 'unitedStates', GB: 'unitedKingdom', CA: 'canada', NZ: 'newZealand', IE: 'ireland', FR: 'restOfWorld' } as const;
+    for (const [country, group] of Object.entries(groups)) {
+      const ranges = file[group] as Record<'standard' | 'express', [number, number]>;
+      expect(deliveryEstimate(country), country).toBe(words(ranges.standard));
+      expect(deliveryEstimate(country, 'express'), country).toBe(words(ranges.express));
+      // Express promises a faster delivery than Standard, abroad too.
+      expect(ranges.express[1], country).toBeLessThan(ranges.standard[1]);
+    }
+  });
+  it('International Express on the rate card carries its own estimate, not Standard’s', () => {
+    const [standard, express] = fallbackQuotes('GB', 300);
+    expect(standard!.eta.days_range).toBe(deliveryEstimate('GB', 'standard'));
+    expect(express!.eta.days_range).toBe(deliveryEstimate('GB', 'express'));
+    expect(express!.eta.days_range).not.toBe(standard!.eta.days_range);
   });
   it('no option anywhere says the time is confirmed after purchase', () => {
     for (const country of ALLOWED_COUNTRIES) for (const q of fallbackQuotes(country)) expect(q.eta.days_range, country).not.toMatch(/confirm/i);
@@ -144,6 +153,8 @@ describe('delivery estimates: content/shipping/delivery-estimates.json', () => {
     expect(orderDeliveryEstimate({ country: 'US', estimatedDelivery: 'Confirmed by the seller after purchase' })).toBe(deliveryEstimate('US'));
     expect(orderDeliveryEstimate({ country: 'GB' })).toBe(deliveryEstimate('GB'));
     expect(orderDeliveryEstimate({ country: 'AU', methodId: 'au-express', estimatedDelivery: '' })).toBe(deliveryEstimate('AU', 'express'));
+    expect(orderDeliveryEstimate({ country: 'GB', methodId: 'international-express' })).toBe(deliveryEstimate('GB', 'express'));
+    expect(orderDeliveryEstimate({ country: 'US', methodId: 'INT_PARCEL_EXP_OWN_PACKAGING' })).toBe(deliveryEstimate('US', 'express'));
   });
 });
 

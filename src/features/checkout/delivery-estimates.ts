@@ -12,15 +12,16 @@ import estimates from '../../../content/shipping/delivery-estimates.json' with {
 export type BusinessDays = readonly [number, number];
 export type DeliveryService = 'standard' | 'express';
 
-/** The file's shape: Australia one range per service, every other group one range. */
+/** The file's shape: every destination one range per service (Express abroad is faster than Standard too). */
+type ServiceDays = Record<DeliveryService, BusinessDays>;
 interface DeliveryEstimates {
-  australia: { standard: BusinessDays; express: BusinessDays };
-  unitedStates: BusinessDays;
-  unitedKingdom: BusinessDays;
-  canada: BusinessDays;
-  newZealand: BusinessDays;
-  ireland: BusinessDays;
-  restOfWorld: BusinessDays;
+  australia: ServiceDays;
+  unitedStates: ServiceDays;
+  unitedKingdom: ServiceDays;
+  canada: ServiceDays;
+  newZealand: ServiceDays;
+  ireland: ServiceDays;
+  restOfWorld: ServiceDays;
 }
 
 /** Which group of the file a country's range comes from (ISO 3166-1 alpha-2). */
@@ -37,14 +38,16 @@ const ESTIMATES = estimates as unknown as DeliveryEstimates;
 /** A range as the shop words it: "3-7 business days". */
 const businessDaysText = ([min, max]: BusinessDays) => (min === max ? `${min} business day${min === 1 ? '' : 's'}` : `${min}-${max} business days`);
 
-/** The stated range for a country and a service (abroad there is one service). */
+/** The stated range for a country and a service. */
 function deliveryDays(country: string, service: DeliveryService = 'standard', table: DeliveryEstimates = ESTIMATES): BusinessDays {
   const code = country.toUpperCase();
-  if (code === 'AU') return table.australia[service];
-  return table[GROUP_OF[code] ?? 'restOfWorld'];
+  return (code === 'AU' ? table.australia : table[GROUP_OF[code] ?? 'restOfWorld'])[service];
 }
 
 export const deliveryEstimate = (country: string, service: DeliveryService = 'standard') => businessDaysText(deliveryDays(country, service));
+
+/** An express service's id: the rate card's (`au-express`, `international-express`) or Australia Post's (`INT_PARCEL_EXP_…`, `AUS_PARCEL_EXPRESS…`). */
+const isExpressMethod = (id: string | null | undefined) => id === SHIPPING.fallback.express.id || /EXP/i.test(id ?? '');
 
 /** What orders placed before the ranges were stated carry for an overseas parcel, in place of an estimate. */
 const UNSTATED = 'Confirmed by the seller after purchase';
@@ -61,5 +64,5 @@ export function orderDeliveryEstimate(order: {
 }): string {
   const stored = order.estimatedDelivery?.trim();
   if (stored && stored !== UNSTATED) return stored;
-  return deliveryEstimate(typeof order.country === 'string' && order.country ? order.country : 'AU', order.methodId === SHIPPING.fallback.express.id ? 'express' : 'standard');
+  return deliveryEstimate(typeof order.country === 'string' && order.country ? order.country : 'AU', isExpressMethod(order.methodId) ? 'express' : 'standard');
 }

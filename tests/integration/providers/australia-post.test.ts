@@ -8,6 +8,7 @@ import { ProviderError } from '../../../functions/_lib/providers/errors';
 import type { ParcelRequest } from '../../../functions/_lib/providers/shipping-rates';
 import { quoteShipping } from '../../../functions/_lib/shipping';
 import { internationalPrice } from '../../../src/lib/international-rates';
+import { deliveryEstimate } from '../../../src/features/checkout/delivery-estimates';
 import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const API_KEY = 'test-pac-key';
@@ -306,6 +307,25 @@ describe('Australia Post international parcel services', () => {
     const unstated = await quoteShipping(createAustraliaPostRates({ apiKey: API_KEY, baseUrl: standardOnly }), US_PARCEL, 22);
     // The publisher's range for the United States (content/shipping/delivery-estimates.json).
     expect(unstated.quotes[0]!.eta.days_range).toBe('8-15 business days');
+  });
+
+  it('with no time stated, International Standard and Express each show the publisher’s own range for the service', async () => {
+    const baseUrl = await fakePac((_seen, res) =>
+      sendJson(res, 200, {
+        services: {
+          service: [
+            { code: 'INT_PARCEL_STD_OWN_PACKAGING', name: 'Standard', price: '30.10' },
+            { code: 'INT_PARCEL_EXP_OWN_PACKAGING', name: 'Express', price: '47.20' },
+          ],
+        },
+      }),
+    );
+    const result = await quoteShipping(createAustraliaPostRates({ apiKey: API_KEY, baseUrl }), { ...US_PARCEL, country: 'GB' }, 22);
+    expect(result.quotes.map((q) => [q.plan_name, q.eta.days_range])).toEqual([
+      ['International Standard', deliveryEstimate('GB', 'standard')],
+      ['International Express', deliveryEstimate('GB', 'express')],
+    ]);
+    expect(deliveryEstimate('GB', 'express')).not.toBe(deliveryEstimate('GB', 'standard'));
   });
 
   it.each([
