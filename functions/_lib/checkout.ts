@@ -69,7 +69,7 @@ export const shippingDetailsSchema = shippingFieldsSchema
 
 /**
  * A gift: the message for the recipient (plain text, see `giftMessageProblem`) and whether the parcel leaves
- * prices out. Neither means anything on an order that is not a gift, so both are dropped there.
+ * prices out (it does unless the buyer asked for them). Neither means anything on an order that is not a gift, so both are dropped there.
  */
 export const giftSchema = z
   .object({
@@ -83,7 +83,8 @@ export const giftSchema = z
         const problem = giftMessageProblem(message);
         if (problem) context.addIssue({ code: 'custom', message: problem });
       }),
-    hidePrices: z.boolean({ error: 'hidePrices must be true or false.' }).default(false),
+    // A gift's parcel carries no prices unless the buyer asked for them.
+    hidePrices: z.boolean({ error: 'hidePrices must be true or false.' }).default(true),
     hideSender: z.boolean({ error: 'hideSender must be true or false.' }).default(false),
   })
   .transform((gift) => (gift.isGift ? gift : NO_GIFT))

@@ -23,6 +23,8 @@ test('a gift with no message, paid with the name on the card: the slip, the noti
   await page.getByLabel('Email').fill(buyerEmail);
   await page.getByLabel('This is a gift').check();
   await page.getByLabel("Recipient's full name").fill('Lucy Recipient');
+  // This buyer asks for the prices on the gift slip (a gift's slip has none otherwise).
+  await page.getByLabel('Show the prices on the gift slip').check();
   await fillAddress(page, { line1: '12 Gift Lane', city: 'Parramatta', postcode: '2150' });
   await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
 
@@ -64,7 +66,7 @@ test('a gift with no message, paid with the name on the card: the slip, the noti
   await expect(slip.getByText('Lucy Recipient')).toBeVisible();
   await expect(slip.getByRole('heading', { name: 'A gift for you' })).toBeVisible();
   await expect(slip.getByTestId('gift-sender')).toHaveText('From Maria Rossi');
-  // The prices were not left out: the slip shows them. The address as Australia Post asks.
+  // The buyer asked for the prices: the gift slip shows them. The address as Australia Post asks.
   await expect(slip.getByTestId('slip-total')).toContainText('Total paid $37.00 AUD');
   await expect(slip.getByText('PARRAMATTA NSW 2150')).toBeVisible();
   await lookAtBothWidths(staff, 'buyer-gift-slip', { axe: false });

@@ -55,11 +55,12 @@ test.describe('gifts and reminders', () => {
 
     await message.fill(MESSAGE_LINES.join('\n'));
     await expect(message).toHaveAccessibleDescription(new RegExp(`${200 - MESSAGE_LINES.join('\n').length} characters left`));
-    await page.getByLabel('Leave prices out of the parcel').check();
+    // A gift's parcel carries no prices unless the buyer asks for them.
+    await expect(page.getByLabel('Show the prices on the gift slip')).not.toBeChecked();
     // Kept for the tab's session: a reload brings the gift back as typed.
     await page.reload();
     await expect(page.getByLabel('Gift message (optional)')).toHaveValue(MESSAGE_LINES.join('\n'));
-    await expect(page.getByLabel('Leave prices out of the parcel')).toBeChecked();
+    await expect(page.getByLabel('Show the prices on the gift slip')).not.toBeChecked();
     await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
     await lookAtBothWidths(page, 'checkout-gift');
 
@@ -93,6 +94,7 @@ test.describe('gifts and reminders', () => {
 
     await staff.getByRole('link', { name: 'Print packing slip' }).click();
     const slip = staff.getByRole('article', { name: `Gift slip ${number}` });
+    await expect(slip.getByTestId('slip-title')).toHaveText('Gift slip');
     await expect(slip.getByText('Lucy Recipient')).toBeVisible();
     await expect(slip.getByText(BOOK)).toBeVisible();
     await expect(slip.getByRole('heading', { name: 'A gift for you' })).toBeVisible();
@@ -101,6 +103,12 @@ test.describe('gifts and reminders', () => {
     await lookAtBothWidths(staff, 'gift-slip');
     await staff.emulateMedia({ media: 'print' });
     await staff.screenshot({ path: test.info().outputPath('gift-slip-print.png'), fullPage: true });
+    // The printed page, read as its text: titled a gift slip, with no price on it.
+    const printed = await slip.innerText();
+    expect(printed).toMatch(/^GIFT SLIP/i);
+    expect(printed).toContain(BOOK);
+    expect(printed).not.toMatch(/\$|AUD|\d+\.\d\d/);
+    await staff.pdf({ path: test.info().outputPath('gift-slip.pdf'), format: 'A4', preferCSSPageSize: true });
   });
 
   test('a payment page left unpaid: one reminder with consent, its link brings the cart back, a second Cancel sends none; without consent none', async ({ page, browser }) => {

@@ -35,7 +35,7 @@ function GiftDetails({ order }: { order: Order }) {
         Gift for {order.customer_name}
       </h3>
       {order.gift_message ? <GiftMessageBox message={order.gift_message} /> : <p className="text-slate-700">No gift message.</p>}
-      <p className="font-semibold">{order.gift_hide_prices ? 'Leave prices out of the parcel: pack the gift slip only.' : 'Prices may go in the parcel.'}</p>
+      <p className="font-semibold">{order.gift_hide_prices ? 'Leave prices out of the parcel: pack the gift slip only.' : 'The buyer asked for the prices on the gift slip.'}</p>
       {order.gift_hide_sender && <p>The buyer asked for their name to be left off the gift slip.</p>}
     </section>
   );

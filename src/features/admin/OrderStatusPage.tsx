@@ -89,7 +89,7 @@ export default function OrderStatusPage() {
             A gift for {order.gift.recipient}
           </h2>
           {order.gift.message && <GiftMessageBox message={order.gift.message} className="mt-2" />}
-          <p className="mt-2">{order.gift.hidePrices ? 'Prices are left out of the parcel.' : 'The parcel may show prices.'}</p>
+          <p className="mt-2">{order.gift.hidePrices ? 'Prices are left out of the parcel.' : 'The gift slip shows the prices, as you asked.'}</p>
         </section>
       )}
       <h2 className="mt-6 text-lg font-bold">Delivery</h2>

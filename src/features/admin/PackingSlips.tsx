@@ -1,8 +1,8 @@
 /**
  * /admin/packing-slip?order=<id>[,<id>…] or ?view=to_pack: print-ready slips, one A4 page each (no blank page after the
  * last): the address label with the buyer's phone when given, the sender's return address, the order number and
- * the items with their prices. A gift's slip is a gift slip: the buyer's message in a clear box and whom it is from;
- * with *Leave prices out of the parcel* ticked, no price anywhere (and the packer is told so on screen).
+ * the items with their prices. A gift's slip is titled a gift slip: the buyer's message in a clear box and whom it is
+ * from, and no price anywhere unless the buyer asked for the prices on it (the packer is told so on screen).
  * An order going abroad is followed by its customs declaration (CustomsDeclaration), a page of its own.
  */
 import { SITE } from '@/config/site';
@@ -60,7 +60,7 @@ function GiftSender({ order }: { order: OrderDetail }) {
 function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: readonly string[] }) {
   const phone = order.shipping_address.phone?.trim();
   const gift = order.is_gift === true;
-  // The parcel shows what was paid, unless the buyer of a gift asked for prices to be left out.
+  // The parcel shows what was paid, except a gift's: its buyer's choice, where prices are left out unless asked for.
   const prices = !(gift && order.gift_hide_prices);
   return (
     <article
@@ -70,6 +70,11 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
       {gift && order.gift_hide_prices && (
         <p className="mb-4 rounded-lg bg-amber-50 p-3 font-semibold text-amber-950 ring-1 ring-amber-300 print:hidden">
           Gift: leave prices out of the parcel. Pack this gift slip only, no receipt or invoice.
+        </p>
+      )}
+      {gift && (
+        <p className="mb-4 font-display text-3xl font-extrabold tracking-wide uppercase" data-testid="slip-title">
+          Gift slip
         </p>
       )}
       <div className="flex flex-wrap items-start justify-between gap-4">

@@ -1,7 +1,7 @@
 /**
  * The checkout's gift choices: *This is a gift* reveals the message for the recipient (with a live count of
- * the characters left, counted as the server counts them), *Leave prices out of the parcel* and *Leave my name off the
- * gift slip* (which otherwise says whom the gift is from).
+ * the characters left, counted as the server counts them), *Show the prices on the gift slip* (left out unless
+ * asked for) and *Leave my name off the gift slip* (which otherwise says whom the gift is from).
  */
 import { LIMITS } from '@/config/constants';
 import { errorId, FieldError } from '@/features/forms/fields';
@@ -43,8 +43,9 @@ export default function GiftFields({ gift, onChange, readOnly, error }: { gift: 
             <FieldError fieldId={GIFT_MESSAGE_FIELD_ID} message={error} />
           </div>
           <label className="flex cursor-pointer items-center gap-3 font-semibold">
-            <input type="checkbox" className="h-5 w-5" checked={gift.hidePrices} disabled={readOnly} onChange={(e) => onChange({ ...gift, hidePrices: e.target.checked })} />
-            Leave prices out of the parcel
+            {/* A gift's parcel carries no prices unless the buyer asks for them. */}
+            <input type="checkbox" className="h-5 w-5" checked={!gift.hidePrices} disabled={readOnly} onChange={(e) => onChange({ ...gift, hidePrices: !e.target.checked })} />
+            Show the prices on the gift slip
           </label>
           <label className="flex cursor-pointer items-center gap-3 font-semibold">
             <input type="checkbox" className="h-5 w-5" checked={gift.hideSender === true} disabled={readOnly} onChange={(e) => onChange({ ...gift, hideSender: e.target.checked })} />
