@@ -131,6 +131,8 @@ export const STORAGE_KEYS = {
   pendingWishlistAdd: 'pendingWishlistAdd',
   /** What the shopper typed at checkout, kept for the tab's session until the order is paid (session storage). */
   checkoutDraft: 'checkoutDraft',
+  /** The promotion code applied at checkout (local storage, shared by the tabs), until removed, refused or paid. */
+  appliedPromotionCode: 'appliedPromotionCode',
 } as const;
 
 /**

@@ -11,6 +11,7 @@ import { clearCart } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
 import { verifyPayment, type VerifiedPayment } from './api';
 import { clearDraft } from './draft';
+import { forgetAppliedCode } from './applied-code';
 import { announcePayment } from './payment-tabs';
 
 type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending'; refundDue?: boolean; duplicate?: boolean };
@@ -93,6 +94,7 @@ export default function OrderConfirmation() {
         if (payment.paymentStatus !== 'paid') return setState({ status: 'pending', refundDue: payment.paymentStatus === 'refund_due', duplicate: payment.paymentStatus === 'duplicate' });
         clearCart();
         clearDraft();
+        forgetAppliedCode();
         localStorage.removeItem(STORAGE_KEYS.checkoutSessionId);
         // The checkout tab this payment was opened from shows the confirmation too.
         announcePayment({ type: 'paid', sessionId });
