@@ -83,6 +83,8 @@ export const QUANTITY_PRICING = {
   quoteAbove: LIMITS.maxLineQuantity,
   /** The wording the book pages use before the tiers. */
   heading: 'For classrooms and parishes',
+  /** The quote form: a quote (and an invoice) is for any number of copies, not only past the most an order takes. */
+  quotePath: '/schools-and-parishes#quote',
 } as const;
 
 /** Promotion codes: the shape of a code (checked by the database too) and what the shopper is told. */

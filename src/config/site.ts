@@ -26,6 +26,8 @@ export const HEADER_LINKS: readonly NavLink[] = [
   { label: 'Blog', href: '/blog' },
   { label: 'Contact Us', href: '/contact' },
   { label: 'Store', href: '/store' },
+  // Schools and parishes buy by the class: the way to quotes and invoices is in the header and the phone menu too.
+  { label: 'Schools & Parishes', href: '/schools-and-parishes' },
 ];
 
 export const FOOTER_QUICK_LINKS: readonly NavLink[] = [

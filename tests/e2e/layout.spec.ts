@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { grantStaff, signIn, uniqueEmail } from './support';
 
-const HEADER_LINKS = ['Home', 'About Us', 'Our Books', 'Blog', 'Contact Us', 'Store'];
+const HEADER_LINKS = ['Home', 'About Us', 'Our Books', 'Blog', 'Contact Us', 'Store', 'Schools & Parishes'];
 const FOOTER_LINKS = ['Home Page', 'About Our Mission', 'Explore Our Books', 'Shop Our Products', 'Schools & Parishes', 'Read Our Blog', 'Contact Our Team'];
 
 async function expectSharedLayout(page: Page) {
@@ -19,7 +19,7 @@ async function expectSharedLayout(page: Page) {
 }
 
 test.describe('desktop layout', () => {
-  test('home shows the banner, the six header links, the cart and account area and the footer', async ({ page }) => {
+  test('home shows the banner, the header links (the schools page among them), the cart and account area and the footer', async ({ page }) => {
     await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const label of HEADER_LINKS) await expect(nav.getByRole('link', { name: label, exact: true })).toBeVisible();

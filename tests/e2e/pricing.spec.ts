@@ -101,8 +101,11 @@ test.describe('quantity prices and codes', () => {
     await page.goto(BOOK_PATH);
     const tiers = page.locator('[data-quantity-prices]');
     await expect(tiers).toContainText('For classrooms and parishes: 10 or more copies $20.00 each; 25 or more copies $18.00 each.');
-    const quote = tiers.getByRole('link', { name: 'Request a quote' });
-    expect(new URL((await quote.getAttribute('href'))!, 'http://x').searchParams.get('subject')).toBe('Quote for 100 copies of 10 Reasons Why Being Catholic is Awesome!');
+    // A quote is for a class of 40 as much as for 100 copies or more.
+    await expect(tiers.locator('[data-quote-invitation]')).toHaveText(
+      'Buying for a class, a school or a parish? Request a quote for any number of copies, with an invoice for your purchase order. One online order takes up to 99 copies.',
+    );
+    await expect(tiers.getByRole('link', { name: 'Request a quote' })).toHaveAttribute('href', '/schools-and-parishes#quote');
     await tiers.scrollIntoViewIfNeeded();
     await page.screenshot({ path: test.info().outputPath(`product-tiers-${width}.png`) });
 
