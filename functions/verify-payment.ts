@@ -1,7 +1,7 @@
 /**
  * Asks the payment provider about a session; a paid one is fulfilled (idempotently) before answering with what
  * happened. A paid order's answer is what the confirmation page shows: its lines, total, delivery address, the email
- * the confirmation went to, and its status page (whoever holds the session id paid for it).
+ * the confirmation went to, the gift and its message if it is one, and its status page (whoever holds the session id paid for it).
  */
 import { z } from 'zod';
 import { SHIPPING } from '../src/config/constants';
@@ -50,6 +50,7 @@ export default handle(async (request) => {
         deliverTo: [paid.customerName, ...postalAddressLines(paid.shippingAddress)],
         email: paid.customerEmail,
         statusPath: orderStatusPath(paid.statusToken),
+        gift: paid.gift ? { recipient: paid.customerName, message: paid.gift.message, hidePrices: paid.gift.hidePrices } : null,
       },
     }),
     shippingDetails: {

@@ -39,7 +39,7 @@ export function cartKey(input: CartKeyInput): string {
     method: [input.method.id, input.method.price],
     code: input.promotionCode,
     discount: input.discount,
-    gift: input.gift.isGift ? [input.gift.message, input.gift.hidePrices] : null,
+    gift: input.gift.isGift ? [input.gift.message, input.gift.hidePrices, input.gift.hideSender === true, input.gift.buyerName ?? ''] : null,
     reminder: input.reminderConsent,
   };
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');

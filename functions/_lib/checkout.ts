@@ -86,6 +86,7 @@ export const giftSchema = z
     // A gift's parcel carries no prices unless the buyer asked for them.
     hidePrices: z.boolean({ error: 'hidePrices must be true or false.' }).default(true),
     hideSender: z.boolean({ error: 'hideSender must be true or false.' }).default(false),
+    buyerName: singleLine().max(LIMITS.nameMaxLength, `Please keep your name to ${LIMITS.nameMaxLength} characters or fewer.`).default(''),
   })
   .transform((gift) => (gift.isGift ? gift : NO_GIFT))
   .optional()

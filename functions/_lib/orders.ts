@@ -226,6 +226,8 @@ export async function recordCheckoutChoices(db: SupabaseClient, orderId: string,
       gift_message: gift.isGift && gift.message ? gift.message : null,
       gift_hide_prices: gift.isGift && gift.hidePrices,
       gift_hide_sender: gift.isGift && gift.hideSender === true,
+      // A gift's delivery name is the recipient's: the buyer's own name, when they gave it, is kept apart.
+      ...(gift.isGift && gift.buyerName && { buyer_name: gift.buyerName }),
       reminder_consent_at: reminderConsent ? new Date().toISOString() : null,
     })
     .eq('id', orderId)

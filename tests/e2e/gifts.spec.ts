@@ -46,6 +46,8 @@ test.describe('gifts and reminders', () => {
     await message.fill('x'.repeat(201));
     await expect(page.getByText('1 characters too many')).toBeVisible();
     await page.getByLabel("Recipient's full name").fill('Lucy Recipient');
+    // The buyer is asked their own name too: the delivery name is the recipient's.
+    await page.getByLabel('Your name (optional)').fill('Rosa Bianchi');
     await fillAddress(page, { line1: '12 Gift Lane', city: 'Parramatta', postcode: '2150' });
     await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
@@ -68,6 +70,34 @@ test.describe('gifts and reminders', () => {
     await payment.getByRole('button', { name: /^Pay/ }).click();
     await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible();
     const number = (await payment.getByTestId('order-number').textContent())!;
+    // The confirmation page says it is a gift, to whom, and with which message.
+    await expect(payment.getByRole('heading', { name: 'A gift for Lucy Recipient' })).toBeVisible();
+    await expect(payment.getByTestId('gift-message')).toHaveText(MESSAGE_LINES.join('\n'));
+    await expect(payment.getByText('Prices are left out of the parcel.')).toBeVisible();
+    // On a phone the email address breaks only before its @ or after a hyphen, never mid-word.
+    for (const size of WIDTHS) {
+      await payment.setViewportSize({ width: size.width, height: size.height });
+      const address = payment.getByText(buyer, { exact: true });
+      await expect(address).toBeVisible();
+      const breaks = await address.evaluate((element) => {
+        const text = element.textContent ?? '';
+        const range = document.createRange();
+        const tops: number[] = [];
+        let offset = 0;
+        for (const node of [...element.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)) {
+          for (let i = 0; i < (node.textContent ?? '').length; i++) {
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            tops[offset + i] = range.getBoundingClientRect().top;
+          }
+          offset += (node.textContent ?? '').length;
+        }
+        return tops.flatMap((top, i) => (i > 0 && top > tops[i - 1]! + 2 ? [`${text.slice(0, i)}|${text.slice(i)}`] : []));
+      });
+      for (const at of breaks) expect(at, `${size.width} px`).toMatch(/-\||\|@/);
+      await payment.screenshot({ path: test.info().outputPath(`gift-confirmation-${size.width}.png`), fullPage: true });
+    }
+    await payment.setViewportSize({ width: PHONE.width, height: PHONE.height });
 
     // The buyer's confirmation: to the buyer, about the gift.
     const confirmation = (await outboxFor(buyer)).find((e) => e.subject.includes('is confirmed'));
@@ -91,6 +121,8 @@ test.describe('gifts and reminders', () => {
     await expect(staff.getByTestId('gift-message')).toHaveText(MESSAGE_LINES.join('\n'));
     await expect(staff.getByText('Leave prices out of the parcel: pack the gift slip only.')).toBeVisible();
     await expect(staff.getByText(buyer).first()).toBeVisible();
+    // The buyer's own name, as they typed it at checkout.
+    await expect(staff.getByText('Rosa Bianchi')).toBeVisible();
 
     await staff.getByRole('link', { name: 'Print packing slip' }).click();
     const slip = staff.getByRole('article', { name: `Gift slip ${number}` });

@@ -1,10 +1,10 @@
 /**
  * The checkout's gift choices: *This is a gift* reveals the message for the recipient (with a live count of
- * the characters left, counted as the server counts them), *Show the prices on the gift slip* (left out unless
+ * the characters left, counted as the server counts them), the buyer's own name (the delivery name is the recipient's), *Show the prices on the gift slip* (left out unless
  * asked for) and *Leave my name off the gift slip* (which otherwise says whom the gift is from).
  */
 import { LIMITS } from '@/config/constants';
-import { errorId, FieldError } from '@/features/forms/fields';
+import { errorId, FieldError, TextField } from '@/features/forms/fields';
 import { giftMessageLength, type GiftChoice } from './gift';
 
 const GIFT_MESSAGE_FIELD_ID = 'checkout-giftMessage';
@@ -23,6 +23,22 @@ export default function GiftFields({ gift, onChange, readOnly, error }: { gift: 
       {gift.isGift && (
         <>
           <p className="-mt-2 text-sm text-slate-600">We send the parcel to the recipient, under their name. Your receipt and emails still come to you.</p>
+          <div>
+            <TextField
+              id="checkout-buyerName"
+              label="Your name"
+              optional
+              autoComplete="name"
+              maxLength={LIMITS.nameMaxLength}
+              value={gift.buyerName ?? ''}
+              readOnly={readOnly}
+              onChange={(e) => onChange({ ...gift, buyerName: e.target.value })}
+              aria-describedby="checkout-buyerName-hint"
+            />
+            <p id="checkout-buyerName-hint" className="mt-1 text-sm text-slate-600">
+              Who the gift is from: on your order and receipt, and on the gift slip unless you leave it off.
+            </p>
+          </div>
           <div>
             <label htmlFor={GIFT_MESSAGE_FIELD_ID} className="label">
               Gift message <span className="font-normal text-slate-600">(optional)</span>

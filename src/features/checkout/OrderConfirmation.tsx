@@ -11,6 +11,7 @@ import { clearCart } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
 import { verifyPayment, type VerifiedPayment } from './api';
 import { clearDraft } from './draft';
+import GiftMessageBox from '@/features/admin/GiftMessageBox';
 import { forgetAppliedCode } from './applied-code';
 import { announcePayment } from './payment-tabs';
 
@@ -44,6 +45,27 @@ function Fact({ term, children, className = 'font-semibold', ...value }: { term:
   );
 }
 
+/**
+ * An email address that breaks, when the line is too short for it, only before its @ (never mid-word, as
+ * "godmot her@…" did on a phone); a part longer than the line still wraps rather than overflow.
+ */
+function EmailAddress({ address }: { address: string }) {
+  const at = address.lastIndexOf('@');
+  return (
+    <strong className="break-words">
+      {at > 0 ? (
+        <>
+          {address.slice(0, at)}
+          <wbr />
+          {address.slice(at)}
+        </>
+      ) : (
+        address
+      )}
+    </strong>
+  );
+}
+
 /** What was bought, where it goes, where the email went and where to follow it. */
 function OrderDetails({ order }: { order: NonNullable<VerifiedPayment['order']> }) {
   return (
@@ -73,8 +95,24 @@ function OrderDetails({ order }: { order: NonNullable<VerifiedPayment['order']> 
           ))}
         </address>
       </section>
+      {order.gift && (
+        <section aria-labelledby="confirmed-gift">
+          <h2 id="confirmed-gift" className="text-lg font-bold">
+            A gift for {order.gift.recipient}
+          </h2>
+          {order.gift.message ? (
+            <>
+              <p className="mt-1 text-slate-700">Your message, printed on the gift slip:</p>
+              <GiftMessageBox message={order.gift.message} className="mt-2" />
+            </>
+          ) : (
+            <p className="mt-1 text-slate-700">The parcel carries a gift slip, with no message.</p>
+          )}
+          <p className="mt-2 text-slate-700">{order.gift.hidePrices ? 'Prices are left out of the parcel.' : 'The gift slip shows the prices, as you asked.'}</p>
+        </section>
+      )}
       <p className="text-slate-700">
-        The confirmation went to <strong className="break-all">{order.email}</strong>.{' '}
+        The confirmation went to <EmailAddress address={order.email} />.{' '}
         <a href={order.statusPath} className="font-semibold text-navy underline">
           Follow your order
         </a>

@@ -150,6 +150,8 @@ export interface VerifiedPayment {
     email: string;
     /** The order's status page (its token in the fragment). */
     statusPath: string;
+    /** A gift: whom it goes to, the message for the gift slip, and whether the parcel leaves prices out. */
+    gift?: { recipient: string; message: string; hidePrices: boolean } | null;
   };
   shippingDetails: { shippingMethod: { name: string; estimatedDelivery: string; carrier: string } };
 }

@@ -47,11 +47,13 @@ export interface GiftChoice {
   message: string;
   /** True unless the buyer asked for the prices on the gift slip: a gift's parcel carries none by default. */
   hidePrices: boolean;
+  /** The buyer's own name (the delivery name is the recipient's): whom the order and the gift slip say it is from. */
+  buyerName?: string;
   /** Leave the buyer's name off the gift slip (it otherwise says whom the gift is from, unless the message is signed). */
   hideSender?: boolean;
 }
 
-export const NO_GIFT: GiftChoice = { isGift: false, message: '', hidePrices: true, hideSender: false };
+export const NO_GIFT: GiftChoice = { isGift: false, message: '', hidePrices: true, hideSender: false, buyerName: '' };
 
 /** A last line that signs the message: "Love, Sam", "From Sam", "— Sam", "Lots of love", "xx Sam"… */
 const SIGN_OFF = /^\s*(?:love\b|lots of love|all my love|with love|much love|from\b|cheers\b|best wishes|warm(?:est)? wishes|regards|xx|[—–-]|~)/i;
