@@ -27,7 +27,7 @@ export const HEADER_LINKS: readonly NavLink[] = [
   { label: 'Contact Us', href: '/contact' },
   { label: 'Store', href: '/store' },
   // Schools and parishes buy by the class: the way to quotes and invoices is in the header and the phone menu too.
-  { label: 'Schools & Parishes', href: '/schools-and-parishes' },
+  { label: 'Schools', href: '/schools-and-parishes' },
 ];
 
 export const FOOTER_QUICK_LINKS: readonly NavLink[] = [

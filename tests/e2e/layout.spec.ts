@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { grantStaff, signIn, uniqueEmail } from './support';
 
-const HEADER_LINKS = ['Home', 'About Us', 'Our Books', 'Blog', 'Contact Us', 'Store', 'Schools & Parishes'];
+const HEADER_LINKS = ['Home', 'About Us', 'Our Books', 'Blog', 'Contact Us', 'Store', 'Schools'];
 const FOOTER_LINKS = ['Home Page', 'About Our Mission', 'Explore Our Books', 'Shop Our Products', 'Schools & Parishes', 'Read Our Blog', 'Contact Our Team'];
 
 async function expectSharedLayout(page: Page) {
