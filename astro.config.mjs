@@ -11,9 +11,10 @@ import { socialCards } from './src/features/social-card/integration.ts';
 import { intentHydration } from './src/lib/hydration/integration.ts';
 import { securityHeaders } from './src/lib/security-headers.ts';
 import { sampleContentCheck } from './src/features/content/sample-content.ts';
+import { siteUrl } from './src/config/site-url.ts';
 
-/** Netlify sets URL on every build; SITE_URL overrides it; locally the site is served on :4321. */
-const site = process.env.SITE_URL || process.env.URL || 'http://localhost:4321';
+/** Netlify sets URL on every build; SITE_URL overrides it; locally the site is served on PORT (4321 by default). */
+const site = siteUrl(process.env);
 
 /** `lastmod` for each sitemap entry: the date its page's content last changed. */
 const lastModified = contentDates(process.cwd());

@@ -1,6 +1,7 @@
 /**
  * LOCAL TEST PAYMENT PAGE — the stand-in for Stripe's hosted checkout when no Stripe key is set. Shows the
- * items and total the server computed, and Pay / Cancel. Answers 404 anywhere but on the local server.
+ * items and total the server computed, and Pay / Cancel. Answers 404 anywhere but on the local server. Its box
+ * counts its padding in its width, so it fits a 375 px phone.
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
@@ -29,7 +30,7 @@ const params = z.object({
 });
 
 const CSS =
-  'body{font-family:system-ui,sans-serif;background:#fff8ee;color:#1e293b;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:16px;padding:32px;max-width:520px;width:calc(100% - 32px);box-shadow:0 4px 24px #0001}h1{color:#1e3a5f;margin-top:0}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}table{width:100%;border-collapse:collapse;margin:16px 0}td,th{padding:8px 4px;border-bottom:1px solid #e2e8f0;text-align:left}td:last-child,th:last-child{text-align:right}tfoot td{font-weight:700}.actions{display:flex;gap:12px;margin-top:20px}button{flex:1;padding:12px;border-radius:999px;font-weight:700;font-size:16px;cursor:pointer;border:2px solid #1e3a5f}button[value=pay]{background:#1e3a5f;color:#fff}button[value=cancel]{background:#fff;color:#1e3a5f}label{font-weight:700}input[name=payer]{width:100%;box-sizing:border-box;padding:10px;margin-top:6px;border:1px solid #64748b;border-radius:8px;font-size:16px}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}';
+  'body{font-family:system-ui,sans-serif;background:#fff8ee;color:#1e293b;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:16px;padding:32px;max-width:520px;width:calc(100% - 32px);box-sizing:border-box;box-shadow:0 4px 24px #0001}@media (max-width:480px){main{padding:20px 16px}}h1{color:#1e3a5f;margin-top:0}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}table{width:100%;border-collapse:collapse;margin:16px 0}td,th{padding:8px 4px;border-bottom:1px solid #e2e8f0;text-align:left;overflow-wrap:anywhere}td:last-child,th:last-child{text-align:right}tfoot td{font-weight:700}.actions{display:flex;gap:12px;margin-top:20px}button{flex:1;padding:12px;border-radius:999px;font-weight:700;font-size:16px;cursor:pointer;border:2px solid #1e3a5f}button[value=pay]{background:#1e3a5f;color:#fff}button[value=cancel]{background:#fff;color:#1e3a5f}label{font-weight:700}input[name=payer]{width:100%;box-sizing:border-box;padding:10px;margin-top:6px;border:1px solid #64748b;border-radius:8px;font-size:16px}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}';
 
 const page = (title: string, body: string, status = 200) => testPage(title, CSS, body, status);
 

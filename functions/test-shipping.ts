@@ -4,6 +4,7 @@
  * webhook exactly as Starshipit would (its body, signed in X-Starshipit-Signature). Answers 404 anywhere but on
  * the local server without Starshipit keys.
  */
+import { formatDateTime } from '../src/lib/format';
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { formatPrice } from '../src/lib/format';
@@ -83,7 +84,7 @@ export default handle(async (request) => {
     .slice(0, 100)
     .map((s) => {
       const d = s.order.destination;
-      const events = s.events.map((e) => `<li>${escapeHtml(labelOf(e.status))} — ${escapeHtml(new Date(e.at).toLocaleString('en-AU', { timeZone: 'Australia/Sydney' }))}</li>`).join('');
+      const events = s.events.map((e) => `<li>${escapeHtml(labelOf(e.status))} — ${escapeHtml(formatDateTime(e.at))}</li>`).join('');
       const buttons = TEST_EVENTS.map(
         (e) => `<button type="submit" name="status" value="${e.status}"${s.label ? '' : ' disabled'} aria-label="${escapeHtml(`${e.label}: order ${s.order.orderNumber}`)}">${e.label}</button>`,
       ).join('');

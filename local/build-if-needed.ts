@@ -1,7 +1,11 @@
-/** Builds the site when its output folder (dist/) is missing or older than any source the build reads. */
+/**
+ * Builds the site when its output folder (dist/) is missing, older than any source the build reads, or built for
+ * another address (the pages and the sitemap carry the site's address, which locally follows PORT).
+ */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { siteUrl } from '../src/config/site-url';
 
 const SOURCES = ['src', 'content', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
 const STAMP = '.build-stamp';
@@ -28,12 +32,16 @@ export function buildIfNeeded(projectRoot: string, { outDir = 'dist', env = {}, 
       .filter(existsSync)
       .map(newestMtime),
   );
-  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource) return;
-  console.log(`Building the site into ${outDir}/ (sources changed since the last build)…`);
+  const site = siteUrl({ ...process.env, ...env });
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource && builtFor(readFileSync(stamp, 'utf8')) === site) return;
+  console.log(`Building the site into ${outDir}/ for ${site} (sources or the address changed since the last build)…`);
   execFileSync(join(projectRoot, 'node_modules', '.bin', 'astro'), ['build', '--outDir', outDir], {
     cwd: projectRoot,
     stdio: quiet ? 'pipe' : 'inherit',
     env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: '1' },
   });
-  writeFileSync(stamp, new Date().toISOString());
+  writeFileSync(stamp, `${new Date().toISOString()}\n${site}\n`);
 }
+
+/** The address a build stamp says its build was made for: its second line; `npm run build`'s stamp has none (the default). */
+export const builtFor = (stamp: string): string => stamp.split('\n')[1]?.trim() || siteUrl({});

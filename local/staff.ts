@@ -32,6 +32,7 @@ async function target(env: NodeJS.ProcessEnv): Promise<Target> {
   } catch {
     throw new Error(
       `The shop is not running at ${url}. Start it with \`npm start\` in another terminal${env.PORT ? ` (with PORT=${env.PORT})` : ''}, then run this again.\n` +
+        (env.PORT ? '' : 'If it runs on another port, give this command the same one: PORT=8080 npm run staff -- add <email>.\n') +
         'For hosted Supabase, set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY instead.',
     );
   }

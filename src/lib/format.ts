@@ -12,7 +12,10 @@ function onFirstUse<T>(make: () => T): () => T {
 const priceFormat = onFirstUse(() => new Intl.NumberFormat(LOCALE, { style: 'currency', currency: CURRENCY }));
 const shortDate = onFirstUse(() => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short', timeZone: SHOP_TIME_ZONE }));
 const longDate = onFirstUse(() => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone: SHOP_TIME_ZONE }));
-const dateTime = onFirstUse(() => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short', timeZone: SHOP_TIME_ZONE }));
+// With its zone named: a buyer in London reads "2:03 pm AEDT", not a bare 2:03 pm that looks like their own.
+const dateTime = onFirstUse(
+  () => new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short', timeZone: SHOP_TIME_ZONE }),
+);
 // en-CA writes a date as yyyy-mm-dd, the form date fields and the database's dates take.
 const isoDay = onFirstUse(() => new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }));
 
@@ -41,7 +44,7 @@ export function shopDay(at: Date = new Date()): string {
   return isoDay().format(at);
 }
 
-/** A moment in Sydney time, e.g. "24 Nov 2026, 11:05 am". */
+/** A moment in Sydney time with its zone, e.g. "24 Nov 2026, 11:05 am AEDT": the one way every page and email writes a time. */
 export function formatDateTime(value: string | Date): string {
   return dateTime().format(new Date(value));
 }

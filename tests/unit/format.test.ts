@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { countryName, formatPrice, formatShortDate, orderNumber, shopDay } from '@/lib/format';
+import { countryName, formatDateTime, formatPrice, formatShortDate, orderNumber, shopDay } from '@/lib/format';
 
 describe('formatting for en-AU', () => {
   it('formats AUD prices the way Australians read them', () => {
@@ -45,5 +45,12 @@ describe('formatting for en-AU', () => {
       return /orderNumberLength|\.id\.slice\(0,\s*8\)|orderId\.slice\(0,\s*8\)/.test(text);
     });
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('formatDateTime', () => {
+  it('names the zone, so a buyer abroad does not read Sydney’s time as their own', () => {
+    expect(formatDateTime('2026-11-28T03:03:00Z')).toBe('28 Nov 2026, 2:03 pm AEDT');
+    expect(formatDateTime('2026-07-01T03:03:00Z')).toMatch(/1:03 pm AEST$/);
   });
 });
