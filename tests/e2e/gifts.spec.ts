@@ -95,7 +95,6 @@ test.describe('gifts and reminders', () => {
         return tops.flatMap((top, i) => (i > 0 && top > tops[i - 1]! + 2 ? [`${text.slice(0, i)}|${text.slice(i)}`] : []));
       });
       for (const at of breaks) expect(at, `${size.width} px`).toMatch(/-\||\|@/);
-      await payment.screenshot({ path: test.info().outputPath(`gift-confirmation-${size.width}.png`), fullPage: true });
     }
     await payment.setViewportSize({ width: PHONE.width, height: PHONE.height });
 
