@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopDay } from '@/lib/format';
-import { DATABASES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF_USER = '00000000-0000-4000-8000-0000000000cc';
 const STAFF = { sub: STAFF_USER };
@@ -26,7 +26,8 @@ describe.each(DATABASES)('quantity prices and promotion codes on the $label', ({
     db = await open();
     await db.admin.exec(`
       insert into auth.users (id, email, email_confirmed_at) values ('${STAFF_USER}', 'publisher@example.com', now());
-      insert into public.staff_members (email) values ('publisher@example.com');`);
+      insert into public.staff_members (email) values ('publisher@example.com');
+      ${GOOGLE_IDENTITIES};`);
   });
   afterAll(() => db.close());
 
