@@ -78,7 +78,11 @@ async function contactFormReady(page: Page) {
 }
 
 test.describe('newsletter on /blog', () => {
-  test('asks the address to confirm by email, notifies the publisher once it has, and answers the same address (any case) again exactly as before, telling its inbox', async ({ page, request, baseURL }) => {
+  test('asks the address to confirm by email, notifies the publisher once it has, and answers the same address (any case) again exactly as before, telling its inbox', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const address = uniqueEmail('newsletter');
     const form = await newsletterForm(page);
     await expect(form.email).toHaveAttribute('type', 'email');
@@ -108,9 +112,7 @@ test.describe('newsletter on /blog', () => {
     await expect(toasts(page).getByRole('status')).toHaveCount(1);
     await expect(toasts(page).getByRole('status')).toContainText('Almost done: please check your inbox for the email we have sent you.');
     expect(await storedRows(baseURL, 'newsletter_subscriptions', address)).toEqual([expect.objectContaining({ status: 'confirmed' })]);
-    await expect
-      .poll(async () => (await mailsTo(address)).map((m) => m.subject))
-      .toEqual([NEWSLETTER_CONFIRMATION, "You're already subscribed to the Awesome Catholic Kids newsletter"]);
+    await expect.poll(async () => (await mailsTo(address)).map((m) => m.subject)).toEqual([NEWSLETTER_CONFIRMATION, "You're already subscribed to the Awesome Catholic Kids newsletter"]);
   });
 
   test('an address typed before the form hydrates is the one subscribed', async ({ page, baseURL }) => {

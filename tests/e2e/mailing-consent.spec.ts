@@ -197,9 +197,7 @@ test('“Email me when it’s available” confirmed from its email: one availab
     const form = shopper.getByRole('form', { name: `Email me when ${book.title} is available` });
     await form.getByLabel('Email address').fill(email);
     await form.getByRole('button', { name: "Email me when it's available" }).click();
-    await expect(form.getByRole('status').filter({ hasText: 'Almost done' })).toHaveText(
-      `Almost done: please check your inbox at ${email} for the email we have sent you about ${book.title}.`,
-    );
+    await expect(form.getByRole('status').filter({ hasText: 'Almost done' })).toHaveText(`Almost done: please check your inbox at ${email} for the email we have sent you about ${book.title}.`);
   }
 
   await signUpsFrom(page, VISITORS.browser);
