@@ -292,17 +292,17 @@ export function signUpConfirmationEmail(
  * is told here, in their own inbox, that nothing changed (at most once a day), with the way off the list.
  */
 export function alreadySignedUpEmail(input: { to: string; signUp: SignUp; unsubscribeUrl: string; postalAddress: string; siteOrigin: string }, idempotencyKey: string): EmailMessage {
-  const newsletter = input.signUp.list === 'newsletter';
+  const book = input.signUp.list === 'availability' ? input.signUp.book.title : null;
   return {
     to: input.to,
-    subject: newsletter ? `You're already subscribed to the ${SITE.name} newsletter` : `You're already on the list for ${input.signUp.book.title}`,
+    subject: book ? `You're already on the list for ${book}` : `You're already subscribed to the ${SITE.name} newsletter`,
     text: [
       'Hello,',
       '',
-      `Someone, we hope you, asked on our website (${input.siteOrigin}) to ${newsletter ? `subscribe this address to the ${SITE.name} newsletter` : `email this address when ${input.signUp.book.title} is available`}.`,
-      newsletter
-        ? "You're already subscribed, so nothing has changed: there is no need to subscribe again."
-        : `This address is already on the list, so nothing has changed: we'll email you once when ${input.signUp.book.title} is available.`,
+      `Someone, we hope you, asked on our website (${input.siteOrigin}) to ${book ? `email this address when ${book} is available` : `subscribe this address to the ${SITE.name} newsletter`}.`,
+      book
+        ? `This address is already on the list, so nothing has changed: we'll email you once when ${book} is available.`
+        : "You're already subscribed, so nothing has changed: there is no need to subscribe again.",
       '',
       `If you would rather not hear from us, unsubscribe with one click: ${input.unsubscribeUrl}`,
       '',
