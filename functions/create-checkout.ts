@@ -59,7 +59,7 @@ export default handle(async (request) => {
   const db = serviceClient(env);
   try {
     const { lines, subtotal } = await priceCart(db, cartItems);
-    const code = promotionCode ? await checkPromotionCode(db, promotionCode, subtotal, customerEmail) : null;
+    const code = promotionCode ? await checkPromotionCode(db, promotionCode, subtotal) : null;
     if (code && code.status !== 'ok') return json({ error: codeRefusal(code), promotionCode: code }, 409);
     const discount = code?.discount ?? 0;
     // Free shipping is judged on the goods after the code.
@@ -119,7 +119,7 @@ export default handle(async (request) => {
   } catch (error) {
     if (error instanceof CheckoutRejection) return json(error.body, error.status);
     if (error instanceof CartCheckoutOpen) return problem(409, CHECKOUT_MESSAGES.cartCheckoutOpen);
-    // Other orders took or hold the code's last use first: nothing was written, and the shopper is told why.
+    // The code ended or its last use was paid for meanwhile: nothing was written, and the shopper is told why.
     if (error instanceof PromotionCodeRefused) return json({ error: codeRefusal(error.answer), promotionCode: error.answer }, 409);
     throw error;
   }

@@ -1,13 +1,12 @@
 /**
  * Checkout's *Apply*: whether a promotion code applies to this cart, and what it takes off. The cart is priced
  * here from the database (quantity prices included); the answer says only what the shopper needs (the discount,
- * or why the code cannot apply), never anything about other codes.
+ * or why the code cannot apply), never anything about other codes: one that has ended answers as one that never
+ * existed. A body's other fields (the checkout's email, which older pages send) are ignored.
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
-import { LIMITS } from '../src/config/constants';
 import { codeRefusal } from '../src/features/checkout/promotion-code';
-import { isEmailAddress } from '../src/lib/email';
 import { CheckoutRejection, cartInput, priceCart } from './_lib/checkout';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { checkPromotionCode, promotionCodeInput } from './_lib/promotion-codes';
@@ -16,23 +15,17 @@ import { serviceClient } from './_lib/supabase-admin';
 const body = z.object({
   code: promotionCodeInput,
   cartItems: cartInput,
-  /** The email the checkout page holds, if any: the shopper's own unpaid checkout does not hold the code against them. Half-typed: none. */
-  email: z
-    .string()
-    .max(LIMITS.emailMaxLength + 20)
-    .optional()
-    .transform((typed) => (typed && isEmailAddress(typed.trim()) ? typed.trim() : undefined)),
 });
 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);
   if ('response' in parsed) return parsed.response;
-  const { code, cartItems, email } = parsed.data;
+  const { code, cartItems } = parsed.data;
   if (!code) return problem(400, 'Please enter a code.');
   const db = serviceClient(readServerEnv());
   try {
     const { subtotal } = await priceCart(db, cartItems);
-    const answer = await checkPromotionCode(db, code, subtotal, email);
+    const answer = await checkPromotionCode(db, code, subtotal);
     return json({ ...answer, subtotal, message: codeRefusal(answer) });
   } catch (error) {
     if (error instanceof CheckoutRejection) return json(error.body, error.status);

@@ -13,12 +13,12 @@
  * - newsletter, back_in_stock ("Email me when it's available"): confirmed opt-in. The sign-up is only a request;
  *   the address gets one email with a confirmation link (mail-links.ts) and nothing else until it is followed
  *   (functions/email-confirm.ts). A pending address is sent at most one more confirmation a day; an address that
- *   unsubscribed is subscribed again only from its own inbox. The answer is the same whether an email went out now
- *   or one went out earlier today, so the form tells a stranger nothing about the address.
+ *   unsubscribed is subscribed again only from its own inbox; an address already confirmed on the list is told so
+ *   in its own inbox (at most once a day). The answer is the same for a new, pending or confirmed address, whether
+ *   an email went out now or earlier today, so the form tells a stranger nothing about the address.
  *
- * Answers: 200 { ok: true } once the message is stored or the confirmation is on its way (a publisher's email
- * that fails is only logged); 409 for an address already confirmed on that list; 422 for a waiting list of a book
- * that can be bought now; 404 for a book the shop does not have; 4xx { error } with a readable message for any
+ * Answers: 200 { ok: true } once the message is stored or the email is on its way (a publisher's email that fails
+ * is only logged); 422 for a waiting list of a book that can be bought now; 404 for a book the shop does not have; 4xx { error } with a readable message for any
  * other bad request (413 past the body limit); 502 when nothing could be stored or sent; 503 where the bot-check
  * or the marketing identity is not set up.
  */
@@ -28,10 +28,10 @@ import { readServerEnv, type ServerEnv } from '../src/config/env';
 import { SITE } from '../src/config/site';
 import { type ContactNotification, notificationRequestSchema, type NotificationRequest } from '../src/features/forms/notification';
 import { QUOTE_MESSAGES, type QuoteNotification } from '../src/features/invoices/contract';
-import { type SignUp, signUpConfirmationEmail } from './_lib/emails';
+import { alreadySignedUpEmail, type SignUp, signUpConfirmationEmail } from './_lib/emails';
 import { notificationRecipient } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
-import { confirmPageUrl, marketingIdentity, signMailLink } from './_lib/mail-links';
+import { confirmPageUrl, type MailLink, marketingIdentity, signMailLink, unsubscribePageUrl } from './_lib/mail-links';
 import { serviceClient } from './_lib/supabase-admin';
 import { selectEmailProvider, selectHumanCheck } from './_lib/providers/select';
 import type { EmailMessage } from './_lib/providers/email';
@@ -152,18 +152,19 @@ async function requestQuote(env: ServerEnv, request: Request, body: QuoteNotific
   return json({ ok: true });
 }
 
-export const ALREADY_SUBSCRIBED = "You're already subscribed!";
-export const ALREADY_WAITING = "You're already on the list for this book: we'll email you once when it's available.";
 export const BOOK_FOR_SALE = 'This book is in stock: you can order it now, so there is no list to wait on.';
 const NOT_SAVED = 'Your details could not be saved. Please try again later.';
 
 const requestAnswer = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('send'), id: z.string(), sent_at: z.string() }),
-  z.object({ action: z.enum(['wait', 'subscribed']), id: z.string() }),
+  z.object({ action: z.enum(['send', 'notice']), id: z.string(), sent_at: z.string() }),
+  z.object({ action: z.literal('wait'), id: z.string() }),
   z.object({ action: z.enum(['for_sale', 'unknown']) }),
 ]);
 
-/** A newsletter or waiting-list sign-up: asks the database what to do, and sends the confirmation when it says so. */
+/**
+ * A newsletter or waiting-list sign-up: asks the database what to do, and sends the confirmation (or, to an address
+ * already confirmed, the note saying so) when it says so. Every outcome answers the same 200.
+ */
 async function signUp(env: ServerEnv, request: Request, body: Exclude<NotificationRequest, ContactNotification | QuoteNotification>): Promise<Response> {
   const db = serviceClient(env);
   const identity = marketingIdentity(env, env.SITE_URL ?? new URL(request.url).origin);
@@ -182,8 +183,6 @@ async function signUp(env: ServerEnv, request: Request, body: Exclude<Notificati
       return problem(404, 'We could not find that book in the shop.');
     case 'for_sale':
       return problem(422, BOOK_FOR_SALE);
-    case 'subscribed':
-      return problem(409, body.type === 'newsletter' ? ALREADY_SUBSCRIBED : ALREADY_WAITING);
     case 'wait':
       return json({ ok: true });
   }
@@ -192,24 +191,23 @@ async function signUp(env: ServerEnv, request: Request, body: Exclude<Notificati
     if (book.error) throw book.error;
     what = { list: 'availability', book: z.object({ id: z.string(), title: z.string() }).parse(book.data) };
   }
-  const token = signMailLink(identity.secret, body.type === 'newsletter' ? { kind: 'newsletter-confirm', subscriptionId: answer.id } : { kind: 'availability-confirm', requestId: answer.id });
+  const { siteOrigin, postalAddress, secret } = identity;
+  let message: EmailMessage;
+  if (answer.action === 'notice') {
+    const link: MailLink = body.type === 'newsletter' ? { kind: 'newsletter-unsubscribe', subscriptionId: answer.id } : { kind: 'availability-unsubscribe', email: body.data.email };
+    const unsubscribeUrl = unsubscribePageUrl(siteOrigin, signMailLink(secret, link));
+    message = alreadySignedUpEmail({ to: body.data.email, signUp: what, unsubscribeUrl, postalAddress, siteOrigin }, `${what.list}-already-${answer.id}-${answer.sent_at}`);
+  } else {
+    const token = signMailLink(secret, body.type === 'newsletter' ? { kind: 'newsletter-confirm', subscriptionId: answer.id } : { kind: 'availability-confirm', requestId: answer.id });
+    const confirmUrl = confirmPageUrl(siteOrigin, token);
+    const declineUrl = confirmPageUrl(siteOrigin, token, 'decline');
+    message = signUpConfirmationEmail({ to: body.data.email, signUp: what, confirmUrl, declineUrl, postalAddress, siteOrigin }, `${what.list}-confirmation-${answer.id}-${answer.sent_at}`);
+  }
   const email = selectEmailProvider(env);
   try {
-    await email.send(
-      signUpConfirmationEmail(
-        {
-          to: body.data.email,
-          signUp: what,
-          confirmUrl: confirmPageUrl(identity.siteOrigin, token),
-          declineUrl: confirmPageUrl(identity.siteOrigin, token, 'decline'),
-          postalAddress: identity.postalAddress,
-          siteOrigin: identity.siteOrigin,
-        },
-        `${what.list}-confirmation-${answer.id}-${answer.sent_at}`,
-      ),
-    );
+    await email.send(message);
   } catch (sendError) {
-    console.error(`[send-notification] ${email.name} could not send the ${what.list} confirmation; the request is taken back.`, sendError);
+    console.error(`[send-notification] ${email.name} could not send the ${what.list} ${answer.action === 'notice' ? 'note' : 'confirmation'}; the request is taken back.`, sendError);
     const undo = await db.rpc('sign_up_not_sent', { p_list: what.list, p_id: answer.id, p_sent_at: answer.sent_at });
     if (undo.error) console.error('[send-notification] Taking the request back failed.', undo.error);
     return problem(502, NOT_SAVED);

@@ -106,6 +106,18 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string, seller?: 
       `Nothing else changes: order ${kept} is confirmed and will ship as usual. Questions? Reply to this email or write to ${SITE.email}.`,
     ]);
   }
+  if (order.codeUsedUp) {
+    return toBuyer(order, `Your order ${number} has been refunded`, `order-refund-${order.id}`, [
+      `Thank you for your order ${number}. We are sorry: the last use of the code ${order.promotionCode} went to another order moments before your payment arrived, so we could not fill it at that price.`,
+      '',
+      refunded,
+      '',
+      ...itemLines(order),
+      ...note,
+      '',
+      `You are welcome to order again at the current price. Questions? Reply to this email or write to ${SITE.email}.`,
+    ]);
+  }
   return toBuyer(order, `Your order ${number} has been refunded`, `order-refund-${order.id}`, [
     `Thank you for your order ${number}. We are sorry: the last copies sold out moments before your payment arrived, so we could not fill it.`,
     '',
@@ -267,6 +279,32 @@ export function signUpConfirmationEmail(
       '',
       `This wasn't me: ${input.declineUrl}`,
       "If you did not ask for this, you can also simply ignore this email. Without your confirmation we won't write to you again, and the request is deleted.",
+      '',
+      `${SITE.publisher}, ${input.postalAddress}`,
+      SITE.email,
+    ].join('\n'),
+    idempotencyKey,
+  };
+}
+
+/**
+ * A sign-up for an address already confirmed on that list: the form answered it as any other sign-up, so its owner
+ * is told here, in their own inbox, that nothing changed (at most once a day), with the way off the list.
+ */
+export function alreadySignedUpEmail(input: { to: string; signUp: SignUp; unsubscribeUrl: string; postalAddress: string; siteOrigin: string }, idempotencyKey: string): EmailMessage {
+  const book = input.signUp.list === 'availability' ? input.signUp.book.title : null;
+  return {
+    to: input.to,
+    subject: book ? `You're already on the list for ${book}` : `You're already subscribed to the ${SITE.name} newsletter`,
+    text: [
+      'Hello,',
+      '',
+      `Someone, we hope you, asked on our website (${input.siteOrigin}) to ${book ? `email this address when ${book} is available` : `subscribe this address to the ${SITE.name} newsletter`}.`,
+      book
+        ? `This address is already on the list, so nothing has changed: we'll email you once when ${book} is available.`
+        : "You're already subscribed, so nothing has changed: there is no need to subscribe again.",
+      '',
+      `If you would rather not hear from us, unsubscribe with one click: ${input.unsubscribeUrl}`,
       '',
       `${SITE.publisher}, ${input.postalAddress}`,
       SITE.email,

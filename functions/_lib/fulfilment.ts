@@ -68,12 +68,14 @@ export interface FulfilmentOptions {
 }
 
 /** What the shopper is told about a payment: the session's own state until fulfilment says more. */
-export type PaymentOutcome = 'paid' | 'refund_due' | 'duplicate' | 'cancelled' | PaymentSession['paymentStatus'];
+export type PaymentOutcome = 'paid' | 'refund_due' | 'code_used_up' | 'duplicate' | 'cancelled' | PaymentSession['paymentStatus'];
 
 const OUTCOME_OF_FULFILMENT: Record<FulfilmentResult, PaymentOutcome> = {
   fulfilled: 'paid',
   already_fulfilled: 'paid',
   out_of_stock: 'refund_due',
+  // Refund due too: the code's last use went to another payment first.
+  code_used_up: 'code_used_up',
   cancelled: 'cancelled',
   // Refund due too, for a reason of its own: the cart's other order stands.
   duplicate: 'duplicate',
@@ -110,7 +112,7 @@ export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServic
       if (sent.outcome !== 'failed') await retryShipments(db, services.shipping, 2);
     }
   }
-  if (result === 'out_of_stock' || result === 'duplicate') {
+  if (result === 'out_of_stock' || result === 'code_used_up' || result === 'duplicate') {
     await refundOnce(db, services.payments, orderId, options.raiseRefundFailure ?? false);
     await sendOrderEmailOnce(db, services, orderId, 'refund', refundEmail);
   }
@@ -146,7 +148,7 @@ export async function fulfilPaidSession(db: SupabaseClient, services: Fulfilment
 async function refundOnce(db: SupabaseClient, payments: PaymentProvider, orderId: string, raise: boolean): Promise<void> {
   const order = await getOrder(db, orderId);
   if (!order || order.refundedAt || !order.checkoutSessionId) return;
-  const what = order.duplicateOf ? 'second payment of a cart,' : 'sold-out';
+  const what = order.duplicateOf ? 'second payment of a cart,' : order.codeUsedUp ? 'code-used-up' : 'sold-out';
   try {
     await refundInFull(db, payments, order);
   } catch (error) {

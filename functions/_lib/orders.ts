@@ -60,6 +60,7 @@ const orderRow = z.object({
   cart_id: z.string().nullable(),
   replaced_at: z.string().nullable(),
   duplicate_of: z.string().nullable(),
+  code_used_up: z.boolean(),
   tracking_status: z.string().nullish(),
   tracking_status_at: z.string().nullish(),
 });
@@ -97,7 +98,7 @@ const orderRowSchema = orderRow.transform((row) => ({
   /** The promotion code the order used, and what it took off the goods (0 without one). */
   promotionCode: row.promotion_code,
   discount: row.discount_amount,
-  /** When the payment page closes: an unpaid order holds its code's use until then. */
+  /** When the payment page closes: until then the cart has no other payment page. */
   checkoutExpiresAt: row.checkout_expires_at,
   /** When the payment arrived: the tax invoice's date. */
   paidAt: row.paid_at,
@@ -112,6 +113,8 @@ const orderRowSchema = orderRow.transform((row) => ({
   replacedAt: row.replaced_at,
   /** A second payment for one cart: the paid order it was refunded for. */
   duplicateOf: row.duplicate_of,
+  /** Paid, but its promotion code's last use went to another payment first: refunded in full. */
+  codeUsedUp: row.code_used_up,
   /** The latest tracking event the shipping platform reported ("In transit") and when the carrier reported it. */
   trackingStatus: row.tracking_status ?? null,
   trackingStatusAt: row.tracking_status_at ?? null,
@@ -171,7 +174,7 @@ export interface NewOrder {
 }
 
 /** Fulfilment's outcome, from the database function that takes the stock. */
-const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'cancelled', 'duplicate'] as const;
+const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'code_used_up', 'cancelled', 'duplicate'] as const;
 export type FulfilmentResult = (typeof FULFILMENT_RESULTS)[number];
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Promotion codes on the server: the database answers whether a code applies to goods of this value (the
- * shopper never reads the codes table), and create_order takes a use under the code's row lock.
+ * shopper never reads the codes table). A use is taken only by a payment (fulfil_order, under the code's row lock):
+ * unpaid checkouts hold nothing, so nobody can keep a code from other buyers by leaving payment pages open.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
@@ -16,18 +17,15 @@ export const promotionCodeInput = z
   .optional()
   .transform((code) => code || undefined);
 
-/**
- * What the code does for goods worth `subtotal` now. A code that cannot be a code is not valid without asking.
- * `shopper`: their email, when known; a use their own unpaid checkout holds does not count against them.
- */
-export async function checkPromotionCode(db: SupabaseClient, code: string, subtotal: number, shopper?: string): Promise<CodeAnswer> {
+/** What the code does for goods worth `subtotal` now. A code that cannot be a code is not valid without asking. */
+export async function checkPromotionCode(db: SupabaseClient, code: string, subtotal: number): Promise<CodeAnswer> {
   if (!PROMOTION_CODES.pattern.test(code)) return { status: 'not_valid' };
-  const { data, error } = await db.rpc('check_promotion_code', { p_code: code, p_subtotal: subtotal, p_shopper: shopper ?? null });
+  const { data, error } = await db.rpc('check_promotion_code', { p_code: code, p_subtotal: subtotal });
   if (error) throw error;
   return codeAnswerSchema.parse(data);
 }
 
-/** create_order refused the code (used up or held by concurrent orders, or the goods changed): the database's answer. */
+/** create_order refused the code (ended or used up meanwhile, or the goods changed): the database's answer. */
 export class PromotionCodeRefused extends Error {
   constructor(readonly answer: CodeAnswer) {
     super(`promotion code refused: ${answer.status}`);

@@ -32,7 +32,23 @@ create table auth.users (
   raw_app_meta_data jsonb not null default '{"provider": "google", "providers": ["google"]}',
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  last_sign_in_at timestamptz
+  last_sign_in_at timestamptz,
+  -- A user made by signInAnonymously(): signed in, with no address proven.
+  is_anonymous boolean not null default false
+);
+
+-- The sign-in methods a user has, one row per provider account; `email` is the address the provider vouched for.
+create table auth.identities (
+  id uuid primary key default gen_random_uuid(),
+  provider_id text not null,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  identity_data jsonb not null,
+  provider text not null,
+  last_sign_in_at timestamptz,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  email text generated always as (lower(identity_data ->> 'email')) stored,
+  unique (provider_id, provider)
 );
 
 -- One-time codes of the PKCE flow, exchanged once for a session.

@@ -27,6 +27,19 @@ interface UserRow {
   updated_at: Date;
   last_sign_in_at: Date | null;
   email_confirmed_at: Date | null;
+  is_anonymous: boolean;
+}
+
+interface IdentityRow {
+  id: string;
+  provider_id: string;
+  user_id: string;
+  identity_data: Record<string, unknown>;
+  provider: string;
+  email: string | null;
+  last_sign_in_at: Date | null;
+  created_at: Date | null;
+  updated_at: Date | null;
 }
 
 const signInForm = z.object({
@@ -42,8 +55,24 @@ const signInForm = z.object({
 
 const base64url = (buffer: Buffer) => buffer.toString('base64url');
 
-function userJson(user: UserRow) {
-  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** An identity as Supabase's user object lists it. */
+function identityJson(identity: IdentityRow) {
+  return {
+    identity_id: identity.id,
+    id: identity.provider_id,
+    user_id: identity.user_id,
+    identity_data: identity.identity_data,
+    provider: identity.provider,
+    email: identity.email,
+    last_sign_in_at: iso(identity.last_sign_in_at),
+    created_at: iso(identity.created_at),
+    updated_at: iso(identity.updated_at),
+  };
+}
+
+function userJson(user: UserRow, identities: IdentityRow[]) {
   return {
     id: user.id,
     aud: 'authenticated',
@@ -55,10 +84,10 @@ function userJson(user: UserRow) {
     last_sign_in_at: iso(user.last_sign_in_at),
     app_metadata: user.raw_app_meta_data,
     user_metadata: user.raw_user_meta_data,
-    identities: [],
+    identities: identities.map(identityJson),
     created_at: iso(user.created_at),
     updated_at: iso(user.updated_at),
-    is_anonymous: false,
+    is_anonymous: user.is_anonymous,
   };
 }
 
@@ -94,7 +123,7 @@ export function createAuthHandler(db: Database, options: AuthOptions) {
         aal: 'aal1',
         amr: [{ method: 'oauth', timestamp: Math.floor(Date.now() / 1000) }],
         session_id: sessionId,
-        is_anonymous: false,
+        is_anonymous: user.is_anonymous,
       },
       expiresIn,
     );
@@ -106,12 +135,16 @@ export function createAuthHandler(db: Database, options: AuthOptions) {
       expires_in: expiresIn,
       expires_at: Math.floor(Date.now() / 1000) + expiresIn,
       refresh_token: refreshToken,
-      user: userJson(user),
+      user: userJson(user, await findIdentities(user.id)),
     };
   }
 
   async function findUser(id: string): Promise<UserRow | undefined> {
     return (await db.query<UserRow>('select * from auth.users where id = $1', [id])).rows[0];
+  }
+
+  async function findIdentities(userId: string): Promise<IdentityRow[]> {
+    return (await db.query<IdentityRow>('select * from auth.identities where user_id = $1 order by created_at', [userId])).rows;
   }
 
   async function signInPage(url: URL): Promise<Response> {
@@ -163,6 +196,12 @@ ${hidden('redirect_to', redirectTo ?? `${url.origin}/`)}${hidden('code_challenge
         [email, JSON.stringify(metadata)],
       )
     ).rows[0]!;
+    // The Google identity the sign-in came through, as Supabase keeps one per provider account.
+    await db.query(
+      `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at) values ($1, $2, $3, 'google', now())
+       on conflict (provider_id, provider) do update set identity_data = excluded.identity_data, last_sign_in_at = now(), updated_at = now()`,
+      [metadata.provider_id, user.id, JSON.stringify({ ...metadata, sub: metadata.provider_id })],
+    );
     const code = randomUUID();
     await db.query('insert into auth.flow_state (auth_code, code_challenge, code_challenge_method, user_id) values ($1, $2, $3, $4)', [
       code,
@@ -247,7 +286,7 @@ ${hidden('redirect_to', redirectTo ?? `${url.origin}/`)}${hidden('code_challenge
         const session = await currentSession(request);
         if ('error' in session) return session.error!;
         const user = await findUser(session.claims.sub!);
-        return user ? Response.json(userJson(user)) : authError(404, 'user_not_found', 'User from sub claim in JWT does not exist');
+        return user ? Response.json(userJson(user, await findIdentities(user.id))) : authError(404, 'user_not_found', 'User from sub claim in JWT does not exist');
       }
       if (path === '/logout' && request.method === 'POST') {
         const session = await currentSession(request);

@@ -84,7 +84,7 @@ test.describe('forms with the bot-check on', () => {
     const sent = page.waitForRequest('**/api/send-notification');
     await button.click();
     expect((await sent).postDataJSON()).toMatchObject({ type: 'newsletter', turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' });
-    await expect(toasts(page).getByText('Successfully subscribed!')).toBeVisible();
+    await expect(toasts(page).getByText('Almost done: please check your inbox for the email we have sent you.')).toBeVisible();
     expect(await storedRows('newsletter_subscriptions', address)).toEqual([expect.objectContaining({ status: 'pending' })]);
     // Past the bot-check, the sign-up is still only a request: the address is asked to confirm it.
     expect((await confirmationTo(address, NEWSLETTER_CONFIRMATION, OUTBOX)).text).toContain('/newsletter/confirm#');

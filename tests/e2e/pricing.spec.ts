@@ -193,22 +193,20 @@ test.describe('quantity prices and codes', () => {
       total: 69,
     });
 
-    // The one use is taken: the next shopper is told.
+    // The one use is taken: to the next shopper the code is as one that never existed.
     const next = await shopperPage(browser, width);
     await setCart(next, { id: id!, title: `Parish Pack ${id!.slice(-4)}`, price: 30 }, 2);
     await next.goto('/checkout');
     await fillCheckout(next, uniqueEmail('too-late'));
     await applyCode(next, code);
-    await expect(next.getByText('That code has been used up.')).toBeVisible();
+    await expect(next.getByText('That code is not valid. Please check it and try again.')).toBeVisible();
 
     await page.reload();
     await expect(page.getByRole('listitem', { name: `Code ${code}` })).toContainText('Uses: 1 of 1');
     await expect(page.getByRole('listitem', { name: `Code ${code}` })).toContainText('$6.00 off 1 paid order');
   });
 
-  const HELD = "This code's last uses are held by checkouts in progress. Please try again in a few minutes.";
-
-  test('two shoppers race for a code’s last use: one pays, the other is told it is held by a checkout in progress', async ({ browser, request }) => {
+  test('two shoppers race for a code’s last use: neither unpaid checkout keeps the other out; the first payment takes it, the second is refunded', async ({ browser, request }) => {
     test.setTimeout(180_000);
     const width = PHONE.width;
     const code = `LAST${Date.now().toString(36).toUpperCase()}`;
@@ -217,42 +215,31 @@ test.describe('quantity prices and codes', () => {
     const first = shoppers[0]!;
     const id = await cartWithOwnProduct(first, request, 2);
     await setCart(shoppers[1]!, { id, title: `Parish Pack ${id.slice(-4)}`, price: 30 }, 2);
+    const emails = [uniqueEmail('racer0'), uniqueEmail('racer1')];
     for (const [i, shopper] of shoppers.entries()) {
       await shopper.goto('/checkout');
-      await fillCheckout(shopper, uniqueEmail(`racer${i}`));
+      await fillCheckout(shopper, emails[i]!);
       await applyCode(shopper, code);
       await expect(shopper.getByText(`Code ${code} applied: −$5.00`)).toBeVisible();
     }
-    // Both press Proceed to Payment at the same instant.
-    const outcomes = await Promise.all(
-      shoppers.map(async (shopper) => {
-        const tab = shopper.context().waitForEvent('page');
-        await shopper.getByRole('button', { name: 'Proceed to Payment' }).click();
-        const told = shopper.getByRole('alert').filter({ hasText: HELD }).first();
-        // The page opens a tab at once; only the winner's goes on to the payment page (the loser's is closed).
-        const paid = tab.then((payment) =>
-          payment.waitForURL(/\/api\/test-payment/).then(
-            () => payment,
-            () => null,
-          ),
-        );
-        return Promise.race([told.waitFor().then(() => 'told' as const), paid.then((payment) => payment ?? new Promise<never>(() => {}))]);
-      }),
+    // Both reach a payment page with the code: an unpaid checkout holds no use.
+    const payments = await Promise.all(shoppers.map((shopper) => openPayment(shopper)));
+    const [winner, late] = payments as [Page, Page];
+    await winner.getByRole('button', { name: 'Pay $70.00' }).click();
+    await expect(winner.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible();
+    // The second payment arrives after the last use went: refunded in full, and told why.
+    await late.getByRole('button', { name: 'Pay $70.00' }).click();
+    await expect(late.getByRole('heading', { name: 'Payment Pending' })).toBeVisible();
+    await expect(late.getByText("the code's last use went to another order moments before it arrived")).toBeVisible();
+    await lookAtBothWidths(late, 'code-race-refunded', { axe: false });
+    const orders = await asService<Array<{ customer_email: string; payment_status: string; code_used_up: boolean; refunded_at: string | null }>>(
+      request,
+      'GET',
+      `orders?select=customer_email,payment_status,code_used_up,refunded_at&promotion_code=eq.${code}&order=paid_at`,
     );
-    const payments = outcomes.filter((o): o is Page => typeof o === 'object');
-    expect(payments).toHaveLength(1);
-    expect(outcomes.filter((o) => o === 'told')).toHaveLength(1);
-    const loser = shoppers[outcomes.indexOf('told')]!;
-    // The winner's unpaid checkout holds the last use: the loser is told to try again shortly, not that it is used up.
-    // The code is off the loser's summary, with the reason on the field, and nothing was written for them.
-    await expect(loser.getByLabel('Promotion code (optional)')).toHaveAccessibleDescription(HELD);
-    await expect(loser.getByTestId('summary-discount')).toHaveCount(0);
-    await lookAtBothWidths(loser, 'race-loser', { axe: false });
-
-    const payment = payments[0]!;
-    await payment.getByRole('button', { name: 'Pay $70.00' }).click();
-    await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible();
-    const orders = await asService<Array<{ payment_status: string }>>(request, 'GET', `orders?select=payment_status&promotion_code=eq.${code}`);
-    expect(orders).toEqual([{ payment_status: 'paid' }]);
+    expect(orders).toEqual([
+      { customer_email: emails[0], payment_status: 'paid', code_used_up: false, refunded_at: null },
+      { customer_email: emails[1], payment_status: 'refund_due', code_used_up: true, refunded_at: expect.any(String) },
+    ]);
   });
 });

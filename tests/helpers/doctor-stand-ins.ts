@@ -73,7 +73,7 @@ export function netlifyHeaders(): Record<string, string> {
 /** A well-configured deploy, as each provider would describe it. */
 export function goodState(): StandInState {
   return {
-    auth: { external: { google: true, email: false, phone: false, apple: false }, disable_signup: false, mailer_autoconfirm: false },
+    auth: { external: { anonymous_users: false, google: true, email: false, phone: false, apple: false }, disable_signup: false, mailer_autoconfirm: false },
     webhookEndpoints: (site) => [{ id: 'we_1DoctorShop', url: `${site}/api/stripe-webhook`, status: 'enabled', enabled_events: [...STRIPE_WEBHOOK_EVENTS] }],
     resendDomains: [{ name: SENDING_DOMAIN, status: 'verified' }],
     siteHeaders: netlifyHeaders(),

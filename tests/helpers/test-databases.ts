@@ -33,6 +33,14 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
+/**
+ * Gives each user with an address the Google identity a real sign-in leaves (Supabase's auth.identities row), as
+ * fixtures that insert users directly need: staff is only a user whose Google identity carries the staff address.
+ */
+export const GOOGLE_IDENTITIES = `insert into auth.identities (provider_id, user_id, identity_data, provider)
+  select u.id::text, u.id, jsonb_build_object('email', u.email, 'email_verified', true), 'google' from auth.users u
+  where u.email is not null and not u.is_anonymous and not exists (select 1 from auth.identities i where i.user_id = u.id and i.provider = 'google')`;
+
 const requestPrelude = (role: ApiRole) => `set local role ${role}`;
 const CLAIMS = `select set_config('request.jwt.claims', $1, true)`;
 

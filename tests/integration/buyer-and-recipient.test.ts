@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { startTestShop, type TestShop } from '../helpers/shop';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000007a1';
 const GIFT = '00000000-0000-4000-8000-000000000701';
@@ -26,6 +26,7 @@ const EXPORT = '00000000-0000-4000-8000-000000000704';
 const FIXTURES = `
   insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'buyer-staff@example.com', now());
   insert into public.staff_members (email) values ('buyer-staff@example.com');
+  ${GOOGLE_IDENTITIES};
   insert into public.orders (id, customer_email, customer_name, buyer_name, is_gift, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at) values
     ('${GIFT}', 'nonna@example.com', 'Lucy Recipient', 'Maria Rossi', true, 'processing', 'paid', 22, 15, 37, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-10T01:00:00Z'),
     ('${OWN}', 'nonna@example.com', 'Maria Rossi', null, false, 'processing', 'paid', 22, 15, 37, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-09T01:00:00Z'),

@@ -270,6 +270,14 @@ describe('Supabase Auth settings', () => {
     expect(auth.fix).toContain('turn "Allow new users to sign up" on and the Email provider off');
   });
 
+  it('anonymous sign-ins on fail, and say why: an anonymous user could take a staff address', async () => {
+    standIns.state.auth = { external: { anonymous_users: true, google: true, email: false }, disable_signup: false, mailer_autoconfirm: false };
+    const auth = line(await doctor(goodEnv(standIns)), 'Supabase Auth');
+    expect(auth).toMatchObject({ status: 'fail', detail: 'anonymous sign-ins are on' });
+    expect(auth.fix).toContain('turn "Allow anonymous sign-ins" off');
+    expect(auth.fix).toContain('Staff access is granted by email address');
+  });
+
   it('a wrong anon key fails', async () => {
     const auth = line(await doctor({ ...goodEnv(standIns), PUBLIC_SUPABASE_ANON_KEY: 'not-this-projects-key' }), 'Supabase Auth');
     expect(auth).toMatchObject({ status: 'fail', detail: 'the project refused the anon key (401: Invalid API key)' });

@@ -5,7 +5,7 @@
  * computed in the list, credit notes counted as refunds in Sales, and the quote requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-00000000c0c0';
 const BOOK = 'class-book';
@@ -35,6 +35,7 @@ describe.each(DATABASES)('invoices on the $label', ({ open }) => {
     await db.admin.exec(`
       insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', '${ACTOR}', now());
       insert into public.staff_members (email) values ('${ACTOR}');
+  ${GOOGLE_IDENTITIES};
       insert into public.products (id, title, price, stock) values ('${BOOK}', 'Class Book', 20, 100), ('${OTHER}', 'Parish Book', 15, 10);
       insert into public.product_quantity_prices (product_id, min_quantity, price) values ('${BOOK}', 10, 18), ('${BOOK}', 25, 16);`);
   });

@@ -4,7 +4,7 @@
  * mistake taken back to shipped. Staff only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000006a1';
 const SHOPPER = '00000000-0000-4000-8000-0000000006b0';
@@ -15,6 +15,7 @@ const DELIVERED = '00000000-0000-4000-8000-000000000603';
 const FIXTURES = `
   insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'fixer@example.com', now()), ('${SHOPPER}', 'buyer@example.com', now());
   insert into public.staff_members (email) values ('fixer@example.com');
+  ${GOOGLE_IDENTITIES};
   insert into public.orders (id, customer_email, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at, tracking_number, tracking_carrier, shipped_at, delivered_at) values
     ('${PAID}', 'buyer@example.com', 'processing', 'paid', 22, 25, 47, '{"addressLine1": "1 Old Rd", "city": "London", "postalCode": "N1 1AA", "country": "GB", "phone": "+44 20 7946 0000"}', '{}', now(), null, null, null, null),
     ('${SHIPPED}', 'buyer@example.com', 'shipped', 'paid', 22, 15, 37, '{"line1": "2 Sent St", "city": "Sydney", "postal_code": "2000", "country": "AU"}', '{}', now(), '33ABC1234567', 'Australia Post', now(), null),

@@ -4,7 +4,7 @@
  * eleventh of what Australian buyers paid and kept; exports GST-free) and the Sydney day an order counts on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000005a1';
 const SHOPPER = '00000000-0000-4000-8000-0000000005b0';
@@ -23,6 +23,7 @@ const STAFF_CLAIMS = { sub: STAFF };
 const FIXTURES = `
   insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'sales-staff@example.com', now()), ('${SHOPPER}', 'bob@example.com', now());
   insert into public.staff_members (email) values ('sales-staff@example.com');
+  ${GOOGLE_IDENTITIES};
   insert into public.products (id, title, price, stock) values ('sales-a', 'Book A', 22, 50), ('sales-b', 'Book B', 15, 50);
   insert into public.orders (id, customer_email, customer_name, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at, refund_id, refunded_at) values
     ('00000000-0000-4000-8000-000000000501', 'Ann@example.com', 'Ann Lee', 'processing', 'paid', 44, 15, 59, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-01T23:00:00Z', null, null),

@@ -187,8 +187,17 @@ describe('tell me when it’s back', () => {
 
     expect(await follow(confirmation!, 'confirm')).toEqual({ status: 200, body: { state: 'confirmed', message: "Thank you for confirming! We'll email you once when the book is available." } });
     expect(await follow(confirmation!, 'confirm')).toMatchObject({ status: 200, body: { state: 'already' } });
-    // Confirmed: asking again is refused, saying so.
-    expect(await ask('ANN@example.com', 'back-a')).toEqual({ status: 409, body: { error: "You're already on the list for this book: we'll email you once when it's available." } });
+    // Confirmed: asking again answers exactly as a new address is answered; Ann's own inbox is told she is on the list
+    // (once a day), with the way off it.
+    const newcomer = await ask('dee@example.com', 'back-a');
+    expect(await ask('ANN@example.com', 'back-a')).toEqual(newcomer);
+    expect(newcomer).toEqual({ status: 200, body: { ok: true } });
+    const [note, ...more] = (await mailsTo(ann)).filter((m) => m.subject === "You're already on the list for Title back-a");
+    expect(more).toEqual([]);
+    expect(note!.text).toContain("we'll email you once when Title back-a is available");
+    expect(note!.text).toMatch(/unsubscribe with one click: http:\/\/[^\s]+\/newsletter\/unsubscribe#/);
+    expect(await ask(ann, 'back-a')).toEqual(newcomer);
+    expect(await mailsTo(ann)).toHaveLength(2);
 
     // Bo asks and never confirms; Cy asks and confirms.
     expect((await ask(bo, 'back-a')).status).toBe(200);

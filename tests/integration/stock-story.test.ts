@@ -8,7 +8,7 @@
  * caller only. Staff only for the history and the counts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000007a1';
 const SHOPPER = '00000000-0000-4000-8000-0000000007b0';
@@ -18,6 +18,7 @@ const ORDERS = ['00000000-0000-4000-8000-000000000701', '00000000-0000-4000-8000
 const FIXTURES = `
   insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'counter@example.com', now()), ('${SHOPPER}', 'reader@example.com', now());
   insert into public.staff_members (email) values ('counter@example.com');
+  ${GOOGLE_IDENTITIES};
   insert into public.products (id, title, price, stock, low_stock_level) values ('${BOOK}', 'Story Book', 20, 12, 10), ('sold-out-book', 'Sold Out', 20, 0, 10),
     ('quiet-book', 'Quiet Book', 20, 0, 10), ('expiring-book', 'Expiring Book', 20, 0, 10);
   insert into public.products (id, title, price, stock, low_stock_level, for_sale) values ('retired-book', 'Retired Book', 20, 5, 10, false);

@@ -89,6 +89,7 @@ export function generateOrdersSql(count: number, seed = 1): string {
   return `
     insert into auth.users (id, email, email_confirmed_at) values ('${SCALE_STAFF}', '${STAFF_EMAIL}', now()) on conflict do nothing;
     insert into public.staff_members (email) values ('${STAFF_EMAIL}') on conflict do nothing;
+    insert into auth.identities (provider_id, user_id, identity_data, provider) values ('${SCALE_STAFF}', '${SCALE_STAFF}', jsonb_build_object('email', '${STAFF_EMAIL}'), 'google') on conflict do nothing;
     insert into public.products (id, title, price, stock)
       select 'scale-book-' || b, 'Scale Book ' || b, 12 + (b * 7) % 23, 500 from generate_series(1, ${BOOKS}) b
       on conflict (id) do nothing;

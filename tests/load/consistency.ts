@@ -185,9 +185,10 @@ export async function checkConsistency(dataDir: string, initialStock: Map<string
     const usesOf = (code: string) => money.filter((o) => o.code === code && o.status !== 'cancelled').length;
     checks.push({
       name: 'no code used more often than it allows; the shoppers refused were told why',
-      // Refused while the last uses were held by checkouts still on their payment page, or once they were taken.
-      pass: overUsed.length === 0 && ledger.codeRefusals.every((r) => r.status === 'used_up' || r.status === 'held'),
-      detail: `${[...codes.values()].map((c) => `${c.code}: ${usesOf(c.code)} uses held${c.max_uses === null ? '' : ` of ${c.max_uses}`}`).join('; ')}; ${ledger.codeRefusals.length} checkouts refused (${[...new Set(ledger.codeRefusals.map((r) => r.status))].join(', ') || 'none'})`,
+      // Refused once the last use was paid for: a used-up code answers as one that does not exist. A payment that
+      // came after it is refunded, its order cancelled, so it is not counted.
+      pass: overUsed.length === 0 && ledger.codeRefusals.every((r) => r.status === 'not_valid'),
+      detail: `${[...codes.values()].map((c) => `${c.code}: ${usesOf(c.code)} uses taken${c.max_uses === null ? '' : ` of ${c.max_uses}`}`).join('; ')}; ${ledger.codeRefusals.length} checkouts refused (${[...new Set(ledger.codeRefusals.map((r) => r.status))].join(', ') || 'none'})`,
     });
 
     const byPaymentStatus: Record<string, number> = {};

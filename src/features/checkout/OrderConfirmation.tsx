@@ -15,7 +15,7 @@ import GiftMessageBox from '@/features/admin/GiftMessageBox';
 import { forgetAppliedCode } from './applied-code';
 import { announcePayment } from './payment-tabs';
 
-type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending'; refundDue?: boolean; duplicate?: boolean };
+type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending'; refundDue?: boolean; codeUsedUp?: boolean; duplicate?: boolean };
 
 function storedSessionId(): string | null {
   return new URLSearchParams(window.location.search).get('session_id') ?? localStorage.getItem(STORAGE_KEYS.checkoutSessionId);
@@ -129,7 +129,13 @@ export default function OrderConfirmation() {
     if (!sessionId) return void window.location.replace('/store');
     verifyPayment(sessionId).then(
       (payment) => {
-        if (payment.paymentStatus !== 'paid') return setState({ status: 'pending', refundDue: payment.paymentStatus === 'refund_due', duplicate: payment.paymentStatus === 'duplicate' });
+        if (payment.paymentStatus !== 'paid')
+          return setState({
+            status: 'pending',
+            refundDue: payment.paymentStatus === 'refund_due',
+            codeUsedUp: payment.paymentStatus === 'code_used_up',
+            duplicate: payment.paymentStatus === 'duplicate',
+          });
         clearCart();
         clearDraft();
         forgetAppliedCode();
@@ -160,9 +166,11 @@ export default function OrderConfirmation() {
         <p className="mt-3 text-slate-700">
           {state.duplicate
             ? 'This cart was already paid for on another payment page: that order stands, and this second payment is being refunded in full. You will receive an email with the details.'
-            : state.refundDue
-              ? 'We received your payment, but the last copies sold out moments before it arrived, so we could not fill your order. Your payment is being refunded in full, and you will receive an email with the details.'
-              : 'Your payment is still being processed. We will email you as soon as it is confirmed.'}
+            : state.codeUsedUp
+              ? "We received your payment, but the code's last use went to another order moments before it arrived, so we could not fill your order at that price. Your payment is being refunded in full, and you will receive an email with the details."
+              : state.refundDue
+                ? 'We received your payment, but the last copies sold out moments before it arrived, so we could not fill your order. Your payment is being refunded in full, and you will receive an email with the details.'
+                : 'Your payment is still being processed. We will email you as soon as it is confirmed.'}
         </p>
         <a href="/store" className="btn-primary mt-6">
           Return to Store

@@ -6,8 +6,8 @@
 import * as z from 'zod/mini';
 import { formatPrice } from '@/lib/format';
 
-/** `held`: the last uses are held by checkouts still on their payment page; they come back if those go unpaid. */
-const CODE_STATUSES = ['ok', 'not_valid', 'expired', 'used_up', 'held', 'spend_more', 'changed'] as const;
+/** A code that has not started, has ended or is used up is `not_valid`, as one that never existed: a guesser learns nothing. */
+const CODE_STATUSES = ['ok', 'not_valid', 'spend_more', 'changed'] as const;
 
 const money = z.coerce.number();
 export const codeAnswerSchema = z.object({
@@ -32,12 +32,6 @@ export function codeRefusal(answer: CodeAnswer): string | null {
       return null;
     case 'not_valid':
       return 'That code is not valid. Please check it and try again.';
-    case 'expired':
-      return 'That code has expired.';
-    case 'used_up':
-      return 'That code has been used up.';
-    case 'held':
-      return "This code's last uses are held by checkouts in progress. Please try again in a few minutes.";
     case 'spend_more':
       return `Spend ${formatPrice(answer.shortfall ?? 0)} more to use this code.`;
     case 'changed':

@@ -5,7 +5,7 @@
  *
  * An applied code stays with the checkout: it is kept in local storage (`$appliedCode`), so going back to the cart,
  * a reload or a second tab finds it applied again (checked anew against the cart), until the shopper removes it
- * or it stops applying (expired, used up); then it comes off and the shopper is told why.
+ * or it stops applying (ended, used up, switched off); then it comes off and the shopper is told why.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
@@ -92,7 +92,7 @@ export function usePromotionCode(lines: readonly CartLine[], email = '') {
       setMessage(null);
       $appliedCode.set('');
     },
-    /** The server refused the code when the order was placed (used up or held meanwhile): off, with its reason. */
+    /** The server refused the code when the order was placed (it stopped applying meanwhile): off, with its reason. */
     refused: (answer: CodeAnswer) => {
       setApplied(null);
       setMessage(codeRefusal(answer));

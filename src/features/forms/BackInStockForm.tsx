@@ -18,10 +18,11 @@ export default function BackInStockForm({ productId, title }: { productId: strin
     answered: ({ outcome, message }, form, { email }) => {
       if (outcome === 'failed') return toast({ title: 'We could not add you to the list', description: 'Please try again later.', variant: 'error' });
       if (outcome === 'stored') {
-        setDone(`Almost done: we've sent an email to ${email}. Confirm from it, and we'll email you once when ${title} is available.`);
+        // The same words whether the address is new or already on the list: its inbox says which.
+        setDone(`Almost done: please check your inbox at ${email} for the email we have sent you about ${title}.`);
         form.reset();
       } else {
-        // Already on the list, or the book can be bought now: the server's own words.
+        // The book can be bought now, or is not in the shop: the server's own words.
         setDone(message ?? `We'll email ${email} once when ${title} is available.`);
       }
     },

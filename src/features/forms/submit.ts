@@ -7,14 +7,15 @@ import type { NotificationRequest } from './notification';
 const SUBMIT_PATH = '/api/send-notification';
 
 /**
- * stored: 200; duplicate: 409 (already on the list); refused: 403 (the bot-check failed); rejected: another 4xx
- * whose message the visitor can act on (a book that can be bought now, or is not in the shop); failed: anything else.
+ * stored: 200 (for a sign-up: whatever the address, new or already on the list, so the answer tells a stranger
+ * nothing); refused: 403 (the bot-check failed); rejected: another 4xx whose message the visitor can act on (a book
+ * that can be bought now, or is not in the shop); failed: anything else.
  */
-type SubmitOutcome = 'stored' | 'duplicate' | 'refused' | 'rejected' | 'failed';
+type SubmitOutcome = 'stored' | 'refused' | 'rejected' | 'failed';
 
 export interface SubmitAnswer {
   outcome: SubmitOutcome;
-  /** The server's own words, for a duplicate or a rejection. */
+  /** The server's own words, for a rejection. */
   message?: string;
 }
 
@@ -29,7 +30,6 @@ export async function submitForm(body: NotificationRequest, fetchImpl: typeof fe
     if (response.status === 403) return { outcome: 'refused' };
     const detail = await response.text().catch(() => '');
     const message = errorMessage(detail);
-    if (response.status === 409) return { outcome: 'duplicate', message };
     if ((response.status === 404 || response.status === 422) && message) return { outcome: 'rejected', message };
     console.error(`[${body.type}] ${response.status} ${detail}`.trim());
     return { outcome: 'failed' };

@@ -3,7 +3,9 @@
  * { external: { google, email, … }, disable_signup, mailer_autoconfirm, … }.
  * Shoppers sign in with Google. Staff access is granted to an email address (`npm run staff -- add`), so
  * nobody may be able to hold an account under an address they have not proved is theirs: either email
- * sign-up is off, or it sends a confirmation first.
+ * sign-up is off, or it sends a confirmation first. Anonymous sign-ins must be off too (`external.anonymous_users`):
+ * an anonymous user can set any address with updateUser({ email }), confirmed at once where "Confirm email" is off.
+ * The database refuses anonymous users staff access either way; the doctor keeps the door shut at Auth as well.
  */
 import { z } from 'zod';
 import type { CheckResult, DoctorContext } from '../types';
@@ -67,6 +69,10 @@ export async function checkSupabaseAuth(context: DoctorContext): Promise<CheckRe
     fixes.push(
       `Supabase → Authentication → Sign In / Providers → Google: enable it with the OAuth client from Google Cloud, and add ${new URL('/auth/callback', context.site).href} to Authentication → URL Configuration → Redirect URLs.`,
     );
+  }
+  if (settings.external.anonymous_users === true) {
+    problems.push('anonymous sign-ins are on');
+    fixes.push('Supabase → Authentication → Sign In / Providers: turn "Allow anonymous sign-ins" off (the shop never uses them).', WHY);
   }
   if (emailSignUp && settings.mailer_autoconfirm) {
     problems.push('email sign-up is on and accounts are confirmed without any email (mailer_autoconfirm)');
