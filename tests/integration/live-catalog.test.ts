@@ -72,7 +72,11 @@ describe('the live catalog answer', () => {
     expect((await purge(await tokenOf(publisher))).status).toBe(200);
     const before = await stockOf();
     // Changed behind the cache's back (no purge): only a read of the database could show it.
-    await t.service().from('products').update({ stock: (before ?? 0) + 7 }).eq('id', BOOK);
+    await t
+      .service()
+      .from('products')
+      .update({ stock: (before ?? 0) + 7 })
+      .eq('id', BOOK);
     const redirect = await fetch(`${t.url}${LIVE_CATALOG_PATH}?none=1`, { redirect: 'manual' });
     expect(redirect.status).toBe(301);
     expect(redirect.headers.get('location')).toBe(LIVE_CATALOG_PATH);
