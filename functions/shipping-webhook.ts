@@ -16,6 +16,7 @@ import { SHIPPING_PLATFORM_NOT_SET_UP, selectEmailProvider, selectShippingPlatfo
 import { UnreadableTrackingEvent } from './_lib/providers/starshipit';
 import { platformActor, recordTrackingEvent, retryShipments } from './_lib/shipments';
 import { serviceClient } from './_lib/supabase-admin';
+import { siteOrigin } from './_lib/runtime';
 
 export default handle(async (request) => {
   if (request.method !== 'POST') return problem(405, 'Use POST with the tracking event as JSON.');
@@ -23,7 +24,7 @@ export default handle(async (request) => {
   // Only what a tracking event needs: a deploy's payment settings have nothing to do with it.
   const platform = selectShippingPlatform(env);
   if (!platform) return problem(503, SHIPPING_PLATFORM_NOT_SET_UP);
-  const services = { email: selectEmailProvider(env), siteOrigin: env.SITE_URL ?? new URL(request.url).origin };
+  const services = { email: selectEmailProvider(env), siteOrigin: siteOrigin(env, request) };
   const raw = await readBodyText(request);
   let event: Awaited<ReturnType<typeof platform.readWebhook>>;
   try {
