@@ -173,13 +173,18 @@ describe('the tracking webhook', () => {
       last_updated_date: at,
     });
 
-  it('a forged, a replayed and an unknown-order event change nothing; delivered completes the order', async () => {
+  /** A paid order sent to the platform and labelled, with its history so far. */
+  async function labelledOrder() {
     const platform = countingPlatform();
     const order = await paidOrder();
     await fulfilOrder(t.service(), services(platform), order.id);
     const label = await printLabel(t.service(), platform, order.id, 'publisher@example.com');
     if (!label.ok) throw new Error(label.message);
-    const before = await historyOf(order.id);
+    return { order, label, before: await historyOf(order.id) };
+  }
+
+  it('a forged, a replayed and an unknown-order event change nothing; delivered completes the order', async () => {
+    const { order, label, before } = await labelledOrder();
 
     const inTransit = event(order.number, label.trackingNumber, 'InTransit', hoursAgo(30));
     const forged = await post(inTransit, signStarshipitBody('not-the-secret', inTransit));
@@ -207,12 +212,7 @@ describe('the tracking webhook', () => {
   });
 
   it('a signed event older than a few days by its own time is logged and ignored; the order is unchanged', async () => {
-    const platform = countingPlatform();
-    const order = await paidOrder();
-    await fulfilOrder(t.service(), services(platform), order.id);
-    const label = await printLabel(t.service(), platform, order.id, 'publisher@example.com');
-    if (!label.ok) throw new Error(label.message);
-    const before = await historyOf(order.id);
+    const { order, label, before } = await labelledOrder();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const captured = event(order.number, label.trackingNumber, 'Delivered', hoursAgo(24 * TRACKING_EVENT_MAX_AGE_DAYS + 1));
     const answer = await post(captured, signStarshipitBody(LOCAL_WEBHOOK_SECRET, captured));
