@@ -12,6 +12,7 @@ import { marketingIdentity } from './_lib/mail-links';
 import { sendNewsletterBatches } from './_lib/newsletter';
 import { selectEmailProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
+import { siteOrigin } from './_lib/runtime';
 
 /** How long one call keeps sending before it hands back (well inside a function's time limit). */
 const SEND_BUDGET_MS = 6000;
@@ -19,7 +20,7 @@ const SEND_BUDGET_MS = 6000;
 const bodySchema = z.object({ newsletterId: z.uuid('newsletterId must be a newsletter id') });
 
 export default staffEndpoint(bodySchema, async ({ request, env, body }) => {
-  const sender = { db: serviceClient(env), email: selectEmailProvider(env), identity: marketingIdentity(env, env.SITE_URL ?? new URL(request.url).origin) };
+  const sender = { db: serviceClient(env), email: selectEmailProvider(env), identity: marketingIdentity(env, siteOrigin(env, request)) };
   let progress: Awaited<ReturnType<typeof sendNewsletterBatches>>;
   try {
     progress = await sendNewsletterBatches(sender, body.newsletterId, Date.now() + SEND_BUDGET_MS);

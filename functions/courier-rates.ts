@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { CheckoutRejection, cartInput, country, priceCart, quotesFor } from './_lib/checkout';
 import { handle, json, readJsonBody, type FunctionConfig } from './_lib/http';
+import { admitLookup, lookupSessionInput } from './_lib/lookup-session';
 import { selectShippingRates } from './_lib/providers/select';
 import { goodsAfterCode, promotionCodeInput } from './_lib/promotion-codes';
 import { serviceClient } from './_lib/supabase-admin';
@@ -24,16 +25,20 @@ const body = z
     cart: cartInput,
     /** The code the shopper applied: free shipping is judged on the goods after it. */
     promotionCode: promotionCodeInput,
+    /** The checkout page's look-up session (functions/_lib/lookup-session.ts). */
+    lookupSession: lookupSessionInput,
   })
   .refine((request) => request.deliveryCountry !== 'AU' || request.deliveryPostcode.length > 0, { message: 'deliveryPostcode is required', path: ['deliveryPostcode'] });
 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);
   if ('response' in parsed) return parsed.response;
-  const { deliveryPostcode, deliverySuburb, deliveryState, deliveryCountry, cart, promotionCode } = parsed.data;
+  const { deliveryPostcode, deliverySuburb, deliveryState, deliveryCountry, cart, promotionCode, lookupSession } = parsed.data;
   const env = readServerEnv();
+  const db = serviceClient(env);
+  const admitted = await admitLookup(env, db, request, lookupSession, 'rates');
+  if ('response' in admitted) return admitted.response;
   try {
-    const db = serviceClient(env);
     const { lines, subtotal } = await priceCart(db, cart);
     const goods = await goodsAfterCode(db, promotionCode, subtotal);
     const result = await quotesFor(selectShippingRates(env), lines, goods, { postalCode: deliveryPostcode, city: deliverySuburb, state: deliveryState, country: deliveryCountry });

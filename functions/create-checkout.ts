@@ -17,6 +17,7 @@ import { CartCheckoutOpen, createOrder, linkCheckoutSession, openCheckoutsOfCart
 import { cartKey, closeOtherPages, reusablePage } from './_lib/cart-checkout';
 import { selectPaymentProvider, selectShippingRates } from './_lib/providers/select';
 import { serviceClient, userIdFromRequest } from './_lib/supabase-admin';
+import { siteOrigin } from './_lib/runtime';
 
 const body = z
   .object({
@@ -40,7 +41,7 @@ const body = z
 
 /** Return addresses must be on this site: a checkout can't be made to send a buyer elsewhere. */
 function sameOrigin(url: string | undefined, origin: string, fallback: string): string | null {
-  if (!url) return `${origin}${fallback}`;
+  if (!url) return fallback;
   return new URL(url).origin === origin ? url : null;
 }
 
@@ -48,13 +49,16 @@ export default handle(async (request) => {
   const parsed = await readJsonBody(request, body);
   if ('response' in parsed) return parsed.response;
   const { cartItems, shippingDetails, customerEmail, gift, reminderConsent, promotionCode, cartId } = parsed.data;
+  // The page's own origin is where it may return to (a deploy preview's too); a missing address is made from the
+  // shop's configured origin, never from the request's.
   const origin = new URL(request.url).origin;
-  const successUrl = sameOrigin(parsed.data.successUrl, origin, '/order-confirmation?session_id={CHECKOUT_SESSION_ID}');
-  const cancelUrl = sameOrigin(parsed.data.cancelUrl, origin, '/cart');
+  const env = readServerEnv();
+  const home = siteOrigin(env, request);
+  const successUrl = sameOrigin(parsed.data.successUrl, origin, `${home}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`);
+  const cancelUrl = sameOrigin(parsed.data.cancelUrl, origin, `${home}/cart`);
   if (!successUrl || !cancelUrl) return problem(400, 'successUrl and cancelUrl must be addresses on this site.');
   const success = successUrl.includes('{CHECKOUT_SESSION_ID}') ? successUrl : `${successUrl}${successUrl.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
 
-  const env = readServerEnv();
   const payments = selectPaymentProvider(env);
   const db = serviceClient(env);
   try {

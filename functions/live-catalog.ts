@@ -4,12 +4,14 @@
  * read about once per cache period, and again after a purge.
  */
 import { readServerEnv } from '../src/config/env';
-import { LIVE_CATALOG_CACHE_HEADERS, type LiveCatalogAnswer } from '../src/features/catalog/live-answer';
+import { CACHE_KEY_QUERY_PARAM, LIVE_CATALOG_CACHE_HEADERS, LIVE_CATALOG_REDIRECT_HEADERS, type LiveCatalogAnswer } from '../src/features/catalog/live-answer';
 import { handle, json, type FunctionConfig } from './_lib/http';
 import { readLiveCatalog } from './_lib/live-catalog';
 import { serviceClient } from './_lib/supabase-admin';
 
-export default handle(async () => {
+export default handle(async (request) => {
+  // The one parameter the CDN keys by: a request naming it gets the redirect (kept by the CDN), never a read.
+  if (new URL(request.url).searchParams.has(CACHE_KEY_QUERY_PARAM)) return new Response(null, { status: 301, headers: LIVE_CATALOG_REDIRECT_HEADERS });
   const answer: LiveCatalogAnswer = { products: await readLiveCatalog(serviceClient(readServerEnv())) };
   return json(answer, 200, LIVE_CATALOG_CACHE_HEADERS);
 });

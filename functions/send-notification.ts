@@ -36,6 +36,7 @@ import { serviceClient } from './_lib/supabase-admin';
 import { selectEmailProvider, selectHumanCheck } from './_lib/providers/select';
 import type { EmailMessage } from './_lib/providers/email';
 import type { HumanCheckResult } from './_lib/providers/human-check';
+import { siteOrigin } from './_lib/runtime';
 
 export const config: FunctionConfig = {
   path: '/api/send-notification',
@@ -145,7 +146,7 @@ async function requestQuote(env: ServerEnv, request: Request, body: QuoteNotific
   const titles = new Map((books.data ?? []).map((b: { id: string; title: string }) => [b.id, b.title]));
   const email = selectEmailProvider(env);
   try {
-    await email.send({ ...quoteNotice(body, titles, notificationRecipient(env), env.SITE_URL ?? new URL(request.url).origin), idempotencyKey: `quote-request-${answer.id}` });
+    await email.send({ ...quoteNotice(body, titles, notificationRecipient(env), siteOrigin(env, request)), idempotencyKey: `quote-request-${answer.id}` });
   } catch (sendError) {
     console.error(`[send-notification] ${email.name} could not send the quote request notice; the request is stored.`, sendError);
   }
@@ -167,7 +168,7 @@ const requestAnswer = z.discriminatedUnion('action', [
  */
 async function signUp(env: ServerEnv, request: Request, body: Exclude<NotificationRequest, ContactNotification | QuoteNotification>): Promise<Response> {
   const db = serviceClient(env);
-  const identity = marketingIdentity(env, env.SITE_URL ?? new URL(request.url).origin);
+  const identity = marketingIdentity(env, siteOrigin(env, request));
   let what: SignUp = { list: 'newsletter' };
   const { data, error } =
     body.type === 'newsletter'

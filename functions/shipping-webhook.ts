@@ -4,7 +4,8 @@
  * repeat changes nothing; an event for an order the shop never sent is logged and answered 200, so the platform
  * stops retrying. Lodged or in transit ships the order (if it was not yet); delivered completes it. An event for an
  * order the publisher cancelled and refunded (a parcel labelled at the platform itself) leaves it cancelled, and
- * the publisher is emailed once.
+ * the publisher is emailed once. An event older than TRACKING_EVENT_MAX_AGE_DAYS by its own signed time is logged
+ * and ignored.
  */
 import { readServerEnv } from '../src/config/env';
 import { orderNumber } from '../src/lib/format';
@@ -16,6 +17,13 @@ import { SHIPPING_PLATFORM_NOT_SET_UP, selectEmailProvider, selectShippingPlatfo
 import { UnreadableTrackingEvent } from './_lib/providers/starshipit';
 import { platformActor, recordTrackingEvent, retryShipments } from './_lib/shipments';
 import { serviceClient } from './_lib/supabase-admin';
+import { siteOrigin } from './_lib/runtime';
+
+/**
+ * How old a tracking event may be, by its own time: the platform sends within minutes and retries for hours, so an
+ * older one is a replay of a captured body (logged, answered 200 so nothing retries it, and changing nothing).
+ */
+export const TRACKING_EVENT_MAX_AGE_DAYS = 3;
 
 export default handle(async (request) => {
   if (request.method !== 'POST') return problem(405, 'Use POST with the tracking event as JSON.');
@@ -23,7 +31,7 @@ export default handle(async (request) => {
   // Only what a tracking event needs: a deploy's payment settings have nothing to do with it.
   const platform = selectShippingPlatform(env);
   if (!platform) return problem(503, SHIPPING_PLATFORM_NOT_SET_UP);
-  const services = { email: selectEmailProvider(env), siteOrigin: env.SITE_URL ?? new URL(request.url).origin };
+  const services = { email: selectEmailProvider(env), siteOrigin: siteOrigin(env, request) };
   const raw = await readBodyText(request);
   let event: Awaited<ReturnType<typeof platform.readWebhook>>;
   try {
@@ -38,6 +46,12 @@ export default handle(async (request) => {
       return problem(400, `${error.message} Send order_number, tracking_status and last_updated_date as Starshipit does.`);
     }
     throw error;
+  }
+  // The event's own time is inside what the platform signed: a body captured and sent again later is past it.
+  const ageDays = (Date.now() - Date.parse(event.occurredAt)) / 86_400_000;
+  if (ageDays > TRACKING_EVENT_MAX_AGE_DAYS) {
+    console.warn(`[shipping-webhook] ignored ${event.status} for order ${event.orderNumber}: the event is from ${event.occurredAt}, over ${TRACKING_EVENT_MAX_AGE_DAYS} days ago`);
+    return json({ received: true, outcome: 'too_old' });
   }
   const db = serviceClient(env);
   const outcome = await recordTrackingEvent(db, platform, event);

@@ -1,6 +1,6 @@
 /**
  * The local server's stand-in for Netlify's CDN cache of function answers, following the same headers:
- * a GET answer that opts in with `Netlify-CDN-Cache-Control` (else `CDN-Cache-Control`, else a public
+ * a GET answer (a 200, or a permanent redirect) that opts in with `Netlify-CDN-Cache-Control` (else `CDN-Cache-Control`, else a public
  * `Cache-Control`) is kept for its `s-maxage`/`max-age`, then served stale for its `stale-while-revalidate`
  * while one request refreshes it in the background; `Netlify-Cache-Tag` (or `Cache-Tag`) names the tags a
  * purge drops it by. An answer is kept under its path and query string, or, when its `Netlify-Vary` says
@@ -19,6 +19,9 @@ export interface CacheDirectives {
   /** Seconds past that it may be served stale while it is refreshed. */
   staleWhileRevalidate: number;
 }
+
+/** The answers kept: a success, and a permanent redirect (which the live catalog answers a keyed query with). */
+const CACHED_STATUSES = new Set([200, 301, 308]);
 
 const CDN_ONLY_HEADERS = ['netlify-cdn-cache-control', 'cdn-cache-control', 'netlify-cache-tag', 'cache-tag'];
 
@@ -180,7 +183,7 @@ export class LocalCdnCache {
       this.stats.originCalls += 1;
       const response = await origin();
       const body = new Uint8Array(await response.arrayBuffer());
-      const directives = response.status === 200 ? cacheDirectives(response.headers) : null;
+      const directives = CACHED_STATUSES.has(response.status) ? cacheDirectives(response.headers) : null;
       const vary = queryVary(response.headers);
       const headers: Array<[string, string]> = [];
       response.headers.forEach((value, name) => {

@@ -22,6 +22,7 @@ import type { EmailMessage, EmailProvider } from './providers/email';
 import type { PaymentProvider, PaymentSession } from './providers/payments';
 import { sellerIdentity } from './tax-invoice';
 import type { Seller } from '../../src/features/invoice/tax-invoice';
+import { siteOrigin } from './runtime';
 
 export type { FulfilmentResult };
 
@@ -50,7 +51,7 @@ export function fulfilmentServices(env: ServerEnv, request: Request, payments: P
   return {
     email: selectEmailProvider(env),
     payments,
-    siteOrigin: env.SITE_URL ?? new URL(request.url).origin,
+    siteOrigin: siteOrigin(env, request),
     notifyTo: notificationRecipient(env),
     cdn: selectCdnCache(env),
     seller: sellerIdentity(env),

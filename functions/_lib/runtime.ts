@@ -31,3 +31,15 @@ export class ConfigurationError extends Error {
     super(message);
   }
 }
+
+/**
+ * The shop's public origin, for the links in emails and the pages a payment returns to: SITE_URL, else the
+ * address Netlify gives a deployed function (`URL`, the site's main address); the request's own origin only on
+ * the local server. Never a deploy's request Host, which whoever sends the request chooses.
+ */
+export function siteOrigin(env: ServerEnv, request: Request): string {
+  const configured = env.SITE_URL ?? env.URL;
+  if (configured) return new URL(configured).origin;
+  if (localStandInsAllowed(env)) return new URL(request.url).origin;
+  throw new ConfigurationError('SITE_URL is not set for the functions: links in emails and payment pages cannot be made.');
+}

@@ -8,6 +8,9 @@ export const LOCALE = 'en-AU' as const;
 /** The shop's days are Sydney's: sales days, slips and the back office's dates, wherever the screen is (the database's functions that count days name the same zone in their SQL; tests/integration/shop-time-zone.test.ts keeps them in step). */
 export const SHOP_TIME_ZONE = 'Australia/Sydney' as const;
 
+/** Google Analytics 4's tag, the one script the shop loads from Google (the CSP allows exactly its host). */
+export const GTAG_SCRIPT_URL = 'https://www.googletagmanager.com/gtag/js';
+
 /** Allowed shipping destinations, ISO 3166-1 alpha-2. */
 export const ALLOWED_COUNTRIES = ['AU', 'US', 'GB', 'CA', 'NZ', 'IE'] as const;
 export type CountryCode = (typeof ALLOWED_COUNTRIES)[number];

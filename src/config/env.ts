@@ -15,7 +15,7 @@ const server = (description: string): EnvVar => ({ context: 'server', descriptio
 const client = (description: string): EnvVar => ({ context: 'client', description });
 
 export const ENV_VARS = {
-  SITE_URL: server('Public origin of the deployed site, used for canonical URLs and the sitemap (e.g. https://www.example.com.au).'),
+  SITE_URL: server('Public origin of the deployed site, used for canonical URLs, the sitemap and every link in an email (e.g. https://www.example.com.au).'),
   PUBLIC_SUPABASE_URL: client('Hosted Supabase project URL. Unset: the embedded backend on the local server.'),
   PUBLIC_SUPABASE_ANON_KEY: client('Hosted Supabase anon (public) key, sent by the browser; RLS protects the data.'),
   PUBLIC_GA4_ID: client('Google Analytics 4 measurement ID (G-XXXX). Unset: no analytics script is loaded.'),

@@ -10,25 +10,32 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { GTAG_SCRIPT_URL } from '../config/constants';
 
 /**
- * Everything but the inline scripts' hashes. Google Analytics 4 needs the hosts Google lists for it: its tag
- * from *.googletagmanager.com, hits to the regional *.google-analytics.com and *.analytics.google.com
- * collectors (img-src already allows any https image).
+ * Everything but the inline scripts' hashes, for the build's Supabase project. Exact hosts where the shop knows
+ * them: Google Analytics 4's one tag host (any GTM container on a wildcard could run script), the project's own
+ * Supabase URL (https and, for realtime, wss) from the build's PUBLIC_SUPABASE_URL (unset, the embedded backend
+ * answers on the site's own origin). GA4's hits go to the regional *.google-analytics.com and
+ * *.analytics.google.com collectors Google lists for it (img-src already allows any https image).
  */
-const CSP_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
-  'default-src': ["'self'"],
-  'script-src': ["'self'", 'https://*.googletagmanager.com', 'https://challenges.cloudflare.com'],
-  'style-src': ["'self'", "'unsafe-inline'"],
-  'img-src': ["'self'", 'data:', 'https:'],
-  'font-src': ["'self'"],
-  'connect-src': ["'self'", 'https://*.supabase.co', 'wss://*.supabase.co', 'https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
-  'frame-src': ['https://challenges.cloudflare.com', 'https://checkout.stripe.com'],
-  'form-action': ["'self'", 'https://checkout.stripe.com'],
-  'base-uri': ["'self'"],
-  'object-src': ["'none'"],
-  'frame-ancestors': ["'none'"],
-};
+export function cspDirectives(supabaseUrl: string | undefined): Readonly<Record<string, readonly string[]>> {
+  const supabase = supabaseUrl ? new URL(supabaseUrl) : undefined;
+  const gtag = new URL(GTAG_SCRIPT_URL).origin;
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", gtag, 'https://challenges.cloudflare.com'],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'https:'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'", ...(supabase ? [`https://${supabase.host}`, `wss://${supabase.host}`] : []), 'https://*.google-analytics.com', 'https://*.analytics.google.com', gtag],
+    'frame-src': ['https://challenges.cloudflare.com', 'https://checkout.stripe.com'],
+    'form-action': ["'self'", 'https://checkout.stripe.com'],
+    'base-uri': ["'self'"],
+    'object-src': ["'none'"],
+    'frame-ancestors': ["'none'"],
+  };
+}
 
 /** The inline scripts of a page, as the browser runs them (JSON-LD and other data blocks are not scripts). */
 export function inlineScripts(html: string): string[] {
@@ -38,9 +45,9 @@ export function inlineScripts(html: string): string[] {
 export const scriptHash = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 
 /** The policy allowing these inline scripts, sorted so the same pages give the same header. */
-export function contentSecurityPolicy(scripts: Iterable<string>): string {
+export function contentSecurityPolicy(scripts: Iterable<string>, supabaseUrl?: string): string {
   const hashes = [...new Set(Array.from(scripts, scriptHash))].sort();
-  return Object.entries(CSP_DIRECTIVES)
+  return Object.entries(cspDirectives(supabaseUrl))
     .map(([name, sources]) => [name, ...(name === 'script-src' ? [sources[0], ...hashes, ...sources.slice(1)] : sources)].join(' '))
     .join('; ');
 }
@@ -54,7 +61,8 @@ async function htmlFiles(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.html')).map((entry) => join(entry.parentPath, entry.name));
 }
 
-export function securityHeaders(): AstroIntegration {
+/** `supabaseUrl`: the build's PUBLIC_SUPABASE_URL, the one Supabase project the pages may talk to. */
+export function securityHeaders(supabaseUrl = process.env.PUBLIC_SUPABASE_URL): AstroIntegration {
   return {
     name: 'security-headers',
     hooks: {
@@ -62,7 +70,7 @@ export function securityHeaders(): AstroIntegration {
         const out = fileURLToPath(dir);
         const scripts = new Set<string>();
         for (const file of await htmlFiles(out)) for (const script of inlineScripts(await readFile(file, 'utf8'))) scripts.add(script);
-        await writeFile(join(out, '_headers'), headersFile(contentSecurityPolicy(scripts)));
+        await writeFile(join(out, '_headers'), headersFile(contentSecurityPolicy(scripts, supabaseUrl || undefined)));
         logger.info(`_headers: Content-Security-Policy allowing ${scripts.size} inline script(s) by hash`);
       },
     },

@@ -134,8 +134,10 @@ const SHOPPER_ADDRESS = { fullName: 'Test Shopper', addressLine1: '1 Church St',
  */
 export async function buysThroughCheckout(request: APIRequestContext, productId: string, quantity: number, email: string): Promise<string> {
   const cart = [{ id: productId, quantity }];
+  // The checkout page's look-up session (the request context keeps the visitor cookie that comes with it).
+  const { session } = (await (await request.post('/api/lookup-session')).json()) as { session: string };
   const rates = await request.post('/api/courier-rates', {
-    data: { deliveryPostcode: SHOPPER_ADDRESS.postalCode, deliverySuburb: SHOPPER_ADDRESS.city, deliveryState: SHOPPER_ADDRESS.state, deliveryCountry: 'AU', cart },
+    data: { deliveryPostcode: SHOPPER_ADDRESS.postalCode, deliverySuburb: SHOPPER_ADDRESS.city, deliveryState: SHOPPER_ADDRESS.state, deliveryCountry: 'AU', cart, lookupSession: session },
   });
   expect(rates.ok(), await rates.text()).toBe(true);
   const methodId = ((await rates.json()) as { quotes: Array<{ id: string }> }).quotes[0]!.id;

@@ -448,11 +448,11 @@ describe('the live site', () => {
     const headers = netlifyHeaders();
     standIns.state.siteHeaders = {
       ...headers,
-      'Content-Security-Policy': headers['Content-Security-Policy']!.replace(' https://*.supabase.co', '').replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
+      'Content-Security-Policy': headers['Content-Security-Policy']!.replace(' https://*.google-analytics.com', '').replace("frame-ancestors 'none'", "frame-ancestors 'self'"),
     };
     const result = line(await doctor(goodEnv(standIns)), 'Security headers');
     expect(result.status).toBe('fail');
-    expect(result.detail).toBe("Content-Security-Policy differs: connect-src lacks https://*.supabase.co; frame-ancestors lacks 'none' and adds 'self'");
+    expect(result.detail).toBe("Content-Security-Policy differs: connect-src lacks https://*.google-analytics.com; frame-ancestors lacks 'none' and adds 'self'");
   });
 
   it('a changed X-Frame-Options fails, quoting both values', async () => {

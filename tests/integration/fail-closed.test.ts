@@ -20,6 +20,7 @@ import {
   selectShippingPlatform,
 } from '../../functions/_lib/providers/select';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { ConfigurationError, siteOrigin } from '../../functions/_lib/runtime';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 const NETLIFY_RUNTIME = { SITE_ID: '3f1c2a9e-0000-4000-8000-000000000000', SITE_NAME: 'catholic-kids-books', URL: 'https://shop.example.com.au' };
@@ -138,5 +139,21 @@ describe('a deploy without the Turnstile secret fails closed', () => {
     expect(() => selectHumanCheck(readServerEnv({}))).toThrow(/TURNSTILE_SECRET_KEY is not set/);
     expect(selectHumanCheck(readServerEnv({ TURNSTILE_SECRET_KEY: '1x0000000000000000000000000000000AA', ...NETLIFY_RUNTIME })).verifies).toBe(true);
     expect((await post('send-notification', { ...newsletter, data: { email: 'local-subscriber@example.com.au' } })).status).toBe(200);
+  });
+});
+
+describe('links in emails and return pages come from the shop’s address, never a deploy’s request Host', () => {
+  const forged = new Request('https://attacker.example/api/send-notification', { method: 'POST' });
+
+  it('SITE_URL first, then the address Netlify gives the deploy; the request’s origin only on the local server', () => {
+    expect(siteOrigin(readServerEnv({ ...NETLIFY_RUNTIME, SITE_URL: 'https://www.kids-books.com.au/' }), forged)).toBe('https://www.kids-books.com.au');
+    expect(siteOrigin(readServerEnv({ ...NETLIFY_RUNTIME }), forged)).toBe('https://shop.example.com.au');
+    expect(siteOrigin(readServerEnv({ SHOP_LOCAL_SERVER: '1' }), new Request('http://localhost:4321/api/x'))).toBe('http://localhost:4321');
+  });
+
+  it('a deploy with neither refuses to make a link (a 503 that names SITE_URL in the log)', () => {
+    const { URL: _netlifyUrl, ...withoutUrl } = NETLIFY_RUNTIME;
+    expect(() => siteOrigin(readServerEnv({ ...withoutUrl, SHOP_LOCAL_SERVER: '1' }), forged)).toThrow(ConfigurationError);
+    expect(() => siteOrigin(readServerEnv({ ...withoutUrl }), forged)).toThrow(/SITE_URL is not set for the functions/);
   });
 });

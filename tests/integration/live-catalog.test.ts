@@ -7,7 +7,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_CATALOG_CACHE_HEADERS, LIVE_CATALOG_PATH } from '../../src/features/catalog/live-answer';
 import { productFromRow } from '../../src/features/catalog/product';
-import { config as liveCatalogConfig } from '../../functions/live-catalog';
+import liveCatalog, { config as liveCatalogConfig } from '../../functions/live-catalog';
+import { LocalCdnCache } from '../../local/cdn-cache';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 let t: TestShop;
@@ -65,6 +66,42 @@ describe('the live catalog answer', () => {
     expect(await statusFor('?x=2')).toBe('"Netlify Edge"; hit');
     expect(await statusFor('?utm_source=newsletter&fbclid=abc')).toBe('"Netlify Edge"; hit');
     expect(await statusFor('')).toBe('"Netlify Edge"; hit');
+  });
+
+  it('is one cached answer for `?none=…` too: the one parameter the CDN keys by is redirected, never read', async () => {
+    expect((await purge(await tokenOf(publisher))).status).toBe(200);
+    const before = await stockOf();
+    // Changed behind the cache's back (no purge): only a read of the database could show it.
+    await t
+      .service()
+      .from('products')
+      .update({ stock: (before ?? 0) + 7 })
+      .eq('id', BOOK);
+    const redirect = await fetch(`${t.url}${LIVE_CATALOG_PATH}?none=1`, { redirect: 'manual' });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('location')).toBe(LIVE_CATALOG_PATH);
+    expect((await fetch(`${t.url}${LIVE_CATALOG_PATH}?none=1`, { redirect: 'manual' })).headers.get('cache-status')).toBe('"Netlify Edge"; hit');
+    for (const query of ['?none=1', '?none=2', '?x=1', '?none=3&x=2']) {
+      const response = await fetch(`${t.url}${LIVE_CATALOG_PATH}${query}`);
+      const body = (await response.json()) as { products: unknown[] };
+      expect(body.products.map(productFromRow).find((p) => p.id === BOOK)?.stock, query).toBe(before);
+    }
+    await t.service().from('products').update({ stock: before }).eq('id', BOOK);
+  });
+
+  it('runs the function once for the bare path and once per new `?none=…` (a redirect), and never again', async () => {
+    const cache = new LocalCdnCache();
+    const calls: string[] = [];
+    const ask = (target: string) =>
+      cache.answer(target, () => {
+        calls.push(target);
+        return liveCatalog(new Request(`${t.url}${target}`));
+      });
+    for (const target of [LIVE_CATALOG_PATH, `${LIVE_CATALOG_PATH}?none=1`, `${LIVE_CATALOG_PATH}?none=1`, `${LIVE_CATALOG_PATH}?x=1`, LIVE_CATALOG_PATH]) {
+      await (await ask(target)).arrayBuffer();
+    }
+    expect(calls).toEqual([LIVE_CATALOG_PATH, `${LIVE_CATALOG_PATH}?none=1`]);
+    expect((await ask(`${LIVE_CATALOG_PATH}?none=1`)).status).toBe(301);
   });
 
   it('leaves out a product taken off sale (after a purge)', async () => {

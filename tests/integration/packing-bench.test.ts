@@ -15,6 +15,7 @@ import { createLocalShipping, LOCAL_WEBHOOK_SECRET, localShipments } from '../..
 import type { ShippingPlatform } from '../../functions/_lib/providers/shipping-platform';
 import { signStarshipitBody } from '../../functions/_lib/providers/starshipit';
 import { joinLabels, printLabel } from '../../functions/_lib/shipments';
+import { TRACKING_EVENT_MAX_AGE_DAYS } from '../../functions/shipping-webhook';
 import { isAuspostTrackingNumber } from '../../src/features/admin/shipment';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
@@ -155,6 +156,9 @@ describe('labels', () => {
   });
 });
 
+/** A time the platform could send an event at: recent, by the event's own clock. */
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+
 describe('the tracking webhook', () => {
   const post = (body: string, signature: string | null) =>
     fetch(`${t.url}/api/shipping-webhook`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'x-starshipit-signature': signature } : {}) }, body });
@@ -169,15 +173,20 @@ describe('the tracking webhook', () => {
       last_updated_date: at,
     });
 
-  it('a forged, a replayed and an unknown-order event change nothing; delivered completes the order', async () => {
+  /** A paid order sent to the platform and labelled, with its history so far. */
+  async function labelledOrder() {
     const platform = countingPlatform();
     const order = await paidOrder();
     await fulfilOrder(t.service(), services(platform), order.id);
     const label = await printLabel(t.service(), platform, order.id, 'publisher@example.com');
     if (!label.ok) throw new Error(label.message);
-    const before = await historyOf(order.id);
+    return { order, label, before: await historyOf(order.id) };
+  }
 
-    const inTransit = event(order.number, label.trackingNumber, 'InTransit', '2026-11-25T01:00:00Z');
+  it('a forged, a replayed and an unknown-order event change nothing; delivered completes the order', async () => {
+    const { order, label, before } = await labelledOrder();
+
+    const inTransit = event(order.number, label.trackingNumber, 'InTransit', hoursAgo(30));
     const forged = await post(inTransit, signStarshipitBody('not-the-secret', inTransit));
     expect(forged.status).toBe(401);
     expect((await post(inTransit, null)).status).toBe(401);
@@ -191,15 +200,30 @@ describe('the tracking webhook', () => {
     expect(await replay.json()).toEqual({ received: true, outcome: 'duplicate' });
     expect(await historyOf(order.id)).toEqual(afterFirst);
 
-    const unknown = event('FFFFFFFF', label.trackingNumber, 'Delivered', '2026-11-26T01:00:00Z');
+    const unknown = event('FFFFFFFF', label.trackingNumber, 'Delivered', hoursAgo(6));
     const ignored = await post(unknown, signStarshipitBody(LOCAL_WEBHOOK_SECRET, unknown));
     expect(ignored.status).toBe(200);
     expect(await ignored.json()).toEqual({ received: true, outcome: 'unknown_order' });
     expect(await orderRow(order.id)).toMatchObject({ status: 'shipped', tracking_status: 'In transit' });
 
-    const delivered = event(order.number, label.trackingNumber, 'Delivered', '2026-11-26T01:00:00Z');
+    const delivered = event(order.number, label.trackingNumber, 'Delivered', hoursAgo(6));
     expect(await (await post(delivered, signStarshipitBody(LOCAL_WEBHOOK_SECRET, delivered))).json()).toEqual({ received: true, outcome: 'delivered' });
     expect(await orderRow(order.id)).toMatchObject({ status: 'completed', tracking_status: 'Delivered' });
+  });
+
+  it('a signed event older than a few days by its own time is logged and ignored; the order is unchanged', async () => {
+    const { order, label, before } = await labelledOrder();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const captured = event(order.number, label.trackingNumber, 'Delivered', hoursAgo(24 * TRACKING_EVENT_MAX_AGE_DAYS + 1));
+    const answer = await post(captured, signStarshipitBody(LOCAL_WEBHOOK_SECRET, captured));
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ received: true, outcome: 'too_old' });
+    expect(warn.mock.calls.flat().join(' ')).toMatch(new RegExp(`ignored Delivered for order ${order.number}: the event is from .*, over 3 days ago`));
+    warn.mockRestore();
+    expect(await historyOf(order.id)).toEqual(before);
+    expect(await orderRow(order.id)).toMatchObject({ status: 'shipped' });
+    const recent = event(order.number, label.trackingNumber, 'Delivered', hoursAgo(24 * TRACKING_EVENT_MAX_AGE_DAYS - 1));
+    expect(await (await post(recent, signStarshipitBody(LOCAL_WEBHOOK_SECRET, recent))).json()).toEqual({ received: true, outcome: 'delivered' });
   });
 
   it('a signed body that is not a tracking event is refused with a 400 that says what is missing, never a 500', async () => {

@@ -372,6 +372,14 @@ const TABLES: Record<string, TableRow> = {
     delete: { sql: `delete from public.back_in_stock_requests`, allowed: ['service'] },
     truncate: [],
   },
+  // Look-ups counted per visitor: only take_lookup (security definer) reads or writes them, for the service role.
+  lookup_counts: {
+    select: { sql: `select visitor from public.lookup_counts`, allowed: [] },
+    insert: { sql: `insert into public.lookup_counts (visitor, kind) values ('aaaaaaaaaaaaaaaaaaaaaa', 'places')`, allowed: [] },
+    update: { sql: `update public.lookup_counts set used = 1`, allowed: [] },
+    delete: { sql: `delete from public.lookup_counts`, allowed: [] },
+    truncate: [],
+  },
   // Written only by the unsubscribe functions (security definer); the service role may read who opted out.
   marketing_opt_outs: {
     select: { sql: `select email from public.marketing_opt_outs`, allowed: ['service'] },
@@ -383,6 +391,7 @@ const TABLES: Record<string, TableRow> = {
 };
 
 const SERVICE_FUNCTIONS = [
+  'take_lookup',
   'create_order',
   'link_checkout_session',
   'fulfil_order',

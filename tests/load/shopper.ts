@@ -70,9 +70,20 @@ type Created = Told & { paymentUrl: URL };
 
 /** Asks for delivery options; the first quote's id, or null when the cart is out of stock (409). */
 async function quote(client: LoopbackClient, cart: CartLine[]): Promise<string | null> {
+  // The checkout page's look-up session, bound to the visitor cookie that comes with it.
+  const session = await client.request('POST /api/lookup-session', 'POST', '/api/lookup-session', { headers: JSON_HEADERS, body: '{}' });
+  if (session.status !== 200) throw new Stop(`lookup session ${session.status}`);
+  const cookie = String(session.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
   const rates = await client.request('POST /api/courier-rates', 'POST', '/api/courier-rates', {
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ deliveryPostcode: ADDRESS.postalCode, deliverySuburb: ADDRESS.city, deliveryState: ADDRESS.state, deliveryCountry: 'AU', cart }),
+    headers: { ...JSON_HEADERS, cookie },
+    body: JSON.stringify({
+      deliveryPostcode: ADDRESS.postalCode,
+      deliverySuburb: ADDRESS.city,
+      deliveryState: ADDRESS.state,
+      deliveryCountry: 'AU',
+      cart,
+      lookupSession: parseJson<{ session: string }>(session.body).session,
+    }),
   });
   if (rates.status === 409) return null;
   if (rates.status !== 200) throw new Stop(`rates ${rates.status}`);

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllHeaders } from '@netlify/headers-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, headersFile, inlineScripts, scriptHash } from '@/lib/security-headers';
+import { contentSecurityPolicy, cspDirectives, headersFile, inlineScripts, scriptHash } from '@/lib/security-headers';
 
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -50,10 +50,14 @@ describe('Content-Security-Policy against the built site', () => {
         .split(';')
         .map((part) => part.trim().split(/\s+/))
         .find(([key]) => key === name) ?? [];
-    expect(directive('script-src')).toContain('https://*.googletagmanager.com');
-    for (const host of ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com']) {
+    // The one tag host the shop loads from, never a wildcard: any GTM container could run script from one.
+    expect(directive('script-src')).toContain('https://www.googletagmanager.com');
+    expect(csp).not.toContain('*.googletagmanager.com');
+    for (const host of ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://www.googletagmanager.com']) {
       expect(directive('connect-src')).toContain(host);
     }
+    // No Supabase project but the build's own (none for the embedded backend, on the site's own origin).
+    expect(csp).not.toContain('*.supabase.co');
     expect(directive('img-src')).toContain('https:');
     expect(directive('frame-ancestors')).toEqual(['frame-ancestors', "'none'"]);
   });
@@ -65,6 +69,14 @@ describe('Content-Security-Policy against the built site', () => {
 });
 
 describe('the policy the build writes', () => {
+  it("names the build's own Supabase project in connect-src, https and wss, and no other", () => {
+    const connect = cspDirectives('https://abcdefghijklmnop.supabase.co/')['connect-src'];
+    expect(connect).toEqual(expect.arrayContaining(['https://abcdefghijklmnop.supabase.co', 'wss://abcdefghijklmnop.supabase.co']));
+    expect(connect?.some((source) => source.includes('*.supabase.co'))).toBe(false);
+    expect(contentSecurityPolicy([], 'https://abcdefghijklmnop.supabase.co')).toContain("connect-src 'self' https://abcdefghijklmnop.supabase.co wss://abcdefghijklmnop.supabase.co ");
+    expect(cspDirectives(undefined)['connect-src']?.some((source) => source.includes('supabase'))).toBe(false);
+  });
+
   it('fails a page whose inline script it was not built from', () => {
     const csp = contentSecurityPolicy(['a()']);
     expect(csp).toContain(scriptHash('a()'));

@@ -7,7 +7,7 @@
  * `web-vitals`; events queued before then are sent when it loads. Without an ID nothing is loaded and every
  * event goes to `console.debug` (once the page is idle), its parameters as JSON text.
  */
-import { CLICK_EVENTS, type ClickEvent } from '@/config/constants';
+import { CLICK_EVENTS, type ClickEvent, GTAG_SCRIPT_URL } from '@/config/constants';
 import { analyticsPageLocation, withoutOneTimeValues } from './one-time-values';
 import { setConsentDefaults, startConsent, type ConsentDeps } from './consent';
 
@@ -16,7 +16,6 @@ type EventParams = Record<string, string | number | boolean | undefined>;
 /** Attribute on <main> holding the landing page's `pageType` (absent on other pages). */
 export const LANDING_TYPE_ATTRIBUTE = 'data-landing-page-type';
 
-const GTAG_SRC = 'https://www.googletagmanager.com/gtag/js';
 /** GA4 rejects event names longer than this. */
 const MAX_EVENT_NAME = 40;
 
@@ -189,7 +188,7 @@ function afterLoadAndIdle(win: AnalyticsWindow, task: () => void): void {
 function injectGtagScript(win: AnalyticsWindow, measurementId: string): void {
   const script = win.document.createElement('script');
   script.async = true;
-  script.src = `${GTAG_SRC}?id=${encodeURIComponent(measurementId)}`;
+  script.src = `${GTAG_SCRIPT_URL}?id=${encodeURIComponent(measurementId)}`;
   win.document.head.appendChild(script);
 }
 

@@ -17,10 +17,12 @@ export const STALE_SECONDS = 24 * 60 * 60;
 
 /**
  * The one query parameter the CDN keys the answer by. Netlify keys a function's answer by its whole query string
- * unless `Netlify-Vary: query=<names>` names the parameters that count, and has no form that names none; the
- * answer reads no parameter, so this names one that the pages never send and the function never reads.
+ * unless `Netlify-Vary: query=<names>` names the parameters that count, and has no form that names none; so this
+ * names one that the pages never send, and a request that does send it is redirected to the bare path
+ * (LIVE_CATALOG_REDIRECT_HEADERS): `?none=1`, `?none=2`, … each cost one redirect, kept by the CDN, and never a
+ * read of the database.
  */
-const CACHE_KEY_QUERY_PARAM = 'none';
+export const CACHE_KEY_QUERY_PARAM = 'none';
 
 /**
  * The answer's cache headers, in Netlify's terms: the CDN keeps it (durable: one copy shared by every edge
@@ -31,6 +33,17 @@ export const LIVE_CATALOG_CACHE_HEADERS = {
   'cache-control': 'public, max-age=0, must-revalidate',
   'netlify-cdn-cache-control': `public, durable, max-age=${CACHE_SECONDS}, stale-while-revalidate=${STALE_SECONDS}`,
   'netlify-cache-tag': CATALOG_CACHE_TAG,
+  'netlify-vary': `query=${CACHE_KEY_QUERY_PARAM}`,
+} as const;
+
+/**
+ * The redirect to the bare path never changes: the CDN keeps it for a year under the same key rule, and it
+ * carries no tag, so a purge of the catalog leaves it in place.
+ */
+export const LIVE_CATALOG_REDIRECT_HEADERS = {
+  location: LIVE_CATALOG_PATH,
+  'cache-control': 'public, max-age=0, must-revalidate',
+  'netlify-cdn-cache-control': 'public, durable, max-age=31536000',
   'netlify-vary': `query=${CACHE_KEY_QUERY_PARAM}`,
 } as const;
 

@@ -1,6 +1,8 @@
 /**
  * Address line 1 with suggestions (250 ms after typing stops, from 3 characters). Choosing one fills the
- * address; any lookup failure is silent and the field stays a plain text input.
+ * address; any lookup failure (a refused or expired look-up session, the visitor's limit) is silent and the field
+ * stays a plain text input. The look-up session, and with it Google's session for one address, is the page's
+ * (lookup-session.ts): the suggestions and the details call of one address share it, the next address gets a new one.
  */
 import { useEffect, useId, useState } from 'react';
 import { TIMINGS } from '@/config/constants';
@@ -21,9 +23,6 @@ interface Props {
 
 export default function AddressAutocomplete({ value, country, onChange, onSelect, readOnly, id, error }: Props) {
   const listId = useId();
-  // One token per lookup: Google bills suggestions and the details call as one session, and a token used
-  // after its details call would be billed per request, so each chosen place starts a new one.
-  const [sessionToken, setSessionToken] = useState(() => crypto.randomUUID());
   const [predictions, setPredictions] = useState<Array<{ place_id: string; description: string }>>([]);
   const [active, setActive] = useState(-1);
   const [focused, setFocused] = useState(false);
@@ -32,24 +31,22 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
   useEffect(() => {
     if (term.trim().length < 3 || !focused) return setPredictions([]);
     let current = true;
-    suggestAddresses(term.trim(), country, sessionToken).then(
+    suggestAddresses(term.trim(), country).then(
       (r) => current && setPredictions(r.predictions),
       () => current && setPredictions([]),
     );
     return () => {
       current = false;
     };
-  }, [term, country, focused, sessionToken]);
+  }, [term, country, focused]);
 
   async function choose(placeId: string) {
     setPredictions([]);
     try {
-      const { address } = await addressDetails(placeId, sessionToken);
+      const { address } = await addressDetails(placeId);
       onSelect(address);
     } catch {
       // Silent: the shopper can keep typing the address by hand.
-    } finally {
-      setSessionToken(crypto.randomUUID());
     }
   }
 

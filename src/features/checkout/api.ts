@@ -4,6 +4,7 @@ import type { GiftChoice } from './gift';
 import type { CodeAnswer } from './promotion-code';
 import type { CartLine } from '@/features/cart/cart';
 import { $auth } from '@/features/account/auth';
+import { nextLookupSession, withLookupSession } from './lookup-session';
 import { checkoutCartId } from './payment-tabs';
 
 export type { ShippingQuote };
@@ -73,27 +74,36 @@ export const checkCode = (code: string, lines: readonly CartLine[], email = '') 
 
 /** `promotionCode`: the code applied, since free shipping is judged on the goods after it. */
 export const fetchQuotes = (address: AddressFields, lines: readonly CartLine[], promotionCode?: string) =>
-  post<{ quotes: ShippingQuote[]; fallback: boolean; message?: string }>('/api/courier-rates', {
-    pickupPostcode: '',
-    deliveryPostcode: address.postalCode,
-    deliverySuburb: address.city,
-    deliveryState: address.state,
-    deliveryAddressLine1: address.addressLine1,
-    deliveryAddressLine2: address.addressLine2,
-    deliveryCountry: address.country,
-    cart: cartPayload(lines),
-    ...(promotionCode && { promotionCode }),
-  });
+  withLookupSession((lookupSession) =>
+    post<{ quotes: ShippingQuote[]; fallback: boolean; message?: string }>('/api/courier-rates', {
+      pickupPostcode: '',
+      deliveryPostcode: address.postalCode,
+      deliverySuburb: address.city,
+      deliveryState: address.state,
+      deliveryAddressLine1: address.addressLine1,
+      deliveryAddressLine2: address.addressLine2,
+      deliveryCountry: address.country,
+      cart: cartPayload(lines),
+      ...(promotionCode && { promotionCode }),
+      lookupSession,
+    }),
+  );
 
-export const suggestAddresses = (input: string, country: string, sessionToken: string) =>
-  post<{ predictions: Array<{ place_id: string; description: string }> }>('/api/address-places', { action: 'suggest', input, country, sessionToken });
+export const suggestAddresses = (input: string, country: string) =>
+  withLookupSession((lookupSession) => post<{ predictions: Array<{ place_id: string; description: string }> }>('/api/address-places', { action: 'suggest', input, country, lookupSession }));
 
-export const addressDetails = (placeId: string, sessionToken: string) =>
-  post<{ ok: boolean; address: { line1: string; line2: string; city: string; state: string; postal_code: string; country: string } }>('/api/address-places', {
-    action: 'details',
-    place_id: placeId,
-    sessionToken,
-  });
+/** The chosen place's address; its answer carries the session for the next address (Google's ends here). */
+export async function addressDetails(placeId: string) {
+  const answer = await withLookupSession((lookupSession) =>
+    post<{ ok: boolean; address: { line1: string; line2: string; city: string; state: string; postal_code: string; country: string }; lookupSession?: string }>('/api/address-places', {
+      action: 'details',
+      place_id: placeId,
+      lookupSession,
+    }),
+  );
+  if (answer.lookupSession) nextLookupSession(answer.lookupSession);
+  return answer;
+}
 
 /** `cancelPath` is where the payment page's Cancel returns to, on this site. */
 export function createCheckout(input: {

@@ -56,6 +56,17 @@ export const CHECKOUT_MESSAGES = {
   cartPageNotClosed: 'We could not close this cart’s payment page that is open in another tab. Please pay there, or try again in a minute.',
 } as const;
 
+/**
+ * Address and courier look-ups: accepted only with a session the checkout page was given (bound to the visitor's
+ * cookie, expiring), and at most `perMinute` of each kind a minute per visitor. A refusal for the session names
+ * `sessionRefused` as its `code`, and the page asks for a new session once before giving up.
+ */
+export const LOOKUP_SESSION = {
+  path: '/api/lookup-session',
+  perMinute: 60,
+  sessionRefused: 'lookup-session',
+} as const;
+
 /** The checkout's id of the shopper's cart: one cart, one payment page open (the server finds it by this id). */
 export const CART_ID_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
 

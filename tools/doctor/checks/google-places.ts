@@ -32,6 +32,13 @@ const FIX_BY_REASON: Record<string, string> = {
   BILLING_DISABLED: 'Google Cloud → Billing: link a billing account to the project that owns the key (Places API (New) needs one).',
 };
 
+/**
+ * Google bills each look-up; the shop limits them per visitor, but only Google can cap what a key spends in a day.
+ * The doctor cannot read a project's quotas with an API key, so it reminds.
+ */
+export const PLACES_SPENDING_REMINDER =
+  "Reminder: cap the key's spending in Google Cloud: APIs & Services → Places API (New) → Quotas & system limits, set the requests per day (e.g. 2,000), and Billing → Budgets & alerts, a monthly budget with an email alert (docs/deploy.md).";
+
 const GENERIC_FIX = `${FIX_BY_REASON.SERVICE_DISABLED}\nAlso check the key's API restrictions include "Places API (New)" and its application restriction is "None".`;
 
 export async function checkGooglePlaces(context: DoctorContext): Promise<CheckResult> {
@@ -48,7 +55,7 @@ export async function checkGooglePlaces(context: DoctorContext): Promise<CheckRe
   } catch (error) {
     return unreachable(NAME, `Google Places (${base})`, error, 'DOCTOR_GOOGLE_PLACES_API_URL');
   }
-  if (answer.ok) return { name: NAME, status: 'pass', detail: 'the key is accepted for Places API (New) autocomplete' };
+  if (answer.ok) return { name: NAME, status: 'pass', detail: `the key is accepted for Places API (New) autocomplete\n${PLACES_SPENDING_REMINDER}` };
 
   const parsed = googleErrorSchema.safeParse(answer.body);
   const error = parsed.success ? parsed.data.error : undefined;

@@ -28,7 +28,9 @@ export const REQUIRED_VARIABLES: readonly EnvVarName[] = (Object.keys(ENV_VARS) 
 
 /** Which Netlify scope a variable needs: what the build writes into pages, or what the functions read. */
 function scopeOf(name: EnvVarName): string {
-  if (ENV_VARS[name].context === 'client' || name === 'SITE_URL') return 'scope Builds, then redeploy: it is read at build time';
+  // The build writes it into the pages; the functions make every link in an email and every return page from it.
+  if (name === 'SITE_URL') return 'scopes Builds and Functions, then redeploy';
+  if (ENV_VARS[name].context === 'client') return 'scope Builds, then redeploy: it is read at build time';
   if (name === 'STRIPE_SECRET_KEY') return 'scopes Functions and Builds: the production build refuses to run without it';
   return 'scope Functions';
 }
