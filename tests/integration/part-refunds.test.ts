@@ -177,7 +177,10 @@ describe('part refunds through /api/admin-order', () => {
     expect(after.refunded).toBe(13);
     // The customer is told of the refund that was made before the cut, and of the new one.
     expect(email.send).toHaveBeenCalledTimes(2);
-    expect(email.send.mock.calls.map(([mail]) => mail.subject)).toEqual([`A refund of $10.00 on your order ${await t.orderNumber(orderId)}`, `A refund of $3.00 on your order ${await t.orderNumber(orderId)}`]);
+    expect(email.send.mock.calls.map(([mail]) => mail.subject)).toEqual([
+      `A refund of $10.00 on your order ${await t.orderNumber(orderId)}`,
+      `A refund of $3.00 on your order ${await t.orderNumber(orderId)}`,
+    ]);
     expect(await history(orderId)).toContainEqual(expect.objectContaining({ action: 'refund_failed', detail: expect.stringContaining('the payment provider never made it') }));
   });
 
