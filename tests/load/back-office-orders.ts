@@ -184,6 +184,7 @@ export function generateOrdersSql(count: number, seed = 1): string {
 export interface ScaleFixtures {
   orderId: string;
   numberStart: string;
+  orderNumber: number;
   customerEmail: string;
   busiestBook: string;
   orderIds: string[];
@@ -195,6 +196,8 @@ export async function readFixtures(admin: PgDatabase): Promise<ScaleFixtures> {
       -- The middle order's number, as typed from a slip: the lowest id starts with zeros, which the generated
       -- addresses (reader1000@…) are full of, so its search would time the addresses' digits, not the number.
       (select left(id::text, 6) from public.orders order by id offset (select count(*) / 2 from public.orders) limit 1) as "numberStart",
+      -- The middle order's number, as the buyer reads it over the phone.
+      (select number from public.orders order by number offset (select count(*) / 2 from public.orders) limit 1) as "orderNumber",
       (select lower(customer_email) from public.orders where payment_status = 'paid' order by id limit 1) as "customerEmail",
       (select product_id from public.stock_changes group by product_id order by count(*) desc, product_id limit 1) as "busiestBook",
       array(select id::text from public.orders order by id limit 200) as "orderIds"`);
@@ -352,7 +355,8 @@ export const NEW_CALLS: BackOfficeCall[] = [
   call("admin_list_orders('to_pack')", () => `select public.admin_list_orders('to_pack', '') as r`, length('orders')),
   call("admin_list_orders('unpaid')", () => `select public.admin_list_orders('unpaid', '') as r`, length('orders')),
   call('admin_list_orders search email', () => `select public.admin_list_orders('all', 'maria.nguyen') as r`, length('orders')),
-  call('admin_list_orders search number', (f) => `select public.admin_list_orders('all', '${f.numberStart}') as r`, length('orders')),
+  call('admin_list_orders search id start', (f) => `select public.admin_list_orders('all', '${f.numberStart}') as r`, length('orders')),
+  call('admin_list_orders search number', (f) => `select public.admin_list_orders('all', '${f.orderNumber}') as r`, length('orders')),
   call('admin_stock_history', (f) => `select public.admin_stock_history('${f.busiestBook}') as r`, length('changes')),
   call(
     'admin_get_order',
