@@ -4,7 +4,6 @@
  * typed. Staff only.
  */
 import { z } from 'zod';
-import { orderNumber } from '../src/lib/format';
 import { sendShippingEmailOnce, staffEndpoint } from './_lib/back-office';
 import { fulfilmentServices } from './_lib/fulfilment';
 import { json, problem, type FunctionConfig } from './_lib/http';
@@ -44,7 +43,7 @@ export default staffEndpoint(bodySchema, async ({ request, env, staffEmail, body
   const emailFailures: string[] = [];
   for (const o of printed) {
     if (o.shipped === 'unchanged') continue;
-    const emailed = await sendShippingEmailOnce({ db, services, actor: staffEmail }, o.orderId, orderNumber(o.orderId));
+    const emailed = await sendShippingEmailOnce({ db, services, actor: staffEmail }, o.orderId, o.number);
     if (emailed.status >= 400) emailFailures.push(emailed.message);
   }
   if (printed.length === 0) return problem(502, failed.map((f) => f.message).join(' '));

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { trackingUrl } from '../src/features/admin/shipment';
 import { invoiceNumber } from '../src/features/invoices/rules';
-import { orderNumber } from '../src/lib/format';
 import { findOrderByStatusToken, getOrderWithItems } from './_lib/orders';
 import { sellerIdentity, taxInvoiceOf } from './_lib/tax-invoice';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
@@ -33,7 +32,7 @@ export default handle(async (request) => {
   if (error) throw new Error(`The order's invoice could not be read: ${error.message}`);
   const accountInvoice = onAccount ? accountInvoiceRow.parse(onAccount) : null;
   return json({
-    orderNumber: orderNumber(order.id),
+    orderNumber: order.number,
     status: order.status,
     paymentStatus: order.paymentStatus,
     refunded: order.refundedAt !== null,

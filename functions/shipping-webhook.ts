@@ -8,7 +8,6 @@
  * and ignored.
  */
 import { readServerEnv } from '../src/config/env';
-import { orderNumber } from '../src/lib/format';
 import { sendShippingEmailOnce } from './_lib/back-office';
 import { notificationRecipient } from './_lib/fulfilment';
 import { handle, json, problem, readBodyText, type FunctionConfig } from './_lib/http';
@@ -60,12 +59,13 @@ export default handle(async (request) => {
       `[shipping-webhook] ignored ${event.status} for ${outcome.outcome === 'unknown_order' ? 'unknown order' : 'another parcel of order'} ${event.orderNumber} (${event.trackingNumber ?? 'no tracking number'})`,
     );
   }
+  // The event was bound to its order by the order's number, so the number it carries is the order's.
+  const number = event.orderNumber;
   // A parcel labelled at the platform itself: the shopper gets the tracking email as from /admin.
   if ((outcome.outcome === 'shipped' || outcome.outcome === 'shipped_and_delivered') && outcome.order_id) {
-    await sendShippingEmailOnce({ db, services, actor: platformActor(platform) }, outcome.order_id, orderNumber(outcome.order_id));
+    await sendShippingEmailOnce({ db, services, actor: platformActor(platform) }, outcome.order_id, number);
   }
   if (outcome.outcome === 'cancelled_order' && outcome.notify && outcome.order_id) {
-    const number = orderNumber(outcome.order_id);
     const origin = services.siteOrigin.replace(/\/$/, '');
     // One key per order: a retried webhook call does not send it twice.
     await services.email.send({

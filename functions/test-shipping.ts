@@ -26,7 +26,7 @@ export const TEST_EVENTS = [
 /** The button's words for a Starshipit status, as the page lists what it sent. */
 const labelOf = (status: string) => TEST_EVENTS.find((e) => e.status === status)?.label ?? status;
 
-const postSchema = z.object({ order: z.string().regex(/^[0-9A-F]{8}$/), status: z.enum(['Dispatched', 'InTransit', 'Delivered']) });
+const postSchema = z.object({ order: z.string().regex(/^[1-9][0-9]{0,9}$/), status: z.enum(['Dispatched', 'InTransit', 'Delivered']) });
 
 /** One item as the platform lists it; abroad, with what its customs declaration says (tariff code, origin, value per copy). */
 function itemLine(item: PlatformItem): string {

@@ -41,6 +41,7 @@ export default handle(async (request) => {
   return json({
     paymentStatus,
     orderId: order.id,
+    orderNumber: order.number,
     ...(paid && {
       order: {
         items: paid.items.map((item) => ({ title: item.title, quantity: item.quantity, amount: item.unitPrice * item.quantity })),

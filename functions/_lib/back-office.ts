@@ -10,7 +10,7 @@ import { readServerEnv, type ServerEnv } from '../../src/config/env';
 import { checkShipment } from '../../src/features/admin/shipment';
 import { BACK_OFFICE } from '../../src/config/constants';
 import { MAX_REFUND_CENTS } from '../../src/features/admin/refund';
-import { formatPrice, orderNumber } from '../../src/lib/format';
+import { formatPrice } from '../../src/lib/format';
 import { fromCents } from '../../src/lib/money';
 import { singleLine } from '../../src/lib/schemas';
 import { confirmationEmail, partRefundEmail, refundEmail, shippingEmail } from './emails';
@@ -143,7 +143,7 @@ export interface BackOfficeContext {
 export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction): Promise<ActionOutcome> {
   const order = await getOrder(ctx.db, action.orderId);
   if (!order) return { status: 404, message: 'We could not find that order.' };
-  const number = orderNumber(order.id);
+  const number = order.number;
   switch (action.action) {
     case 'ship': {
       const shipment = { p_order_id: order.id, p_tracking_number: action.shipment.trackingNumber, p_carrier: action.shipment.carrier, p_actor: ctx.actor };

@@ -5,7 +5,7 @@ import { trackingUrl } from '../../src/features/admin/shipment';
 import { orderDeliveryEstimate } from '../../src/features/checkout/delivery-estimates';
 import { giftSlipSender } from '../../src/features/checkout/gift';
 import { renderNewsletter } from '../../src/features/newsletter/render';
-import { formatPrice, orderNumber } from '../../src/lib/format';
+import { formatPrice } from '../../src/lib/format';
 import { orderStatusPath, productPath } from '../../src/lib/paths';
 import { sumDollars } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
@@ -54,7 +54,7 @@ const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${or
 const statusLine = (order: OrderWithItems, siteOrigin: string) => `Follow your order: ${orderStatusUrl(siteOrigin, order.statusToken)}`;
 
 export function confirmationEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
-  const number = orderNumber(order.id);
+  const number = order.number;
   // The tax invoice lists the items, the shipping, the total and the GST; without a seller, the plain lines do.
   const invoice = taxInvoiceOf(order, seller);
   return toBuyer(order, `Your order ${number} is confirmed`, `order-confirmation-${order.id}`, [
@@ -75,7 +75,7 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string, sel
  * the shopper paid.
  */
 export function refundEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
-  const number = orderNumber(order.id);
+  const number = order.number;
   // The refund in full's own note: what it returned (the rest, after any part refunds) and the GST in it.
   const note = adjustmentLines(order, seller, (a) => a.reason === 'Refunded in full');
   // After part refunds, the refund in full returns the rest of the payment.
@@ -96,7 +96,7 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string, seller?: 
     ]);
   }
   if (order.duplicateOf) {
-    const kept = orderNumber(order.duplicateOf);
+    const kept = order.duplicateOfNumber ?? 'the first order';
     return toBuyer(order, `Your second payment for the same cart has been refunded`, `order-refund-${order.id}`, [
       `The same cart was paid for twice, on two payment pages open at once. Your order ${kept} goes ahead; we have cancelled the second one, ${number}.`,
       refunded,
@@ -137,7 +137,7 @@ export function partRefundEmail(
   siteOrigin: string,
   seller?: Seller | null,
 ): EmailMessage {
-  const number = orderNumber(order.id);
+  const number = order.number;
   return toBuyer(order, `A refund of ${formatPrice(refund.amount)} on your order ${number}`, `order-part-refund-${refund.refundId}`, [
     `We have refunded ${formatPrice(refund.amount)} AUD of your order ${number} to your card. Banks usually show it within 5-10 business days.`,
     `Reason: ${refund.reason}`,
@@ -152,7 +152,7 @@ export function partRefundEmail(
 
 /** The tracking number, first time or as a correction of an earlier one. */
 export function shippingEmail(order: OrderWithItems, kind: 'first' | 'correction', siteOrigin: string): EmailMessage {
-  const number = orderNumber(order.id);
+  const number = order.number;
   const carrier = order.trackingCarrier ?? '';
   const tracking = order.trackingNumber ?? '';
   const link = trackingUrl(carrier, tracking);
@@ -172,7 +172,7 @@ export function shippingEmail(order: OrderWithItems, kind: 'first' | 'correction
 
 /** To the publisher (NOTIFY_EMAIL_TO) when an order is paid. */
 export function newOrderNotice(order: OrderWithItems, to: string, siteOrigin: string): EmailMessage {
-  const number = orderNumber(order.id);
+  const number = order.number;
   return {
     to,
     subject: `New order ${number}: ${formatPrice(order.total)} AUD`,
@@ -193,8 +193,8 @@ export function newOrderNotice(order: OrderWithItems, to: string, siteOrigin: st
 
 /** To the publisher when one cart was paid twice: the second payment was refunded in full, the first order stands. */
 export function duplicatePaymentNotice(order: OrderWithItems, to: string, siteOrigin: string): EmailMessage {
-  const number = orderNumber(order.id);
-  const kept = order.duplicateOf ? orderNumber(order.duplicateOf) : 'the first order';
+  const number = order.number;
+  const kept = order.duplicateOfNumber ?? 'the first order';
   return {
     to,
     subject: `Second payment refunded: order ${number} (${formatPrice(order.total)} AUD)`,
@@ -221,13 +221,13 @@ export interface LowStockAlert {
 }
 
 /** To the publisher, once per crossing: the sale of this order took these titles below their low-stock level. */
-export function lowStockNotice(orderId: string, alerts: readonly LowStockAlert[], to: string, siteOrigin: string): EmailMessage {
+export function lowStockNotice(orderNumber: string, alerts: readonly LowStockAlert[], to: string, siteOrigin: string): EmailMessage {
   const titles = alerts.map((a) => a.title).join(', ');
   return {
     to,
     subject: `Low stock: ${titles}`,
     text: [
-      `Order ${orderNumber(orderId)} took ${alerts.length === 1 ? 'a title' : 'titles'} below ${alerts.length === 1 ? 'its' : 'their'} low-stock level:`,
+      `Order ${orderNumber} took ${alerts.length === 1 ? 'a title' : 'titles'} below ${alerts.length === 1 ? 'its' : 'their'} low-stock level:`,
       '',
       ...alerts.map((a) => `${a.title}: ${a.stock} left (low-stock level ${a.level})`),
       '',

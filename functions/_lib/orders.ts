@@ -8,6 +8,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { CHECKOUT_REMINDER, LIMITS } from '../../src/config/constants';
 import type { GiftChoice } from '../../src/features/checkout/gift';
+import { orderNumber } from '../../src/lib/format';
 import { sumDollars } from '../../src/lib/money';
 import { toSingleLine } from '../../src/lib/text';
 import { promotionCodeRefusal } from './promotion-codes';
@@ -26,6 +27,7 @@ type OrderShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 const orderRow = z.object({
   id: z.string(),
+  number: z.number().int(),
   created_at: z.string(),
   status: z.string(),
   payment_status: z.string(),
@@ -68,6 +70,8 @@ const orderRow = z.object({
 const ORDER_COLUMNS = Object.keys(orderRow.shape).join(', ');
 const orderRowSchema = orderRow.transform((row) => ({
   id: row.id,
+  /** The order's number as the buyer and the platform read it ("1001"). */
+  number: orderNumber(row.number),
   createdAt: row.created_at,
   status: row.status,
   paymentStatus: row.payment_status,
@@ -128,6 +132,8 @@ export type OrderItem = z.output<typeof itemRowSchema>;
 
 export interface OrderWithItems extends Order {
   items: OrderItem[];
+  /** A second payment for one cart: the number of the paid order it was refunded for. */
+  duplicateOfNumber: string | null;
   /** What was paid back in part refunds before any refund in full (which then returns only the rest). */
   refundedInParts: number;
   /** The GST in the total and in each refund, by the database's one rule (order_tax_figures). */
@@ -360,7 +366,15 @@ async function refundedInParts(db: SupabaseClient, orderId: string): Promise<num
 export async function getOrderWithItems(db: SupabaseClient, orderId: string): Promise<OrderWithItems> {
   const [order, items, parts, tax] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId), refundedInParts(db, orderId), taxFigures(db, orderId)]);
   if (!order) throw new Error(`Order ${orderId} not found.`);
-  return { ...order, items, refundedInParts: parts, tax };
+  const duplicateOfNumber = order.duplicateOf ? await getOrderNumber(db, order.duplicateOf) : null;
+  return { ...order, items, refundedInParts: parts, tax, duplicateOfNumber };
+}
+
+/** An order's number as it is written ("1001"), from the number the database gave it. */
+export async function getOrderNumber(db: SupabaseClient, orderId: string): Promise<string> {
+  const { data, error } = await db.from('orders').select('number').eq('id', orderId).single();
+  if (error) throw error;
+  return orderNumber(z.object({ number: z.number().int() }).parse(data).number);
 }
 
 /** Marks the order paid and takes its stock, once, under row locks (see public.fulfil_order). */

@@ -7,11 +7,10 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { PDFDocument } from 'pdf-lib';
 import { z } from 'zod';
-import { orderNumber } from '../../src/lib/format';
 import { fromCents, toCents } from '../../src/lib/money';
 import { splitCustomsValue } from '../../src/features/customs/declaration';
 import { orderCustomsLines } from './customs';
-import { getOrderWithItems, type OrderWithItems } from './orders';
+import { getOrderNumber, getOrderWithItems, type OrderWithItems } from './orders';
 import type { PlatformItem, PlatformOrder, ShippingPlatform, TrackingEvent } from './providers/shipping-platform';
 import { rpc } from './supabase-admin';
 
@@ -77,7 +76,7 @@ async function platformOrderOf(db: SupabaseClient, order: OrderWithItems): Promi
   );
   const street = [text(a.addressLine1) || text(a.line1), text(a.addressLine2) || text(a.line2)].filter(Boolean).join(', ');
   return {
-    orderNumber: orderNumber(order.id),
+    orderNumber: order.number,
     reference: order.id,
     shippingMethod: order.shippingMethod.name ?? 'Standard',
     destination: {
@@ -161,7 +160,7 @@ export type LabelOutcome =
  * follows as when a number is typed. A label printed before is printed again, never bought twice.
  */
 export async function printLabel(db: SupabaseClient, platform: ShippingPlatform, orderId: string, actor: string): Promise<LabelOutcome> {
-  const number = orderNumber(orderId);
+  const number = await getOrderNumber(db, orderId);
   const sent = await sendToPlatformOnce(db, platform, orderId);
   if (sent.outcome === 'not_paid') return { ok: false, orderId, number, message: `Order ${number} is not paid, so it has no label.` };
   if (sent.outcome === 'busy') return { ok: false, orderId, number, message: `Order ${number} is being sent to the shipping platform just now. Try again in a minute.` };

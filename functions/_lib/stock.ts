@@ -10,6 +10,7 @@ import { LIMITS } from '../../src/config/constants';
 import { availabilityMailing, type LowStockAlert, lowStockNotice } from './emails';
 import type { FulfilmentServices } from './fulfilment';
 import { purgeLiveCatalog } from './live-catalog';
+import { getOrderNumber } from './orders';
 import { rpc } from './supabase-admin';
 
 const alertsSchema = z.array(
@@ -40,7 +41,7 @@ export async function sendLowStockNoticeOnce(db: SupabaseClient, services: Pick<
     return false;
   }
   try {
-    await services.email.send(lowStockNotice(orderId, alerts, services.notifyTo, services.siteOrigin));
+    await services.email.send(lowStockNotice(await getOrderNumber(db, orderId), alerts, services.notifyTo, services.siteOrigin));
     return true;
   } catch (error) {
     await release();

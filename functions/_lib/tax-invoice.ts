@@ -7,7 +7,6 @@ import { CURRENCY } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import type { Seller, TaxInvoice } from '../../src/features/invoice/tax-invoice';
 import { fromCents, toCents } from '../../src/lib/money';
-import { orderNumber } from '../../src/lib/format';
 import type { OrderWithItems } from './orders';
 import { localStandInsAllowed } from './runtime';
 
@@ -38,7 +37,7 @@ export function taxInvoiceOf(order: OrderWithItems, seller: Seller | null | unde
   return {
     title: SITE.gstRegistered ? 'Tax invoice' : 'Invoice',
     seller,
-    orderNumber: orderNumber(order.id),
+    orderNumber: order.number,
     // An order written paid without its time (an import, a fixture) is dated when it was placed.
     date: order.paidAt ?? order.createdAt,
     buyer: order.buyerName,

@@ -61,7 +61,6 @@ export const LIMITS = {
   moreArticles: 2,
   drawerOtherLines: 3,
   guideFaqEntries: 6,
-  orderNumberLength: 8,
   /** Bounds on free-text inputs, enforced by forms, functions and the database. */
   emailMaxLength: 254,
   nameMaxLength: 100,

@@ -1,4 +1,4 @@
-import { COUNTRY_NAMES, CURRENCY, LIMITS, LOCALE, SHOP_TIME_ZONE } from '@/config/constants';
+import { COUNTRY_NAMES, CURRENCY, LOCALE, SHOP_TIME_ZONE } from '@/config/constants';
 
 /**
  * Made on first use, not when the module loads: building an Intl formatter loads locale and time-zone data,
@@ -49,9 +49,12 @@ export function formatDateTime(value: string | Date): string {
   return dateTime().format(new Date(value));
 }
 
-/** The order number shown to buyers: the first characters of the order id, uppercase. */
-export function orderNumber(orderId: string): string {
-  return orderId.slice(0, LIMITS.orderNumberLength).toUpperCase();
+/**
+ * The order number as buyers, the publisher and the shipping platform read it, from the number the database gave
+ * the order (`orders.number`: 1001, 1002 …): its digits, "1001". The database writes it the same way (public.order_label).
+ */
+export function orderNumber(number: number): string {
+  return String(number);
 }
 
 /** A country's name written out in full ("United Kingdom" for GB), for labels and the back office; an unknown code as it is. */

@@ -8,9 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { orderNumber } from '../../src/lib/format';
 import { quickPeriod } from '../../src/features/admin/sales-periods';
-import { shopDay } from '../../src/lib/format';
+import { orderNumber, shopDay } from '../../src/lib/format';
 import { asService, lookAtBothWidths, ownProduct, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -27,7 +26,7 @@ async function publisherSignsIn(browser: Browser, viewport = { width: 1280, heig
 
 /**
  * `count` paid orders of one copy each, `email(i)` and `paidAt(i)` apiece, written in one insert (and their lines
- * in another), as the checkout and the webhook would leave them. Answers their ids in the order asked.
+ * in another), as the checkout and the webhook would leave them. Answers their numbers in the order asked.
  */
 async function seedOrders(request: APIRequestContext, count: number, email: (i: number) => string, paidAt: (i: number) => string): Promise<string[]> {
   const rows = Array.from({ length: count }, (_, i) => ({
@@ -44,14 +43,14 @@ async function seedOrders(request: APIRequestContext, count: number, email: (i: 
     paid_at: paidAt(i),
     checkout_session_id: `cs_e2e_scale_${Date.now()}_${i}_${Math.random().toString(36).slice(2)}`,
   }));
-  const orders = await asService<Array<{ id: string; customer_email: string }>>(request, 'POST', 'orders', rows);
+  const orders = await asService<Array<{ id: string; number: number; customer_email: string }>>(request, 'POST', 'orders', rows);
   await asService(
     request,
     'POST',
     'order_items',
     orders.map((o) => ({ order_id: o.id, ...BOOK, quantity: 1 })),
   );
-  const byEmail = new Map(orders.map((o) => [o.customer_email, o.id]));
+  const byEmail = new Map(orders.map((o) => [o.customer_email, orderNumber(o.number)]));
   return rows.map((r) => byEmail.get(r.customer_email)!);
 }
 
@@ -76,13 +75,13 @@ test.describe('the back office past its first page', () => {
     const tag = `pg${Date.now().toString(36)}${test.info().retry}`;
     // A minute apart from 1 June 2019 back: older than any other test's orders, so theirs stay on their first pages.
     const start = Date.parse('2019-06-01T01:00:00Z');
-    const ids = await seedOrders(
+    const numbers = await seedOrders(
       request,
       ORDERS,
       (i) => `${tag}-${i}@example.com`,
       (i) => new Date(start - i * 60_000).toISOString(),
     );
-    const oldest = orderNumber(ids[ORDERS - 1]!);
+    const oldest = numbers[ORDERS - 1]!;
 
     const page = await publisherSignsIn(browser);
     await page.getByRole('button', { name: 'All', exact: true }).click();
@@ -126,6 +125,11 @@ test.describe('the back office past its first page', () => {
     const cards = page.getByRole('list', { name: 'Orders' }).getByRole('listitem');
     await expect(cards).toHaveCount(ORDERS);
     await expect(page.getByRole('list', { name: 'Orders' }).getByRole('link', { name: oldest, exact: true })).toBeVisible();
+
+    // One order by its number, as read from its slip over the phone: that order alone.
+    await page.getByLabel('Search by order number or email').fill(`#${oldest}`);
+    await expect(cards).toHaveCount(1);
+    await expect(cards.getByRole('link', { name: oldest, exact: true })).toBeVisible();
   });
 
   test('Customers page through everyone and search by email, the pages kept in the address', async ({ browser, request }) => {
@@ -169,7 +173,7 @@ test.describe('the back office past its first page', () => {
     // A month no other test writes to (nor the first attempt, for a retry).
     const month = test.info().retry === 0 ? '2025-03' : '2025-09';
     const tag = `sa${Date.now().toString(36)}`;
-    const ids = await seedOrders(
+    const numbers = await seedOrders(
       request,
       3,
       (i) => `${tag}-${i}@example.com`,
@@ -214,7 +218,7 @@ test.describe('the back office past its first page', () => {
     expect(download.suggestedFilename()).toBe(`sales-${five.from}-to-${five.to}.csv`);
     const csv = readFileSync(await download.path(), 'utf8');
     expect(csv.startsWith('"*ContactName"')).toBe(true);
-    for (const id of ids) expect(csv).toContain(`"Order ${orderNumber(id)}"`);
+    for (const number of numbers) expect(csv).toContain(`"Order ${number}"`);
   });
 
   test('a stock history pages past its first 50 changes, and a reload keeps it open with its pages', async ({ browser, request }) => {

@@ -4,6 +4,7 @@
  * unpaid attempts kept out of the history, and a status page whose words follow the order.
  */
 import { expect, type APIRequestContext, test } from '@playwright/test';
+import { orderNumber } from '../../src/lib/format';
 import { asService, continueWithGoogle, uniqueEmail } from './support';
 
 const WIDTHS = [
@@ -20,7 +21,7 @@ interface OrderFixture {
 }
 
 async function placeOrder(request: APIRequestContext, { email, userId = null, status = 'processing', paymentStatus = 'paid', refunded = false }: OrderFixture) {
-  const [order] = await asService<Array<{ id: string; status_token: string }>>(request, 'POST', 'orders', {
+  const [order] = await asService<Array<{ id: string; number: number; status_token: string }>>(request, 'POST', 'orders', {
     user_id: userId,
     customer_email: email,
     status,
@@ -33,7 +34,7 @@ async function placeOrder(request: APIRequestContext, { email, userId = null, st
     ...(refunded && { refund_id: 're_test', refunded_at: new Date().toISOString() }),
   });
   await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: 'book-10-reasons', title: 'The Book', quantity: 1, price_at_time: 22 });
-  return { id: order!.id, number: order!.id.slice(0, 8).toUpperCase(), token: order!.status_token };
+  return { id: order!.id, number: orderNumber(order!.number), token: order!.status_token };
 }
 
 for (const size of WIDTHS) {
@@ -78,8 +79,8 @@ for (const size of WIDTHS) {
       await expect(page).toHaveURL(/\/profile$/);
       const history = page.getByRole('region', { name: 'Order History' });
       // A table row on a wide screen, a card on a phone.
-      await expect(history.getByRole(size.width < 640 ? 'listitem' : 'row').filter({ hasText: paid.number })).toBeVisible();
-      for (const hidden of [unpaid, expired, someoneElses]) await expect(history.getByText(hidden.number)).toHaveCount(0);
+      await expect(history.getByRole(size.width < 640 ? 'listitem' : 'row').filter({ has: page.getByText(paid.number, { exact: true }) })).toBeVisible();
+      for (const hidden of [unpaid, expired, someoneElses]) await expect(history.getByText(hidden.number, { exact: true })).toHaveCount(0);
       await page.screenshot({ path: testInfo.outputPath(`profile-history-${size.width}.png`), fullPage: true });
       // Each paid order's tax invoice, from the history.
       await history.getByRole('link', { name: `Tax invoice of order ${paid.number}` }).click();

@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
+import { orderNumber } from '../../src/lib/format';
 import { horizontalOverflow, scanPage } from '../audit/accessibility';
 
 const serviceHeaders = {
@@ -16,6 +17,12 @@ export async function asService<T = unknown>(request: APIRequestContext, method:
   const response = await request.fetch(`/rest/v1/${path}`, { method, headers: serviceHeaders, data });
   expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
   return (response.status() === 204 ? undefined : await response.json()) as T;
+}
+
+/** The number the database gave an order, as the pages write it ("1001"). */
+export async function orderNumberOf(request: APIRequestContext, orderId: string): Promise<string> {
+  const [row] = await asService<Array<{ number: number }>>(request, 'GET', `orders?id=eq.${orderId}&select=number`);
+  return orderNumber(row!.number);
 }
 
 export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { getOrderNumber } from '../../functions/_lib/orders';
 import { startShop, type Shop } from '../../local/shop';
 import type { DataLocation } from '../../local/backend/database';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
@@ -15,6 +16,8 @@ export interface TestShop {
   service: () => SupabaseClient;
   /** Signs in through the local sign-in page with the PKCE flow, as a browser would. */
   signIn: (email: string, name?: string) => Promise<SupabaseClient>;
+  /** The number the database gave an order, as it is written ("1001"). */
+  orderNumber: (orderId: string) => Promise<string>;
   close: () => Promise<void>;
 }
 
@@ -54,7 +57,9 @@ export async function startTestShop(options: { jwtExpirySeconds?: number; data?:
     return client;
   }
 
-  return { shop, url, anon: () => make(LOCAL_ANON_KEY), service: () => make(LOCAL_SERVICE_ROLE_KEY), signIn, close: () => shop.close() };
+  const service = () => make(LOCAL_SERVICE_ROLE_KEY);
+  const orderNumber = (orderId: string) => getOrderNumber(service(), orderId);
+  return { shop, url, anon: () => make(LOCAL_ANON_KEY), service, signIn, orderNumber, close: () => shop.close() };
 }
 
 /** The shop as a back-office test needs it: a staff member and a shopper signed in, and an outbox of its own. */

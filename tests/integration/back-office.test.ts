@@ -71,7 +71,7 @@ describe('order actions (/api/admin-order)', () => {
     expect(again.body.message).toMatch(/already shipped with this tracking number/);
     let mails = await mailTo(email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toMatch(/^Your order [0-9A-F]{8} has shipped$/);
+    expect(mails[0]!.subject).toBe(`Your order ${await t.orderNumber(orderId)} has shipped`);
     expect(mails[0]!.text).toContain('Tracking number: 33ABC1234567 (Australia Post)');
     expect(mails[0]!.text).toContain('https://auspost.com.au/mypost/track/details/33ABC1234567');
     expect(mails[0]!.text).toMatch(new RegExp(`${t.url}/order-status#[0-9a-f]{64}`));
@@ -169,13 +169,19 @@ describe('order actions (/api/admin-order)', () => {
 });
 
 describe('staff lists and changes through the database', () => {
-  it('orders: To pack oldest first, search by order number or email', async () => {
+  it('orders: To pack oldest first, search by order number (or the start of its id) or email', async () => {
     const older = await paidOrder('pack-one@example.com');
     const newer = await paidOrder('pack-two@example.com');
     const toPack = ((await staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data.orders as Array<{ id: string }>).map((o) => o.id);
     expect(toPack.indexOf(older)).toBeLessThan(toPack.indexOf(newer));
-    const byNumber = (await staff.rpc('admin_list_orders', { p_view: 'all', p_search: newer.slice(0, 8).toUpperCase() })).data.orders as Array<{ id: string }>;
-    expect(byNumber.map((o) => o.id)).toEqual([newer]);
+    const search = async (text: string) => ((await staff.rpc('admin_list_orders', { p_view: 'all', p_search: text })).data.orders as Array<{ id: string; number: number }>).map((o) => o.id);
+    const number = await t.orderNumber(newer);
+    expect(await search(number)).toContain(newer);
+    expect(await search(`#${number}`)).toEqual([newer]);
+    // An order found before orders were numbered by its id's start is found by it still.
+    expect(await search(newer.slice(0, 8).toUpperCase())).toEqual([newer]);
+    const listed = (await staff.rpc('admin_list_orders', { p_view: 'all', p_search: `#${number}` })).data.orders as Array<{ number: number }>;
+    expect(listed.map((o) => String(o.number))).toEqual([number]);
     const byEmail = (await staff.rpc('admin_list_orders', { p_view: 'all', p_search: 'PACK-ONE@' })).data.orders as Array<{ id: string }>;
     expect(byEmail.map((o) => o.id)).toEqual([older]);
   });
@@ -236,7 +242,7 @@ describe('order status page (/api/order-status)', () => {
     const ask = (token: string) => fetch(`${t.url}/api/order-status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
     const found = await ask(data!.status_token as string);
     expect(await found.json()).toEqual({
-      orderNumber: orderId.slice(0, 8).toUpperCase(),
+      orderNumber: await t.orderNumber(orderId),
       status: 'shipped',
       paymentStatus: 'paid',
       refunded: false,
@@ -250,7 +256,7 @@ describe('order status page (/api/order-status)', () => {
       // A card order, not one bought on account: no school's invoice.
       accountInvoice: null,
       // The paid order's tax invoice (its contents are tax-invoice.test.ts's).
-      invoice: expect.objectContaining({ title: 'Tax invoice', orderNumber: orderId.slice(0, 8).toUpperCase(), total: 37 }),
+      invoice: expect.objectContaining({ title: 'Tax invoice', orderNumber: await t.orderNumber(orderId), total: 37 }),
     });
     expect((await ask(orderId)).status).toBe(400);
     expect((await ask('0'.repeat(64))).status).toBe(404);

@@ -62,7 +62,7 @@ async function sentOrder(): Promise<{ id: string; number: string }> {
   const items = await service.from('order_items').insert({ order_id: order.id, product_id: 'book-10-reasons', title: '10 Reasons', quantity: 1, price_at_time: 22 });
   if (items.error) throw items.error;
   await fulfilOrder(service, services(standIn()), order.id);
-  return { id: order.id as string, number: (order.id as string).slice(0, 8).toUpperCase() };
+  return { id: order.id as string, number: await t.orderNumber(order.id as string) };
 }
 
 const newAddress = { addressLine1: '9 New Rd', addressLine2: '', city: 'Katoomba', state: 'NSW', postalCode: '2780', phone: '' };

@@ -16,14 +16,15 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
   });
   afterAll(() => db.close());
 
-  /** A paid order waiting to be packed; its number is the first eight characters of its id, in capitals. */
+  /** A paid order waiting to be packed, with the number the database gave it. */
   async function paidOrder(): Promise<{ id: string; number: string }> {
     const id = randomUUID();
     await db.admin.exec(`
       insert into public.orders (id, customer_email, customer_name, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, payment_status, status, paid_at)
         values ('${id}', 'mary@example.com', 'Mary Smith', 20, 10, 30, '{"addressLine1": "1 Test St", "city": "Parramatta", "state": "NSW", "postalCode": "2150", "country": "AU"}', '{"name": "AU Standard"}', 'paid', 'processing', now());
       insert into public.order_items (order_id, product_id, title, quantity, price_at_time) values ('${id}', 'bench-book', 'Bench Book', 1, 20);`);
-    return { id, number: id.slice(0, 8).toUpperCase() };
+    const { rows } = await db.admin.query<{ number: number }>(`select number from public.orders where id = $1`, [id]);
+    return { id, number: String(rows[0]!.number) };
   }
 
   async function call<T = unknown>(sql: string, params: unknown[]): Promise<T> {
@@ -75,6 +76,16 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
     expect(await history(order.id)).toEqual(['shipment_failed']);
   });
 
+  it("the shipment carries the order's number, which the platform is asked for when an answer was lost", async () => {
+    const order = await paidOrder();
+    expect(Number(order.number)).toBeGreaterThanOrEqual(1001);
+    expect(await claim(order.id)).toMatchObject({ outcome: 'claimed', order_number: order.number });
+    const { rows } = await db.admin.query<{ order_number: string }>(`select order_number from public.shipments where order_id = $1`, [order.id]);
+    expect(rows).toEqual([{ order_number: order.number }]);
+    // Nothing else is a platform order number: the shipments' check keeps to the digits of an order's number.
+    await expect(db.admin.exec(`update public.shipments set order_number = '${order.id.slice(0, 8).toUpperCase()}' where order_id = '${order.id}'`)).rejects.toThrow(/shipments_order_number_check/);
+  });
+
   it('an unpaid order is not sent', async () => {
     const order = await paidOrder();
     await db.admin.exec(`update public.orders set payment_status = 'unpaid', status = 'pending', paid_at = null where id = '${order.id}'`);
@@ -100,7 +111,9 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
     await label(order.id, '33TST7654321');
     const before = await history(order.id);
 
-    expect((await tracking('FFFFFFFF', key(), 'Delivered', '33TST7654321')).outcome).toBe('unknown_order');
+    expect((await tracking('99999999', key(), 'Delivered', '33TST7654321')).outcome).toBe('unknown_order');
+    // The order's old number (its id's start) binds nothing: the platform knows it by its number.
+    expect((await tracking(order.id.slice(0, 8).toUpperCase(), key(), 'Delivered', '33TST7654321')).outcome).toBe('unknown_order');
     expect((await tracking(order.number, key(), 'Delivered', '33TSTOTHER99')).outcome).toBe('unknown_parcel');
     expect(await history(order.id)).toEqual(before);
 
@@ -110,7 +123,7 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
     expect((await tracking(order.number, inTransit, 'InTransit', '33TST7654321', '2026-11-20T01:00:00Z')).outcome).toBe('duplicate');
 
     const delivered = key();
-    expect((await tracking(order.number.toLowerCase(), delivered, 'Delivered', '33TST7654321', '2026-11-21T01:00:00Z')).outcome).toBe('delivered');
+    expect((await tracking(order.number, delivered, 'Delivered', '33TST7654321', '2026-11-21T01:00:00Z')).outcome).toBe('delivered');
     expect(await row(order.id)).toMatchObject({ status: 'completed', state: 'delivered', tracking_status: 'Delivered' });
     expect((await tracking(order.number, delivered, 'Delivered', '33TST7654321', '2026-11-21T01:00:00Z')).outcome).toBe('duplicate');
     // An older event arriving late is kept, but the latest stays the latest.

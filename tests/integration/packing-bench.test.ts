@@ -83,7 +83,7 @@ async function paidOrder(country = 'AU'): Promise<{ id: string; number: string }
   if (error) throw error;
   const items = await service.from('order_items').insert({ order_id: order.id, product_id: 'book-10-reasons', title: '10 Reasons', quantity: 1, price_at_time: 22 });
   if (items.error) throw items.error;
-  return { id: order.id as string, number: (order.id as string).slice(0, 8).toUpperCase() };
+  return { id: order.id as string, number: await t.orderNumber(order.id as string) };
 }
 
 const shipment = async (id: string) => (await t.service().from('shipments').select('state, attempts, last_error, platform_order_id').eq('order_id', id).single()).data;
@@ -97,6 +97,9 @@ describe('sending paid orders to the platform', () => {
     const answers = await Promise.all([1, 2, 3].map(() => fulfilOrder(t.service(), services(platform), order.id)));
     expect(answers.sort()).toEqual(['already_fulfilled', 'already_fulfilled', 'fulfilled']);
     expect(platform.created).toHaveBeenCalledTimes(1);
+    // The platform's order number is the order's own, from the database (1001, 1002 …), not its id's start.
+    expect(order.number).toMatch(/^[1-9][0-9]{3,}$/);
+    expect(platform.created).toHaveBeenCalledWith(order.number);
     expect(await shipment(order.id)).toMatchObject({ state: 'sent', attempts: 1, platform_order_id: `LOCAL-${order.number}` });
     expect((await localShipments(file)).filter((s) => s.order.orderNumber === order.number)).toHaveLength(1);
   });

@@ -1,7 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { orderNumber } from '../../src/lib/format';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 import { DATABASES, type TestDatabase } from '../helpers/test-databases';
 
@@ -71,7 +70,7 @@ describe('part refunds through /api/admin-order', () => {
     const orderId = await paidOrder(email);
     const done = await act(staff, { action: 'refund_part', orderId, amountCents: 1250, reason: 'Cover arrived with a bent corner' });
     expect(done.status).toBe(200);
-    expect(done.body.message).toBe(`Refunded $12.50 on order ${orderNumber(orderId)}; $24.50 remains paid. The customer has been emailed.`);
+    expect(done.body.message).toBe(`Refunded $12.50 on order ${await t.orderNumber(orderId)}; $24.50 remains paid. The customer has been emailed.`);
 
     const after = await refunds(orderId);
     expect(after).toMatchObject({ refunded: 12.5, remaining: 24.5, refundable: true });
@@ -91,7 +90,7 @@ describe('part refunds through /api/admin-order', () => {
     const orderId = await paidOrder('part-two@example.com');
     expect((await act(staff, { action: 'refund_part', orderId, amountCents: 3000, reason: 'Late' })).status).toBe(200);
     const tooMuch = await act(staff, { action: 'refund_part', orderId, amountCents: 701, reason: 'Late again' });
-    expect(tooMuch).toEqual({ status: 409, body: { error: `You can refund at most $7.00 on order ${orderNumber(orderId)}: that is what is left of its payment.` } });
+    expect(tooMuch).toEqual({ status: 409, body: { error: `You can refund at most $7.00 on order ${await t.orderNumber(orderId)}: that is what is left of its payment.` } });
     expect((await act(staff, { action: 'refund_part', orderId, amountCents: 500, reason: '   ' })).status).toBe(400);
     expect((await act(staff, { action: 'refund_part', orderId, amountCents: 0, reason: 'x' })).status).toBe(400);
     expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1.5, reason: 'x' })).status).toBe(400);
@@ -104,7 +103,7 @@ describe('part refunds through /api/admin-order', () => {
     const orderId = await paidOrder(email);
     expect((await act(staff, { action: 'refund_part', orderId, amountCents: 2000, reason: 'Wrong edition' })).status).toBe(200);
     const last = await act(staff, { action: 'refund_part', orderId, amountCents: 1700, reason: 'Shipping back to us' });
-    expect(last.body.message).toBe(`Refunded $17.00 on order ${orderNumber(orderId)}: it is now refunded in full. The customer has been emailed.`);
+    expect(last.body.message).toBe(`Refunded $17.00 on order ${await t.orderNumber(orderId)}: it is now refunded in full. The customer has been emailed.`);
     const order = (await staff.rpc('admin_get_order', { p_order_id: orderId })).data as { payment_status: string; refunded_at: string | null };
     expect(order.payment_status).toBe('refund_due');
     expect(order.refunded_at).not.toBeNull();
@@ -178,7 +177,10 @@ describe('part refunds through /api/admin-order', () => {
     expect(after.refunded).toBe(13);
     // The customer is told of the refund that was made before the cut, and of the new one.
     expect(email.send).toHaveBeenCalledTimes(2);
-    expect(email.send.mock.calls.map(([mail]) => mail.subject)).toEqual([`A refund of $10.00 on your order ${orderNumber(orderId)}`, `A refund of $3.00 on your order ${orderNumber(orderId)}`]);
+    expect(email.send.mock.calls.map(([mail]) => mail.subject)).toEqual([
+      `A refund of $10.00 on your order ${await t.orderNumber(orderId)}`,
+      `A refund of $3.00 on your order ${await t.orderNumber(orderId)}`,
+    ]);
     expect(await history(orderId)).toContainEqual(expect.objectContaining({ action: 'refund_failed', detail: expect.stringContaining('the payment provider never made it') }));
   });
 

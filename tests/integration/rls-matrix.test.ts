@@ -120,6 +120,11 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
   },
   // Buying on account: an invoice's order, who it is for, their PO number, and whether it is packed before payment.
   // Its shopper reads them with the order; only the server writes them.
+  // The order's number: its shopper reads it with the order; nobody changes it, the server included.
+  'orders.number': {
+    select: { sql: `select number from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set number = default where id = '${ORDER_A}'`, allowed: [] },
+  },
   'orders.kind': {
     select: { sql: `select kind from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set kind = 'checkout' where id = '${ORDER_A}'`, allowed: ['service'] },
@@ -254,7 +259,7 @@ const TABLES: Record<string, TableRow> = {
   // through admin_get_order, shoppers never.
   shipments: {
     select: { sql: `select state from public.shipments`, allowed: ['service'] },
-    insert: { sql: `insert into public.shipments (order_id, order_number, platform) values ('${ORDER_C}', '00000000', 'starshipit')`, allowed: [] },
+    insert: { sql: `insert into public.shipments (order_id, order_number, platform) values ('${ORDER_C}', '9001', 'starshipit')`, allowed: [] },
     update: { sql: `update public.shipments set state = 'delivered'`, allowed: [] },
     delete: { sql: `delete from public.shipments`, allowed: [] },
     truncate: [],
@@ -519,6 +524,9 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   // Called only from inside the invoice functions and triggers.
   quantity_unit_price: [],
   invoice_label: [],
+  // The order number's form, and the trigger that keeps an order's number: called only from inside the database.
+  order_label: [],
+  keep_order_number: [],
   invoice_for_provider: [],
   invoice_row: [],
   order_items_cart_limit: [],
@@ -548,7 +556,7 @@ const FIXTURES = `
   insert into public.low_stock_alerts (product_id, level, stock, order_id) values ('rosary-kit', 10, 5, '${ORDER_A}');
   insert into public.back_in_stock_requests (product_id, email, confirmed_at) values ('rosary-kit', 'waiting@example.com', now());
   insert into public.marketing_opt_outs (email, via) values ('gone@example.com', 'reminder');
-  insert into public.shipments (order_id, order_number, platform, state, platform_order_id) values ('${ORDER_A}', '00000000', 'starshipit', 'sent', '1');
+  insert into public.shipments (order_id, order_number, platform, state, platform_order_id) values ('${ORDER_A}', '9002', 'starshipit', 'sent', '1');
   insert into public.shipment_tracking_events (order_id, event_key, status, occurred_at) values ('${ORDER_A}', repeat('a', 64), 'InTransit', now());
   insert into public.order_refunds (id, order_id, amount, reason, actor) values ('${PART_REFUND}', '${ORDER_A}', 5, 'Damaged corner', 'publisher@example.com');
   insert into public.newsletters (id, subject, body_markdown, created_by) values ('${NEWSLETTER}', 'News', 'Hello', 'publisher@example.com');

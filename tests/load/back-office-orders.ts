@@ -73,6 +73,22 @@ const LAST_NAMES = [
   'Santos',
 ];
 
+/** The id of the generated `what` (an order, a customer's user) at position `i`, an SQL expression: the same in every run. */
+const generatedId = (seed: number, what: string, i: string) => `md5('${seed}:${what}:' || ${i})::uuid`;
+
+/**
+ * SQL that adds the same `count` orders as generateOrdersSql (the same ids, in the order placed) and nothing else: no
+ * customers, lines or payments, for what only counts orders, such as the numbers the database gives them.
+ */
+export function generateBareOrdersSql(count: number, seed = 1): string {
+  return `
+    insert into public.orders (id, created_at, customer_email, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method)
+    select ${generatedId(seed, 'order', 'g.i')}, '${FIRST_DAY}'::timestamptz + (g.i - 1) * ((('${LAST_DAY}'::date + 1) - '${FIRST_DAY}'::date) * interval '1 day' / ${count}),
+      'reader' || g.i || '@example.com', 22, 15, 37, '{"country": "AU"}', '{"name": "AU Standard Courier"}'
+    from generate_series(1, ${count}) g(i)
+    order by g.i;`;
+}
+
 const sqlArray = (values: string[]) => `(array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}])`;
 
 /**
@@ -85,7 +101,7 @@ export function generateOrdersSql(count: number, seed = 1): string {
   const customers = Math.max(20, Math.round(count / 5));
   // A number in [0, 1) from the seed, the order's number and what is chosen.
   const r = (what: string, i = 'g.i') => `(('x' || substr(md5('${seed}:' || ${i} || ':${what}'), 1, 8))::bit(32)::bigint / 4294967296.0)`;
-  const id = (what: string, i: string) => `md5('${seed}:${what}:' || ${i})::uuid`;
+  const id = (what: string, i: string) => generatedId(seed, what, i);
   return `
     insert into auth.users (id, email, email_confirmed_at) values ('${SCALE_STAFF}', '${STAFF_EMAIL}', now()) on conflict do nothing;
     insert into public.staff_members (email) values ('${STAFF_EMAIL}') on conflict do nothing;
@@ -140,7 +156,9 @@ export function generateOrdersSql(count: number, seed = 1): string {
       case when o.what >= 0.055 and o.created_at <= '${LAST_DAY}'::date - 1 then '33SC' || lpad(o.i::text, 8, '0') end
     from scale_orders o
     join scale_customers c on c.c = o.c
-    join (select i.order_id, sum(i.quantity * p.price) as subtotal from scale_items i join public.products p on p.id = i.product_id group by i.order_id) s on s.order_id = o.id;
+    join (select i.order_id, sum(i.quantity * p.price) as subtotal from scale_items i join public.products p on p.id = i.product_id group by i.order_id) s on s.order_id = o.id
+    -- In the order placed, so the database numbers them as a shop's orders are (1001 the oldest).
+    order by o.i;
 
     insert into public.order_items (order_id, product_id, title, quantity, price_at_time)
       select i.order_id, i.product_id, p.title, i.quantity, p.price from scale_items i join public.products p on p.id = i.product_id;
@@ -167,6 +185,7 @@ export function generateOrdersSql(count: number, seed = 1): string {
 export interface ScaleFixtures {
   orderId: string;
   numberStart: string;
+  orderNumber: number;
   customerEmail: string;
   busiestBook: string;
   orderIds: string[];
@@ -178,6 +197,8 @@ export async function readFixtures(admin: PgDatabase): Promise<ScaleFixtures> {
       -- The middle order's number, as typed from a slip: the lowest id starts with zeros, which the generated
       -- addresses (reader1000@…) are full of, so its search would time the addresses' digits, not the number.
       (select left(id::text, 6) from public.orders order by id offset (select count(*) / 2 from public.orders) limit 1) as "numberStart",
+      -- The middle order's number, as the buyer reads it over the phone.
+      (select number from public.orders order by number offset (select count(*) / 2 from public.orders) limit 1) as "orderNumber",
       (select lower(customer_email) from public.orders where payment_status = 'paid' order by id limit 1) as "customerEmail",
       (select product_id from public.stock_changes group by product_id order by count(*) desc, product_id limit 1) as "busiestBook",
       array(select id::text from public.orders order by id limit 200) as "orderIds"`);
@@ -335,7 +356,8 @@ export const NEW_CALLS: BackOfficeCall[] = [
   call("admin_list_orders('to_pack')", () => `select public.admin_list_orders('to_pack', '') as r`, length('orders')),
   call("admin_list_orders('unpaid')", () => `select public.admin_list_orders('unpaid', '') as r`, length('orders')),
   call('admin_list_orders search email', () => `select public.admin_list_orders('all', 'maria.nguyen') as r`, length('orders')),
-  call('admin_list_orders search number', (f) => `select public.admin_list_orders('all', '${f.numberStart}') as r`, length('orders')),
+  call('admin_list_orders search id start', (f) => `select public.admin_list_orders('all', '${f.numberStart}') as r`, length('orders')),
+  call('admin_list_orders search number', (f) => `select public.admin_list_orders('all', '${f.orderNumber}') as r`, length('orders')),
   call('admin_stock_history', (f) => `select public.admin_stock_history('${f.busiestBook}') as r`, length('changes')),
   call(
     'admin_get_order',

@@ -5,7 +5,7 @@ import { adjustmentNoteText, type TaxInvoice } from '@/features/invoice/tax-invo
 const invoice: TaxInvoice = {
   title: 'Tax invoice',
   seller: { legalName: 'Little Faith Books Pty Ltd', abn: '51824753556' },
-  orderNumber: 'A1B2C3D4',
+  orderNumber: '1001',
   date: '2026-11-20T10:00:00Z',
   buyer: 'Mary Smith',
   lines: [{ title: 'A Book', quantity: 2, unitPrice: 22, amount: 44 }],

@@ -160,8 +160,11 @@ export function createLocalShipping(options: { file?: string; webhookSecret?: st
     async createOrder(order) {
       // As the platform does: an order number it has already is not taken twice.
       const existing = (await localShipments(file())).find((s) => s.order.orderNumber === order.orderNumber);
-      if (existing) return { platformOrderId: existing.platformOrderId };
+      if (existing?.order.reference === order.reference) return { platformOrderId: existing.platformOrderId };
       const platformOrderId = `LOCAL-${order.orderNumber}`;
+      // The same number for another order (its reference is the shop's order id): the stand-in's file outlived a
+      // local database started afresh, whose numbers begin again at 1001. The old one is taken off.
+      if (existing) await append(file(), { type: 'deleted', at: new Date().toISOString(), platformOrderId: existing.platformOrderId });
       await append(file(), { type: 'order', at: new Date().toISOString(), platformOrderId, order });
       log(`[shipping stand-in] order ${order.orderNumber} received (local stand-in, no label bought; see ${file()})`);
       return { platformOrderId };

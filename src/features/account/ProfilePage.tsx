@@ -109,7 +109,7 @@ function OrderHistory({ history }: { history: Loaded<OrderSummary[]> }) {
           {history.data.map((order) => (
             <li key={order.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
               <div className="flex flex-wrap items-center justify-between gap-2">
-                <span className="font-mono font-semibold">{orderNumber(order.id)}</span>
+                <span className="font-mono font-semibold">{orderNumber(order.number)}</span>
                 <StatusBadge status={order.status} />
               </div>
               <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
@@ -130,10 +130,10 @@ function OrderHistory({ history }: { history: Loaded<OrderSummary[]> }) {
               </dl>
               <div className="mt-3 flex flex-wrap gap-x-5 gap-y-2">
                 <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
-                  Track<span className="sr-only"> order {orderNumber(order.id)}</span>
+                  Track<span className="sr-only"> order {orderNumber(order.number)}</span>
                 </a>
                 <a href={taxInvoicePath(order.statusToken)} className="font-semibold text-navy underline">
-                  Tax invoice<span className="sr-only"> of order {orderNumber(order.id)}</span>
+                  Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
                 </a>
               </div>
             </li>
@@ -151,7 +151,7 @@ function OrderHistory({ history }: { history: Loaded<OrderSummary[]> }) {
             <tbody>
               {history.data.map((order) => (
                 <tr key={order.id} className="border-b border-slate-100 last:border-0">
-                  <td className="px-4 py-3 font-mono">{orderNumber(order.id)}</td>
+                  <td className="px-4 py-3 font-mono">{orderNumber(order.number)}</td>
                   <td className="px-4 py-3">{formatShortDate(order.createdAt)}</td>
                   <td className="px-4 py-3">{order.itemCount}</td>
                   <td className="px-4 py-3">
@@ -165,11 +165,11 @@ function OrderHistory({ history }: { history: Loaded<OrderSummary[]> }) {
                   <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
                   <td className="px-4 py-3">
                     <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
-                      Track<span className="sr-only"> order {orderNumber(order.id)}</span>
+                      Track<span className="sr-only"> order {orderNumber(order.number)}</span>
                     </a>
                     {/* Every order listed is paid (or refunded): each has its tax invoice. */}
                     <a href={taxInvoicePath(order.statusToken)} className="mt-1 block font-semibold whitespace-nowrap text-navy underline sm:mt-0 sm:ml-3 sm:inline">
-                      Tax invoice<span className="sr-only"> of order {orderNumber(order.id)}</span>
+                      Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
                     </a>
                   </td>
                 </tr>

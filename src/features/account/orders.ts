@@ -7,6 +7,8 @@ import { getSupabase } from '@/lib/supabase/client';
 
 export interface OrderSummary {
   id: string;
+  /** The order's number from the database (shown with orderNumber()). */
+  number: number;
   createdAt: string;
   status: string;
   paymentStatus: string;
@@ -30,7 +32,7 @@ export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
   if (joined.error) console.error('Failed to join guest orders', joined.error);
   const orders = await supabase
     .from('orders')
-    .select('id, created_at, status, total_amount, payment_status, shipping_address, status_token, tracking_status, tracking_status_at')
+    .select('id, number, created_at, status, total_amount, payment_status, shipping_address, status_token, tracking_status, tracking_status_at')
     .eq('user_id', userId)
     .in('payment_status', PLACED_ORDER_PAYMENT_STATES)
     .order('created_at', { ascending: false });
@@ -50,6 +52,7 @@ export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
   for (const item of items.data) counts.set(item.order_id, (counts.get(item.order_id) ?? 0) + item.quantity);
   return orders.data.map((o) => ({
     id: o.id,
+    number: o.number,
     createdAt: o.created_at,
     status: o.status,
     paymentStatus: o.payment_status,

@@ -32,12 +32,12 @@ export default function CustomsDeclaration({ order, sender, declaration }: Props
   return (
     <article
       className="declaration rounded-2xl bg-white p-4 text-sm sm:p-6 ring-1 ring-slate-300 not-last:break-after-page print:rounded-none print:p-0 print:ring-0"
-      aria-label={`Customs declaration ${orderNumber(order.id)}`}
+      aria-label={`Customs declaration ${orderNumber(order.number)}`}
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2 border-b-2 border-slate-800 pb-2">
         <h2 className="text-xl font-bold">Customs declaration (CN 22 / CN 23)</h2>
         <p>
-          Order <span className="font-mono font-semibold">{orderNumber(order.id)}</span>
+          Order <span className="font-mono font-semibold">{orderNumber(order.number)}</span>
         </p>
       </div>
 

@@ -516,7 +516,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       </a>
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="order-heading" className="text-2xl font-bold">
-          Order <span className="font-mono">{orderNumber(order.id)}</span>
+          Order <span className="font-mono">{orderNumber(order.number)}</span>
         </h2>
         <StatusBadge status={order.status} />
         <span className="text-sm text-slate-700">payment: {paymentLabel}</span>

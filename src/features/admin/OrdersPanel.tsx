@@ -150,7 +150,7 @@ function parcelFacts(o: Pick<OrderListItem, 'delivery_method' | 'country' | 'is_
 /** The orders as a table from 640 px, as cards below; each links to its order. Shared with a customer's page. */
 export function OrderList({ orders, selection }: { orders: OrderListItem[]; selection?: Selection }) {
   const pick = (o: OrderListItem) =>
-    selection && <input type="checkbox" className="h-5 w-5" checked={selection.selected.has(o.id)} onChange={() => selection.toggle(o.id)} aria-label={`Select order ${orderNumber(o.id)}`} />;
+    selection && <input type="checkbox" className="h-5 w-5" checked={selection.selected.has(o.id)} onChange={() => selection.toggle(o.id)} aria-label={`Select order ${orderNumber(o.number)}`} />;
   return (
     <>
       <ul className="mt-4 space-y-3 sm:hidden" aria-label="Orders">
@@ -160,7 +160,7 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
               <span className="flex items-center gap-3">
                 {pick(o)}
                 <a href={`#order/${o.id}`} className="font-mono text-lg font-semibold text-navy underline">
-                  {orderNumber(o.id)}
+                  {orderNumber(o.number)}
                 </a>
               </span>
               <StatusBadge status={o.status} />
@@ -193,7 +193,7 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
                 {selection && <td className="px-3 py-2">{pick(o)}</td>}
                 <td className="px-3 py-2">
                   <a href={`#order/${o.id}`} className="font-mono font-semibold text-navy underline">
-                    {orderNumber(o.id)}
+                    {orderNumber(o.number)}
                   </a>
                 </td>
                 <td className="px-3 py-2">{formatShortDate(o.created_at)}</td>

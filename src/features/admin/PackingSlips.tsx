@@ -65,7 +65,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
   return (
     <article
       className="slip rounded-2xl bg-white p-6 ring-1 ring-slate-300 not-last:break-after-page print:rounded-none print:p-0 print:ring-0"
-      aria-label={`${gift ? 'Gift slip' : 'Packing slip'} ${orderNumber(order.id)}`}
+      aria-label={`${gift ? 'Gift slip' : 'Packing slip'} ${orderNumber(order.number)}`}
     >
       {gift && order.gift_hide_prices && (
         <p className="mb-4 rounded-lg bg-amber-50 p-3 font-semibold text-amber-950 ring-1 ring-amber-300 print:hidden">
@@ -100,7 +100,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
       </div>
       <div className="mt-4 flex flex-wrap justify-between gap-2">
         <h2 className="text-xl font-bold">
-          Order <span className="font-mono">{orderNumber(order.id)}</span>
+          Order <span className="font-mono">{orderNumber(order.number)}</span>
         </h2>
         <p>{order.shipping_method.name ?? 'Standard delivery'}</p>
       </div>

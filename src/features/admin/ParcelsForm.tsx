@@ -51,7 +51,7 @@ export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDon
       <div className="mt-3 flex flex-wrap gap-3">{carrier.fields}</div>
       <ul className="mt-3 space-y-3">
         {orders.map((order) => {
-          const number = orderNumber(order.id);
+          const number = orderNumber(order.number);
           const error = errors[order.id];
           const outcome = outcomes.find((o) => o.id === order.id);
           return (

@@ -42,11 +42,11 @@ function StockHistory({ productId, version, params }: { productId: string; versi
                 </span>
                 <span>
                   {change.reason}
-                  {change.order_id && (
+                  {change.order_id && change.order_number !== null && (
                     <>
                       {' — '}
                       <a className="font-semibold text-navy underline" href={`#order/${change.order_id}`}>
-                        order {orderNumber(change.order_id)}
+                        order {orderNumber(change.order_number)}
                       </a>
                     </>
                   )}

@@ -25,6 +25,8 @@ const text = z.string();
 const maybeText = z.nullable(z.string());
 const orderBase = {
   id: text,
+  /** The order's number from the database (shown with orderNumber()). */
+  number: z.number(),
   created_at: text,
   customer_email: text,
   customer_name: text,
@@ -136,6 +138,8 @@ const stockChange = z.object({
   new_stock: z.number(),
   reason: text,
   order_id: maybeText,
+  /** The number of the order a sale was for. */
+  order_number: z.nullable(z.number()),
 });
 export type StockChange = z.infer<typeof stockChange>;
 const message = z.object({ id: text, name: text, email: text, subject: text, message: text, created_at: text, handled_at: maybeText });
@@ -276,6 +280,7 @@ export type SalesGrouping = Sales['by'];
 const saleItem = z.object({ product_id: text, title: text, quantity: money, price_at_time: money });
 const saleOrder = z.object({
   id: text,
+  number: z.number(),
   paid_at: text,
   paid_on: text,
   customer_email: text,

@@ -63,7 +63,7 @@ export function salesCsv(orders: readonly SaleOrder[], gstRegistered: boolean = 
 export function salesCsvLines(orders: readonly SaleOrder[], gstRegistered: boolean = SITE.gstRegistered): string {
   const rows = orders.flatMap((order) => {
     const a = order.shipping_address;
-    const number = orderNumber(order.id);
+    const number = orderNumber(order.number);
     const date = dayMonthYear(order.paid_on);
     const tax = taxType(order.country, gstRegistered);
     // The contact is the buyer; a gift's delivery name (the recipient's) goes in the reference. A gift whose buyer's

@@ -5,7 +5,7 @@
  */
 import { type HTMLAttributes, type ReactNode, useEffect, useState } from 'react';
 import { SHIPPING, STORAGE_KEYS } from '@/config/constants';
-import { formatPrice, orderNumber } from '@/lib/format';
+import { formatPrice } from '@/lib/format';
 import { quantityLine } from '@/features/invoice/tax-invoice';
 import { clearCart } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
@@ -185,7 +185,7 @@ export default function OrderConfirmation() {
       <p className="mt-3 text-slate-700">Thank you for your order. A confirmation is on its way to your inbox.</p>
       <dl className="mt-6 space-y-3 text-left">
         <Fact term="Order number" className="font-mono text-lg font-bold" data-testid="order-number">
-          {orderNumber(state.payment.orderId)}
+          {state.payment.orderNumber}
         </Fact>
         <Fact term="Shipping method">{shippingMethod.name}</Fact>
         <Fact term="Estimated delivery">{shippingMethod.estimatedDelivery}</Fact>

@@ -148,6 +148,8 @@ export async function closeChangedPaymentPage(): Promise<void> {
 export interface VerifiedPayment {
   paymentStatus: string;
   orderId: string;
+  /** The order's number as the buyer reads it ("1001"). */
+  orderNumber: string;
   /** A paid order: what the confirmation page shows. */
   order?: {
     items: Array<{ title: string; quantity: number; amount: number }>;

@@ -33,7 +33,7 @@ const platform = (baseUrl: string, options: { timeoutMs?: number; apiKey?: strin
   createStarshipit({ apiKey: options.apiKey ?? API_KEY, subscriptionKey: SUBSCRIPTION_KEY, webhookSecret: SECRET, baseUrl, timeoutMs: options.timeoutMs });
 
 const ORDER: PlatformOrder = {
-  orderNumber: 'AB12CD34',
+  orderNumber: '1042',
   reference: 'ab12cd34-0000-4000-8000-000000000001',
   shippingMethod: 'AU Standard',
   destination: { name: 'Mary Smith', email: 'mary@example.com', phone: '0400000000', street: '1 Test St', suburb: 'Parramatta', city: 'Parramatta', state: 'NSW', postCode: '2150', country: 'NZ' },
@@ -61,14 +61,14 @@ describe('Starshipit orders and labels', () => {
   });
 
   it('creates the order with both keys, the shop number as order_number and the customs lines in the items', async () => {
-    const url = await fakeStarshipit((_seen, res) => sendJson(res, 200, { order: { order_id: 123456, order_number: 'AB12CD34' }, success: true, errors: [] }));
+    const url = await fakeStarshipit((_seen, res) => sendJson(res, 200, { order: { order_id: 123456, order_number: '1042' }, success: true, errors: [] }));
     expect(await platform(url).createOrder(ORDER)).toEqual({ platformOrderId: '123456' });
     const request = fake.seen[0]!;
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/api/orders');
     const body = JSON.parse(request.body);
     expect(body.order).toMatchObject({
-      order_number: 'AB12CD34',
+      order_number: '1042',
       reference: ORDER.reference,
       shipping_method: 'AU Standard',
       destination: { name: 'Mary Smith', street: '1 Test St', suburb: 'Parramatta', post_code: '2150', country: 'NZ' },
@@ -79,13 +79,13 @@ describe('Starshipit orders and labels', () => {
 
   it('finds an order already sent by its number, and answers null when Starshipit has none', async () => {
     const url = await fakeStarshipit((seen, res) =>
-      seen.url.searchParams.get('order_number') === 'AB12CD34'
+      seen.url.searchParams.get('order_number') === '1042'
         ? sendJson(res, 200, { order: { order_id: 99 }, success: true })
         : sendJson(res, 200, { success: false, errors: [{ message: 'Order not found' }] }),
     );
-    expect(await platform(url).findOrder('AB12CD34')).toEqual({ platformOrderId: '99' });
+    expect(await platform(url).findOrder('1042')).toEqual({ platformOrderId: '99' });
     expect(await platform(url).findOrder('FFFFFFFF')).toBeNull();
-    expect(fake.seen[0]!.path).toBe('/api/orders?order_number=AB12CD34');
+    expect(fake.seen[0]!.path).toBe('/api/orders?order_number=1042');
   });
 
   it('prints the label: the base64 PDF as bytes, the tracking number and the carrier', async () => {
@@ -144,7 +144,7 @@ describe('Starshipit orders and labels', () => {
 
 describe('Starshipit tracking webhook', () => {
   const body = JSON.stringify({
-    order_number: 'AB12CD34',
+    order_number: '1042',
     carrier_name: 'Australia Post',
     carrier_service: '7B05',
     shipment_date: '2026-11-20T02:55:37.1446912Z',
@@ -157,7 +157,7 @@ describe('Starshipit tracking webhook', () => {
 
   it('reads a signed event (the signature in base64 or hex) with a key that is the same for the same event', async () => {
     const event = await starshipit.readWebhook(body, headers(signStarshipitBody(SECRET, body)));
-    expect(event).toMatchObject({ orderNumber: 'AB12CD34', trackingNumber: 'LX123456785AU', carrier: 'Australia Post', status: 'InTransit', occurredAt: '2026-11-21T02:56:07.345Z' });
+    expect(event).toMatchObject({ orderNumber: '1042', trackingNumber: 'LX123456785AU', carrier: 'Australia Post', status: 'InTransit', occurredAt: '2026-11-21T02:56:07.345Z' });
     const hex = createHmac('sha256', SECRET).update(body).digest('hex');
     expect((await starshipit.readWebhook(body, headers(hex))).eventKey).toBe(event.eventKey);
     expect(event.eventKey).toMatch(/^[0-9a-f]{64}$/);
