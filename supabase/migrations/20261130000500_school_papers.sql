@@ -31,25 +31,27 @@ $$;
 
 -- The orders to pack, oldest first, as the To pack list shows them: the label run prints these.
 create function public.orders_to_pack(p_limit integer)
-returns setof uuid
+returns uuid[]
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select o.id from public.orders o
-  where public.order_to_pack(o.status, o.payment_status, o.ship_before_payment)
-  order by coalesce(o.paid_at, o.created_at), o.id
-  limit least(greatest(coalesce(p_limit, 50), 1), 1000);
+  select array(select o.id from public.orders o
+    where public.order_to_pack(o.status, o.payment_status, o.ship_before_payment)
+    order by coalesce(o.paid_at, o.created_at), o.id
+    limit least(greatest(coalesce(p_limit, 50), 1), 1000));
 $$;
 
 -- An order on account's paperwork, or null for a card order: its invoice's number, the organisation and PO number,
--- the Sydney day it was issued, due and paid, and the invoice's state ('sent' is unpaid). Plain SQL, read inside the
--- functions below and by the server functions.
+-- the Sydney day it was issued, due and paid, and the invoice's state ('sent' is unpaid). Read inside the functions
+-- below and by the server functions (for the emails and the status page), which read no invoice label themselves.
 create function public.order_on_account(p_order_id uuid)
 returns jsonb
 language sql
 stable
+security definer
+set search_path = ''
 as $$
   select jsonb_build_object('invoice_number', public.invoice_label(v.number), 'organisation', v.organisation, 'po_number', v.po_number,
     'status', v.status, 'issued_on', (v.sent_at at time zone 'Australia/Sydney')::date, 'due_on', v.due_on,

@@ -17,6 +17,7 @@ import { postalAddressLines } from '@/lib/postal-address';
 import { StaffGate } from './StaffGate';
 import { LoadState, useLoad } from './use-load';
 import { TableHead } from '@/components/TableHead';
+import { orderTotalLine } from '@/features/invoices/paperwork';
 
 /** The orders chosen, or every order to pack (all its pages); in full, 500 to a call rather than one call each. */
 async function ordersToPrint(): Promise<OrderDetail[]> {
@@ -149,7 +150,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
       )}
       {prices && (
         <p className="mt-2 text-sm" data-testid="slip-total">
-          Shipping {formatPrice(order.shipping_amount)} · <strong>Total paid {formatPrice(order.total_amount)} AUD</strong>
+          Shipping {formatPrice(order.shipping_amount)} · <strong>{orderTotalLine(order.total_amount, order.account)}</strong>
         </p>
       )}
       <p className="mt-4 text-sm text-slate-700">
