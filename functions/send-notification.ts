@@ -112,7 +112,7 @@ export function quoteNotice(body: QuoteNotification, titles: ReadonlyMap<string,
 }
 
 /** To the school, at once: its request has arrived, with what it asked for and its PO number, and what comes next. */
-export function quoteAcknowledgement(body: QuoteNotification, titles: ReadonlyMap<string, string>): EmailMessage {
+function quoteAcknowledgement(body: QuoteNotification, titles: ReadonlyMap<string, string>): EmailMessage {
   const { organisation, contactName, email, lines, poNumber } = body.data;
   return {
     to: email,

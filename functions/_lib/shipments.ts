@@ -153,7 +153,7 @@ export async function retryShipments(db: SupabaseClient, platform: ShippingPlatf
 const shipmentRowSchema = z.object({ state: z.string(), platform_order_id: z.string().nullable(), last_error: z.string().nullable() });
 
 /** Why an order has no label: it is not to pack (unpaid and not packed before payment, or cancelled). */
-export const NOT_TO_PACK = (number: string) => `Order ${number} is not to pack (it is unpaid, or cancelled), so it has no label.`;
+const NOT_TO_PACK = (number: string) => `Order ${number} is not to pack (it is unpaid, or cancelled), so it has no label.`;
 
 /** One order's label: printed, or why not (a sentence for the publisher). */
 export type LabelOutcome =

@@ -4,7 +4,7 @@
  */
 import type { OrderDetail } from './api';
 
-export interface TimelineEvent {
+interface TimelineEvent {
   at: string;
   what: string;
   detail: string;
