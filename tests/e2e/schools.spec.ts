@@ -264,6 +264,7 @@ test.describe('schools and parishes on account', () => {
   });
 
   test('packed before payment: its slip says unpaid and when it is due, its label names the school, and the header asks its count again', async ({ page, request }) => {
+    test.slow();
     const staff = uniqueEmail('publisher');
     const school = uniqueEmail('school-early');
     const organisation = `St Therese Primary ${Date.now()}`;

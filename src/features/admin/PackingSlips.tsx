@@ -122,7 +122,8 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
           {order.items.map((item) => (
             <tr key={item.product_id} className="border-b border-slate-100">
               <td className="py-1 font-bold">{item.quantity}</td>
-              <td className="py-1">{item.title}</td>
+              {/* A title with no space in it wraps rather than push the page sideways on a phone. */}
+              <td className="py-1 [overflow-wrap:anywhere]">{item.title}</td>
               {prices && (
                 <>
                   <td className="py-1 pl-3 text-right whitespace-nowrap">{formatPrice(item.price_at_time)}</td>
