@@ -1,5 +1,6 @@
 /**
- * Prints shipping labels from /admin: one order's, or every order to pack, as one PDF (one label a page). Each label
+ * Prints shipping labels from /admin: one order's, or the orders to pack (the To pack list's, by the database's rule), as
+ * one PDF (one label a page); every order not printed is named, with why. Each label
  * ships its order with the platform's tracking number, and the shopper gets the tracking email as when a number is
  * typed. Staff only.
  */
@@ -9,7 +10,7 @@ import { fulfilmentServices } from './_lib/fulfilment';
 import { json, problem, type FunctionConfig } from './_lib/http';
 import { SHIPPING_PLATFORM_NOT_SET_UP } from './_lib/providers/select';
 import { joinLabels, printLabel, type LabelOutcome } from './_lib/shipments';
-import { serviceClient } from './_lib/supabase-admin';
+import { rpc, serviceClient } from './_lib/supabase-admin';
 
 /** At most this many labels in one PDF: a bench's day, well inside a function's time. */
 export const MAX_LABELS = 50;
@@ -25,15 +26,15 @@ export default staffEndpoint(bodySchema, async ({ request, env, staffEmail, body
   if (!platform) return problem(409, SHIPPING_PLATFORM_NOT_SET_UP);
   const db = serviceClient(env);
   let ids: string[];
+  // Orders to pack past one run's labels: named, so none is left without a word.
+  let later: string[] = [];
   if ('orderIds' in body) ids = body.orderIds;
   else {
-    const { data, error } = await db.from('orders').select('id').eq('status', 'processing').eq('payment_status', 'paid').order('paid_at').order('id').limit(MAX_LABELS);
-    if (error) throw error;
-    ids = z
-      .array(z.object({ id: z.string() }))
-      .parse(data)
-      .map((r) => r.id);
-    if (ids.length === 0) return problem(409, 'There is no order to pack, so no label to print.');
+    // The To pack list's own orders, oldest first: the database's one rule (paid, or an invoice packed before payment).
+    const toPack = await rpc(db, 'orders_to_pack', { p_limit: 1000 }, z.array(z.string()));
+    if (toPack.length === 0) return problem(409, 'There is no order to pack, so no label to print.');
+    ids = toPack.slice(0, MAX_LABELS);
+    later = toPack.slice(MAX_LABELS);
   }
   const outcomes: LabelOutcome[] = [];
   // One after the other: the platform limits requests a second, and each label takes the order's lock.
@@ -46,15 +47,25 @@ export default staffEndpoint(bodySchema, async ({ request, env, staffEmail, body
     const emailed = await sendShippingEmailOnce({ db, services, actor: staffEmail }, o.orderId, o.number);
     if (emailed.status >= 400) emailFailures.push(emailed.message);
   }
-  if (printed.length === 0) return problem(502, failed.map((f) => f.message).join(' '));
+  const left = later.length
+    ? [
+        `Not printed yet, ${later.length === 1 ? 'order' : 'orders'} ${later.map(orderNumber).join(', ')}: at most ${MAX_LABELS} labels at a time, so print again for ${later.length === 1 ? 'it' : 'them'}.`,
+      ]
+    : [];
+  if (printed.length === 0) return problem(502, [...failed.map((f) => f.message), ...left].join(' '));
   // The file says which parcels it holds, so a saved PDF can be matched to its orders.
   const pdf = await joinLabels(
     printed.flatMap((o) => o.pdfs),
     printed.map((o) => `Order ${o.number}: ${o.carrier} ${o.trackingNumber}`).join('; '),
   );
-  const what = printed.length === 1 ? `The label of order ${printed[0]!.number} is ready (${printed[0]!.carrier} ${printed[0]!.trackingNumber}).` : `${printed.length} labels are ready.`;
+  // Each order is named: those printed, and each not printed with why.
+  const what =
+    printed.length === 1
+      ? `The label of order ${printed[0]!.number} is ready (${printed[0]!.carrier} ${printed[0]!.trackingNumber}).`
+      : `${printed.length} labels are ready, for orders ${printed.map((o) => o.number).join(', ')}.`;
+  const notPrinted = failed.length + later.length;
   return json({
-    message: [what, ...failed.map((f) => f.message), ...emailFailures].join(' '),
+    message: [what, ...(notPrinted ? [`${notPrinted} not printed:`] : []), ...failed.map((f) => f.message), ...left, ...emailFailures].join(' '),
     pdf: Buffer.from(pdf).toString('base64'),
     fileName: printed.length === 1 ? `label-${printed[0]!.number}.pdf` : `labels-${new Date().toISOString().slice(0, 10)}.pdf`,
     printed: printed.map((o) => ({ orderId: o.orderId, number: o.number, trackingNumber: o.trackingNumber, carrier: o.carrier })),

@@ -2,13 +2,11 @@
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { trackingUrl } from '../src/features/admin/shipment';
-import { invoiceNumber } from '../src/features/invoices/rules';
+import { orderTotalLine } from '../src/features/invoices/paperwork';
 import { findOrderByStatusToken, getOrderWithItems } from './_lib/orders';
 import { sellerIdentity, taxInvoiceOf } from './_lib/tax-invoice';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { serviceClient } from './_lib/supabase-admin';
-
-const accountInvoiceRow = z.object({ number: z.number(), po_number: z.string().nullable(), hosted_url: z.string().nullable(), organisation: z.string() });
 
 const body = z.object({
   token: z
@@ -28,9 +26,7 @@ export default handle(async (request) => {
   const items = order.items;
   // An order bought on account already has its tax invoice (INV-…, with the PO), from the invoicing provider: the
   // shop issues no second one for the same sale.
-  const { data: onAccount, error } = await db.from('invoices').select('number, po_number, hosted_url, organisation').eq('order_id', order.id).maybeSingle();
-  if (error) throw new Error(`The order's invoice could not be read: ${error.message}`);
-  const accountInvoice = onAccount ? accountInvoiceRow.parse(onAccount) : null;
+  const account = order.account;
   return json({
     orderNumber: order.number,
     status: order.status,
@@ -41,10 +37,13 @@ export default handle(async (request) => {
     items: items.map((i) => ({ title: i.title, quantity: i.quantity })),
     gift: order.gift ? { recipient: order.customerName, message: order.gift.message, hidePrices: order.gift.hidePrices } : null,
     /** The tax invoice and its adjustment notes, once paid (null before, or where the seller is not configured). */
-    invoice: accountInvoice ? null : taxInvoiceOf(order, sellerIdentity(env)),
-    /** An order bought on account: its invoice's number, the PO number and the invoicing provider's page for it. */
-    accountInvoice: accountInvoice
-      ? { number: invoiceNumber(accountInvoice.number), poNumber: accountInvoice.po_number, organisation: accountInvoice.organisation, url: accountInvoice.hosted_url }
+    invoice: account ? null : taxInvoiceOf(order, sellerIdentity(env)),
+    /**
+     * An order bought on account: its invoice's number, the PO number, the invoicing provider's page for it, and what
+     * is true of the payment today (unpaid, due on …; paid on …).
+     */
+    accountInvoice: account
+      ? { number: account.invoice_number, poNumber: account.po_number, organisation: account.organisation, url: account.hosted_url, total: orderTotalLine(order.total, account) }
       : null,
     tracking: order.trackingNumber && order.trackingCarrier ? { number: order.trackingNumber, carrier: order.trackingCarrier, url: trackingUrl(order.trackingCarrier, order.trackingNumber) } : null,
     /** The latest tracking event from the carrier, with when it happened. */

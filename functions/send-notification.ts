@@ -112,6 +112,26 @@ export function quoteNotice(body: QuoteNotification, titles: ReadonlyMap<string,
   };
 }
 
+/** To the school, at once: its request has arrived, with what it asked for and its PO number, and what comes next. */
+function quoteAcknowledgement(body: QuoteNotification, titles: ReadonlyMap<string, string>): EmailMessage {
+  const { organisation, contactName, email, lines, poNumber } = body.data;
+  return {
+    to: email,
+    subject: `We have your quote request${poNumber ? ` (PO number ${poNumber})` : ''}`,
+    text: [
+      `Hello ${contactName},`,
+      '',
+      `Thank you: ${SITE.name} has received ${organisation}'s quote request${poNumber ? ` for PO number ${poNumber}` : ''}:`,
+      ...lines.map((line) => `  ${titles.get(line.productId) ?? line.productId} × ${line.quantity}`),
+      '',
+      `We will reply with a tax invoice${poNumber ? ` naming PO number ${poNumber}` : ''} and our ABN, with its own invoice number (INV-…), to pay by bank transfer or card.`,
+      `Questions? Reply to this email or write to ${SITE.email}.`,
+      '',
+      `${SITE.name}, Sydney`,
+    ].join('\n'),
+  };
+}
+
 const quoteAnswer = z.discriminatedUnion('outcome', [z.object({ outcome: z.literal('saved'), id: z.uuid() }), z.object({ outcome: z.literal('unknown_book'), product_id: z.string() })]);
 
 /** A quote request: stored (every book must be one the shop sells), then the publisher emailed. */
@@ -149,6 +169,11 @@ async function requestQuote(env: ServerEnv, request: Request, body: QuoteNotific
     await email.send({ ...quoteNotice(body, titles, notificationRecipient(env), siteOrigin(env, request)), idempotencyKey: `quote-request-${answer.id}` });
   } catch (sendError) {
     console.error(`[send-notification] ${email.name} could not send the quote request notice; the request is stored.`, sendError);
+  }
+  try {
+    await email.send({ ...quoteAcknowledgement(body, titles), idempotencyKey: `quote-acknowledgement-${answer.id}` });
+  } catch (sendError) {
+    console.error(`[send-notification] ${email.name} could not acknowledge the quote request to the school; the request is stored.`, sendError);
   }
   return json({ ok: true });
 }

@@ -1,11 +1,12 @@
 /**
- * LOCAL TEST INVOICE PAGE — the stand-in for Stripe's hosted invoice page when no Stripe key is set: the invoice as
- * the school sees it (organisation, PO number, lines, GST, total, due date, the seller's ABN) with Pay invoice,
+ * LOCAL TEST INVOICE PAGE — the stand-in for Stripe's hosted invoice page when no Stripe key is set: the tax invoice
+ * as the school sees it (organisation, PO number, issue and due dates, lines, GST, total, the seller's ABN) with Pay invoice,
  * which takes the shop's invoice-paid path exactly as Stripe's invoice.paid event does. Answers 404 anywhere but on
  * the local server.
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
+import { dayInWords } from '../src/features/invoices/paperwork';
 import { invoiceNumber } from '../src/features/invoices/rules';
 import { formatAbn } from '../src/lib/abn';
 import { formatLongDate, formatPrice } from '../src/lib/format';
@@ -42,6 +43,8 @@ const invoiceRow = z.object({
   total: money,
   gst: money,
   due_on: z.string().nullable(),
+  sent_at: z.string().nullable(),
+  paid_at: z.string().nullable(),
 });
 const lineRows = z.array(z.object({ title: z.string(), quantity: z.number(), unit_price: money, position: z.number() }));
 
@@ -70,7 +73,7 @@ export default handle(async (request) => {
   const db = serviceClient(env);
   const { data, error } = await db
     .from('invoices')
-    .select('id, number, status, organisation, contact_name, po_number, address, shipping_name, shipping_amount, total, gst, due_on')
+    .select('id, number, status, organisation, contact_name, po_number, address, shipping_name, shipping_amount, total, gst, due_on, sent_at, paid_at')
     .eq('provider_invoice_id', providerId)
     .maybeSingle();
   if (error) throw error;
@@ -103,11 +106,12 @@ export default handle(async (request) => {
   return page(
     `TEST invoice ${number}`,
     `<p class="test">TEST INVOICE — no real money moves</p>
-<h1>Invoice <span class="nowrap">${escapeHtml(number)}</span></h1>
+<h1>Tax invoice <span class="nowrap">${escapeHtml(number)}</span></h1>
 <p class="seller">${seller ? `${escapeHtml(seller.legalName)} · ABN ${escapeHtml(formatAbn(seller.abn))}` : 'The seller is not set up (SHOP_LEGAL_NAME, SHOP_ABN).'}</p>
 <dl><dt>Bill to</dt><dd>${escapeHtml(invoice.organisation)}<br>${escapeHtml(invoice.contact_name)}<br>${escapeHtml([address.line1, address.line2].filter(Boolean).join(', '))}<br>${escapeHtml([address.city, address.state, address.postcode, address.country].filter(Boolean).join(' '))}</dd>
 <dt>PO number</dt><dd>${escapeHtml(invoice.po_number ?? '—')}</dd>
-<dt>Due</dt><dd>${invoice.due_on ? escapeHtml(formatLongDate(invoice.due_on)) : '—'}</dd></dl>
+<dt>Issued</dt><dd>${invoice.sent_at ? escapeHtml(formatLongDate(invoice.sent_at)) : '—'}</dd>
+<dt>Due</dt><dd>${invoice.due_on ? escapeHtml(dayInWords(invoice.due_on)) : '—'}</dd>${invoice.paid_at ? `\n<dt>Paid</dt><dd>${escapeHtml(formatLongDate(invoice.paid_at))}</dd>` : ''}</dl>
 <table><thead><tr><th scope="col">Item</th><th scope="col">Amount</th></tr></thead><tbody>${lines}
 <tr><td>Shipping: ${escapeHtml(invoice.shipping_name)}</td><td>${formatPrice(invoice.shipping_amount)}</td></tr></tbody>
 <tfoot><tr><td>Total (AUD)</td><td>${formatPrice(invoice.total)}</td></tr><tr><td>${invoice.gst > 0 ? 'GST included' : 'GST (an export, GST-free)'}</td><td>${formatPrice(invoice.gst)}</td></tr></tfoot></table>

@@ -89,7 +89,7 @@ export default handle(async (request) => {
         (e) => `<button type="submit" name="status" value="${e.status}"${s.label ? '' : ' disabled'} aria-label="${escapeHtml(`${e.label}: order ${s.order.orderNumber}`)}">${e.label}</button>`,
       ).join('');
       return `<article data-order="${escapeHtml(s.order.orderNumber)}"><h2>Order ${escapeHtml(s.order.orderNumber)}</h2>
-<p>${escapeHtml(d.name)} — ${escapeHtml([d.street, d.city, d.state, d.postCode, d.country].filter(Boolean).join(', '))}</p>
+<p>${d.company ? `<strong>${escapeHtml(d.company)}</strong>, Attn: ` : ''}${escapeHtml(d.name)} — ${escapeHtml([d.street, d.city, d.state, d.postCode, d.country].filter(Boolean).join(', '))}</p>
 <p class="muted">${escapeHtml(s.order.shippingMethod)} · ${s.order.items.map(itemLine).join(', ')}</p>
 <p>${s.label ? `Label printed: <strong>${escapeHtml(s.label.carrier)} ${escapeHtml(s.label.trackingNumber)}</strong>` : 'No label printed yet: print it from /admin.'}</p>
 ${events ? `<ul aria-label="Tracking events sent">${events}</ul>` : ''}

@@ -193,8 +193,8 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
           return { status: 200, message: `Order ${number} is already at the shipping platform; it was not sent twice.` };
         case 'busy':
           return { status: 409, message: `Order ${number} is being sent to the shipping platform just now. Look again in a minute.` };
-        case 'not_paid':
-          return { status: 409, message: 'Only a paid order goes to the shipping platform.' };
+        case 'not_to_pack':
+          return { status: 409, message: 'Only an order to pack (paid, or an invoice packed before payment) goes to the shipping platform.' };
         case 'failed':
           return { status: 502, message: `The shipping platform did not take order ${number}: ${sent.error ?? 'no answer'}. It will be tried again; you can also send it again.` };
       }

@@ -9,6 +9,7 @@ import { formatPrice } from '../../src/lib/format';
 import { orderStatusPath, productPath } from '../../src/lib/paths';
 import { sumDollars } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
+import { accountPaymentState, accountReferences, type OrderOnAccount, orderTotalLine } from '../../src/features/invoices/paperwork';
 import { adjustmentNoteText, quantityLine, type Seller, type TaxAdjustment, taxInvoicePath, taxInvoiceText } from '../../src/features/invoice/tax-invoice';
 import { taxInvoiceOf } from './tax-invoice';
 import type { EmailMessage } from './providers/email';
@@ -53,7 +54,29 @@ function giftLines(order: OrderWithItems): string[] {
 const orderStatusUrl = (siteOrigin: string, token: string) => `${siteOrigin}${orderStatusPath(token)}`;
 const statusLine = (order: OrderWithItems, siteOrigin: string) => `Follow your order: ${orderStatusUrl(siteOrigin, order.statusToken)}`;
 
+/**
+ * An order on account's confirmation is the school's receipt, sent when its payment arrives: it names the PO and
+ * invoice numbers they file it under. Its tax invoice is the invoice itself, so none is added here.
+ */
+function paymentReceipt(order: OrderWithItems, account: OrderOnAccount, siteOrigin: string): EmailMessage {
+  const number = order.number;
+  const shipped = order.status === 'shipped' || order.status === 'completed';
+  const subject = `Payment received: invoice ${account.invoice_number}${account.po_number ? `, PO number ${account.po_number}` : ''}`;
+  return toBuyer(order, subject, `order-confirmation-${order.id}`, [
+    `Thank you: we have received ${account.organisation}'s payment of ${formatPrice(order.total)} AUD for invoice ${account.invoice_number}${account.po_number ? ` (your PO number ${account.po_number})` : ''}.`,
+    `Invoice ${account.invoice_number} is ${accountPaymentState(account)}. This email is your receipt.`,
+    '',
+    ...itemLines(order),
+    `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`,
+    orderTotalLine(order.total, account),
+    '',
+    shipped ? `Your order ${number} has already been sent to you.` : `We are packing your order ${number} and will email its tracking details when it ships.`,
+    statusLine(order, siteOrigin),
+  ]);
+}
+
 export function confirmationEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
+  if (order.account) return paymentReceipt(order, order.account, siteOrigin);
   const number = order.number;
   // The tax invoice lists the items, the shipping, the total and the GST; without a seller, the plain lines do.
   const invoice = taxInvoiceOf(order, seller);
@@ -156,10 +179,12 @@ export function shippingEmail(order: OrderWithItems, kind: 'first' | 'correction
   const carrier = order.trackingCarrier ?? '';
   const tracking = order.trackingNumber ?? '';
   const link = trackingUrl(carrier, tracking);
-  return toBuyer(order, kind === 'first' ? `Your order ${number} has shipped` : `Corrected tracking number for your order ${number}`, `order-shipped-${order.id}-${tracking}`, [
-    kind === 'first'
-      ? `Good news: your order ${number} is on its way with ${carrier}.`
-      : `We gave you the wrong tracking number for your order ${number}. Here is the right one; please use it instead.`,
+  // An order on account is named as the school files it: its PO and invoice numbers, and whether the invoice is paid.
+  const account = order.account;
+  const what = account ? `${number} (${accountReferences(account)})` : number;
+  return toBuyer(order, kind === 'first' ? `Your order ${what} has shipped` : `Corrected tracking number for your order ${what}`, `order-shipped-${order.id}-${tracking}`, [
+    kind === 'first' ? `Good news: your order ${what} is on its way with ${carrier}.` : `We gave you the wrong tracking number for your order ${what}. Here is the right one; please use it instead.`,
+    ...(account ? [`${account.organisation}: invoice ${account.invoice_number} is ${accountPaymentState(account)}.`] : []),
     '',
     `Tracking number: ${tracking} (${carrier})`,
     link ? `Track your parcel: ${link}` : `Track it on ${carrier}'s website with the number above.`,

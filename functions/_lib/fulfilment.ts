@@ -37,7 +37,7 @@ export interface FulfilmentServices {
   cdn?: CdnCache;
   /** The seller the tax invoices name (SHOP_LEGAL_NAME, SHOP_ABN); without one, emails carry no tax invoice. */
   seller?: Seller | null;
-  /** The shipping platform each paid order is sent to once; null or unset: none is configured, labels are typed by hand. */
+  /** The shipping platform each order to pack is sent to once; null or unset: none is configured, labels are typed by hand. */
   shipping?: ShippingPlatform | null;
 }
 
@@ -106,12 +106,8 @@ export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServic
     const { notifyTo } = services;
     if (notifyTo) await sendOrderEmailOnce(db, services, orderId, 'publisher', (order, origin) => newOrderNotice(order, notifyTo, origin));
     await sendLowStockNoticeOnce(db, services, orderId);
-    // Last, after everything the payment path owes the shopper: a platform failure is recorded and retried, never thrown.
-    if (services.shipping) {
-      const sent = await sendToPlatformOnce(db, services.shipping, orderId);
-      // Others waiting are retried only while the platform answers, so a platform that is down costs one deadline.
-      if (sent.outcome !== 'failed') await retryShipments(db, services.shipping, 2);
-    }
+    // Last, after everything the payment path owes the shopper.
+    await sendToShippingPlatform(db, services, orderId);
   }
   if (result === 'out_of_stock' || result === 'code_used_up' || result === 'duplicate') {
     await refundOnce(db, services.payments, orderId, options.raiseRefundFailure ?? false);
@@ -123,6 +119,18 @@ export async function fulfilOrder(db: SupabaseClient, services: FulfilmentServic
     await sendOrderEmailOnce(db, services, orderId, 'publisher', (order, origin) => duplicatePaymentNotice(order, notifyTo, origin));
   }
   return result;
+}
+
+/**
+ * Sends an order that became to pack to the shipping platform, whichever way it was paid: fulfilment's card orders,
+ * an invoice's order when paid or when it is packed before payment. An order not to pack is left alone (the
+ * database says so); a platform failure is recorded and retried, never thrown.
+ */
+export async function sendToShippingPlatform(db: SupabaseClient, services: Pick<FulfilmentServices, 'shipping'>, orderId: string): Promise<void> {
+  if (!services.shipping) return;
+  const sent = await sendToPlatformOnce(db, services.shipping, orderId);
+  // Others waiting are retried only while the platform answers, so a platform that is down costs one deadline.
+  if (sent.outcome !== 'failed') await retryShipments(db, services.shipping, 2);
 }
 
 /**

@@ -17,10 +17,10 @@ import { formatAbn } from '../../src/lib/abn';
 import { formatLongDate, formatPrice } from '../../src/lib/format';
 import { fromCents, toCents } from '../../src/lib/money';
 import type { ActionOutcome } from './back-office';
-import { newOrderNotice } from './emails';
+import { confirmationEmail, newOrderNotice } from './emails';
 import type { OrderWithItems } from './orders';
 import type { EmailMessage } from './providers/email';
-import { type FulfilmentServices, sendOrderEmailOnce } from './fulfilment';
+import { type FulfilmentServices, sendOrderEmailOnce, sendToShippingPlatform } from './fulfilment';
 import { purgeLiveCatalog } from './live-catalog';
 import { ProviderError } from './providers/errors';
 import type { InvoiceProvider, ProviderInvoice, ProviderInvoiceInput } from './providers/invoicing';
@@ -245,6 +245,8 @@ async function send(ctx: InvoiceContext, invoiceId: string): Promise<InvoiceOutc
     shipping: { name: answer.shipping_name, amountCents: toCents(answer.shipping_amount) },
     totalCents: toCents(answer.total),
     daysUntilDue: answer.terms_days,
+    // Due is the day it was sent plus its terms, in Sydney days (the table's rule): the issue day is the difference.
+    issuedOn: new Date(Date.parse(`${answer.due_on}T00:00:00Z`) - answer.terms_days * 86_400_000).toISOString().slice(0, 10),
     poNumber: answer.po_number,
     footer: invoiceFooter(seller, answer.gst),
   };
@@ -266,6 +268,8 @@ async function send(ctx: InvoiceContext, invoiceId: string): Promise<InvoiceOutc
     };
   }
   await rpc(ctx.db, 'invoice_provider_step', { p_invoice_id: invoiceId, p_provider_invoice_id: emailed.id, p_hosted_url: emailed.hostedUrl ?? '', p_actor: ctx.actor }, z.unknown());
+  // Packed before payment, its order is to pack from now: it goes to the shipping platform as a paid one does.
+  await sendToShippingPlatform(ctx.db, ctx.services, answer.order_id);
   return {
     status: 200,
     message: `Invoice ${answer.number} sent to ${answer.email}: ${formatPrice(answer.total)} due by ${formatLongDate(answer.due_on)}. Its copies are held.`,
@@ -388,6 +392,7 @@ export async function runInvoiceAction(ctx: InvoiceContext, action: InvoiceActio
     case 'ship_before_payment': {
       const result = await rpc(ctx.db, 'invoice_set_ship_before_payment', { p_invoice_id: invoice.id, p_value: action.value, p_actor: ctx.actor }, z.string());
       const number = invoiceNumber(invoice.number);
+      if (result === 'changed' && action.value && invoice.order_id) await sendToShippingPlatform(ctx.db, ctx.services, invoice.order_id);
       if (result === 'not_open')
         return {
           status: 409,
@@ -455,9 +460,14 @@ export async function invoicePaid(db: SupabaseClient, services: FulfilmentServic
     { p_provider_invoice_id: provider.id, p_amount_cents: provider.totalCents, p_currency: provider.currency, p_actor: actor },
     z.enum(['paid', 'already', 'mismatch', 'not_open', 'unknown']),
   );
-  if ((result === 'paid' || result === 'already') && shop.order_id && services.notifyTo) {
+  if ((result === 'paid' || result === 'already') && shop.order_id) {
+    const orderId = shop.order_id;
+    // The school's receipt, naming its PO and invoice numbers: the order's one confirmation email, claimed once.
+    await sendOrderEmailOnce(db, services, orderId, 'confirmation', confirmationEmail);
     const { notifyTo } = services;
-    await sendOrderEmailOnce(db, services, shop.order_id, 'publisher', (order, origin) => invoicePaidNotice(shop, order, notifyTo, origin));
+    if (notifyTo) await sendOrderEmailOnce(db, services, orderId, 'publisher', (order, origin) => invoicePaidNotice(shop, order, notifyTo, origin));
+    // Last: the order is to pack (unless it shipped before payment), and goes to the shipping platform as a card order does.
+    await sendToShippingPlatform(db, services, orderId);
   }
   return result;
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { CHECKOUT_REMINDER, LIMITS } from '../../src/config/constants';
 import type { GiftChoice } from '../../src/features/checkout/gift';
 import { orderNumber } from '../../src/lib/format';
+import { type OrderOnAccount, orderOnAccountSchema } from '../../src/features/invoices/paperwork';
 import { sumDollars } from '../../src/lib/money';
 import { toSingleLine } from '../../src/lib/text';
 import { promotionCodeRefusal } from './promotion-codes';
@@ -138,6 +139,8 @@ export interface OrderWithItems extends Order {
   refundedInParts: number;
   /** The GST in the total and in each refund, by the database's one rule (order_tax_figures). */
   tax: TaxFigures;
+  /** An order on account's paperwork as it stands (its invoice, PO number, due or paid day); null for a card order. */
+  account: OrderOnAccount | null;
 }
 
 const taxFiguresSchema = z
@@ -157,6 +160,11 @@ type TaxFigures = z.output<typeof taxFiguresSchema>;
 async function taxFigures(db: SupabaseClient, orderId: string): Promise<TaxFigures> {
   // Null for an order that does not exist: getOrderWithItems says so.
   return (await rpc(db, 'order_tax_figures', { p_order_id: orderId }, taxFiguresSchema.nullable())) ?? { gstApplies: false, gst: 0, refunds: [] };
+}
+
+async function onAccount(db: SupabaseClient, orderId: string): Promise<OrderOnAccount | null> {
+  const raw = await rpc(db, 'order_on_account', { p_order_id: orderId }, z.unknown());
+  return raw == null ? null : orderOnAccountSchema.parse(raw);
 }
 
 /** What checkout writes: the order and its lines, priced from the database. */
@@ -364,10 +372,10 @@ async function refundedInParts(db: SupabaseClient, orderId: string): Promise<num
 }
 
 export async function getOrderWithItems(db: SupabaseClient, orderId: string): Promise<OrderWithItems> {
-  const [order, items, parts, tax] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId), refundedInParts(db, orderId), taxFigures(db, orderId)]);
+  const [order, items, parts, tax, account] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId), refundedInParts(db, orderId), taxFigures(db, orderId), onAccount(db, orderId)]);
   if (!order) throw new Error(`Order ${orderId} not found.`);
   const duplicateOfNumber = order.duplicateOf ? await getOrderNumber(db, order.duplicateOf) : null;
-  return { ...order, items, refundedInParts: parts, tax, duplicateOfNumber };
+  return { ...order, items, refundedInParts: parts, tax, account, duplicateOfNumber };
 }
 
 /** An order's number as it is written ("1001"), from the number the database gave it. */

@@ -1,5 +1,5 @@
 /**
- * The packing bench's server side: each paid order is sent once to the shipping platform, its label printed from
+ * The packing bench's server side: each order to pack is sent once to the shipping platform, its label printed from
  * /admin ships it with the platform's tracking number, and the platform's tracking events move it on. The database
  * functions (claim_shipment_send and the rest) decide under the order's locks; this module talks to the platform.
  * Nothing here throws into the payment path: a platform failure is recorded on the shipment and tried again.
@@ -81,6 +81,8 @@ async function platformOrderOf(db: SupabaseClient, order: OrderWithItems): Promi
     shippingMethod: order.shippingMethod.name ?? 'Standard',
     destination: {
       name: order.customerName,
+      // An order on account goes to the school or parish: the label names it above the contact.
+      ...(order.account ? { company: order.account.organisation } : {}),
       email: order.customerEmail,
       phone: text(a.phone) || undefined,
       street,
@@ -99,13 +101,13 @@ const claimSchema = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('claimed'), attempts: z.number(), order_number: z.string(), lost_answer: z.boolean() }),
   z.object({ outcome: z.literal('busy') }),
   z.object({ outcome: z.literal('done'), platform_order_id: z.string().nullable() }),
-  z.object({ outcome: z.literal('not_paid') }),
+  z.object({ outcome: z.literal('not_to_pack') }),
 ]);
 
-export type SendOutcome = 'sent' | 'already' | 'busy' | 'not_paid' | 'failed';
+export type SendOutcome = 'sent' | 'already' | 'busy' | 'not_to_pack' | 'failed';
 
 /**
- * Sends a paid order to the platform, once: the database claims the send (two callers at once: one sends, the other
+ * Sends an order to pack (paid, or an invoice's packed before payment: public.order_to_pack) to the platform, once: the database claims the send (two callers at once: one sends, the other
  * is told 'busy'), a send whose answer was lost is looked up at the platform by the order's number first, and a
  * failure is recorded for the next call to retry. Never throws.
  */
@@ -149,6 +151,9 @@ export async function retryShipments(db: SupabaseClient, platform: ShippingPlatf
 
 const shipmentRowSchema = z.object({ state: z.string(), platform_order_id: z.string().nullable(), last_error: z.string().nullable() });
 
+/** Why an order has no label: it is not to pack (unpaid and not packed before payment, or cancelled). */
+const NOT_TO_PACK = (number: string) => `Order ${number} is not to pack (it is unpaid, or cancelled), so it has no label.`;
+
 /** One order's label: printed, or why not (a sentence for the publisher). */
 export type LabelOutcome =
   | { ok: true; orderId: string; number: string; trackingNumber: string; carrier: string; shipped: 'shipped' | 'corrected' | 'unchanged'; pdfs: Uint8Array[] }
@@ -162,7 +167,7 @@ export type LabelOutcome =
 export async function printLabel(db: SupabaseClient, platform: ShippingPlatform, orderId: string, actor: string): Promise<LabelOutcome> {
   const number = await getOrderNumber(db, orderId);
   const sent = await sendToPlatformOnce(db, platform, orderId);
-  if (sent.outcome === 'not_paid') return { ok: false, orderId, number, message: `Order ${number} is not paid, so it has no label.` };
+  if (sent.outcome === 'not_to_pack') return { ok: false, orderId, number, message: NOT_TO_PACK(number) };
   if (sent.outcome === 'busy') return { ok: false, orderId, number, message: `Order ${number} is being sent to the shipping platform just now. Try again in a minute.` };
   if (sent.outcome === 'failed') return { ok: false, orderId, number, message: `Order ${number} could not be sent to the shipping platform: ${sent.error ?? 'no answer'}. Try again.` };
   const { data, error } = await db.from('shipments').select('state, platform_order_id, last_error').eq('order_id', orderId).single();

@@ -86,7 +86,7 @@ test('three orders’ labels print as one PDF of three pages, at a phone’s wid
   const pdf = await downloadedPdf(page, () => page.getByRole('button', { name: 'Print their labels' }).click());
   expect(pdf.getPageCount()).toBe(3);
   for (const number of numbers) expect(pdf.getSubject()).toContain(`Order ${number}: Australia Post 33TST`);
-  await expect(page.getByText('3 labels are ready.').first()).toBeVisible();
+  await expect(page.getByText(`3 labels are ready, for orders ${numbers.join(', ')}.`).first()).toBeVisible();
   // Each label shipped its order: none is left to pack.
   await expect(page.getByText('No orders here.')).toBeVisible();
 });

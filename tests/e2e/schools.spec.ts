@@ -5,6 +5,7 @@
  * pack and its slip with the PO number. A voided invoice gives its copies back (Stock shows it); an invoice past its
  * due date says Overdue and is reminded. Each screen is looked at, with axe, at 375 and 1280 px.
  */
+import { execFileSync } from 'node:child_process';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { scanPage } from '../audit/accessibility';
 import { mailsTo, signUpsFrom } from './mailbox';
@@ -260,6 +261,46 @@ test.describe('schools and parishes on account', () => {
     const dialog = page.getByRole('dialog', { name: /^Void invoice INV-\d{4}\?$/ });
     await expect(dialog).toContainText('were shipped');
     await expect(dialog).not.toContainText('go back into stock');
+  });
+
+  test('packed before payment: its slip says unpaid and when it is due, its label names the school, and the header asks its count again', async ({ page, request }) => {
+    test.slow();
+    const staff = uniqueEmail('publisher');
+    const school = uniqueEmail('school-early');
+    const organisation = `St Therese Primary ${Date.now()}`;
+    const book = await ownProduct(request, 'invoice-papers', { stock: 40 });
+    await grantStaff(request, staff);
+    const invoiceId = await draftInvoice(request, organisation, school, book.id, 20, 'ST-20', true);
+    await staffSignsIn(page, staff);
+    await sendFromEditor(page, invoiceId);
+    const orderId = (await page.getByRole('link', { name: 'Open its order' }).getAttribute('href'))!.replace('#order/', '');
+    const number = orderId.slice(0, 8).toUpperCase();
+
+    // The slip goes in the box to the school's accounts team: it must not say paid.
+    await page.goto(`/admin/packing-slip?order=${orderId}`);
+    await expect(page.getByTestId('slip-total')).toContainText(/Total \$[\d.,]+ AUD: unpaid, due on \d{1,2} \w+ \d{4} \(invoice INV-\d{4}\)/);
+    await expect(page.getByTestId('slip-total')).not.toContainText('Total paid');
+    await lookAtBothWidths(page, 'admin-slip-unpaid');
+
+    // Sent to the shipping platform at send, with the school's name.
+    await page.goto('/api/test-shipping');
+    await expect(page.locator(`article[data-order="${number}"]`)).toContainText(`${organisation}, Attn: Fr John Smith`);
+
+    // Its label, from the To pack list: the school above its contact; the header's count is asked for again after.
+    await page.goto('/admin#orders');
+    await page.getByLabel('Search by order number or email').fill(school);
+    await page.getByRole('checkbox', { name: `Select order ${number}` }).check();
+    const askedAgain = page.waitForRequest((r) => r.url().includes('/rpc/staff_orders_to_pack'));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Print their labels' }).click()]);
+    await askedAgain;
+    await expect(page.getByText(`The label of order ${number} is ready`).first()).toBeVisible();
+    const pdf = test.info().outputPath('label-school.pdf');
+    await download.saveAs(pdf);
+    const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+    expect(text).toContain(organisation);
+    expect(text).toContain('Attn: Fr John Smith');
+    // Looked at as a picture too (saved beside the screenshots).
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-singlefile', pdf, test.info().outputPath('label-school')]);
   });
 
   test('an invoice for more copies than are left is not sent, and the dialog says why', async ({ page, request }) => {

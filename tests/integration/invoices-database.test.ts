@@ -184,6 +184,41 @@ describe.each(DATABASES)('invoices on the $label', ({ open }) => {
     expect(await stockOf(BOOK)).toBe(95);
   });
 
+  it('to pack is one rule: the list, the count, the label run and the platform send agree on an invoice packed before payment', async () => {
+    await setStock(BOOK, 100);
+    const id = (await save(draft({ organisation: 'One Rule School', lines: [{ product_id: BOOK, quantity: 2 }] }))).invoice_id;
+    await sendAndEmail(id);
+    const orderId = (await invoice(id)).order_id as string;
+    const listed = async () => (await asStaff<{ orders: Array<{ id: string }> }>(`public.admin_list_orders('to_pack', '', null, 200)`)).orders.map((o) => o.id);
+    const labelRun = async () => call<string[]>('orders_to_pack', [1000]);
+    const count = () => asStaff<number>(`public.staff_orders_to_pack()`);
+    const claim = async () => (await call<{ outcome: string }>('claim_shipment_send', [orderId, 'local-test'])).outcome;
+    // Unpaid and packed once paid: on none of them, and not sent to the platform.
+    expect(await listed()).not.toContain(orderId);
+    expect(await labelRun()).not.toContain(orderId);
+    expect(await claim()).toBe('not_to_pack');
+    const before = await count();
+    // Packed before payment: on every one of them at once, and sent to the platform as a paid order is.
+    expect(await call('invoice_set_ship_before_payment', [id, true, ACTOR])).toBe('changed');
+    expect(await listed()).toContain(orderId);
+    expect(await labelRun()).toContain(orderId);
+    expect(await labelRun()).toEqual((await listed()).slice(0, (await labelRun()).length));
+    expect(await count()).toBe(before + 1);
+    expect(await claim()).toBe('claimed');
+    // Its paperwork: the invoice unpaid, issued and due on Sydney days, the PO number with it.
+    expect(await call('order_on_account', [orderId])).toMatchObject({
+      organisation: 'One Rule School',
+      status: 'sent',
+      paid_on: null,
+      invoice_number: expect.stringMatching(/^INV-\d{4}$/),
+      issued_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      due_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    // The index of the To pack list is the rule's own: the planner can read the list along it.
+    const { rows } = await db.admin.query<{ indexdef: string }>(`select indexdef from pg_indexes where indexname = 'orders_to_pack_idx'`);
+    expect(rows[0]?.indexdef).toContain('order_to_pack(status, payment_status, ship_before_payment)');
+  });
+
   it('the list computes overdue from the due date, Sydney time, and pages by cursor; a reminder is written to the order’s history', async () => {
     await setStock(BOOK, 100);
     const late = (await save(draft({ organisation: 'Overdue Parish', lines: [{ product_id: BOOK, quantity: 1 }] }))).invoice_id;

@@ -89,7 +89,7 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
   it('an unpaid order is not sent', async () => {
     const order = await paidOrder();
     await db.admin.exec(`update public.orders set payment_status = 'unpaid', status = 'pending', paid_at = null where id = '${order.id}'`);
-    expect((await claim(order.id)).outcome).toBe('not_paid');
+    expect((await claim(order.id)).outcome).toBe('not_to_pack');
     expect((await db.admin.query(`select 1 from public.shipments where order_id = $1`, [order.id])).rows).toEqual([]);
   });
 
@@ -150,7 +150,7 @@ describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
     expect(await call<string>(`select public.record_shipment_cancelled($1, 'Deleted at Starshipit.', 'Starshipit') as r`, [order.id])).toBe('cancelled');
     expect(await call<string>(`select public.record_shipment_cancelled($1, 'Deleted at Starshipit.', 'Starshipit') as r`, [order.id])).toBe('not_open');
     expect(await row(order.id)).toMatchObject({ status: 'cancelled', state: 'cancelled' });
-    expect((await claim(order.id)).outcome).toBe('not_paid');
+    expect((await claim(order.id)).outcome).toBe('not_to_pack');
     const lodged = await tracking(order.number, key(), 'Dispatched', 'LX123456785AU');
     expect(lodged).toMatchObject({ outcome: 'cancelled_order', order_id: order.id, status: 'Lodged with the carrier', notify: true });
     expect(await tracking(order.number, key(), 'Delivered', 'LX123456785AU')).toMatchObject({ outcome: 'cancelled_order', notify: false });

@@ -506,6 +506,11 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   order_buyer_name: [],
   gst_applies: [],
   gst_included: [],
+  // "To pack", the one rule: also the index's condition, which whoever writes an order evaluates (it reads nothing).
+  order_to_pack: ['anon', 'authenticated', 'service_role'],
+  // The label run's orders to pack, and an order on account's paperwork, for the server functions.
+  orders_to_pack: ['service_role'],
+  order_on_account: ['service_role'],
   // The tax invoice's figures, for the server drawing it from a status-page token.
   order_tax_figures: ['service_role'],
   ...Object.fromEntries(STAFF_FUNCTIONS.map((name) => [name, ['authenticated'] as ApiRole[]])),

@@ -81,6 +81,24 @@ describe("the sales CSV, in Xero's sales-invoice import layout", () => {
     expect(column(rows[3]!, '*Description')).toBe('Refund cn_1');
   });
 
+  it('an invoice is dated as the school’s copy is: issued on its day, due on its due day, whenever it was paid', () => {
+    const account = {
+      invoice_number: 'INV-0042',
+      organisation: "St Mary's Primary",
+      po_number: 'PO-7781',
+      status: 'paid' as const,
+      issued_on: '2026-11-28',
+      due_on: '2026-12-28',
+      paid_on: '2026-12-02',
+      hosted_url: null,
+    };
+    const rows = parse(salesCsv([order({ paid_on: '2026-12-02', organisation: "St Mary's Primary", invoice_number: 'INV-0042', account }), order({})], true));
+    const column = (row: string[], name: (typeof XERO_HEADER)[number]) => row[XERO_HEADER.indexOf(name)];
+    expect([column(rows[1]!, '*InvoiceDate'), column(rows[1]!, '*DueDate')]).toEqual(['28/11/2026', '28/12/2026']);
+    // A card order is paid at checkout: dated and due the day it was paid.
+    expect([column(rows.at(-1)!, '*InvoiceDate'), column(rows.at(-1)!, '*DueDate')]).toEqual(['05/11/2026', '05/11/2026']);
+  });
+
   it('GST on Income for Australian buyers, GST Free Income for exports, BAS Excluded when the shop is not registered', () => {
     expect(taxType('AU', true)).toBe('GST on Income');
     expect(taxType('gb', true)).toBe('GST Free Income');

@@ -23,6 +23,8 @@ export interface ProviderInvoiceInput {
   /** What the invoice must total: the provider's total is checked against it. */
   totalCents: number;
   daysUntilDue: number;
+  /** The Sydney day it is issued (yyyy-mm-dd): the tax invoice's date. */
+  issuedOn: string;
   poNumber: string | null;
   /** The seller's legal name, ABN and the GST included, printed at the foot of the invoice. */
   footer: string;

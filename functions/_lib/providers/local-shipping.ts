@@ -116,7 +116,9 @@ async function drawTestLabel(order: PlatformOrder, trackingNumber: string, servi
   y -= 16;
   const d = order.destination;
   const locality = (d.country === 'AU' ? [d.suburb || d.city, d.state, d.postCode].join(' ').toUpperCase() : [d.city, d.state, d.postCode].filter(Boolean).join(' ')).trim();
-  for (const [i, line] of [d.name, d.street, locality, d.country === 'AU' ? '' : countryName(d.country).toUpperCase()].filter(Boolean).entries()) {
+  // An organisation's parcel names it first, then the contact there, as the packing slip does.
+  const addressee = d.company ? [d.company, `Attn: ${d.name}`] : [d.name];
+  for (const [i, line] of [...addressee, d.street, locality, d.country === 'AU' ? '' : countryName(d.country).toUpperCase()].filter(Boolean).entries()) {
     text(line, y, i === 0 ? 14 : 12, i === 0 ? bold : regular);
     y -= i === 0 ? 18 : 15;
   }

@@ -21,7 +21,10 @@ export interface PlatformItem {
 }
 
 export interface PlatformDestination {
+  /** The person the parcel is for; for an organisation's order, the contact there. */
   name: string;
+  /** The school or parish an order on account goes to: on the label above the contact's name. */
+  company?: string;
   email: string;
   phone?: string;
   street: string;

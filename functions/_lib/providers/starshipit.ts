@@ -126,7 +126,18 @@ export function readTrackingEvent(rawBody: string): TrackingEvent {
 }
 
 function destinationBody(d: PlatformDestination) {
-  return { name: d.name, email: d.email, phone: d.phone ?? '', street: d.street, suburb: d.suburb, city: d.city, state: d.state, post_code: d.postCode, country: d.country };
+  return {
+    name: d.name,
+    ...(d.company ? { company: d.company } : {}),
+    email: d.email,
+    phone: d.phone ?? '',
+    street: d.street,
+    suburb: d.suburb,
+    city: d.city,
+    state: d.state,
+    post_code: d.postCode,
+    country: d.country,
+  };
 }
 
 /** Starshipit's order ids are numbers; an id that is not one is passed as it is. */

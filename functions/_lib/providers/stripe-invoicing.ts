@@ -5,6 +5,7 @@
  * included, as the checkout sessions charge them: no Stripe tax rates, the GST stated in the footer.
  */
 import { z } from 'zod';
+import { dayInWords } from '../../../src/features/invoices/paperwork';
 import { ProviderError } from './errors';
 import type { CreditNoteInput, InvoiceEvent, InvoiceProvider, ProviderInvoice, ProviderInvoiceInput } from './invoicing';
 import { askStripe, createStripeClient, invalid, NAME, type StripeOptions, verifiedStripeEvent } from './stripe-client';
@@ -89,7 +90,8 @@ export function createStripeInvoicing(options: StripeOptions): InvoiceProvider {
             // Only the items made below, never another pending item of the same customer.
             pending_invoice_items_behavior: 'exclude',
             auto_advance: false,
-            description: `${input.number} for ${input.customer.organisation}`,
+            // The shop's own words at the top of Stripe's page and PDF: a tax invoice, and the day it was issued.
+            description: `Tax invoice ${input.number} for ${input.customer.organisation}, issued ${dayInWords(input.issuedOn)}`,
             ...(input.poNumber && { custom_fields: [{ name: 'PO number', value: input.poNumber }] }),
             footer: input.footer,
             metadata: { shop_invoice_id: input.shopInvoiceId, order_id: input.orderId, shop_invoice_number: input.number },

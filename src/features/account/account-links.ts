@@ -41,8 +41,17 @@ async function signOutFromHeader(): Promise<void> {
   }
 }
 
+/**
+ * The event the back office sends after anything that may change how many orders are to pack (labels printed, an
+ * order shipped or cancelled): the header's count is asked for again, so it never shows a number from before.
+ */
+export const ORDERS_CHANGED_EVENT = 'shop:orders-changed';
+
 export function showAccountState(): void {
   let askedFor: string | null = null;
+  window.addEventListener(ORDERS_CHANGED_EVENT, () => {
+    if (askedFor) void showStaffLink(askedFor);
+  });
   $auth.subscribe((auth) => {
     const userId = auth.status === 'signed-in' ? auth.user.id : null;
     if (userId !== askedFor) {

@@ -1,5 +1,6 @@
 /** One order: everything the publisher needs to pack, ship, refund or answer a question about it, and its history. */
 import { useCallback, useState, type SubmitEvent, type ReactNode } from 'react';
+import { orderTimeline } from './order-timeline';
 import { countryName, formatDateTime, formatPrice, orderNumber } from '@/lib/format';
 import { mailtoHref } from '@/lib/mailto';
 import { postalAddressLines } from '@/lib/postal-address';
@@ -589,13 +590,12 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           History
         </h3>
         <ol className="mt-2 space-y-1 text-sm">
-          <li>{formatDateTime(order.created_at)} — order placed</li>
-          {order.paid_at && <li>{formatDateTime(order.paid_at)} — paid</li>}
-          {order.history.map((event, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the history is append-only and never reordered.
+          {orderTimeline(order).map((event, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the timeline is drawn whole from the order each time.
             <li key={index}>
-              {formatDateTime(event.created_at)} — <strong>{event.action.replace(/_/g, ' ')}</strong>
-              {event.detail && ` (${event.detail})`} by {event.actor}
+              {formatDateTime(event.at)} — {event.actor ? <strong>{event.what}</strong> : event.what}
+              {event.detail && ` (${event.detail})`}
+              {event.actor && ` by ${event.actor}`}
             </li>
           ))}
         </ol>

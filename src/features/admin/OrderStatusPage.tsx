@@ -18,7 +18,7 @@ const answer = z.object({
   latestTracking: z.optional(z.nullable(z.object({ status: z.string(), at: z.string() }))),
   gift: z.optional(z.nullable(z.object({ recipient: z.string(), message: z.string(), hidePrices: z.boolean() }))),
   invoice: z._default(z.nullable(taxInvoiceSchema), null),
-  accountInvoice: z._default(z.nullable(z.object({ number: z.string(), poNumber: z.nullable(z.string()), organisation: z.string(), url: z.nullable(z.string()) })), null),
+  accountInvoice: z._default(z.nullable(z.object({ number: z.string(), poNumber: z.nullable(z.string()), organisation: z.string(), url: z.nullable(z.string()), total: z.string() })), null),
 });
 export type OrderStatus = z.infer<typeof answer>;
 
@@ -121,6 +121,9 @@ export default function OrderStatusPage() {
           <p className="mt-2">
             Bought on account by {order.accountInvoice.organisation}
             {order.accountInvoice.poNumber && <>, PO number: {order.accountInvoice.poNumber}</>}.
+          </p>
+          <p className="mt-2 font-semibold" data-testid="account-payment">
+            {order.accountInvoice.total}
           </p>
           {order.accountInvoice.url && (
             <p className="mt-4">

@@ -10,7 +10,7 @@ import { StatusBadge } from '@/features/account/StatusBadge';
 import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './api';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { LoadMore, usePages } from './use-pages';
-import { LoadState, toastOutcome } from './use-load';
+import { LoadState, ordersChanged, toastOutcome } from './use-load';
 import { TableHead } from '@/components/TableHead';
 import { SearchField, ViewButtons } from './ListControls';
 
@@ -58,6 +58,7 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
     if (await toastOutcome(() => printLabels(request), 'The labels could not be printed.')) setSelected(new Set());
     setPrinting(false);
     reload();
+    ordersChanged();
   }
 
   return (

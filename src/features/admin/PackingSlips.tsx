@@ -17,6 +17,7 @@ import { postalAddressLines } from '@/lib/postal-address';
 import { StaffGate } from './StaffGate';
 import { LoadState, useLoad } from './use-load';
 import { TableHead } from '@/components/TableHead';
+import { orderTotalLine } from '@/features/invoices/paperwork';
 
 /** The orders chosen, or every order to pack (all its pages); in full, 500 to a call rather than one call each. */
 async function ordersToPrint(): Promise<OrderDetail[]> {
@@ -126,7 +127,8 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
           {order.items.map((item) => (
             <tr key={item.product_id} className="border-b border-slate-100">
               <td className="py-1 font-bold">{item.quantity}</td>
-              <td className="py-1">{item.title}</td>
+              {/* A title with no space in it wraps rather than push the page sideways on a phone. */}
+              <td className="py-1 [overflow-wrap:anywhere]">{item.title}</td>
               {prices && (
                 <>
                   <td className="py-1 pl-3 text-right whitespace-nowrap">{formatPrice(item.price_at_time)}</td>
@@ -154,7 +156,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
       )}
       {prices && (
         <p className="mt-2 text-sm" data-testid="slip-total">
-          Shipping {formatPrice(order.shipping_amount)} · <strong>Total paid {formatPrice(order.total_amount)} AUD</strong>
+          Shipping {formatPrice(order.shipping_amount)} · <strong>{orderTotalLine(order.total_amount, order.account)}</strong>
         </p>
       )}
       <p className="mt-4 text-sm text-slate-700">

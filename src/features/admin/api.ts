@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { ShipmentInput } from './shipment';
 import { toCsv } from '@/lib/csv';
 import { getSupabase } from '@/lib/supabase/client';
+import { orderOnAccountSchema } from '@/features/invoices/paperwork';
 
 export const ORDER_VIEWS = [
   { id: 'to_pack', label: 'To pack' },
@@ -112,6 +113,8 @@ const orderDetail = z.object({
   po_number: z.optional(maybeText),
   invoice_number: z.optional(maybeText),
   invoice_id: z.optional(maybeText),
+  /** An order on account's paperwork as it stands (unpaid, due on …, paid on …); null on a card order. */
+  account: z.optional(z.nullable(orderOnAccountSchema)),
   /** Packed before the invoice is paid (the publisher's choice). */
   ship_before_payment: z.optional(z.boolean()),
   items: z.array(z.object({ product_id: text, title: text, quantity: z.number(), price_at_time: money })),
@@ -304,6 +307,8 @@ const saleOrder = z.object({
   organisation: z.optional(maybeText),
   po_number: z.optional(maybeText),
   invoice_number: z.optional(maybeText),
+  /** An order on account's paperwork: the CSV dates its invoice as the school's copy is dated. */
+  account: z.optional(z.nullable(orderOnAccountSchema)),
   items: z.array(saleItem),
 });
 export type SaleOrder = z.infer<typeof saleOrder>;

@@ -64,7 +64,9 @@ export function salesCsvLines(orders: readonly SaleOrder[], gstRegistered: boole
   const rows = orders.flatMap((order) => {
     const a = order.shipping_address;
     const number = orderNumber(order.number);
-    const date = dayMonthYear(order.paid_on);
+    // An invoice is dated as the school's copy is: issued on its day, due on its due day. A card order is paid at once.
+    const date = dayMonthYear(order.account?.issued_on ?? order.paid_on);
+    const due = dayMonthYear(order.account?.due_on ?? order.paid_on);
     const tax = taxType(order.country, gstRegistered);
     // The contact is the buyer; a gift's delivery name (the recipient's) goes in the reference. A gift whose buyer's
     // name is unknown is filed under the buyer's email rather than under the recipient.
@@ -88,7 +90,7 @@ export function salesCsvLines(orders: readonly SaleOrder[], gstRegistered: boole
       onAccount ?? `Order ${number}`,
       reference,
       date,
-      date,
+      due,
       '',
       description,
       quantity,

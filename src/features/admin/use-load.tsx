@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '@/features/toast/store';
+import { ORDERS_CHANGED_EVENT } from '@/features/account/account-links';
 
 export type Loaded<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string };
 
@@ -59,4 +60,10 @@ export async function toastOutcome(run: () => Promise<string>, failed: string): 
 export async function changeAndReload(change: () => Promise<unknown>, done: string, reload: () => void): Promise<void> {
   await toastOutcome(() => change().then(() => done), 'The change failed.');
   reload();
+  ordersChanged();
+}
+
+/** Tells the header's to-pack count to ask again (account-links.ts listens). */
+export function ordersChanged(): void {
+  window.dispatchEvent(new Event(ORDERS_CHANGED_EVENT));
 }

@@ -77,6 +77,18 @@ describe('Starshipit orders and labels', () => {
     });
   });
 
+  it("an organisation's order names it in the destination's company, above the contact's name", async () => {
+    const url = await fakeStarshipit((_seen, res) => sendJson(res, 200, { order: { order_id: 7 }, success: true, errors: [] }));
+    const school = { ...ORDER, destination: { ...ORDER.destination, name: 'Jane Office', company: "St Mary's Catholic Primary School", country: 'AU' } };
+    await platform(url).createOrder(school);
+    expect(JSON.parse(fake.seen[0]!.body).order.destination).toMatchObject({ name: 'Jane Office', company: "St Mary's Catholic Primary School" });
+    await platform(url).updateOrder('7', { destination: school.destination });
+    expect(JSON.parse(fake.seen[1]!.body).order.destination).toMatchObject({ company: "St Mary's Catholic Primary School" });
+    // A shopper's own order has no company at all.
+    await platform(url).createOrder(ORDER);
+    expect(JSON.parse(fake.seen[2]!.body).order.destination).not.toHaveProperty('company');
+  });
+
   it('finds an order already sent by its number, and answers null when Starshipit has none', async () => {
     const url = await fakeStarshipit((seen, res) =>
       seen.url.searchParams.get('order_number') === '1042'

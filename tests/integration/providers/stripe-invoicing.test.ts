@@ -44,6 +44,7 @@ const INPUT: ProviderInvoiceInput = {
   shipping: { name: 'AU Standard Courier', amountCents: 1500 },
   totalCents: 49500,
   daysUntilDue: 30,
+  issuedOn: '2026-11-28',
   poNumber: 'PO-7781',
   footer: 'Awesome Catholic Kids Pty Ltd · ABN 51 824 753 556. Total includes GST of $45.00.',
 };
@@ -60,6 +61,7 @@ describe('Stripe Invoicing adapter', () => {
       days_until_due: 30,
       currency: 'aud',
       custom_fields: [{ name: 'PO number', value: 'PO-7781' }],
+      description: "Tax invoice INV-0007 for St Mary's Primary, issued 28 November 2026",
       footer: INPUT.footer,
       pending_invoice_items_behavior: 'exclude',
       metadata: { shop_invoice_id: INPUT.shopInvoiceId, order_id: INPUT.orderId, shop_invoice_number: 'INV-0007' },
