@@ -26,15 +26,15 @@ export default staffEndpoint(bodySchema, async ({ request, env, staffEmail, body
   if (!platform) return problem(409, SHIPPING_PLATFORM_NOT_SET_UP);
   const db = serviceClient(env);
   let ids: string[];
-  // Orders to pack past one run's labels: named, so none is left without a word.
+  // The numbers of the orders to pack past one run's labels: named, so none is left without a word.
   let later: string[] = [];
   if ('orderIds' in body) ids = body.orderIds;
   else {
     // The To pack list's own orders, oldest first: the database's one rule (paid, or an invoice packed before payment).
-    const toPack = await rpc(db, 'orders_to_pack', { p_limit: 1000 }, z.array(z.string()));
+    const toPack = await rpc(db, 'orders_to_pack', { p_limit: 1000 }, z.array(z.object({ id: z.string(), number: z.string() })));
     if (toPack.length === 0) return problem(409, 'There is no order to pack, so no label to print.');
-    ids = toPack.slice(0, MAX_LABELS);
-    later = toPack.slice(MAX_LABELS);
+    ids = toPack.slice(0, MAX_LABELS).map((o) => o.id);
+    later = toPack.slice(MAX_LABELS).map((o) => o.number);
   }
   const outcomes: LabelOutcome[] = [];
   // One after the other: the platform limits requests a second, and each label takes the order's lock.
@@ -49,7 +49,7 @@ export default staffEndpoint(bodySchema, async ({ request, env, staffEmail, body
   }
   const left = later.length
     ? [
-        `Not printed yet, ${later.length === 1 ? 'order' : 'orders'} ${later.map(orderNumber).join(', ')}: at most ${MAX_LABELS} labels at a time, so print again for ${later.length === 1 ? 'it' : 'them'}.`,
+        `Not printed yet, ${later.length === 1 ? 'order' : 'orders'} ${later.join(', ')}: at most ${MAX_LABELS} labels at a time, so print again for ${later.length === 1 ? 'it' : 'them'}.`,
       ]
     : [];
   if (printed.length === 0) return problem(502, [...failed.map((f) => f.message), ...left].join(' '));

@@ -217,17 +217,17 @@ async function signUp(env: ServerEnv, request: Request, body: Exclude<Notificati
     if (book.error) throw book.error;
     what = { list: 'availability', book: z.object({ id: z.string(), title: z.string() }).parse(book.data) };
   }
-  const { siteOrigin, postalAddress, secret } = identity;
+  const { siteOrigin: origin, postalAddress, secret } = identity;
   let message: EmailMessage;
   if (answer.action === 'notice') {
     const link: MailLink = body.type === 'newsletter' ? { kind: 'newsletter-unsubscribe', subscriptionId: answer.id } : { kind: 'availability-unsubscribe', email: body.data.email };
-    const unsubscribeUrl = unsubscribePageUrl(siteOrigin, signMailLink(secret, link));
-    message = alreadySignedUpEmail({ to: body.data.email, signUp: what, unsubscribeUrl, postalAddress, siteOrigin }, `${what.list}-already-${answer.id}-${answer.sent_at}`);
+    const unsubscribeUrl = unsubscribePageUrl(origin, signMailLink(secret, link));
+    message = alreadySignedUpEmail({ to: body.data.email, signUp: what, unsubscribeUrl, postalAddress, siteOrigin: origin }, `${what.list}-already-${answer.id}-${answer.sent_at}`);
   } else {
     const token = signMailLink(secret, body.type === 'newsletter' ? { kind: 'newsletter-confirm', subscriptionId: answer.id } : { kind: 'availability-confirm', requestId: answer.id });
-    const confirmUrl = confirmPageUrl(siteOrigin, token);
-    const declineUrl = confirmPageUrl(siteOrigin, token, 'decline');
-    message = signUpConfirmationEmail({ to: body.data.email, signUp: what, confirmUrl, declineUrl, postalAddress, siteOrigin }, `${what.list}-confirmation-${answer.id}-${answer.sent_at}`);
+    const confirmUrl = confirmPageUrl(origin, token);
+    const declineUrl = confirmPageUrl(origin, token, 'decline');
+    message = signUpConfirmationEmail({ to: body.data.email, signUp: what, confirmUrl, declineUrl, postalAddress, siteOrigin: origin }, `${what.list}-confirmation-${answer.id}-${answer.sent_at}`);
   }
   const email = selectEmailProvider(env);
   try {

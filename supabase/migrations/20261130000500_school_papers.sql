@@ -29,18 +29,21 @@ as $$
     where public.order_to_pack(o.status, o.payment_status, o.ship_before_payment)) end;
 $$;
 
--- The orders to pack, oldest first, as the To pack list shows them: the label run prints these.
+-- The orders to pack, oldest first, as the To pack list shows them, each with its number: the label run prints these
+-- and names those it leaves for the next run.
 create function public.orders_to_pack(p_limit integer)
-returns uuid[]
+returns jsonb
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select array(select o.id from public.orders o
+  select coalesce(jsonb_agg(jsonb_build_object('id', t.id, 'number', public.order_label(t.number)) order by t.n), '[]'::jsonb)
+  from (select o.id, o.number, row_number() over (order by coalesce(o.paid_at, o.created_at), o.id) as n
+    from public.orders o
     where public.order_to_pack(o.status, o.payment_status, o.ship_before_payment)
     order by coalesce(o.paid_at, o.created_at), o.id
-    limit least(greatest(coalesce(p_limit, 50), 1), 1000));
+    limit least(greatest(coalesce(p_limit, 50), 1), 1000)) t;
 $$;
 
 -- An order on account's paperwork, or null for a card order: its invoice's number, the organisation and PO number,
