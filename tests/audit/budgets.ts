@@ -7,6 +7,7 @@
  * 24 November 2026 at about 10-15 % above the largest page of each kind (rounded up). Raise one only with a
  * reason in the commit message; lower them when the site gets lighter.
  */
+import type { Preset } from './lighthouse';
 import type { PageKind } from './routes';
 
 export interface SizeBudget {
@@ -85,8 +86,14 @@ export const PAGE_BUDGETS: Record<PageKind, PageBudget> = {
   'not-found': page(html(18, 6)),
 };
 
-/** Lighthouse targets per category (0-100), for each preset: the mobile figure is the median of MOBILE_RUNS. */
-export const LIGHTHOUSE_TARGETS = { desktop: 100, mobile: 98 } as const;
+/**
+ * Lighthouse targets per category (0-100), for the presets judged on their own: the mobile figure is the median
+ * of MOBILE_RUNS. The 8× CPU preset is judged against the reference page of the same run (phone-table.ts).
+ */
+export const LIGHTHOUSE_TARGETS: Partial<Record<Preset, number>> = { desktop: 100, mobile: 98 };
+
+/** A shop page at most this far behind the zero-JavaScript reference of the same run, on each mobile preset. */
+export const REFERENCE_MARGIN = { performance: 1, tbtMs: 50 } as const;
 
 /** Total Blocking Time on mobile, at most: nothing but painting before the first tap. */
 export const MOBILE_TBT_LIMIT_MS = 100;
