@@ -9,6 +9,7 @@ import { isKeptOutOfSearch } from './src/config/search.ts';
 import { contentDates } from './src/features/content/content-dates.ts';
 import { socialCards } from './src/features/social-card/integration.ts';
 import { intentHydration } from './src/lib/hydration/integration.ts';
+import { pageChunkName } from './src/lib/hydration/page-chunk.ts';
 import { securityHeaders } from './src/lib/security-headers.ts';
 import { sampleContentCheck } from './src/features/content/sample-content.ts';
 import { siteUrl } from './src/config/site-url.ts';
@@ -68,6 +69,13 @@ export default defineConfig({
   ],
   env: { schema: clientEnv },
   // Scripts stay external files so the CSP can allow them by origin instead of by hash.
-  vite: { plugins: [tailwindcss()], build: { assetsInlineLimit: 0 } },
+  vite: {
+    plugins: [tailwindcss()],
+    build: {
+      assetsInlineLimit: 0,
+      // The modules the pages' scripts share in one file, not a chain of small ones (page-chunk.ts).
+      rolldownOptions: { output: { codeSplitting: { groups: [{ name: pageChunkName }] } } },
+    },
+  },
   devToolbar: { enabled: false },
 });

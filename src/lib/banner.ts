@@ -1,5 +1,13 @@
 import { STORAGE_KEYS, TIMINGS } from '@/config/constants';
 
+/** The banner's close button (FreeShippingBanner.astro) dismisses it. */
+export function startBannerDismiss(): void {
+  document.querySelector('[data-dismiss-banner]')?.addEventListener('click', () => {
+    const banner = document.querySelector<HTMLElement>('[data-free-shipping-banner]');
+    if (banner) dismissBanner(banner);
+  });
+}
+
 /** Fades the banner out, then hides it and remembers the dismissal so it does not return. */
 export function dismissBanner(banner: HTMLElement): void {
   banner.dataset.leaving = '';

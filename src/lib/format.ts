@@ -2,14 +2,13 @@ import { COUNTRY_NAMES, CURRENCY, LOCALE, SHOP_TIME_ZONE } from '@/config/consta
 
 /**
  * Made on first use, not when the module loads: building an Intl formatter loads locale and time-zone data,
- * about 100 ms each on a phone-class CPU, and every shop page imports this module at start-up to draw one price.
+ * about 100 ms each on a phone-class CPU (200–330 ms under Lighthouse's 4× slowdown here).
  */
 function onFirstUse<T>(make: () => T): () => T {
   let made: T | undefined;
   return () => (made ??= make());
 }
 
-const priceFormat = onFirstUse(() => new Intl.NumberFormat(LOCALE, { style: 'currency', currency: CURRENCY }));
 const shortDate = onFirstUse(() => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'short', timeZone: SHOP_TIME_ZONE }));
 const longDate = onFirstUse(() => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone: SHOP_TIME_ZONE }));
 // With its zone named: a buyer in London reads "2:03 pm AEDT", not a bare 2:03 pm that looks like their own.
@@ -19,14 +18,25 @@ const dateTime = onFirstUse(
 // en-CA writes a date as yyyy-mm-dd, the form date fields and the database's dates take.
 const isoDay = onFirstUse(() => new Intl.DateTimeFormat('en-CA', { timeZone: SHOP_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }));
 
-/** A price in AUD for the en-AU locale, e.g. "$9.50". */
+/**
+ * A price in AUD for the en-AU locale, e.g. "$1,234.50", as `Intl.NumberFormat('en-AU', { style: 'currency',
+ * currency: 'AUD' })` writes it (tests/unit/format.test.ts holds the two equal), but without building that
+ * formatter: its locale data cost the shop pages their longest task, on the live price drawn after load and on
+ * the first tap's drawer. Intl rounds the number as written (1.005 to 1.01), half away from zero; so does this,
+ * by shifting the written number's decimal point.
+ */
 export function formatPrice(amount: number): string {
-  return priceFormat().format(amount);
+  const size = Math.abs(amount);
+  const shifted = Number(`${size}e2`);
+  const cents = Math.round(Number.isNaN(shifted) ? size * 100 : shifted);
+  const whole = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+$)/g, ',');
+  const sign = amount < 0 || Object.is(amount, -0) ? '-' : '';
+  return `${sign}$${whole}.${String(cents % 100).padStart(2, '0')}`;
 }
 
 /** A price with its currency named, for a shopper abroad to whom "$" means their own dollar or nothing. */
 export function formatPriceAud(amount: number): string {
-  return `${priceFormat().format(amount)} AUD`;
+  return `${formatPrice(amount)} ${CURRENCY}`;
 }
 
 /** en-AU short date in Sydney, e.g. "22/11/2026". */

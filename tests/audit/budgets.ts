@@ -7,6 +7,7 @@
  * 24 November 2026 at about 10-15 % above the largest page of each kind (rounded up). Raise one only with a
  * reason in the commit message; lower them when the site gets lighter.
  */
+import type { Preset } from './lighthouse';
 import type { PageKind } from './routes';
 
 export interface SizeBudget {
@@ -44,14 +45,17 @@ const JS_START: SizeBudget = { raw: 50, gzip: 21, brotli: 19 };
 const JS_SHOP_START: SizeBudget = { raw: 62, gzip: 26, brotli: 23 };
 /**
  * Cart, checkout and the account pages are islands all through, so they start React: up to 275 KiB raw / 81 brotli
- * before gifts, quantity prices and codes came to the checkout and the packing slip (100.6 KiB gzip at most now).
+ * before gifts, quantity prices and codes came to the checkout and the packing slip (100.6 KiB gzip), and 106.1
+ * KiB gzip once every page's own scripts came in one chunk (src/lib/hydration/page-chunk.ts), which brings the
+ * purchase controls and the drawer to these pages too: the price of two start-up files on every other page.
  */
-const JS_APP: SizeBudget = { raw: 310, gzip: 104, brotli: 91 };
+const JS_APP: SizeBudget = { raw: 325, gzip: 109, brotli: 96 };
 /**
  * The back office and its packing slips (staff only, on the publisher's own devices): the app's budget plus the
- * bench's labels, the customs declarations and buying on account, 104.6 KiB gzip at most when they came.
+ * bench's labels, the customs declarations and buying on account, 104.6 KiB gzip at most when they came; 107.4
+ * with the pages' one chunk (as JS_APP).
  */
-const JS_BACK_OFFICE: SizeBudget = { raw: 320, gzip: 107, brotli: 94 };
+const JS_BACK_OFFICE: SizeBudget = { raw: 335, gzip: 111, brotli: 98 };
 /** What a page's islands load when first used: React and the purchase islands, up to 246 KiB raw / 69 brotli. */
 const ON_USE_JS: SizeBudget = { raw: 270, gzip: 88, brotli: 76 };
 /** Loaded later on first need (supabase-js, the cart drawer, toasts, web-vitals, React for the overlays): up to 492 KiB raw / 126 brotli. */
@@ -85,8 +89,14 @@ export const PAGE_BUDGETS: Record<PageKind, PageBudget> = {
   'not-found': page(html(18, 6)),
 };
 
-/** Lighthouse targets per category (0-100), for each preset: the mobile figure is the median of MOBILE_RUNS. */
-export const LIGHTHOUSE_TARGETS = { desktop: 100, mobile: 98 } as const;
+/**
+ * Lighthouse targets per category (0-100), for the presets judged on their own: the mobile figure is the median
+ * of MOBILE_RUNS. The 8× CPU preset is judged against the reference page of the same run (phone-table.ts).
+ */
+export const LIGHTHOUSE_TARGETS: Partial<Record<Preset, number>> = { desktop: 100, mobile: 98 };
+
+/** A shop page at most this far behind the zero-JavaScript reference of the same run, on each mobile preset. */
+export const REFERENCE_MARGIN = { performance: 1, tbtMs: 50 } as const;
 
 /** Total Blocking Time on mobile, at most: nothing but painting before the first tap. */
 export const MOBILE_TBT_LIMIT_MS = 100;

@@ -23,6 +23,7 @@ export function lighthouseMisses(runs: LighthouseRun[]): string[] {
   return runs.flatMap((run) => {
     if (run.error) return [`${run.path} (${run.preset}): no result — ${run.error}`];
     const target = LIGHTHOUSE_TARGETS[run.preset];
+    if (target === undefined) return [];
     const scores = CATEGORIES.flatMap((category) => {
       const score = judgedScore(run, category);
       return score === null || score < target ? [`${run.path} (${run.preset}): ${category} ${score ?? '—'} < ${target}`] : [];

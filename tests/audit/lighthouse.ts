@@ -1,6 +1,7 @@
 /**
  * Lighthouse 13 runs through its command line (one Chromium per run, in its own process), mobile (the
- * default: simulated slow 4G and 4× CPU slowdown) or desktop (`--preset=desktop`). Keeps the JSON and HTML
+ * default: simulated slow 4G and 4× CPU slowdown), mobile at 8× CPU (a slower phone, or a fast machine standing
+ * in for one) or desktop (`--preset=desktop`). Keeps the JSON and HTML
  * reports and returns the four category scores and the figures the audit report tabulates.
  */
 import { spawn } from 'node:child_process';
@@ -9,7 +10,10 @@ import { join } from 'node:path';
 import { median } from './stats';
 import { CHROMIUM_PATH, LIGHTHOUSE_CHROME_FLAGS } from './chromium';
 
-export type Preset = 'mobile' | 'desktop';
+export type Preset = 'mobile' | 'mobile-8x' | 'desktop';
+export const PRESETS: readonly Preset[] = ['mobile', 'mobile-8x', 'desktop'];
+/** What each preset adds to Lighthouse's command line. */
+const PRESET_FLAGS: Record<Preset, string[]> = { mobile: [], 'mobile-8x': ['--throttling.cpuSlowdownMultiplier=8'], desktop: ['--preset=desktop'] };
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -34,6 +38,8 @@ export interface LighthouseRun {
   attempts: number;
   /** The performance score of every run when the row is the median of several. */
   performanceRuns?: number[];
+  /** The TBT of every run, in the same order. */
+  tbtRuns?: number[];
   /** The CPU index of every run, in the same order. */
   benchmarkIndexes?: number[];
   /** With `pairWith`: the zero-JavaScript reference run just before each of this page's runs. */
@@ -155,7 +161,7 @@ export async function runLighthouse(baseUrl: string, path: string, preset: Prese
     `--chrome-flags=${LIGHTHOUSE_CHROME_FLAGS.join(' ')}`,
     `--only-categories=${CATEGORIES.join(',')}`,
     '--quiet',
-    ...(preset === 'desktop' ? ['--preset=desktop'] : []),
+    ...PRESET_FLAGS[preset],
   ];
   const jsonFile = `${outBase}.report.json`;
   rmSync(jsonFile, { force: true });
@@ -193,6 +199,8 @@ export interface PairedReference {
 export const MOBILE_RUNS = Number(process.env.AUDIT_LIGHTHOUSE_MOBILE_RUNS ?? 5);
 /** Desktop runs per page: fewer, as desktop runs unthrottled and varies less, but never one alone. */
 export const DESKTOP_RUNS = Number(process.env.AUDIT_LIGHTHOUSE_DESKTOP_RUNS ?? 3);
+/** How many runs a page gets with a preset. */
+export const runsFor = (preset: Preset) => (preset === 'desktop' ? DESKTOP_RUNS : MOBILE_RUNS);
 
 /**
  * Runs Lighthouse `runs` times (a failed run, NO_NAVSTART and the like, is tried again, up to two extra
@@ -227,6 +235,7 @@ export async function runLighthouseMedian(baseUrl: string, path: string, preset:
     attempts,
     seconds,
     performanceRuns: scored.map(performance),
+    tbtRuns: scored.map((run) => Math.round(tbt(run))),
     benchmarkIndexes: scored.map((run) => run.benchmarkIndex ?? 0),
     ...(references.length && {
       paired: {

@@ -7,7 +7,7 @@
  *   --no-build            audit the dist/ that is there
  *   --only=a,b            run some parts: lighthouse, axe, links, jsonld, budgets
  *   --pages=/,/book       Lighthouse on these paths instead of one page of each kind
- *   --presets=mobile      Lighthouse with these presets only (mobile, desktop; both by default)
+ *   --presets=mobile      Lighthouse with these presets only (mobile, mobile-8x, desktop; all three by default)
  *   --paired              each Lighthouse run of a page right after a run of the zero-JavaScript reference, and
  *                         the differences run by run reported (for claims on a machine whose speed drifts)
  *   --ci                  CI mode (also when CI is set): Lighthouse targets warn instead of failing
@@ -22,7 +22,8 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 import { axeGate, budgetGate, jsonLdGate, lighthouseGate, linksGate } from './gates';
 import { validateBuiltPages } from './json-ld';
 import { describeRuns, FIRST_TAP_RUNS, measureFirstTaps, type FirstTapRow } from './first-tap';
-import { DESKTOP_RUNS, MOBILE_RUNS, runLighthouseMedian, type LighthouseRun, type Preset } from './lighthouse';
+import { PRESETS, runLighthouseMedian, runsFor, type LighthouseRun, type Preset } from './lighthouse';
+import { renderPhoneTable } from './phone-table';
 import { median, signed } from './stats';
 import { checkSiteLinks } from './links';
 import { renderMarkdown, renderSummary, type AuditResults } from './report';
@@ -53,7 +54,12 @@ const lighthousePaths =
 const presets = (argv
   .find((a) => a.startsWith('--presets='))
   ?.slice('--presets='.length)
-  .split(',') ?? ['mobile', 'desktop']) as Preset[];
+  .split(',') ?? PRESETS) as Preset[];
+const unknownPresets = presets.filter((preset) => !PRESETS.includes(preset));
+if (unknownPresets.length) {
+  console.error(`Unknown preset(s): ${unknownPresets.join(', ')}. Presets: ${PRESETS.join(', ')}`);
+  process.exit(2);
+}
 const paired = argv.includes('--paired');
 const ci = argv.includes('--ci') || Boolean(process.env.CI);
 const reportsDir = join(projectRoot, 'reports');
@@ -81,7 +87,7 @@ async function lighthouseRuns(baseUrl: string, referencePath: string): Promise<L
   // reference goes first, so every run states what this machine could reach at that time.
   for (const path of [referencePath, ...lighthousePaths]) {
     for (const preset of presets) {
-      const count = preset === 'mobile' ? MOBILE_RUNS : DESKTOP_RUNS;
+      const count = runsFor(preset);
       const pairWith = paired && path !== referencePath ? referencePath : undefined;
       const run = await runLighthouseMedian(baseUrl, path, preset, join(reportsDir, 'lighthouse'), count, projectRoot, pairWith);
       const s = run.scores;
@@ -150,8 +156,10 @@ async function main(): Promise<number> {
   rmSync(join(projectRoot, distDir), { recursive: true, force: true });
 
   results.gates = [lighthouseGate(results.lighthouse, ci), axeGate(results.axe), linksGate(results.links), jsonLdGate(results.jsonLd), budgetGate(results.budgets)];
-  writeFileSync(reportFile, renderMarkdown(results));
+  const phoneTable = results.lighthouse?.some((run) => run.paired) ? renderPhoneTable(results.lighthouse, argv) : '';
+  writeFileSync(reportFile, `${renderMarkdown(results)}${phoneTable && `\n\`\`\`text${phoneTable}\`\`\`\n`}`);
   console.log(renderSummary(results, relative(projectRoot, reportFile)));
+  if (phoneTable) console.log(phoneTable);
   return results.gates.some((gate) => gate.status === 'fail') ? 1 : 0;
 }
 

@@ -9,6 +9,7 @@ import { builtPages, DIST_DIR } from '../audit/built-site';
 import { inlineScriptsWaitingForStylesheet } from '../audit/inline-scripts';
 import { expectationFor, jsonLdBlocks, validateJsonLd } from '../audit/json-ld';
 import { landingSlugs } from '../audit/routes';
+import { measurePage } from '../audit/page-weight';
 import { checkBudget, checkPageBudgets } from '../audit/size-budget';
 import { readBooks } from '@/features/catalog/book-files';
 
@@ -60,6 +61,24 @@ describe('no inline script stops the parser before the end of a page (one layout
     expect(inlineScriptsWaitingForStylesheet(page('<script type="application/ld+json">{}</script><p>x</p>'))).toEqual([]);
     expect(inlineScriptsWaitingForStylesheet(page('<p>x</p><script>b()</script><astro-island></astro-island>'))).toEqual(['b()']);
     expect(inlineScriptsWaitingForStylesheet(page('<p>x</p><script>b()</script><astro-island></astro-island>', '<style>a{}</style>'))).toEqual([]);
+  });
+});
+
+describe("the pages' scripts in few files (src/lib/hydration/page-chunk.ts)", () => {
+  // Each file costs a request with the site's headers (about 1.4 KB), and a file imported by another is found
+  // only once that one has arrived: the product page once fetched 28 of them.
+  it('a page with no island at load starts at most four script files (the layout, its offers, the store grid, and their one chunk)', () => {
+    const counts = pages
+      .filter((page) => !/<astro-island\b[^>]*\bclient="load"/.test(page.html))
+      .map((page) => [page.path, measurePage(DIST_DIR, page).js.files.length] as const)
+      .filter(([, count]) => count > 4);
+    expect(counts).toEqual([]);
+  });
+
+  it('the content pages and the shop pages share the one chunk', () => {
+    const chunk = (path: string) => measurePage(DIST_DIR, pages.find((page) => page.path === path)!).js.files.filter((file) => /\/page\.[\w-]+\.js$/.test(file));
+    expect(chunk('/about')).toHaveLength(1);
+    for (const path of ['/', '/book', '/store', '/store/product/book-10-reasons']) expect(chunk(path)).toEqual(chunk('/about'));
   });
 });
 

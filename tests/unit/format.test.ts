@@ -10,6 +10,13 @@ describe('formatting for en-AU', () => {
     expect(formatPrice(1234.5)).toBe('$1,234.50');
   });
 
+  it('writes every price as Intl.NumberFormat does, without building it', () => {
+    const intl = new Intl.NumberFormat('en-AU', { style: 'currency', currency: 'AUD' });
+    const amounts = [0, -0, 0.005, 0.015, 1.005, 2.675, 9.5, 19.99, 999.995, 1000, 12345.678, 1234567.89, -0.001, -5, -1234.5, 0.1 + 0.2];
+    for (let cents = 0; cents < 200_000; cents += 7) amounts.push(cents / 100, cents / 1000);
+    for (const amount of amounts) expect(formatPrice(amount), String(amount)).toBe(intl.format(amount));
+  });
+
   it('formats short dates day first', () => {
     expect(formatShortDate('2026-11-22T03:00:00Z')).toMatch(/^22\/11\/(20)?26$/);
     // 15:00 UTC is already the next day in Sydney.

@@ -1,5 +1,6 @@
 /** Shows the account area (AccountLinks.astro) for the visitor's sign-in state and runs its Sign Out. */
 import { getSupabase } from '@/lib/supabase/client';
+import { redirectWithToast } from '@/features/toast/flash';
 import { $auth, displayName } from './auth';
 
 /**
@@ -32,7 +33,7 @@ async function showStaffLink(userId: string): Promise<void> {
 
 async function signOutFromHeader(): Promise<void> {
   try {
-    const [{ signOut }, { redirectWithToast }] = await Promise.all([import('./session'), import('@/features/toast/flash')]);
+    const { signOut } = await import('./session');
     await signOut();
     redirectWithToast('/', { title: 'Successfully signed out' });
   } catch (error) {

@@ -1,11 +1,13 @@
 /**
  * The layout's overlays are mounted only when first needed: the cart drawer (drawer.ts, no React) when
  * something is added, and the toasts (toaster.ts, no React) when a message is raised while the drawer is closed or
- * one was carried over from the page before. Until then a page runs nothing for them. On pages with purchase
- * controls the drawer is already loaded with them (purchase-controls.ts).
+ * one was carried over from the page before. Until then a page runs nothing for them. Their code is in the page
+ * scripts' one chunk (page-chunk.ts) already, so they are imported, not fetched on demand.
  */
 import { showFlashToast } from '@/features/toast/flash';
 import { $toasts } from '@/features/toast/store';
+import { startToaster } from '@/features/toast/toaster';
+import { startCartDrawer } from './drawer';
 import { $drawerOpen } from './store';
 
 export function mountOverlaysWhenNeeded(container: HTMLElement): void {
@@ -14,14 +16,14 @@ export function mountOverlaysWhenNeeded(container: HTMLElement): void {
   const check = () => {
     if (!drawer && $drawerOpen.get()) {
       drawer = true;
-      void import('./drawer').then(({ startCartDrawer }) => startCartDrawer());
+      startCartDrawer();
     }
     // After the drawer's own bookkeeping: messages it showed are gone by the time it has closed.
     if (!toaster && !$drawerOpen.get() && $toasts.get().some((t) => t.open)) {
       queueMicrotask(() => {
         if (toaster || $drawerOpen.get() || !$toasts.get().some((t) => t.open)) return;
         toaster = true;
-        void import('@/features/toast/toaster').then(({ startToaster }) => startToaster(container));
+        startToaster(container);
       });
     }
     if (drawer && toaster) for (const stop of stops) stop();

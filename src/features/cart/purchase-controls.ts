@@ -13,6 +13,7 @@
  * to that view when the read fails or the product is no longer for sale. The quantity stops at the stock, with
  * "Only N left" in the stock note (the rules are cart.ts's, as the cart page's field uses them).
  */
+import { settledAuth } from '@/features/account/auth';
 import { hasSavedSession } from '@/lib/supabase/client';
 import { formatPrice } from '@/lib/format';
 import { $liveCatalog, arrivedLiveProduct, liveCatalog } from '@/features/catalog/live-catalog';
@@ -141,7 +142,6 @@ function drawWish(button: HTMLButtonElement, title: string, state: WishState): v
 /** The signed-in visitor's id, once the saved session has been looked up; null signed out. */
 async function signedInUser(): Promise<string | null> {
   if (!hasSavedSession()) return null;
-  const { settledAuth } = await import('@/features/account/auth');
   return (await settledAuth()).user?.id ?? null;
 }
 
