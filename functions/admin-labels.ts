@@ -48,9 +48,7 @@ export default staffEndpoint(bodySchema, async ({ request, env, staffEmail, body
     if (emailed.status >= 400) emailFailures.push(emailed.message);
   }
   const left = later.length
-    ? [
-        `Not printed yet, ${later.length === 1 ? 'order' : 'orders'} ${later.join(', ')}: at most ${MAX_LABELS} labels at a time, so print again for ${later.length === 1 ? 'it' : 'them'}.`,
-      ]
+    ? [`Not printed yet, ${later.length === 1 ? 'order' : 'orders'} ${later.join(', ')}: at most ${MAX_LABELS} labels at a time, so print again for ${later.length === 1 ? 'it' : 'them'}.`]
     : [];
   if (printed.length === 0) return problem(502, [...failed.map((f) => f.message), ...left].join(' '));
   // The file says which parcels it holds, so a saved PDF can be matched to its orders.
