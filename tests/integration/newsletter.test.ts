@@ -88,7 +88,9 @@ describe('the newsletter on the local shop', () => {
     // A page that is not a path of this site is not recorded.
     await subscribeAndConfirm('consent-elsewhere@example.com', 'https://elsewhere.example/x');
     expect((await subscription('consent-elsewhere@example.com')).consent_page).toBeNull();
-    expect((await subscribe('CONSENT@example.com', '/blog')).status).toBe(409);
+    // Signing up a confirmed address again answers as any sign-up does; its owner is told in their inbox.
+    expect((await subscribe('CONSENT@example.com', '/blog')).status).toBe(200);
+    expect((await readOutbox(outbox)).filter((m) => m.to.toLowerCase() === 'consent@example.com' && m.subject.startsWith("You're already subscribed"))).toHaveLength(1);
   });
 
   it('"this wasn\'t me" keeps a pending sign-up from ever counting; a forged, altered or expired confirmation link confirms nobody', async () => {
@@ -341,7 +343,10 @@ describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
     expect(await call('newsletter_request', ['reader9@example.com', '/blog'])).toMatchObject({ action: 'send', id });
     expect(await call('newsletter_confirm', [id, 'Website sign-up form, confirmed by email', new Date(Date.now() + 1000).toISOString()])).toBe('confirmed');
     expect(await status()).toBe('confirmed');
-    expect(await call('newsletter_request', ['reader9@example.com', '/blog'])).toEqual({ action: 'subscribed', id });
+    // A confirmed address signed up again: its owner is told once a day at most, and nothing else changes.
+    expect(await call('newsletter_request', ['reader9@example.com', '/blog'])).toEqual({ action: 'notice', id, sent_at: expect.any(String) });
+    expect(await call('newsletter_request', ['reader9@example.com', '/blog'])).toEqual({ action: 'wait', id });
+    expect(await status()).toBe('confirmed');
   });
 
   it('a pending sign-up holds no consent, and is deleted once its 7 days are over', async () => {

@@ -144,7 +144,9 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
     expect(await asService(`public.back_in_stock_confirm('${first.id}', now())`)).toBe('confirmed');
     expect(await asService(`public.back_in_stock_confirm('${first.id}', now())`)).toBe('already');
     expect(await asService(`public.back_in_stock_confirm('00000000-0000-4000-8000-000000000000', now())`)).toBe('unknown');
-    expect(await request('sold-out-book', 'ANN@example.com')).toEqual({ action: 'subscribed', id: first.id });
+    // Confirmed and asked again: the owner is told they are on the list, once a day at most.
+    expect(await request('sold-out-book', 'ANN@example.com')).toEqual({ action: 'notice', id: first.id, sent_at: expect.any(String) });
+    expect(await request('sold-out-book', 'ann@example.com')).toEqual({ action: 'wait', id: first.id });
 
     // Only a book that cannot be bought has a list: in stock and for sale, no; taken out of the catalog, yes.
     expect(await request(BOOK, 'ann@example.com')).toEqual({ action: 'for_sale' });
