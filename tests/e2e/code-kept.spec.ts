@@ -1,7 +1,7 @@
 /**
  * A promotion code once applied stays with the checkout: back to the cart and on to checkout again, a reload, a
  * second tab all find it applied (and the total with it), until the shopper removes it or it stops applying; a
- * code that expired meanwhile comes off with the reason, said where the code was.
+ * code that ended meanwhile comes off with the reason (an ended code reads as not valid), said where the code was.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { addToCart, asService, uniqueEmail, WIDTHS } from './support';
@@ -58,7 +58,7 @@ for (const size of WIDTHS) {
     await asService(request, 'PATCH', `promotion_codes?id=eq.${row!.id}`, { ends_at: new Date(Date.now() - 60_000).toISOString() });
     await page.goto('/cart');
     await page.goto('/checkout');
-    await expect(page.getByLabel('Promotion code (optional)')).toHaveAccessibleDescription(`Code ${code} was removed: That code has expired.`);
+    await expect(page.getByLabel('Promotion code (optional)')).toHaveAccessibleDescription(`Code ${code} was removed: That code is not valid. Please check it and try again.`);
     await expect(summary.getByText(`Code ${code} (10% off)`)).toHaveCount(0);
     await page.screenshot({ path: test.info().outputPath(`code-expired-${size.width}.png`), fullPage: true });
   });
