@@ -15,5 +15,7 @@ export default handle(async (request) => {
   return json({ session: token, expiresInSeconds: SESSION_MINUTES * 60 }, 200, setCookie ? { 'set-cookie': setCookie } : {});
 });
 
-// A session a page load (and one more per expiry): a few a minute is every real shopper of one address.
-export const config: FunctionConfig = { path: '/api/lookup-session', method: ['POST'], rateLimit: { windowLimit: 10, windowSize: 60, aggregateBy: ['ip', 'domain'] } };
+// A session a checkout page load (and one more per expiry). Many shoppers can share one address (a school's network,
+// a phone carrier's), so the cap is generous: what a look-up costs is held by each visitor's own limit and by the
+// look-up functions' own limits per address.
+export const config: FunctionConfig = { path: '/api/lookup-session', method: ['POST'], rateLimit: { windowLimit: 60, windowSize: 60, aggregateBy: ['ip', 'domain'] } };
