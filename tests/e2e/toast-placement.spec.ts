@@ -1,8 +1,11 @@
 /**
  * On a phone, a toast never covers the cart drawer's content, the header or the mobile menu: checked by
- * geometry at 375 px on two phone heights, with a screenshot of each case kept with the results.
+ * geometry at 375 px on two phone heights, with a screenshot of each case kept with the results. In the back
+ * office, at 375 and 1280 px, a toast covers neither the field the person is in (a draft invoice's street
+ * address, low in the window) nor what it is about (the Sales figures under the Download CSV button).
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, test, type Locator, type Page } from '@playwright/test';
+import { asService, grantStaff, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
@@ -79,6 +82,68 @@ for (const height of [812, 667]) {
       expect(hit).toBe(true);
       await close.click();
       await expect(menu).toBeHidden();
+    });
+  });
+}
+
+/** A staff member signed in to the back office, the welcome toast come and gone, so the next toast is the test's. */
+async function staffAt(page: Page, request: APIRequestContext) {
+  const email = uniqueEmail('publisher');
+  await grantStaff(request, email);
+  await staffSignsIn(page, email);
+  await expect(page.getByText('Successfully signed in!').first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('.toast-root')).toHaveCount(0);
+}
+
+for (const size of WIDTHS) {
+  test.describe(`back-office toasts at ${size.width} px`, () => {
+    test.use({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
+
+    test('the draft invoice’s error leaves the street address field, low in the window, uncovered', async ({ page, request }, testInfo) => {
+      const saved = await asService<{ outcome: string; invoice_id: string }>(request, 'POST', 'rpc/invoice_save_draft', {
+        p_invoice_id: null,
+        p_quote_id: null,
+        p_draft: {
+          organisation: `St Anne's Primary ${Date.now()}`,
+          contact_name: 'Jane Office',
+          email: uniqueEmail('school'),
+          address: { line1: '12 Church Street', city: 'Parramatta', state: 'NSW', postcode: '2150', country: 'AU' },
+          lines: [{ product_id: 'book-10-reasons', quantity: 30 }],
+          shipping: { kind: 'rate_card', name: 'AU Standard Courier', amount: 15 },
+          terms_days: 14,
+          ship_before_payment: false,
+        },
+        p_actor: 'publisher@example.com',
+      });
+      await staffAt(page, request);
+      await page.goto(`/admin#invoice/${saved.invoice_id}`);
+      const street = page.getByLabel('Street address');
+      await expect(street).toHaveValue('12 Church Street');
+      // The field sits just above the window's bottom edge, where a person filling the form down the page meets it.
+      await street.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().bottom - (window.innerHeight - 24)));
+      await street.fill('');
+      await street.press('Enter');
+      await expect(page.getByRole('alert').filter({ hasText: 'Please check the invoice' })).toContainText('Please enter the street address.');
+      await expect(street).toBeFocused();
+      const toast = await toastBox(page);
+      await page.screenshot({ path: testInfo.outputPath(`invoice-street-toast-${size.width}.png`) });
+      await expectUncovered(toast, { 'the street address field': street, 'the header’s cart link': page.getByRole('banner').getByRole('link', { name: /cart/i }).first() });
+    });
+
+    test('a toast on Sales covers neither the Download CSV button nor the figures', async ({ page, request }, testInfo) => {
+      await staffAt(page, request);
+      await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Sales' }).click();
+      const figures = page.locator('dl').filter({ has: page.getByTestId('sales-orders') });
+      await expect(figures).toBeVisible();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      // The CSV's orders cannot be read: the failure is told in a toast.
+      await page.route('**/rest/v1/rpc/admin_sales_orders', (route) => route.abort());
+      const download = page.getByRole('button', { name: 'Download CSV' });
+      await download.click();
+      await expect(page.locator('.toast-root[role="alert"]')).toBeVisible();
+      const toast = await toastBox(page);
+      await page.screenshot({ path: testInfo.outputPath(`sales-toast-${size.width}.png`) });
+      await expectUncovered(toast, { 'Download CSV': download, 'the Sales figures': figures });
     });
   });
 }

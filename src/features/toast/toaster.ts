@@ -1,10 +1,11 @@
 /**
  * The toasts, drawn without React from the toast store: one at a time (the store keeps one), each for 5 s,
  * paused while pointed at or focused; × or a swipe right past 50 px closes it, F8 reaches them from the
- * keyboard. At the bottom (bottom-left from 640 px), never over the header's menu and cart buttons. While the
- * cart drawer is open none shows on the page: a toast would cover part of it on a phone, so the drawer shows the
- * newest in its own flow, drawn by the same `toastBody`, and what it showed is gone when it closes (drawer.ts).
- * The mobile menu is a modal dialog in the top layer, above any toast.
+ * keyboard. Where it sits (placeToasts): at the top, just under the sticky header (at the left from 640 px), so
+ * never over the header's menu and cart buttons; at the bottom instead when the top would cover what the person
+ * is working in. While the cart drawer is open none shows on the page: a toast would cover part of it on a phone,
+ * so the drawer shows the newest in its own flow, drawn by the same `toastBody`, and what it showed is gone when it
+ * closes (drawer.ts). The mobile menu is a modal dialog in the top layer, above any toast.
  */
 import { TIMINGS, TOAST } from '@/config/constants';
 import { $drawerOpen } from '@/features/cart/store';
@@ -101,15 +102,72 @@ function drawToast(message: ToastMessage): HTMLDivElement {
   return item;
 }
 
+/** Fields a person types or chooses in: moving into one of them while a toast shows moves the toast off it. */
+const FIELD = 'input, textarea, select, [contenteditable="true"]';
+
+type Box = Pick<DOMRect, 'top' | 'bottom' | 'left' | 'right'>;
+const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/**
+ * Puts the stack at the top, under the header (whose bottom moves while the page scrolls past the banners above
+ * it), unless it would cover `subject` there: then at the bottom. The top is the default because a toast usually
+ * follows a press, and what the press changed (a list, the figures, the field with the error) is below it or
+ * where the person already looks; the bottom edge of a phone is where a form's next field or a panel's figures
+ * are. `subject` is what the person is working in: the field they are in, else the control that raised the toast.
+ */
+export function placeToasts(list: HTMLElement, subject: Element | null, header: Element | null = document.querySelector('body > header')): void {
+  list.style.top = `${Math.max(0, header?.getBoundingClientRect().bottom ?? 0)}px`;
+  list.style.bottom = 'auto';
+  const first = list.firstElementChild as HTMLElement | null;
+  const last = list.lastElementChild as HTMLElement | null;
+  if (!subject || !first || !last) return;
+  // The toasts' own boxes, not the list's padding around them; by offsets, since a toast sliding in is moved
+  // sideways by a transform its final place does not have.
+  const at = list.getBoundingClientRect();
+  const toasts = { top: at.top + first.offsetTop, bottom: at.top + last.offsetTop + last.offsetHeight, left: at.left + first.offsetLeft, right: at.left + first.offsetLeft + first.offsetWidth };
+  if (!overlaps(toasts, subject.getBoundingClientRect())) return;
+  list.style.top = 'auto';
+  list.style.bottom = '0px';
+}
+
 /** Draws the toast store into `container` from now on. */
 export function startToaster(container: HTMLElement): void {
   const region = element('section', '');
   region.setAttribute('aria-label', `Notifications (${TOAST.hotkey})`);
-  const list = element('div', 'fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:right-auto sm:left-0');
+  const list = element('div', 'pointer-events-none fixed right-0 z-[100] m-0 flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:right-auto sm:left-0');
   list.tabIndex = -1;
   region.append(list);
   container.append(region);
   const shown = new Map<number, HTMLDivElement>();
+
+  // What raised the toasts on show: the focused control, else the one last pressed (Safari does not focus a
+  // pressed button). Kept while any toast shows, so a later scroll or field still keeps it uncovered.
+  let pressed: Element | null = null;
+  let trigger: Element | null = null;
+  document.addEventListener(
+    'pointerdown',
+    (event) => {
+      if (!list.contains(event.target as Node)) pressed = event.target as Element;
+    },
+    true,
+  );
+  const focused = () => {
+    const active = document.activeElement;
+    return active && active !== document.body && !list.contains(active) ? active : null;
+  };
+  const subject = () => {
+    const active = focused();
+    if (active?.matches(FIELD)) return active;
+    return trigger?.isConnected ? trigger : null;
+  };
+  let frame = 0;
+  const place = () => {
+    if (frame || shown.size === 0) return;
+    frame = window.requestAnimationFrame(() => {
+      frame = 0;
+      placeToasts(list, subject());
+    });
+  };
 
   const draw = () => {
     const toasts = $drawerOpen.get() ? [] : $toasts.get();
@@ -118,11 +176,14 @@ export function startToaster(container: HTMLElement): void {
       item.remove();
       shown.delete(id);
     }
+    if (shown.size === 0) trigger = null;
     for (const message of toasts) {
       const item = shown.get(message.id) ?? drawToast(message);
       if (!shown.has(message.id)) {
         shown.set(message.id, item);
         list.append(item);
+        trigger = focused() ?? (pressed?.isConnected ? pressed : null);
+        placeToasts(list, subject());
       }
       if (!message.open && item.dataset.state === 'open') {
         item.dataset.state = 'closed';
@@ -133,6 +194,10 @@ export function startToaster(container: HTMLElement): void {
   $toasts.listen(draw);
   $drawerOpen.listen(draw);
   draw();
+  // Placed again after the move has scrolled the page (a focused field is scrolled into view after focusin).
+  document.addEventListener('focusin', place);
+  window.addEventListener('scroll', place, { passive: true });
+  window.addEventListener('resize', place);
   document.addEventListener('keydown', (event) => {
     if (event.key === TOAST.hotkey) list.focus();
   });
