@@ -64,7 +64,7 @@ function paymentReceipt(order: OrderWithItems, account: OrderOnAccount, siteOrig
   const subject = `Payment received: invoice ${account.invoice_number}${account.po_number ? `, PO number ${account.po_number}` : ''}`;
   return toBuyer(order, subject, `order-confirmation-${order.id}`, [
     `Thank you: we have received ${account.organisation}'s payment of ${formatPrice(order.total)} AUD for invoice ${account.invoice_number}${account.po_number ? ` (your PO number ${account.po_number})` : ''}.`,
-    `Invoice ${account.invoice_number} is ${accountPaymentState(account)}. This email is your receipt.`,
+    `Invoice ${account.invoice_number} was ${accountPaymentState(account)}. This email is your receipt.`,
     '',
     ...itemLines(order),
     `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`,

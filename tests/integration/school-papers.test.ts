@@ -148,7 +148,7 @@ describe("a school's order on account, through the functions", () => {
 
     const receipt = (await mails()).find((m) => m.to === 'office@stmarys.example.com' && /^Payment received: invoice INV-\d{4}, PO number PO-55$/.test(m.subject));
     expect(receipt?.text).toMatch(/we have received St Joseph School's payment of \$[\d.,]+ AUD for invoice INV-\d{4} \(your PO number PO-55\)/);
-    expect(receipt?.text).toMatch(/Invoice INV-\d{4} is paid on \d{1,2} \w+ \d{4}\. This email is your receipt\./);
+    expect(receipt?.text).toMatch(/Invoice INV-\d{4} was paid on \d{1,2} \w+ \d{4}\. This email is your receipt\./);
     expect((await orderDetail(paidLater.orderId)).account).toMatchObject({ status: 'paid', paid_on: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
 
     // The status page says it is paid, and on which day.

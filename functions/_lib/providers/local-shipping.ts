@@ -118,9 +118,21 @@ async function drawTestLabel(order: PlatformOrder, trackingNumber: string, servi
   const locality = (d.country === 'AU' ? [d.suburb || d.city, d.state, d.postCode].join(' ').toUpperCase() : [d.city, d.state, d.postCode].filter(Boolean).join(' ')).trim();
   // An organisation's parcel names it first, then the contact there, as the packing slip does.
   const addressee = d.company ? [d.company, `Attn: ${d.name}`] : [d.name];
+  // A long school name or street wraps onto lines of its own, each moving the next line down.
+  const wrap = (value: string, size: number, font: typeof regular) =>
+    plain(value)
+      .split(' ')
+      .reduce<string[]>((lines, word) => {
+        const last = lines.at(-1);
+        if (last !== undefined && font.widthOfTextAtSize(`${last} ${word}`, size) <= width - 2 * left) lines[lines.length - 1] = `${last} ${word}`;
+        else lines.push(word);
+        return lines;
+      }, []);
   for (const [i, line] of [...addressee, d.street, locality, d.country === 'AU' ? '' : countryName(d.country).toUpperCase()].filter(Boolean).entries()) {
-    text(line, y, i === 0 ? 14 : 12, i === 0 ? bold : regular);
-    y -= i === 0 ? 18 : 15;
+    for (const part of wrap(line, i === 0 ? 14 : 12, i === 0 ? bold : regular)) {
+      text(part, y, i === 0 ? 14 : 12, i === 0 ? bold : regular);
+      y -= i === 0 ? 18 : 15;
+    }
   }
   y -= 8;
   page.drawLine({ start: { x: left, y }, end: { x: width - left, y }, thickness: 1 });
@@ -197,7 +209,8 @@ export function createLocalShipping(options: { file?: string; webhookSecret?: st
         label = {
           trackingNumber: testTrackingNumber(shipment.order.orderNumber, shipment.order.destination.country),
           carrier: 'Australia Post',
-          service: abroad ? 'International Standard (CN23)' : shipment.order.shippingMethod || 'Parcel Post',
+          // Abroad, the parcel's own service (Standard or Express) with the customs form it carries.
+          service: abroad ? `${shipment.order.shippingMethod || 'International Standard'} (CN23)` : shipment.order.shippingMethod || 'Parcel Post',
         };
         await append(file(), { type: 'label', at: new Date().toISOString(), platformOrderId, ...label });
       }

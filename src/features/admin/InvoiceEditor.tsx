@@ -25,7 +25,7 @@ import { getInvoice, type InvoiceBook, type InvoiceDetail, listInvoiceBooks, run
 import { Email } from './OrdersPanel';
 import { invoiceHref, quoteHref } from './QuotesPanel';
 import { goTo } from './route';
-import { LoadState, toastOutcome, useLoad } from './use-load';
+import { LoadState, ordersChanged, toastOutcome, useLoad } from './use-load';
 import { TableHead } from '@/components/TableHead';
 
 // Invoices go to Australian schools and parishes: the rate card's two services at home.
@@ -312,6 +312,8 @@ function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null
     try {
       const answer = await runInvoiceAction({ action: 'send', invoiceId: savedId });
       toast({ title: answer.message });
+      // A sent invoice is an order, to pack at once when it ships before payment: the header's count asks again.
+      ordersChanged();
     } catch (error) {
       const message = error instanceof Error ? error.message : 'The invoice could not be sent.';
       setSendError(message);
@@ -607,6 +609,8 @@ function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () =
   async function act(request: Parameters<typeof runInvoiceAction>[0], failed: string): Promise<boolean> {
     const done = await toastOutcome(async () => (await runInvoiceAction(request)).message, failed);
     reload();
+    // Paid, shipped before payment, voided: each can change what is to pack.
+    ordersChanged();
     return done;
   }
 

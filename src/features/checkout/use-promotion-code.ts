@@ -20,7 +20,7 @@ export type AppliedCode = CodeAnswer & { status: 'ok'; code: string; discount: n
 /** What the shopper is told when a code applied earlier no longer applies. */
 export const keptCodeRefusal = (code: string, reason: string) => `Code ${code} was removed: ${reason}`;
 
-/** `email`: the checkout's email so far, sent with each check (the shopper's own unpaid checkout does not hold the code from them). */
+/** `email`: the checkout's email so far, sent with each check as the endpoint's contract has it; the server no longer reads it (a code's use is taken only at payment). */
 export function usePromotionCode(lines: readonly CartLine[], email = '') {
   const [typed, setTyped] = useState('');
   const [applied, setApplied] = useState<AppliedCode | null>(null);
