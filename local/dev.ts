@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { dev } from 'astro';
 import { shopOnDevServer } from './dev-integration';
 import { readNetlifyRules } from './netlify-rules';
+import { startSchedules } from './schedules';
 import { createDynamicHandler, localCountry } from './server';
 import { pointFunctionsAtBackend, printShop, shopOptionsFromEnv, startBackendUnlessHosted } from './shop';
 
@@ -48,9 +49,13 @@ const server = await dev({
   },
 }).catch(failToStart);
 const backend = await backendStarting;
-await Promise.all([dynamic, netlify]);
+const [handler] = await Promise.all([dynamic, netlify]);
+const stopSchedules = startSchedules(url, handler.scheduled);
 printShop(projectRoot, url, backend, options.data);
 
-const stop = () => void Promise.all([server.stop(), backend?.close()]).then(() => process.exit(0));
+const stop = () => {
+  stopSchedules();
+  void Promise.all([server.stop(), backend?.close()]).then(() => process.exit(0));
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -11,7 +11,8 @@ import { registerLocalCdnCache } from '../functions/_lib/providers/cdn-cache';
 import { LocalCdnCache } from './cdn-cache';
 import { chooseEncoding, compressedFile } from './compression';
 import { FOREIGN_HOST_MESSAGE, isLocalHost, isOriginForm, localRequestUrl, refuseRequestTarget } from './host-check';
-import { loadFunctions, RateLimiter } from './functions';
+import { loadFunctions, RateLimiter, type ScheduledFunction } from './functions';
+import { runScheduled, startSchedules } from './schedules';
 import { readNetlifyRules } from './netlify-rules';
 import { contentTypeOf, resolveStaticFile } from './static-files';
 
@@ -30,10 +31,17 @@ export interface LocalServerOptions {
   distDir?: string;
   /** The Netlify configuration to follow; netlify.toml in the project unless given (a test passes a copy). */
   configPath?: string;
+  /** Run the scheduled functions on their schedules (the shop does; a server started for one test does not). */
+  schedules?: boolean;
 }
 
-/** Answers a request and resolves to true, or resolves to false without touching the response. */
-export type DynamicHandler = (req: IncomingMessage, res: ServerResponse, origin: string) => Promise<boolean>;
+/**
+ * Answers a request and resolves to true, or resolves to false without touching the response. Carries the
+ * scheduled functions, for whoever starts their schedules.
+ */
+export type DynamicHandler = ((req: IncomingMessage, res: ServerResponse, origin: string) => Promise<boolean>) & {
+  scheduled: ScheduledFunction[];
+};
 
 export interface LocalServer {
   url: string;
@@ -130,13 +138,14 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
 }
 
 /**
- * Answers what is not a static file: the mounts and every function at its `config.path` (with its
- * method list and rate limit). Resolves to false for anything else, so the caller serves the site.
+ * Answers what is not a static file: the mounts, every function at its `config.path` (with its method list
+ * and rate limit), and a run of a scheduled function on a POST to `/.netlify/functions/<name>`, as
+ * `netlify dev` allows (a deploy never does). Resolves to false for anything else, so the caller serves the site.
  * `npm start` serves dist/ after it; `npm run dev` puts Astro's dev server after it.
  */
 export async function createDynamicHandler(options: { projectRoot: string; mounts?: Mount[] }): Promise<DynamicHandler> {
   const { projectRoot, mounts = [] } = options;
-  const functions = await loadFunctions(join(projectRoot, 'functions'));
+  const { routed: functions, scheduled } = await loadFunctions(join(projectRoot, 'functions'));
   const limiter = new RateLimiter();
   // Function answers are cached as Netlify's CDN caches them, and purged by tag through the same adapter a deploy
   // uses. LOCAL_CDN_CACHE=off serves every request from the function (the browser tests write to the database
@@ -144,7 +153,7 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
   const cdn = process.env.LOCAL_CDN_CACHE === 'off' ? undefined : new LocalCdnCache();
   if (cdn) registerLocalCdnCache((tags) => cdn.purge(tags));
 
-  return async (req, res, origin) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, origin: string): Promise<boolean> => {
     const method = req.method ?? 'GET';
     const answer = (response: Response) =>
       sendWebResponse(res, response).then(() => {
@@ -178,9 +187,17 @@ export async function createDynamicHandler(options: { projectRoot: string; mount
       return answer(cdn && method === 'GET' ? await cdn.answer(`${url.pathname}${url.search}`, call) : await call());
     }
     if (path.startsWith('/api/')) return answer(Response.json({ error: `No function is mounted at ${path}.` }, { status: 404 }));
+    const run = path.startsWith(SCHEDULED_PREFIX) && scheduled.find((f) => path === `${SCHEDULED_PREFIX}${f.name}`);
+    if (run) {
+      if (method !== 'POST') return answer(Response.json({ error: 'Use POST.' }, { status: 405 }));
+      return answer(await runScheduled(url.origin, run));
+    }
     return false;
   };
+  return Object.assign(handle, { scheduled });
 }
+
+const SCHEDULED_PREFIX = '/.netlify/functions/';
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const { projectRoot, port, host = '127.0.0.1', mounts = [] } = options;
@@ -264,9 +281,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   listeningPort = actualPort;
+  const url = `http://localhost:${actualPort}`;
+  const stopSchedules = options.schedules ? startSchedules(url, dynamic.scheduled) : () => {};
   return {
-    url: `http://localhost:${actualPort}`,
+    url,
     server,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      stopSchedules();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -52,7 +52,7 @@ export function pointFunctionsAtBackend(siteUrl: string, backend: EmbeddedBacken
 
 export async function startShop(options: ShopOptions): Promise<Shop> {
   const backend = await startBackendUnlessHosted(options);
-  const server = await startLocalServer({ projectRoot: options.projectRoot, port: options.port, mounts: backend?.mounts, distDir: options.distDir });
+  const server = await startLocalServer({ projectRoot: options.projectRoot, port: options.port, mounts: backend?.mounts, distDir: options.distDir, schedules: true });
   pointFunctionsAtBackend(server.url, backend);
   return {
     server,

@@ -19,6 +19,14 @@ export interface FunctionContext {
   geo?: { country?: { code?: string | undefined } | undefined } | undefined;
 }
 
+/**
+ * A Netlify scheduled function's config: a cron expression in UTC (or `@hourly`, `@daily` …). It has no path:
+ * Netlify runs it on its schedule and refuses to run it by URL in a deploy.
+ */
+export interface ScheduledFunctionConfig {
+  schedule: string;
+}
+
 export type FunctionHandler = (request: Request, context?: FunctionContext) => Promise<Response>;
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {

@@ -3,9 +3,9 @@
  * by its Content-Length (through the local server, as a browser or curl sends it), and by counting what
  * arrives when no length is declared (a chunked body, called in-process). Nothing is written.
  */
-import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, type FunctionConfig, type FunctionHandler } from '../../functions/_lib/http';
+import { MAX_BODY_BYTES } from '../../functions/_lib/http';
+import { loadFunctions, type MountedFunction } from '../../local/functions';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 const STAFF = 'body-limit-staff@example.com';
@@ -14,17 +14,15 @@ const WEBHOOK_LIMIT = 256 * 1024;
 
 let t: TestShop;
 let staffToken = '';
-const functions: Array<{ name: string; config: FunctionConfig; handler: FunctionHandler }> = [];
+const functions: MountedFunction[] = [];
 
 beforeAll(async () => {
   t = await startTestShop();
   expect((await t.service().from('staff_members').insert({ email: STAFF })).error).toBeNull();
   const session = await (await t.signIn(STAFF)).auth.getSession();
   staffToken = session.data.session?.access_token ?? '';
-  for (const file of readdirSync('functions').filter((f) => f.endsWith('.ts'))) {
-    const module = (await import(`../../functions/${file}`)) as { default: FunctionHandler; config: FunctionConfig };
-    functions.push({ name: file.replace(/\.ts$/, ''), config: module.config, handler: module.default });
-  }
+  // The routed functions: a scheduled one takes no request body from anyone but Netlify.
+  functions.push(...(await loadFunctions('functions')).routed);
 });
 afterAll(() => t.close());
 
