@@ -29,6 +29,8 @@ export function mountOverlaysWhenNeeded(container: HTMLElement): void {
     if (drawer && toaster) for (const stop of stops) stop();
   };
   const stops = [$drawerOpen.listen(check), $toasts.listen(check)];
-  showFlashToast();
   check();
+  // After the first paint: the tab's first read of session storage is a slow call on a slow phone (about 40 ms
+  // at 4× CPU), and a message carried over from the page before is read after the page is drawn anyway.
+  requestAnimationFrame(() => setTimeout(showFlashToast));
 }
