@@ -3,7 +3,7 @@
  * On first start it gets what a new Supabase project has (the API roles, the auth schema, the default
  * privileges), then every migration in supabase/migrations (recorded as the Supabase CLI does), the catalog
  * from the book files and supabase/seed.sql; later starts apply only new migrations and sync the catalog again.
- * The same steps prepare the PostgreSQL server of the test suite (tests/helpers/postgres.ts).
+ * The same steps prepare the PostgreSQL server of the test suite (tools/postgres/server.ts).
  */
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';

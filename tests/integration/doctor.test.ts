@@ -1,6 +1,6 @@
 /**
  * `npm run doctor` against local stand-ins that answer as each provider's documentation shows
- * (tests/helpers/doctor-stand-ins.ts): a well-configured deploy passes every line, and each way a deploy can be
+ * (tools/doctor/stand-ins.ts): a well-configured deploy passes every line, and each way a deploy can be
  * misconfigured fails its own line with the fix to make. No network: every address is 127.0.0.1.
  */
 import { execFile } from 'node:child_process';
@@ -15,7 +15,7 @@ import { STRIPE_WEBHOOK_EVENTS } from '../../functions/_lib/providers/stripe';
 import { REQUIRED_VARIABLES } from '../../tools/doctor/checks/variables';
 import { runDoctor, type DoctorReport } from '../../tools/doctor/doctor';
 import type { CheckResult } from '../../tools/doctor/types';
-import { DOCTOR_KEYS, goodEnv, goodState, misconfigure, netlifyHeaders, SENDING_DOMAIN, startDoctorStandIns, type DoctorStandIns } from '../helpers/doctor-stand-ins';
+import { DOCTOR_KEYS, goodEnv, goodState, misconfigure, netlifyHeaders, SENDING_DOMAIN, startDoctorStandIns, type DoctorStandIns } from '../../tools/doctor/stand-ins';
 import { startFakeProvider } from '../helpers/fake-provider';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

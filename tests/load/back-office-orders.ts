@@ -9,8 +9,8 @@
 import pg from 'pg';
 import { applyMigrations, seedSql, supabaseBaselineSql } from '../../local/backend/database';
 import { syncEmbedded } from '../../local/catalog';
-import { type PgDatabase, pgDatabase } from '../helpers/pg-database';
-import { connectionConfig, type PostgresServer, SUPERUSER_NAME } from '../helpers/postgres-server';
+import { type PgDatabase, pgDatabase } from '../../tools/postgres/pg-database';
+import { connectionConfig, type PostgresServer, SUPERUSER_NAME } from '../../tools/postgres/server';
 
 /** The migration that pages the back office: `npm run scale -- --before` stops short of it. */
 

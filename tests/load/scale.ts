@@ -6,7 +6,7 @@
  *   npm run scale                      every migration
  *   npm run scale -- --sizes 1000,10000
  */
-import { startPostgresServer } from '../helpers/postgres-server';
+import { startPostgresServer } from '../../tools/postgres/server';
 import { createScaleDatabase, generateOrders, NEW_CALLS, readAllPages, readFixtures, timeCall, YEAR } from './back-office-orders';
 
 const args = process.argv.slice(2);

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { supabaseBaselineSql } from '../../local/backend/database';
-import { connectionConfig, startPostgresServer } from '../../tests/helpers/postgres-server';
+import { connectionConfig, startPostgresServer } from '../postgres/server';
 
 type Row = { kind: string; name: string; definition: string };
 const dumpSql = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'catalog-dump.sql'), 'utf8');
