@@ -3,11 +3,11 @@
  * On first start it gets what a new Supabase project has (the API roles, the auth schema, the default
  * privileges), then every migration in supabase/migrations (recorded as the Supabase CLI does), the catalog
  * from the book files and supabase/seed.sql; later starts apply only new migrations and sync the catalog again.
- * The same steps prepare the PostgreSQL server of the test suite (tests/helpers/postgres.ts).
+ * The same steps prepare the PostgreSQL server of the test suite (tools/postgres/server.ts).
  */
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeSync, syncEmbedded } from '../catalog';
@@ -59,6 +59,16 @@ export async function openDatabase(location: DataLocation = { dir: DEFAULT_DATA_
   // always had the default parsers (the tests are written for them), and gets the extension alone.
   const db = location === 'memory' ? new PGlite({ extensions: options.extensions }) : new PGlite(location.dir, options);
   await db.waitReady;
+  if (location !== 'memory' && !fresh && !(await followFoldedHistory(db))) {
+    // Kept, not deleted: it holds the developer's own orders and sign-ins.
+    await db.close();
+    const aside = `${location.dir}-before-fold-${Date.now()}`;
+    renameSync(location.dir, aside);
+    console.log(
+      `The local database was made from migrations that the schema's folded history no longer has; it is moved to ${aside} and a new one is made from supabase/migrations (npm run staff adds staff again).`,
+    );
+    return openDatabase(location);
+  }
   if (fresh) await db.exec(supabaseBaselineSql());
   else await upgradeLocalBaseline(db);
   const applied = await applyMigrations(db);
@@ -87,22 +97,70 @@ async function upgradeLocalBaseline(db: SqlSession): Promise<void> {
     end $$;`);
 }
 
-/** Applies every migration not yet recorded, each in its own transaction, in file-name order. */
-export async function applyMigrations(db: SqlDatabase): Promise<string[]> {
+/** The migrations a database has run, by version, in the table the Supabase CLI keeps them in. */
+async function recordedVersions(db: SqlSession): Promise<Set<string>> {
   await db.exec(`
     create schema if not exists supabase_migrations;
     create table if not exists supabase_migrations.schema_migrations (version text primary key, name text, statements text[]);
   `);
-  const done = new Set((await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map((r) => r.version));
-  const applied: string[] = [];
-  for (const file of readdirSync(MIGRATIONS_DIR)
+  return new Set((await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map((r) => r.version));
+}
+
+const migrationFiles = () =>
+  readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith('.sql'))
-    .sort()) {
-    const [version, ...rest] = file.replace(/\.sql$/, '').split('_');
+    .sort()
+    .map((file) => {
+      const [version = '', ...rest] = file.replace(/\.sql$/, '').split('_');
+      return { file, version, name: rest.join('_') };
+    });
+
+/**
+ * Until launch the migrations' history is folded (docs/architecture.md): each fold replaces its files with fewer that
+ * build the same catalog (compared by tools/schema-compare). `replaced` are the versions it removed, `by` the ones it
+ * wrote.
+ */
+export const FOLDS = [
+  {
+    replaced: ['20261126000500', '20261127000100', '20261128000100', '20261128000200', '20261129000100', '20261130000100', '20261130000200', '20261130000300', '20261130000400', '20261130000500'],
+    by: ['20261126001000', '20261126001100', '20261126001200', '20261126001300', '20261126001400', '20261126001500', '20261126001600', '20261126001700', '20261126001800'],
+  },
+];
+
+/**
+ * A database that ran every file a fold replaced has the folded schema: it is recorded as having run the new files
+ * instead, and keeps its rows. False when it ran migrations that are gone and no fold accounts for them (a database
+ * older than a fold's last file): it cannot be brought forward.
+ */
+export async function followFoldedHistory(db: SqlDatabase): Promise<boolean> {
+  const done = await recordedVersions(db);
+  const files = migrationFiles();
+  const present = new Set(files.map((f) => f.version));
+  for (const fold of FOLDS) {
+    if (!fold.replaced.some((v) => done.has(v) && !present.has(v))) continue;
+    if (!fold.replaced.every((v) => done.has(v))) return false;
+    await db.transaction(async (tx) => {
+      await tx.query('delete from supabase_migrations.schema_migrations where version = any ($1)', [fold.replaced]);
+      for (const { version, name } of files.filter((f) => fold.by.includes(f.version))) {
+        await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [version, name]);
+      }
+    });
+    for (const v of fold.replaced) done.delete(v);
+    for (const v of fold.by) done.add(v);
+    console.log(`The migrations ${fold.replaced[0]} … ${fold.replaced.at(-1)} were folded into ${fold.by.length} files; this database ran them all and is recorded as having the new ones.`);
+  }
+  return [...done].every((v) => present.has(v));
+}
+
+/** Applies every migration not yet recorded, each in its own transaction, in file-name order. */
+export async function applyMigrations(db: SqlDatabase): Promise<string[]> {
+  const done = await recordedVersions(db);
+  const applied: string[] = [];
+  for (const { file, version, name } of migrationFiles()) {
     if (!version || done.has(version)) continue;
     await db.transaction(async (tx) => {
       await tx.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
-      await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [version, rest.join('_')]);
+      await tx.query('insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)', [version, name]);
     });
     applied.push(file);
   }

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../helpers/free-port';
+import { freePort } from '../../tools/free-port';
 
 /**
  * The audit's own copy of the build (git-ignored like every `.dist-*` folder), one per audit process: an audit

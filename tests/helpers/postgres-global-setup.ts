@@ -1,5 +1,5 @@
 /**
- * Vitest's global set-up: one PostgreSQL server for the whole run (see postgres-server.ts), and one embedded
+ * Vitest's global set-up: one PostgreSQL server for the whole run (see tools/postgres/server.ts), and one embedded
  * database set up and seeded once, saved to a file that each test copies (embedded-image.ts) instead of
  * applying every migration again.
  */
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { saveImage } from '../../local/backend/database';
-import { type PostgresServer, startPostgresServer } from './postgres-server';
+import { type PostgresServer, startPostgresServer } from '../../tools/postgres/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,14 +1,14 @@
 /**
  * The two databases every database test runs on: the embedded backend (PGlite, what `npm start` uses) and a
- * real PostgreSQL 17 set up as Supabase sets up a project (postgres-server.ts). A test written once with
+ * real PostgreSQL 17 set up as Supabase sets up a project (tools/postgres/server.ts). A test written once with
  * `describe.each(DATABASES)` runs on both, so a difference between them shows as a failing test.
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { openDatabase, type SqlDatabase } from '../../local/backend/database';
 import { embeddedCopy } from './embedded-image';
-import { pgDatabase } from './pg-database';
-import { connectionConfig, createTestDatabase, SUPERUSER_NAME } from './postgres-server';
+import { pgDatabase } from '../../tools/postgres/pg-database';
+import { connectionConfig, createTestDatabase, SUPERUSER_NAME } from '../../tools/postgres/server';
 
 /** The roles PostgREST switches to for a request. */
 export type ApiRole = 'anon' | 'authenticated' | 'service_role';

@@ -1,10 +1,10 @@
 /**
  * `npm run doctor` against local stand-ins that answer as each provider's documentation shows
- * (tests/helpers/doctor-stand-ins.ts): a well-configured deploy passes every line, and each way a deploy can be
+ * (tools/doctor/stand-ins.ts): a well-configured deploy passes every line, and each way a deploy can be
  * misconfigured fails its own line with the fix to make. No network: every address is 127.0.0.1.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { STRIPE_WEBHOOK_EVENTS } from '../../functions/_lib/providers/stripe';
 import { REQUIRED_VARIABLES } from '../../tools/doctor/checks/variables';
 import { runDoctor, type DoctorReport } from '../../tools/doctor/doctor';
 import type { CheckResult } from '../../tools/doctor/types';
-import { DOCTOR_KEYS, goodEnv, goodState, misconfigure, netlifyHeaders, SENDING_DOMAIN, startDoctorStandIns, type DoctorStandIns } from '../helpers/doctor-stand-ins';
+import { DOCTOR_KEYS, goodEnv, goodState, misconfigure, netlifyHeaders, SENDING_DOMAIN, startDoctorStandIns, type DoctorStandIns } from '../../tools/doctor/stand-ins';
 import { startFakeProvider } from '../helpers/fake-provider';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -239,8 +239,9 @@ describe('npm run doctor: a misconfigured deploy', () => {
   it('the site without its Content-Security-Policy: fails, saying how the headers get there', () => {
     const headers = line(report, 'Security headers');
     expect(headers).toMatchObject({ status: 'fail', detail: 'Content-Security-Policy is missing' });
-    expect(headers.fix).toContain('Netlify applies the [[headers]] of netlify.toml at deploy: deploy this commit');
-    expect(headers.fix).toContain('a _headers file in dist/, headers set in the Netlify UI, or a proxy/CDN in front of the site');
+    expect(headers.fix).toContain('Netlify serves the [[headers]] of netlify.toml and the _headers file the build writes into dist/ (the Content-Security-Policy)');
+    expect(headers.fix).toContain('headers set in the Netlify UI, an edge function, or a proxy/CDN in front of the site');
+    expect(headers.fix).not.toContain('a _headers file in dist/,');
   });
 
   it('what is right still passes', () => {
@@ -444,7 +445,7 @@ describe('Turnstile, Australia Post and Google Places keys', () => {
 });
 
 describe('the live site', () => {
-  it('a Content-Security-Policy that differs from netlify.toml fails, naming the directives that differ', async () => {
+  it("a Content-Security-Policy that differs from the build's dist/_headers fails, naming the directives that differ", async () => {
     const headers = netlifyHeaders();
     standIns.state.siteHeaders = {
       ...headers,
@@ -452,7 +453,17 @@ describe('the live site', () => {
     };
     const result = line(await doctor(goodEnv(standIns)), 'Security headers');
     expect(result.status).toBe('fail');
-    expect(result.detail).toBe("Content-Security-Policy differs: connect-src lacks https://*.google-analytics.com; frame-ancestors lacks 'none' and adds 'self'");
+    expect(result.detail).toBe(
+      "Content-Security-Policy differs from what the build's dist/_headers sets: connect-src lacks https://*.google-analytics.com; frame-ancestors lacks 'none' and adds 'self'",
+    );
+  });
+
+  it("a project not built yet fails, since the Content-Security-Policy is in the build's dist/_headers", async () => {
+    const unbuilt = makeProject();
+    rmSync(join(unbuilt, 'dist'), { recursive: true });
+    const result = line(await doctor(goodEnv(standIns), { rootDir: unbuilt }), 'Security headers');
+    expect(result).toMatchObject({ status: 'fail', detail: "neither netlify.toml nor the build's dist/_headers sets Content-Security-Policy for /*" });
+    expect(result.fix).toContain('Run npm run build (it writes the Content-Security-Policy into dist/_headers)');
   });
 
   it('a changed X-Frame-Options fails, quoting both values', async () => {

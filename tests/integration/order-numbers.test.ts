@@ -2,16 +2,12 @@
  * An order's number is its own, given by the database: 1001 first, then each order the next, never given twice
  * (not after a delete, not after a rolled-back insert), never written or changed by hand, and written the same way
  * by the database (order_label) and the TypeScript (orderNumber). On PostgreSQL 17, 100,000 generated orders get
- * 100,000 numbers, where the first eight hex digits of their ids, the number before, gave two of them one; and the
- * migration numbers the orders a database already holds in the order they were placed.
+ * 100,000 numbers, where the first eight hex digits of their ids, the number before, gave two of them one.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { orderNumber } from '../../src/lib/format';
 import { createScaleDatabase, generateBareOrdersSql } from '../load/back-office-orders';
 import { DATABASES, type TestDatabase } from '../helpers/test-databases';
-
-const NUMBERS_MIGRATION = '20261130000200_order_numbers.sql';
 
 const placeSql = (email: string, createdAt = 'now()') =>
   `insert into public.orders (customer_email, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, created_at)
@@ -73,26 +69,4 @@ describe('order numbers at scale, on PostgreSQL 17', () => {
       await db.drop();
     }
   }, 120_000);
-
-  it('the migration numbers the orders already there in the order they were placed, and new orders follow them', async () => {
-    const db = await createScaleDatabase(inject('postgres'), `order_numbers_migration_${process.pid}`, { before: NUMBERS_MIGRATION });
-    try {
-      const ids = [randomUUID(), randomUUID(), randomUUID()];
-      // Written out of the order they were placed in; the paid one was sent to the platform under its id's start.
-      await db.admin.exec(`
-        insert into public.orders (id, customer_email, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, created_at, payment_status, status, paid_at)
-          values ('${ids[2]}', 'c@example.com', 10, 0, 10, '{}', '{}', '2026-11-03', 'paid', 'processing', '2026-11-03'),
-                 ('${ids[0]}', 'a@example.com', 10, 0, 10, '{}', '{}', '2026-11-01', 'unpaid', 'pending', null),
-                 ('${ids[1]}', 'b@example.com', 10, 0, 10, '{}', '{}', '2026-11-02', 'unpaid', 'pending', null);
-        insert into public.shipments (order_id, order_number, platform) values ('${ids[2]}', '${ids[2]!.slice(0, 8).toUpperCase()}', 'starshipit');`);
-      await db.migrate(NUMBERS_MIGRATION);
-      const numbers = await db.admin.query<{ id: string; number: number }>(`select id, number from public.orders order by number`);
-      expect(numbers.rows).toEqual(ids.map((id, i) => ({ id, number: 1001 + i })));
-      const shipment = await db.admin.query(`select order_number from public.shipments where order_id = $1`, [ids[2]]);
-      expect(shipment.rows).toEqual([{ order_number: '1003' }]);
-      expect((await db.admin.query<{ number: number }>(placeSql('next@example.com'))).rows[0]!.number).toBe(1004);
-    } finally {
-      await db.drop();
-    }
-  }, 60_000);
 });

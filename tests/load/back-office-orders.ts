@@ -6,18 +6,13 @@
  * The orders are the same for the same count and seed: every "random" choice is a hash of the seed, the order's
  * number and what is being chosen, so the plan the database picks cannot change them.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { seedSql, supabaseBaselineSql } from '../../local/backend/database';
+import { applyMigrations, seedSql, supabaseBaselineSql } from '../../local/backend/database';
 import { syncEmbedded } from '../../local/catalog';
-import { type PgDatabase, pgDatabase } from '../helpers/pg-database';
-import { connectionConfig, type PostgresServer, SUPERUSER_NAME } from '../helpers/postgres-server';
+import { type PgDatabase, pgDatabase } from '../../tools/postgres/pg-database';
+import { connectionConfig, type PostgresServer, SUPERUSER_NAME } from '../../tools/postgres/server';
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'supabase', 'migrations');
 /** The migration that pages the back office: `npm run scale -- --before` stops short of it. */
-export const SCALE_MIGRATION = '20261127000100_back_office_at_scale.sql';
 
 export const SCALE_STAFF = '00000000-0000-4000-8000-00000005ca1e';
 const STAFF_EMAIL = 'scale-staff@example.com';
@@ -208,14 +203,10 @@ export async function readFixtures(admin: PgDatabase): Promise<ScaleFixtures> {
 }
 
 /**
- * A database on the test server with Supabase's baseline, the migrations (all, or those before `before`), the
- * catalog and the seed; or, with `fromTemplate`, a copy of the server's template, which holds them all already.
+ * A database on the test server with Supabase's baseline, every migration, the catalog and the seed; or, with
+ * `fromTemplate`, a copy of the server's template, which holds them all already.
  */
-export async function createScaleDatabase(
-  server: PostgresServer,
-  name: string,
-  options: { before?: string; fromTemplate?: boolean } = {},
-): Promise<{ admin: PgDatabase; api: PgDatabase; migrate: (file: string) => Promise<void>; drop: () => Promise<void> }> {
+export async function createScaleDatabase(server: PostgresServer, name: string, options: { fromTemplate?: boolean } = {}): Promise<{ admin: PgDatabase; api: PgDatabase; drop: () => Promise<void> }> {
   const superuser = new pg.Client(connectionConfig(server, SUPERUSER_NAME, 'postgres'));
   await superuser.connect();
   try {
@@ -227,21 +218,11 @@ export async function createScaleDatabase(
   }
   const admin = await pgDatabase(connectionConfig(server, SUPERUSER_NAME, name));
   const owner = await pgDatabase(connectionConfig(server, 'postgres', name));
-  const migrate = async (file: string) => {
-    await owner.transaction(async (tx) => {
-      await tx.exec(readFileSync(join(MIGRATIONS_DIR, file), 'utf8'));
-    });
-  };
   if (!options.fromTemplate) {
     try {
       // The roles belong to the server and exist already: the rest of the baseline is the database's own.
       await admin.exec(supabaseBaselineSql().replace(/^create role .*;$/gm, ''));
-      for (const file of readdirSync(MIGRATIONS_DIR)
-        .filter((f) => f.endsWith('.sql'))
-        .sort()) {
-        if (options.before && file >= options.before) break;
-        await migrate(file);
-      }
+      await applyMigrations(owner);
       await syncEmbedded(owner);
       await owner.exec(seedSql());
     } catch (error) {
@@ -254,7 +235,6 @@ export async function createScaleDatabase(
   return {
     admin,
     api,
-    migrate,
     drop: async () => {
       await owner.close();
       await admin.close();
@@ -316,34 +296,7 @@ const call = (name: string, sql: (f: ScaleFixtures) => string, rows: (answer: un
 /** A year: the last full year of the generated shop. */
 export const YEAR = { from: '2025-11-21', to: '2026-11-20' };
 
-/** The calls before the paging migration (the functions' old arguments). */
-export const OLD_CALLS: BackOfficeCall[] = [
-  call("admin_list_customers('')", () => `select public.admin_list_customers('') as r`, length()),
-  call("admin_list_customers('nguyen')", () => `select public.admin_list_customers('nguyen') as r`, length()),
-  call('admin_sales one year by day', () => `select public.admin_sales('${YEAR.from}', '${YEAR.to}', 'day') as r`, seriesLength, ordersSummed),
-  call('admin_sales five years by month', () => `select public.admin_sales('${FIRST_DAY}', '${LAST_DAY}', 'month') as r`, seriesLength, ordersSummed),
-  call('admin_sales_orders one year', () => `select public.admin_sales_orders('${YEAR.from}', '${YEAR.to}') as r`, length()),
-  call("admin_list_orders('all')", () => `select public.admin_list_orders('all', '') as r`, length()),
-  call("admin_list_orders('to_pack')", () => `select public.admin_list_orders('to_pack', '') as r`, length()),
-  call("admin_list_orders('unpaid')", () => `select public.admin_list_orders('unpaid', '') as r`, length()),
-  call('admin_list_orders search email', () => `select public.admin_list_orders('all', 'maria.nguyen') as r`, length()),
-  call('admin_list_orders search number', (f) => `select public.admin_list_orders('all', '${f.numberStart}') as r`, length()),
-  call('admin_stock_history', (f) => `select public.admin_stock_history('${f.busiestBook}') as r`, length()),
-  call(
-    'admin_get_order',
-    (f) => `select public.admin_get_order('${f.orderId}') as r`,
-    () => 1,
-  ),
-  call(
-    'admin_get_customer',
-    (f) => `select public.admin_get_customer('${f.customerEmail}') as r`,
-    () => 1,
-    length('order_list'),
-  ),
-  call('admin_list_stock', () => `select public.admin_list_stock() as r`, length()),
-];
-
-/** The same reads after it: a page each (the first; paging on costs the same), and the new ones. */
+/** Every back-office read: a page each (the first; paging on costs the same). */
 export const NEW_CALLS: BackOfficeCall[] = [
   call("admin_list_customers('')", () => `select public.admin_list_customers('') as r`, length('customers')),
   call("admin_list_customers('nguyen')", () => `select public.admin_list_customers('nguyen') as r`, length('customers')),

@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startShop, type Shop } from '../../local/shop';
-import { freePort } from '../helpers/free-port';
+import { freePort } from '../../tools/free-port';
 import { checkConsistency } from './consistency';
 import { prepareCatalog } from './fixtures';
 import { Recorder } from './http';

@@ -4,46 +4,41 @@
  * back-office read is called as PostgREST calls it for a staff user: the median and the spread of 5 warm runs.
  *
  *   npm run scale                      every migration
- *   npm run scale -- --before          the migrations before the paging one (the functions' old arguments)
  *   npm run scale -- --sizes 1000,10000
  */
-import { startPostgresServer } from '../helpers/postgres-server';
-import { createScaleDatabase, generateOrders, NEW_CALLS, OLD_CALLS, readAllPages, readFixtures, SCALE_MIGRATION, timeCall, YEAR } from './back-office-orders';
+import { startPostgresServer } from '../../tools/postgres/server';
+import { createScaleDatabase, generateOrders, NEW_CALLS, readAllPages, readFixtures, timeCall, YEAR } from './back-office-orders';
 
 const args = process.argv.slice(2);
-const before = args.includes('--before');
 const sizesArg = args[args.indexOf('--sizes') + 1];
 const sizes = args.includes('--sizes') && sizesArg ? sizesArg.split(',').map(Number) : [1_000, 10_000, 100_000];
-const calls = before ? OLD_CALLS : NEW_CALLS;
 
 const started = Date.now();
 const { server, stop } = await startPostgresServer();
-console.log(`PostgreSQL 17 ready in ${((Date.now() - started) / 1000).toFixed(1)} s; ${before ? 'migrations before the paging one' : 'every migration'}`);
+console.log(`PostgreSQL 17 ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const results = new Map<string, string[]>();
 try {
   for (const size of sizes) {
-    const db = await createScaleDatabase(server, `scale_${size}`, before ? { before: SCALE_MIGRATION } : {});
+    const db = await createScaleDatabase(server, `scale_${size}`);
     try {
       const made = Date.now();
       await generateOrders(db.admin, size);
       console.log(`${size.toLocaleString('en-AU')} orders made in ${((Date.now() - made) / 1000).toFixed(1)} s`);
       const fixtures = await readFixtures(db.admin);
-      for (const call of calls) {
+      for (const call of NEW_CALLS) {
         const { median, min, max, answer } = await timeCall(db.api, call.sql(fixtures));
         const cell = `${median.toFixed(0)} ms (${min.toFixed(0)}–${max.toFixed(0)}), ${call.rows(answer)} rows`;
         console.log(`  ${call.name}: ${cell}`);
         results.set(call.name, [...(results.get(call.name) ?? []), cell]);
       }
-      if (!before) {
-        // The accountant's CSV of a year as the browser gets it: every page, one after another.
-        for (const limit of [1000, 5000]) {
-          const started = performance.now();
-          const { rows, pages } = await readAllPages(db.api, 'orders', `select public.admin_sales_orders('${YEAR.from}', '${YEAR.to}', $1, ${limit}) as r`);
-          const cell = `${(performance.now() - started).toFixed(0)} ms, ${rows.length} rows in ${pages} pages`;
-          const name = `a year's CSV end to end, pages of ${limit.toLocaleString('en-AU')}`;
-          console.log(`  ${name}: ${cell}`);
-          results.set(name, [...(results.get(name) ?? []), cell]);
-        }
+      // The accountant's CSV of a year as the browser gets it: every page, one after another.
+      for (const limit of [1000, 5000]) {
+        const started = performance.now();
+        const { rows, pages } = await readAllPages(db.api, 'orders', `select public.admin_sales_orders('${YEAR.from}', '${YEAR.to}', $1, ${limit}) as r`);
+        const cell = `${(performance.now() - started).toFixed(0)} ms, ${rows.length} rows in ${pages} pages`;
+        const name = `a year's CSV end to end, pages of ${limit.toLocaleString('en-AU')}`;
+        console.log(`  ${name}: ${cell}`);
+        results.set(name, [...(results.get(name) ?? []), cell]);
       }
     } finally {
       await db.drop();

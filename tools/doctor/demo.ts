@@ -1,6 +1,6 @@
 /**
  * A rehearsal of `npm run doctor` with no account anywhere: starts local stand-ins for Supabase, Stripe,
- * Resend, Turnstile, Australia Post, Google Places and the deployed site (tests/helpers/doctor-stand-ins.ts),
+ * Resend, Turnstile, Australia Post, Google Places and the deployed site (stand-ins.ts),
  * then runs the real command twice — a well-configured deploy, then one with a mistake per provider — and
  * writes what it printed to doctor-good.txt and doctor-bad.txt.
  *
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { goodEnv, misconfigure, startDoctorStandIns } from '../../tests/helpers/doctor-stand-ins';
+import { goodEnv, misconfigure, startDoctorStandIns } from './stand-ins';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,17 +1,20 @@
 /**
  * Builds two databases from two folders of migrations (each on top of what a new Supabase project has) and
  * compares their catalogs, on the embedded backend (PGlite) and on PostgreSQL 17 as the test suite sets it up.
- * Used once to show the squashed baseline equals the history it replaced:
+ * Run at each fold of the history (docs/architecture.md), to show the folded files build the database the history
+ * they replace built:
  *   git show <commit>:supabase/migrations/<file> into a folder for each old file, then
  *   npx tsx tools/schema-compare/compare.ts <old folder> supabase/migrations
+ * (tests/integration/schema-both-databases.test.ts compares PGlite's with PostgreSQL's from the current files.)
  */
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { supabaseBaselineSql } from '../../local/backend/database';
-import { connectionConfig, startPostgresServer } from '../../tests/helpers/postgres-server';
+import { connectionConfig, startPostgresServer } from '../postgres/server';
 
 type Row = { kind: string; name: string; definition: string };
 const dumpSql = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'catalog-dump.sql'), 'utf8');
@@ -23,7 +26,8 @@ const migrations = (dir: string) =>
     .map((f) => readFileSync(join(dir, f), 'utf8'));
 
 async function onPglite(dir: string): Promise<Row[]> {
-  const db = new PGlite();
+  // As the embedded backend opens it: the searches' trigram indexes need pg_trgm.
+  const db = new PGlite({ extensions: { pg_trgm } });
   await db.exec(supabaseBaselineSql());
   for (const sql of migrations(dir)) await db.transaction((tx) => tx.exec(sql));
   const { rows } = await db.query<Row>(dumpSql);

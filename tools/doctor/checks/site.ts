@@ -1,14 +1,15 @@
 /**
- * The live site itself: its home page must carry the security headers netlify.toml sets for `/*` (Netlify
- * applies them at deploy; a `_headers` file, a proxy or a CDN in front can drop or change them), and the
- * functions must answer at /api/health.
+ * The live site itself: its home page must carry the security headers a deploy of this commit sets for `/*`, as
+ * Netlify serves them: the [[headers]] of netlify.toml, and the Content-Security-Policy the build writes into
+ * dist/_headers (with the hashes of the pages' inline scripts). Headers set in Netlify's UI, an edge function, a
+ * proxy or a CDN in front can drop or change them. And the functions must answer at /api/health.
  */
 import { join } from 'node:path';
 import { readNetlifyRules } from '../../../local/netlify-rules';
 import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
 import { listOf, unreachable } from './common';
 
-/** The headers a deploy must not lose; netlify.toml must set each for `/*`. */
+/** The headers a deploy must not lose; netlify.toml or the build's dist/_headers must set each for `/*`. */
 export const SECURITY_HEADERS = ['Content-Security-Policy', 'Strict-Transport-Security', 'X-Frame-Options', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy'] as const;
 
 const HEADERS_NAME = 'Security headers';
@@ -23,8 +24,8 @@ function directives(policy: string): Map<string, string> {
   return map;
 }
 
-/** Which directives of the live CSP differ from netlify.toml's, in words. */
-function cspDifferences(expected: string, live: string): string[] {
+/** Which directives of the live CSP differ from the one the deploy sets (from `source`), in words. */
+function cspDifferences(expected: string, live: string, source: string): string[] {
   const want = directives(expected);
   const have = directives(live);
   const differences: string[] = [];
@@ -38,7 +39,7 @@ function cspDifferences(expected: string, live: string): string[] {
       differences.push(`${name} ${[lacking.length && `lacks ${lacking.join(' ')}`, extra.length && `adds ${extra.join(' ')}`].filter(Boolean).join(' and ')}`);
     }
   }
-  for (const name of have.keys()) if (!want.has(name)) differences.push(`${name} is not in netlify.toml or the built _headers`);
+  for (const name of have.keys()) if (!want.has(name)) differences.push(`${name} is not in the policy ${source} sets`);
   return differences;
 }
 
@@ -47,7 +48,10 @@ const normalise = (value: string) => value.trim().replace(/\s+/g, ' ');
 export async function checkSecurityHeaders(context: DoctorContext): Promise<CheckResult> {
   // What the deploy serves: netlify.toml's headers and the build's dist/_headers (the Content-Security-Policy, with
   // the hashes of the pages' inline scripts), so the policy is compared with a build of the same commit.
-  const expected = (await readNetlifyRules({ configPath: join(context.rootDir, 'netlify.toml'), publishDir: join(context.rootDir, 'dist') })).headersFor('/');
+  const configPath = join(context.rootDir, 'netlify.toml');
+  const expected = (await readNetlifyRules({ configPath, publishDir: join(context.rootDir, 'dist') })).headersFor('/');
+  const inToml = new Set(Object.keys((await readNetlifyRules({ configPath })).headersFor('/')).map((name) => name.toLowerCase()));
+  const source = (name: string) => (inToml.has(name.toLowerCase()) ? 'netlify.toml' : "the build's dist/_headers");
   const notInToml = SECURITY_HEADERS.filter((name) => !Object.keys(expected).some((key) => key.toLowerCase() === name.toLowerCase()));
   if (notInToml.length) {
     return {
@@ -80,19 +84,23 @@ export async function checkSecurityHeaders(context: DoctorContext): Promise<Chec
     if (live === null) problems.push(`${name} is missing`);
     else if (normalise(live) !== normalise(value)) {
       problems.push(
-        name.toLowerCase() === 'content-security-policy' ? `Content-Security-Policy differs: ${cspDifferences(value, live).join('; ')}` : `${name} is "${live}", netlify.toml says "${value}"`,
+        name.toLowerCase() === 'content-security-policy'
+          ? `Content-Security-Policy differs from what ${source(name)} sets: ${cspDifferences(value, live, source(name)).join('; ')}`
+          : `${name} is "${live}", ${source(name)} says "${value}"`,
       );
     }
   }
   const where = answer.url !== home ? ` (${home} → ${answer.url})` : '';
-  if (problems.length === 0) return { name: HEADERS_NAME, status: 'pass', detail: `all ${Object.keys(expected).length} headers netlify.toml sets for /* are served as set${where}` };
+  if (problems.length === 0) {
+    return { name: HEADERS_NAME, status: 'pass', detail: `all ${Object.keys(expected).length} headers netlify.toml and the build's dist/_headers set for /* are served as set${where}` };
+  }
   return {
     name: HEADERS_NAME,
     status: 'fail',
     detail: `${problems.join('\n')}${where}`,
     fix: [
-      'Netlify applies the [[headers]] of netlify.toml at deploy: deploy this commit (Netlify → Deploys → Trigger deploy), with netlify.toml at the repository root.',
-      'If the site still lacks or changes them, look for what overrides them: a _headers file in dist/, headers set in the Netlify UI, or a proxy/CDN in front of the site.',
+      "Netlify serves the [[headers]] of netlify.toml and the _headers file the build writes into dist/ (the Content-Security-Policy): deploy this commit, built by Netlify's npm run build (Netlify → Deploys → Trigger deploy), with netlify.toml at the repository root.",
+      'If the site still lacks or changes them, look for what overrides them: headers set in the Netlify UI, an edge function, or a proxy/CDN in front of the site.',
     ].join('\n'),
   };
 }

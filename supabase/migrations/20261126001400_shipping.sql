@@ -1,30 +1,21 @@
--- The packing bench: each paid order is sent once to the shipping platform (Starshipit, or the local stand-in), its
--- label printed from /admin puts the tracking number on the order, and the platform's tracking events move it on
--- (lodged or in transit: shipped; delivered: completed).
+-- The packing bench: each order to pack is sent once to the shipping platform (Starshipit, or the local stand-in),
+-- its label printed from /admin puts the tracking number on the order, and the platform's tracking events move it on
+-- (lodged or in transit: shipped; delivered: completed). Shipping an order by hand (a typed tracking number) and the
+-- shopper's shipping email are here too.
 --
 -- A shipment row per order: pending → sent → labelled → shipped → delivered, or failed (retried), or cancelled (the
--- order was cancelled before its label: taken off the platform). Sending is claimed
--- under the row's lock with a lease, so two fulfilment calls at once send one platform order; a claim whose answer
--- was lost is looked up at the platform by the order's number before it is sent again.
+-- order was cancelled before its label: taken off the platform). Sending is claimed under the row's lock with a
+-- lease, so two fulfilment calls at once send one platform order; a claim whose answer was lost is looked up at the
+-- platform by the order's number before it is sent again.
 
--- ---------------------------------------------------------------------------------------------------------------
--- The order's history takes the platform's steps too. (Re-created whole: later migrations add theirs the same way.)
-alter table public.order_events drop constraint order_events_action_check;
-alter table public.order_events add constraint order_events_action_check check (action in (
-  'shipped', 'tracking_corrected', 'shipping_emailed', 'delivered', 'cancelled', 'refunded', 'refund_failed', 'confirmation_resent',
-  'note_changed', 'address_changed', 'delivery_undone', 'refunded_part',
-  'shipment_sent', 'shipment_failed', 'label_printed', 'tracking_update'));
+-- ===============================================================================================================
+-- Tables
 
--- The latest tracking event the platform reported, shown to the shopper on the status page and in their profile.
-alter table public.orders add column tracking_status text check (tracking_status is null or char_length(tracking_status) between 1 and 60);
-alter table public.orders add column tracking_status_at timestamptz;
-comment on column public.orders.tracking_status is 'the latest tracking event from the shipping platform, in words (e.g. In transit)';
-comment on column public.orders.tracking_status_at is 'when the carrier reported that event';
-
+-- Each order's parcel at the shipping platform.
 create table public.shipments (
   order_id uuid primary key references public.orders (id),
   -- The shop's order number, which is the platform's order_number: tracking events are bound to an order by it.
-  order_number text not null unique check (order_number ~ '^[0-9A-F]{8}$'),
+  order_number text not null unique check (order_number ~ '^[1-9][0-9]*$'),
   platform text not null check (platform in ('starshipit', 'local-test')),
   state text not null default 'pending' check (state in ('pending', 'sent', 'labelled', 'shipped', 'delivered', 'failed', 'cancelled')),
   platform_order_id text check (platform_order_id is null or char_length(platform_order_id) between 1 and 100),
@@ -51,19 +42,107 @@ create table public.shipment_tracking_events (
   occurred_at timestamptz not null,
   received_at timestamptz not null default now()
 );
+
+-- ===============================================================================================================
+-- Indexes
+
 create index shipment_tracking_events_order_idx on public.shipment_tracking_events (order_id, occurred_at);
 create index shipments_open_idx on public.shipments (updated_at) where state in ('pending', 'failed');
 
-create trigger shipments_touch before update on public.shipments for each row execute function public.touch_updated_at();
-create trigger shipment_tracking_events_append_only before update or delete on public.shipment_tracking_events for each row execute function public.refuse_change();
-create trigger shipment_tracking_events_no_truncate before truncate on public.shipment_tracking_events execute function public.refuse_change();
-
-alter table public.shipments enable row level security;
-alter table public.shipment_tracking_events enable row level security;
+-- ===============================================================================================================
+-- Functions
 
 -- ---------------------------------------------------------------------------------------------------------------
+-- Functions: shipping an order
+
+-- Ships an order to pack, or corrects a shipped order's tracking number: 'shipped', 'corrected', 'unchanged' or
+-- 'not_shippable'.
+create function public.ship_order(p_order_id uuid, p_tracking_number text, p_carrier text, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_order public.orders%rowtype;
+begin
+  select * into v_order from public.orders where id = p_order_id for update;
+  if not found then
+    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
+  end if;
+  if not (public.order_to_pack(v_order.status, v_order.payment_status, v_order.ship_before_payment)
+      or (v_order.status = 'shipped' and (v_order.payment_status = 'paid' or v_order.ship_before_payment))) then
+    return 'not_shippable';
+  end if;
+  if v_order.status = 'shipped' and v_order.tracking_number = p_tracking_number and v_order.tracking_carrier = p_carrier then
+    return 'unchanged';
+  end if;
+  update public.orders set status = 'shipped', tracking_number = p_tracking_number, tracking_carrier = p_carrier, shipped_at = coalesce(shipped_at, now())
+    where id = p_order_id;
+  insert into public.order_events (order_id, action, detail, actor)
+    values (p_order_id, case when v_order.status = 'shipped' then 'tracking_corrected' else 'shipped' end, p_carrier || ' ' || p_tracking_number, p_actor);
+  return case when v_order.status = 'shipped' then 'corrected' else 'shipped' end;
+end;
+$$;
+
+-- Claims the shipping email for the order's current tracking number: 'first', 'correction', or 'none' when the
+-- shopper already has this number. The one caller that claims it sends the email.
+create function public.claim_shipping_email(p_order_id uuid)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_previous text;
+  v_tracking text;
+begin
+  select shipping_email_tracking, tracking_number into v_previous, v_tracking from public.orders
+    where id = p_order_id and status = 'shipped' for update;
+  if not found or v_tracking is null or v_previous is not distinct from v_tracking then
+    return jsonb_build_object('kind', 'none');
+  end if;
+  update public.orders set shipping_email_tracking = v_tracking where id = p_order_id;
+  return jsonb_build_object('kind', case when v_previous is null then 'first' else 'correction' end, 'previous', v_previous);
+end;
+$$;
+
+-- Gives a claim back after the email failed, so the next attempt sends it.
+create function public.release_shipping_email(p_order_id uuid, p_previous text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update public.orders set shipping_email_tracking = p_previous where id = p_order_id;
+$$;
+
+-- Shipped → completed: 'delivered' or 'not_shipped'.
+create function public.mark_order_delivered(p_order_id uuid, p_actor text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.orders set status = 'completed', delivered_at = now() where id = p_order_id and status = 'shipped';
+  if not found then
+    return 'not_shipped';
+  end if;
+  insert into public.order_events (order_id, action, detail, actor) values (p_order_id, 'delivered', '', p_actor);
+  return 'delivered';
+end;
+$$;
+
+-- ---------------------------------------------------------------------------------------------------------------
+-- Functions: the packing bench
+
 -- Claims the order's send to the platform: 'claimed' (this caller sends; 'attempts' > 1 means an earlier answer may
--- have been lost), 'busy' (another caller is sending), 'done' (already at the platform) or 'not_paid'.
+-- have been lost), 'busy' (another caller is sending), 'done' (already at the platform) or 'not_to_pack' (unpaid and
+-- not packed before payment, or cancelled). The order's row lock is taken first: two fulfilments of one order at once
+-- would otherwise both find no shipment row and both insert one (the loser failing on the order number's unique
+-- index, which `on conflict (order_id)` does not cover); so concurrent claims run one after the other and the second
+-- finds the first's row.
 create function public.claim_shipment_send(p_order_id uuid, p_platform text)
 returns jsonb
 language plpgsql
@@ -74,14 +153,16 @@ declare
   v_order public.orders%rowtype;
   v_shipment public.shipments%rowtype;
 begin
-  select * into v_order from public.orders where id = p_order_id;
+  select * into v_order from public.orders where id = p_order_id for no key update;
   if not found then
     raise exception 'Order % not found', p_order_id using errcode = 'P0002';
   end if;
-  if v_order.payment_status <> 'paid' or v_order.status not in ('processing', 'shipped', 'completed') then
-    return jsonb_build_object('outcome', 'not_paid');
+  -- To pack (paid, or packed before payment), or gone already (its shipment's row says where it is).
+  if not (public.order_to_pack(v_order.status, v_order.payment_status, v_order.ship_before_payment)
+      or (v_order.status in ('shipped', 'completed') and (v_order.payment_status = 'paid' or v_order.ship_before_payment))) then
+    return jsonb_build_object('outcome', 'not_to_pack');
   end if;
-  insert into public.shipments (order_id, order_number, platform) values (p_order_id, upper(left(p_order_id::text, 8)), p_platform)
+  insert into public.shipments (order_id, order_number, platform) values (p_order_id, public.order_label(v_order.number), p_platform)
     on conflict (order_id) do nothing;
   select * into v_shipment from public.shipments where order_id = p_order_id for update;
   if v_shipment.state not in ('pending', 'failed') then
@@ -180,12 +261,7 @@ begin
 end;
 $$;
 
--- One tracking event from the platform, bound to an order the shop sent by its order number. Answers:
--- 'unknown_order' (no shipment with that number), 'unknown_parcel' (another tracking number than the order's),
--- 'duplicate' (this event was received before), 'recorded' (kept; the order does not move), 'shipped' (the order
--- shipped with this event's tracking number: its shipping email is due), 'delivered' (the order is completed) or
--- 'cancelled_order' (the order was cancelled and refunded, yet the carrier has the parcel: it stays cancelled, and
--- 'notify' is true for the first such event, so the publisher is told once).
+-- A tracking event: a parcel labelled at the platform itself ships an order to pack with the event's number.
 create function public.record_tracking_event(p_order_number text, p_event_key text, p_status text, p_tracking_number text, p_carrier text,
   p_occurred_at timestamptz, p_actor text)
 returns jsonb
@@ -249,7 +325,7 @@ begin
     return jsonb_build_object('outcome', v_outcome, 'order_id', v_order.id);
   end if;
   -- A parcel labelled at the platform itself (not from /admin) ships the order with the event's number.
-  if v_order.status = 'processing' and v_order.payment_status = 'paid' and p_tracking_number is not null then
+  if public.order_to_pack(v_order.status, v_order.payment_status, v_order.ship_before_payment) and p_tracking_number is not null then
     perform public.ship_order(v_order.id, p_tracking_number, coalesce(p_carrier, 'Australia Post'), p_actor);
     v_outcome := 'shipped';
   end if;
@@ -276,16 +352,32 @@ as $$
   order by s.updated_at limit least(greatest(coalesce(p_limit, 5), 1), 50);
 $$;
 
--- ---------------------------------------------------------------------------------------------------------------
--- Grants: the server functions read the shipments and their events; every change goes through the functions above.
-revoke all on public.shipments, public.shipment_tracking_events from public, anon, authenticated, service_role;
-grant select on public.shipments, public.shipment_tracking_events to service_role;
+-- The orders to pack, oldest first, as the To pack list shows them, each with its number: the label run prints these
+-- and names those it leaves for the next run.
+create function public.orders_to_pack(p_limit integer)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object('id', t.id, 'number', public.order_label(t.number)) order by t.n), '[]'::jsonb)
+  from (select o.id, o.number, row_number() over (order by coalesce(o.paid_at, o.created_at), o.id) as n
+    from public.orders o
+    where public.order_to_pack(o.status, o.payment_status, o.ship_before_payment)
+    order by coalesce(o.paid_at, o.created_at), o.id
+    limit least(greatest(coalesce(p_limit, 50), 1), 1000)) t;
+$$;
 
-revoke all on function public.claim_shipment_send(uuid, text), public.record_shipment_sent(uuid, text, text), public.record_shipment_failed(uuid, text, text),
-  public.record_shipment_label(uuid, text, text, text), public.record_shipment_cancelled(uuid, text, text), public.record_tracking_event(text, text, text, text, text, timestamptz, text),
-  public.shipments_to_retry(integer)
-  from public, anon, authenticated, service_role;
-grant execute on function public.claim_shipment_send(uuid, text), public.record_shipment_sent(uuid, text, text), public.record_shipment_failed(uuid, text, text),
-  public.record_shipment_label(uuid, text, text, text), public.record_shipment_cancelled(uuid, text, text), public.record_tracking_event(text, text, text, text, text, timestamptz, text),
-  public.shipments_to_retry(integer)
-  to service_role;
+-- ===============================================================================================================
+-- Triggers
+
+create trigger shipments_touch before update on public.shipments for each row execute function public.touch_updated_at();
+create trigger shipment_tracking_events_append_only before update or delete on public.shipment_tracking_events for each row execute function public.refuse_change();
+create trigger shipment_tracking_events_no_truncate before truncate on public.shipment_tracking_events execute function public.refuse_change();
+
+-- ===============================================================================================================
+-- Row-level security
+
+alter table public.shipments enable row level security;
+alter table public.shipment_tracking_events enable row level security;

@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { readNetlifyRules } from '../../local/netlify-rules';
 import { STRIPE_WEBHOOK_EVENTS } from '../../functions/_lib/providers/stripe';
-import { sendJson, startFakeProvider, type FakeProvider } from './fake-provider';
+import { sendJson, startFakeProvider, type FakeProvider } from '../fake-provider';
 
 /** The keys the stand-ins accept, and a few they treat specially; anything else is refused. */
 export const DOCTOR_KEYS = {

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { applyMigrations, seedSql, supabaseBaselineSql } from '../../local/backend/database';
 import { syncEmbedded } from '../../local/catalog';
-import { freePort } from './free-port';
+import { freePort } from '../free-port';
 import { pgDatabase } from './pg-database';
 
 export interface PostgresServer {

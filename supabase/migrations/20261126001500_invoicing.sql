@@ -3,6 +3,8 @@
 -- the organisation and the PO number, so the bench, the packing slip, Sales, Customers and the CSV show it as they
 -- show any order. The order is to pack once the invoice is paid, or at once when the publisher ships before payment.
 -- Voiding it (or writing it off) gives its copies back; a credit note is a part refund of its order.
+-- An order on account's paperwork (its invoice, PO number, issue and due dates, paid or not) is one function,
+-- public.order_on_account, read by the order's detail and slip, the Sales CSV, the status page and the emails.
 
 -- ===============================================================================================================
 -- Tables
@@ -91,28 +93,6 @@ create table public.invoice_lines (
   constraint invoice_lines_changed_price_has_reason check (unit_price = list_unit_price or price_reason is not null)
 );
 
--- Orders: a card checkout's, or a sent invoice's (with whom it is for and their PO number). An invoice's order may
--- be packed before it is paid.
-alter table public.orders
-  add column kind text not null default 'checkout' check (kind in ('checkout', 'invoice')),
-  add column organisation text check (organisation is null or char_length(btrim(organisation)) between 1 and 200),
-  add column po_number text check (po_number is null or char_length(btrim(po_number)) between 1 and 60),
-  add column ship_before_payment boolean not null default false,
-  add constraint orders_on_account_only_invoices check (kind = 'invoice' or (organisation is null and po_number is null and not ship_before_payment)),
-  add constraint orders_invoice_names_organisation check (kind = 'checkout' or organisation is not null);
-
--- A class set or a parish's order is more than a cart's 99 copies of a book: the cart's limit stays for card
--- orders (checked below), an invoice's line may hold up to 5000.
-alter table public.order_items drop constraint order_items_quantity_check;
-alter table public.order_items add constraint order_items_quantity_check check (quantity between 1 and 5000);
-
-alter table public.order_events drop constraint order_events_action_check;
-alter table public.order_events add constraint order_events_action_check check (action in (
-  'shipped', 'tracking_corrected', 'shipping_emailed', 'delivered', 'cancelled', 'refunded', 'refund_failed', 'confirmation_resent',
-  'note_changed', 'address_changed', 'delivery_undone', 'refunded_part',
-  'shipment_sent', 'shipment_failed', 'label_printed', 'tracking_update',
-  'invoice_sent', 'invoice_emailed', 'invoice_reminded', 'invoice_paid', 'invoice_voided', 'invoice_uncollectible', 'ship_before_payment'));
-
 -- ===============================================================================================================
 -- Indexes
 
@@ -121,26 +101,12 @@ create index invoices_created_idx on public.invoices (created_at desc, id desc);
 create index invoices_status_idx on public.invoices (status, created_at desc, id desc);
 create index invoices_open_due_idx on public.invoices (due_on, id) where status = 'sent';
 create index invoice_lines_product_idx on public.invoice_lines (product_id);
--- To pack: paid, or an invoice's order packed before payment. The list's condition, word for word.
-drop index public.orders_to_pack_idx;
-create index orders_to_pack_idx on public.orders ((coalesce(paid_at, created_at)), id)
-  where status = 'processing' and (payment_status = 'paid' or ship_before_payment);
 
 -- ===============================================================================================================
 -- Functions
 
--- The price per copy the cart charges for this many copies: the book's highest quantity price reached, else its
--- price (src/features/catalog/quantity-prices.ts, tierFor). Null for a book not for sale.
-create function public.quantity_unit_price(p_product_id text, p_quantity integer)
-returns numeric
-language sql
-stable
-as $$
-  select coalesce(
-    (select q.price from public.product_quantity_prices q where q.product_id = p.id and q.min_quantity <= p_quantity order by q.min_quantity desc limit 1),
-    p.price)
-  from public.products p where p.id = p_product_id and p.for_sale;
-$$;
+-- ---------------------------------------------------------------------------------------------------------------
+-- Functions: quote requests and invoices
 
 -- "INV-0042", as the stock history, the order's history and the provider's invoice name it.
 create function public.invoice_label(p_number integer)
@@ -151,47 +117,6 @@ as $$
   select 'INV-' || lpad(p_number::text, 4, '0');
 $$;
 
--- A card order's line keeps the cart's limit of 99 copies; an invoice's may hold more.
-create function public.order_items_cart_limit()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if new.quantity > 99 and not exists (select 1 from public.orders o where o.id = new.order_id and o.kind = 'invoice') then
-    raise exception 'A card order holds at most 99 copies of a book' using errcode = '23514';
-  end if;
-  return new;
-end;
-$$;
-
--- A paid card order took its copies at payment; an invoice's took them when it was sent (its own history rows).
-create or replace function public.record_order_stock()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if old.fulfilled_at is null and new.fulfilled_at is not null and new.kind = 'checkout' then
-    insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
-    select p.id, p.stock + q.quantity, p.stock, 'Sold', left(new.customer_email, 254), new.id
-    from (select product_id, sum(quantity)::integer as quantity from public.order_items where order_id = new.id group by product_id) q
-    join public.products p on p.id = q.product_id
-    order by p.id;
-    insert into public.low_stock_alerts (product_id, level, stock, order_id)
-    select p.id, p.low_stock_level, p.stock, new.id
-    from public.products p
-    where p.id in (select product_id from public.order_items where order_id = new.id) and p.stock < p.low_stock_level
-    order by p.id
-    on conflict (product_id) where rearmed_at is null do nothing;
-  end if;
-  return null;
-end;
-$$;
-
--- ---------------------------------------------------------------------------------------------------------------
 -- Quote requests (the server function behind the bot-check): { outcome: 'saved', id } or { outcome: 'unknown_book', product_id }.
 create function public.quote_request_create(p_quote jsonb)
 returns jsonb
@@ -239,7 +164,6 @@ begin
 end;
 $$;
 
--- ---------------------------------------------------------------------------------------------------------------
 -- Drafts. Saves a new draft (p_invoice_id null; from a quote when p_quote_id is given, which becomes invoiced) or
 -- replaces a draft's details and lines. Each line is priced here at the cart's quantity price unless the draft
 -- gives a unit price with a reason. Shipping comes priced by the server function (the rate card's, or typed with a
@@ -326,7 +250,6 @@ begin
 end;
 $$;
 
--- ---------------------------------------------------------------------------------------------------------------
 -- Sending. Holds the invoice's copies (taken from stock under the products' row locks, in a fixed order so two
 -- sends cannot deadlock, each written to the stock history as held for the invoice), makes its order and marks it
 -- sent with its due date. Answers { outcome: 'held', ... the invoice for the provider } | { outcome: 'short',
@@ -439,7 +362,6 @@ begin
 end;
 $$;
 
--- ---------------------------------------------------------------------------------------------------------------
 -- Paid: the provider's invoice.paid (or the TEST invoice page). The copies stay taken; the order is paid and to
 -- pack (unless already shipped). Only the invoice the shop sent, with the provider's id it stored, for its total:
 -- 'paid' | 'already' | 'mismatch' | 'not_open'.
@@ -640,7 +562,6 @@ begin
 end;
 $$;
 
--- ---------------------------------------------------------------------------------------------------------------
 -- Reading (staff, with their own token)
 
 -- One invoice as the list shows it. Overdue: sent and past its due date, Sydney time (computed, never stored).
@@ -792,274 +713,32 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------------------------
--- The order lists and the bench: an invoice's order packed before payment is to pack too.
+-- Functions: an order on account's paperwork
 
-create or replace function public.staff_orders_to_pack()
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select case when public.is_staff() then (select count(*)::integer from public.orders
-    where status = 'processing' and (payment_status = 'paid' or ship_before_payment)) end;
-$$;
-
--- Ships a paid order (or an invoice's packed before payment), or corrects its tracking number.
-create or replace function public.ship_order(p_order_id uuid, p_tracking_number text, p_carrier text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_order public.orders%rowtype;
-begin
-  select * into v_order from public.orders where id = p_order_id for update;
-  if not found then
-    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
-  end if;
-  if not (v_order.payment_status = 'paid' or (v_order.ship_before_payment and v_order.payment_status = 'unpaid')) or v_order.status not in ('processing', 'shipped') then
-    return 'not_shippable';
-  end if;
-  if v_order.status = 'shipped' and v_order.tracking_number = p_tracking_number and v_order.tracking_carrier = p_carrier then
-    return 'unchanged';
-  end if;
-  update public.orders set status = 'shipped', tracking_number = p_tracking_number, tracking_carrier = p_carrier, shipped_at = coalesce(shipped_at, now())
-    where id = p_order_id;
-  insert into public.order_events (order_id, action, detail, actor)
-    values (p_order_id, case when v_order.status = 'shipped' then 'tracking_corrected' else 'shipped' end, p_carrier || ' ' || p_tracking_number, p_actor);
-  return case when v_order.status = 'shipped' then 'corrected' else 'shipped' end;
-end;
-$$;
-
--- To pack: paid, or an invoice's order packed before payment (the index's condition, word for word).
-create or replace function public.admin_list_orders(p_view text, p_search text, p_cursor text default null, p_limit integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_search text := lower(btrim(coalesce(p_search, '')));
-  v_limit integer := public.page_limit(p_limit, 50, 200);
-  v_after timestamptz;
-  v_after_id uuid;
-  v_view text;
-  v_key text;
-  v_order text;
-  v_seek text := 'true';
-  v_match text := 'true';
-  v_low uuid;
-  v_high uuid;
-  v_result jsonb;
-begin
-  perform public.require_staff();
-  if p_view is null or p_view not in ('to_pack', 'shipped', 'refunds_due', 'all', 'unpaid') then
-    raise exception 'Unknown order view %', p_view using errcode = '22023';
-  end if;
-  select c.at, c.key::uuid into v_after, v_after_id from public.read_page_cursor(p_cursor, true) c;
-
-  -- Each view's condition is its index's, word for word, so the planner picks it.
-  v_view := case p_view
-    when 'to_pack' then $w$o.status = 'processing' and (o.payment_status = 'paid' or o.ship_before_payment)$w$
-    when 'shipped' then $w$o.status = 'shipped'$w$
-    when 'refunds_due' then $w$o.payment_status = 'refund_due' and o.refunded_at is null$w$
-    when 'unpaid' then $w$o.payment_status in ('unpaid', 'expired')$w$
-    else $w$o.payment_status in ('paid', 'refund_due')$w$ end;
-  if p_view = 'to_pack' then
-    v_key := 'coalesce(o.paid_at, o.created_at)';
-    v_order := 'coalesce(o.paid_at, o.created_at), o.id';
-    if v_after is not null then
-      v_seek := '(coalesce(o.paid_at, o.created_at), o.id) > ($1, $2)';
-    end if;
-  else
-    v_key := 'o.created_at';
-    v_order := 'o.created_at desc, o.id desc';
-    if v_after is not null then
-      v_seek := '(o.created_at, o.id) < ($1, $2)';
-    end if;
-  end if;
-  if v_search <> '' then
-    v_match := 'lower(o.customer_email) like $3';
-    -- An order number's start, padded to the lowest and the highest id that start with it.
-    if v_search ~ '^[0-9a-f-]{1,36}$' then
-      v_low := case when v_search || substr('00000000-0000-0000-0000-000000000000', char_length(v_search) + 1) ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-        then (v_search || substr('00000000-0000-0000-0000-000000000000', char_length(v_search) + 1))::uuid end;
-      v_high := case when v_low is not null then (v_search || substr('ffffffff-ffff-ffff-ffff-ffffffffffff', char_length(v_search) + 1))::uuid end;
-    end if;
-    if v_low is not null and char_length(v_search) >= 4 then
-      -- Few orders match: found by the two indexes, then sorted (an OR would walk the view's index past them all).
-      v_match := 'o.id in (select s.id from public.orders s where s.id between $4 and $5'
-        || ' union all select s.id from public.orders s where lower(s.customer_email) like $3)';
-    elsif v_low is not null then
-      v_match := '(o.id between $4 and $5 or ' || v_match || ')';
-    end if;
-  end if;
-
-  execute format($q$
-    with page as (
-      select o.id, o.created_at, o.paid_at, o.customer_email, o.customer_name, o.status, o.payment_status, o.total_amount,
-        o.shipping_method ->> 'name' as delivery_method, o.tracking_number, o.refunded_at,
-        (select coalesce(sum(i.quantity), 0) from public.order_items i where i.order_id = o.id) as item_count,
-        upper(coalesce(o.shipping_address ->> 'country', '')) as country, o.is_gift, o.kind, o.organisation, o.po_number,
-        public.order_buyer_name(o.buyer_name, o.customer_name, o.is_gift) as buyer_name,
-        %5$s as sort_key,
-        %1$s as page_at
-      from public.orders o
-      where %2$s and %3$s and %4$s
-      order by %6$s
-      limit $6 + 1
-    ),
-    numbered as (select p.*, row_number() over (order by %7$s) as n from page p)
-    select jsonb_build_object(
-      'orders', coalesce(jsonb_agg(to_jsonb(x) - 'page_at' - 'n' order by x.n) filter (where x.n <= $6), '[]'::jsonb),
-      'next', case when count(*) > $6 then public.page_cursor(max(x.page_at) filter (where x.n = $6), (max(x.id::text) filter (where x.n = $6))) end)
-    from numbered x
-  $q$, v_key, v_view, v_seek, v_match,
-    case when p_view = 'to_pack' then 'extract(epoch from coalesce(o.paid_at, o.created_at))' else '-extract(epoch from o.created_at)' end,
-    v_order, case when p_view = 'to_pack' then 'p.page_at, p.id' else 'p.page_at desc, p.id desc' end)
-    into v_result
-    using v_after, v_after_id, public.contains_pattern(v_search), v_low, v_high, v_limit;
-  return v_result;
-end;
-$$;
-
--- The accountant's list: an invoice's organisation and PO number with its order.
-create or replace function public.admin_sales_orders(p_from date, p_to date, p_cursor text default null, p_limit integer default 1000)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-declare
-  v_limit integer := public.page_limit(p_limit, 1000, 5000);
-  v_after timestamptz;
-  v_after_id uuid;
-  v_result jsonb;
-begin
-  perform public.require_staff();
-  if p_from is null or p_to is null or p_from > p_to or p_to - p_from > 3660 then
-    raise exception 'Choose a period whose start is on or before its end, of ten years or less.' using errcode = '22023';
-  end if;
-  select c.at, c.key::uuid into v_after, v_after_id from public.read_page_cursor(p_cursor, true) c;
-  with page as (
-    select o.*, row_number() over (order by o.paid_at, o.id) as n
-    from (
-      select * from public.sales_orders_in(p_from, p_to) s
-      where v_after is null or (s.paid_at, s.id) > (v_after, v_after_id)
-      order by s.paid_at, s.id
-      limit v_limit + 1
-    ) o
-  )
-  select jsonb_build_object(
-    'orders', coalesce(jsonb_agg(jsonb_build_object(
-      'id', o.id, 'paid_at', o.paid_at, 'paid_on', o.paid_on, 'customer_email', o.customer_email, 'customer_name', o.customer_name,
-      'buyer_name', o.buyer_name, 'delivery_name', o.customer_name, 'is_gift', o.is_gift,
-      'status', o.status, 'payment_status', o.payment_status, 'subtotal_amount', o.subtotal_amount, 'discount_amount', o.discount_amount,
-      'promotion_code', o.promotion_code, 'shipping_amount', o.shipping_amount,
-      'total_amount', o.total_amount, 'refunded_amount', o.refunded_amount, 'refund_id', o.refund_id, 'country', o.country,
-      'shipping_address', o.shipping_address, 'delivery_method', o.delivery_method,
-      'organisation', x.organisation, 'po_number', x.po_number,
-      'invoice_number', (select public.invoice_label(v.number) from public.invoices v where v.order_id = o.id),
-      'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
-        from public.order_items i where i.order_id = o.id)
-    ) order by o.n) filter (where o.n <= v_limit), '[]'::jsonb),
-    'next', case when count(*) > v_limit then public.page_cursor(max(o.paid_at) filter (where o.n = v_limit), max(o.id::text) filter (where o.n = v_limit)) end)
-    into v_result
-    from page o
-    -- Who an invoice was for and their PO number, by the order's primary key.
-    join public.orders x on x.id = o.id;
-  return v_result;
-end;
-$$;
-
--- One order as the detail view and the packing slip read it: with its shipment at the shipping platform (the packing
--- bench), and an invoice's order also names its invoice.
-create or replace function public.order_detail(p_order_id uuid)
+-- An order on account's paperwork, or null for a card order: its invoice's number, the organisation and PO number,
+-- the Sydney day it was issued, due and paid, and the invoice's state ('sent' is unpaid). Read inside the functions
+-- below and by the server functions (for the emails and the status page), which read no invoice label themselves.
+create function public.order_on_account(p_order_id uuid)
 returns jsonb
 language sql
 stable
-as $$
-  select to_jsonb(o.*) - 'status_token' - 'shipping_email_tracking'
-      || jsonb_build_object(
-        'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
-          from public.order_items i where i.order_id = o.id),
-        'history', (select coalesce(jsonb_agg(jsonb_build_object('action', e.action, 'detail', e.detail, 'actor', e.actor, 'created_at', e.created_at) order by e.id), '[]'::jsonb)
-          from public.order_events e where e.order_id = o.id),
-        'internal_note', coalesce((select n.note from public.order_notes n where n.order_id = o.id), ''),
-        'shipment', (select jsonb_build_object('state', s.state, 'platform', s.platform, 'platform_order_id', s.platform_order_id, 'attempts', s.attempts,
-            'last_error', s.last_error, 'sent_at', s.sent_at, 'labelled_at', s.labelled_at)
-          from public.shipments s where s.order_id = o.id),
-        'invoice_id', (select v.id from public.invoices v where v.order_id = o.id),
-        'invoice_number', (select public.invoice_label(v.number) from public.invoices v where v.order_id = o.id))
-  from public.orders o where o.id = p_order_id;
-$$;
-
--- Cancels a paid card order that has not shipped (stock back, payment refund due). An invoice's order is not
--- cancelled here: its money goes back by a credit note on the invoice. 'cancelled', 'not_cancellable' or 'on_account'.
-create or replace function public.cancel_paid_order(p_order_id uuid, p_actor text)
-returns text
-language plpgsql
 security definer
 set search_path = ''
 as $$
-declare
-  v_order public.orders%rowtype;
-begin
-  select * into v_order from public.orders where id = p_order_id for update;
-  if not found then
-    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
-  end if;
-  if v_order.kind = 'invoice' then
-    return 'on_account';
-  end if;
-  if v_order.payment_status <> 'paid' or v_order.status <> 'processing' then
-    return 'not_cancellable';
-  end if;
-  perform 1 from public.products p
-    where p.id in (select product_id from public.order_items where order_id = p_order_id)
-    order by p.id for update;
-  update public.products p set stock = p.stock + oi.quantity
-    from public.order_items oi where oi.order_id = p_order_id and oi.product_id = p.id;
-  update public.orders set status = 'cancelled', payment_status = 'refund_due', cancelled_at = now() where id = p_order_id;
-  insert into public.order_events (order_id, action, detail, actor) values (p_order_id, 'cancelled', 'stock put back', p_actor);
-  return 'cancelled';
-end;
+  select jsonb_build_object('invoice_number', public.invoice_label(v.number), 'organisation', v.organisation, 'po_number', v.po_number,
+    'status', v.status, 'issued_on', (v.sent_at at time zone 'Australia/Sydney')::date, 'due_on', v.due_on,
+    'paid_on', (v.paid_at at time zone 'Australia/Sydney')::date, 'hosted_url', v.hosted_url)
+  from public.invoices v where v.order_id = p_order_id and v.status <> 'draft';
 $$;
 
 -- ===============================================================================================================
 -- Triggers
 
 create trigger invoices_touch before update on public.invoices for each row execute function public.touch_updated_at();
-create trigger order_items_cart_limit before insert or update of quantity on public.order_items for each row execute function public.order_items_cart_limit();
 
 -- ===============================================================================================================
--- Row-level security and grants: staff read and change quotes and invoices only through the functions above;
--- the server functions' role reads them (the webhook finds an invoice by the provider's id) and writes them only
--- through the functions; visitors and shoppers reach nothing.
+-- Row-level security
 
 alter table public.quote_requests enable row level security;
 alter table public.invoices enable row level security;
 alter table public.invoice_lines enable row level security;
-
-revoke all on public.quote_requests, public.invoices, public.invoice_lines from public, anon, authenticated, service_role;
-revoke all on sequence public.invoices_number_seq from public, anon, authenticated, service_role;
-grant select on public.quote_requests, public.invoices, public.invoice_lines to service_role;
-
-revoke all on function public.quantity_unit_price(text, integer), public.invoice_label(integer), public.order_items_cart_limit(),
-  public.invoice_for_provider(uuid), public.invoice_row(public.invoices), public.quote_request_create(jsonb), public.quote_request_decline(uuid, text),
-  public.invoice_save_draft(uuid, uuid, jsonb, text), public.invoice_send(uuid, text, text), public.invoice_provider_step(uuid, text, text, text),
-  public.invoice_mark_paid(text, bigint, text, text), public.invoice_close(uuid, text, text, text), public.invoice_set_ship_before_payment(uuid, boolean, text),
-  public.invoice_reminded(uuid, text), public.invoice_begin_credit(uuid, numeric, text, text),
-  public.admin_list_invoices(text, text, text, integer), public.admin_get_invoice(uuid), public.admin_list_quotes(text, text, integer)
-  from public, anon, authenticated, service_role;
-grant execute on function public.quote_request_create(jsonb), public.quote_request_decline(uuid, text), public.invoice_save_draft(uuid, uuid, jsonb, text),
-  public.invoice_send(uuid, text, text), public.invoice_provider_step(uuid, text, text, text), public.invoice_mark_paid(text, bigint, text, text),
-  public.invoice_close(uuid, text, text, text), public.invoice_set_ship_before_payment(uuid, boolean, text), public.invoice_reminded(uuid, text),
-  public.invoice_begin_credit(uuid, numeric, text, text)
-  to service_role;
-grant execute on function public.admin_list_invoices(text, text, text, integer), public.admin_get_invoice(uuid), public.admin_list_quotes(text, text, integer)
-  to authenticated;
