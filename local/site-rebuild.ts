@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeBuildStamp } from './build-if-needed';
 
 export interface SiteRebuilderOptions {
@@ -50,7 +50,8 @@ export interface SiteRebuilder {
 
 export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilder {
   const { projectRoot, dist, origin, swapIn, keepInDist = true, build = astroBuild(projectRoot) } = options;
-  const folder = join(projectRoot, '.site-builds');
+  // Beside dist/, so a test serving a folder of its own keeps its builds there too.
+  const folder = join(dirname(dist), '.site-builds');
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
   let builds = 0;

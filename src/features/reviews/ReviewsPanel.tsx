@@ -5,7 +5,7 @@
  * answered, how many reviews are published, and their average.
  */
 import { useId, useState } from 'react';
-import { toastOutcome, useLoad } from '@/features/admin/use-load';
+import { LoadState, toastOutcome, useLoad } from '@/features/admin/use-load';
 import { formatDateTime } from '@/lib/format';
 import { BEST_RATING, ratingText } from '@/lib/reviews';
 import { listReviews, type ReviewCounts, type ReviewRow, reviewCounts, runReviewAction } from './admin-api';
@@ -32,16 +32,7 @@ export function ReviewsPanel() {
       <h2 id="reviews-admin-heading" className="text-2xl font-bold">
         Reviews
       </h2>
-      {state.status === 'loading' && (
-        <p role="status" className="mt-4 text-slate-700">
-          Loading reviews...
-        </p>
-      )}
-      {state.status === 'error' && (
-        <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-900">
-          {state.message}
-        </p>
-      )}
+      <LoadState state={state} what="reviews" />
       {state.status === 'ready' && (
         <>
           <p className="mt-3 font-semibold">{summary(state.data[1])}</p>
