@@ -116,10 +116,15 @@ describe('npm run dev, in front of Astro’s dev server', () => {
     // The shop's middleware as Astro's dev server mounts it, with a dynamic handler that records what reaches it
     // and a `next` standing in for Astro's pages.
     let middleware: Middleware | undefined;
-    const dynamic = Promise.resolve(async (req: IncomingMessage) => {
-      seen.push(req.url ?? '');
-      return false;
-    });
+    const dynamic = Promise.resolve(
+      Object.assign(
+        async (req: IncomingMessage) => {
+          seen.push(req.url ?? '');
+          return false;
+        },
+        { scheduled: [] },
+      ),
+    );
     const setup = shopOnDevServer({ dynamic, netlify: readNetlifyRules({ configPath: join(process.cwd(), 'netlify.toml'), publishDir: join(process.cwd(), 'public') }) }).hooks[
       'astro:server:setup'
     ] as unknown as (options: unknown) => void;
