@@ -1,7 +1,7 @@
 /**
  * POST /api/newsletter-unsubscribe?token=<signed token> — the one-click unsubscribe of every marketing email: the
- * newsletter (its subscription), an availability email (the address, off every waiting list) and the checkout
- * reminder (the address). Mail programs POST here from the List-Unsubscribe header with the body
+ * newsletter (its subscription), an availability email (the address, off every waiting list), the checkout
+ * reminder and the review request (the address). Mail programs POST here from the List-Unsubscribe header with the body
  * `List-Unsubscribe=One-Click` (RFC 8058); the unsubscribe page the email's link opens posts here the same way.
  * The body is not needed and not read. Each records an opt-out, so the address gets no checkout reminder again.
  * Answers 200 { message } (also when the address had already unsubscribed or was removed), 400 for a token that
@@ -15,7 +15,7 @@ import { serviceClient } from './_lib/supabase-admin';
 export const UNSUBSCRIBED = {
   'newsletter-unsubscribe': 'You have been unsubscribed. You will get no more newsletters from us.',
   'availability-unsubscribe': 'You have been unsubscribed. We will send you no more availability emails or checkout reminders.',
-  'reminder-unsubscribe': 'You have been unsubscribed. We will send you no more checkout reminders.',
+  'reminder-unsubscribe': 'You have been unsubscribed. We will send you no more checkout reminders or review requests.',
 } as const;
 export const LINK_NOT_VALID = 'This unsubscribe link is not valid. Please use the link in your most recent email from us, or reply to it and we will take you off the list.';
 

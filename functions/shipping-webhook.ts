@@ -5,7 +5,7 @@
  * stops retrying. Lodged or in transit ships the order (if it was not yet); delivered completes it. An event for an
  * order the publisher cancelled and refunded (a parcel labelled at the platform itself) leaves it cancelled, and
  * the publisher is emailed once. An event older than TRACKING_EVENT_MAX_AGE_DAYS by its own signed time is logged
- * and ignored.
+ * and ignored. With REVIEW_REQUEST_DELAY_DAYS=0 a delivery sends the buyer's review request at once.
  */
 import { readServerEnv } from '../src/config/env';
 import { sendShippingEmailOnce } from './_lib/back-office';
@@ -14,6 +14,7 @@ import { handle, json, problem, readBodyText, type FunctionConfig } from './_lib
 import { WebhookSignatureError } from './_lib/providers/errors';
 import { SHIPPING_PLATFORM_NOT_SET_UP, selectEmailProvider, selectShippingPlatform } from './_lib/providers/select';
 import { UnreadableTrackingEvent } from './_lib/providers/starshipit';
+import { reviewRequestDelayDays, sendDueReviewRequests } from './_lib/review-requests';
 import { platformActor, recordTrackingEvent, retryShipments } from './_lib/shipments';
 import { serviceClient } from './_lib/supabase-admin';
 import { siteOrigin } from './_lib/runtime';
@@ -78,6 +79,12 @@ export default handle(async (request) => {
       ].join('\n\n'),
       idempotencyKey: `cancelled-order-tracking-${outcome.order_id}`,
     });
+  }
+  // With no delay set, the buyer is asked for a review at delivery rather than at the next scheduled run.
+  if ((outcome.outcome === 'delivered' || outcome.outcome === 'shipped_and_delivered') && reviewRequestDelayDays(env) === 0) {
+    await sendDueReviewRequests({ db, email: services.email, env, siteOrigin: services.siteOrigin }).catch((error: unknown) =>
+      console.error('[shipping-webhook] review requests failed; the scheduled run sends them', error),
+    );
   }
   await retryShipments(db, platform, 2);
   return json({ received: true, outcome: outcome.outcome });

@@ -40,7 +40,12 @@ export function buildIfNeeded(projectRoot: string, { outDir = 'dist', env = {}, 
     stdio: quiet ? 'pipe' : 'inherit',
     env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: '1' },
   });
-  writeFileSync(stamp, `${new Date().toISOString()}\n${site}\n`);
+  writeBuildStamp(join(projectRoot, outDir), env);
+}
+
+/** Marks a finished build in `dir` (absolute) as built now for the site's address. */
+export function writeBuildStamp(dir: string, env: Record<string, string> = {}): void {
+  writeFileSync(join(dir, STAMP), `${new Date().toISOString()}\n${siteUrl({ ...process.env, ...env })}\n`);
 }
 
 /** The address a build stamp says its build was made for: its second line; `npm run build`'s stamp has none (the default). */

@@ -8,12 +8,14 @@ import { createReadStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FunctionContext } from '../functions/_lib/http';
 import { registerLocalCdnCache } from '../functions/_lib/providers/cdn-cache';
+import { registerLocalSiteRebuild } from '../functions/_lib/providers/site-builds';
 import { LocalCdnCache } from './cdn-cache';
 import { chooseEncoding, compressedFile } from './compression';
 import { FOREIGN_HOST_MESSAGE, isLocalHost, isOriginForm, localRequestUrl, refuseRequestTarget } from './host-check';
 import { loadFunctions, RateLimiter, type ScheduledFunction } from './functions';
 import { runScheduled, startSchedules } from './schedules';
 import { readNetlifyRules } from './netlify-rules';
+import { createSiteRebuilder, type SiteRebuilderOptions } from './site-rebuild';
 import { contentTypeOf, resolveStaticFile } from './static-files';
 
 export interface Mount {
@@ -33,6 +35,10 @@ export interface LocalServerOptions {
   configPath?: string;
   /** Run the scheduled functions on their schedules (the shop does; a server started for one test does not). */
   schedules?: boolean;
+  /** How a published review rebuilds the site (`astro build` unless a test gives a fast one). */
+  siteBuild?: SiteRebuilderOptions['build'];
+  /** Whether a rebuild also replaces dist/ for the next start (see SiteRebuilderOptions). */
+  keepRebuildsInDist?: boolean;
 }
 
 /**
@@ -203,12 +209,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const { projectRoot, port, host = '127.0.0.1', mounts = [] } = options;
   // LOCAL_DIST_DIR serves another build output (parallel work on one checkout).
   const dist = resolve(projectRoot, options.distDir ?? process.env.LOCAL_DIST_DIR ?? 'dist');
-  const [netlify, dynamic] = await Promise.all([
-    readNetlifyRules({ configPath: options.configPath ?? join(projectRoot, 'netlify.toml'), publishDir: dist, country: localCountry }),
-    createDynamicHandler({ projectRoot, mounts }),
-  ]);
+  const readRules = (publishDir: string) => readNetlifyRules({ configPath: options.configPath ?? join(projectRoot, 'netlify.toml'), publishDir, country: localCountry });
+  const [netlify, dynamic] = await Promise.all([readRules(dist), createDynamicHandler({ projectRoot, mounts })]);
+  // The site served: a rebuild (site-rebuild.ts) replaces it whole, with its own _redirects and _headers, and each
+  // request keeps the one it started with.
+  let site = { dir: dist, netlify };
 
-  async function serveFile(req: IncomingMessage, res: ServerResponse, file: string, status: number, path: string): Promise<void> {
+  async function serveFile(req: IncomingMessage, res: ServerResponse, file: string, status: number, path: string, { netlify } = site): Promise<void> {
     const contentType = contentTypeOf(file);
     const headers = { 'content-type': contentType, vary: 'Accept-Encoding', ...netlify.headersFor(path) };
     const encoding = chooseEncoding(req.headers['accept-encoding'], contentType);
@@ -222,9 +229,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     createReadStream(file).pipe(res);
   }
 
-  async function notFound(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const page = await resolveStaticFile(dist, '/404');
-    if (page) return serveFile(req, res, page, 404, path);
+  async function notFound(req: IncomingMessage, res: ServerResponse, path: string, served = site): Promise<void> {
+    const page = await resolveStaticFile(served.dir, '/404');
+    if (page) return serveFile(req, res, page, 404, path, served);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Not found. Run `npm run build` first.');
   }
@@ -241,8 +248,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       return void res.end();
     }
 
-    const decision = await netlify.decide(url, webHeaders(req), async (p) => (await resolveStaticFile(dist, p)) !== undefined);
-    if (decision.kind === 'not-found') return notFound(req, res, path);
+    const served = site;
+    const { dir, netlify } = served;
+    const decision = await netlify.decide(url, webHeaders(req), async (p) => (await resolveStaticFile(dir, p)) !== undefined);
+    if (decision.kind === 'not-found') return notFound(req, res, path, served);
     if (decision.kind === 'redirect') {
       res.writeHead(decision.status, { location: decision.location, ...netlify.headersFor(path) });
       return void res.end();
@@ -252,11 +261,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       if (/^https?:\/\//.test(decision.to)) return sendWebResponse(res, await fetch(decision.to));
       req.url = decision.to;
       if (await dynamic(req, res, origin)) return;
-      const file = await resolveStaticFile(dist, new URL(decision.to, origin).pathname);
-      return file ? serveFile(req, res, file, decision.status, path) : notFound(req, res, path);
+      const file = await resolveStaticFile(dir, new URL(decision.to, origin).pathname);
+      return file ? serveFile(req, res, file, decision.status, path, served) : notFound(req, res, path, served);
     }
-    const file = await resolveStaticFile(dist, path);
-    return file ? serveFile(req, res, file, 200, path) : notFound(req, res, path);
+    const file = await resolveStaticFile(dir, path);
+    return file ? serveFile(req, res, file, 200, path, served) : notFound(req, res, path, served);
   }
 
   let listeningPort = port;
@@ -283,11 +292,27 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   listeningPort = actualPort;
   const url = `http://localhost:${actualPort}`;
   const stopSchedules = options.schedules ? startSchedules(url, dynamic.scheduled) : () => {};
+  // Publishing a review rebuilds the site here, as a Netlify build hook does in a deploy; the publisher's request
+  // does not wait for it.
+  const rebuilder = createSiteRebuilder({
+    projectRoot,
+    dist,
+    origin: () => url,
+    ...(options.siteBuild && { build: options.siteBuild }),
+    keepInDist: options.keepRebuildsInDist ?? true,
+    swapIn: async (dir) => {
+      site = { dir, netlify: await readRules(dir) };
+    },
+  });
+  const unregisterRebuild = registerLocalSiteRebuild(async () => {
+    rebuilder.rebuild().catch((error: unknown) => console.error('[site] the rebuild failed; the site served is unchanged:', error));
+  });
   return {
     url,
     server,
     close: () => {
       stopSchedules();
+      unregisterRebuild();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };

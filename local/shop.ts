@@ -5,7 +5,7 @@
 import { join, relative } from 'node:path';
 import { startEmbeddedBackend, type EmbeddedBackend } from './backend';
 import { DEFAULT_DATA_DIR, type DataLocation } from './backend/database';
-import { startLocalServer, type LocalServer } from './server';
+import { type LocalServerOptions, startLocalServer, type LocalServer } from './server';
 
 export interface ShopOptions {
   projectRoot: string;
@@ -14,6 +14,8 @@ export interface ShopOptions {
   jwtExpirySeconds?: number;
   /** The build to serve (see LocalServerOptions). */
   distDir?: string;
+  /** How a published review rebuilds the site (see LocalServerOptions). */
+  siteBuild?: LocalServerOptions['siteBuild'];
 }
 
 export interface Shop {
@@ -52,7 +54,16 @@ export function pointFunctionsAtBackend(siteUrl: string, backend: EmbeddedBacken
 
 export async function startShop(options: ShopOptions): Promise<Shop> {
   const backend = await startBackendUnlessHosted(options);
-  const server = await startLocalServer({ projectRoot: options.projectRoot, port: options.port, mounts: backend?.mounts, distDir: options.distDir, schedules: true });
+  const server = await startLocalServer({
+    projectRoot: options.projectRoot,
+    port: options.port,
+    mounts: backend?.mounts,
+    distDir: options.distDir,
+    schedules: true,
+    siteBuild: options.siteBuild,
+    // A database in memory takes its published reviews with it: the next start's dist/ must not show them.
+    keepRebuildsInDist: options.data !== 'memory',
+  });
   pointFunctionsAtBackend(server.url, backend);
   return {
     server,

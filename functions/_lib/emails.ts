@@ -392,3 +392,32 @@ export function newsletterEmail(input: {
   });
   return { to: input.to, subject: input.subject, text, html, headers: input.headers };
 }
+
+/**
+ * The one review request of a delivered order: a link to review each book (the form opens on that book), and,
+ * as it is marketing email, an unsubscribe link in the text and the headers.
+ */
+export function reviewRequestEmail(
+  request: { orderId: string; number: string; to: string; name: string | null; books: readonly { title: string; url: string }[] },
+  unsubscribe: { pageUrl: string; headers: Record<string, string>; postalAddress: string },
+): EmailMessage {
+  return {
+    to: request.to,
+    subject: `How was your order ${request.number}?`,
+    text: [
+      request.name ? `Hello ${request.name},` : 'Hello,',
+      '',
+      `We hope order ${request.number} reached you safely. How was the book received? A few words from you help other families, godparents and teachers choose.`,
+      '',
+      ...request.books.map((book) => `Review ${book.title}: ${book.url}`),
+      '',
+      'We read every review before it goes on the site. We ask once per order and will not ask about this one again.',
+      `To get no more emails like this from us, unsubscribe with one click: ${unsubscribe.pageUrl}`,
+      '',
+      signature,
+      `${SITE.publisher}, ${unsubscribe.postalAddress}`,
+    ].join('\n'),
+    headers: unsubscribe.headers,
+    idempotencyKey: `review-request-${request.orderId}`,
+  };
+}

@@ -56,6 +56,12 @@ export const ENV_VARS = {
   STARSHIPIT_WEBHOOK_SECRET: server(
     'The webhook secret key set in Starshipit (Settings > Tracking & notifications) for the endpoint /api/shipping-webhook: its tracking events are refused without a matching X-Starshipit-Signature.',
   ),
+  REVIEW_REQUEST_DELAY_DAYS: server(
+    'Days after delivery before a buyer is asked for a review (a whole number; 0 asks at delivery). Unset: 3. An order shipped without tracking events counts as delivered 10 days after shipping.',
+  ),
+  NETLIFY_BUILD_HOOK_URL: server(
+    'A build hook of the site (Netlify: Site configuration > Build & deploy > Build hooks): publishing a review in /admin calls it, so the rebuilt pages show the review. Required in a deploy to show new reviews. Unset locally: the local server rebuilds dist/ itself.',
+  ),
 } as const satisfies Record<string, EnvVar>;
 
 export type EnvVarName = keyof typeof ENV_VARS;

@@ -11,6 +11,7 @@ const KEPT_OUT_OF_SEARCH = [
   '/order-status/invoice',
   '/newsletter/unsubscribe',
   '/newsletter/confirm',
+  '/review',
   '/cart',
   '/checkout',
   '/order-confirmation',
@@ -22,7 +23,7 @@ const KEPT_OUT_OF_SEARCH = [
 ] as const;
 
 /** What robots.txt disallows: the API and the flows, each with every path below it. */
-export const DISALLOWED_FOR_CRAWLERS = ['/api/', '/cart', '/checkout', '/order-confirmation', '/order-status', '/profile', '/auth', '/admin'] as const;
+export const DISALLOWED_FOR_CRAWLERS = ['/api/', '/cart', '/checkout', '/order-confirmation', '/order-status', '/profile', '/auth', '/admin', '/review'] as const;
 
 /** A built page's path without a trailing slash or `.html`, as the lists above write it. */
 const normalise = (pathname: string) => pathname.replace(/\.html$/, '').replace(/(.)\/$/, '$1');

@@ -1,9 +1,19 @@
-/** A book's reviews as its file gives them, and the rating they add up to: one rule for the page and its structured data. */
+/**
+ * A book's reviews (a buyer's published review, or one in the book's file) and the rating they add up to: one rule
+ * for the page and its structured data.
+ */
 
 export interface BookReview {
   author: string;
   body: string;
   rating: number;
+  /** A buyer's review has a short title, the day it was published, and perhaps the publisher's reply. */
+  title?: string;
+  /** When it was published (ISO). */
+  date?: string;
+  /** Written from the link in the buyer's own order's email. */
+  verifiedBuyer?: boolean;
+  reply?: string;
 }
 
 /** Ratings are out of this many stars. */

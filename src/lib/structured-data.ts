@@ -21,6 +21,7 @@ import type {
 } from 'schema-dts';
 import { ALLOWED_COUNTRIES, CURRENCY, RETURNS, SHIPPING, type CountryCode } from '@/config/constants';
 import { SITE, SOCIAL } from '@/config/site';
+import { shopDay } from '@/lib/format';
 import { productPath } from '@/lib/paths';
 import { rateCard } from '@/lib/rate-card';
 import { averageRating, BEST_RATING, type BookReview } from '@/lib/reviews';
@@ -153,15 +154,15 @@ export interface ProductJsonLdInput {
   /** Build time; price-valid-until is one year from it. */
   now?: Date;
   /**
-   * Whether the page shows the book's reviews (`BookReviews.astro`). Reviews and their rating are marked up
-   * only where the visitor can read them, as Google's review guidelines ask.
+   * The reviews the page shows (`BookReviews.astro`), exactly: reviews and their rating are marked up only where
+   * the visitor can read them, as Google's review guidelines ask. None: none marked up.
    */
-  showsReviews?: boolean;
+  shownReviews?: readonly BookReview[];
 }
 
-export function bookProductJsonLd({ site, book, image, path, inStock, market = 'AU', now = new Date(), showsReviews = false }: ProductJsonLdInput): WithContext<Product> {
+export function bookProductJsonLd({ site, book, image, path, inStock, market = 'AU', now = new Date(), shownReviews = [] }: ProductJsonLdInput): WithContext<Product> {
   const audience = book.audienceAges ?? book.ages;
-  const rating = showsReviews ? averageRating(book.reviews) : undefined;
+  const rating = averageRating(shownReviews);
   const validUntil = priceValidUntil(now);
   const offer: Offer = {
     '@type': 'Offer',
@@ -190,10 +191,12 @@ export function bookProductJsonLd({ site, book, image, path, inStock, market = '
     audience: { '@type': 'PeopleAudience', suggestedMinAge: audience.min, suggestedMaxAge: audience.max },
     offers: offer,
     ...(rating !== undefined && {
-      aggregateRating: { '@type': 'AggregateRating', ratingValue: rating, bestRating: BEST_RATING, reviewCount: book.reviews.length },
-      review: book.reviews.map((r) => ({
+      aggregateRating: { '@type': 'AggregateRating', ratingValue: rating, bestRating: BEST_RATING, reviewCount: shownReviews.length },
+      review: shownReviews.map((r) => ({
         '@type': 'Review' as const,
         author: { '@type': 'Person' as const, name: r.author },
+        ...(r.title && { name: r.title }),
+        ...(r.date && { datePublished: shopDay(new Date(r.date)) }),
         reviewBody: r.body,
         reviewRating: { '@type': 'Rating' as const, ratingValue: r.rating, bestRating: BEST_RATING },
       })),

@@ -68,6 +68,7 @@ export function siteRoutes(projectRoot = process.cwd()): SiteRoute[] {
     { path: '/order-status/invoice', kind: 'account' },
     { path: '/newsletter/unsubscribe', kind: 'account' },
     { path: '/newsletter/confirm', kind: 'account' },
+    { path: '/review', kind: 'account' },
     { path: '/admin', kind: 'back-office', redirectsTo: '/auth' },
     { path: '/admin/packing-slip', kind: 'back-office', redirectsTo: '/auth' },
     { path: '/privacy-policy', kind: 'content' },
@@ -104,6 +105,7 @@ const ACCOUNT_PAGES = new Set([
   '/order-status/invoice',
   '/newsletter/unsubscribe',
   '/newsletter/confirm',
+  '/review',
   '/store/product',
 ]);
 

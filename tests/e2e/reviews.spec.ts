@@ -2,35 +2,54 @@
  * The book's reviews are on /book and on its product page, in the page's own HTML (no script needed), with
  * the rating they average to and each review's stars as text; the page's structured data marks up exactly
  * those reviews. At a phone's width and a desktop's. (axe scans both pages at both widths in quality.spec.ts.)
+ *
+ * And a buyer's review, end to end: an order paid, its label printed, Delivered posted from the shipping
+ * platform's stand-in, the scheduled run emails one review request; five stars and a sentence from its link; the
+ * review in /admin, Publish, and after the local rebuild the book page shows it with "Verified buyer" and marks
+ * it up. An opted-out buyer and a refunded order get no request, a second delivery event sends nothing more, and
+ * a link altered by one character is refused.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { readBooks } from '@/features/catalog/book-files';
-import { horizontalOverflow } from './support';
+import { LOCAL_WEBHOOK_SECRET } from '../../functions/_lib/providers/local-shipping';
+import { STARSHIPIT_SIGNATURE_HEADER, signStarshipitBody } from '../../functions/_lib/providers/starshipit';
+import { mailsTo } from './mailbox';
+import { asService, buysThroughCheckout, grantStaff, horizontalOverflow, lookAtBothWidths, orderNumberOf, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const book = readBooks().find((b) => b.featured && b.reviews.length > 0)!;
-const average = Math.round((book.reviews.reduce((sum, r) => sum + r.rating, 0) / book.reviews.length) * 10) / 10;
+
+/** What the reviews section shows: each review's words and stars, in order (a buyer's published reviews come first). */
+async function shownReviews(page: Page): Promise<Array<{ text: string; rating: number }>> {
+  const items = page.getByRole('region', { name: 'What Readers Say' }).getByRole('list', { name: 'Reviews' }).getByRole('listitem');
+  return (await items.allTextContents()).map((text) => ({ text, rating: Number(/(\d) out of 5 stars/.exec(text)?.[1]) }));
+}
 
 async function expectReviewsShown(page: Page) {
   const section = page.getByRole('region', { name: 'What Readers Say' });
   await expect(section).toBeVisible();
-  await expect(section).toContainText(`Rated ${average} out of 5 stars from ${book.reviews.length} reviews`);
-  const items = section.getByRole('list', { name: 'Reviews' }).getByRole('listitem');
-  await expect(items).toHaveCount(book.reviews.length);
+  const shown = await shownReviews(page);
+  // The book file's reviews, in its order, after any buyer's published review.
+  const fromFile = shown.slice(shown.length - book.reviews.length);
+  expect(shown.length).toBeGreaterThanOrEqual(book.reviews.length);
   for (const [i, review] of book.reviews.entries()) {
-    await expect(items.nth(i)).toContainText(review.body);
-    await expect(items.nth(i)).toContainText(review.author);
-    await expect(items.nth(i)).toContainText(`${review.rating} out of 5 stars`);
+    expect(fromFile[i]!.text).toContain(review.body);
+    expect(fromFile[i]!.text).toContain(review.author);
+    expect(fromFile[i]!.rating).toBe(review.rating);
   }
-  await expect(items.first().getByText(book.reviews[0]!.body)).toBeVisible();
+  const average = Math.round((shown.reduce((sum, r) => sum + r.rating, 0) / shown.length) * 10) / 10;
+  await expect(section).toContainText(`Rated ${average} out of 5 stars from ${shown.length} reviews`);
+  await expect(section.getByText(book.reviews[0]!.body)).toBeVisible();
 }
 
-/** The reviews the page's JSON-LD marks up, by their words. */
-async function markedUpReviews(page: Page): Promise<string[]> {
+/** The reviews the page's JSON-LD marks up, by their words, and the count its rating states. */
+async function markedUp(page: Page): Promise<{ bodies: string[]; count: number | undefined }> {
   const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
-  return blocks.flatMap((text) => {
-    const value = JSON.parse(text) as { review?: Array<{ reviewBody: string }> };
-    return value.review?.map((r) => r.reviewBody) ?? [];
-  });
+  const products = blocks.map((text) => JSON.parse(text) as { review?: Array<{ reviewBody: string }>; aggregateRating?: { reviewCount: number } }).filter((v) => v.review);
+  return { bodies: products.flatMap((p) => p.review!.map((r) => r.reviewBody)), count: products[0]?.aggregateRating?.reviewCount };
+}
+
+async function markedUpReviews(page: Page): Promise<string[]> {
+  return (await markedUp(page)).bodies;
 }
 
 for (const width of [375, 1280]) {
@@ -42,7 +61,11 @@ for (const width of [375, 1280]) {
         test.setTimeout(120_000);
         await page.goto(path);
         await expectReviewsShown(page);
-        expect(await markedUpReviews(page)).toEqual(book.reviews.map((r) => r.body));
+        // Exactly the reviews shown are marked up.
+        const shown = await shownReviews(page);
+        const marked = await markedUp(page);
+        expect(marked.count).toBe(shown.length);
+        expect(marked.bodies.map((body, i) => shown[i]!.text.includes(body))).toEqual(shown.map(() => true));
         expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
         const section = page.getByRole('region', { name: 'What Readers Say' });
         await section.screenshot({ path: test.info().outputPath(`reviews${path.replaceAll('/', '-')}-${width}.png`) });
@@ -70,4 +93,147 @@ test('a landing page that shows no reviews marks none up', async ({ page }) => {
   const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
   expect(blocks.some((text) => text.includes('"Product"'))).toBe(true);
   expect(blocks.some((text) => text.includes('AggregateRating'))).toBe(false);
+});
+
+const REVIEW_SUBJECT = /^How was your order \d+\?$/;
+const requestsTo = async (email: string) => (await mailsTo(email)).filter((m) => REVIEW_SUBJECT.test(m.subject));
+const runRequests = async (request: APIRequestContext) => {
+  const answer = await request.post('/.netlify/functions/review-requests');
+  expect(answer.ok(), await answer.text()).toBe(true);
+};
+/** The carrier's delivery, as the stand-in signs it: a second one carries its own time, so it is a new event. */
+const deliveredEvent = (request: APIRequestContext, number: string) => {
+  const body = JSON.stringify({ order_number: number, carrier_name: 'Australia Post', tracking_status: 'Delivered', last_updated_date: new Date().toISOString() });
+  return request.post('/api/shipping-webhook', { headers: { 'content-type': 'application/json', [STARSHIPIT_SIGNATURE_HEADER]: signStarshipitBody(LOCAL_WEBHOOK_SECRET, body) }, data: body });
+};
+/** Moves an order's delivery back past REVIEW_REQUEST_DELAY_DAYS (3 by default), as the days would. */
+const deliveredDaysAgo = (request: APIRequestContext, orderId: string, days: number) =>
+  asService(request, 'PATCH', `orders?id=eq.${orderId}`, { delivered_at: new Date(Date.now() - days * 86_400_000).toISOString() });
+
+/** A paid order of the book, delivered four days ago, as fixtures: for the buyers who must not be asked. */
+async function deliveredFixture(request: APIRequestContext, email: string, fields: Record<string, unknown> = {}): Promise<string> {
+  const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
+    customer_email: email,
+    customer_name: 'Fixture Buyer',
+    subtotal_amount: 22,
+    shipping_amount: 0,
+    total_amount: 22,
+    shipping_address: { line1: '1 St' },
+    shipping_method: { name: 'AU Standard Courier' },
+    payment_status: 'paid',
+    paid_at: new Date().toISOString(),
+    status: 'completed',
+    shipped_at: new Date(Date.now() - 6 * 86_400_000).toISOString(),
+    tracking_number: '33TST0000001',
+    delivered_at: new Date(Date.now() - 4 * 86_400_000).toISOString(),
+    ...fields,
+  });
+  await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: book.id, title: book.title, quantity: 1, price_at_time: 22 });
+  return order!.id;
+}
+
+test('a buyer is asked once after delivery, reviews from the link, and the published review is on the rebuilt book page', async ({ page, request }) => {
+  // Most of it is the local rebuild of the whole site on a shared machine.
+  test.setTimeout(900_000);
+  const email = uniqueEmail('reviewer');
+  const orderId = await buysThroughCheckout(request, book.id, 1, email);
+  const number = await orderNumberOf(request, orderId);
+  const optedOut = uniqueEmail('opted-out');
+  await deliveredFixture(request, optedOut);
+  await asService(request, 'POST', 'rpc/marketing_opt_out', { p_email: optedOut, p_via: 'reminder' });
+  const refunded = uniqueEmail('refunded');
+  await deliveredFixture(request, refunded, { payment_status: 'refund_due', refunded_at: new Date().toISOString(), refund_id: 're_fixture' });
+
+  // Its label printed in /admin, then Delivered from the shipping platform's TEST page.
+  const publisher = uniqueEmail('reviews-publisher');
+  await grantStaff(request, publisher);
+  await staffSignsIn(page, publisher);
+  await page.getByLabel('Search by order number or email').fill(email);
+  await page.getByRole('link', { name: number, exact: true }).click();
+  await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Print label', exact: true }).click()]);
+  await expect(page.getByTestId('shipment-state')).toHaveText(/Label printed/);
+  await page.goto('/api/test-shipping');
+  await page
+    .locator(`article[data-order="${number}"]`)
+    .getByRole('button', { name: `Delivered: order ${number}` })
+    .click();
+  await expect(page.getByRole('status')).toHaveText(`Sent Delivered ${number} to the shop.`);
+
+  // Not before the delay; then one request, and none for the opted-out buyer or the refunded order.
+  await runRequests(request);
+  expect(await requestsTo(email)).toEqual([]);
+  await deliveredDaysAgo(request, orderId, 4);
+  await runRequests(request);
+  expect((await deliveredEvent(request, number)).ok()).toBe(true);
+  await runRequests(request);
+  const asked = await requestsTo(email);
+  expect(asked).toHaveLength(1);
+  expect(asked[0]!.subject).toBe(`How was your order ${number}?`);
+  expect(asked[0]!.headers?.['List-Unsubscribe']).toMatch(/^<http/);
+  expect(await requestsTo(optedOut)).toEqual([]);
+  expect(await requestsTo(refunded)).toEqual([]);
+  const link = /Review .+: (http\S+)/.exec(asked[0]!.text)![1]!;
+
+  // A link altered by one character is refused.
+  const at = link.indexOf('#') + 20;
+  await page.goto(`${link.slice(0, at)}${link[at] === 'A' ? 'B' : 'A'}${link.slice(at + 1)}`);
+  await expect(page.getByRole('alert')).toHaveText(/This review link is not valid/);
+
+  // The form: its errors marked, described and the first focused; then five stars and a sentence. (From another
+  // page: the same address with another fragment would not load the page again.)
+  await page.goto('/about');
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: `Your review of ${book.title}` })).toBeVisible();
+  await expect(page.getByLabel('Name to show')).toHaveValue('Test S.');
+  await page.getByRole('button', { name: 'Send review' }).click();
+  await expect(page.getByRole('radio', { name: '1 out of 5 stars' })).toBeFocused();
+  await expect(page.getByText('Please choose from 1 to 5 stars.')).toBeVisible();
+  await expect(page.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveAccessibleDescription('Please give your review a short title.');
+  await lookAtBothWidths(page, 'review-form-errors');
+  const sentence = `Our twins count along with it every night (${Date.now()}).`;
+  await page.getByRole('radio', { name: '5 out of 5 stars' }).check();
+  await page.getByLabel('Title', { exact: true }).fill('Counted to ten by bedtime');
+  await page.getByLabel('Your review', { exact: true }).fill(sentence);
+  await page.getByRole('checkbox', { name: /may be published/ }).check();
+  await page.getByRole('button', { name: 'Send review' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Thank you!' })).toBeFocused();
+  await lookAtBothWidths(page, 'review-form-sent');
+
+  // In /admin, new first: Publish.
+  await page.goto('/admin#reviews');
+  const item = page.getByRole('listitem').filter({ hasText: sentence });
+  await expect(item).toBeVisible({ timeout: 15_000 });
+  await expect(item).toContainText(`Order ${number}`);
+  await expect(page.getByText(/\d+ asked · \d+ answered · \d+ published/)).toBeVisible();
+  await lookAtBothWidths(page, 'reviews-admin');
+  const pressed = Date.now();
+  await item.getByRole('button', { name: /^Publish/ }).click();
+  await expect(page.getByText(/Review published\. The site is being rebuilt/).first()).toBeVisible();
+
+  // After the rebuild the book page shows it, with "Verified buyer", and marks it up.
+  await expect.poll(async () => (await request.get('/book')).text(), { timeout: 840_000, intervals: [2000] }).toContain(sentence);
+  const seconds = (Date.now() - pressed) / 1000;
+  test.info().annotations.push({ type: 'Publish → page shows it', description: `${seconds.toFixed(1)} s` });
+  console.log(`[reviews] Publish → /book shows the review: ${seconds.toFixed(1)} s`);
+  await page.goto('/book');
+  const shown = page.getByRole('region', { name: 'What Readers Say' }).getByRole('listitem').filter({ hasText: sentence });
+  await expect(shown).toContainText('Verified buyer');
+  await expect(shown).toContainText('Counted to ten by bedtime');
+  await expect(shown).toContainText('5 out of 5 stars');
+  const marked = await markedUp(page);
+  expect(marked.bodies).toContain(sentence);
+  expect(marked.count).toBe((await shownReviews(page)).length);
+  // The section itself at both widths (a full-page shot leaves below-the-fold sections undrawn).
+  const section = page.getByRole('region', { name: 'What Readers Say' });
+  for (const size of WIDTHS) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: test.info().outputPath(`reviews-book-section-${size.width}.png`) });
+  }
+  // The link now says it is published, and the form is gone.
+  await page.goto(link);
+  await expect(page.getByText(/is published/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send review' })).toHaveCount(0);
 });

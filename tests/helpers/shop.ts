@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { getOrderNumber } from '../../functions/_lib/orders';
-import { startShop, type Shop } from '../../local/shop';
+import { type ShopOptions, startShop, type Shop } from '../../local/shop';
 import type { DataLocation } from '../../local/backend/database';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { embeddedCopy } from './embedded-image';
@@ -27,8 +27,15 @@ function memoryStorage() {
 }
 
 /** `data`: a copy of the prepared database unless the test needs one built from its own book files ('memory'). */
-export async function startTestShop(options: { jwtExpirySeconds?: number; data?: DataLocation } = {}): Promise<TestShop> {
-  const shop = await startShop({ projectRoot: process.cwd(), port: 0, data: options.data ?? embeddedCopy(), jwtExpirySeconds: options.jwtExpirySeconds });
+export async function startTestShop(options: { jwtExpirySeconds?: number; data?: DataLocation } & Pick<ShopOptions, 'distDir' | 'siteBuild'> = {}): Promise<TestShop> {
+  const shop = await startShop({
+    projectRoot: process.cwd(),
+    port: 0,
+    data: options.data ?? embeddedCopy(),
+    jwtExpirySeconds: options.jwtExpirySeconds,
+    distDir: options.distDir,
+    siteBuild: options.siteBuild,
+  });
   const url = shop.server.url;
   const make = (key: string, autoRefreshToken = false) =>
     createClient(url, key, { auth: { flowType: 'pkce', persistSession: true, autoRefreshToken, detectSessionInUrl: false, storage: memoryStorage() } });

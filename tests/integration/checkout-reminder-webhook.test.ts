@@ -90,7 +90,7 @@ describe('an expired Stripe session', () => {
     const pageToken = reminder!.text.match(/\/newsletter\/unsubscribe#([\w.-]+)/)?.[1];
     expect(oneClick).toBe(`${t.url}/api/newsletter-unsubscribe?token=${encodeURIComponent(pageToken!)}`);
     const response = await fetch(oneClick, { method: 'POST', body: 'List-Unsubscribe=One-Click' });
-    expect(await response.json()).toEqual({ message: 'You have been unsubscribed. We will send you no more checkout reminders.' });
+    expect(await response.json()).toEqual({ message: 'You have been unsubscribed. We will send you no more checkout reminders or review requests.' });
 
     // A month on, another abandoned checkout: no reminder, as for a reader who left the newsletter.
     await t.shop.backend!.db.exec(`update public.orders set reminder_sent_at = now() - interval '40 days' where id = '${orderId}'`);

@@ -82,11 +82,12 @@ describe('npm run doctor: a well-configured deploy', () => {
       'Customs data',
       'Google Places',
       'Starshipit',
+      'Build hook (reviews)',
       'Sample content',
     ]);
     expect(report.text).toContain(`Pre-flight for ${standIns.urls.site} (CONTEXT=production)`);
-    expect(report.text.split('\n').filter((text) => text.startsWith('✓ '))).toHaveLength(16);
-    expect(report.text).toMatch(/16 passed, 0 failed, 0 warnings, 0 skipped — ready to go live\.$/);
+    expect(report.text.split('\n').filter((text) => text.startsWith('✓ '))).toHaveLength(17);
+    expect(report.text).toMatch(/17 passed, 0 failed, 0 warnings, 0 skipped — ready to go live\.$/);
   });
 
   it('asks each provider as its documentation says: the right path, method and key header', async () => {
@@ -134,6 +135,7 @@ describe('npm run doctor: a well-configured deploy', () => {
         'SHOP_ABN',
         'TURNSTILE_SECRET_KEY',
         'PUBLIC_TURNSTILE_SITE_KEY',
+        'NETLIFY_BUILD_HOOK_URL',
       ].sort(),
     );
     for (const name of REQUIRED_VARIABLES) expect(ENV_VARS).toHaveProperty(name);
@@ -151,7 +153,7 @@ describe('npm run doctor: a misconfigured deploy', () => {
   it('exits 1 and prints ✗ for each failed line with its fix under it', () => {
     expect(report.exitCode).toBe(1);
     expect(report.counts.fail).toBe(13);
-    expect(report.text).toMatch(/3 passed, 13 failed, 0 warnings, 0 skipped — fix each ✗ line, then run the doctor again\.$/);
+    expect(report.text).toMatch(/4 passed, 13 failed, 0 warnings, 0 skipped — fix each ✗ line, then run the doctor again\.$/);
     for (const result of report.results.filter((r) => r.status === 'fail')) {
       expect(report.text).toContain(`✗ ${result.name}: ${result.detail.split('\n')[0]}`);
       expect(report.text).toContain(`    fix: ${result.fix!.split('\n')[0]}`);
@@ -397,6 +399,18 @@ describe('Starshipit', () => {
     expect(noSecret.fix).toContain(`${standIns.urls.site}/api/shipping-webhook`);
     const none = line(await doctor({ ...goodEnv(standIns), STARSHIPIT_API_KEY: '', STARSHIPIT_SUBSCRIPTION_KEY: '' }), 'Starshipit');
     expect(none).toMatchObject({ status: 'skip', detail: 'needs STARSHIPIT_API_KEY and STARSHIPIT_SUBSCRIPTION_KEY (see Optional variables)' });
+  });
+});
+
+describe('Build hook (reviews)', () => {
+  it('unset or not a Netlify build hook: fails, since a published review would never reach the pages', async () => {
+    const good = line(await doctor(goodEnv(standIns)), 'Build hook (reviews)');
+    expect(good.status).toBe('pass');
+    const unset = line(await doctor({ ...goodEnv(standIns), NETLIFY_BUILD_HOOK_URL: '' }), 'Build hook (reviews)');
+    expect(unset).toMatchObject({ status: 'fail', detail: expect.stringContaining('reviews cannot be published') });
+    expect(unset.fix).toContain('Build hooks');
+    const wrong = line(await doctor({ ...goodEnv(standIns), NETLIFY_BUILD_HOOK_URL: 'https://example.com/hook' }), 'Build hook (reviews)');
+    expect(wrong).toMatchObject({ status: 'fail', detail: expect.stringContaining('is not a Netlify build hook') });
   });
 });
 

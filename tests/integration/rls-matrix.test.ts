@@ -44,6 +44,15 @@ const SHOPPERS_AND_STAFF: Caller[] = ['anon', 'shopperA', 'shopperB', 'staff', '
 
 /** Columns added to a table after its row above: read and written as their table's rows are. */
 const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed: Caller[] }>> = {
+  // A review's order, its moderation and its unpublished rows are nobody's to read but the server's.
+  'reviews.order_id': {
+    select: { sql: `select order_id from public.reviews`, allowed: ['service'] },
+    update: { sql: `update public.reviews set order_id = '${ORDER_C}'`, allowed: [] },
+  },
+  'reviews.rejection_note': {
+    select: { sql: `select rejection_note from public.reviews`, allowed: ['service'] },
+    update: { sql: `update public.reviews set rejection_note = 'x'`, allowed: [] },
+  },
   // When the order's payment page closes: its shopper may read it with the order; only the server writes it.
   'orders.checkout_expires_at': {
     select: { sql: `select checkout_expires_at from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
@@ -385,6 +394,32 @@ const TABLES: Record<string, TableRow> = {
     delete: { sql: `delete from public.lookup_counts`, allowed: [] },
     truncate: [],
   },
+  // Review requests, reviews and their history: written only by the review functions (security definer). Anyone
+  // may read a published review's public columns (the build reads them with the anon key); nothing else.
+  review_requests: {
+    select: { sql: `select order_id from public.review_requests`, allowed: ['service'] },
+    insert: { sql: `insert into public.review_requests (order_id, email) values ('${ORDER_C}', 'a@example.com')`, allowed: [] },
+    update: { sql: `update public.review_requests set sent_at = now()`, allowed: [] },
+    delete: { sql: `delete from public.review_requests`, allowed: [] },
+    truncate: [],
+  },
+  reviews: {
+    select: { sql: `select id, rating, body from public.reviews`, allowed: SHOPPERS_AND_STAFF },
+    insert: {
+      sql: `insert into public.reviews (order_id, product_id, rating, title, body, display_name, publish_consent) values ('${ORDER_C}', 'book-10-reasons', 5, 'T', 'B', 'N', true)`,
+      allowed: [],
+    },
+    update: { sql: `update public.reviews set status = 'published', published_at = now()`, allowed: [] },
+    delete: { sql: `delete from public.reviews`, allowed: [] },
+    truncate: [],
+  },
+  review_history: {
+    select: { sql: `select id from public.review_history`, allowed: ['service'] },
+    insert: { sql: `insert into public.review_history (review_id, action, actor, rating, title, body, display_name) select id, 'edited', 'x', 1, 'T', 'B', 'N' from public.reviews`, allowed: [] },
+    update: { sql: `update public.review_history set note = 'x'`, allowed: [] },
+    delete: { sql: `delete from public.review_history`, allowed: [] },
+    truncate: [],
+  },
   // Written only by the unsubscribe functions (security definer); the service role may read who opted out.
   marketing_opt_outs: {
     select: { sql: `select email from public.marketing_opt_outs`, allowed: ['service'] },
@@ -448,6 +483,13 @@ const SERVICE_FUNCTIONS = [
   'invoice_set_ship_before_payment',
   'invoice_reminded',
   'invoice_begin_credit',
+  'claim_review_requests',
+  'review_requests_sent',
+  'release_review_requests',
+  'review_form',
+  'review_submit',
+  'review_moderate',
+  'review_reply',
 ];
 const STAFF_FUNCTIONS = [
   'require_staff',
@@ -476,6 +518,8 @@ const STAFF_FUNCTIONS = [
   'admin_list_invoices',
   'admin_get_invoice',
   'admin_list_quotes',
+  'admin_list_reviews',
+  'admin_review_counts',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -571,6 +615,10 @@ const FIXTURES = `
   insert into public.invoices (id, created_by, organisation, contact_name, email, address, terms_days, shipping_kind, shipping_name, shipping_amount, subtotal, total, gst)
     values ('${INVOICE}', 'publisher@example.com', 'St Mary''s School', 'Ann', 'office@example.com', '{"line1": "1 School Rd", "country": "AU"}', 30, 'rate_card', 'AU Standard Courier', 0, 360, 360, 32.73);
   insert into public.invoice_lines (invoice_id, product_id, title, quantity, list_unit_price, unit_price, position) values ('${INVOICE}', 'rosary-kit', 'Rosary Kit', 30, 12, 12, 1);
+  insert into public.review_requests (order_id, email, sent_at) values ('${ORDER_A}', 'a@example.com', now());
+  insert into public.reviews (order_id, product_id, rating, title, body, display_name, publish_consent, status, published_at)
+    values ('${ORDER_A}', 'book-10-reasons', 5, 'Loved it', 'Read every night', 'Ann A.', true, 'published', now());
+  insert into public.review_history (review_id, action, actor, rating, title, body, display_name) select id, 'submitted', 'buyer', 5, 'Loved it', 'Read every night', 'Ann A.' from public.reviews;
 `;
 
 /** Thrown to leave a transaction rolled back, carrying what was read inside it. */
@@ -722,11 +770,20 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_list_invoices('all')`,
       `select public.admin_get_invoice('${INVOICE}')`,
       `select public.admin_list_quotes('new')`,
+      `select public.admin_list_reviews()`,
+      `select public.admin_review_counts()`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [
       ...['fulfil_order', 'cancel_unpaid_order', 'claim_confirmation_email', 'claim_refund_email', 'claim_shipping_email', 'claim_publisher_notice'].map((fn) => `select public.${fn}('${ORDER_A}')`),
       `select public.claim_checkout_reminder('${ORDER_A}', 30)`,
+      `select public.claim_review_requests(3, 10, 5)`,
+      `select public.review_requests_sent(array['${ORDER_C}'::uuid])`,
+      `select public.release_review_requests(array['${ORDER_C}'::uuid])`,
+      `select public.review_form('${ORDER_A}')`,
+      `select public.review_submit('${ORDER_A}', 'book-10-reasons', 4, 'Forged', 'Forged', 'X', true)`,
+      `select public.review_moderate((select id from public.reviews limit 1), 'reject', 'x', 'x')`,
+      `select public.review_reply((select id from public.reviews limit 1), 'Thank you', 'x')`,
       `select public.record_refund('${ORDER_A}', 're_forged')`,
       `select public.link_checkout_session('${ORDER_A}', 'cs_forged', now() + interval '1 day', 'https://example.com/pay')`,
       `select public.ship_order('${ORDER_A}', '33ABC1234567', 'Australia Post', 'x')`,

@@ -7,6 +7,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkAustraliaPost, checkAustraliaPostInternational } from './checks/australia-post';
+import { checkBuildHook } from './checks/build-hook';
 import { checkCustomsData } from './checks/customs-data';
 import { checkGooglePlaces } from './checks/google-places';
 import { checkResend } from './checks/resend';
@@ -39,6 +40,7 @@ export const CHECKS: readonly Check[] = [
   checkCustomsData,
   checkGooglePlaces,
   checkStarshipit,
+  checkBuildHook,
   checkSampleContent,
 ];
 

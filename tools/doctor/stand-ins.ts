@@ -284,6 +284,7 @@ export function goodEnv(standIns: DoctorStandIns): Record<string, string> {
     STARSHIPIT_SUBSCRIPTION_KEY: DOCTOR_KEYS.starshipitSubscription,
     STARSHIPIT_WEBHOOK_SECRET: 'doctor-starshipit-webhook-secret',
     DOCTOR_STARSHIPIT_API_URL: urls.starshipit,
+    NETLIFY_BUILD_HOOK_URL: 'https://api.netlify.com/build_hooks/5f2a0c1e9d3b4a6f8e7d1c2b',
   };
 }
 

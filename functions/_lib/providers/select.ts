@@ -28,6 +28,7 @@ import { createNetlifyPurge } from './netlify-purge';
 import { createLocalShipping } from './local-shipping';
 import type { ShippingPlatform } from './shipping-platform';
 import { createStarshipit } from './starshipit';
+import { createNetlifyBuildHook, localSiteBuilds, type SiteBuilds } from './site-builds';
 
 const warned = new Set<string>();
 function warnOnce(key: string, message: string): void {
@@ -173,5 +174,21 @@ export function selectShippingPlatform(env: ServerEnv): ShippingPlatform | null 
   }
   if (localStandInsAllowed(env)) return createLocalShipping({ webhookSecret: env.STARSHIPIT_WEBHOOK_SECRET });
   warnOnce('shipping-platform', `[providers] ${SHIPPING_PLATFORM_NOT_SET_UP}`);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Rebuilding the site, so a published review reaches its pages.
+
+export const SITE_BUILDS_NOT_SET_UP =
+  'Reviews cannot be published on this site yet: NETLIFY_BUILD_HOOK_URL is not set, so the pages could not be rebuilt to show them. Add a build hook in Netlify and set it for the functions.';
+
+/**
+ * The Netlify build hook when NETLIFY_BUILD_HOOK_URL is set; the local server's own rebuild on the local server;
+ * anywhere else none, and publishing is refused (a published review the pages never show would be a false promise).
+ */
+export function selectSiteBuilds(env: ServerEnv): SiteBuilds | null {
+  if (env.NETLIFY_BUILD_HOOK_URL) return createNetlifyBuildHook({ hookUrl: env.NETLIFY_BUILD_HOOK_URL });
+  if (localStandInsAllowed(env)) return localSiteBuilds;
   return null;
 }

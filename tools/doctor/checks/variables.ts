@@ -22,8 +22,11 @@ export const OPTIONAL_VARIABLES = {
 /** Set only to point the functions at a stand-in; a real deploy leaves it unset. */
 export const TESTING_ONLY_VARIABLES = ['STRIPE_API_BASE_URL', 'STARSHIPIT_API_BASE_URL'] as const satisfies readonly EnvVarName[];
 
+/** Settings with a default the shop uses when unset: neither required nor worth a warning. */
+export const DEFAULTED_VARIABLES = ['REVIEW_REQUEST_DELAY_DAYS'] as const satisfies readonly EnvVarName[];
+
 export const REQUIRED_VARIABLES: readonly EnvVarName[] = (Object.keys(ENV_VARS) as EnvVarName[]).filter(
-  (name) => !(name in OPTIONAL_VARIABLES) && !(TESTING_ONLY_VARIABLES as readonly string[]).includes(name),
+  (name) => !(name in OPTIONAL_VARIABLES) && ![...TESTING_ONLY_VARIABLES, ...DEFAULTED_VARIABLES].includes(name as never),
 );
 
 /** Which Netlify scope a variable needs: what the build writes into pages, or what the functions read. */

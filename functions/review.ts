@@ -1,0 +1,85 @@
+/**
+ * POST /api/review — the review form of a review request's link (no sign-in: the signed link names the order).
+ * `{ action: 'read', token }` answers the order's books with the buyer's reviews so far; `{ action: 'save', token,
+ * productId, review }` saves one book's review (new, or a change until it is published). A link the shop did not
+ * sign, or altered by a character, is refused (400); an expired one says so (410); a review the form would refuse
+ * is refused field by field (400 { error, fields }).
+ */
+import { readServerEnv } from '../src/config/env';
+import { REVIEW_MESSAGES, reviewFormAnswer, reviewRequestBody, shortDisplayName } from '../src/features/reviews/contract';
+import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { readReviewLink } from './_lib/review-links';
+import { serviceClient } from './_lib/supabase-admin';
+import { z } from 'zod';
+
+const formRow = z.object({
+  number: z.string(),
+  buyer_name: z.string().nullable(),
+  customer_name: z.string(),
+  books: z.array(
+    z.object({
+      product_id: z.string(),
+      title: z.string(),
+      review: z.object({ rating: z.number(), title: z.string(), body: z.string(), display_name: z.string(), status: z.enum(['new', 'published', 'rejected']) }).nullable(),
+    }),
+  ),
+});
+
+const SAVED = {
+  saved: 'Thank you! Your review is with the publisher, who reads every review before it goes on the site.',
+  updated: 'Your changes are saved. The publisher reads every review before it goes on the site.',
+  unchanged: 'Your review is saved; nothing had changed.',
+} as const;
+
+export default handle(async (request) => {
+  if (request.method !== 'POST') return problem(405, 'Use POST.');
+  const parsed = await readJsonBody(request, reviewRequestBody);
+  if ('response' in parsed) return parsed.response;
+  const body = parsed.data;
+  const env = readServerEnv();
+  const link = await readReviewLink(env, body.token);
+  if (link.status === 'expired') return problem(410, REVIEW_MESSAGES.linkExpired);
+  if (link.status !== 'ok') return problem(400, REVIEW_MESSAGES.linkNotValid);
+  const db = serviceClient(env);
+
+  if (body.action === 'read') {
+    const { data, error } = await db.rpc('review_form', { p_order_id: link.orderId });
+    if (error) throw error;
+    if (!data) return problem(404, REVIEW_MESSAGES.linkNotValid);
+    const row = formRow.parse(data);
+    return json(
+      reviewFormAnswer.parse({
+        number: row.number,
+        displayName: shortDisplayName(row.buyer_name ?? row.customer_name),
+        books: row.books.map((b) => ({
+          productId: b.product_id,
+          title: b.title,
+          review: b.review && { rating: b.review.rating, title: b.review.title, body: b.review.body, displayName: b.review.display_name, status: b.review.status },
+        })),
+      }),
+    );
+  }
+
+  const { review } = body;
+  const { data, error } = await db.rpc('review_submit', {
+    p_order_id: link.orderId,
+    p_product_id: body.productId,
+    p_rating: review.rating,
+    p_title: review.title,
+    p_body: review.body,
+    p_display_name: review.displayName,
+    p_consent: review.consent,
+  });
+  if (error) {
+    // The database's own limits back the form's: a value past one is the visitor's to fix, not a server fault.
+    if (error.code === '23514') return problem(400, 'Please check your review: one of its fields is too long or empty.');
+    throw error;
+  }
+  const outcome = z.enum(['saved', 'updated', 'unchanged', 'published', 'not_asked', 'not_in_order']).parse(data);
+  if (outcome === 'published') return problem(409, REVIEW_MESSAGES.published);
+  if (outcome === 'not_asked') return problem(404, REVIEW_MESSAGES.linkNotValid);
+  if (outcome === 'not_in_order') return problem(400, 'That book is not in this order. Please review a book from the list.');
+  return json({ outcome, message: SAVED[outcome] });
+});
+
+export const config: FunctionConfig = { path: '/api/review', method: ['POST'], rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] } };

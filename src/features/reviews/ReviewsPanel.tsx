@@ -1,0 +1,129 @@
+/**
+ * /admin#reviews: buyers' reviews, new ones first, each with its order, stars and words; Publish, Reject (with a
+ * note kept for the publisher) and a public reply shown under the published review. Nothing reaches the site
+ * until it is published; every change is in the review's history. Above the list: how many orders were asked,
+ * answered, how many reviews are published, and their average.
+ */
+import { useId, useState } from 'react';
+import { LoadState, toastOutcome, useLoad } from '@/features/admin/use-load';
+import { formatDateTime } from '@/lib/format';
+import { BEST_RATING, ratingText } from '@/lib/reviews';
+import { listReviews, type ReviewCounts, type ReviewRow, reviewCounts, runReviewAction } from './admin-api';
+import { REVIEW_LIMITS } from './contract';
+
+const BADGE: Record<ReviewRow['status'], string> = {
+  new: 'bg-amber-100 text-amber-950',
+  published: 'bg-emerald-100 text-emerald-900',
+  rejected: 'bg-slate-100 text-slate-800',
+};
+
+const load = () => Promise.all([listReviews(), reviewCounts()]);
+const stars = (rating: number) => '★'.repeat(rating) + '☆'.repeat(BEST_RATING - rating);
+
+function summary(c: ReviewCounts): string {
+  const average = c.average === null ? '' : ` · average ${c.average} out of ${BEST_RATING}`;
+  return `${c.asked} asked · ${c.answered} answered · ${c.published} published${average}`;
+}
+
+export function ReviewsPanel() {
+  const { state, reload } = useLoad(load);
+  return (
+    <section aria-labelledby="reviews-admin-heading">
+      <h2 id="reviews-admin-heading" className="text-2xl font-bold">
+        Reviews
+      </h2>
+      <LoadState state={state} what="reviews" />
+      {state.status === 'ready' && (
+        <>
+          <p className="mt-3 font-semibold">{summary(state.data[1])}</p>
+          {state.data[0].length === 0 ? (
+            <p className="mt-4 text-slate-700">No reviews yet. Buyers are asked for one after their order is delivered.</p>
+          ) : (
+            <ul className="mt-4 space-y-4" aria-label="Reviews, new first">
+              {state.data[0].map((review) => (
+                <ReviewItem key={review.id} review={review} onChanged={reload} />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function ReviewItem({ review, onChanged }: { review: ReviewRow; onChanged: () => void }) {
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState('');
+  const [reply, setReply] = useState(review.reply ?? '');
+  const act = async (action: Parameters<typeof runReviewAction>[0]) => {
+    setBusy(true);
+    if (await toastOutcome(() => runReviewAction(action), 'The change failed.')) onChanged();
+    setBusy(false);
+  };
+  return (
+    <li className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={`${id}-title`} className="min-w-0 break-words text-lg font-bold">
+          {review.title}
+        </h3>
+        <span className={`inline-block rounded-full px-2 text-sm font-semibold ${BADGE[review.status]}`}>{review.status}</span>
+      </div>
+      <p className="text-sm text-slate-700">
+        <a className="font-semibold text-navy underline" href={`#order/${review.order_id}`}>
+          Order {review.order_number}
+        </a>{' '}
+        · {review.book_title} · {review.display_name} · {formatDateTime(review.updated_at)}
+      </p>
+      <p className="mt-2 text-gold-dark">
+        <span aria-hidden="true">{stars(review.rating)}</span>
+        <span className="sr-only">{ratingText(review.rating)}</span>
+      </p>
+      <p className="mt-1 whitespace-pre-line break-words">{review.body}</p>
+      {review.rejection_note && <p className="mt-2 text-sm text-slate-700">Rejected: {review.rejection_note}</p>}
+      <div className="mt-3 flex flex-wrap items-end gap-2">
+        {review.status !== 'published' && (
+          <button type="button" className="btn-primary" disabled={busy} onClick={() => act({ action: 'publish', reviewId: review.id })}>
+            Publish<span className="sr-only"> {review.title}</span>
+          </button>
+        )}
+        {review.status !== 'rejected' && (
+          <>
+            <div className="min-w-48 flex-1">
+              <label htmlFor={`${id}-note`} className="label">
+                Note for rejecting (kept for you, not shown)
+              </label>
+              <input id={`${id}-note`} className="field" maxLength={REVIEW_LIMITS.noteMax} value={note} onChange={(e) => setNote(e.target.value)} />
+            </div>
+            <button type="button" className="btn-secondary" disabled={busy} onClick={() => act({ action: 'reject', reviewId: review.id, note })}>
+              Reject<span className="sr-only"> {review.title}</span>
+            </button>
+          </>
+        )}
+      </div>
+      <div className="mt-3">
+        <label htmlFor={`${id}-reply`} className="label">
+          Public reply (shown under the published review)
+        </label>
+        <textarea id={`${id}-reply`} className="field min-h-20" maxLength={REVIEW_LIMITS.replyMax} value={reply} onChange={(e) => setReply(e.target.value)} />
+        <button type="button" className="btn-secondary mt-2" disabled={busy || reply.trim() === (review.reply ?? '')} onClick={() => act({ action: 'reply', reviewId: review.id, reply })}>
+          {reply.trim() === '' && review.reply ? 'Remove reply' : 'Save reply'}
+        </button>
+      </div>
+      {review.history.length > 0 && (
+        <details className="mt-3 text-sm">
+          <summary className="cursor-pointer font-semibold">History ({review.history.length})</summary>
+          <ol className="mt-2 space-y-1">
+            {review.history.map((h) => (
+              <li key={`${h.at}-${h.action}`}>
+                {formatDateTime(h.at)} · {h.action} by {h.actor}
+                {h.action === 'edited' && ` · before: ${h.rating}★ “${h.title}”: ${h.body}`}
+                {h.note && ` · ${h.note}`}
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * What the review form, its function (/api/review) and the back office agree on: the limits of a review (the
+ * database's constraints hold the same ones), the form's body, the answers, and the words both sides show.
+ */
+import { z } from 'zod';
+
+export const REVIEWS = {
+  /** The page a review request's link opens; the signed token rides in the fragment, never in a server log. */
+  formPath: '/review',
+  /** How long a review request's link works. */
+  linkValidDays: 60,
+  /** An order shipped without tracking events counts as delivered this many days after it was shipped. */
+  untrackedDeliveryDays: 10,
+  /** REVIEW_REQUEST_DELAY_DAYS when unset: days after delivery before the buyer is asked. */
+  defaultDelayDays: 3,
+  /** Requests one scheduled run sends at most. */
+  batchSize: 50,
+} as const;
+
+export const REVIEW_LIMITS = { titleMax: 80, bodyMax: 2000, nameMax: 40, replyMax: 1000, noteMax: 500 } as const;
+
+export const REVIEW_MESSAGES = {
+  rating: 'Please choose from 1 to 5 stars.',
+  title: 'Please give your review a short title.',
+  titleLong: `A title can be at most ${REVIEW_LIMITS.titleMax} characters.`,
+  body: 'Please write your review.',
+  bodyLong: `A review can be at most ${REVIEW_LIMITS.bodyMax.toLocaleString('en-AU')} characters.`,
+  name: 'Please enter the name to show with your review.',
+  nameLong: `The name to show can be at most ${REVIEW_LIMITS.nameMax} characters.`,
+  consent: 'Please tick the box to let us publish your review.',
+  linkNotValid: 'This review link is not valid. Please use the link in your email from us, or reply to that email and we will help.',
+  linkExpired: 'This review link has expired. Reply to the email it came in and we will send you a new one.',
+  published: 'This review is published, so it can no longer be changed. Thank you!',
+} as const;
+
+const noControl = (value: string) => !/[\p{Cc}]/u.test(value);
+
+/** One review as the buyer writes it: the form checks it field by field, the function again, the database once more. */
+export const reviewFields = z.object({
+  rating: z.coerce.number({ error: REVIEW_MESSAGES.rating }).int(REVIEW_MESSAGES.rating).min(1, REVIEW_MESSAGES.rating).max(5, REVIEW_MESSAGES.rating),
+  title: z.string().trim().min(1, REVIEW_MESSAGES.title).max(REVIEW_LIMITS.titleMax, REVIEW_MESSAGES.titleLong).refine(noControl, REVIEW_MESSAGES.title),
+  body: z.string().trim().min(1, REVIEW_MESSAGES.body).max(REVIEW_LIMITS.bodyMax, REVIEW_MESSAGES.bodyLong),
+  displayName: z.string().trim().min(1, REVIEW_MESSAGES.name).max(REVIEW_LIMITS.nameMax, REVIEW_MESSAGES.nameLong).refine(noControl, REVIEW_MESSAGES.name),
+  consent: z.literal(true, { error: REVIEW_MESSAGES.consent }),
+});
+export type ReviewFields = z.infer<typeof reviewFields>;
+
+const token = z.string().trim().min(1, REVIEW_MESSAGES.linkNotValid).max(2000, REVIEW_MESSAGES.linkNotValid);
+
+/** The body of /api/review: read the form of the link's order, or save one book's review. */
+export const reviewRequestBody = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('read'), token }),
+  z.object({ action: z.literal('save'), token, productId: z.string().trim().min(1).max(100), review: reviewFields }),
+]);
+
+export const reviewStatus = z.enum(['new', 'published', 'rejected']);
+
+/** What /api/review answers to `read`: the order and each of its books with the buyer's review so far. */
+export const reviewFormAnswer = z.object({
+  number: z.string(),
+  displayName: z.string(),
+  books: z.array(
+    z.object({
+      productId: z.string(),
+      title: z.string(),
+      review: z.object({ rating: z.number(), title: z.string(), body: z.string(), displayName: z.string(), status: reviewStatus }).nullable(),
+    }),
+  ),
+});
+export type ReviewFormAnswer = z.infer<typeof reviewFormAnswer>;
+
+/**
+ * The name a review is shown with unless the buyer changes it: the first name and the first letter of the last
+ * ("Mary Anne Smith" → "Mary S."), so a buyer is not named in full by default.
+ */
+export function shortDisplayName(fullName: string | null | undefined): string {
+  const words = (fullName ?? '').trim().split(/\s+/).filter(Boolean);
+  const first = words[0];
+  if (!first || /^guest$/i.test(first)) return '';
+  const last = words.length > 1 ? words.at(-1) : undefined;
+  return (last ? `${first} ${last[0]!.toLocaleUpperCase('en-AU')}.` : first).slice(0, REVIEW_LIMITS.nameMax);
+}
+
+/** The back office's actions on a review, through /api/admin-reviews. */
+export const reviewActionBody = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('publish'), reviewId: z.uuid('reviewId must be a review id') }),
+  z.object({
+    action: z.literal('reject'),
+    reviewId: z.uuid('reviewId must be a review id'),
+    note: z.string().trim().max(REVIEW_LIMITS.noteMax, `A note can be at most ${REVIEW_LIMITS.noteMax} characters.`),
+  }),
+  z.object({
+    action: z.literal('reply'),
+    reviewId: z.uuid('reviewId must be a review id'),
+    reply: z.string().trim().max(REVIEW_LIMITS.replyMax, `A reply can be at most ${REVIEW_LIMITS.replyMax} characters.`),
+  }),
+]);
+export type ReviewAction = z.infer<typeof reviewActionBody>;
