@@ -385,6 +385,34 @@ const TABLES: Record<string, TableRow> = {
     delete: { sql: `delete from public.lookup_counts`, allowed: [] },
     truncate: [],
   },
+  // The Xero connection: its sealed refresh token is read and renewed by the server functions alone; staff see its
+  // state through admin_xero_status. The one row exists from the migration: nobody adds or removes one.
+  xero_connection: {
+    select: { sql: `select tenant_id from public.xero_connection`, allowed: ['service'] },
+    insert: { sql: `insert into public.xero_connection (id) values (true) on conflict do nothing`, allowed: [] },
+    update: { sql: `update public.xero_connection set renewal_reason = 'Xero refused the refresh token.'`, allowed: ['service'] },
+    delete: { sql: `delete from public.xero_connection`, allowed: [] },
+    truncate: [],
+  },
+  // The ledger of what was posted to Xero: written only by xero_claim and xero_settle; the server reads it.
+  xero_postings: {
+    select: { sql: `select key from public.xero_postings`, allowed: ['service'] },
+    insert: {
+      sql: `insert into public.xero_postings (key, kind, order_id, occurred_at, status, xero_id, posted_at) values ('sale:${ORDER_C}', 'sale', '${ORDER_C}', now(), 'posted', 'inv-2', now())`,
+      allowed: [],
+    },
+    update: { sql: `update public.xero_postings set xero_id = 'other'`, allowed: [] },
+    delete: { sql: `delete from public.xero_postings`, allowed: [] },
+    truncate: [],
+  },
+  // Each run of the sync, written by the server functions; staff see the last through admin_xero_status.
+  xero_syncs: {
+    select: { sql: `select id from public.xero_syncs`, allowed: ['service'] },
+    insert: { sql: `insert into public.xero_syncs (trigger) values ('staff')`, allowed: ['service'] },
+    update: { sql: `update public.xero_syncs set posted = 1`, allowed: ['service'] },
+    delete: { sql: `delete from public.xero_syncs`, allowed: [] },
+    truncate: [],
+  },
   // Written only by the unsubscribe functions (security definer); the service role may read who opted out.
   marketing_opt_outs: {
     select: { sql: `select email from public.marketing_opt_outs`, allowed: ['service'] },
@@ -448,6 +476,8 @@ const SERVICE_FUNCTIONS = [
   'invoice_set_ship_before_payment',
   'invoice_reminded',
   'invoice_begin_credit',
+  'xero_claim',
+  'xero_settle',
 ];
 const STAFF_FUNCTIONS = [
   'require_staff',
@@ -476,6 +506,7 @@ const STAFF_FUNCTIONS = [
   'admin_list_invoices',
   'admin_get_invoice',
   'admin_list_quotes',
+  'admin_xero_status',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -536,6 +567,9 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   invoice_row: [],
   order_items_cart_limit: [],
   quantity_prices_stay_valid: [],
+  // What waits for Xero and one document's content: called only from inside xero_claim and admin_xero_status.
+  xero_waiting: [],
+  xero_document: [],
 };
 
 const FIXTURES = `
@@ -571,6 +605,8 @@ const FIXTURES = `
   insert into public.invoices (id, created_by, organisation, contact_name, email, address, terms_days, shipping_kind, shipping_name, shipping_amount, subtotal, total, gst)
     values ('${INVOICE}', 'publisher@example.com', 'St Mary''s School', 'Ann', 'office@example.com', '{"line1": "1 School Rd", "country": "AU"}', 30, 'rate_card', 'AU Standard Courier', 0, 360, 360, 32.73);
   insert into public.invoice_lines (invoice_id, product_id, title, quantity, list_unit_price, unit_price, position) values ('${INVOICE}', 'rosary-kit', 'Rosary Kit', 30, 12, 12, 1);
+  insert into public.xero_postings (key, kind, order_id, occurred_at, status, xero_id, posted_at) values ('sale:${ORDER_A}', 'sale', '${ORDER_A}', now(), 'posted', 'inv-1', now());
+  insert into public.xero_syncs (trigger) values ('schedule');
 `;
 
 /** Thrown to leave a transaction rolled back, carrying what was read inside it. */
