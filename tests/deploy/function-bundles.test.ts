@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { zipFunctions } from '@netlify/zip-it-and-ship-it';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FunctionConfig, FunctionHandler } from '../../functions/_lib/http';
+import type { FunctionConfig, FunctionHandler, ScheduledFunctionConfig } from '../../functions/_lib/http';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 const sourceNames = readdirSync('functions')
@@ -48,13 +48,18 @@ const call = async (name: string, body: unknown) => {
 };
 
 describe('the deploy bundles', () => {
-  it('every function is bundled as a modern (Request → Response) function with its path', async () => {
+  it('every function is bundled as a modern (Request → Response) function with its path or its schedule', async () => {
     expect(results.map((r) => r.name).sort()).toEqual([...sourceNames].sort());
     for (const result of results) {
       expect(result.runtimeAPIVersion, result.name).toBe(2);
-      const source = (await import(`../../functions/${result.name}.ts`)) as { config: FunctionConfig };
-      // Netlify's bundler reads each function's in-source config (its path) from the bundle.
-      expect((result.config as { path?: string[] }).path, result.name).toEqual([source.config.path]);
+      const source = (await import(`../../functions/${result.name}.ts`)) as { config: Partial<FunctionConfig & ScheduledFunctionConfig> };
+      // Netlify's bundler reads each function's in-source config from the bundle: its path, or its schedule (and then no path).
+      if (source.config.schedule) {
+        expect((result as { schedule?: string }).schedule, result.name).toBe(source.config.schedule);
+        expect((result.config as { path?: string[] }).path, result.name).toBeUndefined();
+      } else {
+        expect((result.config as { path?: string[] }).path, result.name).toEqual([source.config.path]);
+      }
     }
   });
 

@@ -28,6 +28,9 @@ import { createNetlifyPurge } from './netlify-purge';
 import { createLocalShipping } from './local-shipping';
 import type { ShippingPlatform } from './shipping-platform';
 import { createStarshipit } from './starshipit';
+import type { AccountingProvider } from './accounting';
+import { createLocalXero } from './local-xero';
+import { createXero } from './xero';
 
 const warned = new Set<string>();
 function warnOnce(key: string, message: string): void {
@@ -173,5 +176,23 @@ export function selectShippingPlatform(env: ServerEnv): ShippingPlatform | null 
   }
   if (localStandInsAllowed(env)) return createLocalShipping({ webhookSecret: env.STARSHIPIT_WEBHOOK_SECRET });
   warnOnce('shipping-platform', `[providers] ${SHIPPING_PLATFORM_NOT_SET_UP}`);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The books: Xero.
+
+export const ACCOUNTING_NOT_SET_UP = 'Xero is not set up for this site (XERO_CLIENT_ID, XERO_CLIENT_SECRET and XERO_TOKEN_KEY): nothing is posted to the books. See docs/deploy.md.';
+
+/**
+ * Xero when XERO_CLIENT_ID and XERO_CLIENT_SECRET are set; the local TEST organisation on the local server; anywhere
+ * else null (logged once): nothing is posted, and the back office and the doctor say so.
+ */
+export function selectAccounting(env: ServerEnv): AccountingProvider | null {
+  if (env.XERO_CLIENT_ID && env.XERO_CLIENT_SECRET) {
+    return createXero({ clientId: env.XERO_CLIENT_ID, clientSecret: env.XERO_CLIENT_SECRET, baseUrl: env.XERO_API_BASE_URL, identityUrl: env.XERO_IDENTITY_URL });
+  }
+  if (localStandInsAllowed(env)) return createLocalXero();
+  warnOnce('accounting', `[providers] ${ACCOUNTING_NOT_SET_UP}`);
   return null;
 }
