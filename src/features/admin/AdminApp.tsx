@@ -1,7 +1,7 @@
 /**
  * /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #sales,
  * #customers, #customer/<email>, #quotes, #quote/<id>, #invoices, #invoice/<id> or #invoice/new, #stock, #codes,
- * #messages, #subscribers, #newsletter); a list's view, search and pages loaded follow a `?` (route.ts).
+ * #messages, #subscribers, #newsletter, #accounts); a list's view, search and pages loaded follow a `?` (route.ts).
  */
 import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
@@ -22,9 +22,10 @@ const QuoteDetail = lazy(() => import('./QuotesPanel').then((m) => ({ default: m
 const InvoicesPanel = lazy(() => import('./InvoicesPanel').then((m) => ({ default: m.InvoicesPanel })));
 const InvoicePage = lazy(() => import('./InvoiceEditor').then((m) => ({ default: m.InvoicePage })));
 const NewsletterPanel = lazy(() => import('./NewsletterPanel').then((m) => ({ default: m.NewsletterPanel })));
+const AccountsPanel = lazy(() => import('@/features/accounting/AccountsPanel').then((m) => ({ default: m.AccountsPanel })));
 
 // Each section's tab says its name: 'orders' is Orders.
-const SECTIONS = ['orders', 'sales', 'customers', 'quotes', 'invoices', 'stock', 'codes', 'messages', 'subscribers', 'newsletter'].map((id) => ({
+const SECTIONS = ['orders', 'sales', 'customers', 'quotes', 'invoices', 'stock', 'codes', 'messages', 'subscribers', 'newsletter', 'accounts'].map((id) => ({
   id,
   label: `${id[0]?.toUpperCase()}${id.slice(1)}`,
 }));
@@ -66,6 +67,7 @@ function Section({ hash }: { hash: string }) {
   if (path === 'messages') return <MessagesPanel />;
   if (path === 'subscribers') return <SubscribersPanel />;
   if (path === 'newsletter') return <NewsletterPanel />;
+  if (path === 'accounts') return <AccountsPanel params={params} />;
   return <OrdersPanel params={path === 'orders' ? params : new URLSearchParams()} />;
 }
 
