@@ -16,7 +16,7 @@ import { startTestShop } from '../helpers/shop';
 const count = Number(process.argv[2] ?? 1000);
 const file = join(mkdtempSync(join(tmpdir(), 'xero-load-')), 'xero.jsonl');
 process.env.LOCAL_SCHEDULES = 'off';
-const t = await startTestShop();
+const t = await startTestShop({ data: 'memory' });
 try {
   await t.shop.backend!.db.exec(`
     insert into public.orders (id, customer_email, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at)

@@ -18,6 +18,7 @@ import { checkStripeWebhook } from './checks/stripe-webhook';
 import { checkSupabaseAuth } from './checks/supabase-auth';
 import { checkTurnstile } from './checks/turnstile';
 import { checkVariables } from './checks/variables';
+import { checkXero } from './checks/xero';
 import { createRequester } from './http';
 import type { Check, CheckResult, CheckStatus, DoctorContext, ProviderEndpoints } from './types';
 
@@ -39,6 +40,7 @@ export const CHECKS: readonly Check[] = [
   checkCustomsData,
   checkGooglePlaces,
   checkStarshipit,
+  checkXero,
   checkSampleContent,
 ];
 

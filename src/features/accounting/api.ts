@@ -1,8 +1,9 @@
 /**
  * The Accounts section's calls: the state read with the staff member's own token (admin_xero_status), and the two
- * actions through /api/admin-xero. Kept apart from the back office's other calls.
+ * actions through /api/admin-xero (as the back office's other staff actions are posted).
  */
 import * as z from 'zod/mini';
+import { postAsStaff } from '@/features/admin/api';
 import { getSupabase } from '@/lib/supabase/client';
 import type { XeroStatus } from './contract';
 
@@ -24,27 +25,15 @@ export async function readXeroStatus(): Promise<XeroStatus> {
   return statusSchema.parse(data);
 }
 
-async function post(body: { action: 'sync' | 'connect' }): Promise<Record<string, unknown>> {
-  const { data } = await (await getSupabase()).auth.getSession();
-  const response = await fetch('/api/admin-xero', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${data.session?.access_token ?? ''}` },
-    body: JSON.stringify(body),
-  });
-  const answer = z.catch(z.record(z.string(), z.unknown()), {}).parse(await response.json().catch(() => ({})));
-  if (!response.ok) throw new Error(typeof answer.error === 'string' ? answer.error : 'Something went wrong on our side. Please try again in a moment.');
-  return answer;
-}
-
 /** Posts what is new at once; resolves to the sentence saying what was posted. */
 export async function syncNow(): Promise<string> {
-  const answer = await post({ action: 'sync' });
+  const answer = await postAsStaff('/api/admin-xero', { action: 'sync' });
   return typeof answer.message === 'string' ? answer.message : 'Done.';
 }
 
 /** The address of Xero's consent screen for this Connect press. */
 export async function connectUrl(): Promise<string> {
-  const answer = await post({ action: 'connect' });
+  const answer = await postAsStaff('/api/admin-xero', { action: 'connect' });
   if (typeof answer.url !== 'string') throw new Error('Xero’s page could not be opened. Please try again.');
   return answer.url;
 }
