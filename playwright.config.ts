@@ -55,6 +55,7 @@ export default defineConfig({
         LOCAL_CDN_CACHE: 'off',
         LOCAL_OUTBOX_FILE: 'test-results/outbox.jsonl',
         LOCAL_SHIPPING_FILE: 'test-results/shipping-platform.jsonl',
+        LOCAL_XERO_FILE: 'test-results/xero.jsonl',
         ...(process.env.LOCAL_DIST_DIR && { LOCAL_DIST_DIR: process.env.LOCAL_DIST_DIR }),
       },
       reuseExistingServer: false,

@@ -62,6 +62,24 @@ export const ENV_VARS = {
   NETLIFY_BUILD_HOOK_URL: server(
     'A build hook of the site (Netlify: Site configuration > Build & deploy > Build hooks): publishing a review in /admin calls it, so the rebuilt pages show the review. Required in a deploy to show new reviews. Unset locally: the local server rebuilds dist/ itself.',
   ),
+  XERO_CLIENT_ID: server(
+    "The Xero app's client id (developer.xero.com > My Apps, a Web app whose redirect URI is <site>/api/xero-callback). With the secret and XERO_TOKEN_KEY, /admin > Accounts connects the shop to Xero. Unset locally: the TEST organisation.",
+  ),
+  XERO_CLIENT_SECRET: server("The Xero app's client secret."),
+  XERO_TOKEN_KEY: server(
+    'The key that seals the Xero refresh token in the database (AES-256-GCM): 32 random bytes in base64 (openssl rand -base64 32). Changing it means connecting to Xero again. Unset locally: a fixed local key.',
+  ),
+  XERO_START_DATE: server('The first day (yyyy-mm-dd, Sydney) whose sales are posted to Xero when it is connected; earlier months were imported by hand. Unset: the day of connecting.'),
+  XERO_SALES_ACCOUNT: server("Optional: the Xero account code of book sales and refunds. Unset: 200 (Sales, Xero's Australian default)."),
+  XERO_SHIPPING_ACCOUNT: server('Optional: the Xero account code of shipping charged. Unset: 200 (Sales).'),
+  XERO_CLEARING_ACCOUNT: server(
+    'Optional: the code of the Xero bank account that stands for the Stripe balance (sales paid in, refunds paid out). Unset: STRIPE, a bank account to add in Xero with that code.',
+  ),
+  XERO_TAX_TYPE: server('Optional: the Xero tax type of sales in Australia. Unset: OUTPUT (GST on Income).'),
+  XERO_EXPORT_TAX_TYPE: server('Optional: the Xero tax type of sales abroad. Unset: EXEMPTEXPORT (GST Free Exports).'),
+  XERO_CONTACT: server('Optional: the Xero contact every card order is invoiced to (schools and parishes are each their own). Unset: Online shop customers.'),
+  XERO_API_BASE_URL: server('Optional: point the Xero client at another address (testing only). Unset in production: https://api.xero.com.'),
+  XERO_IDENTITY_URL: server("Optional: point Xero's token endpoint at another address (testing only). Unset in production: https://identity.xero.com."),
 } as const satisfies Record<string, EnvVar>;
 
 export type EnvVarName = keyof typeof ENV_VARS;

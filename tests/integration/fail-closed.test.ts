@@ -11,9 +11,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import config from '../../astro.config.mjs';
 import { readServerEnv } from '@/config/env';
 import {
+  ACCOUNTING_NOT_SET_UP,
   FORMS_NOT_SET_UP,
   PAYMENTS_NOT_SET_UP,
   SHIPPING_PLATFORM_NOT_SET_UP,
+  selectAccounting,
   selectEmailProvider,
   selectHumanCheck,
   selectPaymentProvider,
@@ -60,6 +62,19 @@ describe('a deploy without Starshipit’s keys sends no order anywhere', () => {
     asDeployed();
     expect((await fetch(`${t.url}/api/test-shipping`)).status).toBe(404);
     expect(await post('shipping-webhook', { order_number: '1042', tracking_status: 'Delivered' })).toEqual({ status: 503, body: { error: SHIPPING_PLATFORM_NOT_SET_UP } });
+  });
+});
+
+describe('a deploy without a Xero app posts nothing to the books', () => {
+  it('no accounting is chosen, the TEST Xero page answers 404 and the scheduled sync posts nothing', async () => {
+    expect(selectAccounting(readServerEnv({ ...NETLIFY_RUNTIME, SHOP_LOCAL_SERVER: '1' }))).toBeNull();
+    expect(selectAccounting(readServerEnv({ SHOP_LOCAL_SERVER: '1' }))?.name).toBe('local-test');
+    expect(selectAccounting(readServerEnv({ ...NETLIFY_RUNTIME, XERO_CLIENT_ID: 'id', XERO_CLIENT_SECRET: 'secret' }))?.name).toBe('xero');
+    asDeployed();
+    expect((await fetch(`${t.url}/api/test-xero`)).status).toBe(404);
+    expect((await fetch(`${t.url}/api/xero-callback?code=c&state=s`, { redirect: 'manual' })).headers.get('location')).toContain('problem=Xero+is+not+set+up');
+    const scheduled = (await import('../../functions/xero-sync')).default;
+    expect(await (await scheduled(new Request(`${t.url}/.netlify/functions/xero-sync`, { method: 'POST', body: '{}' }))).json()).toEqual({ status: 'not-set-up', message: ACCOUNTING_NOT_SET_UP });
   });
 });
 

@@ -418,6 +418,32 @@ const TABLES: Record<string, TableRow> = {
     insert: { sql: `insert into public.review_history (review_id, action, actor, rating, title, body, display_name) select id, 'edited', 'x', 1, 'T', 'B', 'N' from public.reviews`, allowed: [] },
     update: { sql: `update public.review_history set note = 'x'`, allowed: [] },
     delete: { sql: `delete from public.review_history`, allowed: [] },
+  // The Xero connection: its sealed refresh token is read and renewed by the server functions alone; staff see its
+  // state through admin_xero_status. The one row exists from the migration: nobody adds or removes one.
+  xero_connection: {
+    select: { sql: `select tenant_id from public.xero_connection`, allowed: ['service'] },
+    insert: { sql: `insert into public.xero_connection (id) values (true) on conflict do nothing`, allowed: [] },
+    update: { sql: `update public.xero_connection set renewal_reason = 'Xero refused the refresh token.'`, allowed: ['service'] },
+    delete: { sql: `delete from public.xero_connection`, allowed: [] },
+    truncate: [],
+  },
+  // The ledger of what was posted to Xero: written only by xero_claim and xero_settle; the server reads it.
+  xero_postings: {
+    select: { sql: `select key from public.xero_postings`, allowed: ['service'] },
+    insert: {
+      sql: `insert into public.xero_postings (key, kind, order_id, occurred_at, status, xero_id, posted_at) values ('sale:${ORDER_C}', 'sale', '${ORDER_C}', now(), 'posted', 'inv-2', now())`,
+      allowed: [],
+    },
+    update: { sql: `update public.xero_postings set xero_id = 'other'`, allowed: [] },
+    delete: { sql: `delete from public.xero_postings`, allowed: [] },
+    truncate: [],
+  },
+  // Each run of the sync, written by the server functions; staff see the last through admin_xero_status.
+  xero_syncs: {
+    select: { sql: `select id from public.xero_syncs`, allowed: ['service'] },
+    insert: { sql: `insert into public.xero_syncs (trigger) values ('staff')`, allowed: ['service'] },
+    update: { sql: `update public.xero_syncs set posted = 1`, allowed: ['service'] },
+    delete: { sql: `delete from public.xero_syncs`, allowed: [] },
     truncate: [],
   },
   // Written only by the unsubscribe functions (security definer); the service role may read who opted out.
@@ -490,6 +516,8 @@ const SERVICE_FUNCTIONS = [
   'review_submit',
   'review_moderate',
   'review_reply',
+  'xero_claim',
+  'xero_settle',
 ];
 const STAFF_FUNCTIONS = [
   'require_staff',
@@ -520,6 +548,7 @@ const STAFF_FUNCTIONS = [
   'admin_list_quotes',
   'admin_list_reviews',
   'admin_review_counts',
+  'admin_xero_status',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -580,6 +609,9 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   invoice_row: [],
   order_items_cart_limit: [],
   quantity_prices_stay_valid: [],
+  // What waits for Xero and one document's content: called only from inside xero_claim and admin_xero_status.
+  xero_waiting: [],
+  xero_document: [],
 };
 
 const FIXTURES = `
@@ -619,6 +651,8 @@ const FIXTURES = `
   insert into public.reviews (order_id, product_id, rating, title, body, display_name, publish_consent, status, published_at)
     values ('${ORDER_A}', 'book-10-reasons', 5, 'Loved it', 'Read every night', 'Ann A.', true, 'published', now());
   insert into public.review_history (review_id, action, actor, rating, title, body, display_name) select id, 'submitted', 'buyer', 5, 'Loved it', 'Read every night', 'Ann A.' from public.reviews;
+  insert into public.xero_postings (key, kind, order_id, occurred_at, status, xero_id, posted_at) values ('sale:${ORDER_A}', 'sale', '${ORDER_A}', now(), 'posted', 'inv-1', now());
+  insert into public.xero_syncs (trigger) values ('schedule');
 `;
 
 /** Thrown to leave a transaction rolled back, carrying what was read inside it. */

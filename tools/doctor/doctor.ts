@@ -19,6 +19,7 @@ import { checkStripeWebhook } from './checks/stripe-webhook';
 import { checkSupabaseAuth } from './checks/supabase-auth';
 import { checkTurnstile } from './checks/turnstile';
 import { checkVariables } from './checks/variables';
+import { checkXero } from './checks/xero';
 import { createRequester } from './http';
 import type { Check, CheckResult, CheckStatus, DoctorContext, ProviderEndpoints } from './types';
 
@@ -41,6 +42,7 @@ export const CHECKS: readonly Check[] = [
   checkGooglePlaces,
   checkStarshipit,
   checkBuildHook,
+  checkXero,
   checkSampleContent,
 ];
 

@@ -29,6 +29,9 @@ import { createLocalShipping } from './local-shipping';
 import type { ShippingPlatform } from './shipping-platform';
 import { createStarshipit } from './starshipit';
 import { createNetlifyBuildHook, localSiteBuilds, type SiteBuilds } from './site-builds';
+import type { AccountingProvider } from './accounting';
+import { createLocalXero } from './local-xero';
+import { createXero } from './xero';
 
 const warned = new Set<string>();
 function warnOnce(key: string, message: string): void {
@@ -190,5 +193,22 @@ export const SITE_BUILDS_NOT_SET_UP =
 export function selectSiteBuilds(env: ServerEnv): SiteBuilds | null {
   if (env.NETLIFY_BUILD_HOOK_URL) return createNetlifyBuildHook({ hookUrl: env.NETLIFY_BUILD_HOOK_URL });
   if (localStandInsAllowed(env)) return localSiteBuilds;
+  return null;
+}
+
+// The books: Xero.
+
+export const ACCOUNTING_NOT_SET_UP = 'Xero is not set up for this site (XERO_CLIENT_ID, XERO_CLIENT_SECRET and XERO_TOKEN_KEY): nothing is posted to the books. See docs/deploy.md.';
+
+/**
+ * Xero when XERO_CLIENT_ID and XERO_CLIENT_SECRET are set; the local TEST organisation on the local server; anywhere
+ * else null (logged once): nothing is posted, and the back office and the doctor say so.
+ */
+export function selectAccounting(env: ServerEnv): AccountingProvider | null {
+  if (env.XERO_CLIENT_ID && env.XERO_CLIENT_SECRET) {
+    return createXero({ clientId: env.XERO_CLIENT_ID, clientSecret: env.XERO_CLIENT_SECRET, baseUrl: env.XERO_API_BASE_URL, identityUrl: env.XERO_IDENTITY_URL });
+  }
+  if (localStandInsAllowed(env)) return createLocalXero();
+  warnOnce('accounting', `[providers] ${ACCOUNTING_NOT_SET_UP}`);
   return null;
 }

@@ -1,7 +1,7 @@
 /**
  * /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #sales,
  * #customers, #customer/<email>, #quotes, #quote/<id>, #invoices, #invoice/<id> or #invoice/new, #stock, #codes,
- * #messages, #subscribers, #newsletter, #reviews); a list's view, search and pages loaded follow a `?` (route.ts).
+ * #messages, #subscribers, #newsletter, #reviews, #accounts); a list's view, search and pages loaded follow a `?` (route.ts).
  */
 import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
@@ -23,9 +23,10 @@ const InvoicesPanel = lazy(() => import('./InvoicesPanel').then((m) => ({ defaul
 const InvoicePage = lazy(() => import('./InvoiceEditor').then((m) => ({ default: m.InvoicePage })));
 const NewsletterPanel = lazy(() => import('./NewsletterPanel').then((m) => ({ default: m.NewsletterPanel })));
 const ReviewsPanel = lazy(() => import('@/features/reviews/ReviewsPanel').then((m) => ({ default: m.ReviewsPanel })));
+const AccountsPanel = lazy(() => import('@/features/accounting/AccountsPanel').then((m) => ({ default: m.AccountsPanel })));
 
 // Each section's tab says its name: 'orders' is Orders.
-const SECTIONS = ['orders', 'sales', 'customers', 'quotes', 'invoices', 'stock', 'codes', 'messages', 'subscribers', 'newsletter', 'reviews'].map((id) => ({
+const SECTIONS = ['orders', 'sales', 'customers', 'quotes', 'invoices', 'stock', 'codes', 'messages', 'subscribers', 'newsletter', 'reviews', 'accounts'].map((id) => ({
   id,
   label: `${id[0]?.toUpperCase()}${id.slice(1)}`,
 }));
@@ -68,6 +69,7 @@ function Section({ hash }: { hash: string }) {
   if (path === 'subscribers') return <SubscribersPanel />;
   if (path === 'newsletter') return <NewsletterPanel />;
   if (path === 'reviews') return <ReviewsPanel />;
+  if (path === 'accounts') return <AccountsPanel params={params} />;
   return <OrdersPanel params={path === 'orders' ? params : new URLSearchParams()} />;
 }
 

@@ -20,13 +20,30 @@ export const OPTIONAL_VARIABLES = {
 } as const satisfies Partial<Record<EnvVarName, string>>;
 
 /** Set only to point the functions at a stand-in; a real deploy leaves it unset. */
-export const TESTING_ONLY_VARIABLES = ['STRIPE_API_BASE_URL', 'STARSHIPIT_API_BASE_URL'] as const satisfies readonly EnvVarName[];
+export const TESTING_ONLY_VARIABLES = ['STRIPE_API_BASE_URL', 'STARSHIPIT_API_BASE_URL', 'XERO_API_BASE_URL', 'XERO_IDENTITY_URL'] as const satisfies readonly EnvVarName[];
+
+/**
+ * Neither required nor warned of here: Xero's app, whose own line says what unset means (nothing is posted to the
+ * books, as before), and its settings, each with Xero's Australian default.
+ */
+export const UNLISTED_VARIABLES = [
+  'XERO_CLIENT_ID',
+  'XERO_CLIENT_SECRET',
+  'XERO_TOKEN_KEY',
+  'XERO_START_DATE',
+  'XERO_SALES_ACCOUNT',
+  'XERO_SHIPPING_ACCOUNT',
+  'XERO_CLEARING_ACCOUNT',
+  'XERO_TAX_TYPE',
+  'XERO_EXPORT_TAX_TYPE',
+  'XERO_CONTACT',
+] as const satisfies readonly EnvVarName[];
 
 /** Settings with a default the shop uses when unset: neither required nor worth a warning. */
 export const DEFAULTED_VARIABLES = ['REVIEW_REQUEST_DELAY_DAYS'] as const satisfies readonly EnvVarName[];
 
 export const REQUIRED_VARIABLES: readonly EnvVarName[] = (Object.keys(ENV_VARS) as EnvVarName[]).filter(
-  (name) => !(name in OPTIONAL_VARIABLES) && ![...TESTING_ONLY_VARIABLES, ...DEFAULTED_VARIABLES].includes(name as never),
+  (name) => !(name in OPTIONAL_VARIABLES) && !([...TESTING_ONLY_VARIABLES, ...DEFAULTED_VARIABLES, ...UNLISTED_VARIABLES] as readonly string[]).includes(name),
 );
 
 /** Which Netlify scope a variable needs: what the build writes into pages, or what the functions read. */

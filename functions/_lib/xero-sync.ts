@@ -1,0 +1,216 @@
+/**
+ * One run of the sync to Xero: for each kind of document in turn (sales, school invoices, their payments and voids,
+ * then refunds), claim a batch in the ledger, post it under the batch's idempotency keys, settle what Xero said.
+ * A document Xero refuses is kept failed with its words and tried again next run; a lost answer, a busy Xero or a
+ * run that dies leaves the batch claimed, and the next run posts the same batch under the same keys, so Xero
+ * answers what it already made and nothing is posted twice. A run stops before Xero's 60 calls a minute.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import type { ServerEnv } from '../../src/config/env';
+import type { AccountingProvider, AccountingSession, Posted, PostedPayment } from './providers/accounting';
+import { ProviderError } from './providers/errors';
+import { XeroRateLimited } from './providers/xero';
+import { openConnection } from './xero-connection';
+import { creditNoteDocument, invoiceDocument, invoicePayment, type LedgerDocument, ledgerDocumentSchema, refundPayment, type XeroSettings, xeroSettings } from './xero-books';
+
+/** Fifty documents a call, as Xero advises for batches; a run makes at most 55 calls, inside the 60 a minute. */
+export const BATCH_SIZE = 50;
+export const CALLS_PER_RUN = 55;
+const KINDS = ['sale', 'school', 'school_paid', 'school_void', 'credit'] as const;
+type Kind = (typeof KINDS)[number];
+
+/** One document's outcome for xero_settle. A failed one may carry what Xero made of it, so a retry only pays it. */
+type Made = { xero_id: string; xero_number?: string | null; total?: number; gst?: number };
+type Result = ({ key: string; status: 'posted'; payment_id?: string } & Made) | ({ key: string; status: 'failed' | 'retry'; error: string } & Partial<Made>);
+
+export interface SyncOutcome {
+  status: 'done' | 'not-connected' | 'needs-renewal' | 'stopped';
+  posted: number;
+  failed: number;
+  calls: number;
+  message: string;
+}
+
+export interface SyncOptions {
+  trigger: 'schedule' | 'staff';
+  settings?: XeroSettings;
+  batchSize?: number;
+  callsPerRun?: number;
+  /** Tests: runs after each call to Xero, so a test can end the run there as a killed process would. */
+  afterCall?: (kind: Kind, step: string) => void;
+}
+
+const claimAnswer = z.object({ batch: z.string().nullable(), documents: z.array(ledgerDocumentSchema).nullable() });
+
+async function claim(db: SupabaseClient, kind: Kind, limit: number) {
+  const { data, error } = await db.rpc('xero_claim', { p_kind: kind, p_limit: limit });
+  if (error) throw new Error(`The documents to post could not be claimed: ${error.message}`);
+  const parsed = claimAnswer.parse(data);
+  return { batch: parsed.batch, documents: parsed.documents ?? [] };
+}
+
+async function settle(db: SupabaseClient, batch: string, results: Result[]) {
+  const { error } = await db.rpc('xero_settle', { p_batch: batch, p_results: results });
+  if (error) throw new Error(`What Xero answered could not be recorded: ${error.message}`);
+}
+
+const byKey = <T extends { key: string }>(items: T[]) => new Map(items.map((i) => [i.key, i]));
+
+/** Posts one claimed batch and answers each document's result. Throws only what ends the run (a ProviderError for the whole call). */
+async function postBatch(session: AccountingSession, kind: Kind, batch: string, documents: LedgerDocument[], settings: XeroSettings, afterCall: (step: string) => void): Promise<Result[]> {
+  const failed = (p: { key: string; error: string }): Result => ({ key: p.key, status: 'failed', error: p.error });
+  const paid = async (posted: Posted[], toPayment: (d: LedgerDocument, id: string) => Parameters<AccountingSession['createPayments']>[0][number], step: string): Promise<Result[]> => {
+    const docs = byKey(documents);
+    const ok = posted.filter((p): p is Extract<Posted, { ok: true }> => p.ok);
+    const payments: PostedPayment[] = ok.length
+      ? await session.createPayments(
+          ok.map((p) => toPayment(docs.get(p.key)!, p.id)),
+          `${batch}:${step}`,
+        )
+      : [];
+    afterCall(step);
+    const paymentOf = byKey(payments);
+    return posted.map((p): Result => {
+      if (!p.ok) return failed(p);
+      const payment = paymentOf.get(p.key);
+      // The document stands in Xero; its payment is what failed, so the whole is tried again (under the same keys).
+      if (!payment?.ok) {
+        return {
+          key: p.key,
+          status: 'failed',
+          xero_id: p.id,
+          xero_number: p.number,
+          total: p.total,
+          gst: p.totalTax,
+          error: `Posted as ${p.number ?? p.id}, but its payment was refused: ${payment?.error ?? 'no answer'}`,
+        };
+      }
+      return { key: p.key, status: 'posted', xero_id: p.id, xero_number: p.number, payment_id: payment.id, total: p.total, gst: p.totalTax };
+    });
+  };
+
+  /** Makes what an earlier try did not; what it made (its payment refused) is answered as it stands. */
+  const made = async (create: (docs: LedgerDocument[]) => Promise<Posted[]>, step: string): Promise<Posted[]> => {
+    const fresh = documents.filter((d) => !d.made);
+    const answers = byKey(fresh.length ? await create(fresh) : []);
+    if (fresh.length) afterCall(step);
+    return documents.map((d): Posted => (d.made ? { key: d.key, ok: true, id: d.made.xero_id, number: d.made.xero_number, total: d.made.total ?? 0, totalTax: d.made.gst ?? 0 } : answers.get(d.key)!));
+  };
+
+  if (kind === 'sale') {
+    const posted = await made(
+      (docs) =>
+        session.createInvoices(
+          docs.map((d) => invoiceDocument(d, settings)),
+          `${batch}:invoices`,
+        ),
+      'invoices',
+    );
+    return paid(posted, (d, id) => invoicePayment(d, id, settings), 'payments');
+  }
+  if (kind === 'school') {
+    const posted = await session.createInvoices(
+      documents.map((d) => invoiceDocument(d, settings)),
+      `${batch}:invoices`,
+    );
+    afterCall('invoices');
+    return posted.map((p): Result => (p.ok ? { key: p.key, status: 'posted', xero_id: p.id, xero_number: p.number, total: p.total, gst: p.totalTax } : failed(p)));
+  }
+  if (kind === 'school_paid') {
+    const payments = await session.createPayments(
+      documents.map((d) => invoicePayment(d, d.xero_invoice_id ?? '', settings)),
+      `${batch}:payments`,
+    );
+    afterCall('payments');
+    return payments.map((p): Result => (p.ok ? { key: p.key, status: 'posted', xero_id: p.id, payment_id: p.id } : failed(p)));
+  }
+  if (kind === 'school_void') {
+    const results: Result[] = [];
+    for (const d of documents) {
+      await session.voidInvoice(d.xero_invoice_id ?? '', `${batch}:void:${d.key}`);
+      afterCall('void');
+      results.push({ key: d.key, status: 'posted', xero_id: d.xero_invoice_id ?? d.key });
+    }
+    return results;
+  }
+  const posted = await made(
+    (docs) =>
+      session.createCreditNotes(
+        docs.map((d) => creditNoteDocument(d, settings)),
+        `${batch}:credit-notes`,
+      ),
+    'credit-notes',
+  );
+  return paid(posted, (d, id) => refundPayment(d, id, settings), 'refunds');
+}
+
+async function startRun(db: SupabaseClient, trigger: 'schedule' | 'staff'): Promise<number> {
+  const { data, error } = await db.from('xero_syncs').insert({ trigger }).select('id').single();
+  if (error) throw new Error(`The sync could not be started: ${error.message}`);
+  return (data as { id: number }).id;
+}
+
+async function finishRun(db: SupabaseClient, id: number, outcome: SyncOutcome) {
+  await db
+    .from('xero_syncs')
+    .update({ finished_at: new Date().toISOString(), posted: outcome.posted, failed: outcome.failed, calls: outcome.calls, stopped: outcome.status === 'done' ? null : outcome.message.slice(0, 1000) })
+    .eq('id', id);
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** One run of the sync; answers what it did in a sentence for the publisher. */
+export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting: AccountingProvider, options: SyncOptions): Promise<SyncOutcome> {
+  const settings = options.settings ?? xeroSettings(env);
+  const batchSize = options.batchSize ?? BATCH_SIZE;
+  const callsPerRun = options.callsPerRun ?? CALLS_PER_RUN;
+  const connection = await openConnection(db, env, accounting);
+  if (!connection) return { status: 'not-connected', posted: 0, failed: 0, calls: 0, message: 'The shop is not connected to Xero: press Connect to Xero first.' };
+  const run = await startRun(db, options.trigger);
+  if ('lapsed' in connection) {
+    const outcome: SyncOutcome = { status: 'needs-renewal', posted: 0, failed: 0, calls: 1, message: `${connection.lapsed}` };
+    await finishRun(db, run, outcome);
+    return outcome;
+  }
+  const session = accounting.session(connection.accessToken, connection.tenantId);
+  let posted = 0;
+  let failed = 0;
+  let stopped: string | null = null;
+  // The token refresh is one call too.
+  const calls = () => session.calls + 1;
+  kinds: for (const kind of KINDS) {
+    for (;;) {
+      // A batch takes two calls (a void one a document): none is started that the minute's budget cannot finish.
+      const room = callsPerRun - calls();
+      if (room < 2) {
+        stopped = `This sync made ${calls()} calls, near Xero's limit of 60 a minute: the rest is posted by the next sync.`;
+        break kinds;
+      }
+      const { batch, documents } = await claim(db, kind, kind === 'school_void' ? Math.min(batchSize, room) : batchSize);
+      if (!batch || documents.length === 0) break;
+      let results: Result[];
+      try {
+        results = await postBatch(session, kind, batch, documents, settings, (step) => options.afterCall?.(kind, step));
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        // Xero did not answer for the whole batch: posted again, under the same keys, by the next run.
+        await settle(
+          db,
+          batch,
+          documents.map((d) => ({ key: d.key, status: 'retry', error: error.message })),
+        );
+        stopped = error instanceof XeroRateLimited ? `${error.message} The rest waits for the next sync.` : `Xero did not take the last batch: ${error.message} It is tried again at the next sync.`;
+        break kinds;
+      }
+      await settle(db, batch, results);
+      posted += results.filter((r) => r.status === 'posted').length;
+      failed += results.filter((r) => r.status === 'failed').length;
+    }
+  }
+  const summary = posted === 0 && failed === 0 ? 'Nothing new to post to Xero.' : `Posted ${plural(posted, 'document')} to ${connection.tenantName}.`;
+  const problems = failed > 0 ? ` Xero refused ${plural(failed, 'document')}: see below.` : '';
+  const outcome: SyncOutcome = { status: stopped ? 'stopped' : 'done', posted, failed, calls: calls(), message: `${summary}${problems}${stopped ? ` ${stopped}` : ''}` };
+  await finishRun(db, run, outcome);
+  return outcome;
+}

@@ -1,0 +1,133 @@
+/**
+ * /admin#accounts: the books in Xero. Connect to Xero (or again, when the connection needs renewing), the last sync,
+ * what waits to be posted, Sync now, and every document Xero refused with its words.
+ */
+import { useState } from 'react';
+import { LoadState, toastOutcome, useLoad } from '@/features/admin/use-load';
+import { formatDateTime, formatLongDate, orderNumber } from '@/lib/format';
+import { connectUrl, readXeroStatus, syncNow } from './api';
+import type { XeroStatus } from './contract';
+import { connectionProblem, KIND_LABELS } from './rules';
+
+/** What Xero's consent screen sent back, carried in the address by /api/xero-callback. */
+function CallbackNotice({ params }: { params: URLSearchParams }) {
+  const connected = params.get('connected');
+  const problem = params.get('problem');
+  if (connected)
+    return (
+      <p role="status" className="mt-4 rounded-lg bg-green-50 p-3 text-green-900">
+        Connected to {connected}.
+      </p>
+    );
+  if (problem)
+    return (
+      <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-900">
+        {problem}
+      </p>
+    );
+  return null;
+}
+
+function LastSync({ status }: { status: XeroStatus }) {
+  const run = status.last_sync;
+  if (!run) return <p>No sync has run yet.</p>;
+  const when = formatDateTime(run.finished_at ?? run.started_at);
+  return (
+    <p data-testid="xero-last-sync">
+      Last sync {when} ({run.trigger === 'staff' ? 'Sync now' : 'on schedule'}): {run.posted} posted
+      {run.failed ? `, ${run.failed} refused` : ''}.{run.stopped ? ` ${run.stopped}` : ''}
+    </p>
+  );
+}
+
+export function AccountsPanel({ params }: { params: URLSearchParams }) {
+  const { state, reload } = useLoad(readXeroStatus);
+  const [busy, setBusy] = useState(false);
+
+  const sync = async () => {
+    setBusy(true);
+    await toastOutcome(syncNow, 'The sync did not run. Please try again.');
+    setBusy(false);
+    reload();
+  };
+  const connect = async () => {
+    setBusy(true);
+    try {
+      window.location.assign(await connectUrl());
+    } catch (error) {
+      await toastOutcome(() => Promise.reject(error), 'Xero’s page could not be opened.');
+      setBusy(false);
+    }
+  };
+
+  const status = state.status === 'ready' ? state.data : null;
+  const problem = status ? connectionProblem(status.connection) : null;
+  return (
+    <section aria-labelledby="accounts-heading">
+      <h2 id="accounts-heading" className="text-2xl font-bold">
+        Accounts
+      </h2>
+      <p className="mt-2 max-w-prose text-slate-700">
+        Every paid order, school invoice and refund is posted to Xero by itself every 15 minutes: an invoice paid into the Stripe account, a credit note refunded from it.
+      </p>
+      <CallbackNotice params={params} />
+      <LoadState state={state} what="the books" />
+      {status && (
+        <div className="mt-4 space-y-4">
+          <div className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+            {status.connection ? (
+              <p data-testid="xero-connection">
+                Connected to <strong>{status.connection.tenant_name}</strong>
+                {status.connection.connected_by ? ` by ${status.connection.connected_by}` : ''}; posting from {formatLongDate(status.connection.start_on)}.
+              </p>
+            ) : (
+              <p data-testid="xero-connection">Not connected to Xero yet.</p>
+            )}
+            {problem && (
+              <p role="alert" className="mt-2 rounded-lg bg-amber-50 p-3 text-amber-950">
+                {problem}
+              </p>
+            )}
+            <div className="mt-3 flex flex-wrap gap-2">
+              <button type="button" className={status.connection && !problem ? 'btn-secondary' : 'btn-primary'} disabled={busy} onClick={connect}>
+                {status.connection ? 'Connect to Xero again' : 'Connect to Xero'}
+              </button>
+              {status.connection && (
+                <button type="button" className="btn-primary" disabled={busy} onClick={sync}>
+                  Sync now
+                </button>
+              )}
+            </div>
+          </div>
+          {status.connection && (
+            <div className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+              <LastSync status={status} />
+              <p className="mt-1" data-testid="xero-waiting">
+                {status.waiting === 0 ? 'Nothing waits to be posted.' : `${status.waiting} waiting to be posted.`} {status.posted} posted so far.
+              </p>
+            </div>
+          )}
+          {status.failures.length > 0 && (
+            <div className="rounded-2xl bg-white p-4 ring-1 ring-red-200">
+              <h3 className="font-bold">Refused by Xero</h3>
+              <p className="text-sm text-slate-700">Each is tried again at every sync. Fix what Xero says (often an account code or tax type in Xero), then press Sync now.</p>
+              <ul className="mt-2 space-y-2">
+                {status.failures.map((f) => (
+                  <li key={f.key} className="break-words">
+                    <a className="font-semibold underline" href={`#order/${f.order_id}`}>
+                      {KIND_LABELS[f.kind] ?? f.kind} {orderNumber(f.number)}
+                    </a>
+                    : {f.error}{' '}
+                    <span className="text-sm text-slate-700">
+                      (tried {f.attempts} times, last {formatDateTime(f.last_tried_at)})
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
