@@ -1,5 +1,6 @@
 /** The publisher's order actions from /admin: ship, deliver, cancel and refund, retry a refund, resend the confirmation, change the delivery address. Staff only. */
-import { callerClient, orderActionSchema, runOrderAction, staffEndpoint } from './_lib/back-office';
+import { orderActionSchema } from '../src/features/staff-actions/order-actions';
+import { callerClient, runOrderAction, staffEndpoint } from './_lib/back-office';
 import { json, problem, type FunctionConfig } from './_lib/http';
 import { fulfilmentServices } from './_lib/fulfilment';
 import { serviceClient } from './_lib/supabase-admin';

@@ -10,7 +10,8 @@
 import { callerClient, staffEndpoint } from './_lib/back-office';
 import { fulfilmentServices } from './_lib/fulfilment';
 import { json, problem, type FunctionConfig } from './_lib/http';
-import { runStockAction, stockActionSchema } from './_lib/stock';
+import { stockActionSchema } from '../src/features/staff-actions/stock-actions';
+import { runStockAction } from './_lib/stock';
 import { serviceClient } from './_lib/supabase-admin';
 
 export default staffEndpoint(stockActionSchema, async ({ request, env, body, staffEmail }) => {

@@ -1,7 +1,7 @@
 /** A shopper's order status, found by the unguessable token in their emails (never by the order id). */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
-import { trackingUrl } from '../src/features/admin/shipment';
+import { trackingUrl } from '../src/features/shipping/shipment';
 import { orderTotalLine } from '../src/features/invoices/paperwork';
 import { findOrderByStatusToken, getOrderWithItems } from './_lib/orders';
 import { sellerIdentity, taxInvoiceOf } from './_lib/tax-invoice';

@@ -7,12 +7,10 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { type ZodType, z } from 'zod';
 import { readServerEnv, type ServerEnv } from '../../src/config/env';
-import { checkShipment } from '../../src/features/admin/shipment';
+import type { OrderAction } from '../../src/features/staff-actions/order-actions';
 import { BACK_OFFICE } from '../../src/config/constants';
-import { MAX_REFUND_CENTS } from '../../src/features/admin/refund';
 import { formatPrice } from '../../src/lib/format';
 import { fromCents } from '../../src/lib/money';
-import { singleLine } from '../../src/lib/schemas';
 import { confirmationEmail, partRefundEmail, refundEmail, shippingEmail } from './emails';
 import { refundInFull, sendOrderEmailOnce, type FulfilmentServices } from './fulfilment';
 import type { PaymentRefund } from './providers/payments';
@@ -72,53 +70,6 @@ export function staffEndpoint<T>(schema: ZodType<T>, action: (call: StaffCall<T>
     return action({ request, env, staffEmail: staff.email, body: parsed.data });
   });
 }
-
-const shipmentSchema = z
-  .discriminatedUnion('carrier', [
-    z.object({ carrier: z.literal('auspost'), trackingNumber: z.string().max(100) }),
-    z.object({ carrier: z.literal('other'), carrierName: z.string().max(100), trackingNumber: z.string().max(100) }),
-  ])
-  .transform((input, ctx) => {
-    const checked = checkShipment(input);
-    if ('shipment' in checked) return checked.shipment;
-    ctx.addIssue({ code: 'custom', message: checked.error });
-    return z.NEVER;
-  });
-
-export const orderActionSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('ship'), orderId: z.uuid('orderId must be an order id'), shipment: shipmentSchema }),
-  z.object({ action: z.literal('deliver'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({ action: z.literal('cancel'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({ action: z.literal('retry_refund'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({ action: z.literal('resend_confirmation'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({ action: z.literal('send_to_platform'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({
-    action: z.literal('change_address'),
-    orderId: z.uuid('orderId must be an order id'),
-    address: z.object(
-      Object.fromEntries(
-        (['addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'phone'] as const).map((field) => [
-          field,
-          z.string({ error: `address.${field} must be text.` }).max(200, 'Each address line is one line of up to 200 characters.'),
-        ]),
-      ) as Record<'addressLine1' | 'addressLine2' | 'city' | 'state' | 'postalCode' | 'phone', z.ZodString>,
-      { error: 'Give the address as its fields.' },
-    ),
-  }),
-  z.object({
-    action: z.literal('refund_part'),
-    orderId: z.uuid('orderId must be an order id'),
-    amountCents: z
-      .number({ error: 'amountCents must be the amount in cents.' })
-      .int('amountCents must be a whole number of cents.')
-      .min(1, 'The amount must be more than zero.')
-      .max(MAX_REFUND_CENTS, 'That amount is more than any order.'),
-    reason: singleLine({ error: 'Give a reason for the refund.' })
-      .min(1, 'Give a reason for the refund.')
-      .max(BACK_OFFICE.refundReasonMaxLength, `The reason can be at most ${BACK_OFFICE.refundReasonMaxLength} characters.`),
-  }),
-]);
-export type OrderAction = z.infer<typeof orderActionSchema>;
 
 /** What the publisher is told: an HTTP status and one sentence. */
 export interface ActionOutcome {

@@ -1,7 +1,7 @@
 /** Every email the shop sends, about an order or a book's stock, to the shopper or the publisher: the wording lives here and nowhere else. */
 import { CONSENT } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
-import { trackingUrl } from '../../src/features/admin/shipment';
+import { trackingUrl } from '../../src/features/shipping/shipment';
 import { orderDeliveryEstimate } from '../../src/features/checkout/delivery-estimates';
 import { giftSlipSender } from '../../src/features/checkout/gift';
 import { renderNewsletter } from '../../src/features/newsletter/render';
@@ -10,7 +10,7 @@ import { orderStatusPath, productPath } from '../../src/lib/paths';
 import { sumDollars } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
 import { accountPaymentState, accountReferences, type OrderOnAccount, orderTotalLine } from '../../src/features/invoices/paperwork';
-import { adjustmentNoteText, quantityLine, type Seller, type TaxAdjustment, taxInvoicePath, taxInvoiceText } from '../../src/features/invoice/tax-invoice';
+import { adjustmentNoteText, quantityLine, type Seller, type TaxAdjustment, taxInvoicePath, taxInvoiceText } from '../../src/features/tax-invoice/tax-invoice';
 import { taxInvoiceOf } from './tax-invoice';
 import type { EmailMessage } from './providers/email';
 

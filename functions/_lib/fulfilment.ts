@@ -21,7 +21,7 @@ import { retryShipments, sendToPlatformOnce } from './shipments';
 import type { EmailMessage, EmailProvider } from './providers/email';
 import type { PaymentProvider, PaymentSession } from './providers/payments';
 import { sellerIdentity } from './tax-invoice';
-import type { Seller } from '../../src/features/invoice/tax-invoice';
+import type { Seller } from '../../src/features/tax-invoice/tax-invoice';
 import { siteOrigin } from './runtime';
 
 export type { FulfilmentResult };

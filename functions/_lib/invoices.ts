@@ -10,7 +10,7 @@ import type { CountryCode } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { priceLine } from '../../src/features/catalog/quantity-prices';
 import { rateCard } from '../../src/lib/rate-card';
-import type { Seller } from '../../src/features/invoice/tax-invoice';
+import type { Seller } from '../../src/features/tax-invoice/tax-invoice';
 import type { InvoiceAction, InvoiceDraft } from '../../src/features/invoices/contract';
 import { invoiceNumber } from '../../src/features/invoices/rules';
 import { formatAbn } from '../../src/lib/abn';

@@ -6,12 +6,12 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { LIMITS } from '../../src/config/constants';
 import { availabilityMailing, type LowStockAlert, lowStockNotice } from './emails';
 import type { FulfilmentServices } from './fulfilment';
 import { purgeLiveCatalog } from './live-catalog';
 import { getOrderNumber } from './orders';
 import { rpc } from './supabase-admin';
+import type { StockAction } from '../../src/features/staff-actions/stock-actions';
 
 const alertsSchema = z.array(
   z.object({ id: z.coerce.number(), product_id: z.string(), title: z.string(), level: z.number(), stock: z.number() }).transform((a) => ({
@@ -61,40 +61,6 @@ async function drawAvailabilityMailing(db: SupabaseClient, siteOrigin: string, b
   const { subject, markdown } = availabilityMailing(book, siteOrigin);
   return rpc(db, 'availability_create_mailing', { p_product_id: book.id, p_subject: subject, p_body: markdown, p_actor: actor }, mailingSchema);
 }
-
-const reason = z
-  .string({ error: 'Give a reason for the change.' })
-  .transform((value) => value.replace(/\s+/g, ' ').trim())
-  .pipe(z.string().min(1, 'Give a reason for the change.').max(LIMITS.stockReasonMaxLength, `The reason can be at most ${LIMITS.stockReasonMaxLength} characters.`));
-const productId = z.string({ error: 'productId is missing.' }).trim().min(1, 'productId is missing.').max(100);
-
-export const stockActionSchema = z.discriminatedUnion(
-  'action',
-  [
-    z.object({
-      action: z.literal('set'),
-      productId,
-      stock: z
-        .number({ error: 'Stock must be a whole number, 0 or more.' })
-        .int('Stock must be a whole number, 0 or more.')
-        .min(0, 'Stock must be a whole number, 0 or more.')
-        .max(LIMITS.stockMax, `Stock can be at most ${LIMITS.stockMax}.`),
-      reason,
-    }),
-    z.object({
-      action: z.literal('receive'),
-      productId,
-      quantity: z
-        .number({ error: 'Copies received must be a whole number, 1 or more.' })
-        .int('Copies received must be a whole number, 1 or more.')
-        .min(1, 'Copies received must be a whole number, 1 or more.')
-        .max(LIMITS.stockMax, `Copies received can be at most ${LIMITS.stockMax}.`),
-      reason,
-    }),
-  ],
-  { error: "action must be 'set' or 'receive'." },
-);
-export type StockAction = z.infer<typeof stockActionSchema>;
 
 export interface StockOutcome {
   status: number;

@@ -5,7 +5,7 @@
 import type { ServerEnv } from '../../src/config/env';
 import { CURRENCY } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
-import type { Seller, TaxInvoice } from '../../src/features/invoice/tax-invoice';
+import type { Seller, TaxInvoice } from '../../src/features/tax-invoice/tax-invoice';
 import { fromCents, toCents } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
 import { localStandInsAllowed } from './runtime';

@@ -5,7 +5,7 @@
  */
 import { expect as baseExpect, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { asService, guestBuys, signInFromAdmin, orderNumberOf, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, guestBuys, openFoundOrder, signInFromAdmin, orderNumberOf, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
@@ -27,9 +27,7 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     const page = await browser.newPage();
     await staffSignsIn(page, publisherEmail);
     await expect(page.getByRole('button', { name: 'To pack', exact: true })).toHaveAttribute('aria-pressed', 'true');
-    await page.getByLabel('Search by order number or email').fill(number);
-    await page.getByRole('link', { name: number, exact: true }).click();
-    await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible();
+    await openFoundOrder(page, number, number);
     await expect(page.getByText(guestEmail).first()).toBeVisible();
     await expect(page.getByText('7 Packer Lane')).toBeVisible();
 
@@ -87,8 +85,7 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     const page = await browser.newPage();
     await staffSignsIn(page, publisherEmail);
     const number = await orderNumberOf(request, order!.id);
-    await page.getByLabel('Search by order number or email').fill(email);
-    await page.getByRole('link', { name: number, exact: true }).click();
+    await openFoundOrder(page, email, number);
     await page.getByRole('button', { name: 'Cancel and refund', exact: true }).click();
     await page.getByRole('button', { name: 'Confirm cancel and refund' }).click();
     await expect(page.getByText(/Order cancelled and stock put back; refund re_local_\S+ recorded and the customer emailed\./).first()).toBeVisible();

@@ -6,7 +6,7 @@
  */
 import { expect as baseExpect, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { addToCart, fillAddress, grantStaff, lookAtBothWidths, payInNewTab, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { addToCart, fillAddress, grantStaff, lookAtBothWidths, payInNewTab, searchOrders, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -47,7 +47,7 @@ test('a gift with no message, paid with the name on the card: the slip, the noti
   const staff = await browser.newPage({ viewport: { width: PHONE.width, height: PHONE.height } });
   await staffSignsIn(staff, publisher);
   // To pack: how it goes, where, and that it is a gift; the bulk-ship form names the parcel.
-  await staff.getByLabel('Search by order number or email').fill(number);
+  await searchOrders(staff, number, number);
   const card = staff.getByRole('list', { name: 'Orders' }).getByRole('listitem').filter({ hasText: number });
   await expect(card.getByTestId('parcel-facts')).toHaveText('Standard · Australia · Gift');
   await card.getByRole('checkbox', { name: `Select order ${number}` }).check();

@@ -7,7 +7,7 @@
 import { formatPrice } from '../../src/lib/format';
 import { internationalPrice } from '../../src/lib/international-rates';
 import { expect, test, type Page } from '@playwright/test';
-import { addToCart, grantStaff, lookAtBothWidths, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { addToCart, grantStaff, lookAtBothWidths, openFoundOrder, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const [PHONE, DESKTOP] = WIDTHS;
 
@@ -54,8 +54,7 @@ test.describe('on a phone', () => {
     await grantStaff(request, publisher);
     const staff = await browser.newPage({ viewport: { width: PHONE.width, height: PHONE.height } });
     await staffSignsIn(staff, publisher);
-    await staff.getByLabel('Search by order number or email').fill(number.toLowerCase());
-    await staff.getByRole('link', { name: number }).click();
+    await openFoundOrder(staff, number.toLowerCase(), number);
     const slipLink = staff.getByRole('link', { name: 'Print packing slip' });
     await staff.goto((await slipLink.getAttribute('href'))!);
     const slip = staff.getByRole('article', { name: `Packing slip ${number}` });

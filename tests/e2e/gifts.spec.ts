@@ -7,7 +7,7 @@
  */
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { addToCart, fillAddress, grantStaff, lookAtBothWidths, payInNewTab, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { addToCart, fillAddress, grantStaff, lookAtBothWidths, openFoundOrder, payInNewTab, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
@@ -114,8 +114,7 @@ test.describe('gifts and reminders', () => {
     const staff = await browser.newPage({ viewport: { width: PHONE.width, height: PHONE.height } });
     await staffSignsIn(staff, publisher);
     await staff.getByRole('button', { name: 'All', exact: true }).click();
-    await staff.getByLabel('Search by order number or email').fill(number);
-    await staff.getByRole('link', { name: number }).click();
+    await openFoundOrder(staff, number, number);
     await expect(staff.getByRole('heading', { name: 'Gift for Lucy Recipient' })).toBeVisible();
     await expect(staff.getByTestId('gift-message')).toHaveText(MESSAGE_LINES.join('\n'));
     await expect(staff.getByText('Leave prices out of the parcel: pack the gift slip only.')).toBeVisible();

@@ -12,7 +12,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { PDFDocument } from 'pdf-lib';
 import { LOCAL_WEBHOOK_SECRET, localShipments } from '../../functions/_lib/providers/local-shipping';
 import { STARSHIPIT_SIGNATURE_HEADER, signStarshipitBody } from '../../functions/_lib/providers/starshipit';
-import { asService, buysThroughCheckout, lookAtBothWidths, orderNumberOf, ownProduct, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, buysThroughCheckout, lookAtBothWidths, openFoundOrder, orderNumberOf, ownProduct, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 /** Clicks `button` and reads the PDF the browser saves. */
 async function downloadedPdf(page: Page, click: () => Promise<void>): Promise<PDFDocument> {
@@ -37,8 +37,7 @@ test('a paid order goes to the platform, its label prints and ships it, and a de
   const publisher = uniqueEmail('bench-publisher');
   staffCli('add', publisher);
   await staffSignsIn(page, publisher);
-  await page.getByLabel('Search by order number or email').fill(email);
-  await page.getByRole('link', { name: number, exact: true }).click();
+  await openFoundOrder(page, email, number);
   await expect(page.getByTestId('shipment-state')).toHaveText(/At the shipping platform: ready for its label/);
   await lookAtBothWidths(page, 'bench-order-to-label');
 
@@ -111,8 +110,7 @@ test('a forged, a repeated and an unknown order’s tracking event change nothin
   const publisher = uniqueEmail('bench-publisher');
   staffCli('add', publisher);
   await staffSignsIn(page, publisher);
-  await page.getByLabel('Search by order number or email').fill(email);
-  await page.getByRole('link', { name: number, exact: true }).click();
+  await openFoundOrder(page, email, number);
   await expect(page.getByTestId('shipment-state')).toHaveText(/At the shipping platform: ready for its label/);
   const pdf = await downloadedPdf(page, () => page.getByRole('button', { name: 'Print label', exact: true }).click());
   const tracking = /Order [1-9][0-9]{3,}: Australia Post (33TST\d{7})/.exec(pdf.getSubject() ?? '')?.[1];
@@ -185,8 +183,7 @@ test('a delivery address changed in /admin reaches the order at the platform bef
   const publisher = uniqueEmail('bench-address-publisher');
   staffCli('add', publisher);
   await staffSignsIn(page, publisher);
-  await page.getByLabel('Search by order number or email').fill(email);
-  await page.getByRole('link', { name: number, exact: true }).click();
+  await openFoundOrder(page, email, number);
   await expect(page.getByTestId('shipment-state')).toHaveText(/At the shipping platform: ready for its label/);
   await page.getByRole('button', { name: 'Edit delivery address' }).click();
   await page.getByLabel('Address line 1').fill('7 Changed Lane');

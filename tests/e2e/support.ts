@@ -1,6 +1,6 @@
 /** Shared steps for browser tests: the embedded backend's service role, signing in as a shopper would, and the no-horizontal-scroll check. */
 import { execFileSync } from 'node:child_process';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { orderNumber } from '../../src/lib/format';
 import { horizontalOverflow, scanPage } from '../audit/accessibility';
@@ -72,6 +72,27 @@ export async function signInFromAdmin(page: Page, email: string): Promise<void> 
 export async function staffSignsIn(page: Page, email: string): Promise<void> {
   await signInFromAdmin(page, email);
   await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible({ timeout: 15_000 });
+}
+
+/**
+ * On the back office's orders: searches (by number or email) for the one order `number`, and waits on what the page
+ * shows after the search (the address holding it, then that order alone listed), never on the list before it,
+ * which may show the order too. Answers the order's link.
+ */
+export async function searchOrders(page: Page, search: string, number: string): Promise<Locator> {
+  await page.getByLabel('Search by order number or email').fill(search);
+  const query = new URLSearchParams({ q: search }).toString().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await expect(page).toHaveURL(new RegExp(`[?&]${query}(&|$)`), { timeout: 15_000 });
+  const found = page.locator('a[href^="#order/"]:visible');
+  await expect(found).toHaveCount(1, { timeout: 15_000 });
+  await expect(found).toHaveText(number);
+  return found;
+}
+
+/** Finds the one order as `searchOrders` does and opens it: its own heading shows. */
+export async function openFoundOrder(page: Page, search: string, number: string): Promise<void> {
+  await (await searchOrders(page, search, number)).click();
+  await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible({ timeout: 15_000 });
 }
 
 export { horizontalOverflow } from '../audit/accessibility';

@@ -16,7 +16,7 @@ import type { ShippingPlatform } from '../../functions/_lib/providers/shipping-p
 import { signStarshipitBody } from '../../functions/_lib/providers/starshipit';
 import { joinLabels, printLabel } from '../../functions/_lib/shipments';
 import { TRACKING_EVENT_MAX_AGE_DAYS } from '../../functions/shipping-webhook';
-import { isAuspostTrackingNumber } from '../../src/features/admin/shipment';
+import { isAuspostTrackingNumber } from '../../src/features/shipping/shipment';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 let t: TestShop;

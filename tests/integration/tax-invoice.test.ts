@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { LOCAL_SELLER } from '../../functions/_lib/tax-invoice';
-import type { TaxInvoice } from '../../src/features/invoice/tax-invoice';
+import type { TaxInvoice } from '../../src/features/tax-invoice/tax-invoice';
 import { startTestShop, type TestShop } from '../helpers/shop';
 import { internationalPrice } from '../../src/lib/international-rates';
 

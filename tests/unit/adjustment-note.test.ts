@@ -1,6 +1,6 @@
 /** The adjustment note a refund email carries: each fact on one line, the GST in the refund among them. */
 import { describe, expect, it } from 'vitest';
-import { adjustmentNoteText, type TaxInvoice } from '@/features/invoice/tax-invoice';
+import { adjustmentNoteText, type TaxInvoice } from '@/features/tax-invoice/tax-invoice';
 
 const invoice: TaxInvoice = {
   title: 'Tax invoice',

@@ -1,7 +1,7 @@
 /** CSV files for the publisher's spreadsheet: no cell can run as a formula, every cell is quoted. */
 import { describe, expect, it } from 'vitest';
 import { csvCell, toCsv } from '@/lib/csv';
-import { subscribersCsv } from '@/features/admin/api';
+import { subscribersCsv } from '@/features/admin/mail-api';
 
 describe('csvCell', () => {
   it('neutralises a formula that would send the sheet to another site', () => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NEWSLETTER } from '@/config/constants';
 import { markdownToHtml, markdownToText, renderNewsletter } from '@/features/newsletter/render';
-import { parseRefundAmount } from '@/features/admin/refund';
+import { parseRefundAmount } from '@/features/staff-actions/refund';
 
 describe('the newsletter email', () => {
   it('renders Markdown with inline styles', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SaleOrder } from '@/features/admin/api';
+import type { SaleOrder } from '@/features/admin/sales-api';
 import { salesCsv, taxType, XERO_HEADER } from '@/features/admin/sales-csv';
 
 const order = (overrides: Partial<SaleOrder>): SaleOrder => ({

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { toMultiLine, toSingleLine } from '@/lib/text';
 import { singleLine } from '@/lib/schemas';
-import { checkShipment } from '@/features/admin/shipment';
+import { checkShipment } from '@/features/shipping/shipment';
 import { shippingFieldsSchema } from '../../functions/_lib/checkout';
 import { contactNotificationSchema } from '@/features/forms/notification';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkShipment, isAuspostTrackingNumber, s10CheckDigit } from '@/features/admin/shipment';
+import { checkShipment, isAuspostTrackingNumber, s10CheckDigit } from '@/features/shipping/shipment';
 
 describe('Australia Post tracking numbers, checked as Australia Post checks them', () => {
   it('computes the S10 check digit: weights 8 6 4 2 3 5 9 7, 11 minus the sum mod 11, 10 → 0 and 11 → 5', () => {

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
-import { s10CheckDigit } from '../../../src/features/admin/shipment';
+import { s10CheckDigit } from '../../../src/features/shipping/shipment';
 import { SITE } from '../../../src/config/site';
 import { countryName } from '../../../src/lib/format';
 import { WebhookSignatureError } from './errors';

@@ -8,7 +8,7 @@ import { signInPath } from './return-to';
 import { toast } from '@/features/toast/store';
 import { redirectWithToast } from '@/features/toast/flash';
 import { initials, type AuthUser } from './auth';
-import { taxInvoicePath } from '@/features/invoice/tax-invoice';
+import { taxInvoicePath } from '@/features/tax-invoice/tax-invoice';
 import { getOrderHistory, OrderHistoryError, type OrderSummary } from './orders';
 import { StatusBadge } from './StatusBadge';
 import { signOut } from './session';

@@ -3,13 +3,12 @@
  * total spent (less refunds), last order — with a search by name or email; each opens their orders. 50 at a
  * time (Load more customers), the search and the pages loaded kept in the address (#customers?q=…&after=…).
  */
-import { useCallback } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { formatPrice, formatShortDate } from '@/lib/format';
-import { getCustomer, listCustomers, type Customer } from './api';
+import { getCustomer, listCustomers, type Customer } from './sales-api';
 import { Email, OrderList } from './OrdersPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
-import { LoadState, useLoad } from './use-load';
-import { LoadMore, usePages } from './use-pages';
+import { keys, LoadMore, LoadState, loaded, usePagedQuery } from './queries';
 import { SearchField } from './ListControls';
 
 const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
@@ -24,8 +23,8 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
   const [search, setSearch] = useSearchParam('customers', params);
   const query = params.get('q') ?? '';
   const after = params.getAll('after');
-  const pages = usePages(
-    query,
+  const pages = usePagedQuery(
+    [...keys.customers, 'list', query],
     after,
     (cursor) => listCustomers(query, cursor),
     (c) => c.email,
@@ -73,7 +72,7 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
 }
 
 export function CustomerDetail({ email }: { email: string }) {
-  const { state } = useLoad(useCallback(() => getCustomer(email), [email]));
+  const state = loaded(useQuery({ queryKey: [...keys.customers, 'detail', email], queryFn: () => getCustomer(email) }));
   return (
     <section aria-labelledby="customer-heading" className="space-y-4">
       <a href="#customers" className="font-semibold text-navy underline">

@@ -1,13 +1,13 @@
 /** Contact messages, newest first: Mark handled, or Reply in the mail client. */
 import { formatShortDate } from '@/lib/format';
 import { mailtoHref } from '@/lib/mailto';
-import { listMessages, markMessageHandled } from './api';
-import { changeAndReload, LoadState, useLoad } from './use-load';
+import { listMessages, markMessageHandled } from './mail-api';
+import { useQuery } from '@tanstack/react-query';
+import { keys, LoadState, loaded, useAction } from './queries';
 
 export function MessagesPanel() {
-  const { state, reload } = useLoad(listMessages);
-
-  const handled = (id: string) => changeAndReload(() => markMessageHandled(id), 'Marked as handled.', reload);
+  const state = loaded(useQuery({ queryKey: keys.messages, queryFn: listMessages }));
+  const { act: handled } = useAction((id: string) => markMessageHandled(id).then(() => 'Marked as handled.'), [keys.messages]);
 
   return (
     <section aria-labelledby="messages-heading">

@@ -3,13 +3,29 @@
  * and see what was sent. Sending runs on the server a few seconds at a time; this panel calls again until
  * everyone has it, and a send that stopped can be resumed without anyone getting it twice.
  */
-import { type SubmitEvent, useMemo, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import * as z from 'zod';
 import { NEWSLETTER } from '@/config/constants';
 import { formatShortDate } from '@/lib/format';
 import { toast } from '@/features/toast/store';
 import { renderNewsletter } from '@/features/newsletter/render';
-import { createNewsletter, listNewsletters, listSubscribers, type Newsletter, sendAll } from './api';
-import { LoadState, useLoad } from './use-load';
+import { createNewsletter, listNewsletters, listSubscribers, type Newsletter, sendAll } from './mail-api';
+import { useQuery } from '@tanstack/react-query';
+import { keys, LoadState, loaded, useRefresh } from './queries';
+
+/** What a newsletter needs before it is sent (the database holds it to its limits as the last line). */
+const composeForm = z.object({
+  subject: z
+    .string()
+    .refine((subject) => subject.trim() !== '', 'Give the newsletter a subject.')
+    .max(NEWSLETTER.subjectMaxLength),
+  body: z
+    .string()
+    .refine((body) => body.trim() !== '', 'Write the newsletter before sending it.')
+    .max(NEWSLETTER.bodyMaxLength),
+});
 
 const PLACEHOLDER = '_Your newsletter appears here as you write it._';
 /** The functions print the deploy's SHOP_POSTAL_ADDRESS here; the page cannot read it. */
@@ -42,14 +58,25 @@ function PastNewsletters({ rows, resume, busy }: { rows: Newsletter[]; resume: (
 }
 
 export function NewsletterPanel() {
-  const { state: history, reload } = useLoad(listNewsletters);
-  const { state: subscribers } = useLoad(listSubscribers);
-  const [subject, setSubject] = useState('');
-  const [body, setBody] = useState('');
+  const history = loaded(useQuery({ queryKey: keys.newsletters, queryFn: listNewsletters }));
+  const subscribers = loaded(useQuery({ queryKey: keys.subscribers, queryFn: listSubscribers }));
+  const refresh = useRefresh();
+  const reload = () => void refresh(keys.newsletters);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    clearErrors,
+    watch,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(composeForm), defaultValues: { subject: '', body: '' } });
+  const [subject, body] = watch(['subject', 'body']);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
-  const [error, setError] = useState<{ field: 'subject' | 'body' | 'form'; message: string } | null>(null);
+  // One problem at a time, the subject's first, under both fields and tied to the one it is about.
+  const error = errors.subject ? { field: 'subject', ...errors.subject } : errors.body ? { field: 'body', ...errors.body } : errors.root ? { field: 'form', ...errors.root } : null;
 
   // Only confirmed readers are sent to.
   const audience = subscribers.status === 'ready' ? subscribers.data.filter((s) => s.status === 'confirmed').length : null;
@@ -67,14 +94,14 @@ export function NewsletterPanel() {
 
   async function run(task: () => Promise<string>) {
     setBusy(true);
-    setError(null);
+    clearErrors();
     try {
       const message = await task();
       setStatus(message);
       toast({ title: message });
     } catch (failure) {
       const message = failure instanceof Error ? failure.message : 'Sending failed.';
-      setError({ field: 'form', message });
+      setError('root', { message });
       setStatus('');
     } finally {
       setBusy(false);
@@ -83,22 +110,16 @@ export function NewsletterPanel() {
     }
   }
 
-  function check(event: SubmitEvent) {
-    event.preventDefault();
-    if (busy) return;
-    if (subject.trim() === '') return setError({ field: 'subject', message: 'Give the newsletter a subject.' });
-    if (body.trim() === '') return setError({ field: 'body', message: 'Write the newsletter before sending it.' });
-    setError(null);
-    setConfirming(true);
-  }
+  const check = handleSubmit(() => {
+    if (!busy) setConfirming(true);
+  });
 
   const send = () =>
     run(async () => {
       const created = await createNewsletter(subject, body);
       setStatus(`Sending to ${created.recipients}...`);
       const message = await sendAll(created.id, setStatus);
-      setSubject('');
-      setBody('');
+      reset();
       return message;
     });
 
@@ -124,9 +145,8 @@ export function NewsletterPanel() {
             <input
               id="newsletter-subject"
               className="field"
-              value={subject}
               maxLength={NEWSLETTER.subjectMaxLength}
-              onChange={(e) => setSubject(e.target.value)}
+              {...register('subject')}
               aria-invalid={error?.field === 'subject' ? true : undefined}
               aria-describedby={describedBy('subject')}
             />
@@ -141,9 +161,8 @@ export function NewsletterPanel() {
             <textarea
               id="newsletter-body"
               className="field min-h-64 font-mono text-sm"
-              value={body}
               maxLength={NEWSLETTER.bodyMaxLength}
-              onChange={(e) => setBody(e.target.value)}
+              {...register('body')}
               aria-invalid={error?.field === 'body' ? true : undefined}
               aria-describedby={describedBy('body')}
             />

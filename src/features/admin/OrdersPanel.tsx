@@ -7,15 +7,14 @@
 import { lazy, Suspense, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
-import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './api';
+import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './orders-api';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
-import { LoadMore, usePages } from './use-pages';
-import { LoadState, ordersChanged, toastOutcome } from './use-load';
+import { keys, LoadMore, LoadState, useAction, usePagedQuery, useRefresh } from './queries';
 import { TableHead } from '@/components/TableHead';
 import { SearchField, ViewButtons } from './ListControls';
 
 // Loaded when the publisher first ships a selection.
-const ParcelsForm = lazy(() => import('./ParcelsForm').then((m) => ({ default: m.ParcelsForm })));
+const ParcelsForm = lazy(() => import('@/features/shipping/ParcelsForm').then((m) => ({ default: m.ParcelsForm })));
 
 interface Selection {
   selected: ReadonlySet<string>;
@@ -31,13 +30,14 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
   const query = params.get('q') ?? '';
   const after = params.getAll('after');
   const asked: OrderView = unpaidOnly ? 'unpaid' : view;
-  const pages = usePages(
-    `${asked}\u0000${query}`,
+  const pages = usePagedQuery(
+    [...keys.orders, 'list', asked, query],
     after,
     (cursor) => listOrders(asked, query, cursor),
     (o) => o.id,
   );
-  const { state, reload } = pages;
+  const { state } = pages;
+  const refresh = useRefresh();
   useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   const setView = (id: ViewId) => goTo('orders', withParams(params, { view: id === 'to_pack' ? null : id, unpaid: null, after: null }));
   const setUnpaidOnly = (only: boolean) => goTo('orders', withParams(params, { unpaid: only ? '1' : null, after: null }));
@@ -51,14 +51,10 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
       return next;
     });
   const chosen = state.status === 'ready' ? state.data.filter((o) => selected.has(o.id)) : [];
-  const [printing, setPrinting] = useState(false);
-  // Each printed label ships its order, so the list is read again after.
+  // Each printed label ships its order, so the orders are read again after.
+  const { act: printAll, busy: printing } = useAction(printLabels, [keys.orders], 'The labels could not be printed.');
   async function print(request: { orderIds: string[] } | { toPack: true }) {
-    setPrinting(true);
-    if (await toastOutcome(() => printLabels(request), 'The labels could not be printed.')) setSelected(new Set());
-    setPrinting(false);
-    reload();
-    ordersChanged();
+    if (await printAll(request)) setSelected(new Set());
   }
 
   return (
@@ -107,7 +103,7 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
             orders={shipping}
             onDone={() => {
               setSelected(new Set());
-              reload();
+              void refresh(keys.orders);
             }}
           />
         </Suspense>

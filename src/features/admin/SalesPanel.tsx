@@ -6,14 +6,16 @@
  * Download CSV gives the period's orders with their lines in Xero's import layout, fetched 1,000 orders at a time
  * and written as they arrive.
  */
-import { useCallback, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { SITE } from '@/config/site';
 import { formatPrice, shopDay } from '@/lib/format';
-import { getSales, listSaleOrders, type Page, type SaleOrder, type Sales, type SalesGrouping } from './api';
+import { getSales, listSaleOrders, type SaleOrder, type Sales, type SalesGrouping } from './sales-api';
+import type { Page } from './api';
 import { salesCsvLines, XERO_HEADER } from './sales-csv';
 import { daysIn, MAX_DAYS, monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
 import { csvLines } from '@/lib/csv';
-import { LoadState, useLoad } from './use-load';
+import { keys, LoadState, loaded } from './queries';
 import { toast } from '@/features/toast/store';
 import { TableHead } from '@/components/TableHead';
 import { ViewButtons } from './ListControls';
@@ -215,8 +217,11 @@ export function SalesPanel() {
   const days = valid ? daysIn(period.from, period.to) : 0;
   const allowed = (g: SalesGrouping) => !(g === 'day' || g === 'week') || days <= MAX_DAYS[g];
   const grouping: SalesGrouping = allowed(by) ? by : 'month';
-  const { state } = useLoad(
-    useCallback(() => (valid ? getSales(period.from, period.to, grouping) : Promise.reject(new Error('Choose a start date on or before the end date.'))), [period.from, period.to, grouping, valid]),
+  const state = loaded(
+    useQuery({
+      queryKey: [...keys.sales, period.from, period.to, grouping],
+      queryFn: () => (valid ? getSales(period.from, period.to, grouping) : Promise.reject(new Error('Choose a start date on or before the end date.'))),
+    }),
   );
 
   async function downloadCsv() {

@@ -1,34 +1,33 @@
 /**
- * Shows its content to staff only. Signed-out visitors go to /auth and come back; a signed-in shopper who is
- * not staff is told so. The database makes the same check on every read and action; this only picks the screen.
+ * Shows its content to staff only, with the back office's queries (queries.tsx) around it. Signed-out visitors go
+ * to /auth and come back; a signed-in shopper who is not staff is told so. The database makes the same check on
+ * every read and action; this only picks the screen.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, type ReactNode } from 'react';
 import { useAuth } from '@/features/account/use-auth';
 import { signInAndReturn } from '@/features/account/return-to';
 import { isStaff } from './api';
-
-type Access = 'checking' | 'staff' | 'denied' | 'error';
+import { BackOfficeQueries } from './queries';
 
 export function StaffGate({ children }: { children: ReactNode }) {
+  return (
+    <BackOfficeQueries>
+      <Gate>{children}</Gate>
+    </BackOfficeQueries>
+  );
+}
+
+function Gate({ children }: { children: ReactNode }) {
   const auth = useAuth();
-  const [access, setAccess] = useState<Access>('checking');
   const userId = auth.user?.id;
 
   useEffect(() => {
     if (auth.status === 'signed-out') signInAndReturn();
   }, [auth.status]);
 
-  useEffect(() => {
-    if (!userId) return;
-    let current = true;
-    isStaff().then(
-      (staff) => current && setAccess(staff ? 'staff' : 'denied'),
-      () => current && setAccess('error'),
-    );
-    return () => {
-      current = false;
-    };
-  }, [userId]);
+  const staff = useQuery({ queryKey: ['staff', userId], queryFn: isStaff, enabled: Boolean(userId), staleTime: Number.POSITIVE_INFINITY });
+  const access = staff.status === 'pending' ? 'checking' : staff.status === 'error' ? 'error' : staff.data ? 'staff' : 'denied';
 
   if (auth.status !== 'signed-in' || access === 'checking') {
     return (

@@ -3,25 +3,29 @@
  * history (who, when, from, to, why, or the order that sold or returned the copies); its low-stock level, with
  * the titles under it highlighted; and how many shoppers wait to hear it is back.
  */
-import { useEffect, useId, useState, type SubmitEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type SubmitEvent, useEffect, useId, useRef } from 'react';
+import { useForm } from 'react-hook-form';
 import { LIMITS } from '@/config/constants';
 import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, orderNumber } from '@/lib/format';
-import { toSingleLine } from '@/lib/text';
-import { listStock, runStockAction, sendAll, type StockActionRequest, type StockRow, stockHistory } from './api';
+import type * as z from 'zod';
+import { type StockAction, type StockChecked, stockForm, type StockFormValues } from '@/features/staff-actions/stock-actions';
+import { listStock, runStockAction, type StockRow, stockHistory } from './stock-api';
+import { sendAll } from './mail-api';
 import { goTo, withParams } from './route';
-import { LoadState, useLoad } from './use-load';
-import { LoadMore, usePages } from './use-pages';
+import { useQuery } from '@tanstack/react-query';
+import { keys, LoadMore, LoadState, loaded, usePagedQuery, useRefresh } from './queries';
 
 /**
  * 50 changes at a time (Load more changes); the history open and its pages loaded are kept in the address
- * (#stock?history=<product>&after=…). `version` changes when the stock does, so the history shows the change just made.
+ * (#stock?history=<product>&after=…). A stock change reads it again (it is under the stock's key), so it shows the change just made.
  */
-function StockHistory({ productId, version, params }: { productId: string; version: string; params: URLSearchParams }) {
+function StockHistory({ productId, params }: { productId: string; params: URLSearchParams }) {
   const cursors = params.getAll('after');
-  const pages = usePages(
-    `${productId}\u0000${version}`,
+  const pages = usePagedQuery(
+    [...keys.stock, 'history', productId],
     cursors,
     (cursor) => stockHistory(productId, cursor),
     (change) => String(change.id),
@@ -66,34 +70,34 @@ function StockHistory({ productId, version, params }: { productId: string; versi
 
 function StockForm({ row, onSaved, params }: { row: StockRow; onSaved: () => void; params: URLSearchParams }) {
   const id = useId();
-  const [stock, setStockValue] = useState(String(row.stock));
-  const [received, setReceived] = useState('');
-  const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
   const showHistory = params.get('history') === row.id;
+  // Which button sent the form: Set to checks New stock, Received checks Copies received (and each the reason).
+  const action = useRef<'set' | 'receive'>('set');
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    setValue,
+    formState: { errors, isSubmitting: busy },
+  } = useForm<StockFormValues, unknown, StockChecked>({
+    // The schema of the button pressed; both read the same three fields, and each answers only the ones it checks.
+    resolver: (values, context, options) => zodResolver(stockForm[action.current] as unknown as z.ZodType<StockChecked, StockFormValues>)(values, context, options),
+    defaultValues: { stock: String(row.stock), received: '', reason: '' },
+  });
   // A problem is shown under the field it is about (or under the form, from the server), where the eye is.
-  const [error, setError] = useState<{ field: 'stock' | 'received' | 'reason' | 'form'; message: string } | null>(null);
-  const errorOf = (field: 'stock' | 'received' | 'reason') => (error?.field === field ? error.message : undefined);
+  const errorOf = (field: 'stock' | 'received' | 'reason') => errors[field]?.message;
   // A change made here or elsewhere: the field starts from the new figure.
-  useEffect(() => setStockValue(String(row.stock)), [row.stock]);
+  useEffect(() => setValue('stock', String(row.stock)), [row.stock, setValue]);
 
-  async function submit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const submitter = event.nativeEvent.submitter;
-    const receiving = submitter instanceof HTMLButtonElement && submitter.value === 'receive';
-    // The reason is kept in the stock history as one line.
-    const why = toSingleLine(reason);
-    const figure = Number(receiving ? received : stock);
-    if (receiving && (received.trim() === '' || !Number.isInteger(figure) || figure < 1)) return setError({ field: 'received', message: 'Copies received must be a whole number, 1 or more.' });
-    if (!receiving && (stock.trim() === '' || !Number.isInteger(figure) || figure < 0)) return setError({ field: 'stock', message: 'Stock must be a whole number, 0 or more.' });
-    if (!why) return setError({ field: 'reason', message: 'Give a reason for the change.' });
-    setError(null);
-    const request: StockActionRequest = receiving ? { action: 'receive', productId: row.id, quantity: figure, reason: why } : { action: 'set', productId: row.id, stock: figure, reason: why };
-    setBusy(true);
+  async function save(checked: StockChecked) {
+    const request: StockAction =
+      action.current === 'receive'
+        ? { action: 'receive', productId: row.id, quantity: checked.received ?? 0, reason: checked.reason }
+        : { action: 'set', productId: row.id, stock: checked.stock ?? 0, reason: checked.reason };
     try {
       const { message, mailing } = await runStockAction(request);
-      setReason('');
-      setReceived('');
+      reset({ stock: String(row.stock), received: '', reason: '' });
       onSaved();
       if (!mailing) return toast({ title: message });
       // The waiting shoppers' emails go out in batches, as a newsletter does; a send that stops is resumed from
@@ -106,10 +110,14 @@ function StockForm({ row, onSaved, params }: { row: StockRow; onSaved: () => voi
         toast({ title: message, description: `${why} Resume sending it from Newsletter.`, variant: 'error' });
       }
     } catch (failure) {
-      setError({ field: 'form', message: failure instanceof Error ? failure.message : 'Could not change the stock.' });
-    } finally {
-      setBusy(false);
+      setError('root', { message: failure instanceof Error ? failure.message : 'Could not change the stock.' });
     }
+  }
+
+  function submit(event: SubmitEvent<HTMLFormElement>) {
+    const submitter = event.nativeEvent.submitter;
+    action.current = submitter instanceof HTMLButtonElement && submitter.value === 'receive' ? 'receive' : 'set';
+    return handleSubmit(save)(event);
   }
 
   const low = row.stock < row.low_stock_level;
@@ -137,8 +145,8 @@ function StockForm({ row, onSaved, params }: { row: StockRow; onSaved: () => voi
         {/* Each figure with the button that applies it, and its error beneath; the button's value says which change it makes. */}
         {(
           [
-            { field: 'stock', label: 'New stock', min: 0, value: stock, set: setStockValue, action: 'set', button: 'Set to', buttonClass: 'btn-primary' },
-            { field: 'received', label: 'Copies received', min: 1, value: received, set: setReceived, placeholder: '+N', action: 'receive', button: 'Received', buttonClass: 'btn-gold' },
+            { field: 'stock', label: 'New stock', min: 0, action: 'set', button: 'Set to', buttonClass: 'btn-primary' },
+            { field: 'received', label: 'Copies received', min: 1, placeholder: '+N', action: 'receive', button: 'Received', buttonClass: 'btn-gold' },
           ] as const
         ).map((figure) => (
           <div key={figure.field}>
@@ -155,9 +163,8 @@ function StockForm({ row, onSaved, params }: { row: StockRow; onSaved: () => voi
                   max={LIMITS.stockMax}
                   step={1}
                   inputMode="numeric"
-                  value={figure.value}
                   placeholder={'placeholder' in figure ? figure.placeholder : undefined}
-                  onChange={(e) => figure.set(e.target.value)}
+                  {...register(figure.field)}
                   {...invalidProps(`${id}-${figure.field}`, errorOf(figure.field))}
                 />
               </div>
@@ -168,28 +175,23 @@ function StockForm({ row, onSaved, params }: { row: StockRow; onSaved: () => voi
             <FieldError fieldId={`${id}-${figure.field}`} message={errorOf(figure.field)} />
           </div>
         ))}
-        <TextField
-          id={`${id}-reason`}
-          label="Reason"
-          value={reason}
-          maxLength={LIMITS.stockReasonMaxLength}
-          onChange={(e) => setReason(e.target.value)}
-          placeholder="e.g. reprint delivered"
-          error={errorOf('reason')}
-        />
-        {error?.field === 'form' && (
+        <TextField id={`${id}-reason`} label="Reason" maxLength={LIMITS.stockReasonMaxLength} {...register('reason')} placeholder="e.g. reprint delivered" error={errorOf('reason')} />
+        {errors.root && (
           <p role="alert" className="text-sm font-semibold text-red-800 sm:col-span-3">
-            {error.message}
+            {errors.root.message}
           </p>
         )}
       </form>
-      {showHistory && <StockHistory productId={row.id} version={`${row.stock}`} params={params} />}
+      {showHistory && <StockHistory productId={row.id} params={params} />}
     </section>
   );
 }
 
 export function StockPanel({ params }: { params: URLSearchParams }) {
-  const { state, reload } = useLoad(listStock);
+  const state = loaded(useQuery({ queryKey: keys.stock, queryFn: listStock }));
+  const refresh = useRefresh();
+  // A change drew an availability mailing too: Newsletter lists it.
+  const reload = () => void refresh(keys.stock, keys.newsletters);
   return (
     <section aria-labelledby="stock-heading">
       <h2 id="stock-heading" className="text-2xl font-bold">

@@ -3,8 +3,9 @@
  * for its confirmation, an unsubscribe), remove one, Download CSV. Only confirmed readers get the newsletter.
  */
 import { formatShortDate } from '@/lib/format';
-import { listSubscribers, removeSubscriber, subscribersCsv, type Subscriber } from './api';
-import { changeAndReload, LoadState, useLoad } from './use-load';
+import { listSubscribers, removeSubscriber, subscribersCsv, type Subscriber } from './mail-api';
+import { useQuery } from '@tanstack/react-query';
+import { keys, LoadState, loaded, useAction } from './queries';
 
 function download(rows: Subscriber[]) {
   const url = URL.createObjectURL(new Blob([subscribersCsv(rows)], { type: 'text/csv;charset=utf-8' }));
@@ -38,9 +39,8 @@ function consentRecord(row: Subscriber): string {
 }
 
 export function SubscribersPanel() {
-  const { state, reload } = useLoad(listSubscribers);
-
-  const remove = (row: Subscriber) => changeAndReload(() => removeSubscriber(row.id), `${row.email} removed.`, reload);
+  const state = loaded(useQuery({ queryKey: keys.subscribers, queryFn: listSubscribers }));
+  const { act: remove } = useAction((row: Subscriber) => removeSubscriber(row.id).then(() => `${row.email} removed.`), [keys.subscribers]);
 
   return (
     <section aria-labelledby="subscribers-heading">

@@ -2,7 +2,7 @@
  * An order's history as the back office lists it: when it was placed and paid, then each recorded event, all in the
  * order they happened (a payment at 1:57 pm comes after the invoice sent at 1:56 pm, whoever wrote which row first).
  */
-import type { OrderDetail } from './api';
+import type { OrderDetail } from './orders-api';
 
 interface TimelineEvent {
   at: string;

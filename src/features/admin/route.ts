@@ -48,9 +48,11 @@ export function useSearchParam(path: string, params: URLSearchParams): [string, 
   const query = params.get('q') ?? '';
   const [search, setSearch] = useState(query);
   const typed = useDebounced(search.trim(), 250);
-  // A new search starts again from the first page.
+  // A new search starts again from the first page. Once the address has moved on from the one the list was drawn
+  // for (an order opened while the typing paused), the search is dropped: writing it would take them back to the list.
+  const drawnFor = window.location.hash;
   const searchFor = useEffectEvent((text: string) => {
-    if (text !== query) goTo(path, withParams(params, { q: text || null, after: null }), { replace: true });
+    if (text !== query && window.location.hash === drawnFor) goTo(path, withParams(params, { q: text || null, after: null }), { replace: true });
   });
   useEffect(() => searchFor(typed), [typed]);
   // Back or a link changed the search in the address: the box shows it.

@@ -8,7 +8,7 @@
 import { SITE } from '@/config/site';
 import { csvLines } from '@/lib/csv';
 import { countryName, orderNumber } from '@/lib/format';
-import type { SaleOrder } from './api';
+import type { SaleOrder } from './sales-api';
 
 export const XERO_HEADER = [
   '*ContactName',

@@ -1,48 +1,34 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+/**
+ * The older way a panel loaded its data, kept for the panels not yet on queries.tsx: `useLoad(load)` and
+ * `usePages` (use-pages.tsx) are now queries of their own, held by the panel while it is open, and `reload()`
+ * invalidates them. A new panel uses queries.tsx directly (`useQuery` under a key from `keys`, `useAction`).
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import { toast } from '@/features/toast/store';
-import { ORDERS_CHANGED_EVENT } from '@/features/account/account-links';
+import { keys, type Loaded, loaded, queryClient } from './queries';
 
-export type Loaded<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string };
+export { LoadState, type Loaded } from './queries';
+
+let panels = 0;
+
+/** A key no other panel shares: the panel's own, and which `load` it was given (a new one reads afresh). */
+export function usePanelKey(load: unknown, ...parts: unknown[]): readonly unknown[] {
+  const [panel] = useState(() => ++panels);
+  const seen = useRef({ load, version: 0 });
+  if (seen.current.load !== load) seen.current = { load, version: seen.current.version + 1 };
+  return ['panel', panel, seen.current.version, ...parts];
+}
 
 /**
  * Loads data for a panel, again whenever `load` changes (a module's function, or a useCallback over what it
  * reads) or `reload()` is called; the last request wins.
  */
 export function useLoad<T>(load: () => Promise<T>): { state: Loaded<T>; reload: () => void } {
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
-  // Each request's number: only the latest one's answer is shown.
-  const latest = useRef(0);
-  const reload = useCallback(() => {
-    const request = ++latest.current;
-    load().then(
-      (data) => request === latest.current && setState({ status: 'ready', data }),
-      (error: unknown) => request === latest.current && setState({ status: 'error', message: error instanceof Error ? error.message : String(error) }),
-    );
-  }, [load]);
-  useEffect(() => {
-    reload();
-    return () => {
-      latest.current++;
-    };
-  }, [reload]);
-  return { state, reload };
-}
-
-/** The loading and error lines every panel shows. */
-export function LoadState({ state, what }: { state: Loaded<unknown>; what: string }) {
-  if (state.status === 'loading')
-    return (
-      <p role="status" className="mt-4 text-slate-700">
-        Loading {what}...
-      </p>
-    );
-  if (state.status === 'error')
-    return (
-      <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-900">
-        {state.message}
-      </p>
-    );
-  return null;
+  const queryKey = usePanelKey(load);
+  const query = useQuery({ queryKey, queryFn: load });
+  const client = useQueryClient();
+  return { state: loaded(query), reload: () => void client.invalidateQueries({ queryKey }) };
 }
 
 /** Runs a staff action and toasts its sentence, or why it failed (`failed` when the failure says nothing); true when it went through. */
@@ -56,14 +42,14 @@ export async function toastOutcome(run: () => Promise<string>, failed: string): 
   }
 }
 
+/** Tells every order list and order to read again, and with them the header's to-pack count. */
+export function ordersChanged(): void {
+  void queryClient.invalidateQueries({ queryKey: keys.orders });
+}
+
 /** Runs a staff change, says how it went in a toast, then reloads the panel either way. */
 export async function changeAndReload(change: () => Promise<unknown>, done: string, reload: () => void): Promise<void> {
   await toastOutcome(() => change().then(() => done), 'The change failed.');
   reload();
   ordersChanged();
-}
-
-/** Tells the header's to-pack count to ask again (account-links.ts listens). */
-export function ordersChanged(): void {
-  window.dispatchEvent(new Event(ORDERS_CHANGED_EVENT));
 }

@@ -6,12 +6,12 @@
 import { type HTMLAttributes, type ReactNode, useEffect, useState } from 'react';
 import { SHIPPING, STORAGE_KEYS } from '@/config/constants';
 import { formatPrice } from '@/lib/format';
-import { quantityLine } from '@/features/invoice/tax-invoice';
+import { quantityLine } from '@/features/tax-invoice/tax-invoice';
 import { clearCart } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
 import { verifyPayment, type VerifiedPayment } from './api';
 import { clearDraft } from './draft';
-import GiftMessageBox from '@/features/admin/GiftMessageBox';
+import GiftMessageBox from '@/features/checkout/GiftMessageBox';
 import { forgetAppliedCode } from './applied-code';
 import { announcePayment } from './payment-tabs';
 

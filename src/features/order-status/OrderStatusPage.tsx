@@ -2,10 +2,10 @@
 import { useEffect, useState } from 'react';
 import * as z from 'zod/mini';
 import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
-import TaxInvoice from '@/features/invoice/TaxInvoice';
-import { quantityLine, taxInvoicePath, taxInvoiceSchema } from '@/features/invoice/tax-invoice';
+import TaxInvoice from '@/features/tax-invoice/TaxInvoice';
+import { quantityLine, taxInvoicePath, taxInvoiceSchema } from '@/features/tax-invoice/tax-invoice';
 import { formatDateTime } from '@/lib/format';
-import GiftMessageBox from './GiftMessageBox';
+import GiftMessageBox from '@/features/checkout/GiftMessageBox';
 
 const answer = z.object({
   orderNumber: z.string(),

@@ -3,7 +3,7 @@
  * code only when an order goes abroad, so the slips of a domestic day download none of it.
  */
 import { type CustomsAnswer, customsAnswerSchema, DECLARATIONS_PER_CALL } from '@/features/customs/declaration';
-import { postAsStaff } from './api';
+import { postAsStaff } from '@/features/admin/api';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

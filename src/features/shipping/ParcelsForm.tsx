@@ -3,56 +3,54 @@
  * tracking number each in one form. Every number is checked as the single-order form checks it, and each order
  * is shipped (and its customer emailed) through the same server action, one after another.
  */
-import { type SubmitEvent, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { type OrderListItem, runOrderAction } from '@/features/admin/orders-api';
+import { parcelsForm, type ParcelsFormValues, shipmentOf } from '@/features/staff-actions/order-actions';
 import { orderNumber } from '@/lib/format';
-import { type OrderListItem, runOrderAction } from './api';
-import { useCarrier } from './CarrierFields';
-import { checkShipment } from './shipment';
+import { CarrierFields } from './CarrierFields';
 
 type Outcome = { id: string; ok: boolean; message: string };
 
 export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDone: () => void }) {
-  const carrier = useCarrier('parcels-carrier');
-  const [numbers, setNumbers] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { errors, isSubmitting: busy },
+  } = useForm<ParcelsFormValues>({
+    resolver: zodResolver(parcelsForm),
+    defaultValues: { carrier: 'auspost', carrierName: '', numbers: Object.fromEntries(orders.map((order) => [order.id, ''])) },
+  });
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
-  const [busy, setBusy] = useState(false);
 
-  const shipmentOf = (id: string) => carrier.shipment(numbers[id] ?? '');
-
-  async function submit(event: SubmitEvent) {
-    event.preventDefault();
-    const found: Record<string, string> = {};
-    for (const order of orders) {
-      const checked = checkShipment(shipmentOf(order.id));
-      if ('error' in checked) found[order.id] = checked.error;
-    }
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
+  async function ship(typed: ParcelsFormValues) {
     const results: Outcome[] = [];
     for (const order of orders) {
       try {
-        results.push({ id: order.id, ok: true, message: await runOrderAction({ action: 'ship', orderId: order.id, shipment: shipmentOf(order.id) }) });
+        results.push({ id: order.id, ok: true, message: await runOrderAction({ action: 'ship', orderId: order.id, shipment: shipmentOf(typed, typed.numbers[order.id] ?? '') }) });
       } catch (error) {
         results.push({ id: order.id, ok: false, message: error instanceof Error ? error.message : 'The shipment failed.' });
       }
       setOutcomes([...results]);
     }
-    setBusy(false);
     onDone();
   }
 
+  const invalid = Object.keys(errors.numbers ?? {}).length > 0;
   return (
-    <form onSubmit={submit} noValidate aria-labelledby="parcels-heading" aria-busy={busy} className="mt-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+    <form onSubmit={handleSubmit(ship)} noValidate aria-labelledby="parcels-heading" aria-busy={busy} className="mt-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
       <h3 id="parcels-heading" className="text-lg font-bold">
         Ship {orders.length === 1 ? '1 order' : `${orders.length} orders`}
       </h3>
-      <div className="mt-3 flex flex-wrap gap-3">{carrier.fields}</div>
+      <div className="mt-3 flex flex-wrap gap-3">
+        <CarrierFields id="parcels-carrier" carrier={register('carrier')} carrierName={register('carrierName')} other={watch('carrier') === 'other'} />
+      </div>
       <ul className="mt-3 space-y-3">
         {orders.map((order) => {
           const number = orderNumber(order.number);
-          const error = errors[order.id];
+          const error = errors.numbers?.[order.id]?.message;
           const outcome = outcomes.find((o) => o.id === order.id);
           return (
             <li key={order.id}>
@@ -64,9 +62,8 @@ export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDon
               <input
                 id={`parcel-${order.id}`}
                 className="field font-mono"
-                value={numbers[order.id] ?? ''}
                 maxLength={64}
-                onChange={(e) => setNumbers({ ...numbers, [order.id]: e.target.value })}
+                {...register(`numbers.${order.id}`)}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? `parcel-error-${order.id}` : undefined}
               />
@@ -80,7 +77,7 @@ export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDon
           );
         })}
       </ul>
-      {Object.keys(errors).length > 0 && (
+      {invalid && (
         <p role="alert" className="mt-2 text-sm font-semibold text-red-800">
           Nothing was shipped: correct the tracking numbers marked above.
         </p>

@@ -1,7 +1,7 @@
 /** /order-status/invoice#<token>: the order's tax invoice on its own, ready to print on A4 or save as a PDF. */
 import { orderStatusPath } from '@/lib/paths';
 import { useEffect, useState } from 'react';
-import { fetchOrderStatus, type OrderStatus } from '@/features/admin/OrderStatusPage';
+import { fetchOrderStatus, type OrderStatus } from '@/features/order-status/OrderStatusPage';
 import TaxInvoice from './TaxInvoice';
 
 type State = { status: 'loading' } | { status: 'ready'; order: OrderStatus } | { status: 'error'; message: string };

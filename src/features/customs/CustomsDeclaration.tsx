@@ -6,7 +6,7 @@
  */
 import { type CustomsAnswer, type CustomsLineView, declarationTotals, isPrintedMatter, splitCustomsValue } from '@/features/customs/declaration';
 import { formatPrice, orderNumber } from '@/lib/format';
-import type { OrderDetail } from './api';
+import type { OrderDetail } from '@/features/admin/orders-api';
 import { postalAddressLines } from '@/lib/postal-address';
 import { TableHead } from '@/components/TableHead';
 

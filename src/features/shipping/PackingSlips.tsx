@@ -11,11 +11,13 @@ import { giftSlipSender } from '@/features/checkout/gift';
 import type { CustomsAnswer } from '@/features/customs/declaration';
 import { needsDeclaration } from '@/features/customs/declaration';
 import { lazy, Suspense } from 'react';
-import { allPages, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
-import GiftMessageBox from './GiftMessageBox';
+import { allPages } from '@/features/admin/api';
+import { getOrders, listOrders, orderBuyer, type OrderDetail } from '@/features/admin/orders-api';
+import GiftMessageBox from '@/features/checkout/GiftMessageBox';
 import { postalAddressLines } from '@/lib/postal-address';
-import { StaffGate } from './StaffGate';
-import { LoadState, useLoad } from './use-load';
+import { StaffGate } from '@/features/admin/StaffGate';
+import { useQuery } from '@tanstack/react-query';
+import { keys, LoadState, loaded } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
 import { orderTotalLine } from '@/features/invoices/paperwork';
 
@@ -29,7 +31,7 @@ async function ordersToPrint(): Promise<OrderDetail[]> {
 }
 
 // Only a day with parcels abroad downloads the declaration.
-const CustomsDeclaration = lazy(() => import('./CustomsDeclaration'));
+const CustomsDeclaration = lazy(() => import('@/features/customs/CustomsDeclaration'));
 
 /**
  * The orders, and the customs declarations of those going abroad. Declarations that cannot be had leave the slips
@@ -40,7 +42,7 @@ async function slipsToPrint(): Promise<{ orders: OrderDetail[]; customs: Customs
   const abroad = orders.filter((order) => needsDeclaration(order.shipping_address.country)).map((order) => order.id);
   if (!abroad.length) return { orders, customs: null, customsProblem: null };
   try {
-    const { getCustomsDeclarations } = await import('./customs-declarations');
+    const { getCustomsDeclarations } = await import('@/features/customs/customs-declarations');
     return { orders, customs: await getCustomsDeclarations(abroad), customsProblem: null };
   } catch (error) {
     return { orders, customs: null, customsProblem: error instanceof Error ? error.message : String(error) };
@@ -167,7 +169,7 @@ function Slip({ order, returnAddress }: { order: OrderDetail; returnAddress: rea
 }
 
 function Slips({ returnAddress }: Props) {
-  const { state } = useLoad(slipsToPrint);
+  const state = loaded(useQuery({ queryKey: [...keys.orders, 'slips', window.location.search], queryFn: slipsToPrint, refetchOnWindowFocus: false }));
   return (
     <>
       <div className="mb-6 flex flex-wrap items-center gap-3 print:hidden">

@@ -1,0 +1,35 @@
+/** The back office's queries and the header's to-pack count: an order changed is the count asked for again. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ORDERS_CHANGED_EVENT } from '@/features/account/account-links';
+import { keys, ORDER_CHANGES, queryClient } from '@/features/admin/queries';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  queryClient.clear();
+});
+
+/** Lets the microtasks run, where the count's event is sent from. */
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the header’s to-pack count follows the orders’ queries', () => {
+  it('asks again once when an order action invalidates the orders, however many of their queries, and not for other data', async () => {
+    const page = new EventTarget();
+    vi.stubGlobal('window', page);
+    const asked: string[] = [];
+    page.addEventListener(ORDERS_CHANGED_EVENT, () => asked.push('to pack'));
+    queryClient.setQueryData([...keys.orders, 'list', 'to_pack', ''], { pages: [], pageParams: [] });
+    queryClient.setQueryData([...keys.orders, 'detail', 'an-order'], []);
+    queryClient.setQueryData(keys.stock, []);
+    queryClient.setQueryData(keys.codes, []);
+
+    await queryClient.invalidateQueries({ queryKey: keys.codes });
+    await queryClient.invalidateQueries({ queryKey: keys.stock });
+    await settled();
+    expect(asked).toEqual([]);
+
+    await Promise.all(ORDER_CHANGES.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    await settled();
+    expect(asked).toEqual(['to pack']);
+    expect(queryClient.getQueryState([...keys.orders, 'detail', 'an-order'])?.isInvalidated).toBe(true);
+  });
+});
