@@ -2,9 +2,9 @@
  * POST /api/admin-invoice — the publisher's invoices for schools and parishes, from /admin: drafts (from a quote
  * request or from nothing), send, void, write off, pack before payment, reminders, credit notes, and declining a
  * quote. Staff only. Answers 200 { message, invoiceId? }, or 4xx/5xx { error } with a sentence the publisher can
- * act on (src/features/invoices/contract.ts).
+ * act on (src/features/on-account/contract.ts).
  */
-import { invoiceActionSchema } from '../src/features/invoices/contract';
+import { invoiceActionSchema } from '../src/features/on-account/contract';
 import { staffEndpoint } from './_lib/back-office';
 import { fulfilmentServices } from './_lib/fulfilment';
 import { json, problem, type FunctionConfig } from './_lib/http';

@@ -18,7 +18,7 @@ import {
   invoiceRowSchema,
   pageSchema,
   quoteRowSchema,
-} from '../../src/features/invoices/contract';
+} from '../../src/features/on-account/contract';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 
 const STAFF = 'publisher@example.com';

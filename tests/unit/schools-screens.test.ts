@@ -3,10 +3,10 @@
  * invoice editor's draft (as the contract's schema takes it), its errors by field and its running totals.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { draftErrors, draftOf, draftTotals, centsOf, formOf } from '@/features/admin/InvoiceEditor';
-import { dueText } from '@/features/admin/InvoicesPanel';
-import { copiesOf, quoteErrors, readQuote, type QuoteBook } from '@/features/forms/QuoteForm';
-import { invoiceDraftSchema, quoteRequestDataSchema, type InvoiceDetail } from '@/features/invoices/contract';
+import { draftErrors, draftOf, draftTotals, centsOf, formOf } from '@/features/on-account/InvoiceEditor';
+import { dueText } from '@/features/on-account/InvoicesPanel';
+import { copiesOf, quoteErrors, readQuote, type QuoteBook } from '@/features/on-account/QuoteForm';
+import { invoiceDraftSchema, quoteRequestDataSchema, type InvoiceDetail } from '@/features/on-account/contract';
 
 const BOOK: QuoteBook = {
   id: 'book-10-reasons',

@@ -17,7 +17,7 @@ import { postalAddressLines } from '@/lib/postal-address';
 import { StaffGate } from './StaffGate';
 import { LoadState, useLoad } from './use-load';
 import { TableHead } from '@/components/TableHead';
-import { orderTotalLine } from '@/features/invoices/paperwork';
+import { orderTotalLine } from '@/features/on-account/paperwork';
 
 /** The orders chosen, or every order to pack (all its pages); in full, 500 to a call rather than one call each. */
 async function ordersToPrint(): Promise<OrderDetail[]> {

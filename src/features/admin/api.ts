@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { ShipmentInput } from './shipment';
 import { toCsv } from '@/lib/csv';
 import { getSupabase } from '@/lib/supabase/client';
-import { orderOnAccountSchema } from '@/features/invoices/paperwork';
+import { orderOnAccountSchema } from '@/features/on-account/paperwork';
 
 export const ORDER_VIEWS = [
   { id: 'to_pack', label: 'To pack' },

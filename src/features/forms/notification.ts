@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { HUMAN_CHECK_TOKEN_MAX_LENGTH, LIMITS } from '../../config/constants';
-import { quoteNotificationSchema } from '../invoices/contract';
+import { quoteNotificationSchema } from '../on-account/contract';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
 
 const email = emailAddress({

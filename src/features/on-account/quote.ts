@@ -1,8 +1,8 @@
 /** The bounds the quote form holds its fields to: the invoices' own rules, which the contract's schemas check too. */
 import { LIMITS } from '@/config/constants';
-import { INVOICE_RULES } from '@/features/invoices/rules';
+import { INVOICE_RULES } from './rules';
 
-export type { QuoteRequestData } from '@/features/invoices/contract';
+export type { QuoteRequestData } from './contract';
 
 export const QUOTE_LIMITS = {
   organisationMaxLength: INVOICE_RULES.organisationMaxLength,

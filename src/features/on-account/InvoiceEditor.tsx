@@ -16,16 +16,16 @@ import { isEmailAddress } from '@/lib/email';
 import { fromCents, toCents } from '@/lib/money';
 import { postalAddressLines } from '@/lib/postal-address';
 import { rateCard } from '@/lib/rate-card';
-import { ConfirmDialog } from './ConfirmDialog';
-import { BlockLines, Fact } from './Facts';
-import type { InvoiceDraftInput } from '@/features/invoices/contract';
-import { INVOICE_RULES, invoiceNumber } from '@/features/invoices/rules';
+import { ConfirmDialog } from '@/features/admin/ConfirmDialog';
+import { BlockLines, Fact } from '@/features/admin/Facts';
+import type { InvoiceDraftInput } from './contract';
+import { INVOICE_RULES, invoiceNumber } from './rules';
 import { dueText, InvoiceStatus, RemindButton } from './InvoicesPanel';
 import { getInvoice, type InvoiceBook, type InvoiceDetail, listInvoiceBooks, runInvoiceAction } from './invoices-api';
-import { Email } from './OrdersPanel';
+import { Email } from '@/features/admin/OrdersPanel';
 import { invoiceHref, quoteHref } from './QuotesPanel';
-import { goTo } from './route';
-import { LoadState, ordersChanged, toastOutcome, useLoad } from './use-load';
+import { goTo } from '@/features/admin/route';
+import { LoadState, ordersChanged, toastOutcome, useLoad } from '@/features/admin/use-load';
 import { TableHead } from '@/components/TableHead';
 
 // Invoices go to Australian schools and parishes: the rate card's two services at home.

@@ -11,12 +11,12 @@ import { AU_STATE_CODES, LIMITS } from '@/config/constants';
 import { priceLine, type QuantityPrice } from '@/features/catalog/quantity-prices';
 import { toast } from '@/features/toast/store';
 import { isEmailAddress } from '@/lib/email';
-import { isPhoneNumber } from '@/features/invoices/rules';
+import { isPhoneNumber } from './rules';
 import { formatPrice, shopDay } from '@/lib/format';
-import { errorId, FieldError, INVALID_EMAIL_MESSAGE, invalidProps, SubmitButton, TextField } from './fields';
+import { errorId, FieldError, INVALID_EMAIL_MESSAGE, invalidProps, SubmitButton, TextField } from '@/features/forms/fields';
 import { QUOTE_LIMITS, type QuoteRequestData } from './quote';
-import { fieldValue } from './submit';
-import { useNotificationForm } from './use-notification-form';
+import { fieldValue } from '@/features/forms/submit';
+import { useNotificationForm } from '@/features/forms/use-notification-form';
 
 export interface QuoteBook {
   id: string;

@@ -1,15 +1,15 @@
 /**
  * Buying on account in the back office: quote requests and invoices read with the staff member's own token
  * (`admin_list_quotes`, `admin_list_invoices`, `admin_get_invoice`) and changed through /api/admin-invoice, one action
- * a call. The shapes are the contract's (`src/features/invoices/contract.ts`), which the functions share.
+ * a call. The shapes are the contract's (`src/features/on-account/contract.ts`), which the functions share.
  */
 import * as z from 'zod/mini';
 import { getSupabase } from '@/lib/supabase/client';
-import { BackOfficeError, type Page, postAsStaff, rpc } from './api';
-import type { InvoiceActionInput, InvoiceDetail, InvoiceRow, QuoteRow } from '@/features/invoices/contract';
-import { INVOICE_STATUSES, type InvoiceView, QUOTE_STATUSES, type QuoteView } from '@/features/invoices/rules';
+import { BackOfficeError, type Page, postAsStaff, rpc } from '@/features/admin/api';
+import type { InvoiceActionInput, InvoiceDetail, InvoiceRow, QuoteRow } from './contract';
+import { INVOICE_STATUSES, type InvoiceView, QUOTE_STATUSES, type QuoteView } from './rules';
 
-export type { InvoiceDetail, InvoiceRow, QuoteRow } from '@/features/invoices/contract';
+export type { InvoiceDetail, InvoiceRow, QuoteRow } from './contract';
 
 // The database's answers as the contract describes them (quoteRowSchema, invoiceRowSchema, invoiceDetailSchema),
 // checked with zod/mini as the rest of the back office's reads are.
