@@ -18,6 +18,9 @@ import { INVOICE_RULES, INVOICE_STATUSES, isPhoneNumber, QUOTE_STATUSES } from '
 // ---------------------------------------------------------------------------------------------------------------
 // Shared field schemas
 
+/** An amount the database answers (numeric, sent as a number or a string). */
+const money = z.coerce.number();
+
 const line = (what: string, max: number) =>
   singleLine({ error: `Please enter ${what}.` })
     .min(1, `Please enter ${what}.`)
@@ -114,22 +117,28 @@ export const QUOTE_MESSAGES = {
 // ---------------------------------------------------------------------------------------------------------------
 // The draft: what the publisher types or the quote fills in
 
+/** What prices a line: the book, its copies, and a price per copy other than the quantity price, in cents. */
+const pricedLineFields = { productId, quantity, unitPriceCents: cents('The price per copy').optional() };
+
 /** One line: a book at its quantity price (as the cart prices it), unless the publisher changes the price and says why. */
 const invoiceLineInputSchema = z
   .object({
-    productId,
-    quantity,
-    /** A price per copy other than the quantity price, in cents; needs `priceReason`. */
-    unitPriceCents: cents('The price per copy').optional(),
+    ...pricedLineFields,
+    /** Needed with `unitPriceCents`. */
     priceReason: optionalLine('reason for the price', INVOICE_RULES.reasonMaxLength),
   })
   .refine((l) => l.unitPriceCents === undefined || l.priceReason !== undefined, { message: 'Give a reason for the changed price.', path: ['priceReason'] });
+
+const rateCardShipping = z.object({
+  kind: z.literal('rate_card'),
+  rateId: z.string({ error: 'Choose a rate of the rate card.' }).trim().min(1, 'Choose a rate of the rate card.').max(60),
+});
 
 /** The rate card's option for the address (au-standard, au-express at home; the international services abroad), or a price typed with a reason. */
 const invoiceShippingInputSchema = z.discriminatedUnion(
   'kind',
   [
-    z.object({ kind: z.literal('rate_card'), rateId: z.string({ error: 'Choose a rate of the rate card.' }).trim().min(1, 'Choose a rate of the rate card.').max(60) }),
+    rateCardShipping,
     z.object({ kind: z.literal('typed'), name: line('the delivery method', 100), amountCents: cents('The shipping'), reason: reason('the shipping price') }),
   ],
   { error: "shipping must be { kind: 'rate_card', rateId } or { kind: 'typed', name, amountCents, reason }." },
@@ -158,6 +167,36 @@ export const invoiceDraftSchema = z.object(
 );
 export type InvoiceDraft = z.infer<typeof invoiceDraftSchema>;
 export type InvoiceDraftInput = z.input<typeof invoiceDraftSchema>;
+
+/**
+ * What the editor's live preview sends to be priced: the books, the shipping and the country, before the rest of
+ * the draft need be filled in. The database prices it as it prices the saved draft (`invoice_totals`).
+ */
+const invoicePriceDraftSchema = z.object(
+  {
+    address: z.object({ country: invoiceAddressSchema.shape.country }),
+    lines: z
+      .array(z.object(pricedLineFields), { error: 'lines must be a list of books and quantities.' })
+      .min(1, 'An invoice needs at least one book.')
+      .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one invoice.`),
+    shipping: z.discriminatedUnion('kind', [rateCardShipping, z.object({ kind: z.literal('typed'), name: z.string().max(100).optional(), amountCents: cents('The shipping') })], {
+      error: "shipping must be { kind: 'rate_card', rateId } or { kind: 'typed', amountCents }.",
+    }),
+  },
+  { error: 'draft must be an object with address, lines and shipping.' },
+);
+export type InvoicePriceDraft = z.infer<typeof invoicePriceDraftSchema>;
+
+/** invoice_totals' answer: each line at its price, the subtotal, the shipping (free from the threshold), the total and its GST. */
+export const invoiceTotalsSchema = z.object({
+  lines: z.array(z.object({ product_id: z.string(), title: z.string(), quantity: z.number(), list_unit_price: money, unit_price: money, amount: money })),
+  subtotal: money,
+  shipping: z.object({ kind: z.enum(['rate_card', 'typed']), name: z.string().nullable(), amount: money, reason: z.string().nullable() }),
+  total: money,
+  gst: money,
+  gst_applies: z.boolean(),
+});
+export type InvoiceTotals = z.infer<typeof invoiceTotalsSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // POST /api/admin-invoice (staff only): one action per call
@@ -193,22 +232,27 @@ export const invoiceActionSchema = z.discriminatedUnion(
     }),
     /** The publisher will not invoice this quote. */
     z.object({ action: z.literal('decline_quote'), quoteId }),
+    /** The draft as typed, priced by the database and not saved: the editor's running totals. */
+    z.object({ action: z.literal('price'), draft: invoicePriceDraftSchema }),
   ],
-  { error: "action must be one of 'create', 'create_from_quote', 'update', 'send', 'void', 'mark_uncollectible', 'ship_before_payment', 'remind', 'credit', 'decline_quote'." },
+  {
+    error:
+      "action must be one of 'create', 'create_from_quote', 'update', 'send', 'void', 'mark_uncollectible', 'ship_before_payment', 'remind', 'credit', 'decline_quote', 'price'.",
+  },
 );
 export type InvoiceAction = z.infer<typeof invoiceActionSchema>;
 export type InvoiceActionInput = z.input<typeof invoiceActionSchema>;
 
-/** 200: what was done, in one sentence, and the invoice as it is now (absent for decline_quote). 4xx/5xx: { error }. */
+/** 200: what was done, in one sentence, and the invoice as it is now (absent for decline_quote); for price, the totals. 4xx/5xx: { error }. */
 export const invoiceActionAnswerSchema = z.object({
   message: z.string(),
   invoiceId: z.uuid().optional(),
+  totals: invoiceTotalsSchema.optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the database answers (read with the staff member's token)
 
-const money = z.coerce.number();
 const time = z.string();
 
 /** One row of admin_list_quotes(p_view, p_cursor, p_limit) → { rows, next }: newest first. */
