@@ -1,91 +1,24 @@
 /**
  * The quote request for schools, parishes and groups buying on account: who they are, where the books go, how many
  * copies of each book (none of some, but some of one), when they are needed, their purchase order number if they
- * have one, and a note. Checked here field by field (each error marked, described under its field, and the first one
- * focused), then sent as a `quote` to /api/send-notification with the same bot-check as the contact form; the
- * server checks it all again. The fields are the browser's, as on the contact form, so what was typed before the
- * island hydrated is sent too.
+ * have one, and a note. Checked by the contract's schema through react-hook-form (each error marked, described under
+ * its field, and the first one focused), then sent as a `quote` to /api/send-notification with the same bot-check as
+ * the contact form; the server parses it with the same schema. The fields are the browser's own (registered, not
+ * controlled), so what was typed before the island hydrated is read when it does.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FieldPath, get, useForm, useWatch } from 'react-hook-form';
 import { AU_STATE_CODES, LIMITS } from '@/config/constants';
-import { priceLine, type QuantityPrice } from '@/features/catalog/quantity-prices';
+import { priceLine } from '@/features/catalog/quantity-prices';
 import { toast } from '@/features/toast/store';
-import { isEmailAddress } from '@/lib/email';
-import { isPhoneNumber } from './rules';
 import { formatPrice, shopDay } from '@/lib/format';
-import { errorId, FieldError, INVALID_EMAIL_MESSAGE, invalidProps, SubmitButton, TextField } from '@/features/forms/fields';
-import { QUOTE_LIMITS, type QuoteRequestData } from './quote';
-import { fieldValue } from '@/features/forms/submit';
+import { errorId, FieldError, invalidProps, SubmitButton, TextField } from '@/features/forms/fields';
 import { useNotificationForm } from '@/features/forms/use-notification-form';
+import { QUOTE_LIMITS } from './quote';
+import type { QuoteRequestData } from './contract';
+import { copiesOf, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
 
-export interface QuoteBook {
-  id: string;
-  title: string;
-  /** AUD per copy, before any quantity price. */
-  price: number;
-  quantityPrices: readonly QuantityPrice[];
-}
-
-type Field = 'organisation' | 'contactName' | 'email' | 'phone' | 'line1' | 'city' | 'state' | 'postcode' | 'copies' | 'neededBy' | 'poNumber';
-type Errors = Partial<Record<Field, string>>;
-
-/** The fields in the order they appear, so the first one in error is the one focused. */
-const ORDER: readonly Field[] = ['organisation', 'contactName', 'email', 'phone', 'line1', 'city', 'state', 'postcode', 'copies', 'neededBy', 'poNumber'];
-
-const copiesName = (productId: string) => `copies-${productId}`;
-
-/** A whole number of copies from a field: blank is none; anything else that is not a count is NaN. */
-export function copiesOf(text: string): number {
-  const trimmed = text.trim();
-  if (trimmed === '') return 0;
-  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
-}
-
-/** A field's value by its name, trimmed (`fieldValue` over the form). */
-type Values = (name: string) => string;
-
-/** What is wrong with the form as filled in, field by field (empty when nothing is); `today` is the shop's day, yyyy-mm-dd. */
-export function quoteErrors(value: Values, books: readonly QuoteBook[], today: string): Errors {
-  const errors: Errors = {};
-  const need = (field: Field, message: string) => {
-    if (!value(field)) errors[field] = message;
-  };
-  need('organisation', "Please enter your school, parish or group's name.");
-  need('contactName', 'Please enter your name.');
-  if (!value('email')) errors.email = 'Please enter your email address.';
-  else if (!isEmailAddress(value('email'))) errors.email = INVALID_EMAIL_MESSAGE;
-  if (!value('phone')) errors.phone = 'Please enter a phone number.';
-  else if (!isPhoneNumber(value('phone'))) errors.phone = 'Please enter a phone number, digits only (spaces, +, - and brackets are fine).';
-  need('line1', 'Please enter the street address.');
-  need('city', 'Please enter the suburb or town.');
-  need('state', 'Please choose the state or territory.');
-  if (!value('postcode')) errors.postcode = 'Please enter the postcode.';
-  else if (!/^\d{4}$/.test(value('postcode'))) errors.postcode = 'An Australian postcode has four digits.';
-  const copies = books.map((book) => copiesOf(value(copiesName(book.id))));
-  if (copies.some((n) => !Number.isInteger(n) || n > QUOTE_LIMITS.maxCopies)) errors.copies = `Please enter a whole number of copies, from 0 to ${QUOTE_LIMITS.maxCopies.toLocaleString('en-AU')}.`;
-  else if (!copies.some((n) => n > 0)) errors.copies = books.length === 1 ? 'Please enter how many copies you need.' : 'Please enter how many copies you need of at least one book.';
-  const neededBy = value('neededBy');
-  if (neededBy && !/^\d{4}-\d{2}-\d{2}$/.test(neededBy)) errors.neededBy = 'Please enter a date, or leave it blank.';
-  else if (neededBy && neededBy < today) errors.neededBy = 'That date has passed. Please choose today or a later day.';
-  if (value('poNumber').length > QUOTE_LIMITS.poNumberMaxLength) errors.poNumber = `A purchase order number can be at most ${QUOTE_LIMITS.poNumberMaxLength} characters.`;
-  return errors;
-}
-
-/** The request as the server takes it: only the books with copies, and no empty optional field. */
-export function readQuote(value: Values, books: readonly QuoteBook[]): QuoteRequestData {
-  const optional = (name: string) => value(name) || undefined;
-  return {
-    organisation: value('organisation'),
-    contactName: value('contactName'),
-    email: value('email'),
-    phone: value('phone'),
-    address: { line1: value('line1'), line2: optional('line2'), city: value('city'), state: value('state'), postcode: value('postcode'), country: 'AU' },
-    lines: books.map((book) => ({ productId: book.id, quantity: copiesOf(value(copiesName(book.id))) })).filter((line) => line.quantity > 0),
-    neededBy: optional('neededBy'),
-    poNumber: optional('poNumber'),
-    note: optional('note'),
-  };
-}
+export type { QuoteBook } from './quote-form';
 
 /** "40 × $18.00 each = $720.00": what these copies come to at their quantity price, as the book pages say it. */
 function LinePreview({ book, copies }: { book: QuoteBook; copies: number }) {
@@ -102,31 +35,21 @@ function LinePreview({ book, copies }: { book: QuoteBook; copies: number }) {
 
 export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
   const id = useId();
-  const fieldId = (name: string) => `${id}-${name}`;
-  const [errors, setErrors] = useState<Errors>({});
-  const [copies, setCopies] = useState<Record<string, number>>({});
+  const fieldId = (name: string) => `${id}-${name.replace(/\./g, '-')}`;
   const [sent, setSent] = useState<string | null>(null);
   const sentRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const resolver = useMemo(() => quoteResolver(books), [books]);
+  const { register, handleSubmit, reset, clearErrors, control, formState } = useForm<QuoteFields, unknown, QuoteRequestData>({ resolver });
+  const { errors } = formState;
+  const copies = useWatch({ control, name: 'copies' });
 
-  const { busy, hydrated, onSubmit } = useNotificationForm({
+  const { busy, hydrated, send } = useNotificationForm({
     type: 'quote',
-    check: (form) => {
-      const found = quoteErrors((name) => fieldValue(form, name), books, shopDay());
-      setErrors(found);
-      const first = ORDER.find((field) => found[field]);
-      if (!first) return true;
-      // The copies' error belongs to the first book's field; every other error to its own field.
-      const target = first === 'copies' ? form.elements.namedItem(copiesName(books[0]?.id ?? '')) : form.elements.namedItem(first);
-      if (target instanceof HTMLElement) target.focus();
-      return false;
-    },
-    read: (form) => readQuote((name) => fieldValue(form, name), books),
-    answered: ({ outcome, message }, form, data) => {
+    answered: ({ outcome, message }, _form, data) => {
       if (outcome === 'stored') {
         toast({ title: 'Quote request sent!', description: "Thank you. We'll email your quote within two business days.", variant: 'success' });
-        form.reset();
-        setCopies({});
+        reset();
         setSent(data.email);
       } else if (outcome === 'rejected' && message) {
         toast({ title: 'Failed to send your request', description: message, variant: 'error' });
@@ -135,6 +58,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       }
     },
   });
+  const onSubmit = handleSubmit((data) => (formRef.current ? send(formRef.current, data) : undefined));
 
   // The answer replaces the form: focus moves to it, so a keyboard or screen reader user is not left nowhere.
   // And back to the form's first field when another quote is asked for.
@@ -145,11 +69,8 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
     answered.current = sent !== null;
   }, [sent]);
 
-  const errorOf = (field: Field) => errors[field];
-  const clear = (field: Field) => () => {
-    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
-  };
-  const field = (name: Field, maxLength: number) => ({ id: fieldId(name), name, maxLength, error: errorOf(name), onInput: clear(name) });
+  const errorOf = (name: FieldPath<QuoteFields>): string | undefined => get(errors, name)?.message;
+  const field = (name: FieldPath<QuoteFields>, maxLength: number) => ({ id: fieldId(name), maxLength, error: errorOf(name), ...register(name) });
 
   if (sent)
     return (
@@ -162,7 +83,8 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       </div>
     );
 
-  const copiesError = errorOf('copies');
+  // The books' one error, under the copies, every copies field marked and described by it.
+  const copiesError = errorOf(`copies.${books[0]?.id ?? ''}`);
   return (
     <form ref={formRef} className="grid gap-6" onSubmit={onSubmit} noValidate aria-label="Quote request">
       <p className="text-sm text-slate-700">Fields marked (optional) may be left blank; all others are required.</p>
@@ -178,15 +100,15 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
 
       <fieldset className="grid gap-4">
         <legend className="mb-2 font-display text-xl font-bold text-navy">Delivery address in Australia</legend>
-        <TextField label="Street address" autoComplete="address-line1" {...field('line1', QUOTE_LIMITS.addressLineMaxLength)} />
-        <TextField id={fieldId('line2')} name="line2" label="Address line 2" optional autoComplete="address-line2" maxLength={QUOTE_LIMITS.addressLineMaxLength} />
+        <TextField label="Street address" autoComplete="address-line1" {...field('address.line1', QUOTE_LIMITS.addressLineMaxLength)} />
+        <TextField label="Address line 2" optional autoComplete="address-line2" {...field('address.line2', QUOTE_LIMITS.addressLineMaxLength)} />
         <div className="grid gap-4 sm:grid-cols-3">
-          <TextField label="Suburb or town" autoComplete="address-level2" {...field('city', QUOTE_LIMITS.addressLineMaxLength)} />
+          <TextField label="Suburb or town" autoComplete="address-level2" {...field('address.city', QUOTE_LIMITS.addressLineMaxLength)} />
           <div>
-            <label htmlFor={fieldId('state')} className="label">
+            <label htmlFor={fieldId('address.state')} className="label">
               State or territory
             </label>
-            <select id={fieldId('state')} name="state" className="field" autoComplete="address-level1" defaultValue="" onChange={clear('state')} {...invalidProps(fieldId('state'), errorOf('state'))}>
+            <select id={fieldId('address.state')} className="field" autoComplete="address-level1" defaultValue="" {...register('address.state')} {...invalidProps(fieldId('address.state'), errorOf('address.state'))}>
               <option value="">Select…</option>
               {AU_STATE_CODES.map((code) => (
                 <option key={code} value={code}>
@@ -194,9 +116,9 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
                 </option>
               ))}
             </select>
-            <FieldError fieldId={fieldId('state')} message={errorOf('state')} />
+            <FieldError fieldId={fieldId('address.state')} message={errorOf('address.state')} />
           </div>
-          <TextField label="Postcode" inputMode="numeric" autoComplete="postal-code" {...field('postcode', 4)} />
+          <TextField label="Postcode" inputMode="numeric" autoComplete="postal-code" {...field('address.postcode', 4)} />
         </div>
       </fieldset>
 
@@ -206,8 +128,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
           How many copies of each book? Leave a book at 0 if you don't need it.
         </p>
         {books.map((book) => {
-          const name = copiesName(book.id);
-          const inputId = fieldId(name);
+          const inputId = fieldId(`copies-${book.id}`);
           return (
             <div key={book.id}>
               <label htmlFor={inputId} className="label">
@@ -215,7 +136,6 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
               </label>
               <input
                 id={inputId}
-                name={name}
                 type="number"
                 min={0}
                 max={QUOTE_LIMITS.maxCopies}
@@ -223,14 +143,13 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
                 inputMode="numeric"
                 defaultValue={0}
                 className="field max-w-40"
-                onInput={(event) => {
-                  const n = copiesOf(event.currentTarget.value);
-                  setCopies((before) => ({ ...before, [book.id]: n }));
-                  clear('copies')();
-                }}
+                {...register(`copies.${book.id}`, {
+                  // Typing in any book's copies answers the books' one error.
+                  onChange: () => clearErrors('copies'),
+                })}
                 {...(copiesError && { 'aria-invalid': true, 'aria-describedby': errorId(fieldId('copies')) })}
               />
-              <LinePreview book={book} copies={copies[book.id] ?? 0} />
+              <LinePreview book={book} copies={copiesOf(copies?.[book.id])} />
             </div>
           );
         })}
@@ -240,14 +159,14 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       <fieldset className="grid gap-4">
         <legend className="mb-2 font-display text-xl font-bold text-navy">Your order</legend>
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField id={fieldId('neededBy')} name="neededBy" label="Needed by" type="date" optional min={hydrated ? shopDay() : undefined} error={errorOf('neededBy')} onInput={clear('neededBy')} />
+          <TextField id={fieldId('neededBy')} label="Needed by" type="date" optional min={hydrated ? shopDay() : undefined} error={errorOf('neededBy')} {...register('neededBy')} />
           <TextField label="Purchase order number" optional {...field('poNumber', QUOTE_LIMITS.poNumberMaxLength)} />
         </div>
         <div>
           <label htmlFor={fieldId('note')} className="label">
             Note<span className="font-normal text-slate-600"> (optional)</span>
           </label>
-          <textarea id={fieldId('note')} name="note" rows={4} className="field" maxLength={QUOTE_LIMITS.noteMaxLength} aria-describedby={`${fieldId('note')}-hint`} />
+          <textarea id={fieldId('note')} {...register('note')} rows={4} className="field" maxLength={QUOTE_LIMITS.noteMaxLength} aria-describedby={`${fieldId('note')}-hint`} />
           <p id={`${fieldId('note')}-hint`} className="mt-1 text-sm text-slate-700">
             Payment terms you need (14 or 30 days), delivery times, or anything else we should know.
           </p>

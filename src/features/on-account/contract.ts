@@ -32,11 +32,9 @@ const optionalLine = (what: string, max: number) =>
     .optional()
     .transform((v) => (v ? v : undefined));
 
-const email = emailAddress({
-  missing: 'Please enter an email address.',
-  tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`,
-  invalid: 'Please enter a valid email address.',
-});
+const emailWith = (missing: string) =>
+  emailAddress({ missing, tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`, invalid: 'Please enter a valid email address.' });
+const email = emailWith('Please enter an email address.');
 
 const poNumber = optionalLine('PO number', INVOICE_RULES.poNumberMaxLength);
 
@@ -54,14 +52,16 @@ const invoiceAddressSchema = z.object(
 );
 
 const productId = z.string({ error: 'Please say which book.' }).trim().min(1, 'Please say which book.').max(100, 'That is not a book of this shop.');
+// The editor's words: its Copies field is where a wrong quantity is typed.
 const quantity = z
-  .number({ error: 'The quantity must be a number of copies.' })
-  .int('The quantity must be a whole number of copies.')
+  .number({ error: 'Please enter a whole number of copies.' })
+  .int('Please enter a whole number of copies.')
   .min(1, 'The quantity must be at least 1.')
   .max(INVOICE_RULES.maxLineQuantity, `At most ${INVOICE_RULES.maxLineQuantity} copies of one book.`);
 const cents = (what: string) =>
   z
-    .number({ error: `${what} must be an amount in cents.` })
+    // The editor's words: it takes dollars and cents, and sends cents.
+    .number({ error: `${what} must be an amount in dollars and cents.` })
     .int(`${what} must be a whole number of cents.`)
     .min(0, `${what} cannot be negative.`)
     .max(INVOICE_RULES.maxAmountCents, `${what} is more than any invoice.`);
@@ -74,27 +74,42 @@ const reason = (what: string) => line(`a reason for ${what}`, INVOICE_RULES.reas
 /** 'YYYY-MM-DD', a real date. */
 const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD.')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'That is not a date.');
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Please enter a date, or leave it blank.')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'Please enter a date, or leave it blank.');
 
 // ---------------------------------------------------------------------------------------------------------------
 // The quote request: POST /api/send-notification { type: 'quote', data, turnstileToken? }
 
+// The quote form's words (the form is built on this schema): a school's office reads them.
+const quoteCopies = `Please enter a whole number of copies, from 0 to ${INVOICE_RULES.maxLineQuantity.toLocaleString('en-AU')}.`;
+/** The quote form's message for no copies at all, which it words for a page of one book as "how many copies you need". */
+export const QUOTE_NO_COPIES = 'Please enter how many copies you need of at least one book.';
+
 export const quoteRequestDataSchema = z.object(
   {
-    organisation: line('the school or parish', INVOICE_RULES.organisationMaxLength),
+    organisation: line("your school, parish or group's name", INVOICE_RULES.organisationMaxLength),
     contactName: line('your name', LIMITS.nameMaxLength),
-    email,
+    email: emailWith('Please enter your email address.'),
     // The server refuses what the quote form refuses: digits only, an address in Australia, no day already past.
     phone: line('a phone number', INVOICE_RULES.phoneMaxLength).refine(isPhoneNumber, 'Please enter a phone number, digits only (spaces, +, - and brackets are fine).'),
-    address: invoiceAddressSchema.extend({ country: z.literal('AU', { error: 'Quotes are for delivery addresses in Australia.' }) }),
+    address: invoiceAddressSchema.extend({
+      city: line('the suburb or town', 100),
+      state: singleLine({ error: 'Please choose the state or territory.' }).min(1, 'Please choose the state or territory.').max(100, 'Please choose the state or territory.'),
+      postcode: line('the postcode', 20).regex(/^\d{4}$/, 'An Australian postcode has four digits.'),
+      country: z.literal('AU', { error: 'Quotes are for delivery addresses in Australia.' }),
+    }),
     lines: z
-      .array(z.object({ productId, quantity }), { error: 'lines must be a list of books and quantities.' })
-      .min(1, 'Please choose at least one book.')
+      .array(z.object({ productId, quantity: z.number({ error: quoteCopies }).int(quoteCopies).min(1, quoteCopies).max(INVOICE_RULES.maxLineQuantity, quoteCopies) }), {
+        error: 'lines must be a list of books and quantities.',
+      })
+      .min(1, QUOTE_NO_COPIES)
       .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one quote.`)
       .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once, please: give its total quantity.'),
     neededBy: isoDate.refine((day) => day >= shopDay(), 'That date has passed. Please choose today or a later day.').optional(),
-    poNumber,
+    poNumber: singleLine()
+      .max(INVOICE_RULES.poNumberMaxLength, `A purchase order number can be at most ${INVOICE_RULES.poNumberMaxLength} characters.`)
+      .optional()
+      .transform((v) => (v ? v : undefined)),
     note,
   },
   { error: 'must be an object with organisation, contactName, email, phone, address and lines.' },
