@@ -441,6 +441,8 @@ const SERVICE_FUNCTIONS = [
   'quote_request_create',
   'quote_request_decline',
   'invoice_save_draft',
+  // The editor's running totals, priced by the server function as the save prices them.
+  'invoice_totals',
   'invoice_send',
   'invoice_provider_step',
   'invoice_mark_paid',

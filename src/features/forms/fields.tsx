@@ -3,7 +3,7 @@
  * browser's own validation misses: a required field holding only spaces, and an address `type=email`
  * accepts but the shop does not (see `isEmailAddress`: no `?`, `%` or `&`, a dot in the domain, and more).
  */
-import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes, useId } from 'react';
 import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
 import { isEmailAddress } from '@/lib/email';
@@ -58,7 +58,7 @@ export const invalidProps = (fieldId: string, error: string | undefined) => (err
 
 /**
  * A labelled input; `optional` says so in the label, for forms where most fields are required; `error` marks
- * it invalid with the message under it.
+ * it invalid with the message under it. `ref` reaches the input (react-hook-form's `register` focuses it).
  */
 export function TextField({
   id,
@@ -67,7 +67,7 @@ export function TextField({
   optional = false,
   error,
   ...input
-}: LabelledProps & { optional?: boolean; error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>) {
+}: LabelledProps & { optional?: boolean; error?: string | undefined; ref?: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div className={className}>
       <label htmlFor={id} className="label">

@@ -175,7 +175,7 @@ export function draftResolver(): Resolver<DraftForm, unknown, InvoiceDraft> {
   const resolve = zodResolver(draftSchema);
   return async (values, context, options) => {
     const result = await resolve(values, context, options);
-    return { values: result.values, errors: renamed(result.errors) as FieldErrors<DraftForm> } as Awaited<ReturnType<Resolver<DraftForm, unknown, InvoiceDraft>>>;
+    return { values: result.values, errors: renamed(result.errors as Record<string, unknown>) as FieldErrors<DraftForm> } as Awaited<ReturnType<Resolver<DraftForm, unknown, InvoiceDraft>>>;
   };
 }
 
