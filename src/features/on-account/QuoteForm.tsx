@@ -14,9 +14,8 @@ import { toast } from '@/features/toast/store';
 import { formatPrice, shopDay } from '@/lib/format';
 import { errorId, FieldError, invalidProps, SubmitButton, TextField } from '@/features/forms/fields';
 import { useNotificationForm } from '@/features/forms/use-notification-form';
-import { QUOTE_LIMITS } from './quote';
 import type { QuoteRequestData } from './contract';
-import { copiesOf, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
+import { copiesOf, QUOTE_LIMITS, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
 
 export type { QuoteBook } from './quote-form';
 

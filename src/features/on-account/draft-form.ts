@@ -13,9 +13,9 @@ import { type InvoiceDetail, type InvoiceDraft, type InvoiceDraftInput, invoiceD
 
 // Invoices go to Australian schools and parishes: the rate card's two services at home.
 export const RATES = rateCard('AU').map(({ rate }) => rate);
-export type RateId = (typeof RATES)[number]['id'];
+type RateId = (typeof RATES)[number]['id'];
 
-export interface LineForm {
+interface LineForm {
   productId: string;
   quantity: string;
   priceChanged: boolean;

@@ -29,7 +29,7 @@ function savedTotals(invoice: InvoiceDetail): InvoiceTotals {
 
 const keyOf = (draft: InvoicePriceDraft | null) => (draft ? JSON.stringify(draft) : '');
 
-export interface DraftTotals {
+interface DraftTotals {
   totals: InvoiceTotals | null;
   /** A newer answer is on its way. */
   pricing: boolean;
