@@ -10,10 +10,12 @@
 -- the comparison with the subtotal is made here, where the subtotal is known.
 -- Answers { outcome: 'priced', lines: [{ product_id, title, quantity, list_unit_price, unit_price, price_reason,
 -- amount }], subtotal, shipping: { kind, name, amount, reason }, total, gst, gst_applies } | { outcome: 'unknown_book', product_id }.
+-- Security definer: the quantity prices and GST rules it calls are the database's own, granted to no API role.
 create or replace function public.invoice_totals(p_draft jsonb)
 returns jsonb
 language plpgsql
 stable
+security definer
 set search_path = ''
 as $$
 declare
