@@ -53,10 +53,7 @@ async function pricingInput(db: SupabaseClient, draft: InvoicePriceDraft): Promi
   };
 }
 
-const totalsAnswer = z.discriminatedUnion('outcome', [
-  invoiceTotalsSchema.extend({ outcome: z.literal('priced') }),
-  z.object({ outcome: z.literal('unknown_book'), product_id: z.string() }),
-]);
+const totalsAnswer = z.discriminatedUnion('outcome', [invoiceTotalsSchema.extend({ outcome: z.literal('priced') }), z.object({ outcome: z.literal('unknown_book'), product_id: z.string() })]);
 
 /** The draft as typed, priced by the database and not saved. */
 export async function priceDraft(ctx: InvoiceContext, draft: InvoicePriceDraft): Promise<InvoiceOutcome & { totals?: InvoiceTotals }> {

@@ -70,7 +70,10 @@ describe.each(DATABASES)('an invoice’s totals on the $label', ({ open }) => {
       address: { line1: '1 Church St', city: 'Kellyville', state: 'NSW', postcode: '2155', country: 'AU' },
       terms_days: 14,
       shipping: standard,
-      lines: [{ product_id: BOOK, quantity: 40 }, { product_id: OTHER, quantity: 2, unit_price: 12.5, price_reason: 'Sample' }],
+      lines: [
+        { product_id: BOOK, quantity: 40 },
+        { product_id: OTHER, quantity: 2, unit_price: 12.5, price_reason: 'Sample' },
+      ],
     };
     const priced = await totals(draft);
     const saved = await call<{ outcome: string; invoice_id: string }>('invoice_save_draft', [null, null, JSON.stringify(draft), ACTOR]);
@@ -80,9 +83,10 @@ describe.each(DATABASES)('an invoice’s totals on the $label', ({ open }) => {
       [saved.invoice_id],
     );
     expect(rows[0]).toEqual({ subtotal: priced.subtotal, shipping: priced.shipping.amount, total: priced.total, gst: priced.gst });
-    const lines = await db.admin.query(`select product_id, unit_price::float8 as unit_price, list_unit_price::float8 as list_unit_price, price_reason from public.invoice_lines where invoice_id = $1 order by position`, [
-      saved.invoice_id,
-    ]);
+    const lines = await db.admin.query(
+      `select product_id, unit_price::float8 as unit_price, list_unit_price::float8 as list_unit_price, price_reason from public.invoice_lines where invoice_id = $1 order by position`,
+      [saved.invoice_id],
+    );
     expect(lines.rows).toEqual(priced.lines.map((l) => ({ product_id: l.product_id, unit_price: l.unit_price, list_unit_price: l.list_unit_price, price_reason: l.price_reason })));
   });
 });

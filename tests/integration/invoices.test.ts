@@ -203,7 +203,9 @@ describe('invoices through /api/admin-invoice, on the local server', () => {
     expect(invoiceActionAnswerSchema.parse((await priceOf([{ productId: BOOK, quantity: 30 }], 'au-express')).body).totals!.shipping.amount).toBe(SHIPPING.fallback.express.price);
     expect(invoiceActionAnswerSchema.parse((await priceOf([{ productId: BOOK, quantity: 2, unitPriceCents: 1000 }])).body).totals).toMatchObject({ subtotal: 20 });
     // Staff only; the books are checked with a sentence to act on.
-    expect((await act(shopper, { action: 'price', draft: { address: { country: 'AU' }, lines: [{ productId: BOOK, quantity: 1 }], shipping: { kind: 'rate_card', rateId: 'au-standard' } } })).status).toBe(403);
+    expect(
+      (await act(shopper, { action: 'price', draft: { address: { country: 'AU' }, lines: [{ productId: BOOK, quantity: 1 }], shipping: { kind: 'rate_card', rateId: 'au-standard' } } })).status,
+    ).toBe(403);
     expect(await priceOf([])).toMatchObject({ status: 400, body: { error: 'draft.lines: An invoice needs at least one book.' } });
     expect(await priceOf([{ productId: 'no-such-book', quantity: 1 }])).toMatchObject({ status: 404, body: { error: 'The shop has no book no-such-book for sale. Choose another book.' } });
   });

@@ -7,9 +7,9 @@
  * and its sentence is what the toast says.
  */
 import { useId, useMemo, useRef, useState } from 'react';
-import { type FieldErrors, type FieldPath, get, useForm, useWatch } from 'react-hook-form';
+import { type FieldErrors, type FieldPath, useForm, useWatch } from 'react-hook-form';
 import { AU_STATE_CODES, LIMITS, SHIPPING } from '@/config/constants';
-import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
+import { errorAt, FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatPrice } from '@/lib/format';
 import { ConfirmDialog } from '@/features/admin/ConfirmDialog';
@@ -43,7 +43,7 @@ export function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail
   // Compared as the server reads them: "18.5" saved comes back "18.50", and is the same draft.
   const saved = useMemo(() => (invoice ? JSON.stringify(draftOf(formOf(invoice))) === JSON.stringify(draftOf(form)) : false), [invoice, form]);
 
-  const errorOf = (name: string): string | undefined => get(errors, name)?.message;
+  const errorOf = (name: string) => errorAt(errors, name);
   const text = (name: FieldPath<DraftForm>, label: string, maxLength: number, extra: { optional?: boolean; type?: string } = {}) => (
     <TextField id={fieldId(name)} label={label} maxLength={maxLength} error={errorOf(name)} {...extra} {...register(name)} />
   );
@@ -51,7 +51,7 @@ export function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail
   /** The first error in the page's order, named in a toast; react-hook-form focuses its field. */
   const invalid = (found: FieldErrors<DraftForm>) => {
     const first = fieldOrder(getValues())
-      .map((name) => get(found, name)?.message as string | undefined)
+      .map((name) => errorAt(found, name))
       .find(Boolean);
     toast({ title: 'Please check the invoice', description: first, variant: 'error' });
   };

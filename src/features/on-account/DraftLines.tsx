@@ -2,10 +2,10 @@
  * The draft's books: each at its quantity price as the database prices it (the running totals' figures), unless the
  * publisher charges another price and says why; a book added or removed.
  */
-import { type Control, type FieldErrors, get, type UseFormRegister, type UseFormSetValue, useFieldArray } from 'react-hook-form';
-import { TextField } from '@/features/forms/fields';
+import { type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue, useFieldArray } from 'react-hook-form';
+import { errorAt, TextField } from '@/features/forms/fields';
 import { formatPrice } from '@/lib/format';
-import type { InvoiceTotals } from './contract';
+import type { InvoiceDraft, InvoiceTotals } from './contract';
 import { type DraftForm, money2, newLine } from './draft-form';
 import { Fieldset } from './Fieldset';
 import type { InvoiceBook } from './invoices-api';
@@ -15,7 +15,7 @@ interface DraftLinesProps {
   form: DraftForm;
   books: readonly InvoiceBook[];
   totals: InvoiceTotals | null;
-  control: Control<DraftForm>;
+  control: Control<DraftForm, unknown, InvoiceDraft>;
   register: UseFormRegister<DraftForm>;
   setValue: UseFormSetValue<DraftForm>;
   errors: FieldErrors<DraftForm>;
@@ -24,7 +24,7 @@ interface DraftLinesProps {
 
 export function DraftLines({ form, books, totals, control, register, setValue, errors, fieldId }: DraftLinesProps) {
   const { fields, append, remove } = useFieldArray({ control, name: 'lines' });
-  const errorOf = (name: string): string | undefined => get(errors, name)?.message;
+  const errorOf = (name: string) => errorAt(errors, name);
   const unused = books.filter((b) => !form.lines.some((l) => l.productId === b.id));
   const bookOf = (productId: string) => books.find((b) => b.id === productId);
   const linesError = errorOf('lines.root') ?? errorOf('lines');
@@ -46,14 +46,7 @@ export function DraftLines({ form, books, totals, control, register, setValue, e
                 <p className="label">Book</p>
                 <p className="font-semibold">{book?.title ?? line.productId}</p>
               </div>
-              <TextField
-                id={fieldId(key('quantity'))}
-                label="Copies"
-                inputMode="numeric"
-                className="w-28"
-                error={errorOf(key('quantity'))}
-                {...register(`lines.${index}.quantity`)}
-              />
+              <TextField id={fieldId(key('quantity'))} label="Copies" inputMode="numeric" className="w-28" error={errorOf(key('quantity'))} {...register(`lines.${index}.quantity`)} />
               <div className="min-w-40">
                 <p className="label">Price each</p>
                 <p>

@@ -30,4 +30,3 @@ export function InvoicePage({ invoiceId }: { invoiceId: string | null }) {
     </section>
   );
 }
-

@@ -7,12 +7,12 @@
  * controlled), so what was typed before the island hydrated is read when it does.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { type FieldPath, get, useForm, useWatch } from 'react-hook-form';
+import { type FieldPath, useForm, useWatch } from 'react-hook-form';
 import { AU_STATE_CODES, LIMITS } from '@/config/constants';
 import { priceLine } from '@/features/catalog/quantity-prices';
 import { toast } from '@/features/toast/store';
 import { formatPrice, shopDay } from '@/lib/format';
-import { errorId, FieldError, invalidProps, SubmitButton, TextField } from '@/features/forms/fields';
+import { errorAt, errorId, FieldError, invalidProps, SubmitButton, TextField } from '@/features/forms/fields';
 import { useNotificationForm } from '@/features/forms/use-notification-form';
 import type { QuoteRequestData } from './contract';
 import { copiesOf, QUOTE_LIMITS, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
@@ -68,7 +68,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
     answered.current = sent !== null;
   }, [sent]);
 
-  const errorOf = (name: FieldPath<QuoteFields>): string | undefined => get(errors, name)?.message;
+  const errorOf = (name: FieldPath<QuoteFields>) => errorAt(errors, name);
   const field = (name: FieldPath<QuoteFields>, maxLength: number) => ({ id: fieldId(name), maxLength, error: errorOf(name), ...register(name) });
 
   if (sent)
@@ -107,7 +107,14 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
             <label htmlFor={fieldId('address.state')} className="label">
               State or territory
             </label>
-            <select id={fieldId('address.state')} className="field" autoComplete="address-level1" defaultValue="" {...register('address.state')} {...invalidProps(fieldId('address.state'), errorOf('address.state'))}>
+            <select
+              id={fieldId('address.state')}
+              className="field"
+              autoComplete="address-level1"
+              defaultValue=""
+              {...register('address.state')}
+              {...invalidProps(fieldId('address.state'), errorOf('address.state'))}
+            >
               <option value="">Select…</option>
               {AU_STATE_CODES.map((code) => (
                 <option key={code} value={code}>

@@ -32,8 +32,7 @@ const optionalLine = (what: string, max: number) =>
     .optional()
     .transform((v) => (v ? v : undefined));
 
-const emailWith = (missing: string) =>
-  emailAddress({ missing, tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`, invalid: 'Please enter a valid email address.' });
+const emailWith = (missing: string) => emailAddress({ missing, tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`, invalid: 'Please enter a valid email address.' });
 const email = emailWith('Please enter an email address.');
 
 const poNumber = optionalLine('PO number', INVOICE_RULES.poNumberMaxLength);
@@ -152,10 +151,7 @@ const rateCardShipping = z.object({
 /** The rate card's option for the address (au-standard, au-express at home; the international services abroad), or a price typed with a reason. */
 const invoiceShippingInputSchema = z.discriminatedUnion(
   'kind',
-  [
-    rateCardShipping,
-    z.object({ kind: z.literal('typed'), name: line('the delivery method', 100), amountCents: cents('The shipping'), reason: reason('the shipping price') }),
-  ],
+  [rateCardShipping, z.object({ kind: z.literal('typed'), name: line('the delivery method', 100), amountCents: cents('The shipping'), reason: reason('the shipping price') })],
   { error: "shipping must be { kind: 'rate_card', rateId } or { kind: 'typed', name, amountCents, reason }." },
 );
 
@@ -251,8 +247,7 @@ export const invoiceActionSchema = z.discriminatedUnion(
     z.object({ action: z.literal('price'), draft: invoicePriceDraftSchema }),
   ],
   {
-    error:
-      "action must be one of 'create', 'create_from_quote', 'update', 'send', 'void', 'mark_uncollectible', 'ship_before_payment', 'remind', 'credit', 'decline_quote', 'price'.",
+    error: "action must be one of 'create', 'create_from_quote', 'update', 'send', 'void', 'mark_uncollectible', 'ship_before_payment', 'remind', 'credit', 'decline_quote', 'price'.",
   },
 );
 export type InvoiceAction = z.infer<typeof invoiceActionSchema>;

@@ -159,13 +159,11 @@ export function priceDraftOf(form: DraftForm): InvoicePriceDraft | null {
 /** Where the contract names a field by its cents, the form's field in dollars. */
 const FORM_FIELD: Record<string, string> = { unitPriceCents: 'unitPrice', amountCents: 'amount' };
 
-function renamed(errors: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(errors).map(([key, value]) => [
-      FORM_FIELD[key] ?? key,
-      value && typeof value === 'object' && !('message' in value && 'type' in value) ? renamed(value as Record<string, unknown>) : value,
-    ]),
-  );
+/** The errors with those fields renamed; a field's own error (its message and type) and the lines' list kept as they are. */
+function renamed(errors: unknown): unknown {
+  if (!errors || typeof errors !== 'object' || ('message' in errors && 'type' in errors)) return errors;
+  if (Array.isArray(errors)) return errors.map(renamed);
+  return Object.fromEntries(Object.entries(errors).map(([key, value]) => [FORM_FIELD[key] ?? key, renamed(value)]));
 }
 
 const draftSchema = z.preprocess((form: DraftForm) => draftOf(form), invoiceDraftSchema);
@@ -175,7 +173,7 @@ export function draftResolver(): Resolver<DraftForm, unknown, InvoiceDraft> {
   const resolve = zodResolver(draftSchema);
   return async (values, context, options) => {
     const result = await resolve(values, context, options);
-    return { values: result.values, errors: renamed(result.errors as Record<string, unknown>) as FieldErrors<DraftForm> } as Awaited<ReturnType<Resolver<DraftForm, unknown, InvoiceDraft>>>;
+    return { values: result.values, errors: renamed(result.errors) as FieldErrors<DraftForm> } as Awaited<ReturnType<Resolver<DraftForm, unknown, InvoiceDraft>>>;
   };
 }
 
