@@ -21,8 +21,8 @@ export interface NotificationFormOptions<K extends Kind> {
   type: K;
   /** Checks the fields before anything is sent (false: not sent); by default the browser's checks and `checkFields`. */
   check?: (form: HTMLFormElement) => boolean;
-  /** The request's data, read from the form's fields as they are now (for `onSubmit`; `send` is given it). */
-  read?: (form: HTMLFormElement) => DataOf<K>;
+  /** The request's data, read from the form's fields as they are now. */
+  read: (form: HTMLFormElement) => DataOf<K>;
   /** What the visitor is told, once the server has answered (other than a refused bot-check). */
   answered: (answer: SubmitAnswer & { outcome: Exclude<SubmitAnswer['outcome'], 'refused'> }, form: HTMLFormElement, data: DataOf<K>) => void;
 }
@@ -37,16 +37,11 @@ export function useNotificationForm<K extends Kind>({ type, check = checkFields,
   async function onSubmit(event: SubmitEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     const form = event.currentTarget;
-    if (busyRef.current || !read || !check(form)) return;
-    await send(form, read(form));
-  }
-
-  /** Sends data already checked and read (a form on react-hook-form validates with its schema first). */
-  async function send(form: HTMLFormElement, data: DataOf<K>): Promise<void> {
-    if (busyRef.current) return;
+    if (busyRef.current || !check(form)) return;
     busyRef.current = true;
     setBusy(true);
     try {
+      const data = read(form);
       const check = await humanCheck();
       const token = await check.getToken(HUMAN_CHECK_ACTIONS[type], form);
       if (!token && check.enabled) {
@@ -62,5 +57,5 @@ export function useNotificationForm<K extends Kind>({ type, check = checkFields,
     }
   }
 
-  return { busy, hydrated, onSubmit, send };
+  return { busy, hydrated, onSubmit };
 }

@@ -9,7 +9,8 @@
 import { useId, useMemo, useRef, useState } from 'react';
 import { type FieldErrors, type FieldPath, useForm, useWatch } from 'react-hook-form';
 import { AU_STATE_CODES, LIMITS, SHIPPING } from '@/config/constants';
-import { errorAt, FieldError, invalidProps, TextField } from '@/features/forms/fields';
+import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
+import { errorAt } from './form-errors';
 import { toast } from '@/features/toast/store';
 import { formatPrice } from '@/lib/format';
 import { ConfirmDialog } from '@/features/admin/ConfirmDialog';

@@ -3,7 +3,8 @@
  * publisher charges another price and says why; a book added or removed.
  */
 import { type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue, useFieldArray } from 'react-hook-form';
-import { errorAt, TextField } from '@/features/forms/fields';
+import { TextField } from '@/features/forms/fields';
+import { errorAt } from './form-errors';
 import { formatPrice } from '@/lib/format';
 import type { InvoiceDraft, InvoiceTotals } from './contract';
 import { type DraftForm, money2, newLine } from './draft-form';

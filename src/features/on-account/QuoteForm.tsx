@@ -6,13 +6,14 @@
  * the contact form; the server parses it with the same schema. The fields are the browser's own (registered, not
  * controlled), so what was typed before the island hydrated is read when it does.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type SubmitEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type FieldPath, useForm, useWatch } from 'react-hook-form';
 import { AU_STATE_CODES, LIMITS } from '@/config/constants';
 import { priceLine } from '@/features/catalog/quantity-prices';
 import { toast } from '@/features/toast/store';
 import { formatPrice, shopDay } from '@/lib/format';
-import { errorAt, errorId, FieldError, invalidProps, SubmitButton, TextField } from '@/features/forms/fields';
+import { errorId, FieldError, invalidProps, SubmitButton, TextField } from '@/features/forms/fields';
+import { errorAt } from './form-errors';
 import { useNotificationForm } from '@/features/forms/use-notification-form';
 import type { QuoteRequestData } from './contract';
 import { copiesOf, QUOTE_LIMITS, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
@@ -43,8 +44,16 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
   const { errors } = formState;
   const copies = useWatch({ control, name: 'copies' });
 
-  const { busy, hydrated, send } = useNotificationForm({
+  // The request as the contract's schema checked it, for the shared send (bot-check, busy state, answer).
+  const checked = useRef<QuoteRequestData | null>(null);
+  const {
+    busy,
+    hydrated,
+    onSubmit: sendChecked,
+  } = useNotificationForm({
     type: 'quote',
+    check: () => checked.current !== null,
+    read: () => checked.current as QuoteRequestData,
     answered: ({ outcome, message }, _form, data) => {
       if (outcome === 'stored') {
         toast({ title: 'Quote request sent!', description: "Thank you. We'll email your quote within two business days.", variant: 'success' });
@@ -57,7 +66,16 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       }
     },
   });
-  const onSubmit = handleSubmit((data) => (formRef.current ? send(formRef.current, data) : undefined));
+  /** Checked by the schema first (errors marked, the first focused); only a request it takes is sent. */
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    checked.current = null;
+    await handleSubmit((data) => {
+      checked.current = data;
+    })();
+    if (checked.current) await sendChecked({ currentTarget: form, preventDefault: () => undefined } as unknown as SubmitEvent<HTMLFormElement>);
+  }
 
   // The answer replaces the form: focus moves to it, so a keyboard or screen reader user is not left nowhere.
   // And back to the form's first field when another quote is asked for.
