@@ -10,7 +10,7 @@
  * they show any order: it is to pack once paid, or at once when it ships before payment.
  */
 import { z } from 'zod';
-import { ALLOWED_COUNTRIES, HUMAN_CHECK_TOKEN_MAX_LENGTH, LIMITS } from '../../config/constants';
+import { ALLOWED_COUNTRIES, LIMITS } from '../../config/constants';
 import { shopDay } from '../../lib/format';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
 import { INVOICE_RULES, INVOICE_STATUSES, isPhoneNumber, QUOTE_STATUSES } from './rules';
@@ -77,7 +77,7 @@ const isoDate = z
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'Please enter a date, or leave it blank.');
 
 // ---------------------------------------------------------------------------------------------------------------
-// The quote request: POST /api/send-notification { type: 'quote', data, turnstileToken? }
+// The quote request: POST /api/send-notification { type: 'quote', data, turnstileToken? } (its envelope in forms/notification.ts)
 
 // The quote form's words (the form is built on this schema): a school's office reads them.
 const quoteCopies = `Please enter a whole number of copies, from 0 to ${INVOICE_RULES.maxLineQuantity.toLocaleString('en-AU')}.`;
@@ -114,13 +114,6 @@ export const quoteRequestDataSchema = z.object(
   { error: 'must be an object with organisation, contactName, email, phone, address and lines.' },
 );
 export type QuoteRequestData = z.infer<typeof quoteRequestDataSchema>;
-
-export const quoteNotificationSchema = z.object({
-  type: z.literal('quote'),
-  data: quoteRequestDataSchema,
-  turnstileToken: z.string({ error: 'must be a string (the bot-check token).' }).max(HUMAN_CHECK_TOKEN_MAX_LENGTH, 'The verification token is too long.').optional(),
-});
-export type QuoteNotification = z.infer<typeof quoteNotificationSchema>;
 
 /** What the quote form is told (besides { ok: true }): a 404 for a book the shop does not have. */
 export const QUOTE_MESSAGES = {
