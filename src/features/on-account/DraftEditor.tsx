@@ -8,7 +8,7 @@
  */
 import { useId, useMemo, useRef, useState } from 'react';
 import { type FieldErrors, type FieldPath, useForm, useWatch } from 'react-hook-form';
-import { AU_STATE_CODES, LIMITS, SHIPPING } from '@/config/constants';
+import { LIMITS, SHIPPING } from '@/config/constants';
 import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { errorAt } from './form-errors';
 import { toast } from '@/features/toast/store';
@@ -21,6 +21,7 @@ import { DraftLines } from './DraftLines';
 import { type DraftForm, draftOf, draftResolver, emptyDraft, fieldOrder, formOf, RATES } from './draft-form';
 import { useDraftTotals } from './draft-preview';
 import { Fieldset } from './Fieldset';
+import { StateSelect } from './StateSelect';
 import { InvoiceStatus } from './InvoicesPanel';
 import { type InvoiceBook, type InvoiceDetail, runInvoiceAction } from './invoices-api';
 import { invoiceHref, quoteHref } from './QuotesPanel';
@@ -134,20 +135,7 @@ export function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail
           {text('address.line2', 'Address line 2', LIMITS.addressFieldMaxLength, { optional: true })}
           <div className="grid gap-4 sm:grid-cols-3">
             {text('address.city', 'Suburb or town', 100)}
-            <div>
-              <label htmlFor={stateId} className="label">
-                State or territory
-              </label>
-              <select id={stateId} className="field" {...register('address.state')} {...invalidProps(stateId, errorOf('address.state'))}>
-                <option value="">Select…</option>
-                {AU_STATE_CODES.map((code) => (
-                  <option key={code} value={code}>
-                    {code}
-                  </option>
-                ))}
-              </select>
-              <FieldError fieldId={stateId} message={errorOf('address.state')} />
-            </div>
+            <StateSelect id={stateId} error={errorOf('address.state')} {...register('address.state')} />
             {text('address.postcode', 'Postcode', 20)}
           </div>
         </Fieldset>

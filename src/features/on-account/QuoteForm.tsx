@@ -8,14 +8,15 @@
  */
 import { type SubmitEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type FieldPath, useForm, useWatch } from 'react-hook-form';
-import { AU_STATE_CODES, LIMITS } from '@/config/constants';
+import { LIMITS } from '@/config/constants';
 import { priceLine } from '@/features/catalog/quantity-prices';
 import { toast } from '@/features/toast/store';
 import { formatPrice, shopDay } from '@/lib/format';
-import { errorId, FieldError, invalidProps, SubmitButton, TextField } from '@/features/forms/fields';
+import { errorId, FieldError, SubmitButton, TextField } from '@/features/forms/fields';
 import { errorAt } from './form-errors';
 import { useNotificationForm } from '@/features/forms/use-notification-form';
 import type { QuoteRequestData } from './contract';
+import { StateSelect } from './StateSelect';
 import { copiesOf, QUOTE_LIMITS, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
 
 export type { QuoteBook } from './quote-form';
@@ -121,27 +122,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
         <TextField label="Address line 2" optional autoComplete="address-line2" {...field('address.line2', QUOTE_LIMITS.addressLineMaxLength)} />
         <div className="grid gap-4 sm:grid-cols-3">
           <TextField label="Suburb or town" autoComplete="address-level2" {...field('address.city', QUOTE_LIMITS.addressLineMaxLength)} />
-          <div>
-            <label htmlFor={fieldId('address.state')} className="label">
-              State or territory
-            </label>
-            <select
-              id={fieldId('address.state')}
-              className="field"
-              autoComplete="address-level1"
-              defaultValue=""
-              {...register('address.state')}
-              {...invalidProps(fieldId('address.state'), errorOf('address.state'))}
-            >
-              <option value="">Select…</option>
-              {AU_STATE_CODES.map((code) => (
-                <option key={code} value={code}>
-                  {code}
-                </option>
-              ))}
-            </select>
-            <FieldError fieldId={fieldId('address.state')} message={errorOf('address.state')} />
-          </div>
+          <StateSelect id={fieldId('address.state')} error={errorOf('address.state')} autoComplete="address-level1" defaultValue="" {...register('address.state')} />
           <TextField label="Postcode" inputMode="numeric" autoComplete="postal-code" {...field('address.postcode', 4)} />
         </div>
       </fieldset>
