@@ -39,7 +39,10 @@ const refuseTestPaymentsInProduction = {
   },
 };
 
-/** react-hook-form's `import React from 'react'` gets React's hooks by name (src/lib/hydration/react-default.ts). */
+/**
+ * react-hook-form's `import React from 'react'` gets React's hooks by name (src/lib/hydration/react-default.ts).
+ * @type {import('vite').Plugin}
+ */
 const reactDefaultForForms = {
   name: 'react-default-for-forms',
   enforce: 'pre',
