@@ -1,4 +1,5 @@
 // @ts-check
+import { fileURLToPath } from 'node:url';
 import { defineConfig, envField } from 'astro/config';
 import react from '@astrojs/react';
 import mdx from '@astrojs/mdx';
@@ -38,6 +39,19 @@ const refuseTestPaymentsInProduction = {
   },
 };
 
+/**
+ * react-hook-form's `import React from 'react'` gets React's hooks by name (src/lib/hydration/react-default.ts).
+ * @type {import('vite').Plugin}
+ */
+const reactDefaultForForms = {
+  name: 'react-default-for-forms',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === 'react' && importer?.includes('/node_modules/react-hook-form/')) return fileURLToPath(new URL('./src/lib/hydration/react-default.ts', import.meta.url));
+    return null;
+  },
+};
+
 export default defineConfig({
   site,
   // A build pointed at another folder of book files (CATALOG_DIR, the tests' fixture catalog) keeps its own
@@ -70,7 +84,7 @@ export default defineConfig({
   env: { schema: clientEnv },
   // Scripts stay external files so the CSP can allow them by origin instead of by hash.
   vite: {
-    plugins: [tailwindcss()],
+    plugins: [tailwindcss(), reactDefaultForForms],
     build: {
       assetsInlineLimit: 0,
       // The modules the pages' scripts share in one file, not a chain of small ones (page-chunk.ts).

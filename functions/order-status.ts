@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { trackingUrl } from '../src/features/shipping/shipment';
-import { orderTotalLine } from '../src/features/invoices/paperwork';
+import { orderTotalLine } from '../src/features/on-account/paperwork';
 import { findOrderByStatusToken, getOrderWithItems } from './_lib/orders';
 import { sellerIdentity, taxInvoiceOf } from './_lib/tax-invoice';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';

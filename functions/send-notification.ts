@@ -8,7 +8,7 @@
  * bot-check.
  *
  * - contact: the message is stored and the publisher emailed.
- * - quote: a school's or parish's request for a quote (src/features/invoices/contract.ts) is stored for the back
+ * - quote: a school's or parish's request for a quote (src/features/on-account/contract.ts) is stored for the back
  *   office's quotes and the publisher emailed; 404 when a book is not one the shop sells.
  * - newsletter, back_in_stock ("Email me when it's available"): confirmed opt-in. The sign-up is only a request;
  *   the address gets one email with a confirmation link (mail-links.ts) and nothing else until it is followed
@@ -26,8 +26,8 @@ import { z } from 'zod';
 import { HUMAN_CHECK_ACTIONS } from '../src/config/constants';
 import { readServerEnv, type ServerEnv } from '../src/config/env';
 import { SITE } from '../src/config/site';
-import { type ContactNotification, notificationRequestSchema, type NotificationRequest } from '../src/features/forms/notification';
-import { QUOTE_MESSAGES, type QuoteNotification } from '../src/features/invoices/contract';
+import { type ContactNotification, notificationRequestSchema, type NotificationRequest, type QuoteNotification } from '../src/features/forms/notification';
+import { QUOTE_MESSAGES } from '../src/features/on-account/contract';
 import { alreadySignedUpEmail, type SignUp, signUpConfirmationEmail } from './_lib/emails';
 import { notificationRecipient } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
-import { dayInWords } from '../src/features/invoices/paperwork';
-import { invoiceNumber } from '../src/features/invoices/rules';
+import { dayInWords } from '../src/features/on-account/paperwork';
+import { invoiceNumber } from '../src/features/on-account/rules';
 import { formatAbn } from '../src/lib/abn';
 import { formatLongDate, formatPrice } from '../src/lib/format';
 import { toCents } from '../src/lib/money';

@@ -9,7 +9,7 @@ import { formatPrice } from '../../src/lib/format';
 import { orderStatusPath, productPath } from '../../src/lib/paths';
 import { sumDollars } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
-import { accountPaymentState, accountReferences, type OrderOnAccount, orderTotalLine } from '../../src/features/invoices/paperwork';
+import { accountPaymentState, accountReferences, type OrderOnAccount, orderTotalLine } from '../../src/features/on-account/paperwork';
 import { adjustmentNoteText, quantityLine, type Seller, type TaxAdjustment, taxInvoicePath, taxInvoiceText } from '../../src/features/tax-invoice/tax-invoice';
 import { taxInvoiceOf } from './tax-invoice';
 import type { EmailMessage } from './providers/email';

@@ -2,17 +2,15 @@
  * Buying on account: the publisher's invoice actions (drafts, send, void, write off, pack before payment,
  * reminders, credit notes, declining a quote) and the invoice-paid path the provider's webhook and the TEST invoice
  * page share. The database holds the rules (the copies held under the products' locks, the order made, the totals
- * and GST); this module asks the invoicing provider to make, email, void and credit the invoice around them.
+ * and GST); this module asks the invoicing provider to make, email, void and credit the invoice around them. Drafts
+ * and their pricing are in `invoice-drafts.ts`.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import type { CountryCode } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
-import { priceLine } from '../../src/features/catalog/quantity-prices';
-import { rateCard } from '../../src/lib/rate-card';
 import type { Seller } from '../../src/features/tax-invoice/tax-invoice';
-import type { InvoiceAction, InvoiceDraft } from '../../src/features/invoices/contract';
-import { invoiceNumber } from '../../src/features/invoices/rules';
+import type { InvoiceAction, InvoiceTotals } from '../../src/features/on-account/contract';
+import { invoiceNumber } from '../../src/features/on-account/rules';
 import { formatAbn } from '../../src/lib/abn';
 import { formatLongDate, formatPrice } from '../../src/lib/format';
 import { fromCents, toCents } from '../../src/lib/money';
@@ -24,10 +22,9 @@ import { type FulfilmentServices, sendOrderEmailOnce, sendToShippingPlatform } f
 import { purgeLiveCatalog } from './live-catalog';
 import { ProviderError } from './providers/errors';
 import type { InvoiceProvider, ProviderInvoice, ProviderInvoiceInput } from './providers/invoicing';
-import { quantityPricesOf } from './checkout';
-import { applyFreeShipping, fallbackQuotes } from './shipping';
 import { sendLowStockNoticeOnce } from './stock';
 import { rpc } from './supabase-admin';
+import { draftFromQuote, priceDraft, saveDraft } from './invoice-drafts';
 
 export interface InvoiceContext {
   db: SupabaseClient;
@@ -37,7 +34,7 @@ export interface InvoiceContext {
   actor: string;
 }
 
-export type InvoiceOutcome = ActionOutcome & { invoiceId?: string };
+export type InvoiceOutcome = ActionOutcome & { invoiceId?: string; totals?: InvoiceTotals };
 
 const money = z.coerce.number();
 const invoiceRecord = z.object({
@@ -68,121 +65,6 @@ const NOT_FOUND: InvoiceOutcome = { status: 404, message: 'We could not find tha
 const providerFailure = (error: unknown) => (error instanceof ProviderError ? error.message : error instanceof Error ? error.message : String(error));
 
 // ---------------------------------------------------------------------------------------------------------------
-// Drafts
-
-const productRows = z.array(z.object({ id: z.string(), title: z.string(), price: money, weight: z.coerce.number() }));
-
-/**
- * The draft as the database saves it: the shipping priced here (the rate card's option for the address, free as the
- * cart's standard rate is above its threshold, or the typed price with its reason). The lines are priced by the
- * database at the cart's quantity prices; the subtotal here only decides free shipping, by the same rule.
- */
-async function draftForDatabase(db: SupabaseClient, draft: InvoiceDraft): Promise<{ payload: Record<string, unknown> } | { problem: InvoiceOutcome }> {
-  const ids = draft.lines.map((l) => l.productId);
-  const { data, error } = await db.from('products').select('id, title, price, weight').in('id', ids).eq('for_sale', true);
-  if (error) throw error;
-  const products = new Map(productRows.parse(data).map((p) => [p.id, p]));
-  const missing = ids.find((id) => !products.has(id));
-  if (missing) return { problem: { status: 404, message: `The shop has no book ${missing} for sale. Choose another book.` } };
-  const tiers = await quantityPricesOf(db, ids);
-  const subtotalCents = draft.lines.reduce((sum, line) => {
-    const product = products.get(line.productId);
-    const unit = line.unitPriceCents ?? toCents(priceLine(product?.price ?? 0, tiers.get(line.productId), line.quantity).unitPrice);
-    return sum + unit * line.quantity;
-  }, 0);
-  let shipping: { kind: string; name: string; amount: number; reason: string | null };
-  if (draft.shipping.kind === 'typed') {
-    shipping = { kind: 'typed', name: draft.shipping.name, amount: fromCents(draft.shipping.amountCents), reason: draft.shipping.reason };
-  } else {
-    const { rateId } = draft.shipping;
-    const country = draft.address.country as CountryCode;
-    // The rate card by what the parcel weighs, as the checkout prices it.
-    const weightGrams = draft.lines.reduce((sum, line) => sum + (products.get(line.productId)?.weight ?? 0) * line.quantity, 0);
-    const quote = applyFreeShipping(fallbackQuotes(country, weightGrams), { country, subtotal: fromCents(subtotalCents) }).find((q) => q.id === rateId);
-    if (!quote) return { problem: { status: 400, message: `The rate card has no ${rateId} rate to ${country}: choose another, or type the shipping with a reason.` } };
-    shipping = { kind: 'rate_card', name: quote.plan_name, amount: quote.price, reason: null };
-  }
-  return {
-    payload: {
-      organisation: draft.organisation,
-      contact_name: draft.contactName,
-      email: draft.email,
-      phone: draft.phone ?? null,
-      address: draft.address,
-      po_number: draft.poNumber ?? null,
-      terms_days: draft.termsDays,
-      note: draft.note ?? null,
-      ship_before_payment: draft.shipBeforePayment,
-      shipping,
-      lines: draft.lines.map((l) => ({
-        product_id: l.productId,
-        quantity: l.quantity,
-        ...(l.unitPriceCents !== undefined && { unit_price: fromCents(l.unitPriceCents), price_reason: l.priceReason }),
-      })),
-    },
-  };
-}
-
-const saveAnswer = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('saved'), invoice_id: z.uuid() }),
-  z.object({ outcome: z.literal('not_draft'), status: z.string() }),
-  z.object({ outcome: z.literal('unknown_book'), product_id: z.string() }),
-  z.object({ outcome: z.literal('quote_taken') }),
-]);
-
-async function saveDraft(ctx: InvoiceContext, invoiceId: string | null, quoteId: string | null, draft: InvoiceDraft): Promise<InvoiceOutcome> {
-  const prepared = await draftForDatabase(ctx.db, draft);
-  if ('problem' in prepared) return prepared.problem;
-  const answer = await rpc(ctx.db, 'invoice_save_draft', { p_invoice_id: invoiceId, p_quote_id: quoteId, p_draft: prepared.payload, p_actor: ctx.actor }, saveAnswer);
-  switch (answer.outcome) {
-    case 'not_draft':
-      return { status: 409, message: `Only a draft can be changed: this invoice is ${answer.status}.` };
-    case 'unknown_book':
-      return { status: 404, message: `The shop has no book ${answer.product_id} for sale. Choose another book.` };
-    case 'quote_taken':
-      return { status: 409, message: 'This quote request has already been invoiced or declined.' };
-    case 'saved':
-      return { status: 200, message: invoiceId ? 'Draft saved.' : 'Draft invoice created.', invoiceId: answer.invoice_id };
-  }
-}
-
-const quoteRecord = z.object({
-  id: z.uuid(),
-  status: z.string(),
-  organisation: z.string(),
-  contact_name: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  address: z.object({ line1: z.string(), line2: z.string().nullish(), city: z.string(), state: z.string(), postcode: z.string(), country: z.string() }),
-  lines: z.array(z.object({ product_id: z.string(), quantity: z.number() })),
-  po_number: z.string().nullable(),
-  note: z.string().nullable(),
-});
-
-async function draftFromQuote(ctx: InvoiceContext, quoteId: string): Promise<InvoiceOutcome> {
-  const { data, error } = await ctx.db.from('quote_requests').select('id, status, organisation, contact_name, email, phone, address, lines, po_number, note').eq('id', quoteId).maybeSingle();
-  if (error) throw error;
-  if (!data) return { status: 404, message: 'We could not find that quote request.' };
-  const quote = quoteRecord.parse(data);
-  if (quote.status !== 'new') return { status: 409, message: 'This quote request has already been invoiced or declined.' };
-  const country = quote.address.country as CountryCode;
-  return saveDraft(ctx, null, quote.id, {
-    organisation: quote.organisation,
-    contactName: quote.contact_name,
-    email: quote.email,
-    phone: quote.phone,
-    address: { ...quote.address, line2: quote.address.line2 ?? undefined, country },
-    poNumber: quote.po_number ?? undefined,
-    lines: quote.lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, priceReason: undefined })),
-    // The rate card's cheapest service to the address.
-    shipping: { kind: 'rate_card', rateId: rateCard(country)[0]!.rate.id },
-    termsDays: 30,
-    note: quote.note ?? undefined,
-    shipBeforePayment: false,
-  });
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Sending
 
 const providerInput = z.object({
@@ -203,7 +85,7 @@ const providerInput = z.object({
   gst: money,
   provider_invoice_id: z.string().nullable(),
   hosted_url: z.string().nullable(),
-  lines: z.array(z.object({ title: z.string(), quantity: z.number(), unit_price: money })),
+  lines: z.array(z.object({ title: z.string(), quantity: z.number(), unit_price: money, amount: money })),
 });
 const sendAnswer = z.union([
   providerInput.extend({ outcome: z.enum(['held', 'resume']) }),
@@ -241,7 +123,7 @@ async function send(ctx: InvoiceContext, invoiceId: string): Promise<InvoiceOutc
     number: answer.number,
     orderId: answer.order_id,
     customer: { email: answer.email, organisation: answer.organisation, contactName: answer.contact_name, phone: answer.phone, address: answer.address },
-    lines: answer.lines.map((l) => ({ description: `${l.title} × ${l.quantity} at ${formatPrice(l.unit_price)} each`, amountCents: toCents(l.unit_price) * l.quantity })),
+    lines: answer.lines.map((l) => ({ description: `${l.title} × ${l.quantity} at ${formatPrice(l.unit_price)} each`, amountCents: toCents(l.amount) })),
     shipping: { name: answer.shipping_name, amountCents: toCents(answer.shipping_amount) },
     totalCents: toCents(answer.total),
     daysUntilDue: answer.terms_days,
@@ -365,6 +247,8 @@ export async function runInvoiceAction(ctx: InvoiceContext, action: InvoiceActio
       return saveDraft(ctx, null, null, action.draft);
     case 'create_from_quote':
       return draftFromQuote(ctx, action.quoteId);
+    case 'price':
+      return priceDraft(ctx, action.draft);
     case 'decline_quote': {
       const { data, error } = await ctx.db.rpc('quote_request_decline', { p_quote_id: action.quoteId, p_actor: ctx.actor });
       if (error?.code === 'P0002') return { status: 404, message: 'We could not find that quote request.' };

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { CHECKOUT_REMINDER, LIMITS } from '../../src/config/constants';
 import type { GiftChoice } from '../../src/features/checkout/gift';
 import { orderNumber } from '../../src/lib/format';
-import { type OrderOnAccount, orderOnAccountSchema } from '../../src/features/invoices/paperwork';
+import { type OrderOnAccount, orderOnAccountSchema } from '../../src/features/on-account/paperwork';
 import { sumDollars } from '../../src/lib/money';
 import { toSingleLine } from '../../src/lib/text';
 import { promotionCodeRefusal } from './promotion-codes';

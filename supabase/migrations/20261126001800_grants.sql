@@ -81,7 +81,7 @@ grant execute on function
   public.order_tax_figures(uuid),
   -- invoices on account
   public.order_on_account(uuid), public.quote_request_create(jsonb), public.quote_request_decline(uuid, text),
-  public.invoice_save_draft(uuid, uuid, jsonb, text), public.invoice_send(uuid, text, text), public.invoice_provider_step(uuid, text, text, text),
+  public.invoice_totals(jsonb), public.invoice_save_draft(uuid, uuid, jsonb, text), public.invoice_send(uuid, text, text), public.invoice_provider_step(uuid, text, text, text),
   public.invoice_mark_paid(text, bigint, text, text), public.invoice_close(uuid, text, text, text),
   public.invoice_set_ship_before_payment(uuid, boolean, text), public.invoice_reminded(uuid, text), public.invoice_begin_credit(uuid, numeric, text, text),
   -- mailing lists

@@ -234,6 +234,8 @@ test.describe('schools and parishes on account', () => {
     await line.getByLabel('Reason for the price').fill('Diocesan agreement');
     await expect(line).toContainText('$20.50 changed from $');
     await expect(line).not.toContainText('quantity price');
+    // The running totals follow what was typed: 25 copies at $20.50, the standard service free from $75.
+    await expect(page.getByTestId('invoice-total')).toHaveText('$512.50 AUD');
     await lookAtBothWidths(page, 'admin-invoice-changed-price');
     await expect(page.getByText(/^Not saved yet/)).toBeVisible();
     await page.getByRole('button', { name: 'Save draft' }).click();

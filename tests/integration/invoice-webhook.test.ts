@@ -8,7 +8,7 @@
 import Stripe from 'stripe';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InvoiceDetail, InvoiceDraftInput } from '../../src/features/invoices/contract';
+import type { InvoiceDetail, InvoiceDraftInput } from '../../src/features/on-account/contract';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider';
 import { fakeStripeInvoicing, type FakeStripeInvoicing } from '../helpers/fake-stripe-invoicing';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';

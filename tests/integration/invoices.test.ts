@@ -8,6 +8,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { selectInvoiceProvider } from '../../functions/_lib/providers/select';
+import { SHIPPING } from '../../src/config/constants';
 import { readServerEnv } from '../../src/config/env';
 import {
   type InvoiceActionInput,
@@ -18,7 +19,7 @@ import {
   invoiceRowSchema,
   pageSchema,
   quoteRowSchema,
-} from '../../src/features/invoices/contract';
+} from '../../src/features/on-account/contract';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 
 const STAFF = 'publisher@example.com';
@@ -182,6 +183,31 @@ describe('invoices through /api/admin-invoice, on the local server', () => {
     expect(await act(staff, { action: 'void', invoiceId: sentOne })).toMatchObject({ status: 200, body: { message: expect.stringContaining('voided') } });
     expect(await stock()).toBe(5);
     expect((await detail(sentOne)).status).toBe('void');
+  });
+
+  it('the editor’s running totals are the database’s, as the save stores them: the quantity price, standard shipping free from the threshold, the GST', async () => {
+    await setStock(200);
+    const priceOf = (lines: Array<{ productId: string; quantity: number; unitPriceCents?: number }>, rateId = 'au-standard') =>
+      act(staff, { action: 'price', draft: { address: { country: 'AU' }, lines, shipping: { kind: 'rate_card', rateId } } });
+    const many = await priceOf([{ productId: BOOK, quantity: 30 }]);
+    expect(many.status).toBe(200);
+    const totals = invoiceActionAnswerSchema.parse(many.body).totals!;
+    const saved = await act(staff, { action: 'create', draft: draft({ lines: [{ productId: BOOK, quantity: 30 }] }) });
+    const stored = await detail(saved.body.invoiceId!);
+    expect(totals).toMatchObject({ subtotal: stored.subtotal, total: stored.total, gst: stored.gst, shipping: { amount: 0 } });
+    expect(stored.shipping_amount).toBe(0);
+    expect(totals.lines).toMatchObject([{ product_id: BOOK, quantity: 30, unit_price: stored.lines[0]!.unit_price, amount: stored.lines[0]!.amount }]);
+    // One copy is under the threshold: the standard service is charged; express is never free.
+    const one = invoiceActionAnswerSchema.parse((await priceOf([{ productId: BOOK, quantity: 1 }])).body).totals!;
+    expect(one.shipping.amount).toBe(SHIPPING.fallback.domestic.price);
+    expect(invoiceActionAnswerSchema.parse((await priceOf([{ productId: BOOK, quantity: 30 }], 'au-express')).body).totals!.shipping.amount).toBe(SHIPPING.fallback.express.price);
+    expect(invoiceActionAnswerSchema.parse((await priceOf([{ productId: BOOK, quantity: 2, unitPriceCents: 1000 }])).body).totals).toMatchObject({ subtotal: 20 });
+    // Staff only; the books are checked with a sentence to act on.
+    expect(
+      (await act(shopper, { action: 'price', draft: { address: { country: 'AU' }, lines: [{ productId: BOOK, quantity: 1 }], shipping: { kind: 'rate_card', rateId: 'au-standard' } } })).status,
+    ).toBe(403);
+    expect(await priceOf([])).toMatchObject({ status: 400, body: { error: 'draft.lines: An invoice needs at least one book.' } });
+    expect(await priceOf([{ productId: 'no-such-book', quantity: 1 }])).toMatchObject({ status: 404, body: { error: 'The shop has no book no-such-book for sale. Choose another book.' } });
   });
 
   it('an unknown invoice is a 404; a declined quote cannot be invoiced', async () => {

@@ -418,6 +418,8 @@ const TABLES: Record<string, TableRow> = {
     insert: { sql: `insert into public.review_history (review_id, action, actor, rating, title, body, display_name) select id, 'edited', 'x', 1, 'T', 'B', 'N' from public.reviews`, allowed: [] },
     update: { sql: `update public.review_history set note = 'x'`, allowed: [] },
     delete: { sql: `delete from public.review_history`, allowed: [] },
+    truncate: [],
+  },
   // The Xero connection: its sealed refresh token is read and renewed by the server functions alone; staff see its
   // state through admin_xero_status. The one row exists from the migration: nobody adds or removes one.
   xero_connection: {
@@ -502,6 +504,8 @@ const SERVICE_FUNCTIONS = [
   'quote_request_create',
   'quote_request_decline',
   'invoice_save_draft',
+  // The editor's running totals, priced by the server function as the save prices them.
+  'invoice_totals',
   'invoice_send',
   'invoice_provider_step',
   'invoice_mark_paid',

@@ -13,7 +13,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { localShipments } from '../../functions/_lib/providers/local-shipping';
-import type { InvoiceActionInput, InvoiceDraftInput } from '../../src/features/invoices/contract';
+import type { InvoiceActionInput, InvoiceDraftInput } from '../../src/features/on-account/contract';
 import { orderNumber } from '../../src/lib/format';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountPaymentState, orderTotalLine, type OrderOnAccount } from '@/features/invoices/paperwork';
+import { accountPaymentState, orderTotalLine, type OrderOnAccount } from '@/features/on-account/paperwork';
 
 const account = (over: Partial<OrderOnAccount> = {}): OrderOnAccount => ({
   invoice_number: 'INV-0042',

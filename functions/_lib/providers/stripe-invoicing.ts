@@ -5,7 +5,7 @@
  * included, as the checkout sessions charge them: no Stripe tax rates, the GST stated in the footer.
  */
 import { z } from 'zod';
-import { dayInWords } from '../../../src/features/invoices/paperwork';
+import { dayInWords } from '../../../src/features/on-account/paperwork';
 import { ProviderError } from './errors';
 import type { CreditNoteInput, InvoiceEvent, InvoiceProvider, ProviderInvoice, ProviderInvoiceInput } from './invoicing';
 import { askStripe, createStripeClient, invalid, NAME, type StripeOptions, verifiedStripeEvent } from './stripe-client';

@@ -17,10 +17,10 @@ const SalesPanel = lazy(() => import('./SalesPanel').then((m) => ({ default: m.S
 const CustomersPanel = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomersPanel })));
 const CodesPanel = lazy(() => import('./CodesPanel').then((m) => ({ default: m.CodesPanel })));
 const CustomerDetail = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomerDetail })));
-const QuotesPanel = lazy(() => import('./QuotesPanel').then((m) => ({ default: m.QuotesPanel })));
-const QuoteDetail = lazy(() => import('./QuotesPanel').then((m) => ({ default: m.QuoteDetail })));
-const InvoicesPanel = lazy(() => import('./InvoicesPanel').then((m) => ({ default: m.InvoicesPanel })));
-const InvoicePage = lazy(() => import('./InvoiceEditor').then((m) => ({ default: m.InvoicePage })));
+const QuotesPanel = lazy(() => import('@/features/on-account/QuotesPanel').then((m) => ({ default: m.QuotesPanel })));
+const QuoteDetail = lazy(() => import('@/features/on-account/QuotesPanel').then((m) => ({ default: m.QuoteDetail })));
+const InvoicesPanel = lazy(() => import('@/features/on-account/InvoicesPanel').then((m) => ({ default: m.InvoicesPanel })));
+const InvoicePage = lazy(() => import('@/features/on-account/InvoiceEditor').then((m) => ({ default: m.InvoicePage })));
 const NewsletterPanel = lazy(() => import('./NewsletterPanel').then((m) => ({ default: m.NewsletterPanel })));
 const ReviewsPanel = lazy(() => import('@/features/reviews/ReviewsPanel').then((m) => ({ default: m.ReviewsPanel })));
 const AccountsPanel = lazy(() => import('@/features/accounting/AccountsPanel').then((m) => ({ default: m.AccountsPanel })));
@@ -82,7 +82,7 @@ function NewQuotesReader({ onCount }: { onCount: (count: number | null) => void 
   useEffect(() => {
     let current = true;
     // Loaded apart from the orders list the back office opens on, like the panels.
-    import('./invoices-api')
+    import('@/features/on-account/invoices-api')
       .then((m) => m.countNewQuotes())
       .then(
         (n) => current && report(n),

@@ -1,7 +1,7 @@
 /** The orders' reads and actions: the lists by view, one order in full, its refunds, labels and the order actions. */
 import * as z from 'zod/mini';
 import type { AddressInput, OrderActionRequest } from '@/features/staff-actions/order-actions';
-import { orderOnAccountSchema } from '@/features/invoices/paperwork';
+import { orderOnAccountSchema } from '@/features/on-account/paperwork';
 import { address, maybeText, money, optionalText, type Page, postAsStaff, postForMessage, rpc, rpcPage, text } from './api';
 
 export const ORDER_VIEWS = [

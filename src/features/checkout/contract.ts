@@ -72,9 +72,17 @@ export const CART_ID_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
 
 /**
  * Free shipping: the standard service to AU destinations with a subtotal of at least the threshold; never
- * abroad, and never the faster services, which keep their price. Compared in cents.
+ * abroad, and never the faster services, which keep their price. The subtotal from which `quote` is free to
+ * `country`, or null when it never is: the invoices' pricing in the database compares its own subtotal with it.
  */
+export function freeShippingFrom(quote: Pick<ShippingQuote, 'service'>, country: CountryCode | string): number | null {
+  return country === 'AU' && quote.service === 'standard' ? SHIPPING.freeShippingThreshold : null;
+}
+
+/** The rule above applied to the quotes for an order's subtotal, compared in cents. */
 export function applyFreeShipping(quotes: readonly ShippingQuote[], order: { country: CountryCode | string; subtotal: number }): ShippingQuote[] {
-  const free = order.country === 'AU' && toCents(order.subtotal) >= toCents(SHIPPING.freeShippingThreshold);
-  return quotes.map((quote) => (free && quote.service === 'standard' ? { ...quote, price: 0 } : { ...quote }));
+  return quotes.map((quote) => {
+    const from = freeShippingFrom(quote, order.country);
+    return from !== null && toCents(order.subtotal) >= toCents(from) ? { ...quote, price: 0 } : { ...quote };
+  });
 }

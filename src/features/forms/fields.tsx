@@ -58,7 +58,7 @@ export const invalidProps = (fieldId: string, error: string | undefined) => (err
 
 /**
  * A labelled input; `optional` says so in the label, for forms where most fields are required; `error` marks
- * it invalid with the message under it.
+ * it invalid with the message under it. `ref` reaches the input (react-hook-form's `register` focuses it).
  */
 export function TextField({
   id,

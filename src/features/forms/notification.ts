@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { HUMAN_CHECK_TOKEN_MAX_LENGTH, LIMITS } from '../../config/constants';
-import { quoteNotificationSchema } from '../invoices/contract';
+import { quoteRequestDataSchema } from '../on-account/contract';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
 
 const email = emailAddress({
@@ -48,6 +48,10 @@ const backInStockNotificationSchema = z.object({
   ),
   turnstileToken: token,
 });
+
+/** A school's or parish's request for a quote (the quote form, on the contract's schema). */
+const quoteNotificationSchema = z.object({ type: z.literal('quote'), data: quoteRequestDataSchema, turnstileToken: token });
+export type QuoteNotification = z.infer<typeof quoteNotificationSchema>;
 
 export const contactNotificationSchema = z.object({
   type: z.literal('contact'),

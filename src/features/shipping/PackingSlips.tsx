@@ -19,7 +19,7 @@ import { StaffGate } from '@/features/admin/StaffGate';
 import { useQuery } from '@tanstack/react-query';
 import { keys, LoadState, loaded } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
-import { orderTotalLine } from '@/features/invoices/paperwork';
+import { orderTotalLine } from '@/features/on-account/paperwork';
 
 /** The orders chosen, or every order to pack (all its pages); in full, 500 to a call rather than one call each. */
 async function ordersToPrint(): Promise<OrderDetail[]> {

@@ -10,13 +10,16 @@
  * they show any order: it is to pack once paid, or at once when it ships before payment.
  */
 import { z } from 'zod';
-import { ALLOWED_COUNTRIES, HUMAN_CHECK_TOKEN_MAX_LENGTH, LIMITS } from '../../config/constants';
+import { ALLOWED_COUNTRIES, LIMITS } from '../../config/constants';
 import { shopDay } from '../../lib/format';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
 import { INVOICE_RULES, INVOICE_STATUSES, isPhoneNumber, QUOTE_STATUSES } from './rules';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared field schemas
+
+/** An amount the database answers (numeric, sent as a number or a string). */
+const money = z.coerce.number();
 
 const line = (what: string, max: number) =>
   singleLine({ error: `Please enter ${what}.` })
@@ -29,11 +32,8 @@ const optionalLine = (what: string, max: number) =>
     .optional()
     .transform((v) => (v ? v : undefined));
 
-const email = emailAddress({
-  missing: 'Please enter an email address.',
-  tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`,
-  invalid: 'Please enter a valid email address.',
-});
+const emailWith = (missing: string) => emailAddress({ missing, tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`, invalid: 'Please enter a valid email address.' });
+const email = emailWith('Please enter an email address.');
 
 const poNumber = optionalLine('PO number', INVOICE_RULES.poNumberMaxLength);
 
@@ -51,14 +51,16 @@ const invoiceAddressSchema = z.object(
 );
 
 const productId = z.string({ error: 'Please say which book.' }).trim().min(1, 'Please say which book.').max(100, 'That is not a book of this shop.');
+// The editor's words: its Copies field is where a wrong quantity is typed.
 const quantity = z
-  .number({ error: 'The quantity must be a number of copies.' })
-  .int('The quantity must be a whole number of copies.')
+  .number({ error: 'Please enter a whole number of copies.' })
+  .int('Please enter a whole number of copies.')
   .min(1, 'The quantity must be at least 1.')
   .max(INVOICE_RULES.maxLineQuantity, `At most ${INVOICE_RULES.maxLineQuantity} copies of one book.`);
 const cents = (what: string) =>
   z
-    .number({ error: `${what} must be an amount in cents.` })
+    // The editor's words: it takes dollars and cents, and sends cents.
+    .number({ error: `${what} must be an amount in dollars and cents.` })
     .int(`${what} must be a whole number of cents.`)
     .min(0, `${what} cannot be negative.`)
     .max(INVOICE_RULES.maxAmountCents, `${what} is more than any invoice.`);
@@ -71,39 +73,47 @@ const reason = (what: string) => line(`a reason for ${what}`, INVOICE_RULES.reas
 /** 'YYYY-MM-DD', a real date. */
 const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD.')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'That is not a date.');
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Please enter a date, or leave it blank.')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'Please enter a date, or leave it blank.');
 
 // ---------------------------------------------------------------------------------------------------------------
-// The quote request: POST /api/send-notification { type: 'quote', data, turnstileToken? }
+// The quote request: POST /api/send-notification { type: 'quote', data, turnstileToken? } (its envelope in forms/notification.ts)
+
+// The quote form's words (the form is built on this schema): a school's office reads them.
+const quoteCopies = `Please enter a whole number of copies, from 0 to ${INVOICE_RULES.maxLineQuantity.toLocaleString('en-AU')}.`;
+/** The quote form's message for no copies at all, which it words for a page of one book as "how many copies you need". */
+export const QUOTE_NO_COPIES = 'Please enter how many copies you need of at least one book.';
 
 export const quoteRequestDataSchema = z.object(
   {
-    organisation: line('the school or parish', INVOICE_RULES.organisationMaxLength),
+    organisation: line("your school, parish or group's name", INVOICE_RULES.organisationMaxLength),
     contactName: line('your name', LIMITS.nameMaxLength),
-    email,
+    email: emailWith('Please enter your email address.'),
     // The server refuses what the quote form refuses: digits only, an address in Australia, no day already past.
     phone: line('a phone number', INVOICE_RULES.phoneMaxLength).refine(isPhoneNumber, 'Please enter a phone number, digits only (spaces, +, - and brackets are fine).'),
-    address: invoiceAddressSchema.extend({ country: z.literal('AU', { error: 'Quotes are for delivery addresses in Australia.' }) }),
+    address: invoiceAddressSchema.extend({
+      city: line('the suburb or town', 100),
+      state: singleLine({ error: 'Please choose the state or territory.' }).min(1, 'Please choose the state or territory.').max(100, 'Please choose the state or territory.'),
+      postcode: line('the postcode', 20).regex(/^\d{4}$/, 'An Australian postcode has four digits.'),
+      country: z.literal('AU', { error: 'Quotes are for delivery addresses in Australia.' }),
+    }),
     lines: z
-      .array(z.object({ productId, quantity }), { error: 'lines must be a list of books and quantities.' })
-      .min(1, 'Please choose at least one book.')
+      .array(z.object({ productId, quantity: z.number({ error: quoteCopies }).int(quoteCopies).min(1, quoteCopies).max(INVOICE_RULES.maxLineQuantity, quoteCopies) }), {
+        error: 'lines must be a list of books and quantities.',
+      })
+      .min(1, QUOTE_NO_COPIES)
       .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one quote.`)
       .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once, please: give its total quantity.'),
     neededBy: isoDate.refine((day) => day >= shopDay(), 'That date has passed. Please choose today or a later day.').optional(),
-    poNumber,
+    poNumber: singleLine()
+      .max(INVOICE_RULES.poNumberMaxLength, `A purchase order number can be at most ${INVOICE_RULES.poNumberMaxLength} characters.`)
+      .optional()
+      .transform((v) => (v ? v : undefined)),
     note,
   },
   { error: 'must be an object with organisation, contactName, email, phone, address and lines.' },
 );
 export type QuoteRequestData = z.infer<typeof quoteRequestDataSchema>;
-
-export const quoteNotificationSchema = z.object({
-  type: z.literal('quote'),
-  data: quoteRequestDataSchema,
-  turnstileToken: z.string({ error: 'must be a string (the bot-check token).' }).max(HUMAN_CHECK_TOKEN_MAX_LENGTH, 'The verification token is too long.').optional(),
-});
-export type QuoteNotification = z.infer<typeof quoteNotificationSchema>;
 
 /** What the quote form is told (besides { ok: true }): a 404 for a book the shop does not have. */
 export const QUOTE_MESSAGES = {
@@ -114,24 +124,27 @@ export const QUOTE_MESSAGES = {
 // ---------------------------------------------------------------------------------------------------------------
 // The draft: what the publisher types or the quote fills in
 
+/** What prices a line: the book, its copies, and a price per copy other than the quantity price, in cents. */
+const pricedLineFields = { productId, quantity, unitPriceCents: cents('The price per copy').optional() };
+
 /** One line: a book at its quantity price (as the cart prices it), unless the publisher changes the price and says why. */
 const invoiceLineInputSchema = z
   .object({
-    productId,
-    quantity,
-    /** A price per copy other than the quantity price, in cents; needs `priceReason`. */
-    unitPriceCents: cents('The price per copy').optional(),
+    ...pricedLineFields,
+    /** Needed with `unitPriceCents`. */
     priceReason: optionalLine('reason for the price', INVOICE_RULES.reasonMaxLength),
   })
   .refine((l) => l.unitPriceCents === undefined || l.priceReason !== undefined, { message: 'Give a reason for the changed price.', path: ['priceReason'] });
 
+const rateCardShipping = z.object({
+  kind: z.literal('rate_card'),
+  rateId: z.string({ error: 'Choose a rate of the rate card.' }).trim().min(1, 'Choose a rate of the rate card.').max(60),
+});
+
 /** The rate card's option for the address (au-standard, au-express at home; the international services abroad), or a price typed with a reason. */
 const invoiceShippingInputSchema = z.discriminatedUnion(
   'kind',
-  [
-    z.object({ kind: z.literal('rate_card'), rateId: z.string({ error: 'Choose a rate of the rate card.' }).trim().min(1, 'Choose a rate of the rate card.').max(60) }),
-    z.object({ kind: z.literal('typed'), name: line('the delivery method', 100), amountCents: cents('The shipping'), reason: reason('the shipping price') }),
-  ],
+  [rateCardShipping, z.object({ kind: z.literal('typed'), name: line('the delivery method', 100), amountCents: cents('The shipping'), reason: reason('the shipping price') })],
   { error: "shipping must be { kind: 'rate_card', rateId } or { kind: 'typed', name, amountCents, reason }." },
 );
 
@@ -158,6 +171,36 @@ export const invoiceDraftSchema = z.object(
 );
 export type InvoiceDraft = z.infer<typeof invoiceDraftSchema>;
 export type InvoiceDraftInput = z.input<typeof invoiceDraftSchema>;
+
+/**
+ * What the editor's live preview sends to be priced: the books, the shipping and the country, before the rest of
+ * the draft need be filled in. The database prices it as it prices the saved draft (`invoice_totals`).
+ */
+const invoicePriceDraftSchema = z.object(
+  {
+    address: z.object({ country: invoiceAddressSchema.shape.country }),
+    lines: z
+      .array(z.object(pricedLineFields), { error: 'lines must be a list of books and quantities.' })
+      .min(1, 'An invoice needs at least one book.')
+      .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one invoice.`),
+    shipping: z.discriminatedUnion('kind', [rateCardShipping, z.object({ kind: z.literal('typed'), name: z.string().max(100).optional(), amountCents: cents('The shipping') })], {
+      error: "shipping must be { kind: 'rate_card', rateId } or { kind: 'typed', amountCents }.",
+    }),
+  },
+  { error: 'draft must be an object with address, lines and shipping.' },
+);
+export type InvoicePriceDraft = z.infer<typeof invoicePriceDraftSchema>;
+
+/** invoice_totals' answer: each line at its price, the subtotal, the shipping (free from the threshold), the total and its GST. */
+export const invoiceTotalsSchema = z.object({
+  lines: z.array(z.object({ product_id: z.string(), title: z.string(), quantity: z.number(), list_unit_price: money, unit_price: money, amount: money })),
+  subtotal: money,
+  shipping: z.object({ kind: z.enum(['rate_card', 'typed']), name: z.string().nullable(), amount: money, reason: z.string().nullable() }),
+  total: money,
+  gst: money,
+  gst_applies: z.boolean(),
+});
+export type InvoiceTotals = z.infer<typeof invoiceTotalsSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // POST /api/admin-invoice (staff only): one action per call
@@ -193,22 +236,26 @@ export const invoiceActionSchema = z.discriminatedUnion(
     }),
     /** The publisher will not invoice this quote. */
     z.object({ action: z.literal('decline_quote'), quoteId }),
+    /** The draft as typed, priced by the database and not saved: the editor's running totals. */
+    z.object({ action: z.literal('price'), draft: invoicePriceDraftSchema }),
   ],
-  { error: "action must be one of 'create', 'create_from_quote', 'update', 'send', 'void', 'mark_uncollectible', 'ship_before_payment', 'remind', 'credit', 'decline_quote'." },
+  {
+    error: "action must be one of 'create', 'create_from_quote', 'update', 'send', 'void', 'mark_uncollectible', 'ship_before_payment', 'remind', 'credit', 'decline_quote', 'price'.",
+  },
 );
 export type InvoiceAction = z.infer<typeof invoiceActionSchema>;
 export type InvoiceActionInput = z.input<typeof invoiceActionSchema>;
 
-/** 200: what was done, in one sentence, and the invoice as it is now (absent for decline_quote). 4xx/5xx: { error }. */
+/** 200: what was done, in one sentence, and the invoice as it is now (absent for decline_quote); for price, the totals. 4xx/5xx: { error }. */
 export const invoiceActionAnswerSchema = z.object({
   message: z.string(),
   invoiceId: z.uuid().optional(),
+  totals: invoiceTotalsSchema.optional(),
 });
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the database answers (read with the staff member's token)
 
-const money = z.coerce.number();
 const time = z.string();
 
 /** One row of admin_list_quotes(p_view, p_cursor, p_limit) → { rows, next }: newest first. */

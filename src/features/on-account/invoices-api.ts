@@ -1,15 +1,15 @@
 /**
  * Buying on account in the back office: quote requests and invoices read with the staff member's own token
  * (`admin_list_quotes`, `admin_list_invoices`, `admin_get_invoice`) and changed through /api/admin-invoice, one action
- * a call. The shapes are the contract's (`src/features/invoices/contract.ts`), which the functions share.
+ * a call. The shapes are the contract's (`src/features/on-account/contract.ts`), which the functions share.
  */
 import * as z from 'zod/mini';
 import { getSupabase } from '@/lib/supabase/client';
-import { BackOfficeError, type Page, postAsStaff, rpc } from './api';
-import type { InvoiceActionInput, InvoiceDetail, InvoiceRow, QuoteRow } from '@/features/invoices/contract';
-import { INVOICE_STATUSES, type InvoiceView, QUOTE_STATUSES, type QuoteView } from '@/features/invoices/rules';
+import { BackOfficeError, type Page, postAsStaff, rpc } from '@/features/admin/api';
+import type { InvoiceActionInput, InvoiceDetail, InvoiceRow, QuoteRow } from './contract';
+import { INVOICE_STATUSES, type InvoiceView, QUOTE_STATUSES, type QuoteView } from './rules';
 
-export type { InvoiceDetail, InvoiceRow, QuoteRow } from '@/features/invoices/contract';
+export type { InvoiceDetail, InvoiceRow, QuoteRow } from './contract';
 
 // The database's answers as the contract describes them (quoteRowSchema, invoiceRowSchema, invoiceDetailSchema),
 // checked with zod/mini as the rest of the back office's reads are.
@@ -132,25 +132,12 @@ export async function runInvoiceAction(request: InvoiceActionInput): Promise<{ m
 export interface InvoiceBook {
   id: string;
   title: string;
-  /** AUD per copy before any quantity price. */
-  price: number;
-  quantityPrices: { minQuantity: number; price: number }[];
 }
 
-/** The books for sale with their prices and quantity prices, as the cart prices them (what a new line costs). */
+/** The books for sale, by title: what a line can be (the server prices each as the cart would). */
 export async function listInvoiceBooks(): Promise<InvoiceBook[]> {
   const supabase = await getSupabase();
-  const [products, tiers] = await Promise.all([
-    supabase.from('products').select('id, title, price').eq('for_sale', true).order('title'),
-    supabase.from('product_quantity_prices').select('product_id, min_quantity, price'),
-  ]);
+  const products = await supabase.from('products').select('id, title').eq('for_sale', true).order('title');
   if (products.error) throw new BackOfficeError(`Could not load the books: ${products.error.message}`);
-  if (tiers.error) throw new BackOfficeError(`Could not load the quantity prices: ${tiers.error.message}`);
-  const tierRows = (tiers.data ?? []) as { product_id: string; min_quantity: number; price: number | string }[];
-  return ((products.data ?? []) as { id: string; title: string; price: number | string }[]).map((p) => ({
-    id: p.id,
-    title: p.title,
-    price: Number(p.price),
-    quantityPrices: tierRows.filter((t) => t.product_id === p.id).map((t) => ({ minQuantity: Number(t.min_quantity), price: Number(t.price) })),
-  }));
+  return ((products.data ?? []) as { id: string; title: string }[]).map((p) => ({ id: p.id, title: p.title }));
 }

@@ -6,14 +6,14 @@
  */
 import { useState } from 'react';
 import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
-import { invoiceNumber } from '@/features/invoices/rules';
+import { invoiceNumber } from './rules';
 import { INVOICE_VIEW_LABELS, type InvoiceRow, listInvoices, runInvoiceAction } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
-import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
-import { LoadState, toastOutcome } from './use-load';
-import { LoadMore, usePages } from './use-pages';
+import { goTo, useKeptScroll, useSearchParam, withParams } from '@/features/admin/route';
+import { LoadState, toastOutcome } from '@/features/admin/use-load';
+import { LoadMore, usePages } from '@/features/admin/use-pages';
 import { TableHead } from '@/components/TableHead';
-import { SearchField, ViewButtons } from './ListControls';
+import { SearchField, ViewButtons } from '@/features/admin/ListControls';
 
 const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
   draft: { label: 'Draft', className: 'bg-slate-200 text-slate-800' },

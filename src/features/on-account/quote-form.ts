@@ -1,0 +1,96 @@
+/**
+ * The quote form's model: its fields as typed, the request they make, and the check, which is the contract's own
+ * schema (`quoteRequestDataSchema`, the one the server parses) through react-hook-form's zod resolver. A count of
+ * copies is typed per book; the contract's errors about the books and their quantities belong to the copies.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { FieldError, FieldErrors, Resolver } from 'react-hook-form';
+import { z } from 'zod';
+import { LIMITS } from '@/config/constants';
+import type { QuantityPrice } from '@/features/catalog/quantity-prices';
+import { QUOTE_NO_COPIES, type QuoteRequestData, quoteRequestDataSchema } from './contract';
+import { INVOICE_RULES } from './rules';
+
+/** The bounds the form holds its fields to (their `maxLength`): the invoices' own rules, which the contract checks too. */
+export const QUOTE_LIMITS = {
+  organisationMaxLength: INVOICE_RULES.organisationMaxLength,
+  phoneMaxLength: INVOICE_RULES.phoneMaxLength,
+  addressLineMaxLength: LIMITS.addressFieldMaxLength,
+  poNumberMaxLength: INVOICE_RULES.poNumberMaxLength,
+  noteMaxLength: INVOICE_RULES.noteMaxLength,
+  /** The most copies of one book a quote asks for. */
+  maxCopies: INVOICE_RULES.maxLineQuantity,
+} as const;
+
+export interface QuoteBook {
+  id: string;
+  title: string;
+  /** AUD per copy, before any quantity price. */
+  price: number;
+  quantityPrices: readonly QuantityPrice[];
+}
+
+/** The form's fields, as the browser holds them; `copies` by book id. */
+export interface QuoteFields {
+  organisation: string;
+  contactName: string;
+  email: string;
+  phone: string;
+  address: { line1: string; line2: string; city: string; state: string; postcode: string };
+  copies: Record<string, string>;
+  neededBy: string;
+  poNumber: string;
+  note: string;
+}
+
+/** A whole number of copies from a field: blank is none; anything else that is not a count is NaN. */
+export function copiesOf(text: string | undefined): number {
+  const trimmed = (text ?? '').trim();
+  if (trimmed === '') return 0;
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+/** The request as the server takes it: no empty optional field, and every book with copies (a count that is not one is kept, for its error). */
+export function readQuote(fields: Partial<QuoteFields>, books: readonly QuoteBook[]): QuoteRequestData {
+  const text = (value: string | undefined) => (value ?? '').trim();
+  const optional = (value: string | undefined) => text(value) || undefined;
+  const address = fields.address;
+  return {
+    organisation: text(fields.organisation),
+    contactName: text(fields.contactName),
+    email: text(fields.email),
+    phone: text(fields.phone),
+    address: { line1: text(address?.line1), line2: optional(address?.line2), city: text(address?.city), state: text(address?.state), postcode: text(address?.postcode), country: 'AU' },
+    lines: books.map((book) => ({ productId: book.id, quantity: copiesOf(fields.copies?.[book.id]) })).filter((line) => line.quantity !== 0),
+    neededBy: optional(fields.neededBy),
+    poNumber: optional(fields.poNumber),
+    note: optional(fields.note),
+  };
+}
+
+/** The first message in a branch of errors (an array's own, or its first item's). */
+function firstMessage(errors: unknown): string | undefined {
+  if (!errors || typeof errors !== 'object') return undefined;
+  const { message } = errors as Partial<FieldError>;
+  if (typeof message === 'string' && message) return message;
+  for (const value of Object.values(errors)) {
+    const found = firstMessage(value);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The contract's schema over the form's fields; its errors on the books move to the first book's copies. */
+export function quoteResolver(books: readonly QuoteBook[]): Resolver<QuoteFields, unknown, QuoteRequestData> {
+  const resolve = zodResolver(z.preprocess((fields: QuoteFields) => readQuote(fields, books), quoteRequestDataSchema));
+  return async (values, context, options) => {
+    const result = await resolve(values, context, options);
+    const { lines, ...errors } = result.errors as FieldErrors<QuoteFields> & { lines?: unknown };
+    const first = books[0];
+    if (!lines || !first) return result as Awaited<ReturnType<Resolver<QuoteFields, unknown, QuoteRequestData>>>;
+    const message = firstMessage(lines);
+    // A page of one book asks simply how many copies.
+    const copies = books.length === 1 && message === QUOTE_NO_COPIES ? 'Please enter how many copies you need.' : message;
+    return { values: {}, errors: { ...errors, copies: { [first.id]: { type: 'copies', message: copies } } } as FieldErrors<QuoteFields> };
+  };
+}
