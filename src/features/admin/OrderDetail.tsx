@@ -11,7 +11,6 @@ import {
   changeAddress,
   getOrder,
   getOrderRefunds,
-  orderBuyer,
   printLabels,
   runOrderAction,
   setOrderNote,
@@ -532,8 +531,8 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
         {order.is_gift && <Fact term="Recipient">{order.customer_name}</Fact>}
         <Fact term={order.is_gift ? 'Buyer' : 'Customer'}>
-          {order.is_gift ? (orderBuyer(order) ?? 'Name not given') : order.customer_name}
-          {!order.is_gift && order.buyer_name && order.buyer_name !== order.customer_name && <span className="block text-sm text-slate-700">Paid by {order.buyer_name}</span>}
+          {order.is_gift ? (order.bought_by ?? 'Name not given') : order.customer_name}
+          {!order.is_gift && order.bought_by && order.bought_by !== order.customer_name && <span className="block text-sm text-slate-700">Paid by {order.bought_by}</span>}
           <br />
           <a className="text-navy underline" href={mailtoHref(order.customer_email)}>
             {order.customer_email}

@@ -11,7 +11,7 @@ import { giftSlipSender } from '@/features/checkout/gift';
 import type { CustomsAnswer } from '@/features/customs/declaration';
 import { needsDeclaration } from '@/features/customs/declaration';
 import { lazy, Suspense } from 'react';
-import { allPages, getOrders, listOrders, orderBuyer, type OrderDetail } from './api';
+import { allPages, getOrders, listOrders, type OrderDetail } from './api';
 import GiftMessageBox from './GiftMessageBox';
 import { postalAddressLines } from '@/lib/postal-address';
 import { StaffGate } from './StaffGate';
@@ -50,7 +50,7 @@ async function slipsToPrint(): Promise<{ orders: OrderDetail[]; customs: Customs
 /** "From <buyer>" under the message, unless the message signs itself or the buyer is unknown. */
 function GiftSender({ order }: { order: OrderDetail }) {
   // The buyer may have asked for their name to be left off.
-  const sender = order.gift_hide_sender === true ? null : giftSlipSender(order.gift_message, orderBuyer(order));
+  const sender = order.gift_hide_sender === true ? null : giftSlipSender(order.gift_message, order.bought_by);
   return sender ? (
     <p className="mt-3 text-lg" data-testid="gift-sender">
       From {sender}

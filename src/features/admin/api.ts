@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import type { ShipmentInput } from './shipment';
 import { toCsv } from '@/lib/csv';
+import { DB_OUTCOMES } from '@/lib/db-outcomes';
 import { getSupabase } from '@/lib/supabase/client';
 import { orderOnAccountSchema } from '@/features/invoices/paperwork';
 
@@ -83,8 +84,8 @@ const orderDetail = z.object({
   delivered_at: z.optional(maybeText),
   shipped_at: z.optional(maybeText),
   is_gift: z.optional(z.boolean()),
-  /** The name the payer gave the payment page; a gift's customer_name is the recipient's. */
-  buyer_name: z.optional(maybeText),
+  /** Who bought it, as the database names them (orders.bought_by; null when unknown); a gift's customer_name is the recipient's. */
+  bought_by: maybeText,
   gift_message: z.optional(maybeText),
   gift_hide_prices: z.optional(z.boolean()),
   gift_hide_sender: z.optional(z.boolean()),
@@ -121,15 +122,6 @@ const orderDetail = z.object({
   history: z.array(z.object({ action: text, detail: text, actor: text, created_at: text })),
 });
 export type OrderDetail = z.infer<typeof orderDetail>;
-
-/** The placeholder create_order stores for an order placed without a name. */
-const GUEST_NAME = 'Guest Customer';
-
-/** Who bought the order: the payer's name; else, for an order that is not a gift, its delivery name; null when unknown. */
-export function orderBuyer(order: Pick<OrderDetail, 'buyer_name' | 'customer_name' | 'is_gift'>): string | null {
-  if (order.buyer_name) return order.buyer_name;
-  return order.is_gift || order.customer_name === GUEST_NAME ? null : order.customer_name;
-}
 
 const product = z.object({ id: text, title: text, stock: z.number(), low_stock_level: z.number(), waiting: z.coerce.number() });
 export type StockRow = z.infer<typeof product>;
@@ -209,7 +201,7 @@ export const setOrderNote = (orderId: string, note: string) => rpc(z.boolean(), 
 export type AddressInput = { addressLine1: string; addressLine2: string; city: string; state: string; postalCode: string; phone: string };
 /** Changes the delivery address on the server, which also changes it at the shipping platform; resolves to the sentence for the publisher. */
 export const changeAddress = (orderId: string, address: AddressInput) => runOrderAction({ action: 'change_address', orderId, address });
-export const undoDelivered = (orderId: string) => rpc(z.enum(['shipped', 'not_delivered']), 'admin_undo_delivered', { p_order_id: orderId }, 'undo the delivery');
+export const undoDelivered = (orderId: string) => rpc(z.enum(DB_OUTCOMES.admin_undo_delivered), 'admin_undo_delivered', { p_order_id: orderId }, 'undo the delivery');
 export const removeSubscriber = (id: string) => rpc(z.boolean(), 'admin_remove_subscriber', { p_subscriber_id: id }, 'remove the subscriber');
 
 /** Every product with its stock, its low-stock level and how many shoppers wait for it. */
