@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { CONSENT } from '../src/config/constants';
 import { readServerEnv } from '../src/config/env';
 import { SITE } from '../src/config/site';
+import { DB_OUTCOMES, type DbOutcome } from '../src/lib/db-outcomes';
 import { notificationRecipient } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { isConfirmation, readMailLink, signingSecret } from './_lib/mail-links';
@@ -27,15 +28,15 @@ export const LINK_EXPIRED = `This link has expired: links in a confirmation emai
 export const LINK_NOT_VALID = 'This confirmation link is not valid. Please use the link in the email exactly as it came, or sign up again.';
 
 const STALE = 'This link is from an earlier email. Please use the link in the newest email we sent you, or sign up again.';
-/** Each list's answers, by the state its database function reports: only these can come back. */
-const NEWSLETTER_ANSWERS = {
+/** Each list's answers, by the state its database functions report (DB_OUTCOMES): one sentence for each, no more. */
+const NEWSLETTER_ANSWERS: Record<DbOutcome<'newsletter_confirm' | 'newsletter_decline'>, string> = {
   confirmed: "You're subscribed! Thank you for confirming: our newsletter will come to this address.",
   already: "You're already subscribed! No need to confirm again.",
   stale: STALE,
   declined: "Thank you for telling us. This address is not subscribed, and we won't write to it about the newsletter.",
   unknown: 'We could not find this sign-up: it may have expired. Please sign up again if you would like our newsletter.',
 };
-const AVAILABILITY_ANSWERS = {
+const AVAILABILITY_ANSWERS: Record<DbOutcome<'back_in_stock_confirm' | 'back_in_stock_decline'>, string> = {
   confirmed: "Thank you for confirming! We'll email you once when the book is available.",
   already: "You're already on the list: we'll email you once when the book is available.",
   stale: STALE,
@@ -45,17 +46,17 @@ const AVAILABILITY_ANSWERS = {
   sent: 'We have already emailed you that the book is available. You can order it from its page in the shop.',
 };
 
-/** The state a list's function answered, with its sentence; a state the list does not know is a broken function. */
-function answerOf(answers: Record<string, string>, data: unknown): { state: string; message: string } {
-  const state = z.enum(Object.keys(answers) as [string, ...string[]]).parse(data);
-  return { state, message: answers[state]! };
+/** The state the function answered, with its sentence; a state not in the function's list is a broken function. */
+function answerOf<W extends string>(answers: Record<W, string>, words: readonly [W, ...W[]], data: unknown): { state: W; message: string } {
+  const state = z.enum(words).parse(data) as W;
+  return { state, message: answers[state] };
 }
 
 export default handle(async (request) => {
   const parsed = await readJsonBody(request, bodySchema);
   if ('response' in parsed) return parsed.response;
   const env = readServerEnv();
-  const read = readMailLink(signingSecret(env), parsed.data.token);
+  const read = await readMailLink(signingSecret(env), parsed.data.token);
   if (read.status === 'expired') return problem(400, LINK_EXPIRED);
   if (read.status === 'invalid' || !isConfirmation(read.link)) return problem(400, LINK_NOT_VALID);
   const link = read.link;
@@ -71,7 +72,10 @@ export default handle(async (request) => {
         ? await db.rpc('back_in_stock_confirm', { p_request_id: link.requestId, p_issued_at: issuedAt })
         : await db.rpc('back_in_stock_decline', { p_request_id: link.requestId });
   if (error) throw error;
-  const answer = answerOf(link.kind === 'newsletter-confirm' ? NEWSLETTER_ANSWERS : AVAILABILITY_ANSWERS, data);
+  const answer =
+    link.kind === 'newsletter-confirm'
+      ? answerOf(NEWSLETTER_ANSWERS, confirm ? DB_OUTCOMES.newsletter_confirm : DB_OUTCOMES.newsletter_decline, data)
+      : answerOf(AVAILABILITY_ANSWERS, confirm ? DB_OUTCOMES.back_in_stock_confirm : DB_OUTCOMES.back_in_stock_decline, data);
   if (answer.state === 'confirmed' && link.kind === 'newsletter-confirm') await tellPublisher(db, link.subscriptionId);
   return json(answer);
 });

@@ -7,7 +7,9 @@
  * Answers 200 { message } (also when the address had already unsubscribed or was removed), 400 for a token that
  * is missing or not ours.
  */
+import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
+import { DB_OUTCOMES } from '../src/lib/db-outcomes';
 import { handle, json, problem, type FunctionConfig } from './_lib/http';
 import { isConfirmation, readMailLink, signingSecret } from './_lib/mail-links';
 import { serviceClient } from './_lib/supabase-admin';
@@ -21,7 +23,7 @@ export const LINK_NOT_VALID = 'This unsubscribe link is not valid. Please use th
 
 export default handle(async (request) => {
   const env = readServerEnv();
-  const read = readMailLink(signingSecret(env), new URL(request.url).searchParams.get('token') ?? '');
+  const read = await readMailLink(signingSecret(env), new URL(request.url).searchParams.get('token') ?? '');
   if (read.status !== 'ok' || isConfirmation(read.link)) return problem(400, LINK_NOT_VALID);
   const { link } = read;
   const db = serviceClient(env);
@@ -30,7 +32,8 @@ export default handle(async (request) => {
       ? await db.rpc('newsletter_unsubscribe', { p_subscription_id: link.subscriptionId })
       : await db.rpc('marketing_opt_out', { p_email: link.email, p_via: link.kind === 'availability-unsubscribe' ? 'availability' : 'reminder' });
   if (error) throw error;
-  if (data === 'unsubscribed') console.log(`[unsubscribe] ${link.kind}: unsubscribed`);
+  const outcome = (link.kind === 'newsletter-unsubscribe' ? z.enum(DB_OUTCOMES.newsletter_unsubscribe) : z.enum(DB_OUTCOMES.marketing_opt_out)).parse(data);
+  if (outcome === 'unsubscribed') console.log(`[unsubscribe] ${link.kind}: unsubscribed`);
   return json({ message: UNSUBSCRIBED[link.kind] });
 });
 

@@ -14,8 +14,7 @@ import { z } from 'zod';
 
 const formRow = z.object({
   number: z.string(),
-  buyer_name: z.string().nullable(),
-  customer_name: z.string(),
+  bought_by: z.string().nullable(),
   books: z.array(
     z.object({
       product_id: z.string(),
@@ -50,7 +49,7 @@ export default handle(async (request) => {
     return json(
       reviewFormAnswer.parse({
         number: row.number,
-        displayName: shortDisplayName(row.buyer_name ?? row.customer_name),
+        displayName: shortDisplayName(row.bought_by),
         books: row.books.map((b) => ({
           productId: b.product_id,
           title: b.title,

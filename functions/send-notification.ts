@@ -32,7 +32,7 @@ import { alreadySignedUpEmail, type SignUp, signUpConfirmationEmail } from './_l
 import { notificationRecipient } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { confirmPageUrl, type MailLink, marketingIdentity, signMailLink, unsubscribePageUrl } from './_lib/mail-links';
-import { serviceClient } from './_lib/supabase-admin';
+import { outcomeAnswer, serviceClient } from './_lib/supabase-admin';
 import { selectEmailProvider, selectHumanCheck } from './_lib/providers/select';
 import type { EmailMessage } from './_lib/providers/email';
 import type { HumanCheckResult } from './_lib/providers/human-check';
@@ -132,7 +132,7 @@ function quoteAcknowledgement(body: QuoteNotification, titles: ReadonlyMap<strin
   };
 }
 
-const quoteAnswer = z.discriminatedUnion('outcome', [z.object({ outcome: z.literal('saved'), id: z.uuid() }), z.object({ outcome: z.literal('unknown_book'), product_id: z.string() })]);
+const quoteAnswer = outcomeAnswer('quote_request_create', { saved: { id: z.uuid() }, unknown_book: { product_id: z.string() } });
 
 /** A quote request: stored (every book must be one the shop sells), then the publisher emailed. */
 async function requestQuote(env: ServerEnv, request: Request, body: QuoteNotification): Promise<Response> {
@@ -181,11 +181,9 @@ async function requestQuote(env: ServerEnv, request: Request, body: QuoteNotific
 export const BOOK_FOR_SALE = 'This book is in stock: you can order it now, so there is no list to wait on.';
 const NOT_SAVED = 'Your details could not be saved. Please try again later.';
 
-const requestAnswer = z.discriminatedUnion('action', [
-  z.object({ action: z.enum(['send', 'notice']), id: z.string(), sent_at: z.string() }),
-  z.object({ action: z.literal('wait'), id: z.string() }),
-  z.object({ action: z.enum(['for_sale', 'unknown']) }),
-]);
+const emailed = { id: z.string(), sent_at: z.string() };
+const newsletterAnswer = outcomeAnswer('newsletter_request', { send: emailed, notice: emailed, wait: { id: z.string() } });
+const bookListAnswer = outcomeAnswer('back_in_stock_request', { send: emailed, notice: emailed, wait: { id: z.string() }, for_sale: {}, unknown: {} });
 
 /**
  * A newsletter or waiting-list sign-up: asks the database what to do, and sends the confirmation (or, to an address
@@ -203,7 +201,7 @@ async function signUp(env: ServerEnv, request: Request, body: Exclude<Notificati
     console.error(`[send-notification] The ${body.type} sign-up could not be stored.`, error);
     return problem(502, NOT_SAVED);
   }
-  const answer = requestAnswer.parse(data);
+  const answer = (body.type === 'newsletter' ? newsletterAnswer : bookListAnswer).parse(data);
   switch (answer.action) {
     case 'unknown':
       return problem(404, 'We could not find that book in the shop.');
@@ -221,10 +219,10 @@ async function signUp(env: ServerEnv, request: Request, body: Exclude<Notificati
   let message: EmailMessage;
   if (answer.action === 'notice') {
     const link: MailLink = body.type === 'newsletter' ? { kind: 'newsletter-unsubscribe', subscriptionId: answer.id } : { kind: 'availability-unsubscribe', email: body.data.email };
-    const unsubscribeUrl = unsubscribePageUrl(origin, signMailLink(secret, link));
+    const unsubscribeUrl = unsubscribePageUrl(origin, await signMailLink(secret, link));
     message = alreadySignedUpEmail({ to: body.data.email, signUp: what, unsubscribeUrl, postalAddress, siteOrigin: origin }, `${what.list}-already-${answer.id}-${answer.sent_at}`);
   } else {
-    const token = signMailLink(secret, body.type === 'newsletter' ? { kind: 'newsletter-confirm', subscriptionId: answer.id } : { kind: 'availability-confirm', requestId: answer.id });
+    const token = await signMailLink(secret, body.type === 'newsletter' ? { kind: 'newsletter-confirm', subscriptionId: answer.id } : { kind: 'availability-confirm', requestId: answer.id });
     const confirmUrl = confirmPageUrl(origin, token);
     const declineUrl = confirmPageUrl(origin, token, 'decline');
     message = signUpConfirmationEmail({ to: body.data.email, signUp: what, confirmUrl, declineUrl, postalAddress, siteOrigin: origin }, `${what.list}-confirmation-${answer.id}-${answer.sent_at}`);

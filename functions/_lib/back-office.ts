@@ -10,6 +10,7 @@ import { readServerEnv, type ServerEnv } from '../../src/config/env';
 import type { OrderAction } from '../../src/features/staff-actions/order-actions';
 import { BACK_OFFICE } from '../../src/config/constants';
 import { formatPrice } from '../../src/lib/format';
+import { DB_OUTCOMES } from '../../src/lib/db-outcomes';
 import { fromCents } from '../../src/lib/money';
 import { confirmationEmail, partRefundEmail, refundEmail, shippingEmail } from './emails';
 import { refundInFull, sendOrderEmailOnce, type FulfilmentServices } from './fulfilment';
@@ -20,7 +21,7 @@ import { getOrder, getOrderWithItems, type Order } from './orders';
 import { ConfigurationError } from './runtime';
 import { SHIPPING_PLATFORM_NOT_SET_UP } from './providers/select';
 import { cancelAtPlatform, sendToPlatformOnce, updatePlatformAddress } from './shipments';
-import { rpc } from './supabase-admin';
+import { outcomeAnswer, rpc } from './supabase-admin';
 
 type StaffCheck = { ok: true; email: string } | { ok: false; status: 401 | 403; message: string };
 
@@ -98,17 +99,17 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
   switch (action.action) {
     case 'ship': {
       const shipment = { p_order_id: order.id, p_tracking_number: action.shipment.trackingNumber, p_carrier: action.shipment.carrier, p_actor: ctx.actor };
-      const result = await rpc(ctx.db, 'ship_order', shipment, z.string());
+      const result = await rpc(ctx.db, 'ship_order', shipment, z.enum(DB_OUTCOMES.ship_order));
       if (result === 'not_shippable') return { status: 409, message: 'Only a paid order that has not been delivered or cancelled can be shipped.' };
       return sendShippingEmailOnce(ctx, order.id, number);
     }
     case 'deliver': {
-      const result = await rpc(ctx.db, 'mark_order_delivered', { p_order_id: order.id, p_actor: ctx.actor }, z.string());
+      const result = await rpc(ctx.db, 'mark_order_delivered', { p_order_id: order.id, p_actor: ctx.actor }, z.enum(DB_OUTCOMES.mark_order_delivered));
       if (result === 'not_shipped') return { status: 409, message: 'Only a shipped order can be marked as delivered.' };
       return { status: 200, message: `Order ${number} marked as delivered.` };
     }
     case 'cancel': {
-      const result = await rpc(ctx.db, 'cancel_paid_order', { p_order_id: order.id, p_actor: ctx.actor }, z.string());
+      const result = await rpc(ctx.db, 'cancel_paid_order', { p_order_id: order.id, p_actor: ctx.actor }, z.enum(DB_OUTCOMES.cancel_paid_order));
       if (result === 'not_cancellable') return { status: 409, message: 'Only a paid order that has not shipped can be cancelled and refunded.' };
       if (result === 'on_account') return { status: 409, message: `Order ${number} is a school's or parish's invoice: void the invoice, or give money back with a credit note on it.` };
       // The cancellation put the copies back: the cached live stock is out of date.
@@ -163,7 +164,7 @@ async function changeAddress(ctx: BackOfficeContext, orderId: string, address: R
   // The database's own words for an address it will not take (a line too long, no first line or city).
   if (error?.code === '22023') return { status: 400, message: error.message };
   if (error) throw error;
-  const result = z.enum(['changed', 'unchanged', 'not_editable']).parse(data);
+  const result = z.enum(DB_OUTCOMES.admin_change_address).parse(data);
   if (result === 'not_editable') return { status: 409, message: 'This order has shipped: its address can no longer be changed.' };
   const done = 'Delivery address changed; the old one is in the history.';
   if (result === 'unchanged' || !ctx.services.shipping) return { status: 200, message: done };
@@ -171,13 +172,13 @@ async function changeAddress(ctx: BackOfficeContext, orderId: string, address: R
   return { status: 200, message: warning ? `${done} ${warning}` : done };
 }
 
-const partRefundReservation = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('reserved'), refund_id: z.uuid(), remaining: z.coerce.number() }),
-  z.object({ outcome: z.literal('too_much'), remaining: z.coerce.number() }),
-  z.object({ outcome: z.literal('not_refundable') }),
-]);
+const partRefundReservation = outcomeAnswer('begin_part_refund', {
+  reserved: { refund_id: z.uuid(), remaining: z.coerce.number() },
+  too_much: { remaining: z.coerce.number() },
+  not_refundable: {},
+});
 const partRefundSettlement = z.object({
-  outcome: z.enum(['succeeded', 'failed', 'already']),
+  outcome: z.enum(DB_OUTCOMES.settle_part_refund),
   remaining: z.coerce.number().optional(),
   fully_refunded: z.boolean().optional(),
 });
@@ -281,7 +282,7 @@ export async function sendShippingEmailOnce(
 ): Promise<ActionOutcome> {
   const { data, error } = await ctx.db.rpc('claim_shipping_email', { p_order_id: orderId });
   if (error) throw error;
-  const claim = z.object({ kind: z.enum(['first', 'correction', 'none']), previous: z.string().nullable().optional() }).parse(data);
+  const claim = z.object({ kind: z.enum(DB_OUTCOMES.claim_shipping_email), previous: z.string().nullable().optional() }).parse(data);
   if (claim.kind === 'none') return { status: 200, message: `Order ${number} is already shipped with this tracking number; the customer has it.` };
   const order = await getOrderWithItems(ctx.db, orderId);
   try {

@@ -33,7 +33,7 @@ export async function remindUnpaidCheckout(
   try {
     const order = await getOrderWithItems(db, orderId);
     const { secret, postalAddress } = marketingIdentity(readServerEnv(), siteOrigin);
-    const unsubscribe = signMailLink(secret, { kind: 'reminder-unsubscribe', email: order.customerEmail });
+    const unsubscribe = await signMailLink(secret, { kind: 'reminder-unsubscribe', email: order.customerEmail });
     await email.send(
       checkoutReminderEmail(order, restoreCartUrl(siteOrigin, token), {
         pageUrl: unsubscribePageUrl(siteOrigin, unsubscribe),

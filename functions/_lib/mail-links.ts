@@ -1,13 +1,18 @@
 /**
  * The signed links in the shop's marketing email: confirming a sign-up (or saying "this wasn't me"), and
- * unsubscribing. A link's token names what it is for and whom, when it was made, and an HMAC-SHA256 of those with
- * NEWSLETTER_SIGNING_SECRET, so nobody can make a link for someone else's address. A confirmation link lasts
- * CONSENT.confirmationValidDays; an unsubscribe link never expires (it must work from an old email).
+ * unsubscribing. A link's token is a JWT (HS256, `jose`) signed with a key derived from NEWSLETTER_SIGNING_SECRET,
+ * naming what the link is for and whom, so nobody can make a link for someone else's address. A confirmation link
+ * carries when it was made and expires CONSENT.confirmationValidDays later; an unsubscribe link has neither (it
+ * must work from an old email, and be the same every time it is made).
  *
- * Token: `<kind>.<subject>.<made, base 36 seconds>.<signature>`; the subject is a row id, or for the address-wide
- * opt-outs the address itself (base64url), since those rows may be gone when the link is used.
+ * Token: `<kind code>.<JWT>`. The code in front only lets the confirmation page ask the right question before the
+ * server reads the link; the signed claims decide, and a code that is not theirs makes the token invalid. The
+ * subject is a row id, or for the address-wide opt-outs the address itself, since those rows may be gone when the
+ * link is used.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
 import { CONSENT, NEWSLETTER } from '../../src/config/constants';
 import type { ServerEnv } from '../../src/config/env';
 import { ConfigurationError, localStandInsAllowed } from './runtime';
@@ -57,43 +62,56 @@ export interface MarketingIdentity {
 
 export const marketingIdentity = (env: ServerEnv, siteOrigin: string): MarketingIdentity => ({ secret: signingSecret(env), postalAddress: postalAddress(env), siteOrigin });
 
-const subjectOf = (link: MailLink) => ('email' in link ? Buffer.from(link.email.toLowerCase()).toString('base64url') : 'subscriptionId' in link ? link.subscriptionId : link.requestId);
-const sign = (secret: string, body: string) => createHmac('sha256', secret).update(`mail-link:${body}`).digest('base64url');
+const AUDIENCE = 'mail-link';
+/** Its own key, so a mail link can never pass for a look-up session or the other way round. */
+const keyOf = (secret: string) => new Uint8Array(createHmac('sha256', secret).update('mail-link').digest());
+const subjectOf = (link: MailLink) => ('email' in link ? link.email.toLowerCase() : 'subscriptionId' in link ? link.subscriptionId : link.requestId);
 
 /**
- * An unsubscribe link is made the same every time (time 0): a batch sent again under its idempotency key must be
- * the same emails, and the link needs no age.
+ * An unsubscribe link is made the same every time (no time in it): a batch sent again under its idempotency key
+ * must be the same emails, and the link needs no age.
  */
-export function signMailLink(secret: string, link: MailLink, now = Date.now()): string {
-  const made = isConfirmation(link) ? Math.floor(now / 1000) : 0;
-  const body = `${CODES[link.kind]}.${subjectOf(link)}.${made.toString(36)}`;
-  return `${body}.${sign(secret, body)}`;
+export async function signMailLink(secret: string, link: MailLink, now = Date.now()): Promise<string> {
+  const jwt = new SignJWT({ kind: CODES[link.kind] }).setProtectedHeader({ alg: 'HS256' }).setAudience(AUDIENCE).setSubject(subjectOf(link));
+  if (isConfirmation(link)) {
+    const made = Math.floor(now / 1000);
+    jwt.setIssuedAt(made).setExpirationTime(made + CONSENT.confirmationValidDays * 86_400);
+  }
+  return `${CODES[link.kind]}.${await jwt.sign(keyOf(secret))}`;
 }
 
 /** `madeAt`: when the link was made (a confirmation answers only the newest email's link). */
 export type ReadLink = { status: 'ok'; link: MailLink; madeAt: Date } | { status: 'expired' } | { status: 'invalid' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TOKEN = /^([a-z]{2})\.([A-Za-z0-9_-]{1,400})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN = /^([a-z]{2})\.([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+const claimsSchema = z.object({ kind: z.string(), sub: z.string().min(1).max(400), iat: z.number().int().optional(), exp: z.number().int().optional() });
 
 /** What a token from one of the shop's emails is for; 'invalid' when the shop did not sign it. */
-export function readMailLink(secret: string, token: string, now = Date.now()): ReadLink {
+export async function readMailLink(secret: string, token: string, now = Date.now()): Promise<ReadLink> {
   const match = TOKEN.exec(token.trim());
   if (!match) return { status: 'invalid' };
-  const [, code, subject, made, given] = match as unknown as [string, string, string, string, string];
+  const [, code, jwt] = match as unknown as [string, string, string];
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(jwt, keyOf(secret), { audience: AUDIENCE, algorithms: ['HS256'], currentDate: new Date(now) }));
+  } catch (error) {
+    return { status: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+  }
+  const claims = claimsSchema.safeParse(payload);
   const kind = KINDS[code];
-  const expected = Buffer.from(sign(secret, `${code}.${subject}.${made}`));
-  if (!kind || !timingSafeEqual(Buffer.from(given), expected)) return { status: 'invalid' };
+  if (!claims.success || !kind || claims.data.kind !== code) return { status: 'invalid' };
+  const { sub, iat, exp } = claims.data;
   let link: MailLink;
   if (kind === 'availability-unsubscribe' || kind === 'reminder-unsubscribe') {
-    link = { kind, email: Buffer.from(subject, 'base64url').toString('utf8') };
+    link = { kind, email: sub };
   } else {
-    if (!UUID.test(subject)) return { status: 'invalid' };
-    link = kind === 'availability-confirm' ? { kind, requestId: subject } : { kind, subscriptionId: subject };
+    if (!UUID.test(sub)) return { status: 'invalid' };
+    link = kind === 'availability-confirm' ? { kind, requestId: sub } : { kind, subscriptionId: sub };
   }
-  const madeSeconds = Number.parseInt(made, 36);
-  if (isConfirmation(link) && (now / 1000 - madeSeconds) / 86_400 > CONSENT.confirmationValidDays) return { status: 'expired' };
-  return { status: 'ok', link, madeAt: new Date(madeSeconds * 1000) };
+  // A confirmation always carries its age and its end; one without them was not made by signMailLink.
+  if (isConfirmation(link) && (iat === undefined || exp === undefined)) return { status: 'invalid' };
+  return { status: 'ok', link, madeAt: new Date((iat ?? 0) * 1000) };
 }
 
 /** The page a link in an email opens (the token in the fragment, so it never reaches a server log). */

@@ -14,6 +14,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { NEWSLETTER } from '../../src/config/constants';
+import { DB_OUTCOMES } from '../../src/lib/db-outcomes';
 import { newsletterEmail } from './emails';
 import { listUnsubscribeHeaders, type MailLink, type MarketingIdentity, signMailLink, unsubscribePageUrl } from './mail-links';
 import type { EmailProvider } from './providers/email';
@@ -31,7 +32,7 @@ const claim = z.union([
     batch: z.number().int().positive(),
     recipients: z.array(z.object({ email: z.string(), subscription_id: z.string().nullable(), request_id: z.string().nullable() })),
   }),
-  z.object({ batch: z.null(), state: z.enum(['done', 'busy']) }),
+  z.object({ batch: z.null(), state: z.enum(DB_OUTCOMES.newsletter_claim_batch) }),
 ]);
 
 export interface SendProgress {
@@ -59,14 +60,19 @@ export async function sendNewsletterBatches(sender: NewsletterSender, newsletter
     const list = newsletter.product_id ? 'availability' : 'newsletter';
     const { siteOrigin, secret, postalAddress } = sender.identity;
     // A recipient removed since it was claimed has no subscription or request, so no unsubscribe link: not sent to.
-    const messages = next.recipients.flatMap((r) => {
-      const link: MailLink | null = r.subscription_id
-        ? { kind: 'newsletter-unsubscribe', subscriptionId: r.subscription_id }
-        : r.request_id
-          ? { kind: 'availability-unsubscribe', email: r.email }
-          : null;
-      if (!link) return [];
-      const token = signMailLink(secret, link);
+    const addressed = await Promise.all(
+      next.recipients.map(async (r) => {
+        const link: MailLink | null = r.subscription_id
+          ? { kind: 'newsletter-unsubscribe', subscriptionId: r.subscription_id }
+          : r.request_id
+            ? { kind: 'availability-unsubscribe', email: r.email }
+            : null;
+        return link ? { r, token: await signMailLink(secret, link) } : null;
+      }),
+    );
+    const messages = addressed.flatMap((one) => {
+      if (!one) return [];
+      const { r, token } = one;
       return [
         newsletterEmail({
           to: r.email,

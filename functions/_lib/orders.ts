@@ -8,6 +8,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { CHECKOUT_REMINDER, LIMITS } from '../../src/config/constants';
 import type { GiftChoice } from '../../src/features/checkout/gift';
+import { DB_OUTCOMES, type DbOutcome } from '../../src/lib/db-outcomes';
 import { orderNumber } from '../../src/lib/format';
 import { type OrderOnAccount, orderOnAccountSchema } from '../../src/features/on-account/paperwork';
 import { sumDollars } from '../../src/lib/money';
@@ -58,7 +59,7 @@ const orderRow = z.object({
   promotion_code: z.string().nullable(),
   discount_amount: money,
   checkout_expires_at: z.string().nullable(),
-  buyer_name: z.string().nullable(),
+  bought_by: z.string().nullable(),
   paid_at: z.string().nullable(),
   cart_id: z.string().nullable(),
   replaced_at: z.string().nullable(),
@@ -107,11 +108,8 @@ const orderRowSchema = orderRow.transform((row) => ({
   checkoutExpiresAt: row.checkout_expires_at,
   /** When the payment arrived: the tax invoice's date. */
   paidAt: row.paid_at,
-  /**
-   * Who bought it: the name the payer gave the payment page; else, for an order that is not a gift, the delivery
-   * name. Null when unknown (a gift's delivery name is the recipient's, never the buyer's).
-   */
-  buyerName: row.buyer_name ?? (row.is_gift || row.customer_name === GUEST_CUSTOMER_NAME ? null : row.customer_name),
+  /** Who bought it, as the database names them (orders.bought_by, public.order_buyer_name); null when unknown. */
+  buyerName: row.bought_by,
   /** The browser's cart the order was made from (one cart, one open payment page). */
   cartId: row.cart_id,
   /** When a newer checkout of the same cart closed this order's payment page. */
@@ -188,8 +186,7 @@ export interface NewOrder {
 }
 
 /** Fulfilment's outcome, from the database function that takes the stock. */
-const FULFILMENT_RESULTS = ['fulfilled', 'already_fulfilled', 'out_of_stock', 'code_used_up', 'cancelled', 'duplicate'] as const;
-export type FulfilmentResult = (typeof FULFILMENT_RESULTS)[number];
+export type FulfilmentResult = DbOutcome<'fulfil_order'>;
 
 /**
  * Writes the order and its items in one transaction; answers the new order's id. A promotion code the database
@@ -387,12 +384,12 @@ export async function getOrderNumber(db: SupabaseClient, orderId: string): Promi
 
 /** Marks the order paid and takes its stock, once, under row locks (see public.fulfil_order). */
 export function fulfil(db: SupabaseClient, orderId: string): Promise<FulfilmentResult> {
-  return rpc(db, 'fulfil_order', { p_order_id: orderId }, z.enum(FULFILMENT_RESULTS));
+  return rpc(db, 'fulfil_order', { p_order_id: orderId }, z.enum(DB_OUTCOMES.fulfil_order));
 }
 
 /** Cancels an order whose payment never happened; a paid order is left alone. */
 export async function cancelUnpaid(db: SupabaseClient, orderId: string): Promise<void> {
-  await rpc(db, 'cancel_unpaid_order', { p_order_id: orderId }, z.enum(['cancelled', 'unchanged']));
+  await rpc(db, 'cancel_unpaid_order', { p_order_id: orderId }, z.enum(DB_OUTCOMES.cancel_unpaid_order));
 }
 
 /** Records the provider's refund on a sold-out order; true only for the one caller that records it. */

@@ -21,8 +21,7 @@ const claimed = z.array(
     order_id: z.string(),
     number: z.string(),
     email: z.string(),
-    buyer_name: z.string().nullable(),
-    customer_name: z.string(),
+    bought_by: z.string().nullable(),
     items: z.array(z.object({ product_id: z.string(), title: z.string() })),
   }),
 );
@@ -54,14 +53,14 @@ export async function sendDueReviewRequests({ db, email, env, siteOrigin }: Revi
       try {
         const token = await signReviewLink(env, order.order_id);
         // The address-wide opt-out the checkout reminder's link records: no marketing email of any kind again.
-        const unsubscribe = signMailLink(secret, { kind: 'reminder-unsubscribe', email: order.email });
+        const unsubscribe = await signMailLink(secret, { kind: 'reminder-unsubscribe', email: order.email });
         await email.send(
           reviewRequestEmail(
             {
               orderId: order.order_id,
               number: order.number,
               to: order.email,
-              name: shortDisplayName(order.buyer_name ?? order.customer_name).replace(/ \S\.$/, '') || null,
+              name: shortDisplayName(order.bought_by).replace(/ \S\.$/, '') || null,
               books: order.items.map((item) => ({ title: item.title, url: reviewFormUrl(siteOrigin, token, item.product_id) })),
             },
             { pageUrl: unsubscribePageUrl(siteOrigin, unsubscribe), headers: listUnsubscribeHeaders(siteOrigin, unsubscribe), postalAddress },

@@ -7,12 +7,13 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { PDFDocument } from 'pdf-lib';
 import { z } from 'zod';
+import { DB_OUTCOMES } from '../../src/lib/db-outcomes';
 import { fromCents, toCents } from '../../src/lib/money';
 import { splitCustomsValue } from '../../src/features/customs/declaration';
 import { orderCustomsLines } from './customs';
 import { getOrderNumber, getOrderWithItems, type OrderWithItems } from './orders';
 import type { PlatformItem, PlatformOrder, ShippingPlatform, TrackingEvent } from './providers/shipping-platform';
-import { rpc } from './supabase-admin';
+import { outcomeAnswer, rpc } from './supabase-admin';
 
 /** Who the order's history names for the platform's steps. */
 export function platformActor(platform: ShippingPlatform): string {
@@ -97,12 +98,12 @@ async function platformOrderOf(db: SupabaseClient, order: OrderWithItems): Promi
   };
 }
 
-const claimSchema = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('claimed'), attempts: z.number(), order_number: z.string(), lost_answer: z.boolean() }),
-  z.object({ outcome: z.literal('busy') }),
-  z.object({ outcome: z.literal('done'), platform_order_id: z.string().nullable() }),
-  z.object({ outcome: z.literal('not_to_pack') }),
-]);
+const claimSchema = outcomeAnswer('claim_shipment_send', {
+  claimed: { attempts: z.number(), order_number: z.string(), lost_answer: z.boolean() },
+  busy: {},
+  done: { platform_order_id: z.string().nullable() },
+  not_to_pack: {},
+});
 
 export type SendOutcome = 'sent' | 'already' | 'busy' | 'not_to_pack' | 'failed';
 
@@ -183,11 +184,16 @@ export async function printLabel(db: SupabaseClient, platform: ShippingPlatform,
   }
   const trackingNumber = label.trackingNumbers[0];
   if (!trackingNumber) return { ok: false, orderId, number, message: `The shipping platform printed order ${number}'s label without a tracking number.` };
-  const result = await rpc(db, 'record_shipment_label', { p_order_id: orderId, p_tracking_number: trackingNumber, p_carrier: label.carrier, p_actor: actor }, z.string());
+  const result = await rpc(
+    db,
+    'record_shipment_label',
+    { p_order_id: orderId, p_tracking_number: trackingNumber, p_carrier: label.carrier, p_actor: actor },
+    z.enum(DB_OUTCOMES.record_shipment_label),
+  );
   if (result === 'not_shippable' || result === 'not_sent') {
     return { ok: false, orderId, number, message: `Order ${number} can no longer be shipped (it was cancelled or delivered), so its label was not printed.` };
   }
-  return { ok: true, orderId, number, trackingNumber, carrier: label.carrier, shipped: result as 'shipped' | 'corrected' | 'unchanged', pdfs: label.labels };
+  return { ok: true, orderId, number, trackingNumber, carrier: label.carrier, shipped: result, pdfs: label.labels };
 }
 
 /** Every label as one PDF to print: one label a page, in the order given; `subject` names what is in it. */
@@ -203,7 +209,7 @@ export async function joinLabels(pdfs: Uint8Array[], subject?: string): Promise<
 }
 
 const trackingOutcomeSchema = z.object({
-  outcome: z.enum(['unknown_order', 'unknown_parcel', 'duplicate', 'recorded', 'shipped', 'delivered', 'shipped_and_delivered', 'cancelled_order']),
+  outcome: z.enum(DB_OUTCOMES.record_tracking_event),
   order_id: z.string().optional(),
   /** For a cancelled order: the event in words, and whether it is the first since the cancellation (the publisher is told once). */
   status: z.string().optional(),

@@ -61,7 +61,10 @@ export function formatDateTime(value: string | Date): string {
 
 /**
  * The order number as buyers, the publisher and the shipping platform read it, from the number the database gave
- * the order (`orders.number`: 1001, 1002 …): its digits, "1001". The database writes it the same way (public.order_label).
+ * the order (`orders.number`: 1001, 1002 …): its digits, "1001". The number is the database's; writing it is done
+ * where the text is made: here for what the pages, emails and CSV write from the integer they hold, and in SQL
+ * (public.order_label) only where the database writes the text itself (the shipping platform's key, the label
+ * run). tests/integration/order-numbers.test.ts holds the two alike, as it does an invoice's (invoice_label).
  */
 export function orderNumber(number: number): string {
   return String(number);

@@ -5,6 +5,17 @@
 -- ===============================================================================================================
 -- Tables
 
+-- Who bought the order, as the shop names them everywhere (orders.bought_by, so every screen, email, slip and CSV
+-- reads the one answer): the payer's name; else, for an order that is not a gift, the delivery name the
+-- shopper typed (the placeholder of an order placed without one is no name). Null when unknown.
+create function public.order_buyer_name(p_buyer_name text, p_customer_name text, p_is_gift boolean)
+returns text
+language sql
+immutable
+as $$
+  select coalesce(p_buyer_name, case when not coalesce(p_is_gift, false) and p_customer_name <> 'Guest Customer' then p_customer_name end);
+$$;
+
 -- Orders. An unpaid checkout attempt (payment_status 'unpaid' or 'expired') is not an order to the publisher. An
 -- order paid for but sold out at fulfilment, or cancelled by the publisher after payment, has payment_status
 -- 'refund_due'; once refunded in full it also has refund_id (the provider's reference) and refunded_at.
@@ -76,6 +87,8 @@ create table public.orders (
   replaced_at timestamptz,
   duplicate_of uuid references public.orders (id),
   buyer_name text check (buyer_name is null or (char_length(buyer_name) between 1 and 100 and buyer_name !~ '[[:cntrl:]]')),
+  -- Stored, since the rule is immutable; a change to the rule recomputes it.
+  bought_by text generated always as (public.order_buyer_name(buyer_name, customer_name, is_gift)) stored,
   -- A gift's buyer may leave their name off the gift slip.
   gift_hide_sender boolean not null default false,
   -- The latest tracking event the platform reported, shown to the shopper on the status page and in their profile.

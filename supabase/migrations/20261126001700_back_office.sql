@@ -73,16 +73,6 @@ as $$
     (select sum(r.amount) from public.order_refunds r where r.order_id = p_order_id and r.status = 'succeeded'));
 $$;
 
--- The buyer's name as best known: the payer's name; else, for an order that is not a gift, the delivery name the
--- shopper typed (the placeholder of an order placed without one is no name). Null when unknown.
-create function public.order_buyer_name(p_buyer_name text, p_customer_name text, p_is_gift boolean)
-returns text
-language sql
-immutable
-as $$
-  select coalesce(p_buyer_name, case when not coalesce(p_is_gift, false) and p_customer_name <> 'Guest Customer' then p_customer_name end);
-$$;
-
 -- The orders a period's sales count (Sydney dates, both ends included): paid between the period's first and last
 -- day, as a range of times the paid-at index serves, with what was refunded on each (in part or in full) and the
 -- buyer's name.

@@ -75,7 +75,8 @@ grant select on public.review_requests, public.reviews, public.review_history to
 -- delivered p_delay_days ago (or shipped p_untracked_days + p_delay_days ago when the carrier never sent a tracking
 -- event), due within the last 30 days (an old order is not asked), never asked, no claim in progress, and the
 -- address not opted out of marketing email (the list the newsletter and the checkout reminder honour).
--- Answers [{ order_id, number, email, buyer_name, customer_name, items: [{ product_id, title }] }].
+-- Answers [{ order_id, number, email, bought_by, items: [{ product_id, title }] }] (bought_by: who bought it, as the shop
+-- names them everywhere; never a gift's recipient).
 create or replace function public.claim_review_requests(p_delay_days integer, p_untracked_days integer, p_size integer)
 returns jsonb
 language plpgsql
@@ -126,7 +127,7 @@ begin
   return coalesce((
     select jsonb_agg(jsonb_build_object(
       'order_id', o.id, 'number', public.order_label(o.number), 'email', lower(o.customer_email),
-      'buyer_name', o.buyer_name, 'customer_name', o.customer_name,
+      'bought_by', o.bought_by,
       'items', (select jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title) order by i.title)
                   from public.order_items i where i.order_id = o.id)
     ) order by o.number)
@@ -170,7 +171,7 @@ set search_path = ''
 as $$
 begin
   return (select jsonb_build_object(
-    'order_id', o.id, 'number', public.order_label(o.number), 'buyer_name', o.buyer_name, 'customer_name', o.customer_name,
+    'order_id', o.id, 'number', public.order_label(o.number), 'bought_by', o.bought_by,
     'books', (
       select jsonb_agg(jsonb_build_object(
         'product_id', i.product_id, 'title', i.title,

@@ -1,7 +1,8 @@
 /**
  * The buyer and a gift's recipient are two people. In the database, on the embedded backend and on PostgreSQL 17:
  * customers are the buyers (named by the payer's name, never by a gift's recipient), the accountant's list carries
- * the buyer beside the delivery name, and an order's tax figures follow the sales' GST rule. Through the functions:
+ * the buyer beside the delivery name, every order carries its buyer as that rule names them (orders.bought_by), and an
+ * order's tax figures follow the sales' GST rule. Through the functions:
  * paying a gift on the TEST page keeps the payer's name as the buyer's, the recipient's as the delivery name, and
  * the emails say who is who.
  */
@@ -94,6 +95,29 @@ describe.each(DATABASES)('buyers and recipients on the $label', ({ open }) => {
     const sales = await asStaff<{ totals: { gst: number } }>(`public.admin_sales('2026-11-01', '2026-11-30', 'day')`);
     // Kept by Australian deliveries: 37 + 37 + 37 (the export, now Australian, refunded in full keeps nothing).
     expect(Number(sales.totals.gst)).toBe(Math.round(((37 * 3) / 11) * 100) / 100);
+  });
+
+  it('every order carries its buyer as the rule names them, the same as the lists, and follows a name given later', async () => {
+    const boughtBy = async () =>
+      (await db.admin.query<{ id: string; bought_by: string | null }>(`select id, bought_by from public.orders where id in ('${GIFT}', '${OWN}', '${OLD_GIFT}') order by id`)).rows.map((r) => [
+        r.id,
+        r.bought_by,
+      ]);
+    expect(await boughtBy()).toEqual([
+      [GIFT, 'Maria Rossi'],
+      [OWN, 'Maria Rossi'],
+      [OLD_GIFT, null],
+    ]);
+    // The back office's order (its detail and slips) reads the same column.
+    expect((await asStaff<{ bought_by: string | null }>(`public.admin_get_order('${GIFT}')`)).bought_by).toBe('Maria Rossi');
+    // A payer's name given afterwards, or a guest's placeholder, changes it as the rule says.
+    await db.admin.exec(`update public.orders set buyer_name = 'Zed Giver' where id = '${OLD_GIFT}'; update public.orders set customer_name = 'Guest Customer' where id = '${OWN}'`);
+    expect(await boughtBy()).toEqual([
+      [GIFT, 'Maria Rossi'],
+      [OWN, null],
+      [OLD_GIFT, 'Zed Giver'],
+    ]);
+    await db.admin.exec(`update public.orders set buyer_name = null where id = '${OLD_GIFT}'; update public.orders set customer_name = 'Maria Rossi' where id = '${OWN}'`);
   });
 
   it('refuses a buyer’s name with a line break or longer than a label', async () => {

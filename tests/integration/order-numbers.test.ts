@@ -1,10 +1,12 @@
 /**
  * An order's number is its own, given by the database: 1001 first, then each order the next, never given twice
  * (not after a delete, not after a rolled-back insert), never written or changed by hand, and written the same way
- * by the database (order_label) and the TypeScript (orderNumber). On PostgreSQL 17, 100,000 generated orders get
- * 100,000 numbers, where the first eight hex digits of their ids, the number before, gave two of them one.
+ * by the database (order_label) and the TypeScript (orderNumber), as an invoice's is (invoice_label, invoiceNumber). On PostgreSQL 17, 100,000 generated orders get
+ * 100,000 numbers, where the first eight hex digits of their ids, the number before, gave two of them one; and the
+ * migration numbers the orders a database already holds in the order they were placed.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { invoiceNumber } from '../../src/features/on-account/rules';
 import { orderNumber } from '../../src/lib/format';
 import { createScaleDatabase, generateBareOrdersSql } from '../load/back-office-orders';
 import { DATABASES, type TestDatabase } from '../helpers/test-databases';
@@ -48,9 +50,12 @@ describe.each(DATABASES)('order numbers on the $label', ({ open }) => {
     expect((await db.admin.query(`select number from public.orders where id = $1`, [order.id])).rows).toEqual([{ number: order.number }]);
   });
 
-  it('the database and the pages write a number alike', async () => {
+  it('the database and the pages write a number alike, an order’s and an invoice’s', async () => {
     const { rows } = await db.admin.query<{ label: string }>(`select public.order_label(1001) as label`);
     expect(rows[0]!.label).toBe(orderNumber(1001));
+    const numbers = [1, 42, 999, 9999];
+    const invoices = await db.admin.query<{ label: string }>(`select public.invoice_label(n) as label from unnest($1::integer[]) n`, [numbers]);
+    expect(invoices.rows.map((r) => r.label)).toEqual(numbers.map(invoiceNumber));
   });
 });
 

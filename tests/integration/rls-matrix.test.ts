@@ -68,6 +68,12 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
     select: { sql: `select buyer_name from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
     update: { sql: `update public.orders set buyer_name = 'Payer' where id = '${ORDER_A}'`, allowed: ['service'] },
   },
+  // Who bought the order, filled by the database from the names (public.order_buyer_name): read with the order; it
+  // can only be set to its default, the rule's answer, by whoever may write the order.
+  'orders.bought_by': {
+    select: { sql: `select bought_by from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set bought_by = default where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
   // One cart, one payment: the cart, what the order was priced from, its page's address, when a newer checkout of
   // the cart closed it, and the order a second payment was refunded for. Read with the order; only the server writes them.
   'orders.cart_id': {
@@ -579,8 +585,9 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   sales_day_stale_by_order: [],
   sales_day_stale_by_line: [],
   aud: [],
-  // The buyer's name and the GST rule, called only from inside the sales, customer and tax-figure functions.
-  order_buyer_name: [],
+  // The buyer's name: also the rule of orders.bought_by, which the role that writes orders evaluates.
+  order_buyer_name: ['service_role'],
+  // The GST rule, called only from inside the sales and tax-figure functions.
   gst_applies: [],
   gst_included: [],
   // "To pack", the one rule: also the index's condition, which whoever writes an order evaluates (it reads nothing).

@@ -245,7 +245,7 @@ describe('tell me when it’s back', () => {
     const secret = signingSecret(readServerEnv({ SHOP_LOCAL_SERVER: '1' }));
     for (const mail of mails) {
       expect(mail.batchKey).toBe(`newsletter-${mailing.id}-batch-1`);
-      const unsubscribe = signMailLink(secret, { kind: 'availability-unsubscribe', email: mail.to });
+      const unsubscribe = await signMailLink(secret, { kind: 'availability-unsubscribe', email: mail.to });
       expect(mail.headers).toEqual({
         'List-Unsubscribe': `<${t.url}/api/newsletter-unsubscribe?token=${encodeURIComponent(unsubscribe)}>`,
         'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',

@@ -9,6 +9,8 @@ const order = (overrides: Partial<SaleOrder>): SaleOrder => ({
   paid_on: '2026-11-05',
   customer_email: 'ann@example.com',
   customer_name: 'Ann Lee',
+  // As admin_sales_orders answers it: the buyer's name from public.order_buyer_name.
+  buyer_name: 'Ann Lee',
   status: 'processing',
   payment_status: 'paid',
   subtotal_amount: 44,

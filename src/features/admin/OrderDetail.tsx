@@ -10,7 +10,7 @@ import { BlockLines, Fact as RecordFact } from './Facts';
 import { Actions, PlatformPanel, shippable } from './OrderActions';
 import { AddressForm, NoteForm, ShipForm } from './OrderForms';
 import { orderTimeline } from './order-timeline';
-import { getOrder, getOrderRefunds, type OrderDetail as Order, orderBuyer, runOrderAction } from './orders-api';
+import { getOrder, getOrderRefunds, type OrderDetail as Order, runOrderAction } from './orders-api';
 import { keys, LoadState, loaded, ORDER_CHANGES, useAction } from './queries';
 import { RefundList, RefundPartForm } from './RefundPart';
 
@@ -83,8 +83,8 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
         {order.is_gift && <Fact term="Recipient">{order.customer_name}</Fact>}
         <Fact term={order.is_gift ? 'Buyer' : 'Customer'}>
-          {order.is_gift ? (orderBuyer(order) ?? 'Name not given') : order.customer_name}
-          {!order.is_gift && order.buyer_name && order.buyer_name !== order.customer_name && <span className="block text-sm text-slate-700">Paid by {order.buyer_name}</span>}
+          {order.is_gift ? (order.bought_by ?? 'Name not given') : order.customer_name}
+          {!order.is_gift && order.bought_by && order.bought_by !== order.customer_name && <span className="block text-sm text-slate-700">Paid by {order.bought_by}</span>}
           <br />
           <a className="text-navy underline" href={mailtoHref(order.customer_email)}>
             {order.customer_email}

@@ -1,5 +1,6 @@
 /** The orders' reads and actions: the lists by view, one order in full, its refunds, labels and the order actions. */
 import * as z from 'zod/mini';
+import { DB_OUTCOMES } from '@/lib/db-outcomes';
 import type { AddressInput, OrderActionRequest } from '@/features/staff-actions/order-actions';
 import { orderOnAccountSchema } from '@/features/on-account/paperwork';
 import { address, maybeText, money, optionalText, type Page, postAsStaff, postForMessage, rpc, rpcPage, text } from './api';
@@ -56,8 +57,8 @@ const orderDetail = z.object({
   delivered_at: z.optional(maybeText),
   shipped_at: z.optional(maybeText),
   is_gift: z.optional(z.boolean()),
-  /** The name the payer gave the payment page; a gift's customer_name is the recipient's. */
-  buyer_name: z.optional(maybeText),
+  /** Who bought it, as the database names them (orders.bought_by; null when unknown); a gift's customer_name is the recipient's. */
+  bought_by: maybeText,
   gift_message: z.optional(maybeText),
   gift_hide_prices: z.optional(z.boolean()),
   gift_hide_sender: z.optional(z.boolean()),
@@ -95,15 +96,6 @@ const orderDetail = z.object({
 });
 export type OrderDetail = z.infer<typeof orderDetail>;
 
-/** The placeholder create_order stores for an order placed without a name. */
-const GUEST_NAME = 'Guest Customer';
-
-/** Who bought the order: the payer's name; else, for an order that is not a gift, its delivery name; null when unknown. */
-export function orderBuyer(order: Pick<OrderDetail, 'buyer_name' | 'customer_name' | 'is_gift'>): string | null {
-  if (order.buyer_name) return order.buyer_name;
-  return order.is_gift || order.customer_name === GUEST_NAME ? null : order.customer_name;
-}
-
 /** One page of a view's orders, newest first; `cursor` is the previous page's `next`. */
 export const listOrders = (view: OrderView, search: string, cursor: string | null = null, limit = 50): Promise<Page<OrderListItem>> =>
   rpcPage(orderListItem, 'orders', 'admin_list_orders', { p_view: view, p_search: search, p_cursor: cursor, p_limit: limit }, 'load the orders');
@@ -111,7 +103,7 @@ export const getOrder = (orderId: string) => rpc(orderDetail, 'admin_get_order',
 export const setOrderNote = (orderId: string, note: string) => rpc(z.boolean(), 'admin_set_order_note', { p_order_id: orderId, p_note: note }, 'save the note');
 /** Changes the delivery address on the server, which also changes it at the shipping platform; resolves to the sentence for the publisher. */
 export const changeAddress = (orderId: string, address: AddressInput) => runOrderAction({ action: 'change_address', orderId, address });
-export const undoDelivered = (orderId: string) => rpc(z.enum(['shipped', 'not_delivered']), 'admin_undo_delivered', { p_order_id: orderId }, 'undo the delivery');
+export const undoDelivered = (orderId: string) => rpc(z.enum(DB_OUTCOMES.admin_undo_delivered), 'admin_undo_delivered', { p_order_id: orderId }, 'undo the delivery');
 
 const orderRefunds = z.object({
   total: money,

@@ -68,9 +68,10 @@ export function salesCsvLines(orders: readonly SaleOrder[], gstRegistered: boole
     const date = dayMonthYear(order.account?.issued_on ?? order.paid_on);
     const due = dayMonthYear(order.account?.due_on ?? order.paid_on);
     const tax = taxType(order.country, gstRegistered);
-    // The contact is the buyer; a gift's delivery name (the recipient's) goes in the reference. A gift whose buyer's
-    // name is unknown is filed under the buyer's email rather than under the recipient.
-    const buyer = order.organisation || order.buyer_name || (order.is_gift ? order.customer_email : order.customer_name);
+    // The contact is the buyer, as the database names them (public.order_buyer_name); a gift's delivery name (the
+    // recipient's) goes in the reference. A buyer whose name is unknown is filed under their email, never under a
+    // recipient or a placeholder.
+    const buyer = order.organisation || order.buyer_name || order.customer_email;
     // An order bought on account is filed under the invoice the school holds (INV-…); the order and the PO number,
     // as the school gave it, are its reference.
     const onAccount = order.organisation && order.invoice_number ? order.invoice_number : null;

@@ -4,10 +4,14 @@
  * never off the shipping; free shipping is judged on the goods after the code.
  */
 import * as z from 'zod/mini';
+import { DB_OUTCOMES } from '@/lib/db-outcomes';
 import { formatPrice } from '@/lib/format';
 
-/** A code that has not started, has ended or is used up is `not_valid`, as one that never existed: a guesser learns nothing. */
-const CODE_STATUSES = ['ok', 'not_valid', 'spend_more', 'changed'] as const;
+/**
+ * A code that has not started, has ended or is used up is `not_valid`, as one that never existed: a guesser learns
+ * nothing. `changed` is the checkout's own word, for a code create_order refused after the goods changed.
+ */
+const CODE_STATUSES = [...DB_OUTCOMES.check_promotion_code, 'changed'] as const;
 
 const money = z.coerce.number();
 export const codeAnswerSchema = z.object({

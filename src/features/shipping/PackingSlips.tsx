@@ -12,7 +12,7 @@ import type { CustomsAnswer } from '@/features/customs/declaration';
 import { needsDeclaration } from '@/features/customs/declaration';
 import { lazy, Suspense } from 'react';
 import { allPages } from '@/features/admin/api';
-import { getOrders, listOrders, orderBuyer, type OrderDetail } from '@/features/admin/orders-api';
+import { getOrders, listOrders, type OrderDetail } from '@/features/admin/orders-api';
 import GiftMessageBox from '@/features/checkout/GiftMessageBox';
 import { postalAddressLines } from '@/lib/postal-address';
 import { StaffGate } from '@/features/admin/StaffGate';
@@ -52,7 +52,7 @@ async function slipsToPrint(): Promise<{ orders: OrderDetail[]; customs: Customs
 /** "From <buyer>" under the message, unless the message signs itself or the buyer is unknown. */
 function GiftSender({ order }: { order: OrderDetail }) {
   // The buyer may have asked for their name to be left off.
-  const sender = order.gift_hide_sender === true ? null : giftSlipSender(order.gift_message, orderBuyer(order));
+  const sender = order.gift_hide_sender === true ? null : giftSlipSender(order.gift_message, order.bought_by);
   return sender ? (
     <p className="mt-3 text-lg" data-testid="gift-sender">
       From {sender}
