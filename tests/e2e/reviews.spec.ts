@@ -207,9 +207,22 @@ test('a buyer is asked once after delivery, reviews from the link, and the publi
   await expect(item).toContainText(`Order ${number}`);
   await expect(page.getByText(/\d+ asked · \d+ answered · \d+ published/)).toBeVisible();
   await lookAtBothWidths(page, 'reviews-admin');
+  // Keyboard only: reject with a note (shown while it is rejected), then publish; each time the pressed button goes,
+  // and focus stays on the review rather than falling to the page.
+  const heading = item.getByRole('heading', { level: 3 });
+  await item.getByLabel(/Note for rejecting/).focus();
+  await page.keyboard.type('Asked the buyer about the name');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(item.getByText('Rejected: Asked the buyer about the name')).toBeVisible();
+  await expect(heading).toBeFocused();
+  await item.getByRole('button', { name: /^Publish/ }).focus();
   const pressed = Date.now();
-  await item.getByRole('button', { name: /^Publish/ }).click();
+  await page.keyboard.press('Enter');
   await expect(page.getByText(/Review published\. The site is being rebuilt/).first()).toBeVisible();
+  await expect(item.getByText('published', { exact: true })).toBeVisible();
+  await expect(heading).toBeFocused();
+  await expect(item.getByText(/^Rejected:/)).toHaveCount(0);
 
   // After the rebuild the book page shows it, with "Verified buyer", and marks it up.
   await expect.poll(async () => (await request.get('/book')).text(), { timeout: 840_000, intervals: [2000] }).toContain(sentence);

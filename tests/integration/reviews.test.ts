@@ -133,6 +133,10 @@ describe('the review form and moderation', () => {
   it('checks a review field by field, saves it, and lets the link change it until it is published', async () => {
     const bad = await review({ action: 'save', token, productId: 'book-10-reasons', review: { rating: 6, title: '', body: 'x', displayName: 'M', consent: false } });
     expect(bad.status).toBe(400);
+    // A NUL pasted into the review is the visitor's to fix (400), not a database fault (5xx).
+    const nul = await review({ action: 'save', token, productId: 'book-10-reasons', review: { rating: 5, title: 'A joy', body: 'Lovely\u0000', displayName: 'M', consent: true } });
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toMatchObject({ error: expect.stringContaining('control character') });
     const fields = { rating: 5, title: 'A joy', body: 'Our daughter counts along every night.', displayName: 'Mary S.', consent: true };
     const saved = await review({ action: 'save', token, productId: 'book-10-reasons', review: fields });
     expect(await saved.json()).toMatchObject({ outcome: 'saved' });

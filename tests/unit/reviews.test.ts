@@ -15,6 +15,9 @@ describe('the name a review is shown with', () => {
     ['  ann   lee ', 'ann L.'],
     ['Fr. Michael', 'Fr. M.'],
     ['Cher', 'Cher'],
+    // A whole character, never half of a surrogate pair (which no email or database takes as text).
+    ['Zoë 😀', 'Zoë 😀.'],
+    ['Li 𠀋ming', 'Li 𠀋.'],
     ['Guest Customer', ''],
     ['', ''],
     [null, ''],
@@ -36,6 +39,12 @@ describe('the review form’s fields', () => {
       displayName: REVIEW_MESSAGES.name,
       consent: REVIEW_MESSAGES.consent,
     });
+  });
+  it('keeps a review’s line breaks and tabs, and refuses other control characters (a NUL the database cannot store)', () => {
+    expect(reviewFields.parse({ ...good, body: 'Line one\n\tLine two\r\nEnd' }).body).toBe('Line one\n\tLine two\r\nEnd');
+    for (const body of ['a\u0000b', 'a\u0007b', 'a\u001bb']) {
+      expect(reviewFields.safeParse({ ...good, body }).error?.issues.map((i) => i.message)).toEqual([REVIEW_MESSAGES.bodyCharacters]);
+    }
   });
 });
 

@@ -4,7 +4,7 @@
  * until it is published; every change is in the review's history. Above the list: how many orders were asked,
  * answered, how many reviews are published, and their average.
  */
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { LoadState, toastOutcome, useLoad } from '@/features/admin/use-load';
 import { formatDateTime } from '@/lib/format';
 import { BEST_RATING, ratingText } from '@/lib/reviews';
@@ -56,15 +56,18 @@ function ReviewItem({ review, onChanged }: { review: ReviewRow; onChanged: () =>
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState('');
   const [reply, setReply] = useState(review.reply ?? '');
+  const heading = useRef<HTMLHeadingElement>(null);
   const act = async (action: Parameters<typeof runReviewAction>[0]) => {
     setBusy(true);
     if (await toastOutcome(() => runReviewAction(action), 'The change failed.')) onChanged();
     setBusy(false);
+    // The pressed button goes (Publish, Reject) or is disabled (Save reply): keep a keyboard user on this review.
+    heading.current?.focus();
   };
   return (
     <li className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 id={`${id}-title`} className="min-w-0 break-words text-lg font-bold">
+        <h3 ref={heading} tabIndex={-1} id={`${id}-title`} className="min-w-0 break-words text-lg font-bold">
           {review.title}
         </h3>
         <span className={`inline-block rounded-full px-2 text-sm font-semibold ${BADGE[review.status]}`}>{review.status}</span>
@@ -80,7 +83,8 @@ function ReviewItem({ review, onChanged }: { review: ReviewRow; onChanged: () =>
         <span className="sr-only">{ratingText(review.rating)}</span>
       </p>
       <p className="mt-1 whitespace-pre-line break-words">{review.body}</p>
-      {review.rejection_note && <p className="mt-2 text-sm text-slate-700">Rejected: {review.rejection_note}</p>}
+      {/* A rejected review edited by its buyer and then published keeps its old note in the history, not here. */}
+      {review.status === 'rejected' && review.rejection_note && <p className="mt-2 text-sm text-slate-700">Rejected: {review.rejection_note}</p>}
       <div className="mt-3 flex flex-wrap items-end gap-2">
         {review.status !== 'published' && (
           <button type="button" className="btn-primary" disabled={busy} onClick={() => act({ action: 'publish', reviewId: review.id })}>

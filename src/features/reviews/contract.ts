@@ -27,6 +27,7 @@ export const REVIEW_MESSAGES = {
   bodyLong: `A review can be at most ${REVIEW_LIMITS.bodyMax.toLocaleString('en-AU')} characters.`,
   name: 'Please enter the name to show with your review.',
   nameLong: `The name to show can be at most ${REVIEW_LIMITS.nameMax} characters.`,
+  bodyCharacters: 'Your review has an invisible control character in it (often from pasting). Please retype the part you pasted.',
   consent: 'Please tick the box to let us publish your review.',
   linkNotValid: 'This review link is not valid. Please use the link in your email from us, or reply to that email and we will help.',
   linkExpired: 'This review link has expired. Reply to the email it came in and we will send you a new one.',
@@ -34,12 +35,14 @@ export const REVIEW_MESSAGES = {
 } as const;
 
 const noControl = (value: string) => !/[\p{Cc}]/u.test(value);
+/** A review keeps its line breaks and tabs; any other control character (a NUL above all) the database cannot store. */
+const noControlButLines = (value: string) => !/[^\P{Cc}\t\n\r]/u.test(value);
 
 /** One review as the buyer writes it: the form checks it field by field, the function again, the database once more. */
 export const reviewFields = z.object({
   rating: z.coerce.number({ error: REVIEW_MESSAGES.rating }).int(REVIEW_MESSAGES.rating).min(1, REVIEW_MESSAGES.rating).max(5, REVIEW_MESSAGES.rating),
   title: z.string().trim().min(1, REVIEW_MESSAGES.title).max(REVIEW_LIMITS.titleMax, REVIEW_MESSAGES.titleLong).refine(noControl, REVIEW_MESSAGES.title),
-  body: z.string().trim().min(1, REVIEW_MESSAGES.body).max(REVIEW_LIMITS.bodyMax, REVIEW_MESSAGES.bodyLong),
+  body: z.string().trim().min(1, REVIEW_MESSAGES.body).max(REVIEW_LIMITS.bodyMax, REVIEW_MESSAGES.bodyLong).refine(noControlButLines, REVIEW_MESSAGES.bodyCharacters),
   displayName: z.string().trim().min(1, REVIEW_MESSAGES.name).max(REVIEW_LIMITS.nameMax, REVIEW_MESSAGES.nameLong).refine(noControl, REVIEW_MESSAGES.name),
   consent: z.literal(true, { error: REVIEW_MESSAGES.consent }),
 });
@@ -78,7 +81,9 @@ export function shortDisplayName(fullName: string | null | undefined): string {
   const first = words[0];
   if (!first || /^guest$/i.test(first)) return '';
   const last = words.length > 1 ? words.at(-1) : undefined;
-  return (last ? `${first} ${last[0]!.toLocaleUpperCase('en-AU')}.` : first).slice(0, REVIEW_LIMITS.nameMax);
+  // The first character, not the first UTF-16 unit: half of an emoji or of a rare letter is not text.
+  const initial = last && Array.from(last)[0]!.toLocaleUpperCase('en-AU');
+  return (initial ? `${first} ${initial}.` : first).slice(0, REVIEW_LIMITS.nameMax);
 }
 
 /** The back office's actions on a review, through /api/admin-reviews. */
