@@ -10,6 +10,7 @@ import { contentDates } from './src/features/content/content-dates.ts';
 import { socialCards } from './src/features/social-card/integration.ts';
 import { intentHydration } from './src/lib/hydration/integration.ts';
 import { pageChunkName } from './src/lib/hydration/page-chunk.ts';
+import { reactNamedImports } from './src/lib/hydration/react-imports.ts';
 import { securityHeaders } from './src/lib/security-headers.ts';
 import { sampleContentCheck } from './src/features/content/sample-content.ts';
 import { siteUrl } from './src/config/site-url.ts';
@@ -70,7 +71,8 @@ export default defineConfig({
   env: { schema: clientEnv },
   // Scripts stay external files so the CSP can allow them by origin instead of by hash.
   vite: {
-    plugins: [tailwindcss()],
+    // reactNamedImports: a form library's `import React` would otherwise cost every page's islands (react-imports.ts).
+    plugins: [tailwindcss(), reactNamedImports()],
     build: {
       assetsInlineLimit: 0,
       // The modules the pages' scripts share in one file, not a chain of small ones (page-chunk.ts).
