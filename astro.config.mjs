@@ -1,5 +1,4 @@
 // @ts-check
-import { fileURLToPath } from 'node:url';
 import { defineConfig, envField } from 'astro/config';
 import react from '@astrojs/react';
 import mdx from '@astrojs/mdx';
@@ -11,6 +10,7 @@ import { contentDates } from './src/features/content/content-dates.ts';
 import { socialCards } from './src/features/social-card/integration.ts';
 import { intentHydration } from './src/lib/hydration/integration.ts';
 import { pageChunkName } from './src/lib/hydration/page-chunk.ts';
+import { reactNamedImports } from './src/lib/hydration/react-imports.ts';
 import { securityHeaders } from './src/lib/security-headers.ts';
 import { sampleContentCheck } from './src/features/content/sample-content.ts';
 import { siteUrl } from './src/config/site-url.ts';
@@ -36,19 +36,6 @@ const refuseTestPaymentsInProduction = {
         throw new Error('Refusing to build a production deploy without STRIPE_SECRET_KEY: the local test-payment page must never run in production.');
       }
     },
-  },
-};
-
-/**
- * react-hook-form's `import React from 'react'` gets React's hooks by name (src/lib/hydration/react-default.ts).
- * @type {import('vite').Plugin}
- */
-const reactDefaultForForms = {
-  name: 'react-default-for-forms',
-  enforce: 'pre',
-  resolveId(source, importer) {
-    if (source === 'react' && importer?.includes('/node_modules/react-hook-form/')) return fileURLToPath(new URL('./src/lib/hydration/react-default.ts', import.meta.url));
-    return null;
   },
 };
 
@@ -84,7 +71,8 @@ export default defineConfig({
   env: { schema: clientEnv },
   // Scripts stay external files so the CSP can allow them by origin instead of by hash.
   vite: {
-    plugins: [tailwindcss(), reactDefaultForForms],
+    // reactNamedImports: a form library's `import React` would otherwise cost every page's islands (react-imports.ts).
+    plugins: [tailwindcss(), reactNamedImports()],
     build: {
       assetsInlineLimit: 0,
       // The modules the pages' scripts share in one file, not a chain of small ones (page-chunk.ts).

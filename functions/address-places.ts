@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
-import { country } from './_lib/checkout';
+import { country } from '../src/features/checkout/order-fields';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { admitLookup, lookupSessionInput, renewLookupSession } from './_lib/lookup-session';
 import { selectAddressLookup } from './_lib/providers/select';

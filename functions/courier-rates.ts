@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
-import { CheckoutRejection, cartInput, country, priceCart, quotesFor } from './_lib/checkout';
+import { country } from '../src/features/checkout/order-fields';
+import { CheckoutRejection, cartInput, priceCart, quotesFor } from './_lib/checkout';
 import { handle, json, readJsonBody, type FunctionConfig } from './_lib/http';
 import { admitLookup, lookupSessionInput } from './_lib/lookup-session';
 import { selectShippingRates } from './_lib/providers/select';

@@ -9,8 +9,8 @@ import { readServerEnv } from '../src/config/env';
 import { subtractDollars, sumDollars, toCents } from '../src/lib/money';
 import { codeRefusal } from '../src/features/checkout/promotion-code';
 import { CART_ID_PATTERN, CHECKOUT_MESSAGES } from '../src/features/checkout/contract';
-import { GIFT_MESSAGES } from '../src/features/checkout/gift';
-import { CheckoutRejection, cartInput, deliveryDays, email, giftSchema, lineName, priceCart, quotesFor, shippingDetailsSchema } from './_lib/checkout';
+import { email, giftRecipientNamed, giftSchema, reminderConsentSchema, shippingDetailsSchema } from '../src/features/checkout/order-fields';
+import { CheckoutRejection, cartInput, deliveryDays, lineName, priceCart, quotesFor } from './_lib/checkout';
 import { checkPromotionCode, PromotionCodeRefused, promotionCodeInput } from './_lib/promotion-codes';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { CartCheckoutOpen, createOrder, linkCheckoutSession, openCheckoutsOfCart, recordCheckoutChoices } from './_lib/orders';
@@ -29,15 +29,11 @@ const body = z
     successUrl: z.url().max(500).optional(),
     cancelUrl: z.url().max(500).optional(),
     gift: giftSchema,
-    /** The shopper ticked the shop's own box: one reminder if they leave the payment page unpaid. Never assumed. */
-    reminderConsent: z.boolean({ error: 'reminderConsent must be true or false.' }).optional().default(false),
+    reminderConsent: reminderConsentSchema,
     /** The browser's id of its cart: one cart, one payment page open. */
     cartId: z.string().regex(CART_ID_PATTERN, 'cartId must be 8 to 100 letters, digits, - or _.').optional(),
   })
-  // A gift's label carries the recipient's name: the payer's name from the card would be the wrong one.
-  .superRefine((order, context) => {
-    if (order.gift.isGift && !order.shippingDetails.fullName) context.addIssue({ code: 'custom', path: ['shippingDetails', 'fullName'], message: GIFT_MESSAGES.recipient });
-  });
+  .superRefine(giftRecipientNamed);
 
 /** Return addresses must be on this site: a checkout can't be made to send a buyer elsewhere. */
 function sameOrigin(url: string | undefined, origin: string, fallback: string): string | null {

@@ -1,24 +1,17 @@
 /**
- * Checkout rules on the server: the request shapes, and pricing a cart from the database. The browser's
- * prices are never read; quantities and stock are checked here, then again by fulfilment.
+ * Checkout rules on the server: the cart's request shape, and pricing a cart from the database. The browser's
+ * prices are never read; quantities and stock are checked here, then again by fulfilment. The fields the shopper
+ * types (email, address, gift) are parsed with the page's own schemas (`src/features/checkout/order-fields.ts`).
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { ALLOWED_COUNTRIES, LIMITS, SHIPPING } from '../../src/config/constants';
-import { addressFormat, addressProblem, auStateOfPostcode } from '../../src/features/checkout/address-format';
+import { type ALLOWED_COUNTRIES, LIMITS, SHIPPING } from '../../src/config/constants';
 import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
-import { giftMessageProblem, NO_GIFT, normaliseGiftMessage } from '../../src/features/checkout/gift';
 import { productFromRow } from '../../src/features/catalog/product';
 import { priceLine, type QuantityPrice } from '../../src/features/catalog/quantity-prices';
 import { fromCents, toCents } from '../../src/lib/money';
-import { emailAddress, singleLine } from '../../src/lib/schemas';
 import { parcelForCart, quoteShipping } from './shipping';
 import type { ShippingQuote, ShippingRatesProvider } from './providers/shipping-rates';
-
-/** Every text the order stores is one line: it is printed on packing slips and put in emails. */
-const text = (max: number) => singleLine().max(max);
-export const email = emailAddress({ invalid: CHECKOUT_MESSAGES.email });
-export const country = z.enum(ALLOWED_COUNTRIES, { error: `We ship to ${ALLOWED_COUNTRIES.join(', ')} only.` });
 
 const cartItemsSchema = z
   .array(
@@ -39,58 +32,6 @@ export const cartInput = z.preprocess(
       : value,
   cartItemsSchema,
 );
-
-/** The delivery fields as typed, each cleaned to one line. */
-export const shippingFieldsSchema = z.object({
-  fullName: text(LIMITS.nameMaxLength).optional().default(''),
-  email: email.optional(),
-  phone: text(40).optional().default(''),
-  addressLine1: text(LIMITS.addressFieldMaxLength).min(1, CHECKOUT_MESSAGES.address),
-  addressLine2: text(LIMITS.addressFieldMaxLength).optional().default(''),
-  city: text(100).min(1, CHECKOUT_MESSAGES.address),
-  state: text(100).optional().default(''),
-  postalCode: text(20).optional().default(''),
-  country,
-  shippingMethod: z.looseObject({ id: z.string().trim().min(1, CHECKOUT_MESSAGES.method).max(100) }, { error: CHECKOUT_MESSAGES.method }),
-});
-
-/** The delivery fields as an address the post can deliver to. */
-export const shippingDetailsSchema = shippingFieldsSchema
-  // An Australian label needs the state: when the shopper left it out, the postcode says which it is. Listed
-  // regions (states, provinces) are stored as their codes.
-  .transform((details) => {
-    const state = details.state || (details.country === 'AU' ? (auStateOfPostcode(details.postalCode) ?? '') : '');
-    return { ...details, state: addressFormat(details.country).region.options ? state.toUpperCase() : state, postalCode: details.postalCode.toUpperCase() };
-  })
-  .superRefine((details, context) => {
-    const problem = addressProblem(details);
-    if (problem) context.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
-  });
-
-/**
- * A gift: the message for the recipient (plain text, see `giftMessageProblem`) and whether the parcel leaves
- * prices out (it does unless the buyer asked for them). Neither means anything on an order that is not a gift, so both are dropped there.
- */
-export const giftSchema = z
-  .object({
-    isGift: z.boolean({ error: 'isGift must be true or false.' }).default(false),
-    message: z
-      .string()
-      .max(2000)
-      .default('')
-      .transform(normaliseGiftMessage)
-      .superRefine((message, context) => {
-        const problem = giftMessageProblem(message);
-        if (problem) context.addIssue({ code: 'custom', message: problem });
-      }),
-    // A gift's parcel carries no prices unless the buyer asked for them.
-    hidePrices: z.boolean({ error: 'hidePrices must be true or false.' }).default(true),
-    hideSender: z.boolean({ error: 'hideSender must be true or false.' }).default(false),
-    buyerName: singleLine().max(LIMITS.nameMaxLength, `Please keep your name to ${LIMITS.nameMaxLength} characters or fewer.`).default(''),
-  })
-  .transform((gift) => (gift.isGift ? gift : NO_GIFT))
-  .optional()
-  .transform((gift) => gift ?? NO_GIFT);
 
 export interface PricedLine {
   productId: string;

@@ -1,7 +1,8 @@
 /**
  * The one rule for an email address, used by the forms, the checkout page, the functions and the staff
- * command. Plain code, so the pages ship no validation library; the servers' zod schemas call it
- * (`src/lib/schemas.ts`).
+ * command. Plain code: the zod schemas call it (`src/lib/schemas.ts`), which the functions parse with and the
+ * checkout, contact and newsletter forms check with; the back-in-stock form on the product pages calls it
+ * directly, so those pages ship no validation library.
  *
  * Stricter than the address syntax mail servers allow, on purpose: an address the shop stores is later put
  * in a `mailto:` link, a CSV file and an email header, and must be one Stripe and Resend take. So the local

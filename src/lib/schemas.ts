@@ -1,7 +1,8 @@
 /**
  * The zod pieces every request schema builds text fields from, so each rule is written once: an email
  * address (`isEmailAddress`), a one-line text and a multi-line text (`toSingleLine`, `toMultiLine`).
- * Server-side (the functions and the schemas they share with the forms); pages use the plain functions.
+ * The functions parse with them, and the forms built on their schemas (checkout, contact, newsletter) check with
+ * the same ones; pages without such a form use the plain functions.
  */
 import { z } from 'zod';
 import { LIMITS } from '@/config/constants';

@@ -256,10 +256,12 @@ test.describe('contact form on /contact', () => {
     expect(await form.subject.evaluate((el) => el.matches(':invalid'))).toBe(true);
     await expect(form.subject).toBeFocused();
 
-    // Spaces only count as missing too.
+    // Spaces only count as missing too, in the words the server would answer with (the request's own schema).
     await form.subject.fill('   ');
     await form.button.click();
     expect(await form.subject.evaluate((el) => el.matches(':invalid'))).toBe(true);
+    expect(await form.subject.evaluate((el: HTMLInputElement) => el.validationMessage)).toBe('Please enter a subject.');
+    await expect(form.subject).toBeFocused();
 
     await expect(toasts(page).getByText('Message sent!')).toHaveCount(0);
     expect(inserts).toEqual([]);

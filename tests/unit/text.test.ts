@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { toMultiLine, toSingleLine } from '@/lib/text';
 import { singleLine } from '@/lib/schemas';
 import { checkShipment } from '@/features/shipping/shipment';
-import { shippingFieldsSchema } from '../../functions/_lib/checkout';
+import { shippingFieldsSchema } from '../../src/features/checkout/order-fields';
 import { contactNotificationSchema } from '@/features/forms/notification';
 
 describe('toSingleLine', () => {

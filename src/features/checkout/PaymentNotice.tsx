@@ -1,7 +1,15 @@
-/** What the checkout says about how payment will be taken, when it is not simply Stripe with its key. */
-import type { PaymentConfig } from './api';
+/**
+ * What the checkout says about how payment will be taken, when it is not simply Stripe with its key: asked of the
+ * server once the page is live, and shown below the button, so its late arrival moves nothing.
+ */
+import { useEffect, useState } from 'react';
+import { getPaymentConfig, type PaymentConfig } from './api';
 
-export default function PaymentNotice({ payments }: { payments: PaymentConfig | null }) {
+export default function PaymentNotice() {
+  const [payments, setPayments] = useState<PaymentConfig | null>(null);
+  useEffect(() => {
+    getPaymentConfig().then(setPayments, (e: Error) => setPayments({ mode: 'unavailable', message: e.message }));
+  }, []);
   if (payments?.mode === 'stripe' && !payments.publishableKey) {
     return (
       <p role="alert" className="rounded-xl border border-red-700 bg-red-50 p-4 font-semibold text-red-900">

@@ -1,15 +1,39 @@
-/** The checkout's rules before anything is sent, in the order a shopper meets them, each with its field. */
-import { isEmailAddress } from '@/lib/email';
-import { addressFormat, addressProblem, type AddressField } from './address-format';
+/**
+ * The checkout form's fields, in the order a shopper meets them: where a problem is shown, which field is focused
+ * first, and what 'Proceed to Payment' waits for. The rules themselves are the request's schemas
+ * (`order-fields.ts`), which the form validates with.
+ */
+import { get, type FieldErrors, type FieldPath } from 'react-hook-form';
+import { addressFormat, type AddressField } from './address-format';
 import type { AddressFields } from './api';
-import { CHECKOUT_MESSAGES as MESSAGES } from './contract';
-import { GIFT_MESSAGES, giftMessageProblem, type GiftChoice } from './gift';
+import type { CheckoutFormInput } from './order-fields';
 
-/** The fields of the checkout form a problem can be shown on. */
-export const CHECKOUT_FIELDS = ['email', 'giftMessage', 'fullName', 'addressLine1', 'city', 'state', 'postalCode', 'country', 'phone'] as const satisfies ReadonlyArray<
-  'email' | 'giftMessage' | 'phone' | AddressField
+/** The fields of the checkout form a problem can be shown on, in the form's order. */
+export const CHECKOUT_FIELDS = ['email', 'buyerName', 'giftMessage', 'country', 'fullName', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'phone'] as const satisfies ReadonlyArray<
+  'email' | 'buyerName' | 'giftMessage' | 'addressLine2' | 'phone' | AddressField
 >;
 export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
+
+/** Each field's place in the form's values, which is its place in the request (and in a refusal's `path`). */
+export const FIELD_PATHS = {
+  email: 'customerEmail',
+  buyerName: 'gift.buyerName',
+  giftMessage: 'gift.message',
+  country: 'shippingDetails.country',
+  fullName: 'shippingDetails.fullName',
+  addressLine1: 'shippingDetails.addressLine1',
+  addressLine2: 'shippingDetails.addressLine2',
+  city: 'shippingDetails.city',
+  state: 'shippingDetails.state',
+  postalCode: 'shippingDetails.postalCode',
+  phone: 'shippingDetails.phone',
+} as const satisfies Record<CheckoutField, FieldPath<CheckoutFormInput>>;
+
+/** The element id of a field, which its label, its message and the links to it name. */
+export const fieldId = (field: CheckoutField) => `checkout-${field}`;
+
+/** The field a request path names (`shippingDetails.postalCode`), or null when the form has none for it. */
+export const fieldOfPath = (path: string): CheckoutField | null => CHECKOUT_FIELDS.find((field) => FIELD_PATHS[field] === path) ?? null;
 
 export interface CheckoutProblem {
   /** The field to mark and focus; none for a problem of the whole order (an empty cart, no delivery method). */
@@ -17,18 +41,12 @@ export interface CheckoutProblem {
   message: string;
 }
 
-export function checkoutProblem(input: { itemCount: number; email: string; address: AddressFields; methodId: string | null; gift?: GiftChoice }): CheckoutProblem | null {
-  if (input.itemCount === 0) return { message: MESSAGES.emptyCart };
-  if (!isEmailAddress(input.email.trim())) return { field: 'email', message: MESSAGES.email };
-  if (input.gift?.isGift) {
-    const message = giftMessageProblem(input.gift.message);
-    if (message) return { field: 'giftMessage', message };
-    // The parcel goes to the recipient, under their name: the card's name would be the buyer's.
-    if (!input.address.fullName.trim()) return { field: 'fullName', message: GIFT_MESSAGES.recipient };
+/** The first problem in the form's order, with its field: the one focused and told in the toast. */
+export function firstProblem(errors: FieldErrors): CheckoutProblem | null {
+  for (const field of CHECKOUT_FIELDS) {
+    const message = (get(errors, FIELD_PATHS[field]) as { message?: string } | undefined)?.message;
+    if (message) return { field, message };
   }
-  const address = addressProblem(input.address);
-  if (address) return address;
-  if (!input.methodId) return { message: MESSAGES.method };
   return null;
 }
 

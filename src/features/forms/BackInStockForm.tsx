@@ -2,7 +2,9 @@
  * "Email me when it's available" on a book that cannot be bought now: the address goes to /api/send-notification
  * behind the same bot-check as the newsletter, which emails it a confirmation link; once confirmed, the shopper
  * gets one email when the publisher puts the book back in stock. The field is left to the browser (not React
- * state), so an address typed before the island hydrates is the one sent.
+ * state), so an address typed before the island hydrates is the one sent. Its one field is checked by hand
+ * (`checkFields`, the shop's email rule), not with the form library the other forms use: the form is on every
+ * product page, which downloads no form library.
  */
 import { useState } from 'react';
 import { toast } from '@/features/toast/store';

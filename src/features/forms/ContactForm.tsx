@@ -1,64 +1,60 @@
 /**
- * The contact form: all four fields required and bounded. When a bot-check is configured, a submit
- * without a token is refused; the message goes to /api/send-notification, which checks the token again,
- * stores it and tells the publisher. The fields are left to the browser (not React state), so whatever
- * is in them when the visitor sends, including what was typed before the island hydrated, is what is sent.
+ * The contact form: all four fields required and bounded, checked with the request's own schema. When a
+ * bot-check is configured, a submit without a token is refused; the message goes to /api/send-notification, which
+ * checks the token again, stores it and tells the publisher. Whatever is in the fields when the visitor sends,
+ * including what was typed before the island hydrated, is what is sent.
  */
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId } from 'react';
 import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
 import { SubmitButton, TextAreaField, TextField } from './fields';
-import { fieldValue } from './submit';
-import { useNotificationForm } from './use-notification-form';
+import { contactData } from './notification-data';
+import { useSchemaForm } from './use-schema-form';
 
 const FIELDS = ['name', 'email', 'subject', 'message'] as const;
 
 /**
- * Fills the subject (and, with a quantity, the start of the message) from the address's query, as the *Request a
- * quote* links give them; what the visitor already typed is left alone.
+ * The subject (and, with a quantity, the start of the message) from the address's query, as the *Request a quote*
+ * links give them.
  */
-function prefillFromQuery(form: HTMLFormElement, search: string): void {
+function prefillOfQuery(search: string): Partial<Record<'subject' | 'message', string>> {
   const query = new URLSearchParams(search);
   const subject = query.get('subject')?.trim().slice(0, LIMITS.subjectMaxLength);
   const quantity = Number(query.get('quantity'));
-  const fill = (name: string, value: string) => {
-    const field = form.elements.namedItem(name);
-    if ((field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) && !field.value) field.value = value;
+  return {
+    ...(subject && { subject }),
+    ...(Number.isInteger(quantity) && quantity > 0 && quantity < 1_000_000 && { message: `Number of copies: ${quantity}\n\n` }),
   };
-  if (subject) fill('subject', subject);
-  if (Number.isInteger(quantity) && quantity > 0 && quantity < 1_000_000) fill('message', `Number of copies: ${quantity}\n\n`);
 }
 
 export default function ContactForm() {
   const id = useId();
-  const { busy, hydrated, onSubmit } = useNotificationForm({
+  const { form, busy, hydrated, onSubmit } = useSchemaForm({
     type: 'contact',
-    // A message is never sent without passing the bot-check, when one is configured.
-    read: (form) => {
-      const [name, email, subject, message] = FIELDS.map((name) => fieldValue(form, name)) as [string, string, string, string];
-      return { name, email, subject, message };
-    },
-    answered: ({ outcome }, form) => {
+    schema: contactData,
+    answered: ({ outcome }, reset) => {
       if (outcome === 'stored') {
         toast({ title: 'Message sent!', description: "Thank you for getting in touch. We'll reply by email soon.", variant: 'success' });
-        form.reset();
+        reset();
       } else {
         toast({ title: 'Failed to send message', description: 'Please try again later.', variant: 'error' });
       }
     },
   });
 
-  // A link may fill in the subject and say how many copies (a request for a quote): only fields still empty.
-  const formRef = useRef<HTMLFormElement>(null);
+  // A link may fill in the subject and say how many copies (a request for a quote): only fields still empty, and
+  // once the form has the fields (what was typed before then is theirs).
+  const { getValues, setValue } = form;
   useEffect(() => {
-    const form = formRef.current;
-    if (form) prefillFromQuery(form, window.location.search);
-  }, []);
+    for (const [name, value] of Object.entries(prefillOfQuery(window.location.search)) as Array<['subject' | 'message', string]>) {
+      if (!getValues(name)) setValue(name, value);
+    }
+  }, [getValues, setValue]);
 
-  const field = (name: (typeof FIELDS)[number]) => ({ id: `${id}-${name}`, name, required: true });
+  const field = (name: (typeof FIELDS)[number]) => ({ id: `${id}-${name}`, required: true, ...form.register(name) });
 
   return (
-    <form ref={formRef} className="grid gap-4" onSubmit={onSubmit} aria-label="Contact form">
+    <form className="grid gap-4" onSubmit={onSubmit} aria-label="Contact form">
       <p className="text-sm text-slate-700">All fields are required.</p>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" type="text" autoComplete="name" maxLength={LIMITS.nameMaxLength} {...field('name')} />

@@ -1,9 +1,9 @@
 /**
- * Small pieces both form islands share: labelled fields, the busy-state announcement, and the checks the
+ * Small pieces the form islands share: labelled fields, the busy-state announcement, and the checks the
  * browser's own validation misses: a required field holding only spaces, and an address `type=email`
  * accepts but the shop does not (see `isEmailAddress`: no `?`, `%` or `&`, a dot in the domain, and more).
  */
-import { type InputHTMLAttributes, type ReactNode, type Ref, type TextareaHTMLAttributes, useId } from 'react';
+import { type ComponentProps, type ReactNode, useId } from 'react';
 import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
 import { isEmailAddress } from '@/lib/email';
@@ -60,14 +60,7 @@ export const invalidProps = (fieldId: string, error: string | undefined) => (err
  * A labelled input; `optional` says so in the label, for forms where most fields are required; `error` marks
  * it invalid with the message under it. `ref` reaches the input (react-hook-form's `register` focuses it).
  */
-export function TextField({
-  id,
-  label,
-  className = '',
-  optional = false,
-  error,
-  ...input
-}: LabelledProps & { optional?: boolean; error?: string | undefined; ref?: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({ id, label, className = '', optional = false, error, ...input }: LabelledProps & { optional?: boolean; error?: string | undefined } & ComponentProps<'input'>) {
   return (
     <div className={className}>
       <label htmlFor={id} className="label">
@@ -80,7 +73,7 @@ export function TextField({
   );
 }
 
-export function TextAreaField({ id, label, className = '', ...textarea }: LabelledProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({ id, label, className = '', ...textarea }: LabelledProps & ComponentProps<'textarea'>) {
   return (
     <div className={className}>
       <label htmlFor={id} className="label">
@@ -108,12 +101,12 @@ export function SubmitButton({ hydrated, busy, label, busyLabel, busyText = busy
   );
 }
 
-/** The sign-up forms' one row: the email address and the button. */
-export function EmailSignUpRow({ className = '', ...button }: SubmitButtonProps) {
+/** The sign-up forms' one row: the email address and the button; `field` takes the input over (a form's registration). */
+export function EmailSignUpRow({ className = '', field, ...button }: SubmitButtonProps & { field?: ComponentProps<'input'> }) {
   const id = useId();
   return (
     <div className={`flex flex-col gap-3 sm:flex-row sm:items-end ${className}`}>
-      <TextField id={`${id}-email`} label="Email address" className="flex-1" type="email" name="email" autoComplete="email" required maxLength={LIMITS.emailMaxLength} />
+      <TextField id={`${id}-email`} label="Email address" className="flex-1" type="email" name="email" autoComplete="email" required maxLength={LIMITS.emailMaxLength} {...field} />
       <SubmitButton {...button} className="shrink-0" />
     </div>
   );

@@ -3,35 +3,15 @@
  * The schema also cleans the text fields, so what is stored is what the publisher is emailed.
  */
 import { z } from 'zod';
-import { HUMAN_CHECK_TOKEN_MAX_LENGTH, LIMITS } from '../../config/constants';
+import { HUMAN_CHECK_TOKEN_MAX_LENGTH } from '../../config/constants';
 import { quoteRequestDataSchema } from '../on-account/contract';
-import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
-
-const email = emailAddress({
-  missing: 'Please enter your email address.',
-  tooLong: `The email address can be at most ${LIMITS.emailMaxLength} characters.`,
-  invalid: 'Please enter a valid email address.',
-});
+import { contactData, email, newsletterData } from './notification-data';
 
 const token = z.string({ error: 'must be a string (the bot-check token).' }).max(HUMAN_CHECK_TOKEN_MAX_LENGTH, 'The verification token is too long.').optional();
 
-/** Stored and emailed as cleaned here: Postgres text cannot hold NUL, and a subject must stay one line. */
-const text = (what: string, max: number, kind: typeof singleLine = singleLine) =>
-  kind({ error: `Please enter ${what}.` })
-    .min(1, `Please enter ${what}.`)
-    .max(max, `The ${what.replace(/^(a|your) /, '')} can be at most ${max} characters.`);
-
-/** The page the sign-up form was on (its path), recorded as where the subscriber agreed; anything else is dropped. */
-const signupPage = z
-  .string()
-  .max(300)
-  .regex(/^\/[^\s?#]*$/)
-  .optional()
-  .catch(undefined);
-
 export const newsletterNotificationSchema = z.object({
   type: z.literal('newsletter'),
-  data: z.object({ email, page: signupPage }, { error: 'must be an object with the email address.' }),
+  data: newsletterData,
   turnstileToken: token,
 });
 
@@ -55,15 +35,7 @@ export type QuoteNotification = z.infer<typeof quoteNotificationSchema>;
 
 export const contactNotificationSchema = z.object({
   type: z.literal('contact'),
-  data: z.object(
-    {
-      name: text('your name', LIMITS.nameMaxLength),
-      email,
-      subject: text('a subject', LIMITS.subjectMaxLength),
-      message: text('a message', LIMITS.messageMaxLength, multiLine),
-    },
-    { error: 'must be an object with name, email, subject and message.' },
-  ),
+  data: contactData,
   turnstileToken: token,
 });
 

@@ -1,5 +1,9 @@
 /**
- * What the newsletter, contact and back-in-stock forms share: the bot-check script loaded as the form appears,
+ * What the sign-up and contact forms share. The back-in-stock form (on every product page, where no form library
+ * is downloaded) checks its one field by hand here; the newsletter and contact forms check theirs with their
+ * request's schema (`use-schema-form.ts`); both send through `sendNotification`.
+ *
+ * The hand-checked form: the bot-check script loaded as the form appears,
  * Submit held until hydration (a native submit before it would put the visitor's details in the address bar),
  * one send at a time with its busy state, the fields checked, a bot-check token asked for, and the request read
  * from the form as it is at that moment, so what was typed before the island hydrated is what is sent. With a
@@ -14,8 +18,10 @@ import { humanCheck, preloadHumanCheck } from './human-check';
 import type { NotificationRequest } from './notification';
 import { type SubmitAnswer, submitForm } from './submit';
 
-type Kind = NotificationRequest['type'];
-type DataOf<K extends Kind> = Extract<NotificationRequest, { type: K }>['data'];
+export type Kind = NotificationRequest['type'];
+export type DataOf<K extends Kind> = Extract<NotificationRequest, { type: K }>['data'];
+/** The server's answer to a request whose bot-check passed. */
+export type Answered = SubmitAnswer & { outcome: Exclude<SubmitAnswer['outcome'], 'refused'> };
 
 export interface NotificationFormOptions<K extends Kind> {
   type: K;
@@ -24,7 +30,7 @@ export interface NotificationFormOptions<K extends Kind> {
   /** The request's data, read from the form's fields as they are now. */
   read: (form: HTMLFormElement) => DataOf<K>;
   /** What the visitor is told, once the server has answered (other than a refused bot-check). */
-  answered: (answer: SubmitAnswer & { outcome: Exclude<SubmitAnswer['outcome'], 'refused'> }, form: HTMLFormElement, data: DataOf<K>) => void;
+  answered: (answer: Answered, form: HTMLFormElement, data: DataOf<K>) => void;
 }
 
 export function useNotificationForm<K extends Kind>({ type, check = checkFields, read, answered }: NotificationFormOptions<K>) {
@@ -42,15 +48,8 @@ export function useNotificationForm<K extends Kind>({ type, check = checkFields,
     setBusy(true);
     try {
       const data = read(form);
-      const check = await humanCheck();
-      const token = await check.getToken(HUMAN_CHECK_ACTIONS[type], form);
-      if (!token && check.enabled) {
-        verificationFailed();
-        return;
-      }
-      const answer = await submitForm({ type, data, ...(token && { turnstileToken: token }) } as NotificationRequest);
-      if (answer.outcome === 'refused') verificationFailed();
-      else answered({ ...answer, outcome: answer.outcome }, form, data);
+      const answer = await sendNotification(type, data, form);
+      if (answer) answered(answer, form, data);
     } finally {
       busyRef.current = false;
       setBusy(false);
@@ -58,4 +57,22 @@ export function useNotificationForm<K extends Kind>({ type, check = checkFields,
   }
 
   return { busy, hydrated, onSubmit };
+}
+
+/**
+ * Sends a form's request behind the bot-check: a token is asked for first, and with a bot-check configured no token
+ * means no request. A refused token says "Verification failed" (and answers null); every other answer is the form's
+ * to tell.
+ */
+export async function sendNotification<K extends Kind>(type: K, data: DataOf<K>, form: HTMLFormElement): Promise<Answered | null> {
+  const check = await humanCheck();
+  const token = await check.getToken(HUMAN_CHECK_ACTIONS[type], form);
+  if (!token && check.enabled) {
+    verificationFailed();
+    return null;
+  }
+  const answer = await submitForm({ type, data, ...(token && { turnstileToken: token }) } as NotificationRequest);
+  if (answer.outcome !== 'refused') return { ...answer, outcome: answer.outcome };
+  verificationFailed();
+  return null;
 }
