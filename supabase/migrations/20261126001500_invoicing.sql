@@ -267,8 +267,8 @@ begin
     end if;
   end if;
   v_totals := public.invoice_totals(p_draft);
-  if v_totals ->> 'outcome' <> 'priced' then
-    return v_totals;
+  if v_totals ->> 'outcome' = 'unknown_book' then
+    return jsonb_build_object('outcome', 'unknown_book', 'product_id', v_totals ->> 'product_id');
   end if;
 
   if v_id is null then

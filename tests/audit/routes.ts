@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-export type PageKind = 'home' | 'landing' | 'content' | 'book' | 'blog' | 'post' | 'store' | 'product' | 'cart' | 'checkout' | 'account' | 'back-office' | 'not-found';
+export type PageKind = 'home' | 'landing' | 'quote' | 'review' | 'content' | 'book' | 'blog' | 'post' | 'store' | 'product' | 'cart' | 'checkout' | 'account' | 'back-office' | 'not-found';
 
 export interface SiteRoute {
   path: string;
@@ -112,6 +112,9 @@ const ACCOUNT_PAGES = new Set([
 /** The kind of a built page, from its path (`/404` is the not-found page). */
 export function kindOfPath(path: string, landing: ReadonlySet<string>): PageKind {
   if (path === '/') return 'home';
+  // The landing page with the schools' quote form, and the review form a buyer's email links to.
+  if (path === '/schools-and-parishes') return 'quote';
+  if (path === '/review') return 'review';
   if (landing.has(path.slice(1))) return 'landing';
   if (path === '/404' || path === '/blog/not-found') return 'not-found';
   if (path === '/book') return 'book';
