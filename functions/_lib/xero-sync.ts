@@ -180,6 +180,7 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   // The token refresh is one call too.
   const calls = () => session.calls + 1;
   kinds: for (const kind of KINDS) {
+    const tried = new Set<string>();
     for (;;) {
       // A batch takes two calls (a void one a document): none is started that the minute's budget cannot finish.
       const room = callsPerRun - calls();
@@ -187,7 +188,8 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
         stopped = `This sync made ${calls()} calls, near Xero's limit of 60 a minute: the rest is posted by the next sync.`;
         break kinds;
       }
-      const { batch, documents } = await claim(db, kind, kind === 'school_void' ? Math.min(batchSize, room) : batchSize);
+      const limit = kind === 'school_void' ? Math.min(batchSize, room) : batchSize;
+      const { batch, documents } = await claim(db, kind, limit);
       if (!batch || documents.length === 0) break;
       let results: Result[];
       try {
@@ -206,6 +208,12 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
       await settle(db, batch, results);
       posted += results.filter((r) => r.status === 'posted').length;
       failed += results.filter((r) => r.status === 'failed').length;
+      // A claim fills its batch with refused documents once nothing new waits, so a short batch, or one that brings
+      // back a document this run already tried, ends this kind: else one refused invoice is posted again and again
+      // until the minute's budget is spent, every run (Xero's 5,000 calls a day gone by the evening).
+      const again = documents.some((d) => tried.has(d.key));
+      for (const d of documents) tried.add(d.key);
+      if (again || documents.length < limit) break;
     }
   }
   const summary = posted === 0 && failed === 0 ? 'Nothing new to post to Xero.' : `Posted ${plural(posted, 'document')} to ${connection.tenantName}.`;
