@@ -151,10 +151,11 @@ async function startRun(db: SupabaseClient, trigger: 'schedule' | 'staff'): Prom
   return (data as { id: number }).id;
 }
 
-async function finishRun(db: SupabaseClient, id: number, outcome: SyncOutcome) {
+/** `stopped` is why the run ended early, alone: the back office shows it after the run's own counts. */
+async function finishRun(db: SupabaseClient, id: number, outcome: SyncOutcome, stopped: string | null) {
   await db
     .from('xero_syncs')
-    .update({ finished_at: new Date().toISOString(), posted: outcome.posted, failed: outcome.failed, calls: outcome.calls, stopped: outcome.status === 'done' ? null : outcome.message.slice(0, 1000) })
+    .update({ finished_at: new Date().toISOString(), posted: outcome.posted, failed: outcome.failed, calls: outcome.calls, stopped: stopped?.slice(0, 1000) ?? null })
     .eq('id', id);
 }
 
@@ -170,7 +171,7 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   const run = await startRun(db, options.trigger);
   if ('lapsed' in connection) {
     const outcome: SyncOutcome = { status: 'needs-renewal', posted: 0, failed: 0, calls: 1, message: `${connection.lapsed}` };
-    await finishRun(db, run, outcome);
+    await finishRun(db, run, outcome, outcome.message);
     return outcome;
   }
   const session = accounting.session(connection.accessToken, connection.tenantId);
@@ -216,9 +217,15 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
       if (again || documents.length < limit) break;
     }
   }
-  const summary = posted === 0 && failed === 0 ? 'Nothing new to post to Xero.' : `Posted ${plural(posted, 'document')} to ${connection.tenantName}.`;
-  const problems = failed > 0 ? ` Xero refused ${plural(failed, 'document')}: see below.` : '';
-  const outcome: SyncOutcome = { status: stopped ? 'stopped' : 'done', posted, failed, calls: calls(), message: `${summary}${problems}${stopped ? ` ${stopped}` : ''}` };
-  await finishRun(db, run, outcome);
+  // "Nothing new" only when nothing was refused or left waiting; never "Posted 0 documents".
+  const message = [
+    posted > 0 ? `Posted ${plural(posted, 'document')} to ${connection.tenantName}.` : failed === 0 && !stopped ? 'Nothing new to post to Xero.' : null,
+    failed > 0 ? `Xero refused ${plural(failed, 'document')}: see below.` : null,
+    stopped,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const outcome: SyncOutcome = { status: stopped ? 'stopped' : 'done', posted, failed, calls: calls(), message };
+  await finishRun(db, run, outcome, stopped);
   return outcome;
 }
