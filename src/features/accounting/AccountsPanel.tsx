@@ -120,7 +120,7 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
                     </a>
                     : {f.error}{' '}
                     <span className="text-sm text-slate-700">
-                      (tried {f.attempts} times, last {formatDateTime(f.last_tried_at)})
+                      (tried {f.attempts === 1 ? 'once' : `${f.attempts} times`}, last {formatDateTime(f.last_tried_at)})
                     </span>
                   </li>
                 ))}
