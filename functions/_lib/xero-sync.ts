@@ -151,10 +151,11 @@ async function startRun(db: SupabaseClient, trigger: 'schedule' | 'staff'): Prom
   return (data as { id: number }).id;
 }
 
-async function finishRun(db: SupabaseClient, id: number, outcome: SyncOutcome) {
+/** `stopped` is why the run ended early, alone: the back office shows it after the run's own counts. */
+async function finishRun(db: SupabaseClient, id: number, outcome: SyncOutcome, stopped: string | null) {
   await db
     .from('xero_syncs')
-    .update({ finished_at: new Date().toISOString(), posted: outcome.posted, failed: outcome.failed, calls: outcome.calls, stopped: outcome.status === 'done' ? null : outcome.message.slice(0, 1000) })
+    .update({ finished_at: new Date().toISOString(), posted: outcome.posted, failed: outcome.failed, calls: outcome.calls, stopped: stopped?.slice(0, 1000) ?? null })
     .eq('id', id);
 }
 
@@ -170,7 +171,7 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   const run = await startRun(db, options.trigger);
   if ('lapsed' in connection) {
     const outcome: SyncOutcome = { status: 'needs-renewal', posted: 0, failed: 0, calls: 1, message: `${connection.lapsed}` };
-    await finishRun(db, run, outcome);
+    await finishRun(db, run, outcome, outcome.message);
     return outcome;
   }
   const session = accounting.session(connection.accessToken, connection.tenantId);
@@ -180,6 +181,7 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   // The token refresh is one call too.
   const calls = () => session.calls + 1;
   kinds: for (const kind of KINDS) {
+    const tried = new Set<string>();
     for (;;) {
       // A batch takes two calls (a void one a document): none is started that the minute's budget cannot finish.
       const room = callsPerRun - calls();
@@ -187,7 +189,8 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
         stopped = `This sync made ${calls()} calls, near Xero's limit of 60 a minute: the rest is posted by the next sync.`;
         break kinds;
       }
-      const { batch, documents } = await claim(db, kind, kind === 'school_void' ? Math.min(batchSize, room) : batchSize);
+      const limit = kind === 'school_void' ? Math.min(batchSize, room) : batchSize;
+      const { batch, documents } = await claim(db, kind, limit);
       if (!batch || documents.length === 0) break;
       let results: Result[];
       try {
@@ -206,11 +209,23 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
       await settle(db, batch, results);
       posted += results.filter((r) => r.status === 'posted').length;
       failed += results.filter((r) => r.status === 'failed').length;
+      // A claim fills its batch with refused documents once nothing new waits, so a short batch, or one that brings
+      // back a document this run already tried, ends this kind: else one refused invoice is posted again and again
+      // until the minute's budget is spent, every run (Xero's 5,000 calls a day gone by the evening).
+      const again = documents.some((d) => tried.has(d.key));
+      for (const d of documents) tried.add(d.key);
+      if (again || documents.length < limit) break;
     }
   }
-  const summary = posted === 0 && failed === 0 ? 'Nothing new to post to Xero.' : `Posted ${plural(posted, 'document')} to ${connection.tenantName}.`;
-  const problems = failed > 0 ? ` Xero refused ${plural(failed, 'document')}: see below.` : '';
-  const outcome: SyncOutcome = { status: stopped ? 'stopped' : 'done', posted, failed, calls: calls(), message: `${summary}${problems}${stopped ? ` ${stopped}` : ''}` };
-  await finishRun(db, run, outcome);
+  // "Nothing new" only when nothing was refused or left waiting; never "Posted 0 documents".
+  const message = [
+    posted > 0 ? `Posted ${plural(posted, 'document')} to ${connection.tenantName}.` : failed === 0 && !stopped ? 'Nothing new to post to Xero.' : null,
+    failed > 0 ? `Xero refused ${plural(failed, 'document')}: see below.` : null,
+    stopped,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const outcome: SyncOutcome = { status: stopped ? 'stopped' : 'done', posted, failed, calls: calls(), message };
+  await finishRun(db, run, outcome, stopped);
   return outcome;
 }

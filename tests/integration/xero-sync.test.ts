@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalXero, localXeroBooks } from '../../functions/_lib/providers/local-xero';
+import { xeroSettings } from '../../functions/_lib/xero-books';
 import { syncToXero } from '../../functions/_lib/xero-sync';
 import { readServerEnv } from '../../src/config/env';
 import { fromCents, toCents } from '../../src/lib/money';
@@ -197,5 +198,18 @@ describe('the books in Xero, on the local server', () => {
     } finally {
       delete process.env.SITE_ID;
     }
+  });
+
+  it('a document Xero refuses is tried once a run, not again and again until the minute’s calls are spent', async () => {
+    const [id] = await paidOrders([{ country: 'AU', quantity: 1, shipping: 15 }]);
+    const env = readServerEnv();
+    const refused = await syncToXero(t.service(), env, createLocalXero({ file }), { trigger: 'schedule', batchSize: 2, settings: { ...xeroSettings(env), salesAccount: '999' } });
+    // The token's refresh and one call for the invoice.
+    expect(refused).toMatchObject({ status: 'done', posted: 0, failed: 1, calls: 2, message: 'Xero refused 1 document: see below.' });
+    const { data: row } = await t.service().from('xero_postings').select('status, error').eq('key', `sale:${id}`).single();
+    expect(row).toMatchObject({ status: 'failed', error: expect.stringContaining("Account code '999'") });
+    // Mended in Xero (here: the setting), the next run posts it.
+    const mended = await syncToXero(t.service(), env, createLocalXero({ file }), { trigger: 'schedule', batchSize: 2 });
+    expect(mended).toMatchObject({ posted: 1, failed: 0 });
   });
 });

@@ -42,21 +42,22 @@ function LastSync({ status }: { status: XeroStatus }) {
 
 export function AccountsPanel({ params }: { params: URLSearchParams }) {
   const { state, reload } = useLoad(readXeroStatus);
-  const [busy, setBusy] = useState(false);
+  // Which press is under way: its button says so, and both wait for it.
+  const [busy, setBusy] = useState<'sync' | 'connect' | null>(null);
 
   const sync = async () => {
-    setBusy(true);
+    setBusy('sync');
     await toastOutcome(syncNow, 'The sync did not run. Please try again.');
-    setBusy(false);
+    setBusy(null);
     reload();
   };
   const connect = async () => {
-    setBusy(true);
+    setBusy('connect');
     try {
       window.location.assign(await connectUrl());
     } catch (error) {
       await toastOutcome(() => Promise.reject(error), 'Xero’s page could not be opened.');
-      setBusy(false);
+      setBusy(null);
     }
   };
 
@@ -89,12 +90,12 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
               </p>
             )}
             <div className="mt-3 flex flex-wrap gap-2">
-              <button type="button" className={status.connection && !problem ? 'btn-secondary' : 'btn-primary'} disabled={busy} onClick={connect}>
-                {status.connection ? 'Connect to Xero again' : 'Connect to Xero'}
+              <button type="button" className={status.connection && !problem ? 'btn-secondary' : 'btn-primary'} disabled={busy !== null} onClick={connect}>
+                {busy === 'connect' ? 'Opening Xero...' : status.connection ? 'Connect to Xero again' : 'Connect to Xero'}
               </button>
               {status.connection && (
-                <button type="button" className="btn-primary" disabled={busy} onClick={sync}>
-                  Sync now
+                <button type="button" className="btn-primary" disabled={busy !== null} onClick={sync}>
+                  {busy === 'sync' ? 'Syncing...' : 'Sync now'}
                 </button>
               )}
             </div>
@@ -119,7 +120,7 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
                     </a>
                     : {f.error}{' '}
                     <span className="text-sm text-slate-700">
-                      (tried {f.attempts} times, last {formatDateTime(f.last_tried_at)})
+                      (tried {f.attempts === 1 ? 'once' : `${f.attempts} times`}, last {formatDateTime(f.last_tried_at)})
                     </span>
                   </li>
                 ))}
