@@ -418,6 +418,8 @@ const TABLES: Record<string, TableRow> = {
     insert: { sql: `insert into public.review_history (review_id, action, actor, rating, title, body, display_name) select id, 'edited', 'x', 1, 'T', 'B', 'N' from public.reviews`, allowed: [] },
     update: { sql: `update public.review_history set note = 'x'`, allowed: [] },
     delete: { sql: `delete from public.review_history`, allowed: [] },
+    truncate: [],
+  },
   // The Xero connection: its sealed refresh token is read and renewed by the server functions alone; staff see its
   // state through admin_xero_status. The one row exists from the migration: nobody adds or removes one.
   xero_connection: {
