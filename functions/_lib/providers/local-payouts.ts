@@ -1,7 +1,7 @@
 /**
  * LOCAL STAND-IN for Stripe's payouts, so the books in Xero can be seen whole on the local server: a payout for each
  * Sydney day that has ended, of the TEST payments taken that day less the stand-in's fees and the day's refunds
- * (skipped when nothing is left), arriving the next day. The fee is a stand-in figure on Stripe's rule for domestic
+ * (skipped when nothing is left), arriving the next day. A day's takings are its paid card orders and school invoices. The fee is a stand-in figure on Stripe's rule for domestic
  * cards in Australia, 1.7% + 30c a charge, GST included; a real payout's fees are what Stripe's balance
  * transactions say.
  */
@@ -18,18 +18,24 @@ const payoutId = (day: string) => `po_local_${day.replaceAll('-', '')}`;
 /** Every ended day's transactions since `since`, by Sydney day. */
 async function transactionsByDay(db: SupabaseClient, since: Date): Promise<Map<string, PayoutTransaction[]>> {
   const from = since.toISOString();
-  const [paid, parts, whole] = await Promise.all([
+  const [paid, invoices, parts, whole] = await Promise.all([
     db.from('orders').select('id, total_amount, paid_at').eq('kind', 'checkout').gte('paid_at', from),
+    // A school's invoice paid through Stripe's hosted page is in the balance too.
+    db.from('invoices').select('id, total, paid_at').eq('status', 'paid').gte('paid_at', from),
     db.from('order_refunds').select('id, order_id, amount, settled_at').eq('status', 'succeeded').gte('settled_at', from),
-    db.from('orders').select('id, total_amount, refunded_at').eq('kind', 'checkout').gte('refunded_at', from),
+    db.from('orders').select('id, total_amount, refunded_at').gte('refunded_at', from),
   ]);
-  const failed = paid.error ?? parts.error ?? whole.error;
+  const failed = paid.error ?? invoices.error ?? parts.error ?? whole.error;
   if (failed) throw new Error(`The TEST payouts could not be read: ${failed.message}`);
   const days = new Map<string, PayoutTransaction[]>();
   const add = (at: string, t: PayoutTransaction) => days.set(shopDay(new Date(at)), [...(days.get(shopDay(new Date(at))) ?? []), t]);
   for (const o of paid.data ?? []) {
     const cents = toCents(Number(o.total_amount));
     add(o.paid_at as string, { id: `txn_local_ch_${o.id}`, type: 'charge', amountCents: cents, feeCents: localFeeCents(cents) });
+  }
+  for (const v of invoices.data ?? []) {
+    const cents = toCents(Number(v.total));
+    add(v.paid_at as string, { id: `txn_local_in_${v.id}`, type: 'charge', amountCents: cents, feeCents: localFeeCents(cents) });
   }
   const partsOf = new Map<string, number>();
   for (const r of parts.data ?? []) {

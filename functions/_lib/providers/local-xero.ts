@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fromCents, toCents } from '../../../src/lib/money';
-import type { AccountingDocument, AccountingPayment, AccountingProvider, AccountingSession, AccountingSpend, Posted, PostedPayment } from './accounting';
+import type { AccountingDocument, AccountingPayment, AccountingProvider, AccountingSession, Posted, PostedPayment } from './accounting';
 import { appendJsonLines, readJsonLines } from './json-lines';
 
 const DEFAULT_XERO_FILE = 'local/.data/xero.jsonl';
@@ -59,7 +59,15 @@ type LocalXeroLine =
       at: string;
       idempotencyKey: string;
       answers: PostedPayment[];
-      made: Array<{ BankTransactionID: string; Account: string; Contact: string; Date: string; Reference: string; Total: number; LineItems: AccountingSpend['lines'] }>;
+      made: Array<{
+        BankTransactionID: string;
+        Account: string;
+        Contact: string;
+        Date: string;
+        Reference: string;
+        Total: number;
+        LineItems: Array<{ Description: string; UnitAmount: number; AccountCode: string; TaxType: string }>;
+      }>;
     };
 
 export const localXeroFile = (env: Record<string, string | undefined> = process.env) => resolve(env.LOCAL_XERO_FILE?.trim() || DEFAULT_XERO_FILE);
@@ -243,7 +251,15 @@ export function createLocalXero(options: { file?: string } = {}): AccountingProv
               if (!LOCAL_TAX_TYPES.includes(l.taxType)) return { key: m.key, ok: false, error: `The TaxType code '${l.taxType}' does not exist or cannot be used for this type of transaction.` };
             }
             const total = fromCents(m.lines.reduce((sum, l) => sum + toCents(l.amount), 0));
-            const spend = { BankTransactionID: randomUUID(), Account: m.bankAccountCode, Contact: m.contact, Date: m.date, Reference: m.reference, Total: total, LineItems: m.lines };
+            const spend = {
+              BankTransactionID: randomUUID(),
+              Account: m.bankAccountCode,
+              Contact: m.contact,
+              Date: m.date,
+              Reference: m.reference,
+              Total: total,
+              LineItems: m.lines.map((l) => ({ Description: l.description, UnitAmount: l.amount, AccountCode: l.accountCode, TaxType: l.taxType })),
+            };
             made.push(spend);
             return { key: m.key, ok: true, id: spend.BankTransactionID };
           });
