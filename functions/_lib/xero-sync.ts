@@ -48,16 +48,16 @@ export interface SyncOptions {
 const claimAnswer = z.object({ batch: z.string().nullable(), documents: z.array(ledgerDocumentSchema).nullable() });
 const payoutClaimAnswer = z.object({ batch: z.string().nullable(), documents: z.array(payoutDocumentSchema).nullable() });
 
-async function claim(db: SupabaseClient, kind: Exclude<Kind, 'payout'>, limit: number) {
-  const { data, error } = await db.rpc('xero_claim', { p_kind: kind, p_limit: limit });
+async function claim(db: SupabaseClient, kind: Exclude<Kind, 'payout'>, limit: number, triedBefore: string) {
+  const { data, error } = await db.rpc('xero_claim', { p_kind: kind, p_limit: limit, p_tried_before: triedBefore });
   if (error) throw new Error(`The documents to post could not be claimed: ${error.message}`);
   const parsed = claimAnswer.parse(data);
   return { batch: parsed.batch, documents: parsed.documents ?? [] };
 }
 
 /** The payouts not yet in the ledger join it as they are claimed. */
-async function claimPayouts(db: SupabaseClient, payouts: Awaited<ReturnType<typeof paidPayouts>>, limit: number) {
-  const { data, error } = await db.rpc('xero_claim', { p_kind: 'payout', p_limit: limit, p_payouts: payouts });
+async function claimPayouts(db: SupabaseClient, payouts: Awaited<ReturnType<typeof paidPayouts>>, limit: number, triedBefore: string) {
+  const { data, error } = await db.rpc('xero_claim', { p_kind: 'payout', p_limit: limit, p_payouts: payouts, p_tried_before: triedBefore });
   if (error) throw new Error(`The payouts to post could not be claimed: ${error.message}`);
   const parsed = payoutClaimAnswer.parse(data);
   return { batch: parsed.batch, documents: parsed.documents ?? [] };
@@ -165,10 +165,12 @@ async function postBatch(
   return paid(posted, (d, id) => refundPayment(d, id, settings), 'refunds');
 }
 
-async function startRun(db: SupabaseClient, trigger: 'schedule' | 'staff'): Promise<number> {
-  const { data, error } = await db.from('xero_syncs').insert({ trigger }).select('id').single();
+/** The run's id, and when it started by the database's clock: what fails from then on waits for the next run. */
+async function startRun(db: SupabaseClient, trigger: 'schedule' | 'staff'): Promise<{ id: number; startedAt: string }> {
+  const { data, error } = await db.from('xero_syncs').insert({ trigger }).select('id, started_at').single();
   if (error) throw new Error(`The sync could not be started: ${error.message}`);
-  return (data as { id: number }).id;
+  const row = data as { id: number; started_at: string };
+  return { id: row.id, startedAt: row.started_at };
 }
 
 async function finishRun(db: SupabaseClient, id: number, outcome: SyncOutcome) {
@@ -187,7 +189,7 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   const callsPerRun = options.callsPerRun ?? CALLS_PER_RUN;
   const connection = await openConnection(db, env, accounting);
   if (!connection) return { status: 'not-connected', posted: 0, failed: 0, calls: 0, message: 'The shop is not connected to Xero: press Connect to Xero first.' };
-  const run = await startRun(db, options.trigger);
+  const { id: run, startedAt } = await startRun(db, options.trigger);
   if ('lapsed' in connection) {
     const outcome: SyncOutcome = { status: 'needs-renewal', posted: 0, failed: 0, calls: 1, message: `${connection.lapsed}` };
     await finishRun(db, run, outcome);
@@ -243,7 +245,7 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   for (const kind of KINDS) {
     going = await batches(
       kind,
-      (limit) => claim(db, kind, limit),
+      (limit) => claim(db, kind, limit, startedAt),
       (batch, documents) => postBatch(session, kind, batch, documents, settings, (step) => options.afterCall?.(kind, step)),
     );
     if (!going) break;
@@ -261,7 +263,7 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
       const list = payouts;
       await batches(
         'payout',
-        (limit) => claimPayouts(db, list, limit),
+        (limit) => claimPayouts(db, list, limit, startedAt),
         (batch, documents) => postPayouts(session, payments, batch, documents, settings, (step) => options.afterCall?.('payout', step)),
       );
     }

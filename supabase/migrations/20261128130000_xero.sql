@@ -178,8 +178,10 @@ $$;
 -- posted again under the same idempotency keys; else a new batch of what waits, then of what failed before (oldest
 -- try first). Answers { batch, documents: [...] }, batch null when nothing of the kind waits. One claim at a time.
 -- Payouts are not in the database: the sync gives the ones Stripe paid since the first day (p_payouts, an array of
--- { id, amount, arrival_on }), and those not yet in the ledger wait.
-create or replace function public.xero_claim(p_kind text, p_limit integer, p_lease_seconds integer default 300, p_payouts jsonb default null)
+-- { id, amount, arrival_on }), and those not yet in the ledger wait. p_tried_before: a run gives its start, so what
+-- failed in this run waits for the next instead of being sent again at once.
+create or replace function public.xero_claim(p_kind text, p_limit integer, p_lease_seconds integer default 300, p_payouts jsonb default null,
+  p_tried_before timestamptz default null)
 returns jsonb
 language plpgsql
 security definer
@@ -245,7 +247,8 @@ begin
     v_limit := v_limit - (select count(*) from public.xero_postings where batch = v_batch);
     if v_limit > 0 then
       update public.xero_postings p set status = 'claimed', batch = v_batch, claimed_until = now() + v_lease, attempts = p.attempts + 1, last_tried_at = now()
-        where p.key in (select f.key from public.xero_postings f where f.kind = p_kind and f.status = 'failed' order by f.last_tried_at, f.key limit v_limit);
+        where p.key in (select f.key from public.xero_postings f where f.kind = p_kind and f.status = 'failed'
+          and (p_tried_before is null or f.last_tried_at < p_tried_before) order by f.last_tried_at, f.key limit v_limit);
     end if;
     if not exists (select 1 from public.xero_postings where batch = v_batch) then
       return jsonb_build_object('batch', null, 'documents', '[]'::jsonb);
@@ -334,7 +337,7 @@ begin
 end;
 $$;
 
-revoke all on function public.xero_waiting(date), public.xero_document(text, text, uuid, uuid, uuid), public.xero_claim(text, integer, integer, jsonb),
+revoke all on function public.xero_waiting(date), public.xero_document(text, text, uuid, uuid, uuid), public.xero_claim(text, integer, integer, jsonb, timestamptz),
   public.xero_settle(uuid, jsonb), public.admin_xero_status() from public, anon, authenticated, service_role;
-grant execute on function public.xero_claim(text, integer, integer, jsonb), public.xero_settle(uuid, jsonb) to service_role;
+grant execute on function public.xero_claim(text, integer, integer, jsonb, timestamptz), public.xero_settle(uuid, jsonb) to service_role;
 grant execute on function public.admin_xero_status() to authenticated;

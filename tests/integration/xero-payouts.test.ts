@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalTestPayments } from '../../functions/_lib/providers/local-payments';
 import { localFeeCents } from '../../functions/_lib/providers/local-payouts';
 import { createLocalXero, LOCAL_TENANT, localXeroBooks } from '../../functions/_lib/providers/local-xero';
+import { XERO_DEFAULTS } from '../../functions/_lib/xero-books';
 import { sealToken, tokenKey } from '../../functions/_lib/xero-connection';
 import { syncToXero } from '../../functions/_lib/xero-sync';
 import { readServerEnv } from '../../src/config/env';
@@ -76,5 +77,34 @@ describe('Stripe payouts in the books in Xero', () => {
     const after = await localXeroBooks(file);
     expect(after.calls).toBe(books.calls);
     expect(after.balances.STRIPE).toBe(0);
+
+    // The TEST page shows the payout and the empty clearing account.
+    const page = await (await fetch(`${t.url}/api/test-xero`)).text();
+    expect(page).toMatch(/data-testid="xero-payouts">1</);
+    expect(page).toMatch(/data-testid="xero-clearing">\$0\.00</);
+    expect(page).toContain('po_local_');
+  });
+
+  it('fees Xero refuses are kept failed with its words, the transfer standing; the next sync posts the fees alone', async () => {
+    const env = readServerEnv();
+    const twoDaysAgo = YESTERDAY_NOON.replace('::date - 1)', '::date - 2)');
+    const order = crypto.randomUUID();
+    await sql(`update public.xero_connection set start_on = (now() at time zone 'Australia/Sydney')::date - 2;
+      insert into public.orders (id, customer_email, customer_name, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at) values
+        ('${order}', 'cy@example.com', 'Cy Lee', 'processing', 'paid', 22, 15, 37, '{"country": "AU"}', '{"name": "Courier"}', ${twoDaysAgo});
+      insert into public.order_items (order_id, product_id, title, quantity, price_at_time) values ('${order}', 'book-10-reasons', 'Ten Reasons', 1, 22);`);
+    const xero = createLocalXero({ file });
+    const payments = createLocalTestPayments(() => t.service());
+    const refused = await syncToXero(t.service(), env, xero, { trigger: 'staff', payments, settings: { ...XERO_DEFAULTS, feesAccount: '999' } });
+    expect(refused).toMatchObject({ posted: 1, failed: 1 });
+    const { data: failures } = await t.service().from('xero_postings').select('key, error, xero_id').eq('status', 'failed');
+    expect(failures).toEqual([{ key: expect.stringMatching(/^payout:po_local_/), xero_id: expect.any(String), error: expect.stringContaining("Account code '999'") }]);
+
+    const fixed = await syncToXero(t.service(), env, xero, { trigger: 'staff', payments });
+    expect(fixed).toMatchObject({ posted: 1, failed: 0 });
+    const books = await localXeroBooks(file);
+    expect(books.transfers).toHaveLength(2);
+    expect(books.spends).toHaveLength(2);
+    expect(books.balances.STRIPE).toBe(0);
   });
 });
