@@ -4,9 +4,6 @@
  * invoices, credit note and payout; the payout's transfer and Stripe's fees leave the clearing account at zero, and
  * a second sync posts nothing more.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalTestPayments } from '../../functions/_lib/providers/local-payments';
 import { localFeeCents } from '../../functions/_lib/providers/local-payouts';
@@ -17,27 +14,19 @@ import { syncToXero } from '../../functions/_lib/xero-sync';
 import { readServerEnv } from '../../src/config/env';
 import { fromCents, toCents } from '../../src/lib/money';
 import { startTestShop, type TestShop } from '../helpers/shop';
+import { useXeroTestFile } from '../helpers/xero-test-env';
 
 let t: TestShop;
 let file: string;
-const saved = { file: process.env.LOCAL_XERO_FILE, schedules: process.env.LOCAL_SCHEDULES };
+let restoreEnv: () => void;
 
 beforeAll(async () => {
-  file = join(mkdtempSync(join(tmpdir(), 'xero-payouts-')), 'xero.jsonl');
-  process.env.LOCAL_XERO_FILE = file;
-  // Each sync here is started by the test: the quarter-hour schedule would post between its steps.
-  process.env.LOCAL_SCHEDULES = 'off';
+  ({ file, restore: restoreEnv } = useXeroTestFile('xero-payouts'));
   t = await startTestShop();
 }, 180_000);
 afterAll(async () => {
   await t?.close();
-  for (const [name, value] of [
-    ['LOCAL_XERO_FILE', saved.file],
-    ['LOCAL_SCHEDULES', saved.schedules],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnv?.();
 });
 
 const sql = (text: string) => t.shop.backend!.db.exec(text);
