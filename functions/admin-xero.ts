@@ -7,7 +7,7 @@ import { xeroActionSchema } from '../src/features/accounting/contract';
 import { staffEndpoint } from './_lib/back-office';
 import { json, problem, type FunctionConfig } from './_lib/http';
 import { ProviderError } from './_lib/providers/errors';
-import { ACCOUNTING_NOT_SET_UP, selectAccounting } from './_lib/providers/select';
+import { ACCOUNTING_NOT_SET_UP, selectAccounting, selectPaymentProvider } from './_lib/providers/select';
 import { siteOrigin } from './_lib/runtime';
 import { serviceClient } from './_lib/supabase-admin';
 import { beginConnect } from './_lib/xero-connection';
@@ -19,7 +19,7 @@ export default staffEndpoint(xeroActionSchema, async ({ request, env, staffEmail
   const db = serviceClient(env);
   if (body.action === 'connect') return json({ url: await beginConnect(db, accounting, siteOrigin(env, request), staffEmail) });
   try {
-    const outcome = await syncToXero(db, env, accounting, { trigger: 'staff' });
+    const outcome = await syncToXero(db, env, accounting, { trigger: 'staff', payments: selectPaymentProvider(env) });
     if (outcome.status === 'not-connected' || outcome.status === 'needs-renewal') return problem(409, outcome.message);
     return json({ message: outcome.message, posted: outcome.posted, failed: outcome.failed, calls: outcome.calls });
   } catch (error) {

@@ -15,7 +15,7 @@ import { testPage } from './_lib/test-page';
 import { xeroRedirectUri } from './_lib/xero-connection';
 
 const CSS =
-  'body{font-family:system-ui,sans-serif;background:#f1f5f9;color:#1e293b;margin:0;padding:16px}main{max-width:1100px;margin:0 auto}h1{color:#1e3a5f}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}section{background:#fff;border-radius:12px;padding:16px;margin-bottom:12px;box-shadow:0 2px 8px #0001;overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:14px}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e2e8f0;vertical-align:top}td.n,th.n{text-align:right;white-space:nowrap}dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}dt{font-weight:700}a.button{display:inline-block;padding:10px 16px;border-radius:999px;font-weight:700;background:#1e3a5f;color:#fff;text-decoration:none;margin-right:8px}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}';
+  'body{font-family:system-ui,sans-serif;background:#f1f5f9;color:#1e293b;margin:0;padding:16px}main{max-width:1100px;margin:0 auto}h1{color:#1e3a5f}.test{background:#b91c1c;color:#fff;font-weight:800;letter-spacing:.05em;text-align:center;border-radius:8px;padding:10px;margin-bottom:20px}section{background:#fff;border-radius:12px;padding:16px;margin-bottom:12px;box-shadow:0 2px 8px #0001;overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:14px}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e2e8f0;vertical-align:top}td.n,th.n{text-align:right;white-space:nowrap}dl{display:grid;grid-template-columns:fit-content(60%) 1fr;gap:4px 16px;margin:0}dt{font-weight:700}a.button{display:inline-block;padding:10px 16px;border-radius:999px;font-weight:700;background:#1e3a5f;color:#fff;text-decoration:none;margin-right:8px}:focus-visible{outline:3px solid #8a5d00;outline-offset:2px}';
 
 const page = (body: string, status = 200) => testPage('TEST Xero', CSS, `<p class="test">TEST XERO — nothing here reaches real books</p>${body}`, status);
 
@@ -36,12 +36,12 @@ export default handle(async (request) => {
     cancel.searchParams.set('error', 'access_denied');
     cancel.searchParams.set('state', state);
     return page(`<h1>Allow the shop to reach your books</h1><section>
-<p>This page stands in for Xero’s consent screen. The shop asks to post invoices, credit notes and payments, and to read the chart of accounts, of:</p>
+<p>This page stands in for Xero’s consent screen. The shop asks to post invoices, credit notes, payments, bank transfers and spend money, and to read the chart of accounts, of:</p>
 <p><strong>${escapeHtml(LOCAL_TENANT.tenantName)}</strong></p>
 <p><a class="button" href="${escapeHtml(allow.href)}">Allow access</a><a class="button" href="${escapeHtml(cancel.href)}">Cancel</a></p></section>`);
   }
 
-  const { documents, calls } = await localXeroBooks();
+  const { documents, calls, balances, transfers, spends } = await localXeroBooks();
   const live = documents.filter((d) => !d.voided);
   const invoices = live.filter((d) => d.Type === 'ACCREC');
   const credits = live.filter((d) => d.Type === 'ACCRECCREDIT');
@@ -58,10 +58,25 @@ export default handle(async (request) => {
 <dt>Credit notes</dt><dd data-testid="xero-credit-notes">${credits.length}</dd>
 <dt>Invoiced less credited</dt><dd data-testid="xero-net">${formatPrice(net)}</dd>
 <dt>GST</dt><dd data-testid="xero-gst">${formatPrice(gst)}</dd>
+<dt>Stripe payouts</dt><dd data-testid="xero-payouts">${transfers.length}</dd>
+<dt>Stripe fees</dt><dd>${formatPrice(sum(spends.map((m) => m.Total)))}</dd>
+<dt>Left in the Stripe account</dt><dd data-testid="xero-clearing">${formatPrice(balances.STRIPE ?? 0)}</dd>
 <dt>Calls that posted</dt><dd>${calls}</dd></dl></section>
 <section aria-labelledby="documents" tabindex="0"><h2 id="documents">Invoices and credit notes</h2>
 ${documents.length ? `<table><thead><tr><th>Type</th><th>Number</th><th>Reference</th><th>Contact</th><th>Date</th><th>Lines</th><th class="n">Total</th><th class="n">GST</th><th class="n">Paid or refunded</th></tr></thead><tbody>${documents.slice(-200).reverse().map(row).join('')}</tbody></table>` : '<p>Nothing has been posted here yet: connect and press Sync now in /admin → Accounts.</p>'}
-</section>`);
+</section>
+${
+  transfers.length
+    ? `<section aria-labelledby="payouts" tabindex="0"><h2 id="payouts">Stripe payouts</h2><table><thead><tr><th>Date</th><th>Reference</th><th>From</th><th>To</th><th class="n">Amount</th><th class="n">Fees</th></tr></thead><tbody>${transfers
+        .slice(-100)
+        .reverse()
+        .map(
+          (t) =>
+            `<tr><td>${escapeHtml(t.Date)}</td><td>${escapeHtml(t.Reference)}</td><td>${escapeHtml(t.From)}</td><td>${escapeHtml(t.To)}</td><td class="n">${formatPrice(t.Amount)}</td><td class="n">${formatPrice(sum(spends.filter((m) => m.Reference.endsWith(t.Reference.replace('Stripe payout ', 'payout '))).map((m) => m.Total)))}</td></tr>`,
+        )
+        .join('')}</tbody></table></section>`
+    : ''
+}`);
 });
 
 export const config: FunctionConfig = { path: '/api/test-xero', method: ['GET'] };

@@ -5,7 +5,7 @@
  */
 import { readServerEnv } from '../src/config/env';
 import { handle, json, type ScheduledFunctionConfig } from './_lib/http';
-import { ACCOUNTING_NOT_SET_UP, selectAccounting } from './_lib/providers/select';
+import { ACCOUNTING_NOT_SET_UP, selectAccounting, selectPaymentProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 import { syncToXero } from './_lib/xero-sync';
 
@@ -13,7 +13,7 @@ export default handle(async () => {
   const env = readServerEnv();
   const accounting = selectAccounting(env);
   if (!accounting) return json({ status: 'not-set-up', message: ACCOUNTING_NOT_SET_UP });
-  return json(await syncToXero(serviceClient(env), env, accounting, { trigger: 'schedule' }));
+  return json(await syncToXero(serviceClient(env), env, accounting, { trigger: 'schedule', payments: selectPaymentProvider(env) }));
 });
 
 export const config: ScheduledFunctionConfig = { schedule: '*/15 * * * *' };

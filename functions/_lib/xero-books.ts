@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ServerEnv } from '../../src/config/env';
 import { fromCents, toCents } from '../../src/lib/money';
-import type { AccountingDocument, AccountingLine, AccountingPayment } from './providers/accounting';
+import type { AccountingDocument, AccountingLine, AccountingPayment, AccountingSpend, AccountingTransfer } from './providers/accounting';
 
 export interface XeroSettings {
   salesAccount: string;
@@ -18,9 +18,17 @@ export interface XeroSettings {
   exportTaxType: string;
   /** The one contact card orders are invoiced to (schools and parishes are each their own). */
   contact: string;
+  /** The bank account Stripe's payouts arrive in, and where Stripe's fees are spent: a payout empties the clearing account. */
+  bankAccount: string;
+  feesAccount: string;
+  /** Stripe charges GST on its fees in Australia: GST on Expenses. */
+  feesTaxType: string;
 }
 
-/** Xero's Australian chart of accounts and tax types: 200 Sales, OUTPUT (GST on Income), EXEMPTEXPORT (GST Free Exports). */
+/**
+ * Xero's Australian chart of accounts and tax types: 200 Sales, 090 Business Bank Account, 404 Bank Fees, OUTPUT
+ * (GST on Income), EXEMPTEXPORT (GST Free Exports), INPUT (GST on Expenses).
+ */
 export const XERO_DEFAULTS: XeroSettings = {
   salesAccount: '200',
   shippingAccount: '200',
@@ -28,6 +36,9 @@ export const XERO_DEFAULTS: XeroSettings = {
   taxType: 'OUTPUT',
   exportTaxType: 'EXEMPTEXPORT',
   contact: 'Online shop customers',
+  bankAccount: '090',
+  feesAccount: '404',
+  feesTaxType: 'INPUT',
 };
 
 export function xeroSettings(env: ServerEnv): XeroSettings {
@@ -38,6 +49,9 @@ export function xeroSettings(env: ServerEnv): XeroSettings {
     taxType: env.XERO_TAX_TYPE ?? XERO_DEFAULTS.taxType,
     exportTaxType: env.XERO_EXPORT_TAX_TYPE ?? XERO_DEFAULTS.exportTaxType,
     contact: env.XERO_CONTACT ?? XERO_DEFAULTS.contact,
+    bankAccount: env.XERO_BANK_ACCOUNT ?? XERO_DEFAULTS.bankAccount,
+    feesAccount: env.XERO_FEES_ACCOUNT ?? XERO_DEFAULTS.feesAccount,
+    feesTaxType: env.XERO_FEES_TAX_TYPE ?? XERO_DEFAULTS.feesTaxType,
   };
 }
 
@@ -151,4 +165,30 @@ export function invoicePayment(d: LedgerDocument, invoiceId: string, settings: X
 export function refundPayment(d: LedgerDocument, creditNoteId: string, settings: XeroSettings): AccountingPayment {
   if (!d.refund) throw new Error(`${d.key} is not a refund`);
   return { key: d.key, target: { creditNoteId }, accountCode: settings.clearingAccount, date: d.refund.on, amount: d.refund.amount, reference: `Stripe refund · order ${d.number}` };
+}
+
+/** One Stripe payout as xero_claim answers it: the payout as Stripe listed it, and its transfer if an earlier try made it. */
+export const payoutDocumentSchema = z.object({
+  key: z.string(),
+  kind: z.literal('payout'),
+  payout: z.object({ id: z.string(), amount: money, arrival_on: day }),
+  made: z.object({ xero_id: z.string() }).nullable(),
+});
+export type PayoutDocument = z.infer<typeof payoutDocumentSchema>;
+
+/** A payout: the money leaves the clearing account for the bank on the day it arrives. */
+export function payoutTransfer(d: PayoutDocument, settings: XeroSettings): AccountingTransfer {
+  return { key: d.key, fromAccountCode: settings.clearingAccount, toAccountCode: settings.bankAccount, date: d.payout.arrival_on, amount: d.payout.amount, reference: `Stripe payout ${d.payout.id}` };
+}
+
+/** Stripe's fees kept out of a payout (GST included), spent from the clearing account so it returns to zero. */
+export function payoutFees(d: PayoutDocument, feesCents: number, settings: XeroSettings): AccountingSpend {
+  return {
+    key: d.key,
+    bankAccountCode: settings.clearingAccount,
+    contact: 'Stripe',
+    date: d.payout.arrival_on,
+    reference: `Stripe fees · payout ${d.payout.id}`,
+    lines: [{ description: `Stripe fees for payout ${d.payout.id}`, amount: fromCents(feesCents), accountCode: settings.feesAccount, taxType: settings.feesTaxType }],
+  };
 }

@@ -121,6 +121,8 @@ export interface OpenConnection {
   tenantId: string;
   tenantName: string;
   accessToken: string;
+  /** The first Sydney day posted (yyyy-mm-dd): Stripe's payouts are listed from it. */
+  startOn: string;
 }
 
 /**
@@ -138,7 +140,12 @@ export async function openConnection(db: SupabaseClient, env: ServerEnv, account
       .update({ refresh_token_sealed: sealToken(tokens.refreshToken, key), refresh_expires_at: new Date(Date.now() + REFRESH_TOKEN_DAYS * 86_400_000).toISOString(), renewal_reason: null })
       .eq('id', true);
     if (error) throw new Error(`The new Xero refresh token could not be kept: ${error.message}`);
-    return { tenantId: row.tenant_id, tenantName: row.tenant_name ?? row.tenant_id, accessToken: tokens.accessToken };
+    return {
+      tenantId: row.tenant_id,
+      tenantName: row.tenant_name ?? row.tenant_id,
+      accessToken: tokens.accessToken, // The embedded backend answers a date as a timestamp at UTC midnight: its day is the first ten characters.
+      startOn: (row.start_on ?? sydneyToday()).slice(0, 10),
+    };
   } catch (error) {
     if (!(error instanceof AccountingConnectionLapsed)) throw error;
     await db

@@ -1,6 +1,6 @@
 /**
  * One run of the sync to Xero: for each kind of document in turn (sales, school invoices, their payments and voids,
- * then refunds), claim a batch in the ledger, post it under the batch's idempotency keys, settle what Xero said.
+ * then refunds, then Stripe's payouts), claim a batch in the ledger, post it under the batch's idempotency keys, settle what Xero said.
  * A document Xero refuses is kept failed with its words and tried again next run; a lost answer, a busy Xero or a
  * run that dies leaves the batch claimed, and the next run posts the same batch under the same keys, so Xero
  * answers what it already made and nothing is posted twice. A run stops before Xero's 60 calls a minute.
@@ -10,15 +10,17 @@ import { z } from 'zod';
 import type { ServerEnv } from '../../src/config/env';
 import type { AccountingProvider, AccountingSession, Posted, PostedPayment } from './providers/accounting';
 import { ProviderError } from './providers/errors';
+import type { PaymentProvider } from './providers/payments';
 import { XeroRateLimited } from './providers/xero';
 import { openConnection } from './xero-connection';
-import { creditNoteDocument, invoiceDocument, invoicePayment, type LedgerDocument, ledgerDocumentSchema, refundPayment, type XeroSettings, xeroSettings } from './xero-books';
+import { creditNoteDocument, invoiceDocument, invoicePayment, type LedgerDocument, ledgerDocumentSchema, payoutDocumentSchema, refundPayment, type XeroSettings, xeroSettings } from './xero-books';
+import { paidPayouts, postPayouts } from './xero-payouts';
 
 /** Fifty documents a call, as Xero advises for batches; a run makes at most 55 calls, inside the 60 a minute. */
 export const BATCH_SIZE = 50;
 export const CALLS_PER_RUN = 55;
 const KINDS = ['sale', 'school', 'school_paid', 'school_void', 'credit'] as const;
-type Kind = (typeof KINDS)[number];
+type Kind = (typeof KINDS)[number] | 'payout';
 
 /** One document's outcome for xero_settle. A failed one may carry what Xero made of it, so a retry only pays it. */
 type Made = { xero_id: string; xero_number?: string | null; total?: number; gst?: number };
@@ -37,16 +39,27 @@ export interface SyncOptions {
   settings?: XeroSettings;
   batchSize?: number;
   callsPerRun?: number;
+  /** Where Stripe's payouts and their fees are read; without it no payout is posted. */
+  payments?: PaymentProvider;
   /** Tests: runs after each call to Xero, so a test can end the run there as a killed process would. */
   afterCall?: (kind: Kind, step: string) => void;
 }
 
 const claimAnswer = z.object({ batch: z.string().nullable(), documents: z.array(ledgerDocumentSchema).nullable() });
+const payoutClaimAnswer = z.object({ batch: z.string().nullable(), documents: z.array(payoutDocumentSchema).nullable() });
 
-async function claim(db: SupabaseClient, kind: Kind, limit: number) {
-  const { data, error } = await db.rpc('xero_claim', { p_kind: kind, p_limit: limit });
+async function claim(db: SupabaseClient, kind: Exclude<Kind, 'payout'>, limit: number, triedBefore: string) {
+  const { data, error } = await db.rpc('xero_claim', { p_kind: kind, p_limit: limit, p_tried_before: triedBefore });
   if (error) throw new Error(`The documents to post could not be claimed: ${error.message}`);
   const parsed = claimAnswer.parse(data);
+  return { batch: parsed.batch, documents: parsed.documents ?? [] };
+}
+
+/** The payouts not yet in the ledger join it as they are claimed. */
+async function claimPayouts(db: SupabaseClient, payouts: Awaited<ReturnType<typeof paidPayouts>>, limit: number, triedBefore: string) {
+  const { data, error } = await db.rpc('xero_claim', { p_kind: 'payout', p_limit: limit, p_payouts: payouts, p_tried_before: triedBefore });
+  if (error) throw new Error(`The payouts to post could not be claimed: ${error.message}`);
+  const parsed = payoutClaimAnswer.parse(data);
   return { batch: parsed.batch, documents: parsed.documents ?? [] };
 }
 
@@ -58,7 +71,14 @@ async function settle(db: SupabaseClient, batch: string, results: Result[]) {
 const byKey = <T extends { key: string }>(items: T[]) => new Map(items.map((i) => [i.key, i]));
 
 /** Posts one claimed batch and answers each document's result. Throws only what ends the run (a ProviderError for the whole call). */
-async function postBatch(session: AccountingSession, kind: Kind, batch: string, documents: LedgerDocument[], settings: XeroSettings, afterCall: (step: string) => void): Promise<Result[]> {
+async function postBatch(
+  session: AccountingSession,
+  kind: Exclude<Kind, 'payout'>,
+  batch: string,
+  documents: LedgerDocument[],
+  settings: XeroSettings,
+  afterCall: (step: string) => void,
+): Promise<Result[]> {
   const failed = (p: { key: string; error: string }): Result => ({ key: p.key, status: 'failed', error: p.error });
   const paid = async (posted: Posted[], toPayment: (d: LedgerDocument, id: string) => Parameters<AccountingSession['createPayments']>[0][number], step: string): Promise<Result[]> => {
     const docs = byKey(documents);
@@ -145,10 +165,12 @@ async function postBatch(session: AccountingSession, kind: Kind, batch: string, 
   return paid(posted, (d, id) => refundPayment(d, id, settings), 'refunds');
 }
 
-async function startRun(db: SupabaseClient, trigger: 'schedule' | 'staff'): Promise<number> {
-  const { data, error } = await db.from('xero_syncs').insert({ trigger }).select('id').single();
+/** The run's id, and when it started by the database's clock: what fails from then on waits for the next run. */
+async function startRun(db: SupabaseClient, trigger: 'schedule' | 'staff'): Promise<{ id: number; startedAt: string }> {
+  const { data, error } = await db.from('xero_syncs').insert({ trigger }).select('id, started_at').single();
   if (error) throw new Error(`The sync could not be started: ${error.message}`);
-  return (data as { id: number }).id;
+  const row = data as { id: number; started_at: string };
+  return { id: row.id, startedAt: row.started_at };
 }
 
 /** `stopped` is why the run ended early, alone: the back office shows it after the run's own counts. */
@@ -168,7 +190,7 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   const callsPerRun = options.callsPerRun ?? CALLS_PER_RUN;
   const connection = await openConnection(db, env, accounting);
   if (!connection) return { status: 'not-connected', posted: 0, failed: 0, calls: 0, message: 'The shop is not connected to Xero: press Connect to Xero first.' };
-  const run = await startRun(db, options.trigger);
+  const { id: run, startedAt } = await startRun(db, options.trigger);
   if ('lapsed' in connection) {
     const outcome: SyncOutcome = { status: 'needs-renewal', posted: 0, failed: 0, calls: 1, message: `${connection.lapsed}` };
     await finishRun(db, run, outcome, outcome.message);
@@ -177,44 +199,74 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   const session = accounting.session(connection.accessToken, connection.tenantId);
   let posted = 0;
   let failed = 0;
-  let stopped: string | null = null;
+  let stopped = null as string | null;
   // The token refresh is one call too.
   const calls = () => session.calls + 1;
-  kinds: for (const kind of KINDS) {
-    const tried = new Set<string>();
+  /** Claims and posts batches of one kind until none waits; false when the run must stop here. */
+  async function batches<D extends { key: string }>(
+    kind: Kind,
+    claimBatch: (limit: number) => Promise<{ batch: string | null; documents: D[] }>,
+    post: (batch: string, documents: D[]) => Promise<Result[]>,
+  ): Promise<boolean> {
     for (;;) {
       // A batch takes two calls (a void one a document): none is started that the minute's budget cannot finish.
       const room = callsPerRun - calls();
       if (room < 2) {
         stopped = `This sync made ${calls()} calls, near Xero's limit of 60 a minute: the rest is posted by the next sync.`;
-        break kinds;
+        return false;
       }
-      const limit = kind === 'school_void' ? Math.min(batchSize, room) : batchSize;
-      const { batch, documents } = await claim(db, kind, limit);
-      if (!batch || documents.length === 0) break;
+      const { batch, documents } = await claimBatch(kind === 'school_void' ? Math.min(batchSize, room) : batchSize);
+      if (!batch || documents.length === 0) return true;
       let results: Result[];
       try {
-        results = await postBatch(session, kind, batch, documents, settings, (step) => options.afterCall?.(kind, step));
+        results = await post(batch, documents);
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
-        // Xero did not answer for the whole batch: posted again, under the same keys, by the next run.
+        // Xero (or Stripe, for a payout's fees) did not answer for the whole batch: posted again, under the same keys, by the next run.
         await settle(
           db,
           batch,
           documents.map((d) => ({ key: d.key, status: 'retry', error: error.message })),
         );
-        stopped = error instanceof XeroRateLimited ? `${error.message} The rest waits for the next sync.` : `Xero did not take the last batch: ${error.message} It is tried again at the next sync.`;
-        break kinds;
+        stopped =
+          error instanceof XeroRateLimited
+            ? `${error.message} The rest waits for the next sync.`
+            : error.provider === 'stripe'
+              ? `Stripe did not give the fees of a payout: ${error.message} It is tried again at the next sync.`
+              : `Xero did not take the last batch: ${error.message} It is tried again at the next sync.`;
+        return false;
       }
       await settle(db, batch, results);
       posted += results.filter((r) => r.status === 'posted').length;
       failed += results.filter((r) => r.status === 'failed').length;
-      // A claim fills its batch with refused documents once nothing new waits, so a short batch, or one that brings
-      // back a document this run already tried, ends this kind: else one refused invoice is posted again and again
-      // until the minute's budget is spent, every run (Xero's 5,000 calls a day gone by the evening).
-      const again = documents.some((d) => tried.has(d.key));
-      for (const d of documents) tried.add(d.key);
-      if (again || documents.length < limit) break;
+    }
+  }
+
+  let going = true;
+  for (const kind of KINDS) {
+    going = await batches(
+      kind,
+      (limit) => claim(db, kind, limit, startedAt),
+      (batch, documents) => postBatch(session, kind, batch, documents, settings, (step) => options.afterCall?.(kind, step)),
+    );
+    if (!going) break;
+  }
+  const payments = options.payments;
+  if (going && payments) {
+    let payouts: Awaited<ReturnType<typeof paidPayouts>> | null = null;
+    try {
+      payouts = await paidPayouts(payments, connection.startOn);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      stopped = `Stripe did not list its payouts: ${error.message} They are posted at the next sync.`;
+    }
+    if (payouts?.length) {
+      const list = payouts;
+      await batches(
+        'payout',
+        (limit) => claimPayouts(db, list, limit, startedAt),
+        (batch, documents) => postPayouts(session, payments, batch, documents, settings, (step) => options.afterCall?.('payout', step)),
+      );
     }
   }
   // "Nothing new" only when nothing was refused or left waiting; never "Posted 0 documents".

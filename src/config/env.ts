@@ -75,6 +75,9 @@ export const ENV_VARS = {
   XERO_CLEARING_ACCOUNT: server(
     'Optional: the code of the Xero bank account that stands for the Stripe balance (sales paid in, refunds paid out). Unset: STRIPE, a bank account to add in Xero with that code.',
   ),
+  XERO_BANK_ACCOUNT: server("Optional: the code of the Xero bank account Stripe's payouts arrive in. Unset: 090 (Business Bank Account, Xero's Australian default)."),
+  XERO_FEES_ACCOUNT: server("Optional: the Xero account code of Stripe's fees. Unset: 404 (Bank Fees)."),
+  XERO_FEES_TAX_TYPE: server("Optional: the Xero tax type of Stripe's fees, which carry GST in Australia. Unset: INPUT (GST on Expenses)."),
   XERO_TAX_TYPE: server('Optional: the Xero tax type of sales in Australia. Unset: OUTPUT (GST on Income).'),
   XERO_EXPORT_TAX_TYPE: server('Optional: the Xero tax type of sales abroad. Unset: EXEMPTEXPORT (GST Free Exports).'),
   XERO_CONTACT: server('Optional: the Xero contact every card order is invoiced to (schools and parishes are each their own). Unset: Online shop customers.'),

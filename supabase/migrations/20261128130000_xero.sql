@@ -36,10 +36,13 @@ create table public.xero_connection (
 --   school_paid  its payment into the clearing account
 --   school_void  voided (or written off) before it was paid
 --   credit       a refund, part (order_refunds) or whole → credit note refunded from the clearing account
+--   payout       a Stripe payout → transfer from the clearing account to the bank, and Stripe's fees as spend money
+--                (no order: the payout as Stripe listed it, { id, amount, arrival_on }, keyed by its id)
 create table public.xero_postings (
-  key text primary key check (key ~ '^(sale|school|school_paid|school_void|credit):[0-9a-f-]{36}(:full)?$'),
-  kind text not null check (kind in ('sale', 'school', 'school_paid', 'school_void', 'credit')),
-  order_id uuid not null references public.orders (id),
+  key text primary key check (key ~ '^((sale|school|school_paid|school_void|credit):[0-9a-f-]{36}(:full)?|payout:po_[A-Za-z0-9_]{1,100})$'),
+  kind text not null check (kind in ('sale', 'school', 'school_paid', 'school_void', 'credit', 'payout')),
+  order_id uuid references public.orders (id),
+  payout jsonb,
   invoice_id uuid references public.invoices (id),
   refund_id uuid references public.order_refunds (id),
   -- When the document happened (paid, sent, refunded): posted oldest first.
@@ -59,7 +62,8 @@ create table public.xero_postings (
   posted_at timestamptz,
   constraint xero_postings_claim_whole check ((status = 'claimed') = (batch is not null) and (batch is null) = (claimed_until is null)),
   constraint xero_postings_posted_whole check ((status = 'posted') = (posted_at is not null) and (status <> 'posted' or xero_id is not null)),
-  constraint xero_postings_failed_says_why check (status <> 'failed' or error is not null)
+  constraint xero_postings_failed_says_why check (status <> 'failed' or error is not null),
+  constraint xero_postings_payout_whole check ((kind = 'payout') = (order_id is null) and (kind = 'payout') = (payout is not null))
 );
 create index xero_postings_batch_idx on public.xero_postings (batch) where batch is not null;
 create index xero_postings_waiting_idx on public.xero_postings (kind, status, last_tried_at) where status <> 'posted';
@@ -173,7 +177,11 @@ $$;
 -- Claims a batch of one kind to post: a batch whose run died (its lease lapsed) first, under the same id, so it is
 -- posted again under the same idempotency keys; else a new batch of what waits, then of what failed before (oldest
 -- try first). Answers { batch, documents: [...] }, batch null when nothing of the kind waits. One claim at a time.
-create or replace function public.xero_claim(p_kind text, p_limit integer, p_lease_seconds integer default 300)
+-- Payouts are not in the database: the sync gives the ones Stripe paid since the first day (p_payouts, an array of
+-- { id, amount, arrival_on }), and those not yet in the ledger wait. p_tried_before: a run gives its start, so what
+-- failed in this run waits for the next instead of being sent again at once.
+create or replace function public.xero_claim(p_kind text, p_limit integer, p_lease_seconds integer default 300, p_payouts jsonb default null,
+  p_tried_before timestamptz default null)
 returns jsonb
 language plpgsql
 security definer
@@ -184,9 +192,25 @@ declare
   v_batch uuid;
   v_limit integer;
   v_lease interval;
+  v_payout jsonb;
 begin
-  if p_kind is null or p_kind not in ('sale', 'school', 'school_paid', 'school_void', 'credit') then
-    raise exception 'xero_claim: the kind must be sale, school, school_paid, school_void or credit' using errcode = '22023';
+  if p_kind is null or p_kind not in ('sale', 'school', 'school_paid', 'school_void', 'credit', 'payout') then
+    raise exception 'xero_claim: the kind must be sale, school, school_paid, school_void, credit or payout' using errcode = '22023';
+  end if;
+  if (p_kind = 'payout') <> (p_payouts is not null) then
+    raise exception 'xero_claim: the payouts Stripe paid are given with a payout claim, and only then' using errcode = '22023';
+  end if;
+  if p_kind = 'payout' then
+    if jsonb_typeof(p_payouts) <> 'array' then
+      raise exception 'xero_claim: the payouts are an array of { id, amount, arrival_on }' using errcode = '22023';
+    end if;
+    for v_payout in select * from jsonb_array_elements(p_payouts) loop
+      if jsonb_typeof(v_payout) <> 'object' or coalesce(v_payout ->> 'id', '') !~ '^po_[A-Za-z0-9_]{1,100}$'
+        or coalesce(v_payout ->> 'amount', '') !~ '^[0-9]{1,8}(\.[0-9]{1,2})?$' or (v_payout ->> 'amount')::numeric <= 0
+        or coalesce(v_payout ->> 'arrival_on', '') !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' then
+        raise exception 'xero_claim: a payout is { id: po_…, amount: dollars above zero, arrival_on: yyyy-mm-dd }, not %', left(v_payout::text, 200) using errcode = '22023';
+      end if;
+    end loop;
   end if;
   if p_limit is null or p_limit not between 1 and 100 or p_lease_seconds is null or p_lease_seconds not between 10 and 3600 then
     raise exception 'xero_claim: a batch is 1 to 100 documents, leased for 10 to 3600 seconds' using errcode = '22023';
@@ -205,22 +229,35 @@ begin
     update public.xero_postings set claimed_until = now() + v_lease, attempts = attempts + 1, last_tried_at = now() where batch = v_batch;
   else
     v_batch := gen_random_uuid();
-    insert into public.xero_postings (key, kind, order_id, invoice_id, refund_id, occurred_at, status, batch, claimed_until)
-      select w.key, w.kind, w.order_id, w.invoice_id, w.refund_id, w.occurred_at, 'claimed', v_batch, now() + v_lease
-      from public.xero_waiting(v_start) w where w.kind = p_kind
-      order by w.occurred_at, w.key limit v_limit
-      on conflict (key) do nothing;
+    if p_kind = 'payout' then
+      insert into public.xero_postings (key, kind, payout, occurred_at, status, batch, claimed_until)
+        select 'payout:' || (e ->> 'id'), 'payout', jsonb_build_object('id', e ->> 'id', 'amount', (e ->> 'amount')::numeric, 'arrival_on', e ->> 'arrival_on'),
+          ((e ->> 'arrival_on')::date)::timestamp at time zone 'Australia/Sydney', 'claimed', v_batch, now() + v_lease
+        from jsonb_array_elements(p_payouts) e
+        where not exists (select 1 from public.xero_postings x where x.key = 'payout:' || (e ->> 'id'))
+        order by e ->> 'arrival_on', e ->> 'id' limit v_limit
+        on conflict (key) do nothing;
+    else
+      insert into public.xero_postings (key, kind, order_id, invoice_id, refund_id, occurred_at, status, batch, claimed_until)
+        select w.key, w.kind, w.order_id, w.invoice_id, w.refund_id, w.occurred_at, 'claimed', v_batch, now() + v_lease
+        from public.xero_waiting(v_start) w where w.kind = p_kind
+        order by w.occurred_at, w.key limit v_limit
+        on conflict (key) do nothing;
+    end if;
     v_limit := v_limit - (select count(*) from public.xero_postings where batch = v_batch);
     if v_limit > 0 then
       update public.xero_postings p set status = 'claimed', batch = v_batch, claimed_until = now() + v_lease, attempts = p.attempts + 1, last_tried_at = now()
-        where p.key in (select f.key from public.xero_postings f where f.kind = p_kind and f.status = 'failed' order by f.last_tried_at, f.key limit v_limit);
+        where p.key in (select f.key from public.xero_postings f where f.kind = p_kind and f.status = 'failed'
+          and (p_tried_before is null or f.last_tried_at < p_tried_before) order by f.last_tried_at, f.key limit v_limit);
     end if;
     if not exists (select 1 from public.xero_postings where batch = v_batch) then
       return jsonb_build_object('batch', null, 'documents', '[]'::jsonb);
     end if;
   end if;
   return jsonb_build_object('batch', v_batch, 'documents',
-    (select jsonb_agg(public.xero_document(p.key, p.kind, p.order_id, p.invoice_id, p.refund_id) order by p.occurred_at, p.key)
+    (select jsonb_agg(case when p.kind = 'payout' then jsonb_build_object('key', p.key, 'kind', p.kind, 'payout', p.payout,
+        'made', case when p.xero_id is not null then jsonb_build_object('xero_id', p.xero_id) end)
+      else public.xero_document(p.key, p.kind, p.order_id, p.invoice_id, p.refund_id) end order by p.occurred_at, p.key)
      from public.xero_postings p where p.batch = v_batch));
 end;
 $$;
@@ -294,13 +331,13 @@ begin
     'waiting', case when v_start is null then 0 else
       (select count(*) from public.xero_waiting(v_start)) + (select count(*) from public.xero_postings where status = 'claimed') end,
     'failures', (select coalesce(jsonb_agg(jsonb_build_object('key', f.key, 'kind', f.kind, 'number', o.number, 'order_id', f.order_id,
-        'error', f.error, 'attempts', f.attempts, 'last_tried_at', f.last_tried_at) order by f.last_tried_at desc), '[]'::jsonb)
-      from (select * from public.xero_postings where status = 'failed' order by last_tried_at desc limit 50) f join public.orders o on o.id = f.order_id)
+        'payout_id', f.payout ->> 'id', 'error', f.error, 'attempts', f.attempts, 'last_tried_at', f.last_tried_at) order by f.last_tried_at desc), '[]'::jsonb)
+      from (select * from public.xero_postings where status = 'failed' order by last_tried_at desc limit 50) f left join public.orders o on o.id = f.order_id)
   );
 end;
 $$;
 
-revoke all on function public.xero_waiting(date), public.xero_document(text, text, uuid, uuid, uuid), public.xero_claim(text, integer, integer),
+revoke all on function public.xero_waiting(date), public.xero_document(text, text, uuid, uuid, uuid), public.xero_claim(text, integer, integer, jsonb, timestamptz),
   public.xero_settle(uuid, jsonb), public.admin_xero_status() from public, anon, authenticated, service_role;
-grant execute on function public.xero_claim(text, integer, integer), public.xero_settle(uuid, jsonb) to service_role;
+grant execute on function public.xero_claim(text, integer, integer, jsonb, timestamptz), public.xero_settle(uuid, jsonb) to service_role;
 grant execute on function public.admin_xero_status() to authenticated;

@@ -151,4 +151,35 @@ describe.each(DATABASES)('the Xero ledger on the $label', ({ open }) => {
     expect(all).toHaveLength(6);
     expect(new Set(all).size).toBe(6);
   });
+
+  it('Stripe payouts join the ledger as they are claimed, once each by their id; a transfer made is kept when its fees are refused', async () => {
+    const payouts = (list: unknown) => service<Claim>(`public.xero_claim('payout', 50, 300, $1)`, [JSON.stringify(list)]);
+    await expect(claim('payout')).rejects.toMatchObject({ code: '22023' });
+    await expect(service(`public.xero_claim('sale', 50, 300, '[]'::jsonb)`)).rejects.toMatchObject({ code: '22023' });
+    await expect(payouts([{ id: 'ch_1', amount: 10, arrival_on: '2026-11-28' }])).rejects.toMatchObject({ code: '22023' });
+    await expect(payouts([{ id: 'po_1', amount: -1, arrival_on: '2026-11-28' }])).rejects.toMatchObject({ code: '22023' });
+    await expect(payouts({ id: 'po_1' })).rejects.toMatchObject({ code: '22023' });
+
+    const paid = [
+      { id: 'po_B2', amount: 40, arrival_on: '2026-11-29' },
+      { id: 'po_A1', amount: 92.6, arrival_on: '2026-11-28' },
+    ];
+    const first = await payouts(paid);
+    expect(keys(first)).toEqual(['payout:po_A1', 'payout:po_B2']);
+    expect(first.documents?.[0]).toMatchObject({ kind: 'payout', payout: { id: 'po_A1', arrival_on: '2026-11-28' }, made: null });
+    expect(Number((first.documents![0]!.payout as { amount: number }).amount)).toBe(92.6);
+    expect(await payouts(paid)).toEqual({ batch: null, documents: [] });
+    await settle(first.batch!, [
+      { key: 'payout:po_A1', status: 'posted', xero_id: 'bt-1', payment_id: 'spend-1' },
+      { key: 'payout:po_B2', status: 'failed', xero_id: 'bt-2', error: "Transferred, but Stripe's fees were refused: Account code '404' is not valid." },
+    ]);
+    // A run claims again only what failed before it started: what failed in it waits for the next run.
+    expect(await service(`public.xero_claim('payout', 50, 300, $1, now() - interval '1 hour')`, [JSON.stringify(paid)])).toEqual({ batch: null, documents: [] });
+    const retry = await payouts(paid);
+    expect(retry.documents).toEqual([expect.objectContaining({ key: 'payout:po_B2', made: { xero_id: 'bt-2' } })]);
+    await settle(retry.batch!, [{ key: 'payout:po_B2', status: 'failed', xero_id: 'bt-2', error: "Account code '404' is not valid." }]);
+    // The back office lists a payout's failure by its payout id: it has no order.
+    const seen = (await status('authenticated', STAFF)).rows[0]!.result as { failures: unknown[] };
+    expect(seen.failures).toContainEqual(expect.objectContaining({ key: 'payout:po_B2', kind: 'payout', payout_id: 'po_B2', number: null, order_id: null }));
+  });
 });

@@ -5,9 +5,6 @@
  * posts nothing; the scheduled function runs by its POST; a sync that dies half-way is finished by the next with
  * nothing posted twice; and the page is refused in a deploy.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalXero, localXeroBooks } from '../../functions/_lib/providers/local-xero';
@@ -17,32 +14,24 @@ import { readServerEnv } from '../../src/config/env';
 import { fromCents, toCents } from '../../src/lib/money';
 import { shopDay } from '../../src/lib/format';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
+import { useXeroTestFile } from '../helpers/xero-test-env';
 
 const STAFF = 'books@example.com';
 const ACTOR = STAFF;
 let t: BackOfficeShop;
 let staff: SupabaseClient;
 let file: string;
-const saved = { file: process.env.LOCAL_XERO_FILE, schedules: process.env.LOCAL_SCHEDULES };
+let restoreEnv: () => void;
 
 beforeAll(async () => {
-  file = join(mkdtempSync(join(tmpdir(), 'xero-')), 'xero.jsonl');
-  process.env.LOCAL_XERO_FILE = file;
-  // Each sync here is started by the test: the quarter-hour schedule would post between its steps.
-  process.env.LOCAL_SCHEDULES = 'off';
+  ({ file, restore: restoreEnv } = useXeroTestFile('xero'));
   t = await startBackOfficeShop('xero', { staff: STAFF, shopper: 'buyer@example.com' });
   ({ staff } = t);
   // A shop starting on a busy shared machine.
 }, 180_000);
 afterAll(async () => {
   await t?.close();
-  for (const [name, value] of [
-    ['LOCAL_XERO_FILE', saved.file],
-    ['LOCAL_SCHEDULES', saved.schedules],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnv?.();
 });
 
 const sql = (text: string) => t.shop.backend!.db.exec(text);

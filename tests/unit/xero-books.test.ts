@@ -96,12 +96,18 @@ describe('what the shop posts to Xero', () => {
     const accounts = [
       { code: '200', name: 'Sales', type: 'REVENUE', status: 'ACTIVE' },
       { code: 'STRIPE', name: 'Stripe', type: 'EXPENSE', status: 'ACTIVE' },
+      { code: '090', name: 'Business Bank Account', type: 'BANK', status: 'ACTIVE' },
     ];
-    expect(settingsProblems(XERO_DEFAULTS, accounts, ['OUTPUT'])).toEqual([
+    expect(settingsProblems(XERO_DEFAULTS, accounts, ['OUTPUT', 'INPUT'])).toEqual([
+      'no active account with the code 404 (XERO_FEES_ACCOUNT)',
       'no bank account with the code STRIPE for the Stripe balance (XERO_CLEARING_ACCOUNT)',
       'no tax type EXEMPTEXPORT (XERO_EXPORT_TAX_TYPE)',
     ]);
-    expect(settingsProblems(XERO_DEFAULTS, [...accounts.slice(0, 1), { code: 'STRIPE', name: 'Stripe', type: 'BANK', status: 'ACTIVE' }], ['OUTPUT', 'EXEMPTEXPORT'])).toEqual([]);
+    const whole = [accounts[0]!, accounts[2]!, { code: 'STRIPE', name: 'Stripe', type: 'BANK', status: 'ACTIVE' }, { code: '404', name: 'Bank Fees', type: 'EXPENSE', status: 'ACTIVE' }];
+    expect(settingsProblems(XERO_DEFAULTS, whole, ['OUTPUT', 'EXEMPTEXPORT', 'INPUT'])).toEqual([]);
+    expect(settingsProblems(XERO_DEFAULTS, whole.slice(0, 1).concat(whole.slice(2)), ['OUTPUT', 'EXEMPTEXPORT', 'INPUT'])).toEqual([
+      "no bank account with the code 090 for Stripe's payouts (XERO_BANK_ACCOUNT)",
+    ]);
 
     const connection = { tenant_name: 'Publisher', connected_at: null, connected_by: null, start_on: '2026-11-01', refresh_expires_at: '2027-01-20T00:00:00Z', renewal_reason: null };
     const now = Date.parse('2026-11-28T00:00:00Z');

@@ -53,6 +53,27 @@ export interface AccountingPayment {
   reference: string;
 }
 
+/** Money moved between two of the organisation's bank accounts: a payout, from the clearing account to the bank. */
+export interface AccountingTransfer {
+  key: string;
+  fromAccountCode: string;
+  toAccountCode: string;
+  date: string;
+  amount: number;
+  reference: string;
+}
+
+/** Spend money out of a bank account (Xero's SPEND bank transaction): Stripe's fees out of the clearing account. */
+export interface AccountingSpend {
+  key: string;
+  bankAccountCode: string;
+  contact: string;
+  date: string;
+  reference: string;
+  /** Tax inclusive, as Stripe states its fees. */
+  lines: Array<{ description: string; amount: number; accountCode: string; taxType: string }>;
+}
+
 /** One document's answer: Xero's id, number and figures, or the words it refused it with. */
 export type Posted = { key: string; ok: true; id: string; number: string | null; total: number; totalTax: number } | { key: string; ok: false; error: string };
 export type PostedPayment = { key: string; ok: true; id: string } | { key: string; ok: false; error: string };
@@ -70,6 +91,8 @@ export interface AccountingSession {
   createCreditNotes(documents: AccountingDocument[], idempotencyKey: string): Promise<Posted[]>;
   createPayments(payments: AccountingPayment[], idempotencyKey: string): Promise<PostedPayment[]>;
   voidInvoice(invoiceId: string, idempotencyKey: string): Promise<void>;
+  createTransfers(transfers: AccountingTransfer[], idempotencyKey: string): Promise<PostedPayment[]>;
+  createSpendMoney(spends: AccountingSpend[], idempotencyKey: string): Promise<PostedPayment[]>;
   /** The organisation's chart of accounts (bank accounts included) and its tax types, for the doctor. */
   accounts(): Promise<AccountingAccount[]>;
   taxTypes(): Promise<string[]>;

@@ -9,6 +9,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { toCents } from '../../../src/lib/money';
 import { cancelUnpaid, findOrderBySession, type Order } from '../orders';
 import { WebhookSignatureError } from './errors';
+import { localPaidPayouts, localPayoutTransactions } from './local-payouts';
 import { PAGE_OPEN_SECONDS, PAGE_WITH_CODE_OPEN_SECONDS, type PaymentProvider, type PaymentRefund, type PaymentSession } from './payments';
 
 /** The part refunds this stand-in made while it runs, by the shop's id: as Stripe keeps them on the payment. */
@@ -71,6 +72,8 @@ export function createLocalTestPayments(db: () => SupabaseClient): PaymentProvid
     async findPartRefund(_sessionId, partRefundId) {
       return partRefundsMade.get(partRefundId) ?? null;
     },
+    paidPayouts: (since) => localPaidPayouts(db(), since),
+    payoutTransactions: (id) => localPayoutTransactions(db(), id),
     async parseWebhook() {
       throw new WebhookSignatureError('Local test payments send no webhooks.');
     },

@@ -70,7 +70,30 @@ export interface PaymentProvider {
   refundSession(sessionId: string, input: RefundInput): Promise<PaymentRefund>;
   /** The refund made for the shop's part refund `partRefundId` on this session, if the provider made one. */
   findPartRefund(sessionId: string, partRefundId: string): Promise<PaymentRefund | null>;
+  /** The payouts paid into the publisher's bank account since `since`, oldest first. */
+  paidPayouts(since: Date): Promise<Payout[]>;
+  /** What a payout paid out: its balance transactions (charges, refunds, the payout itself), each with its fee. */
+  payoutTransactions(payoutId: string): Promise<PayoutTransaction[]>;
 }
+
+/** A payout to the bank: Stripe's balance, less its fees and the refunds, since the last one. */
+export interface Payout {
+  id: string;
+  amountCents: number;
+  /** yyyy-mm-dd (Sydney) the money reaches the bank. */
+  arrivalOn: string;
+}
+
+export interface PayoutTransaction {
+  id: string;
+  type: string;
+  amountCents: number;
+  /** Stripe's fee on it, GST included (Stripe charges GST on its fees in Australia). */
+  feeCents: number;
+}
+
+/** The fees Stripe kept out of a payout: the sum of its transactions' fees. */
+export const payoutFeesCents = (transactions: PayoutTransaction[]) => transactions.reduce((sum, t) => sum + t.feeCents, 0);
 
 export interface RefundInput {
   orderId: string;

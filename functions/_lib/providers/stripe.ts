@@ -1,6 +1,6 @@
 /**
  * Stripe Checkout through the official `stripe` package: create and read Checkout Sessions, refund a session's
- * payment, and verify webhooks.
+ * payment, list the payouts and their balance transactions (for the books in Xero), and verify webhooks.
  * Only the Stripe adapters import the SDK (through stripe-client.ts); everything else sees PaymentSession and PaymentEvent.
  */
 import type Stripe from 'stripe';
@@ -9,7 +9,8 @@ import { ProviderError } from './errors';
 import { PAGE_WITH_CODE_OPEN_SECONDS } from './payments';
 import { askStripe, createStripeClient, invalid, NAME, type StripeOptions, verifiedStripeEvent } from './stripe-client';
 import { STRIPE_INVOICE_WEBHOOK_EVENTS } from './stripe-invoicing';
-import type { CheckoutSessionInput, CreatedSession, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession, RefundInput } from './payments';
+import { shopDay } from '../../../src/lib/format';
+import type { CheckoutSessionInput, CreatedSession, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession, Payout, PayoutTransaction, RefundInput } from './payments';
 
 const checkoutInputSchema = z.object({
   orderId: z.string().min(1).max(200),
@@ -92,6 +93,26 @@ const refundSchema = z.object({ id: z.string().min(1), status: z.enum(['pending'
 const refundListSchema = z.object({
   data: z.array(refundSchema.extend({ metadata: z.record(z.string(), z.string()).nullable().optional() })),
 });
+
+/** GET /v1/payouts and /v1/balance_transactions answer pages of up to 100, `has_more` when there are more. */
+const payoutListSchema = z.object({
+  has_more: z.boolean(),
+  data: z.array(z.object({ id: z.string().min(1), amount: z.number().int(), arrival_date: z.number().int(), status: z.string() })),
+});
+const balanceListSchema = z.object({
+  has_more: z.boolean(),
+  data: z.array(z.object({ id: z.string().min(1), type: z.string(), amount: z.number().int(), fee: z.number().int() })),
+});
+
+/** Every page of a Stripe list, following `starting_after` while Stripe says there is more. */
+async function allPages<T extends { id: string }>(page: (startingAfter: string | undefined) => Promise<{ has_more: boolean; data: T[] }>): Promise<T[]> {
+  const all: T[] = [];
+  for (;;) {
+    const { has_more: more, data } = await page(all.at(-1)?.id);
+    all.push(...data);
+    if (!more || data.length === 0) return all;
+  }
+}
 
 export function createStripePayments(options: StripeOptions): PaymentProvider {
   // Made once per module load, not per request: connections and settings are reused across invocations.
@@ -205,6 +226,29 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
       const { data } = await askStripe('list the payment’s refunds', refundListSchema, 'a list of refunds', () => stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 }));
       const made = data.find((refund) => refund.metadata?.part_refund_id === partRefundId);
       return made ? { id: made.id, status: made.status } : null;
+    },
+
+    async paidPayouts(since: Date): Promise<Payout[]> {
+      // GET /v1/payouts?status=paid&created[gte]=…: newest first, as Stripe lists; answered oldest first.
+      const payouts = await allPages((startingAfter) =>
+        askStripe('list the payouts', payoutListSchema, 'a list of payouts', () =>
+          stripe.payouts.list({ status: 'paid', created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100, ...(startingAfter && { starting_after: startingAfter }) }),
+        ),
+      );
+      return payouts
+        .filter((p) => p.status === 'paid' && p.amount > 0)
+        .map((p) => ({ id: p.id, amountCents: p.amount, arrivalOn: shopDay(new Date(p.arrival_date * 1000)) }))
+        .reverse();
+    },
+
+    async payoutTransactions(payoutId: string): Promise<PayoutTransaction[]> {
+      // GET /v1/balance_transactions?payout=po_…: what the payout paid out, each charge with Stripe's fee on it.
+      const transactions = await allPages((startingAfter) =>
+        askStripe('list the payout’s balance transactions', balanceListSchema, 'a list of balance transactions', () =>
+          stripe.balanceTransactions.list({ payout: payoutId, limit: 100, ...(startingAfter && { starting_after: startingAfter }) }),
+        ),
+      );
+      return transactions.map((t) => ({ id: t.id, type: t.type, amountCents: t.amount, feeCents: t.fee }));
     },
 
     async parseWebhook(rawBody: string, signature: string | null): Promise<PaymentEvent> {

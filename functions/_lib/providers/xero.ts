@@ -1,7 +1,7 @@
 /**
- * Xero: the shop's sales, school invoices and refunds posted to the publisher's organisation through Xero's
+ * Xero: the shop’s sales, school invoices, refunds and Stripe payouts posted to the publisher's organisation through Xero's
  * accounting API, with plain `fetch` (xero-node would add its generated client, axios and openid-client to a
- * function bundle for the seven calls made here, and hides the response headers that carry the rate limits).
+ * function bundle for the nine calls made here, and hides the response headers that carry the rate limits).
  *
  * OAuth 2.0 code flow (https://developer.xero.com/documentation/guides/oauth2/auth-flow/):
  *   GET  https://login.xero.com/identity/connect/authorize?response_type=code&client_id&redirect_uri&scope&state
@@ -15,6 +15,8 @@
  *   PUT  /CreditNotes?summarizeErrors=false  { CreditNotes: [...] }
  *   PUT  /Payments?summarizeErrors=false     { Payments: [{ Invoice | CreditNote, Account: { Code }, Date, Amount, Reference }] }
  *   POST /Invoices/{InvoiceID}               { Invoices: [{ InvoiceID, Status: 'VOIDED' }] }
+ *   PUT  /BankTransfers?summarizeErrors=false    { BankTransfers: [{ FromBankAccount: { Code }, ToBankAccount: { Code }, Amount, Date, Reference }] }
+ *   PUT  /BankTransactions?summarizeErrors=false { BankTransactions: [{ Type: 'SPEND', Contact, BankAccount: { Code }, LineItems, … }] }
  *   GET  /Accounts, GET /TaxRates            (the doctor's check of the settings)
  * Errors: 400 { Type: 'ValidationException', Elements: [{ ValidationErrors: [{ Message }] }] } (or Message alone),
  * 401 { Title, Detail: 'TokenExpired…' }, 429 with Retry-After and X-Rate-Limit-Problem (minute, day), 5xx.
@@ -25,6 +27,8 @@ import {
   type AccountingPayment,
   type AccountingProvider,
   type AccountingSession,
+  type AccountingSpend,
+  type AccountingTransfer,
   type AccountingTokens,
   AccountingConnectionLapsed,
   type Posted,
@@ -98,6 +102,8 @@ const creditNotesAnswer = z.object({
   CreditNotes: z.array(z.object({ CreditNoteID: z.string().optional(), CreditNoteNumber: z.string().nullish(), Total: z.number().optional(), TotalTax: z.number().optional(), ...itemStatus })),
 });
 const paymentsAnswer = z.object({ Payments: z.array(z.object({ PaymentID: z.string().optional(), ...itemStatus })) });
+const transfersAnswer = z.object({ BankTransfers: z.array(z.object({ BankTransferID: z.string().optional(), ...itemStatus })) });
+const bankTransactionsAnswer = z.object({ BankTransactions: z.array(z.object({ BankTransactionID: z.string().optional(), ...itemStatus })) });
 const accountsAnswer = z.object({ Accounts: z.array(z.object({ Code: z.string().nullish(), Name: z.string(), Type: z.string(), Status: z.string().optional() })) });
 const taxRatesAnswer = z.object({ TaxRates: z.array(z.object({ TaxType: z.string() })) });
 
@@ -137,6 +143,33 @@ function paymentBody(p: AccountingPayment) {
     Amount: p.amount,
     Reference: p.reference,
   };
+}
+
+function transferBody(t: AccountingTransfer) {
+  return { FromBankAccount: { Code: t.fromAccountCode }, ToBankAccount: { Code: t.toAccountCode }, Amount: t.amount, Date: t.date, Reference: t.reference };
+}
+
+function spendBody(s: AccountingSpend) {
+  return {
+    Type: 'SPEND',
+    Contact: { Name: s.contact },
+    BankAccount: { Code: s.bankAccountCode },
+    Date: s.date,
+    Reference: s.reference,
+    Status: 'AUTHORISED',
+    LineAmountTypes: 'Inclusive',
+    LineItems: s.lines.map((l) => ({ Description: l.description, Quantity: 1, UnitAmount: l.amount, AccountCode: l.accountCode, TaxType: l.taxType })),
+  };
+}
+
+/** Each element's answer to a PUT of many (summarizeErrors=false), in the order sent: its id, or Xero's words. */
+function eachAnswer<T extends { key: string }>(items: T[], answers: Array<{ id?: string | undefined } & Parameters<typeof itemError>[0]> | undefined, what: string): PostedPayment[] {
+  if (!answers || answers.length !== items.length) throw new ProviderError(NAME, 502, `Xero answered the ${what} without one result each.`, { code: 'invalid-response' });
+  return items.map((item, i): PostedPayment => {
+    const answer = answers[i]!;
+    const refused = itemError(answer);
+    return refused || !answer.id ? { key: item.key, ok: false, error: refused ?? 'Xero gave it no id.' } : { key: item.key, ok: true, id: answer.id };
+  });
 }
 
 export function createXero(options: XeroOptions): AccountingProvider {
@@ -233,6 +266,18 @@ export function createXero(options: XeroOptions): AccountingProvider {
         async voidInvoice(invoiceId, key) {
           const response = await call('POST', `/Invoices/${encodeURIComponent(invoiceId)}`, { Invoices: [{ InvoiceID: invoiceId, Status: 'VOIDED' }] }, key);
           if (!response.ok) throw failure(`the voiding of invoice ${invoiceId}`, response);
+        },
+        async createTransfers(transfers, key) {
+          const response = await call('PUT', '/BankTransfers?summarizeErrors=false', { BankTransfers: transfers.map(transferBody) }, key);
+          if (!response.ok) throw failure('the bank transfers', response);
+          const answers = transfersAnswer.safeParse(response.body).data?.BankTransfers.map((t) => ({ ...t, id: t.BankTransferID }));
+          return eachAnswer(transfers, answers, 'bank transfers');
+        },
+        async createSpendMoney(spends, key) {
+          const response = await call('PUT', '/BankTransactions?summarizeErrors=false', { BankTransactions: spends.map(spendBody) }, key);
+          if (!response.ok) throw failure('the spend money', response);
+          const answers = bankTransactionsAnswer.safeParse(response.body).data?.BankTransactions.map((t) => ({ ...t, id: t.BankTransactionID }));
+          return eachAnswer(spends, answers, 'spend money');
         },
         async accounts() {
           const response = await call('GET', '/Accounts');

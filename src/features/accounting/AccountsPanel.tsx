@@ -115,9 +115,15 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
               <ul className="mt-2 space-y-2">
                 {status.failures.map((f) => (
                   <li key={f.key} className="break-words">
-                    <a className="font-semibold underline" href={`#order/${f.order_id}`}>
-                      {KIND_LABELS[f.kind] ?? f.kind} {orderNumber(f.number)}
-                    </a>
+                    {f.order_id && f.number !== null ? (
+                      <a className="font-semibold underline" href={`#order/${f.order_id}`}>
+                        {KIND_LABELS[f.kind] ?? f.kind} {orderNumber(f.number)}
+                      </a>
+                    ) : (
+                      <span className="font-semibold">
+                        {KIND_LABELS[f.kind] ?? f.kind} {f.payout_id}
+                      </span>
+                    )}
                     : {f.error}{' '}
                     <span className="text-sm text-slate-700">
                       (tried {f.attempts === 1 ? 'once' : `${f.attempts} times`}, last {formatDateTime(f.last_tried_at)})

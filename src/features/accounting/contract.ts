@@ -18,5 +18,6 @@ export interface XeroStatus {
   last_sync: { started_at: string; finished_at: string | null; trigger: string; posted: number; failed: number; calls: number; stopped: string | null } | null;
   posted: number;
   waiting: number;
-  failures: Array<{ key: string; kind: string; number: number; order_id: string; error: string; attempts: number; last_tried_at: string }>;
+  /** An order's document, or a Stripe payout's (no order: its payout id instead). */
+  failures: Array<{ key: string; kind: string; number: number | null; order_id: string | null; payout_id: string | null; error: string; attempts: number; last_tried_at: string }>;
 }

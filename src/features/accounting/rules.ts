@@ -21,4 +21,5 @@ export const KIND_LABELS: Record<string, string> = {
   school_paid: 'Payment of the school invoice of order',
   school_void: 'Voiding of the school invoice of order',
   credit: 'Credit note of order',
+  payout: 'Transfer and fees of Stripe payout',
 };

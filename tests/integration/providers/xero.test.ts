@@ -195,3 +195,77 @@ describe('Xero accounting calls', () => {
     expect(await session.taxTypes()).toEqual(['OUTPUT', 'EXEMPTEXPORT']);
   });
 });
+
+describe('Xero: a Stripe payout, as a bank transfer and the fees as spend money', () => {
+  const TRANSFER = { key: 'payout:po_1', fromAccountCode: 'STRIPE', toAccountCode: '090', date: '2026-11-29', amount: 101.37, reference: 'Stripe payout po_1' };
+  const FEES = {
+    key: 'payout:po_1',
+    bankAccountCode: 'STRIPE',
+    contact: 'Stripe',
+    date: '2026-11-29',
+    reference: 'Stripe fees · payout po_1',
+    lines: [{ description: 'Stripe fees for payout po_1', amount: 2.63, accountCode: '404', taxType: 'INPUT' }],
+  };
+
+  it('PUTs the transfer from the clearing account to the bank and the fees spent from the clearing account, each under its Idempotency-Key', async () => {
+    const url = await fakeXero((seen, res) => {
+      if (seen.path.startsWith('/api.xro/2.0/BankTransfers')) {
+        return sendJson(res, 200, { BankTransfers: [{ BankTransferID: 'bt-1', Amount: 101.37 }, { ValidationErrors: [{ Message: 'The from and to bank accounts must be different.' }] }] });
+      }
+      sendJson(res, 200, { BankTransactions: [{ BankTransactionID: 'spend-1', Type: 'SPEND', StatusAttributeString: 'OK' }] });
+    });
+    const session = xero(url).session(ACCESS, TENANT);
+    expect(await session.createTransfers([TRANSFER, { ...TRANSFER, key: 'payout:po_2', toAccountCode: 'STRIPE' }], 'b:transfers')).toEqual([
+      { key: 'payout:po_1', ok: true, id: 'bt-1' },
+      { key: 'payout:po_2', ok: false, error: 'The from and to bank accounts must be different.' },
+    ]);
+    expect(fake.seen[0]).toMatchObject({ method: 'PUT', path: '/api.xro/2.0/BankTransfers?summarizeErrors=false' });
+    expect(fake.seen[0]!.headers['idempotency-key']).toBe('b:transfers');
+    expect(JSON.parse(fake.seen[0]!.body).BankTransfers[0]).toEqual({
+      FromBankAccount: { Code: 'STRIPE' },
+      ToBankAccount: { Code: '090' },
+      Amount: 101.37,
+      Date: '2026-11-29',
+      Reference: 'Stripe payout po_1',
+    });
+
+    expect(await session.createSpendMoney([FEES], 'b:fees')).toEqual([{ key: 'payout:po_1', ok: true, id: 'spend-1' }]);
+    expect(fake.seen[1]).toMatchObject({ method: 'PUT', path: '/api.xro/2.0/BankTransactions?summarizeErrors=false' });
+    expect(fake.seen[1]!.headers['idempotency-key']).toBe('b:fees');
+    expect(JSON.parse(fake.seen[1]!.body).BankTransactions[0]).toEqual({
+      Type: 'SPEND',
+      Contact: { Name: 'Stripe' },
+      BankAccount: { Code: 'STRIPE' },
+      Date: '2026-11-29',
+      Reference: 'Stripe fees · payout po_1',
+      Status: 'AUTHORISED',
+      LineAmountTypes: 'Inclusive',
+      LineItems: [{ Description: 'Stripe fees for payout po_1', Quantity: 1, UnitAmount: 2.63, AccountCode: '404', TaxType: 'INPUT' }],
+    });
+    expect(session.calls).toBe(2);
+  });
+
+  it('a 400 carries Xero’s words, a 429 its Retry-After, and an answer without one result each is refused', async () => {
+    let answer: (res: Parameters<Handler>[1]) => void = () => {};
+    const url = await fakeXero((_seen, res) => answer(res));
+    const session = xero(url).session(ACCESS, TENANT);
+
+    answer = (res) =>
+      sendJson(res, 400, {
+        ErrorNumber: 10,
+        Type: 'ValidationException',
+        Message: 'A validation exception occurred',
+        Elements: [{ ValidationErrors: [{ Message: 'Account code 404 is not a valid code for this document.' }] }],
+      });
+    await expect(session.createSpendMoney([FEES], 'k1')).rejects.toMatchObject({ status: 400, message: expect.stringContaining('Account code 404 is not a valid code') });
+    await expect(session.createTransfers([TRANSFER], 'k2')).rejects.toMatchObject({ status: 400, message: expect.stringContaining('the bank transfers') });
+
+    answer = (res) => sendJson(res, 429, {}, { 'retry-after': '12', 'x-rate-limit-problem': 'minute' });
+    const limited = await session.createTransfers([TRANSFER], 'k3').catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(XeroRateLimited);
+    expect(limited).toMatchObject({ retryAfterSeconds: 12 });
+
+    answer = (res) => sendJson(res, 200, { BankTransactions: [] });
+    await expect(session.createSpendMoney([FEES], 'k4')).rejects.toMatchObject({ status: 502, code: 'invalid-response' });
+  });
+});

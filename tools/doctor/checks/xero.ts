@@ -17,15 +17,20 @@ export function settingsProblems(settings: XeroSettings, accounts: AccountingAcc
   for (const [variable, code] of [
     ['XERO_SALES_ACCOUNT', settings.salesAccount],
     ['XERO_SHIPPING_ACCOUNT', settings.shippingAccount],
+    ['XERO_FEES_ACCOUNT', settings.feesAccount],
   ] as const) {
     if (!active.some((a) => a.code === code && a.type !== 'BANK')) problems.push(`no active account with the code ${code} (${variable})`);
   }
   if (!active.some((a) => a.code === settings.clearingAccount && a.type === 'BANK')) {
     problems.push(`no bank account with the code ${settings.clearingAccount} for the Stripe balance (XERO_CLEARING_ACCOUNT)`);
   }
+  if (!active.some((a) => a.code === settings.bankAccount && a.type === 'BANK')) {
+    problems.push(`no bank account with the code ${settings.bankAccount} for Stripe's payouts (XERO_BANK_ACCOUNT)`);
+  }
   for (const [variable, type] of [
     ['XERO_TAX_TYPE', settings.taxType],
     ['XERO_EXPORT_TAX_TYPE', settings.exportTaxType],
+    ['XERO_FEES_TAX_TYPE', settings.feesTaxType],
   ] as const) {
     if (!taxTypes.includes(type)) problems.push(`no tax type ${type} (${variable})`);
   }
