@@ -28,7 +28,7 @@ import { readServerEnv, type ServerEnv } from '../src/config/env';
 import { SITE } from '../src/config/site';
 import { type ContactNotification, notificationRequestSchema, type NotificationRequest, type QuoteNotification } from '../src/features/forms/notification';
 import { QUOTE_MESSAGES } from '../src/features/on-account/contract';
-import { alreadySignedUpEmail, type SignUp, signUpConfirmationEmail } from './_lib/emails';
+import { alreadySignedUpEmail, type SignUp, signUpConfirmationEmail } from './_lib/marketing-emails';
 import { notificationRecipient } from './_lib/fulfilment';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { confirmPageUrl, type MailLink, marketingIdentity, signMailLink, unsubscribePageUrl } from './_lib/mail-links';

@@ -13,7 +13,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { readServerEnv } from '../../src/config/env';
 import { restoreCartUrl } from '../../src/features/cart/restore';
-import { checkoutReminderEmail } from './emails';
+import { checkoutReminderEmail } from './marketing-emails';
 import type { FulfilmentServices } from './fulfilment';
 import { listUnsubscribeHeaders, marketingIdentity, signMailLink, unsubscribePageUrl } from './mail-links';
 import { claimCheckoutReminder, getOrderWithItems, releaseCheckoutReminder } from './orders';

@@ -15,7 +15,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { NEWSLETTER } from '../../src/config/constants';
 import { DB_OUTCOMES } from '../../src/lib/db-outcomes';
-import { newsletterEmail } from './emails';
+import { newsletterEmail } from './marketing-emails';
 import { listUnsubscribeHeaders, type MailLink, type MarketingIdentity, signMailLink, unsubscribePageUrl } from './mail-links';
 import type { EmailProvider } from './providers/email';
 import { rpc } from './supabase-admin';

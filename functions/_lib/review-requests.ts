@@ -10,7 +10,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import type { ServerEnv } from '../../src/config/env';
 import { REVIEWS, shortDisplayName } from '../../src/features/reviews/contract';
-import { reviewRequestEmail } from './emails';
+import { reviewRequestEmail } from './marketing-emails';
 import { listUnsubscribeHeaders, marketingIdentity, signMailLink, unsubscribePageUrl } from './mail-links';
 import type { EmailProvider } from './providers/email';
 import { reviewFormUrl, signReviewLink } from './review-links';

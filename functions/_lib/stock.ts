@@ -6,7 +6,8 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { availabilityMailing, type LowStockAlert, lowStockNotice } from './emails';
+import { type LowStockAlert, lowStockNotice } from './emails';
+import { availabilityMailing } from './marketing-emails';
 import type { FulfilmentServices } from './fulfilment';
 import { purgeLiveCatalog } from './live-catalog';
 import { getOrderNumber } from './orders';
