@@ -12,7 +12,7 @@ import { CART_ID_PATTERN } from '../src/features/checkout/contract';
 import { closeOtherPages } from './_lib/cart-checkout';
 import { CheckoutRejection } from './_lib/checkout';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
-import { openCheckoutsOfCart } from './_lib/orders';
+import { openCheckoutsOfCart } from './_lib/order-checkouts';
 import { selectPaymentProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 

@@ -13,7 +13,8 @@ import { email, giftRecipientNamed, giftSchema, reminderConsentSchema, shippingD
 import { CheckoutRejection, cartInput, deliveryDays, lineName, priceCart, quotesFor } from './_lib/checkout';
 import { checkPromotionCode, PromotionCodeRefused, promotionCodeInput } from './_lib/promotion-codes';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
-import { CartCheckoutOpen, createOrder, linkCheckoutSession, openCheckoutsOfCart, recordCheckoutChoices } from './_lib/orders';
+import { CartCheckoutOpen, createOrder, recordCheckoutChoices } from './_lib/orders';
+import { linkCheckoutSession, openCheckoutsOfCart } from './_lib/order-checkouts';
 import { cartKey, closeOtherPages, reusablePage } from './_lib/cart-checkout';
 import { selectPaymentProvider, selectShippingRates } from './_lib/providers/select';
 import { serviceClient, userIdFromRequest } from './_lib/supabase-admin';

@@ -9,7 +9,7 @@ import { readServerEnv } from '../src/config/env';
 import { RESTORE_MESSAGES, RESTORE_TOKEN_PATTERN, type RestoreAnswer } from '../src/features/cart/restore';
 import { productFromRow } from '../src/features/catalog/product';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
-import { findLinesByRecoveryToken } from './_lib/orders';
+import { findLinesByRecoveryToken } from './_lib/order-checkouts';
 import { serviceClient } from './_lib/supabase-admin';
 
 const body = z.object({ token: z.string().trim().regex(RESTORE_TOKEN_PATTERN, RESTORE_MESSAGES.unknown) });

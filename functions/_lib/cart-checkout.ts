@@ -9,7 +9,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
 import type { GiftChoice } from '../../src/features/checkout/gift';
 import { CheckoutRejection, type PricedLine } from './checkout';
-import { cancelUnpaid, markReplaced, type OpenCheckout } from './orders';
+import { cancelUnpaid } from './orders';
+import { markReplaced, type OpenCheckout } from './order-checkouts';
 import type { PaymentProvider } from './providers/payments';
 
 /** A page closing within this long is not given back: the shopper would land on a page about to expire. */

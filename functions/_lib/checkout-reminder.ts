@@ -16,7 +16,8 @@ import { restoreCartUrl } from '../../src/features/cart/restore';
 import { checkoutReminderEmail } from './marketing-emails';
 import type { FulfilmentServices } from './fulfilment';
 import { listUnsubscribeHeaders, marketingIdentity, signMailLink, unsubscribePageUrl } from './mail-links';
-import { claimCheckoutReminder, getOrderWithItems, releaseCheckoutReminder } from './orders';
+import { getOrderWithItems } from './orders';
+import { claimCheckoutReminder, releaseCheckoutReminder } from './order-checkouts';
 
 /**
  * Sends the order's reminder if this caller claims it; true when it was sent. A failed send is given back and,

@@ -114,7 +114,8 @@ returns text
 language sql
 immutable
 as $$
-  select 'INV-' || lpad(p_number::text, 4, '0');
+  -- lpad cuts a longer string to its length: from 10000 on, the number is written whole.
+  select 'INV-' || case when p_number < 1000 then lpad(p_number::text, 4, '0') else p_number::text end;
 $$;
 
 -- Quote requests (the server function behind the bot-check): { outcome: 'saved', id } or { outcome: 'unknown_book', product_id }.

@@ -53,7 +53,7 @@ describe.each(DATABASES)('order numbers on the $label', ({ open }) => {
   it('the database and the pages write a number alike, an order’s and an invoice’s', async () => {
     const { rows } = await db.admin.query<{ label: string }>(`select public.order_label(1001) as label`);
     expect(rows[0]!.label).toBe(orderNumber(1001));
-    const numbers = [1, 42, 999, 9999];
+    const numbers = [1, 42, 999, 9999, 10000, 123456];
     const invoices = await db.admin.query<{ label: string }>(`select public.invoice_label(n) as label from unnest($1::integer[]) n`, [numbers]);
     expect(invoices.rows.map((r) => r.label)).toEqual(numbers.map(invoiceNumber));
   });
