@@ -52,9 +52,11 @@ for (const size of WIDTHS) {
     await expect(page.getByLabel('Promotion code (optional)')).toBeVisible();
     await expect(applied(page, code)).toHaveCount(0);
 
-    // Applied again, then the code expires: the next visit takes it off and says why.
+    // Applied again, then the code expires: the next visit takes it off and says why. The second tab checks the
+    // code it is told of too; it must have its answer before the code ends, or it is the tab that finds it ended.
     await applyCode(page, code);
     await expect(applied(page, code)).toBeVisible();
+    await expect(applied(second, code)).toBeVisible();
     await asService(request, 'PATCH', `promotion_codes?id=eq.${row!.id}`, { ends_at: new Date(Date.now() - 60_000).toISOString() });
     await page.goto('/cart');
     await page.goto('/checkout');
