@@ -712,7 +712,7 @@ begin
   return public.invoice_row(v_invoice) || jsonb_build_object(
     'phone', v_invoice.phone, 'address', v_invoice.address, 'subtotal', v_invoice.subtotal,
     'shipping_name', v_invoice.shipping_name, 'shipping_amount', v_invoice.shipping_amount, 'shipping_kind', v_invoice.shipping_kind,
-    'shipping_reason', v_invoice.shipping_reason, 'gst_applies', upper(v_invoice.address ->> 'country') = 'AU', 'note', v_invoice.note,
+    'shipping_reason', v_invoice.shipping_reason, 'gst_applies', public.gst_applies(v_invoice.address ->> 'country'), 'note', v_invoice.note,
     'hosted_url', v_invoice.hosted_url, 'provider_invoice_id', v_invoice.provider_invoice_id, 'reminded_at', v_invoice.reminded_at,
     'voided_at', v_invoice.voided_at, 'created_by', v_invoice.created_by,
     'lines', (select coalesce(jsonb_agg(jsonb_build_object('product_id', l.product_id, 'title', l.title, 'quantity', l.quantity,

@@ -957,6 +957,7 @@ begin
       'status', o.status, 'payment_status', o.payment_status, 'subtotal_amount', o.subtotal_amount, 'discount_amount', o.discount_amount,
       'promotion_code', o.promotion_code, 'shipping_amount', o.shipping_amount,
       'total_amount', o.total_amount, 'refunded_amount', o.refunded_amount, 'refund_id', o.refund_id, 'country', o.country,
+      'gst_applies', public.gst_applies(o.country),
       'shipping_address', o.shipping_address, 'delivery_method', o.delivery_method,
       'organisation', x.organisation, 'po_number', x.po_number,
       'invoice_number', (select public.invoice_label(v.number) from public.invoices v where v.order_id = o.id),

@@ -65,14 +65,15 @@ describe.each(DATABASES)('buyers and recipients on the $label', ({ open }) => {
   });
 
   it('the accountant’s list carries the buyer beside the delivery name', async () => {
-    const { orders: rows } = await asStaff<{ orders: Array<{ id: string; buyer_name: string | null; delivery_name: string; is_gift: boolean }> }>(
+    const { orders: rows } = await asStaff<{ orders: Array<{ id: string; buyer_name: string | null; delivery_name: string; is_gift: boolean; gst_applies: boolean }> }>(
       `public.admin_sales_orders('2026-11-01', '2026-11-30')`,
     );
-    expect(rows.map((r) => [r.id, r.buyer_name, r.delivery_name, r.is_gift])).toEqual([
-      [OWN, 'Maria Rossi', 'Maria Rossi', false],
-      [GIFT, 'Maria Rossi', 'Lucy Recipient', true],
-      [OLD_GIFT, null, 'Tom Recipient', true],
-      [EXPORT, 'Gwen Brit', 'Gwen Brit', false],
+    // GST as public.gst_applies answers it, which the CSV's tax type reads.
+    expect(rows.map((r) => [r.id, r.buyer_name, r.delivery_name, r.is_gift, r.gst_applies])).toEqual([
+      [OWN, 'Maria Rossi', 'Maria Rossi', false, true],
+      [GIFT, 'Maria Rossi', 'Lucy Recipient', true, true],
+      [OLD_GIFT, null, 'Tom Recipient', true, true],
+      [EXPORT, 'Gwen Brit', 'Gwen Brit', false, false],
     ]);
   });
 

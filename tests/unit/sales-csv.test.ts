@@ -20,6 +20,7 @@ const order = (overrides: Partial<SaleOrder>): SaleOrder => ({
   refunded_amount: 0,
   refund_id: null,
   country: 'AU',
+  gst_applies: true,
   shipping_address: { addressLine1: '7 Packer Lane', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' },
   delivery_method: 'AU Standard Courier',
   items: [{ product_id: 'book', title: '=Book A', quantity: 2, price_at_time: 22 }],
@@ -102,9 +103,14 @@ describe("the sales CSV, in Xero's sales-invoice import layout", () => {
   });
 
   it('GST on Income for Australian buyers, GST Free Income for exports, BAS Excluded when the shop is not registered', () => {
-    expect(taxType('AU', true)).toBe('GST on Income');
-    expect(taxType('gb', true)).toBe('GST Free Income');
-    expect(taxType('AU', false)).toBe('BAS Excluded');
+    expect(taxType(true, true)).toBe('GST on Income');
+    expect(taxType(false, true)).toBe('GST Free Income');
+    expect(taxType(true, false)).toBe('BAS Excluded');
+    // The CSV reads the database's answer, not the country: each order's rows carry its own.
+    const rows = parse(salesCsv([order({ country: 'GB', gst_applies: false }), order({})], true));
+    const tax = rows.slice(1).map((row) => row[XERO_HEADER.indexOf('*TaxType')]);
+    expect(new Set(tax.slice(0, 2))).toEqual(new Set(['GST Free Income']));
+    expect(tax.at(-1)).toBe('GST on Income');
   });
 
   it('one row per line: the books, the shipping and a negative line for a refund, so each invoice totals what was kept', () => {
@@ -116,6 +122,7 @@ describe("the sales CSV, in Xero's sales-invoice import layout", () => {
             id: 'abcdef12-0000-4000-8000-000000000002',
             number: 1043,
             country: 'GB',
+            gst_applies: false,
             customer_name: 'Bea Lu',
             shipping_address: { line1: '1 High St', city: 'London', postal_code: 'N1 1AA', country: 'GB' },
             shipping_amount: 25,

@@ -37,6 +37,8 @@ const saleOrder = z.object({
   refunded_amount: money,
   refund_id: maybeText,
   country: text,
+  /** GST is in the price (public.gst_applies): the one rule the figures, the tax invoice and the CSV read. */
+  gst_applies: z.boolean(),
   shipping_address: address,
   delivery_method: maybeText,
   /** An invoice's order: the school or parish, their PO number and the invoice's number; null on a card order. */

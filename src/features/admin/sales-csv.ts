@@ -43,10 +43,10 @@ export const XERO_HEADER = [
 /** Xero's default sales account in an Australian chart of accounts. */
 const SALES_ACCOUNT = '200';
 
-/** Xero's Australian tax rates: GST on what Australians buy, none on exports; none at all unless registered. */
-export function taxType(country: string, gstRegistered: boolean = SITE.gstRegistered): string {
+/** Xero's Australian tax rates: GST on a sale GST applies to (as the database says), none on exports; none unless registered. */
+export function taxType(gstApplies: boolean, gstRegistered: boolean = SITE.gstRegistered): string {
   if (!gstRegistered) return 'BAS Excluded';
-  return country.toUpperCase() === 'AU' ? 'GST on Income' : 'GST Free Income';
+  return gstApplies ? 'GST on Income' : 'GST Free Income';
 }
 
 /** 2026-11-05 → 05/11/2026. */
@@ -67,7 +67,7 @@ export function salesCsvLines(orders: readonly SaleOrder[], gstRegistered: boole
     // An invoice is dated as the school's copy is: issued on its day, due on its due day. A card order is paid at once.
     const date = dayMonthYear(order.account?.issued_on ?? order.paid_on);
     const due = dayMonthYear(order.account?.due_on ?? order.paid_on);
-    const tax = taxType(order.country, gstRegistered);
+    const tax = taxType(order.gst_applies, gstRegistered);
     // The contact is the buyer, as the database names them (public.order_buyer_name); a gift's delivery name (the
     // recipient's) goes in the reference. A buyer whose name is unknown is filed under their email, never under a
     // recipient or a placeholder.
