@@ -35,7 +35,7 @@ for (const size of WIDTHS) {
 
     // A first delivery smaller than the copies owed is refused in plain words; then Release now.
     await page.goto('/admin#preorders');
-    const delivery = title.getByLabel('First delivery (copies)');
+    const delivery = title.getByRole('spinbutton', { name: 'First delivery (copies)' });
     await delivery.fill('1');
     await title.getByRole('button', { name: 'Release now' }).click();
     await expect(title.getByText('The first delivery is smaller than the 2 copies pre-ordered.', { exact: false })).toBeVisible();
