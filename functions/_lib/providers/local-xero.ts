@@ -146,12 +146,14 @@ export function createLocalXero(options: { file?: string } = {}): AccountingProv
   const file = options.file ?? localXeroFile();
   const lines = () => readJsonLines<LocalXeroLine>(file);
   type Answered = Exclude<LocalXeroLine, { type: 'void' }>;
+  type AnswersOf = { [L in Answered as L['type']]: L['answers'] };
+  type MadeOf = { [L in Answered as L['type']]: L['made'] };
   /**
    * One PUT as Xero takes it under an Idempotency-Key: a key seen before answers what it made the first time;
    * otherwise `make` answers each element and what it made is kept, answers and all, in one line.
    */
-  const put = async <T extends Answered['type']>(type: T, key: string, make: () => Promise<Pick<Extract<Answered, { type: T }>, 'answers' | 'made'>>) => {
-    const seen = (await lines()).find((l): l is Extract<Answered, { type: T }> => l.type === type && l.idempotencyKey === key);
+  const put = async <T extends keyof AnswersOf>(type: T, key: string, make: () => Promise<{ answers: AnswersOf[T]; made: MadeOf[T] }>): Promise<AnswersOf[T]> => {
+    const seen = (await lines()).find((l) => l.type === type && l.idempotencyKey === key) as { answers: AnswersOf[T] } | undefined;
     if (seen) return seen.answers;
     const { answers, made } = await make();
     await appendJsonLines(file, [{ type, at: new Date().toISOString(), idempotencyKey: key, answers, made }]);
