@@ -267,20 +267,32 @@ export function createXero(options: XeroOptions): AccountingProvider {
         });
       }
 
+      /** A PUT of many under one key: each element's id or Xero's words, in the order sent. */
+      async function putEach(
+        path: string,
+        body: unknown,
+        items: Array<{ key: string }>,
+        key: string,
+        what: string,
+        read: (body: unknown) => Array<{ id?: string | undefined } & Parameters<typeof itemError>[0]> | undefined,
+      ): Promise<PostedPayment[]> {
+        const response = await call('PUT', path, body, key);
+        const refused = refusedWhole(items, response);
+        if (refused) return refused;
+        if (!response.ok) throw failure(`the ${what}`, response);
+        return eachAnswer(items, read(response.body), what);
+      }
+
       return {
         get calls() {
           return calls;
         },
         createInvoices: (documents, key) => postDocuments('Invoices', documents, key),
         createCreditNotes: (documents, key) => postDocuments('CreditNotes', documents, key),
-        async createPayments(payments, key): Promise<PostedPayment[]> {
-          const response = await call('PUT', '/Payments?summarizeErrors=false', { Payments: payments.map(paymentBody) }, key);
-          const refused = refusedWhole(payments, response);
-          if (refused) return refused;
-          if (!response.ok) throw failure('the payments', response);
-          const answers = paymentsAnswer.safeParse(response.body).data?.Payments.map((p) => ({ ...p, id: p.PaymentID }));
-          return eachAnswer(payments, answers, 'payments');
-        },
+        createPayments: (payments, key) =>
+          putEach('/Payments?summarizeErrors=false', { Payments: payments.map(paymentBody) }, payments, key, 'payments', (body) =>
+            paymentsAnswer.safeParse(body).data?.Payments.map((p) => ({ ...p, id: p.PaymentID })),
+          ),
         async voidInvoice(invoiceId, key) {
           const response = await call('POST', `/Invoices/${encodeURIComponent(invoiceId)}`, { Invoices: [{ InvoiceID: invoiceId, Status: 'VOIDED' }] }, key);
           const refused = refusedWhole([{ key }], response);
@@ -293,26 +305,17 @@ export function createXero(options: XeroOptions): AccountingProvider {
           // One a call, each under its own key: PUT /BankTransfers has no summarizeErrors, so Xero answers a refused
           // transfer with a 400 for the whole request, which would hold back the payouts sent with it.
           for (const [i, t] of transfers.entries()) {
-            const response = await call('PUT', '/BankTransfers', { BankTransfers: [transferBody(t)] }, `${key}:${i}`);
-            const refused = refusedWhole([t], response);
-            if (refused) {
-              posted.push(...refused);
-              continue;
-            }
-            if (!response.ok) throw failure('the bank transfer', response);
-            const answers = transfersAnswer.safeParse(response.body).data?.BankTransfers.map((a) => ({ ...a, id: a.BankTransferID }));
-            posted.push(...eachAnswer([t], answers, 'bank transfer'));
+            const answers = await putEach('/BankTransfers', { BankTransfers: [transferBody(t)] }, [t], `${key}:${i}`, 'bank transfer', (body) =>
+              transfersAnswer.safeParse(body).data?.BankTransfers.map((a) => ({ ...a, id: a.BankTransferID })),
+            );
+            posted.push(...answers);
           }
           return posted;
         },
-        async createSpendMoney(spends, key) {
-          const response = await call('PUT', '/BankTransactions?summarizeErrors=false', { BankTransactions: spends.map(spendBody) }, key);
-          const refused = refusedWhole(spends, response);
-          if (refused) return refused;
-          if (!response.ok) throw failure('the spend money', response);
-          const answers = bankTransactionsAnswer.safeParse(response.body).data?.BankTransactions.map((t) => ({ ...t, id: t.BankTransactionID }));
-          return eachAnswer(spends, answers, 'spend money');
-        },
+        createSpendMoney: (spends, key) =>
+          putEach('/BankTransactions?summarizeErrors=false', { BankTransactions: spends.map(spendBody) }, spends, key, 'spend money', (body) =>
+            bankTransactionsAnswer.safeParse(body).data?.BankTransactions.map((t) => ({ ...t, id: t.BankTransactionID })),
+          ),
         async accounts() {
           const response = await call('GET', '/Accounts');
           if (!response.ok) throw failure('the chart of accounts', response);
