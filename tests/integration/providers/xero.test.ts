@@ -298,7 +298,10 @@ describe('Xero: a Stripe payout, as a bank transfer and the fees as spend money'
     expect(limited).toMatchObject({ retryAfterSeconds: 12 });
 
     answer = (res) => sendJson(res, 500, { Message: 'An error occurred in Xero.' });
-    await expect(session.createTransfers([TRANSFER], 'k4')).rejects.toMatchObject({ status: 500, message: expect.stringContaining('Xero refused the bank transfer (500): An error occurred in Xero.') });
+    await expect(session.createTransfers([TRANSFER], 'k4')).rejects.toMatchObject({
+      status: 500,
+      message: expect.stringContaining('Xero refused the bank transfer (500): An error occurred in Xero.'),
+    });
     answer = (res) => sendJson(res, 200, { BankTransactions: [] });
     await expect(session.createSpendMoney([FEES], 'k5')).rejects.toMatchObject({ status: 502, code: 'invalid-response' });
   });
