@@ -14,6 +14,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { readBooks } from '@/features/catalog/book-files';
 import { LOCAL_WEBHOOK_SECRET } from '../../functions/_lib/providers/local-shipping';
 import { STARSHIPIT_SIGNATURE_HEADER, signStarshipitBody } from '../../functions/_lib/providers/starshipit';
+import { deliveredOrderItem, deliveredOrderRow } from '../helpers/delivered-order';
 import { mailsTo } from './mailbox';
 import { asService, buysThroughCheckout, grantStaff, horizontalOverflow, lookAtThisWidth, orderNumberOf, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
@@ -113,23 +114,8 @@ const deliveredDaysAgo = (request: APIRequestContext, orderId: string, days: num
 
 /** A paid order of the book, delivered four days ago, as fixtures: for the buyers who must not be asked. */
 async function deliveredFixture(request: APIRequestContext, email: string, fields: Record<string, unknown> = {}): Promise<string> {
-  const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
-    customer_email: email,
-    customer_name: 'Fixture Buyer',
-    subtotal_amount: 22,
-    shipping_amount: 0,
-    total_amount: 22,
-    shipping_address: { line1: '1 St' },
-    shipping_method: { name: 'AU Standard Courier' },
-    payment_status: 'paid',
-    paid_at: new Date().toISOString(),
-    status: 'completed',
-    shipped_at: new Date(Date.now() - 6 * 86_400_000).toISOString(),
-    tracking_number: '33TST0000001',
-    delivered_at: new Date(Date.now() - 4 * 86_400_000).toISOString(),
-    ...fields,
-  });
-  await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: book.id, title: book.title, quantity: 1, price_at_time: 22 });
+  const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', { ...deliveredOrderRow(email, { name: 'Fixture Buyer', deliveredDaysAgo: 4 }), ...fields });
+  await asService(request, 'POST', 'order_items', deliveredOrderItem(order!.id, book));
   return order!.id;
 }
 

@@ -17,6 +17,7 @@ import { readPublishedReviews } from '../../src/features/reviews/published';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { selectSiteBuilds } from '../../functions/_lib/providers/select';
 import { signReviewLink } from '../../functions/_lib/review-links';
+import { deliveredOrderItem, deliveredOrderRow } from '../helpers/delivered-order';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 const folder = mkdtempSync(join(tmpdir(), 'reviews-'));
@@ -48,28 +49,9 @@ afterAll(async () => {
 });
 
 async function deliveredOrder(email: string): Promise<string> {
-  const { data, error } = await t
-    .service()
-    .from('orders')
-    .insert({
-      customer_email: email,
-      customer_name: 'Mary Anne Smith',
-      subtotal_amount: 22,
-      shipping_amount: 0,
-      total_amount: 22,
-      shipping_address: { line1: '1 St' },
-      shipping_method: { name: 'AU Standard Courier' },
-      payment_status: 'paid',
-      paid_at: new Date().toISOString(),
-      status: 'completed',
-      shipped_at: new Date().toISOString(),
-      tracking_number: '33TST0000001',
-      delivered_at: new Date().toISOString(),
-    })
-    .select('id')
-    .single();
+  const { data, error } = await t.service().from('orders').insert(deliveredOrderRow(email)).select('id').single();
   if (error) throw error;
-  await t.service().from('order_items').insert({ order_id: data.id, product_id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!', quantity: 1, price_at_time: 22 });
+  await t.service().from('order_items').insert(deliveredOrderItem(data.id, { id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!' }));
   return data.id as string;
 }
 
