@@ -107,7 +107,8 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
     await refundOf(everyBook, 25);
     await refundOf(everyBook, 15);
     // A code took the books' whole price: nothing of them was paid, so nothing of them was refunded.
-    const [code] = (await db.admin.query<{ id: string }>(`insert into public.promotion_codes (code, kind, amount, created_by) values ('FREEBOOKS', 'percent', 100, 'staff@example.com') returning id`)).rows;
+    const [code] = (await db.admin.query<{ id: string }>(`insert into public.promotion_codes (code, kind, amount, created_by) values ('FREEBOOKS', 'percent', 100, 'staff@example.com') returning id`))
+      .rows;
     const freeBooks = await order({ subtotal_amount: '40', shipping_amount: '10', total_amount: '10', discount_amount: '40', promotion_code: `'FREEBOOKS'`, promotion_code_id: `'${code!.id}'` });
     await refundOf(freeBooks, 5);
     const ids = await claimedIds();
@@ -168,8 +169,7 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
     await markSent([id]);
     await submit(id);
     const { id: reviewId } = await reviewOf(id);
-    const moderate = (action: string, note: string | null = null, review = reviewId) =>
-      service('select public.review_moderate($1, $2, $3, $4) as answer', [review, action, note, 'staff@example.com']);
+    const moderate = (action: string, note: string | null = null, review = reviewId) => service('select public.review_moderate($1, $2, $3, $4) as answer', [review, action, note, 'staff@example.com']);
     // Only a published review can be unpublished.
     expect(await moderate('unpublish')).toBe('not_published');
     expect(await moderate('reject', 'Names a child in full')).toBe('rejected');

@@ -51,7 +51,10 @@ afterAll(async () => {
 async function deliveredOrder(email: string): Promise<string> {
   const { data, error } = await t.service().from('orders').insert(deliveredOrderRow(email)).select('id').single();
   if (error) throw error;
-  await t.service().from('order_items').insert(deliveredOrderItem(data.id, { id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!' }));
+  await t
+    .service()
+    .from('order_items')
+    .insert(deliveredOrderItem(data.id, { id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!' }));
   return data.id as string;
 }
 

@@ -118,8 +118,7 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
       <p className="mt-6 rounded-2xl bg-slate-100 p-4 text-slate-900">
         {existing.status === 'rejected' ? 'We read your review of ' : 'We have taken your review of '}
         <cite>{book.title}</cite>
-        {existing.status === 'rejected' ? ' and decided not to publish it' : ' off the site'}, so it is not published and can no longer be changed. Thank
-        you for taking the time to write it.
+        {existing.status === 'rejected' ? ' and decided not to publish it.' : ' off the site.'} It can no longer be changed. Thank you for taking the time to write it.
       </p>
     );
   }

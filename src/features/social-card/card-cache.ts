@@ -21,7 +21,7 @@ const drawingHash = () => {
   return drawing;
 };
 
-export interface CardCache {
+interface CardCache {
   /** The card for `content`: from the cache, or drawn by `draw` and kept. */
   card(content: CardContent, draw: () => Promise<Buffer>): Promise<Buffer>;
   /** How many cards came from the cache. */
@@ -31,8 +31,8 @@ export interface CardCache {
 export function cardCache(folder: string): CardCache {
   const covers = new Map<string, string>();
   const coverHash = (file: string) => {
-    let hash = covers.get(file);
-    if (!hash) covers.set(file, (hash = createHash('sha256').update(readFileSync(file)).digest('hex')));
+    const hash = covers.get(file) ?? createHash('sha256').update(readFileSync(file)).digest('hex');
+    covers.set(file, hash);
     return hash;
   };
   let reused = 0;
