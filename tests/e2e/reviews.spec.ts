@@ -16,7 +16,7 @@ import { LOCAL_WEBHOOK_SECRET } from '../../functions/_lib/providers/local-shipp
 import { STARSHIPIT_SIGNATURE_HEADER, signStarshipitBody } from '../../functions/_lib/providers/starshipit';
 import { deliveredOrderItem, deliveredOrderRow } from '../helpers/delivered-order';
 import { mailsTo } from './mailbox';
-import { asService, buysThroughCheckout, grantStaff, horizontalOverflow, lookAtThisWidth, orderNumberOf, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { asService, buysThroughCheckout, deliveredFromTestPage, grantStaff, horizontalOverflow, lookAtThisWidth, orderNumberOf, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const book = readBooks().find((b) => b.featured && b.reviews.length > 0)!;
 
@@ -141,12 +141,7 @@ async function buyerIsAsked(page: Page, request: APIRequestContext, size: Journe
   await page.getByRole('link', { name: number, exact: true }).click();
   await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Print label', exact: true }).click()]);
   await expect(page.getByTestId('shipment-state')).toHaveText(/Label printed/);
-  await page.goto('/api/test-shipping');
-  await page
-    .locator(`article[data-order="${number}"]`)
-    .getByRole('button', { name: `Delivered: order ${number}` })
-    .click();
-  await expect(page.getByRole('status')).toHaveText(`Sent Delivered ${number} to the shop.`);
+  await deliveredFromTestPage(page, number);
 
   // Not before the delay; then one request, and a second delivery event sends nothing more.
   await runRequests(request);

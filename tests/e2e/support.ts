@@ -95,6 +95,16 @@ export async function openFoundOrder(page: Page, search: string, number: string)
   await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible({ timeout: 15_000 });
 }
 
+/** On the shipping platform's TEST page: Delivered for order `number`, sent to the shop as the platform sends it. */
+export async function deliveredFromTestPage(page: Page, number: string): Promise<void> {
+  await page.goto('/api/test-shipping');
+  await page
+    .locator(`article[data-order="${number}"]`)
+    .getByRole('button', { name: `Delivered: order ${number}` })
+    .click();
+  await expect(page.getByRole('status')).toHaveText(`Sent Delivered ${number} to the shop.`);
+}
+
 export { horizontalOverflow } from '../audit/accessibility';
 
 /** The two widths every screen is looked at: a phone's and a desktop's. */
