@@ -124,7 +124,11 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       if (queued) return queued;
       if (!running) return start();
       // The running build has not read the reviews yet: it reads what this press changed (committed before the call).
-      if (readsReviewsHere && current && !current.read) return running;
+      if (readsReviewsHere && current && !current.read) {
+        console.log('[site] the running rebuild has not read the reviews yet: it will show this change too');
+        return running;
+      }
+      console.log('[site] one more rebuild after the one running, to show this change');
       queued = running
         .catch(() => {})
         .then(() => {
