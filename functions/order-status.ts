@@ -46,6 +46,8 @@ export default handle(async (request) => {
       ? { number: account.invoice_number, poNumber: account.po_number, organisation: account.organisation, url: account.hosted_url, total: orderTotalLine(order.total, account) }
       : null,
     tracking: order.trackingNumber && order.trackingCarrier ? { number: order.trackingNumber, carrier: order.trackingCarrier, url: trackingUrl(order.trackingCarrier, order.trackingNumber) } : null,
+    /** A pre-order waiting for its titles: each with its release date ('YYYY-MM-DD'), latest first; the buyer may cancel it. */
+    preorders: (order.preorders ?? []).map((title) => ({ title: title.title, releaseDate: title.releaseDate })),
     /** The latest tracking event from the carrier, with when it happened. */
     latestTracking: order.trackingStatus && order.trackingStatusAt ? { status: order.trackingStatus, at: order.trackingStatusAt } : null,
   });
