@@ -279,6 +279,14 @@ async function findOrder(db: SupabaseClient, column: 'id' | 'status_token' | 'ch
 }
 
 export const getOrder = (db: SupabaseClient, orderId: string) => findOrder(db, 'id', orderId);
+/** A request naming an order by its status-page token (the status page's, the buyer's own cancel). */
+export const statusTokenBody = z.object({
+  token: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{64}$/, 'That order link is not complete. Open it again from your email.'),
+});
+
 /** The order behind a status-page token, or null. */
 export const findOrderByStatusToken = (db: SupabaseClient, token: string) => findOrder(db, 'status_token', token);
 /** The order the shop created for this payment session, or null for a session the shop did not create. */

@@ -225,6 +225,26 @@ begin
 end;
 $$;
 
+-- Locks a title the back office changes, which must be on pre-order (its row lock is the one payment takes).
+create function public.lock_preorder_title(p_product_id text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_product public.products%rowtype;
+begin
+  select * into v_product from public.products where id = p_product_id for update;
+  if not found then
+    raise exception 'Product % not found', p_product_id using errcode = 'P0002';
+  end if;
+  if not public.on_preorder(v_product.release_date, v_product.released_at) then
+    raise exception '% is not on pre-order.', v_product.title using errcode = '22023';
+  end if;
+end;
+$$;
+
 -- The allocation (never below the copies already pre-ordered) and the first delivery expected (null: not known
 -- yet). Answers { allocation, first_delivery, left }.
 create function public.admin_set_preorder(p_product_id text, p_allocation integer, p_first_delivery integer)
@@ -234,7 +254,6 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_product public.products%rowtype;
   v_copies integer;
 begin
   perform public.require_staff();
@@ -245,13 +264,7 @@ begin
     raise exception 'The first delivery must be a whole number of copies from 0 to 100000.' using errcode = '22023';
   end if;
   -- The lock payment takes: the copies counted here are every one paid for.
-  select * into v_product from public.products where id = p_product_id for update;
-  if not found then
-    raise exception 'Product % not found', p_product_id using errcode = 'P0002';
-  end if;
-  if not public.on_preorder(v_product.release_date, v_product.released_at) then
-    raise exception '% is not on pre-order.', v_product.title using errcode = '22023';
-  end if;
+  perform public.lock_preorder_title(p_product_id);
   v_copies := public.preorder_copies(p_product_id);
   if p_allocation < v_copies then
     raise exception 'The allocation cannot be below the % copies already pre-ordered.', v_copies using errcode = '22023';
@@ -273,20 +286,13 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_product public.products%rowtype;
   v_orders uuid[];
 begin
   perform public.require_staff();
   if p_date is null or p_date < (now() at time zone 'Australia/Sydney')::date then
     raise exception 'Choose a release date from today on: a date in the past cannot be a release date.' using errcode = '22023';
   end if;
-  select * into v_product from public.products where id = p_product_id for update;
-  if not found then
-    raise exception 'Product % not found', p_product_id using errcode = 'P0002';
-  end if;
-  if not public.on_preorder(v_product.release_date, v_product.released_at) then
-    raise exception '% is not on pre-order.', v_product.title using errcode = '22023';
-  end if;
+  perform public.lock_preorder_title(p_product_id);
   update public.products set release_date = p_date where id = p_product_id;
   select coalesce(array_agg(o.id order by o.paid_at, o.id), '{}') into v_orders
     from public.orders o
@@ -343,7 +349,7 @@ $$;
 -- Grants (this file's objects; the files before it are granted in _grants.sql)
 
 revoke all on function public.on_preorder(date, timestamptz), public.preorder_copies(text), public.preorder_left(text), public.catalog_for_sale(text[]),
-  public.release_title_as(text, integer, text), public.release_title(text, integer), public.release_due_titles(),
+  public.release_title_as(text, integer, text), public.release_title(text, integer), public.release_due_titles(), public.lock_preorder_title(text),
   public.admin_list_preorders(), public.admin_preorder_buyers(text), public.admin_set_preorder(text, integer, integer),
   public.admin_move_release_date(text, date), public.claim_preorder_ready_email(uuid), public.claim_preorder_date_email(uuid)
   from public, anon, authenticated, service_role;

@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { OUTBOX, mailsTo } from './mailbox';
-import { buysThroughCheckout, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { asService, buysThroughCheckout, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 for (const size of WIDTHS) {
   test(`at ${size.width} px: a paid pre-order waits under Pre-orders, and Release now sends it to To pack and emails the buyer`, async ({ page, request }) => {
@@ -35,7 +35,7 @@ for (const size of WIDTHS) {
 
     // A first delivery smaller than the copies owed is refused in plain words; then Release now.
     await page.goto('/admin#preorders');
-    const delivery = title.getByLabel('First delivery (copies)');
+    const delivery = title.getByRole('spinbutton', { name: 'First delivery (copies)' });
     await delivery.fill('1');
     await title.getByRole('button', { name: 'Release now' }).click();
     await expect(title.getByText('The first delivery is smaller than the 2 copies pre-ordered.', { exact: false })).toBeVisible();
@@ -50,3 +50,18 @@ for (const size of WIDTHS) {
     await expect.poll(async () => (await mailsTo(buyer, OUTBOX)).map((m) => m.subject)).toContain(`Your pre-order ${number} is being packed`);
   });
 }
+
+test('a buyer sees their pre-order waiting on its status page and cancels it there for a full refund', async ({ page, request }) => {
+  const book = await ownProduct(request, 'preorder-cancel', { stock: 0, release_date: '2099-06-01', preorder_allocation: 5 });
+  const buyer = uniqueEmail('preorder-canceller');
+  const orderId = await buysThroughCheckout(request, book.id, 1, buyer);
+  const [row] = await asService<Array<{ status_token: string }>>(request, 'GET', `orders?id=eq.${orderId}&select=status_token`);
+  await page.goto(`/order-status#${row!.status_token}`);
+  await expect(page.getByTestId('order-stage')).toHaveText('Pre-ordered');
+  await expect(page.getByTestId('preorder-dates')).toHaveText(`Ships when ${book.title} is out, 1 June 2099.`);
+  await lookAtBothWidths(page, 'preorder-status');
+  await page.getByRole('button', { name: 'Cancel my pre-order' }).click();
+  await page.getByRole('button', { name: 'Yes, cancel and refund' }).click();
+  await expect(page.getByTestId('order-stage')).toHaveText(/Cancelled/, { timeout: 15_000 });
+  await expect.poll(async () => (await mailsTo(buyer, OUTBOX)).map((m) => m.subject)).toContain(`Your order ${await orderNumberOf(request, orderId)} has been cancelled and refunded`);
+});

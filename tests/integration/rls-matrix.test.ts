@@ -663,6 +663,7 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   on_preorder: [],
   preorder_copies: [],
   release_title_as: [],
+  lock_preorder_title: [],
   preorder_left: ['service_role'],
   catalog_for_sale: ['service_role'],
 };

@@ -116,9 +116,10 @@ function ActionField({
     }
   }
   return (
-    <form onSubmit={submit} noValidate aria-label={label}>
-      <div className="flex items-end gap-2">
-        <div className="min-w-0 flex-1">
+    <form onSubmit={submit} noValidate>
+      {/* On a phone the buttons go under the field when they do not fit beside it. */}
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="min-w-40 flex-1">
           <label htmlFor={id} className="label">
             {label}
           </label>
