@@ -98,7 +98,7 @@ test.describe('a title on pre-order', () => {
           return (await confirmed.isVisible()) ? 'paid' : 'refunded';
         }),
       );
-      expect(outcomes.sort()).toEqual(['paid', 'refunded']);
+      expect([...outcomes].sort()).toEqual(['paid', 'refunded']);
       const refunded = payments[outcomes.indexOf('refunded')]!;
       await expect(refunded.getByText(/sold out moments before it arrived.*refunded in full/)).toBeVisible();
 
