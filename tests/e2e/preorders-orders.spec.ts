@@ -32,6 +32,11 @@ for (const size of WIDTHS) {
     await expect(page.getByRole('button', { name: 'To pack', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await page.getByLabel('Search by order number or email').fill(buyer);
     await expect(page.getByText('No orders here.')).toBeVisible({ timeout: 15_000 });
+    // Under All it is there, its status in words.
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await expect(page.locator(`a[href="#order/${orderId}"]:visible`)).toHaveText(number, { timeout: 15_000 });
+    const listed = page.locator(':is(li, tr):visible').filter({ has: page.locator(`a[href="#order/${orderId}"]`) });
+    await expect(listed.getByText(/^pre-order$/i)).toBeVisible();
 
     // A first delivery smaller than the copies owed is refused in plain words; then Release now.
     await page.goto('/admin#preorders');
