@@ -63,7 +63,8 @@ describe('the deploy bundles', () => {
     }
   });
 
-  it('every bundle loads on its own and exports its handler', async () => {
+  // Each bundle carries its own copy of what it imports (about forty of them): loading them all takes a while.
+  it('every bundle loads on its own and exports its handler', { timeout: 120_000 }, async () => {
     for (const name of sourceNames) {
       const module = await bundled(name);
       expect(typeof module.default, name).toBe('function');
