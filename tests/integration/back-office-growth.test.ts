@@ -17,7 +17,7 @@ const SIZES = [1_000, 10_000] as const;
 // grow some at this small size, where the planner can prefer a scan of a few thousand rows to an index (a number
 // search checks the addresses too: 1.0 to 4.4 ms here, 2 ms at 100,000 orders).
 const GENEROUS = 6;
-/** The least time a read is counted as taking (see below). A read that walks every order at 1,000 takes more. */
+/** The least time a read is counted as taking (see below); the reads that walk many orders took 4 ms and more at 1,000 here. */
 const FLOOR_MS = 2;
 /** A quick read is run up to this many times in one statement, so what is timed is the database's work, not the round trip. */
 const REPEAT = 50;
