@@ -3,10 +3,11 @@
  * `{ action: 'read', token }` answers the order's books with the buyer's reviews so far; `{ action: 'save', token,
  * productId, review }` saves one book's review (new, or a change until it is published). A link the shop did not
  * sign, or altered by a character, is refused (400); an expired one says so (410); a review the form would refuse
- * is refused field by field (400 { error, fields }).
+ * is refused field by field (400 { error, fields }); a published, rejected or unpublished review is no longer
+ * changed (409).
  */
 import { readServerEnv } from '../src/config/env';
-import { REVIEW_MESSAGES, reviewFormAnswer, reviewRequestBody, shortDisplayName } from '../src/features/reviews/contract';
+import { REVIEW_MESSAGES, reviewFormAnswer, reviewRequestBody, reviewStatus, shortDisplayName } from '../src/features/reviews/contract';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { readReviewLink } from './_lib/review-links';
 import { serviceClient } from './_lib/supabase-admin';
@@ -19,7 +20,7 @@ const formRow = z.object({
     z.object({
       product_id: z.string(),
       title: z.string(),
-      review: z.object({ rating: z.number(), title: z.string(), body: z.string(), display_name: z.string(), status: z.enum(['new', 'published', 'rejected']) }).nullable(),
+      review: z.object({ rating: z.number(), title: z.string(), body: z.string(), display_name: z.string(), status: reviewStatus }).nullable(),
     }),
   ),
 });
@@ -74,8 +75,9 @@ export default handle(async (request) => {
     if (error.code === '23514') return problem(400, 'Please check your review: one of its fields is too long or empty.');
     throw error;
   }
-  const outcome = z.enum(['saved', 'updated', 'unchanged', 'published', 'not_asked', 'not_in_order']).parse(data);
+  const outcome = z.enum(['saved', 'updated', 'unchanged', 'published', 'not_published', 'not_asked', 'not_in_order']).parse(data);
   if (outcome === 'published') return problem(409, REVIEW_MESSAGES.published);
+  if (outcome === 'not_published') return problem(409, REVIEW_MESSAGES.notPublished);
   if (outcome === 'not_asked') return problem(404, REVIEW_MESSAGES.linkNotValid);
   if (outcome === 'not_in_order') return problem(400, 'That book is not in this order. Please review a book from the list.');
   return json({ outcome, message: SAVED[outcome] });

@@ -15,6 +15,7 @@ import { FOREIGN_HOST_MESSAGE, isLocalHost, isOriginForm, localRequestUrl, refus
 import { loadFunctions, RateLimiter, type ScheduledFunction } from './functions';
 import { runScheduled, startSchedules } from './schedules';
 import { readNetlifyRules } from './netlify-rules';
+import { reviewsSource, SITE_BUILD_HEADER } from '../src/features/reviews/published';
 import { createSiteRebuilder, type SiteRebuilderOptions } from './site-rebuild';
 import { contentTypeOf, resolveStaticFile } from './static-files';
 
@@ -241,6 +242,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     if (!url) return refuseRequestTarget(res);
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    // A rebuild reading the published reviews: noted before the database answers, so a later press waits for the next build.
+    const build = req.headers[SITE_BUILD_HEADER];
+    if (typeof build === 'string') rebuilder.reviewsRead(build);
 
     if (await dynamic(req, res, origin)) return;
     if (method !== 'GET' && method !== 'HEAD') {
@@ -300,6 +304,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     origin: () => url,
     ...(options.siteBuild && { build: options.siteBuild }),
     keepInDist: options.keepRebuildsInDist ?? true,
+    readsReviewsHere: reviewsSource({ ...process.env, LOCAL_REVIEWS_ORIGIN: url })?.local === true,
     swapIn: async (dir) => {
       site = { dir, netlify: await readRules(dir) };
     },

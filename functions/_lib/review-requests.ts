@@ -1,8 +1,8 @@
 /**
  * Asking buyers for a review, once per order: the database claims the orders whose request is due
  * (`claim_review_requests`: delivered REVIEW_REQUEST_DELAY_DAYS ago, or shipped without tracking events
- * REVIEWS.untrackedDeliveryDays before that; paid, not refunded or cancelled, the address not opted out of
- * marketing email), each is emailed under an idempotency key of its order, and marked sent; a failed send gives
+ * REVIEWS.untrackedDeliveryDays before that; paid, not refunded in full or cancelled, not every book on it
+ * refunded, the address not opted out of marketing email), each is emailed under an idempotency key of its order, and marked sent; a failed send gives
  * its claim back for the next run. Run by the scheduled function `review-requests`, and at once after a delivery
  * event when the delay is 0.
  */

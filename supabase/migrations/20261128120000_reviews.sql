@@ -12,7 +12,9 @@ create table public.review_requests (
 create index review_requests_sent_idx on public.review_requests (sent_at) where sent_at is not null;
 
 -- A buyer's review of one book of one order. The limits here are the form's (src/features/reviews/contract.ts).
--- Nothing is shown on the site until the publisher publishes it; the link can change it until then.
+-- Nothing is shown on the site until the publisher publishes it; the link can change it until then. A review the
+-- publisher rejected, or published and then took off the site (unpublished), is final: the link says it is not
+-- published and no longer changes it.
 create table public.reviews (
   id uuid primary key default gen_random_uuid(),
   order_id uuid not null references public.orders (id),
@@ -23,11 +25,11 @@ create table public.reviews (
   display_name text not null check (char_length(display_name) between 1 and 40 and display_name = btrim(display_name) and display_name !~ '[[:cntrl:]]'),
   -- The buyer ticked "may be published": a review without it is never stored.
   publish_consent boolean not null check (publish_consent),
-  status text not null default 'new' check (status in ('new', 'published', 'rejected')),
+  status text not null default 'new' check (status in ('new', 'published', 'rejected', 'unpublished')),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   published_at timestamptz,
-  -- Why the publisher rejected it: for the publisher only.
+  -- Why the publisher rejected or unpublished it: for the publisher only.
   rejection_note text check (rejection_note is null or char_length(rejection_note) <= 500),
   -- The publisher's public answer, shown under the published review.
   reply text check (reply is null or (char_length(reply) between 1 and 1000 and reply = btrim(reply))),
@@ -41,12 +43,12 @@ create index orders_review_due_idx on public.orders ((coalesce(delivered_at, shi
 create index reviews_moderation_idx on public.reviews ((status = 'new') desc, created_at desc);
 create index reviews_published_idx on public.reviews (product_id, published_at desc) where status = 'published';
 
--- Every change to a review: what it said before an edit, a rejection's note, a reply. Append-only.
+-- Every change to a review: what it said before an edit, a rejection's or an unpublishing's note, a reply. Append-only.
 create table public.review_history (
   id bigint generated always as identity primary key,
   review_id uuid not null references public.reviews (id),
   at timestamptz not null default now(),
-  action text not null check (action in ('submitted', 'edited', 'published', 'rejected', 'replied')),
+  action text not null check (action in ('submitted', 'edited', 'published', 'rejected', 'unpublished', 'replied')),
   actor text not null check (char_length(actor) between 1 and 254),
   rating smallint not null,
   title text not null,
@@ -71,10 +73,11 @@ revoke all on public.review_requests, public.reviews, public.review_history from
 grant select (id, product_id, rating, title, body, display_name, published_at, reply, replied_at) on public.reviews to anon, authenticated;
 grant select on public.review_requests, public.reviews, public.review_history to service_role;
 
--- The orders whose review request is due, claimed for this sender (at most p_size): paid, not cancelled or refunded,
--- delivered p_delay_days ago (or shipped p_untracked_days + p_delay_days ago when the carrier never sent a tracking
--- event), due within the last 30 days (an old order is not asked), never asked, no claim in progress, and the
--- address not opted out of marketing email (the list the newsletter and the checkout reminder honour).
+-- The orders whose review request is due, claimed for this sender (at most p_size): paid, not cancelled or refunded
+-- in full, not every book of it refunded (see below), delivered p_delay_days ago (or shipped p_untracked_days +
+-- p_delay_days ago when the carrier never sent a tracking event), due within the last 30 days (an old order is not
+-- asked), never asked, no claim in progress, and the address not opted out of marketing email (the list the
+-- newsletter and the checkout reminder honour).
 -- Answers [{ order_id, number, email, bought_by, items: [{ product_id, title }] }] (bought_by: who bought it, as the shop
 -- names them everywhere; never a gift's recipient).
 create or replace function public.claim_review_requests(p_delay_days integer, p_untracked_days integer, p_size integer)
@@ -100,7 +103,11 @@ begin
        and o.refunded_at is null and o.cancelled_at is null
        -- Along the index below: only orders that can be due within the 30 days.
        and coalesce(o.delivered_at, o.shipped_at) > now() - interval '30 days' - make_interval(days => p_delay_days + p_untracked_days)
-       and public.order_refunded_amount(o.id, o.total_amount, o.refunded_at) < o.total_amount
+       -- Asked unless every book on it was refunded: a refund of the postage only, or of some copies, leaves books
+       -- the buyer kept. A part refund is an amount, not lines, so the books count as all refunded once the refunds
+       -- reach what they cost after any discount (the total less postage); books that cost nothing were not refunded.
+       and (public.order_refunded_amount(o.id, o.total_amount, o.refunded_at) < o.total_amount - o.shipping_amount
+            or o.total_amount = o.shipping_amount)
        and (o.delivered_at is not null
             or (o.shipped_at is not null and not exists (select 1 from public.shipment_tracking_events e where e.order_id = o.id)))
        and not exists (select 1 from public.marketing_opt_outs m where m.email = lower(o.customer_email))
@@ -187,8 +194,9 @@ end;
 $$;
 
 -- Saves the buyer's review of one book of the order: 'saved' (new), 'updated', 'unchanged', 'published' (already
--- published: it can no longer be changed), 'not_asked' (the order was not sent a request) or 'not_in_order'.
--- An edit keeps what the review said before in its history; an edit of a rejected review is new again.
+-- published: it can no longer be changed), 'not_published' (rejected or unpublished by the publisher: final),
+-- 'not_asked' (the order was not sent a request) or 'not_in_order'. An edit keeps what the review said before in
+-- its history.
 create or replace function public.review_submit(
   p_order_id uuid, p_product_id text, p_rating integer, p_title text, p_body text, p_display_name text, p_consent boolean
 )
@@ -220,24 +228,29 @@ begin
   if v_review.status = 'published' then
     return 'published';
   end if;
+  if v_review.status in ('rejected', 'unpublished') then
+    return 'not_published';
+  end if;
   if v_review.rating = p_rating and v_review.title = btrim(p_title) and v_review.body = btrim(p_body)
      and v_review.display_name = btrim(p_display_name) and coalesce(p_consent, false) then
     return 'unchanged';
   end if;
   -- The history keeps what it said before the edit.
-  insert into public.review_history (review_id, action, actor, rating, title, body, display_name, note)
-    values (v_review.id, 'edited', 'buyer', v_review.rating, v_review.title, v_review.body, v_review.display_name,
-            case when v_review.status = 'rejected' then 'Edited after it was rejected: new again' end);
+  insert into public.review_history (review_id, action, actor, rating, title, body, display_name)
+    values (v_review.id, 'edited', 'buyer', v_review.rating, v_review.title, v_review.body, v_review.display_name);
   update public.reviews
      set rating = p_rating, title = btrim(p_title), body = btrim(p_body), display_name = btrim(p_display_name),
-         publish_consent = coalesce(p_consent, false), status = 'new'
+         publish_consent = coalesce(p_consent, false)
    where id = v_review.id;
   return 'updated';
 end;
 $$;
 
--- The publisher publishes or rejects a review (the back-office endpoint checked the caller is staff; p_actor is
--- their address): 'published', 'rejected', 'already' (it was so already) or 'unknown'. A rejection keeps its note.
+-- The publisher publishes, rejects or unpublishes a review (the back-office endpoint checked the caller is staff;
+-- p_actor is their address): 'published', 'rejected', 'unpublished', 'already' (it was so already), 'is_published'
+-- (a published review is unpublished, never rejected), 'not_published' (only a published review can be
+-- unpublished) or 'unknown'. (The back office offers Publish and Reject on a new review, Unpublish on a published
+-- one, Publish on the others.) A rejection or an unpublishing keeps its note.
 create or replace function public.review_moderate(p_review_id uuid, p_action text, p_note text, p_actor text)
 returns text
 language plpgsql
@@ -248,8 +261,8 @@ declare
   v_review public.reviews;
   v_status text;
 begin
-  if p_action is null or p_action not in ('publish', 'reject') then
-    raise exception 'review_moderate: the action must be publish or reject' using errcode = '22023';
+  if p_action is null or p_action not in ('publish', 'reject', 'unpublish') then
+    raise exception 'review_moderate: the action must be publish, reject or unpublish' using errcode = '22023';
   end if;
   if p_actor is null or btrim(p_actor) = '' then
     raise exception 'review_moderate: say who is acting' using errcode = '22023';
@@ -258,14 +271,20 @@ begin
   if not found then
     return 'unknown';
   end if;
-  v_status := case p_action when 'publish' then 'published' else 'rejected' end;
+  v_status := case p_action when 'publish' then 'published' when 'reject' then 'rejected' else 'unpublished' end;
   if v_review.status = v_status then
     return 'already';
+  end if;
+  if p_action = 'reject' and v_review.status = 'published' then
+    return 'is_published';
+  end if;
+  if p_action = 'unpublish' and v_review.status <> 'published' then
+    return 'not_published';
   end if;
   update public.reviews
      set status = v_status,
          published_at = case when v_status = 'published' then now() end,
-         rejection_note = case when v_status = 'rejected' then nullif(btrim(coalesce(p_note, '')), '') else rejection_note end
+         rejection_note = case when v_status = 'published' then rejection_note else nullif(btrim(coalesce(p_note, '')), '') end
    where id = p_review_id;
   insert into public.review_history (review_id, action, actor, rating, title, body, display_name, note)
     values (p_review_id, v_status, p_actor, v_review.rating, v_review.title, v_review.body, v_review.display_name,

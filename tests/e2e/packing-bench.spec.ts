@@ -12,7 +12,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { PDFDocument } from 'pdf-lib';
 import { LOCAL_WEBHOOK_SECRET, localShipments } from '../../functions/_lib/providers/local-shipping';
 import { STARSHIPIT_SIGNATURE_HEADER, signStarshipitBody } from '../../functions/_lib/providers/starshipit';
-import { asService, buysThroughCheckout, lookAtBothWidths, openFoundOrder, orderNumberOf, ownProduct, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, buysThroughCheckout, deliveredFromTestPage, lookAtBothWidths, openFoundOrder, orderNumberOf, ownProduct, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 /** Clicks `button` and reads the PDF the browser saves. */
 async function downloadedPdf(page: Page, click: () => Promise<void>): Promise<PDFDocument> {
@@ -143,12 +143,7 @@ test('a forged, a repeated and an unknown order’s tracking event change nothin
   await expect(page.getByText(/Delivered/)).toHaveCount(0);
 
   // (b) The stand-in's genuine Delivered event completes it; the very same body and signature again change nothing.
-  await page.goto('/api/test-shipping');
-  await page
-    .locator(`article[data-order="${number}"]`)
-    .getByRole('button', { name: `Delivered: order ${number}` })
-    .click();
-  await expect(page.getByRole('status')).toHaveText(`Sent Delivered ${number} to the shop.`);
+  await deliveredFromTestPage(page, number);
   const delivered = await orderRow(request, orderId);
   expect(delivered).toMatchObject({ status: 'completed', tracking_status: 'Delivered' });
   const sent = (await localShipments(SHIPPING_FILE)).find((s) => s.order.orderNumber === number)?.events.find((e) => e.status === 'Delivered')?.sent;

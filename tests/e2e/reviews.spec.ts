@@ -3,18 +3,20 @@
  * the rating they average to and each review's stars as text; the page's structured data marks up exactly
  * those reviews. At a phone's width and a desktop's. (axe scans both pages at both widths in quality.spec.ts.)
  *
- * And a buyer's review, end to end: an order paid, its label printed, Delivered posted from the shipping
- * platform's stand-in, the scheduled run emails one review request; five stars and a sentence from its link; the
- * review in /admin, Publish, and after the local rebuild the book page shows it with "Verified buyer" and marks
- * it up. An opted-out buyer and a refunded order get no request, a second delivery event sends nothing more, and
- * a link altered by one character is refused.
+ * And a buyer's review, end to end, at 375 and at 1280 px, each width with its own buyer and order: an order
+ * paid, its label printed, Delivered posted from the shipping platform's stand-in, the scheduled run emails one
+ * review request; five stars and a sentence from its link; the review in /admin, rejected (its link then says it
+ * was not published), then published; both Publishes pressed together, so one local rebuild can show both, and
+ * the book page shows them with "Verified buyer" and marks them up. An opted-out buyer and a refunded order get
+ * no request, a second delivery event sends nothing more, and a link altered by one character is refused.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { readBooks } from '@/features/catalog/book-files';
 import { LOCAL_WEBHOOK_SECRET } from '../../functions/_lib/providers/local-shipping';
 import { STARSHIPIT_SIGNATURE_HEADER, signStarshipitBody } from '../../functions/_lib/providers/starshipit';
+import { deliveredOrderItem, deliveredOrderRow } from '../helpers/delivered-order';
 import { mailsTo } from './mailbox';
-import { asService, buysThroughCheckout, grantStaff, horizontalOverflow, lookAtBothWidths, orderNumberOf, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { asService, buysThroughCheckout, deliveredFromTestPage, grantStaff, horizontalOverflow, lookAtThisWidth, orderNumberOf, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const book = readBooks().find((b) => b.featured && b.reviews.length > 0)!;
 
@@ -112,54 +114,36 @@ const deliveredDaysAgo = (request: APIRequestContext, orderId: string, days: num
 
 /** A paid order of the book, delivered four days ago, as fixtures: for the buyers who must not be asked. */
 async function deliveredFixture(request: APIRequestContext, email: string, fields: Record<string, unknown> = {}): Promise<string> {
-  const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
-    customer_email: email,
-    customer_name: 'Fixture Buyer',
-    subtotal_amount: 22,
-    shipping_amount: 0,
-    total_amount: 22,
-    shipping_address: { line1: '1 St' },
-    shipping_method: { name: 'AU Standard Courier' },
-    payment_status: 'paid',
-    paid_at: new Date().toISOString(),
-    status: 'completed',
-    shipped_at: new Date(Date.now() - 6 * 86_400_000).toISOString(),
-    tracking_number: '33TST0000001',
-    delivered_at: new Date(Date.now() - 4 * 86_400_000).toISOString(),
-    ...fields,
-  });
-  await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: book.id, title: book.title, quantity: 1, price_at_time: 22 });
+  const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', { ...deliveredOrderRow(email, { name: 'Fixture Buyer', deliveredDaysAgo: 4 }), ...fields });
+  await asService(request, 'POST', 'order_items', deliveredOrderItem(order!.id, book));
   return order!.id;
 }
 
-test('a buyer is asked once after delivery, reviews from the link, and the published review is on the rebuilt book page', async ({ page, request }) => {
-  // Most of it is the local rebuild of the whole site on a shared machine.
-  test.setTimeout(900_000);
-  const email = uniqueEmail('reviewer');
+/** One buyer's order at one width, from the order paid to the review sent from the request's link. */
+interface Journey {
+  size: (typeof WIDTHS)[number];
+  email: string;
+  number: string;
+  link: string;
+  sentence: string;
+  title: string;
+  /** When Publish was pressed for this buyer's review. */
+  pressed?: number;
+}
+
+/** At the page's width: the order paid, its label printed, Delivered from the platform's TEST page, one request sent. */
+async function buyerIsAsked(page: Page, request: APIRequestContext, size: Journey['size']): Promise<Journey> {
+  const email = uniqueEmail(`reviewer-${size.width}`);
   const orderId = await buysThroughCheckout(request, book.id, 1, email);
   const number = await orderNumberOf(request, orderId);
-  const optedOut = uniqueEmail('opted-out');
-  await deliveredFixture(request, optedOut);
-  await asService(request, 'POST', 'rpc/marketing_opt_out', { p_email: optedOut, p_via: 'reminder' });
-  const refunded = uniqueEmail('refunded');
-  await deliveredFixture(request, refunded, { payment_status: 'refund_due', refunded_at: new Date().toISOString(), refund_id: 're_fixture' });
-
-  // Its label printed in /admin, then Delivered from the shipping platform's TEST page.
-  const publisher = uniqueEmail('reviews-publisher');
-  await grantStaff(request, publisher);
-  await staffSignsIn(page, publisher);
+  await page.goto('/admin');
   await page.getByLabel('Search by order number or email').fill(email);
   await page.getByRole('link', { name: number, exact: true }).click();
   await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Print label', exact: true }).click()]);
   await expect(page.getByTestId('shipment-state')).toHaveText(/Label printed/);
-  await page.goto('/api/test-shipping');
-  await page
-    .locator(`article[data-order="${number}"]`)
-    .getByRole('button', { name: `Delivered: order ${number}` })
-    .click();
-  await expect(page.getByRole('status')).toHaveText(`Sent Delivered ${number} to the shop.`);
+  await deliveredFromTestPage(page, number);
 
-  // Not before the delay; then one request, and none for the opted-out buyer or the refunded order.
+  // Not before the delay; then one request, and a second delivery event sends nothing more.
   await runRequests(request);
   expect(await requestsTo(email)).toEqual([]);
   await deliveredDaysAgo(request, orderId, 4);
@@ -170,17 +154,19 @@ test('a buyer is asked once after delivery, reviews from the link, and the publi
   expect(asked).toHaveLength(1);
   expect(asked[0]!.subject).toBe(`How was your order ${number}?`);
   expect(asked[0]!.headers?.['List-Unsubscribe']).toMatch(/^<http/);
-  expect(await requestsTo(optedOut)).toEqual([]);
-  expect(await requestsTo(refunded)).toEqual([]);
   const link = /Review .+: (http\S+)/.exec(asked[0]!.text)![1]!;
+  return { size, email, number, link, sentence: `Our twins count along with it every night (${size.width} px, ${Date.now()}).`, title: `Counted to ten at ${size.width} px` };
+}
 
-  // A link altered by one character is refused.
+/** At the page's width: a link altered by one character refused; the form's errors; five stars and a sentence sent. */
+async function buyerReviews(page: Page, journey: Journey) {
+  const { link } = journey;
   const at = link.indexOf('#') + 20;
   await page.goto(`${link.slice(0, at)}${link[at] === 'A' ? 'B' : 'A'}${link.slice(at + 1)}`);
   await expect(page.getByRole('alert')).toHaveText(/This review link is not valid/);
 
-  // The form: its errors marked, described and the first focused; then five stars and a sentence. (From another
-  // page: the same address with another fragment would not load the page again.)
+  // The form: its errors marked, described and the first focused. (From another page: the same address with another
+  // fragment would not load the page again.)
   await page.goto('/about');
   await page.goto(link);
   await expect(page.getByRole('heading', { name: `Your review of ${book.title}` })).toBeVisible();
@@ -190,63 +176,129 @@ test('a buyer is asked once after delivery, reviews from the link, and the publi
   await expect(page.getByText('Please choose from 1 to 5 stars.')).toBeVisible();
   await expect(page.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Title', { exact: true })).toHaveAccessibleDescription('Please give your review a short title.');
-  await lookAtBothWidths(page, 'review-form-errors');
-  const sentence = `Our twins count along with it every night (${Date.now()}).`;
+  await lookAtThisWidth(page, 'review-form-errors');
   await page.getByRole('radio', { name: '5 out of 5 stars' }).check();
-  await page.getByLabel('Title', { exact: true }).fill('Counted to ten by bedtime');
-  await page.getByLabel('Your review', { exact: true }).fill(sentence);
+  await page.getByLabel('Title', { exact: true }).fill(journey.title);
+  await page.getByLabel('Your review', { exact: true }).fill(journey.sentence);
   await page.getByRole('checkbox', { name: /may be published/ }).check();
   await page.getByRole('button', { name: 'Send review' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Thank you!' })).toBeFocused();
-  await lookAtBothWidths(page, 'review-form-sent');
+  await lookAtThisWidth(page, 'review-form-sent');
+}
 
-  // In /admin, new first: Publish.
+/**
+ * At the page's width, by keyboard: the review rejected with a note (shown while it is rejected), and its link then
+ * says so with no form to edit. The pressed button goes, and focus stays on the review rather than falling to the page.
+ */
+async function publisherRejects(page: Page, journey: Journey) {
   await page.goto('/admin#reviews');
-  const item = page.getByRole('listitem').filter({ hasText: sentence });
+  const item = page.getByRole('listitem').filter({ hasText: journey.sentence });
   await expect(item).toBeVisible({ timeout: 15_000 });
-  await expect(item).toContainText(`Order ${number}`);
+  await expect(item).toContainText(`Order ${journey.number}`);
+  await expect(item).toContainText('Not on the site yet.');
   await expect(page.getByText(/\d+ asked · \d+ answered · \d+ published/)).toBeVisible();
-  await lookAtBothWidths(page, 'reviews-admin');
-  // Keyboard only: reject with a note (shown while it is rejected), then publish; each time the pressed button goes,
-  // and focus stays on the review rather than falling to the page.
-  const heading = item.getByRole('heading', { level: 3 });
+  await lookAtThisWidth(page, 'reviews-admin');
   await item.getByLabel(/Note for rejecting/).focus();
   await page.keyboard.type('Asked the buyer about the name');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await expect(item.getByText('Rejected: Asked the buyer about the name')).toBeVisible();
-  await expect(heading).toBeFocused();
-  await item.getByRole('button', { name: /^Publish/ }).focus();
-  const pressed = Date.now();
-  await page.keyboard.press('Enter');
-  await expect(page.getByText(/Review published\. The site is being rebuilt/).first()).toBeVisible();
-  await expect(item.getByText('published', { exact: true })).toBeVisible();
-  await expect(heading).toBeFocused();
-  await expect(item.getByText(/^Rejected:/)).toHaveCount(0);
+  await expect(item.getByRole('heading', { level: 3 })).toBeFocused();
+  await expect(item.getByRole('button', { name: /^Reject/ })).toHaveCount(0);
 
-  // After the rebuild the book page shows it, with "Verified buyer", and marks it up.
-  await expect.poll(async () => (await request.get('/book')).text(), { timeout: 840_000, intervals: [2000] }).toContain(sentence);
-  const seconds = (Date.now() - pressed) / 1000;
-  test.info().annotations.push({ type: 'Publish → page shows it', description: `${seconds.toFixed(1)} s` });
-  console.log(`[reviews] Publish → /book shows the review: ${seconds.toFixed(1)} s`);
-  await page.goto('/book');
-  const shown = page.getByRole('region', { name: 'What Readers Say' }).getByRole('listitem').filter({ hasText: sentence });
-  await expect(shown).toContainText('Verified buyer');
-  await expect(shown).toContainText('Counted to ten by bedtime');
-  await expect(shown).toContainText('5 out of 5 stars');
-  const marked = await markedUp(page);
-  expect(marked.bodies).toContain(sentence);
-  expect(marked.count).toBe((await shownReviews(page)).length);
-  // The section itself at both widths (a full-page shot leaves below-the-fold sections undrawn).
-  const section = page.getByRole('region', { name: 'What Readers Say' });
+  await page.goto(journey.link);
+  await expect(page.getByText(/decided not to publish it/)).toBeVisible();
+  await expect(page.getByRole('button', { name: /Send review|Save changes/ })).toHaveCount(0);
+  await lookAtThisWidth(page, 'review-form-rejected');
+}
+
+/** At the page's width, by keyboard: Publish after all; a published review offers Unpublish, not Reject. */
+async function publisherPublishes(page: Page, journey: Journey) {
+  const item = page.getByRole('listitem').filter({ hasText: journey.sentence });
+  await item.getByRole('button', { name: /^Publish/ }).focus();
+  journey.pressed = Date.now();
+  await page.keyboard.press('Enter');
+  await expect(item.getByText('published', { exact: true })).toBeVisible();
+  await expect(item.getByRole('heading', { level: 3 })).toBeFocused();
+  await expect(item.getByText(/^Rejected:/)).toHaveCount(0);
+  await expect(item.getByRole('button', { name: /^Unpublish/ })).toBeVisible();
+  await expect(item.getByRole('button', { name: /^Reject/ })).toHaveCount(0);
+  await lookAtThisWidth(page, 'reviews-admin-published', { axe: false });
+}
+
+test('buyers are asked once after delivery, review from the link, and the published reviews are on the rebuilt book page, at 375 and 1280 px', async ({ page, request }) => {
+  // Most of it is the local rebuild of the whole site on a shared machine.
+  test.setTimeout(900_000);
+  const optedOut = uniqueEmail('opted-out');
+  await deliveredFixture(request, optedOut);
+  await asService(request, 'POST', 'rpc/marketing_opt_out', { p_email: optedOut, p_via: 'reminder' });
+  const refunded = uniqueEmail('refunded');
+  await deliveredFixture(request, refunded, { payment_status: 'refund_due', refunded_at: new Date().toISOString(), refund_id: 're_fixture' });
+  const publisher = uniqueEmail('reviews-publisher');
+  await grantStaff(request, publisher);
+  await staffSignsIn(page, publisher);
+
+  // Each width its own buyer and order, from the order paid to the review sent.
+  const journeys: Journey[] = [];
   for (const size of WIDTHS) {
     await page.setViewportSize({ width: size.width, height: size.height });
+    const journey = await buyerIsAsked(page, request, size);
+    await buyerReviews(page, journey);
+    journeys.push(journey);
+  }
+  expect(await requestsTo(optedOut)).toEqual([]);
+  expect(await requestsTo(refunded)).toEqual([]);
+
+  // The publisher at each width: first each rejection, then both Publishes together, so one rebuild can show both.
+  for (const journey of journeys) {
+    await page.setViewportSize({ width: journey.size.width, height: journey.size.height });
+    await publisherRejects(page, journey);
+  }
+  await page.goto('/admin#reviews');
+  for (const journey of journeys) {
+    await page.setViewportSize({ width: journey.size.width, height: journey.size.height });
+    await publisherPublishes(page, journey);
+  }
+
+  // After the rebuild the book page shows both, with "Verified buyer", and marks them up.
+  await expect
+    .poll(
+      async () => {
+        const html = await (await request.get('/book')).text();
+        return journeys.every((j) => html.includes(j.sentence));
+      },
+      { timeout: 840_000, intervals: [1000] },
+    )
+    .toBe(true);
+  const shownAt = Date.now();
+  for (const journey of journeys) {
+    const seconds = ((shownAt - journey.pressed!) / 1000).toFixed(1);
+    test.info().annotations.push({ type: `Publish at ${journey.size.width} px → /book shows both`, description: `${seconds} s` });
+    console.log(`[reviews] Publish at ${journey.size.width} px → /book shows both reviews: ${seconds} s`);
+  }
+  for (const size of WIDTHS) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.goto('/book');
+    for (const journey of journeys) {
+      const shown = page.getByRole('region', { name: 'What Readers Say' }).getByRole('listitem').filter({ hasText: journey.sentence });
+      await expect(shown).toContainText('Verified buyer');
+      await expect(shown).toContainText(journey.title);
+      await expect(shown).toContainText('5 out of 5 stars');
+    }
+    const marked = await markedUp(page);
+    for (const journey of journeys) expect(marked.bodies).toContain(journey.sentence);
+    expect(marked.count).toBe((await shownReviews(page)).length);
+    // The section itself (a full-page shot leaves below-the-fold sections undrawn).
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    const section = page.getByRole('region', { name: 'What Readers Say' });
     await section.scrollIntoViewIfNeeded();
     await section.screenshot({ path: test.info().outputPath(`reviews-book-section-${size.width}.png`) });
   }
-  // The link now says it is published, and the form is gone.
-  await page.goto(link);
-  await expect(page.getByText(/is published/)).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Send review' })).toHaveCount(0);
+  // Each link now says its review is published, and the form is gone.
+  for (const journey of journeys) {
+    await page.goto('/about');
+    await page.goto(journey.link);
+    await expect(page.getByText(/is published/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send review' })).toHaveCount(0);
+  }
 });

@@ -95,6 +95,16 @@ export async function openFoundOrder(page: Page, search: string, number: string)
   await expect(page.getByRole('heading', { name: `Order ${number}` })).toBeVisible({ timeout: 15_000 });
 }
 
+/** On the shipping platform's TEST page: Delivered for order `number`, sent to the shop as the platform sends it. */
+export async function deliveredFromTestPage(page: Page, number: string): Promise<void> {
+  await page.goto('/api/test-shipping');
+  await page
+    .locator(`article[data-order="${number}"]`)
+    .getByRole('button', { name: `Delivered: order ${number}` })
+    .click();
+  await expect(page.getByRole('status')).toHaveText(`Sent Delivered ${number} to the shop.`);
+}
+
 export { horizontalOverflow } from '../audit/accessibility';
 
 /** The two widths every screen is looked at: a phone's and a desktop's. */
@@ -104,19 +114,27 @@ export const WIDTHS = [
 ] as const;
 
 /**
- * Looks at the screen as it stands at a phone's width and at a desktop's: nothing wider than the window, a
- * full-page screenshot `<name>-<width>.png`, and axe unless `axe: false`. A journey runs once, at one width, and
- * its key screens are checked at both; the page is given back at the width it had.
+ * Looks at the screen at the window's width: nothing wider than the window, a full-page screenshot
+ * `<name>-<width>.png`, and axe unless `axe: false`. For a journey that runs at each width.
+ */
+export async function lookAtThisWidth(page: Page, name: string, options: { axe?: boolean } = {}): Promise<void> {
+  const width = page.viewportSize()?.width;
+  expect(await horizontalOverflow(page), `${name} at ${width} px is no wider than the window`).toBeLessThanOrEqual(0);
+  // From the top: a full-page shot taken scrolled down draws the sticky header across the middle.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  if (options.axe !== false) expect(await scanPage(page), `axe on ${name} at ${width} px`).toEqual([]);
+}
+
+/**
+ * Looks at the screen as it stands at a phone's width and at a desktop's (`lookAtThisWidth` at each). A journey
+ * runs once, at one width, and its key screens are checked at both; the page is given back at the width it had.
  */
 export async function lookAtBothWidths(page: Page, name: string, options: { axe?: boolean } = {}): Promise<void> {
   const before = page.viewportSize();
   for (const size of WIDTHS) {
     await page.setViewportSize({ width: size.width, height: size.height });
-    expect(await horizontalOverflow(page), `${name} at ${size.width} px is no wider than the window`).toBeLessThanOrEqual(0);
-    // From the top: a full-page shot taken scrolled down draws the sticky header across the middle.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: test.info().outputPath(`${name}-${size.width}.png`), fullPage: true });
-    if (options.axe !== false) expect(await scanPage(page), `axe on ${name} at ${size.width} px`).toEqual([]);
+    await lookAtThisWidth(page, name, options);
   }
   if (before) await page.setViewportSize(before);
 }

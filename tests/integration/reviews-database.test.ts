@@ -1,8 +1,9 @@
 /**
  * Reviews in the database, on both databases: which orders are asked (once, at the right time, never an opted-out
- * address or a refunded or cancelled order), the buyer's review of each book (its limits, its edits kept in the
- * history, no change once published), moderation and the publisher's reply, and what anyone else may read: a
- * published review's public columns only.
+ * address, a refunded or cancelled order, or one whose every book was refunded), the buyer's review of each book (its
+ * limits, its edits kept in the history, no change once published, rejected or unpublished), moderation (publish,
+ * reject, unpublish) and the publisher's reply, and what anyone else may read: a published review's public
+ * columns only.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,10 +25,13 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
   });
   afterAll(() => db.close());
 
-  /** A paid order of one copy of BOOK; `extra` sets its shipping, delivery and refund columns. */
+  /** A paid order of one copy of BOOK ($20, no postage); `extra` sets its amounts, shipping, delivery and refund columns. */
   async function order(extra: Record<string, string> = {}, email = `${randomUUID()}@example.com`): Promise<string> {
     const id = randomUUID();
     const columns = {
+      subtotal_amount: '20',
+      shipping_amount: '0',
+      total_amount: '20',
       payment_status: `'paid'`,
       status: `'completed'`,
       shipped_at: `now() - interval '6 days'`,
@@ -36,8 +40,8 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
       ...extra,
     };
     await db.admin.exec(`
-      insert into public.orders (id, customer_email, customer_name, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at, ${Object.keys(columns).join(', ')})
-        values ('${id}', '${email}', 'Mary Anne Smith', 20, 0, 20, '{}', '{}', now() - interval '8 days', ${Object.values(columns).join(', ')});
+      insert into public.orders (id, customer_email, customer_name, shipping_address, shipping_method, paid_at, ${Object.keys(columns).join(', ')})
+        values ('${id}', '${email}', 'Mary Anne Smith', '{}', '{}', now() - interval '8 days', ${Object.values(columns).join(', ')});
       insert into public.order_items (order_id, product_id, title, quantity, price_at_time) values ('${id}', '${BOOK}', 'Review Book', 1, 20);`);
     return id;
   }
@@ -60,6 +64,21 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
   const reviewOf = async (orderId: string) => (await db.admin.query<Record<string, unknown>>(`select * from public.reviews where order_id = $1`, [orderId])).rows[0]!;
   const historyOf = async (reviewId: unknown) =>
     (await db.admin.query<{ action: string; title: string; note: string | null }>(`select action, title, note from public.review_history where review_id = $1 order by id`, [reviewId])).rows;
+
+  /** An order that was sent its review request. */
+  const askedOrder = async () => {
+    const id = await order();
+    await claim();
+    await markSent([id]);
+    return id;
+  };
+  /** An asked order with the buyer's review of BOOK: the order's id and the review's. */
+  const reviewedOrder = async () => {
+    const id = await askedOrder();
+    await submit(id);
+    return { id, reviewId: (await reviewOf(id)).id };
+  };
+  const moderate = (reviewId: unknown, action: string, note: string | null = null) => service('select public.review_moderate($1, $2, $3, $4) as answer', [reviewId, action, note, 'staff@example.com']);
 
   it('asks a delivered order once its delay has passed, and an untracked one after shipping; nothing else', async () => {
     const due = await order();
@@ -87,6 +106,32 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
     expect(await markSent(ids)).toBe(ids.length);
     await db.admin.exec(`update public.review_requests set claimed_at = now() - interval '1 hour'`);
     expect(await claimedIds()).not.toContain(due);
+  });
+
+  it('asks an order refunded in part unless every book on it was refunded', async () => {
+    // Two copies at $20 and $10 postage: $50. Refunds are amounts; the books cost $40 of it.
+    const twoCopies = { subtotal_amount: '40', shipping_amount: '10', total_amount: '50' };
+    const refundOf = (orderId: string, amount: number) =>
+      db.admin.exec(`insert into public.order_refunds (order_id, amount, reason, status, actor, settled_at)
+                       values ('${orderId}', ${amount}, 'Part refund', 'succeeded', 'staff@example.com', now())`);
+    const postageOnly = await order(twoCopies);
+    await refundOf(postageOnly, 10);
+    const oneCopy = await order(twoCopies);
+    await refundOf(oneCopy, 20);
+    const everyBook = await order(twoCopies);
+    await refundOf(everyBook, 25);
+    await refundOf(everyBook, 15);
+    // A code took the books' whole price: nothing of them was paid, so nothing of them was refunded.
+    const [code] = (await db.admin.query<{ id: string }>(`insert into public.promotion_codes (code, kind, amount, created_by) values ('FREEBOOKS', 'percent', 100, 'staff@example.com') returning id`))
+      .rows;
+    const freeBooks = await order({ subtotal_amount: '40', shipping_amount: '10', total_amount: '10', discount_amount: '40', promotion_code: `'FREEBOOKS'`, promotion_code_id: `'${code!.id}'` });
+    await refundOf(freeBooks, 5);
+    const ids = await claimedIds();
+    expect(ids).toContain(postageOnly);
+    expect(ids).toContain(oneCopy);
+    expect(ids).not.toContain(everyBook);
+    expect((await db.admin.query<{ payment_status: string }>('select payment_status from public.orders where id = $1', [everyBook])).rows[0]!.payment_status).toBe('paid');
+    expect(ids).toContain(freeBooks);
   });
 
   it('a failed send gives its claim back; a claim left by a crash is taken again after ten minutes', async () => {
@@ -117,43 +162,63 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
     ]);
     expect(await service('select public.review_form($1) as answer', [id])).toMatchObject({ books: [{ review: { rating: 4, title: 'Lovely, mostly', status: 'new' } }] });
 
-    expect(await service('select public.review_moderate($1, $2, null, $3) as answer', [review.id, 'publish', 'staff@example.com'])).toBe('published');
-    expect(await service('select public.review_moderate($1, $2, null, $3) as answer', [review.id, 'publish', 'staff@example.com'])).toBe('already');
+    expect(await moderate(review.id, 'publish')).toBe('published');
+    expect(await moderate(review.id, 'publish')).toBe('already');
     expect(await submit(id, { title: 'Changed after' })).toBe('published');
     expect(await reviewOf(id)).toMatchObject({ title: 'Lovely, mostly', status: 'published' });
   });
 
   it('the database backs every limit of the form (23514), and wants the tick to publish', async () => {
-    const id = await order();
-    await claim();
-    await markSent([id]);
+    const id = await askedOrder();
     for (const fields of [{ rating: 6 }, { rating: 0 }, { title: 'x'.repeat(81) }, { title: '   ' }, { body: 'x'.repeat(2001) }, { name: 'x'.repeat(41) }, { name: 'Ann\u0007' }, { consent: false }]) {
       await expect(submit(id, fields), JSON.stringify(fields)).rejects.toMatchObject({ code: '23514' });
     }
     expect(await db.admin.query('select 1 from public.reviews where order_id = $1', [id])).toMatchObject({ rows: [] });
   });
 
-  it('a rejection keeps its note; an edit makes it new again; a reply is kept; all in the history', async () => {
-    const id = await order();
-    await claim();
-    await markSent([id]);
-    await submit(id);
-    const { id: reviewId } = await reviewOf(id);
-    expect(await service('select public.review_moderate($1, $2, $3, $4) as answer', [reviewId, 'reject', 'Names a child in full', 'staff@example.com'])).toBe('rejected');
+  it('a rejection keeps its note and is final for the buyer; a reply is kept; all in the history', async () => {
+    const { id, reviewId } = await reviewedOrder();
+    // Only a published review can be unpublished.
+    expect(await moderate(reviewId, 'unpublish')).toBe('not_published');
+    expect(await moderate(reviewId, 'reject', 'Names a child in full')).toBe('rejected');
     expect(await reviewOf(id)).toMatchObject({ status: 'rejected', rejection_note: 'Names a child in full', published_at: null });
-    expect(await submit(id, { body: 'Read every night by our girl.' })).toBe('updated');
-    expect((await reviewOf(id)).status).toBe('new');
+    expect(await moderate(reviewId, 'reject')).toBe('already');
+    // The link no longer changes it, and its form says it was not published.
+    expect(await submit(id, { body: 'Read every night by our girl.' })).toBe('not_published');
+    expect(await reviewOf(id)).toMatchObject({ status: 'rejected', body: 'Read every night.' });
+    expect(await service('select public.review_form($1) as answer', [id])).toMatchObject({ books: [{ review: { status: 'rejected' } }] });
     expect(await service('select public.review_reply($1, $2, $3) as answer', [reviewId, ' Thank you! ', 'staff@example.com'])).toBe('replied');
     expect(await service('select public.review_reply($1, $2, $3) as answer', [reviewId, 'Thank you!', 'staff@example.com'])).toBe('unchanged');
     expect(await reviewOf(id)).toMatchObject({ reply: 'Thank you!' });
     expect((await historyOf(reviewId)).map((h) => [h.action, h.note])).toEqual([
       ['submitted', null],
       ['rejected', 'Names a child in full'],
-      ['edited', 'Edited after it was rejected: new again'],
       ['replied', 'Thank you!'],
     ]);
-    await expect(service('select public.review_moderate($1, $2, null, $3) as answer', [reviewId, 'delete', 'staff@example.com'])).rejects.toMatchObject({ code: '22023' });
-    expect(await service('select public.review_moderate($1, $2, null, $3) as answer', [randomUUID(), 'publish', 'staff@example.com'])).toBe('unknown');
+    await expect(moderate(reviewId, 'delete')).rejects.toMatchObject({ code: '22023' });
+    expect(await moderate(randomUUID(), 'publish')).toBe('unknown');
+  });
+
+  it('a published review is unpublished, never rejected: off the site, final for the buyer, kept with its history; and may be published again', async () => {
+    const { id, reviewId } = await reviewedOrder();
+    const shownToAnyone = async () => (await db.request('anon', {}, `select id from public.reviews where id = '${reviewId}'`)).rows.length;
+    expect(await moderate(reviewId, 'publish')).toBe('published');
+    expect(await shownToAnyone()).toBe(1);
+    expect(await moderate(reviewId, 'reject', 'Changed my mind')).toBe('is_published');
+    expect((await reviewOf(id)).status).toBe('published');
+    expect(await moderate(reviewId, 'unpublish', ' The book it names is out of print ')).toBe('unpublished');
+    expect(await reviewOf(id)).toMatchObject({ status: 'unpublished', published_at: null, rejection_note: 'The book it names is out of print' });
+    expect(await shownToAnyone()).toBe(0);
+    expect(await moderate(reviewId, 'unpublish')).toBe('already');
+    expect(await submit(id, { title: 'Changed after' })).toBe('not_published');
+    expect(await moderate(reviewId, 'publish')).toBe('published');
+    expect(await shownToAnyone()).toBe(1);
+    expect((await historyOf(reviewId)).map((h) => [h.action, h.note])).toEqual([
+      ['submitted', null],
+      ['published', null],
+      ['unpublished', 'The book it names is out of print'],
+      ['published', null],
+    ]);
   });
 
   it('anyone reads a published review’s public columns, and nothing of a review not published', async () => {
@@ -163,7 +228,7 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
     await markSent([shown, hidden]);
     await submit(shown, { body: 'Shown to everyone.' });
     await submit(hidden, { body: 'Waiting for the publisher.' });
-    await service('select public.review_moderate($1, $2, null, $3) as answer', [(await reviewOf(shown)).id, 'publish', 'staff@example.com']);
+    await moderate((await reviewOf(shown)).id, 'publish');
     for (const role of ['anon', 'authenticated'] as const) {
       const { rows } = await db.request(role, {}, `select body, display_name, rating, published_at, reply from public.reviews where product_id = '${BOOK}'`);
       const bodies = rows.map((r) => r.body);

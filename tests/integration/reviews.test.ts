@@ -3,7 +3,8 @@
  * order's buyer once (List-Unsubscribe and a visible unsubscribe, a signed link per book), never an opted-out
  * address; the form's link opens the order's books, and a link altered by one character or expired is refused;
  * a review is checked field by field; staff publish it, and the site is rebuilt from the database with it (the
- * build here is a stand-in that writes what the pages' read of published reviews finds).
+ * build here is a stand-in that writes what the pages' read of published reviews finds); staff unpublish it, and
+ * the rebuilt site leaves it out.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +12,12 @@ import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readServerEnv } from '../../src/config/env';
+import { REVIEW_MESSAGES } from '../../src/features/reviews/contract';
 import { readPublishedReviews } from '../../src/features/reviews/published';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { selectSiteBuilds } from '../../functions/_lib/providers/select';
 import { signReviewLink } from '../../functions/_lib/review-links';
+import { deliveredOrderItem, deliveredOrderRow } from '../helpers/delivered-order';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 const folder = mkdtempSync(join(tmpdir(), 'reviews-'));
@@ -46,28 +49,12 @@ afterAll(async () => {
 });
 
 async function deliveredOrder(email: string): Promise<string> {
-  const { data, error } = await t
-    .service()
-    .from('orders')
-    .insert({
-      customer_email: email,
-      customer_name: 'Mary Anne Smith',
-      subtotal_amount: 22,
-      shipping_amount: 0,
-      total_amount: 22,
-      shipping_address: { line1: '1 St' },
-      shipping_method: { name: 'AU Standard Courier' },
-      payment_status: 'paid',
-      paid_at: new Date().toISOString(),
-      status: 'completed',
-      shipped_at: new Date().toISOString(),
-      tracking_number: '33TST0000001',
-      delivered_at: new Date().toISOString(),
-    })
-    .select('id')
-    .single();
+  const { data, error } = await t.service().from('orders').insert(deliveredOrderRow(email)).select('id').single();
   if (error) throw error;
-  await t.service().from('order_items').insert({ order_id: data.id, product_id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!', quantity: 1, price_at_time: 22 });
+  await t
+    .service()
+    .from('order_items')
+    .insert(deliveredOrderItem(data.id, { id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!' }));
   return data.id as string;
 }
 
@@ -161,6 +148,27 @@ describe('the review form and moderation', () => {
     expect(builds).toBe(before + 1);
     const again = await review({ action: 'save', token, productId: 'book-10-reasons', review: { rating: 1, title: 'x', body: 'x', displayName: 'x', consent: true } });
     expect(again.status).toBe(409);
+  });
+
+  it('a published review is unpublished, never rejected: rebuilt off the pages, and its link says it is not published', async () => {
+    const { data } = await t.service().from('reviews').select('id').eq('order_id', orderId).single();
+    const rejected = await asStaff({ action: 'reject', reviewId: data!.id, note: '' });
+    expect(rejected.status).toBe(409);
+    expect(await rejected.json()).toEqual({ error: expect.stringContaining('use Unpublish to take it off') });
+
+    const before = builds;
+    const unpublished = await asStaff({ action: 'unpublish', reviewId: data!.id, note: 'Names the school in full' });
+    expect(unpublished.status).toBe(200);
+    expect(await unpublished.json()).toMatchObject({ outcome: 'unpublished', message: expect.stringContaining('comes off the book’s pages') });
+    await expect.poll(async () => (await (await fetch(`${t.url}/reviews.json`)).json()) as Record<string, unknown>, { timeout: 10_000 }).toEqual({});
+    expect(builds).toBe(before + 1);
+    const { data: history } = await t.service().from('review_history').select('action, actor, note').eq('review_id', data!.id).order('id');
+    expect(history!.at(-1)).toEqual({ action: 'unpublished', actor: 'reviews.staff@example.com', note: 'Names the school in full' });
+
+    expect(await (await review({ action: 'read', token })).json()).toMatchObject({ books: [{ review: { title: 'A real joy', status: 'unpublished' } }] });
+    const again = await review({ action: 'save', token, productId: 'book-10-reasons', review: { rating: 1, title: 'x', body: 'x', displayName: 'x', consent: true } });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: REVIEW_MESSAGES.notPublished });
   });
 });
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readBooks } from '@/features/catalog/book-files';
 import { REVIEW_MESSAGES, reviewFields, shortDisplayName } from '@/features/reviews/contract';
-import { readPublishedReviews } from '@/features/reviews/published';
+import { readPublishedReviews, SITE_BUILD_HEADER } from '@/features/reviews/published';
 import type { BookReview } from '@/lib/reviews';
 import { bookProductJsonLd } from '@/lib/structured-data';
 
@@ -73,16 +73,18 @@ describe('structured data', () => {
 describe('the build’s read of published reviews', () => {
   const row = { id: '1', product_id: 'book-10-reasons', rating: 5, title: 'A joy', body: 'Lovely.', display_name: 'Mary S.', published_at: '2026-11-27T20:00:00Z', reply: 'Thank you!' };
   it('reads with the hosted anon key, or the local origin; none without either', async () => {
-    const seen: Array<{ url: string; key: string | null }> = [];
+    const seen: Array<{ url: string; key: string | null; build: string | null }> = [];
     const fetchImpl = (async (url: URL, init: RequestInit) => {
-      seen.push({ url: url.toString(), key: new Headers(init.headers).get('apikey') });
+      const headers = new Headers(init.headers);
+      seen.push({ url: url.toString(), key: headers.get('apikey'), build: headers.get(SITE_BUILD_HEADER) });
       return Response.json([row]);
     }) as unknown as typeof fetch;
-    const hosted = await readPublishedReviews({ PUBLIC_SUPABASE_URL: 'https://db.example', PUBLIC_SUPABASE_ANON_KEY: 'anon' }, fetchImpl);
+    const hosted = await readPublishedReviews({ PUBLIC_SUPABASE_URL: 'https://db.example', PUBLIC_SUPABASE_ANON_KEY: 'anon', LOCAL_SITE_BUILD: 'build-1' }, fetchImpl);
     expect(hosted.get('book-10-reasons')).toEqual([{ author: 'Mary S.', rating: 5, title: 'A joy', body: 'Lovely.', date: row.published_at, verifiedBuyer: true, reply: 'Thank you!' }]);
-    expect(seen[0]).toMatchObject({ url: expect.stringMatching(/^https:\/\/db\.example\/rest\/v1\/reviews\?select=/), key: 'anon' });
-    await readPublishedReviews({ LOCAL_REVIEWS_ORIGIN: 'http://localhost:4321' }, fetchImpl);
-    expect(seen[1]!.url).toMatch(/^http:\/\/localhost:4321\/rest\/v1\/reviews/);
+    // Only the local server is told which build read (it lets a press join a build that has not read yet).
+    expect(seen[0]).toMatchObject({ url: expect.stringMatching(/^https:\/\/db\.example\/rest\/v1\/reviews\?select=/), key: 'anon', build: null });
+    await readPublishedReviews({ LOCAL_REVIEWS_ORIGIN: 'http://localhost:4321', LOCAL_SITE_BUILD: 'build-2' }, fetchImpl);
+    expect(seen[1]).toMatchObject({ url: expect.stringMatching(/^http:\/\/localhost:4321\/rest\/v1\/reviews/), build: 'build-2' });
     expect((await readPublishedReviews({}, fetchImpl)).size).toBe(0);
     expect(seen).toHaveLength(2);
   });

@@ -1,26 +1,30 @@
 /**
- * The local server's rebuild after a review is published: one build at a time, presses during a build coalesced
- * into one more build after it, only a finished build swapped in, and dist/ replaced by it for the next start; a
- * failed build changes nothing that is served.
+ * The local server's rebuild after a review is published: one build at a time, a press joining the running build
+ * while it has not read the reviews, later presses during a build coalesced into one more build after it, only a
+ * finished build swapped in, and dist/ replaced by it for the next start; a failed build changes nothing served.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSiteRebuilder } from '../../local/site-rebuild';
 
-function setUp() {
+function setUp({ readsReviewsHere = true } = {}) {
   const projectRoot = mkdtempSync(join(tmpdir(), 'rebuild-'));
   const dist = join(projectRoot, 'dist');
   mkdirSync(dist);
   writeFileSync(join(dist, 'index.html'), 'old');
+  // Served as built for another address than the server's own: a rebuild makes the same site.
+  writeFileSync(join(dist, '.build-stamp'), '2026-11-28T00:00:00.000Z\nhttp://localhost:4321\n');
   const served: string[] = [];
   const releases: Array<() => void> = [];
   let started = 0;
   let fail = false;
+  const names: string[] = [];
   const rebuilder = createSiteRebuilder({
     projectRoot,
     dist,
+    readsReviewsHere,
     origin: () => 'http://localhost:1',
     swapIn: async (dir) => {
       // Only a whole build is ever swapped in.
@@ -31,6 +35,8 @@ function setUp() {
       started += 1;
       const n = started;
       expect(env.LOCAL_REVIEWS_ORIGIN).toBe('http://localhost:1');
+      expect(env.SITE_URL).toBe('http://localhost:4321');
+      names.push(env.LOCAL_SITE_BUILD!);
       mkdirSync(outDir, { recursive: true });
       await new Promise<void>((resolve) => releases.push(resolve));
       if (fail) throw new Error('astro build failed');
@@ -41,13 +47,16 @@ function setUp() {
     await expect.poll(() => releases.length).toBeGreaterThan(0);
     releases.shift()!();
   };
-  return { rebuilder, dist, served, finishBuild, started: () => started, failNext: (value: boolean) => (fail = value) };
+  /** The running build reads the published reviews, as the server reports it. */
+  const readReviews = () => rebuilder.reviewsRead(names.at(-1)!);
+  return { rebuilder, dist, served, finishBuild, readReviews, started: () => started, failNext: (value: boolean) => (fail = value) };
 }
 
 describe('the local site rebuild', () => {
-  it('coalesces presses during a build into one more build, which starts after the build running', async () => {
-    const { rebuilder, dist, served, finishBuild, started } = setUp();
+  it('coalesces presses during a build that has read the reviews into one more build, which starts after the build running', async () => {
+    const { rebuilder, dist, served, finishBuild, started, readReviews } = setUp();
     const first = rebuilder.rebuild();
+    readReviews();
     const presses = [rebuilder.rebuild(), rebuilder.rebuild(), rebuilder.rebuild()];
     expect(presses[1]).toBe(presses[0]);
     expect(presses[2]).toBe(presses[0]);
@@ -61,7 +70,30 @@ describe('the local site rebuild', () => {
     expect(served).toHaveLength(2);
     expect(rebuilder.builds).toBe(2);
     expect(readFileSync(join(dist, 'index.html'), 'utf8')).toBe('build 2');
-    expect(existsSync(join(dist, '.build-stamp'))).toBe(true);
+    expect(readFileSync(join(dist, '.build-stamp'), 'utf8')).toMatch(/\nhttp:\/\/localhost:4321\n$/);
+  });
+
+  it('a press before the running build has read the reviews joins it; one after, or with a build reading elsewhere, waits for the next', async () => {
+    const { rebuilder, finishBuild, started, readReviews } = setUp();
+    const first = rebuilder.rebuild();
+    expect(rebuilder.rebuild()).toBe(first);
+    readReviews();
+    const next = rebuilder.rebuild();
+    expect(next).not.toBe(first);
+    await finishBuild();
+    await first;
+    await finishBuild();
+    await next;
+    expect(started()).toBe(2);
+
+    const elsewhere = setUp({ readsReviewsHere: false });
+    const building = elsewhere.rebuilder.rebuild();
+    const after = elsewhere.rebuilder.rebuild();
+    expect(after).not.toBe(building);
+    await elsewhere.finishBuild();
+    await elsewhere.finishBuild();
+    await Promise.all([building, after]);
+    expect(elsewhere.started()).toBe(2);
   });
 
   it('a failed build swaps nothing in and leaves dist/ as it was', async () => {

@@ -3,6 +3,7 @@
  * the token and site id Netlify gives every deployed function; on the local server, the local server's own
  * cache of function answers (local/cdn-cache.ts) is purged.
  */
+import { localRegistry } from './local-registry';
 
 export interface CdnCache {
   name: string;
@@ -13,24 +14,16 @@ export interface CdnCache {
 type Purger = (tags: readonly string[]) => void;
 
 /** The local server's caches, found through the process so any copy of this module reaches them. */
-const PURGERS = Symbol.for('shop.local-cdn-purgers');
-const localPurgers = (): Set<Purger> => {
-  const holder = globalThis as { [PURGERS]?: Set<Purger> };
-  holder[PURGERS] ??= new Set();
-  return holder[PURGERS];
-};
+const purgers = localRegistry<Purger>('shop.local-cdn-purgers');
 
 /** The local server registers its cache here; the returned function unregisters it. */
-export function registerLocalCdnCache(purge: Purger): () => void {
-  localPurgers().add(purge);
-  return () => localPurgers().delete(purge);
-}
+export const registerLocalCdnCache = purgers.register;
 
 /** Purges the caches of the local servers running in this process. */
 export const localCdnCache: CdnCache = {
   name: 'local',
   async purgeTags(tags) {
-    for (const purge of localPurgers()) purge(tags);
+    for (const purge of purgers.members()) purge(tags);
   },
 };
 

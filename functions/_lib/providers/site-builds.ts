@@ -5,6 +5,7 @@
  * (local/site-rebuild.ts), found through the process as the local CDN cache is.
  */
 import { ProviderError } from './errors';
+import { localRegistry } from './local-registry';
 import { type HttpOptions, requestProvider } from './transport';
 
 export interface SiteBuilds {
@@ -34,23 +35,15 @@ export function createNetlifyBuildHook(options: HttpOptions & { hookUrl: string 
 type Rebuild = () => Promise<void>;
 
 /** The local server's rebuilder, found through the process so any copy of this module reaches it. */
-const REBUILDERS = Symbol.for('shop.local-site-rebuilders');
-const localRebuilders = (): Set<Rebuild> => {
-  const holder = globalThis as { [REBUILDERS]?: Set<Rebuild> };
-  holder[REBUILDERS] ??= new Set();
-  return holder[REBUILDERS];
-};
+const rebuilders = localRegistry<Rebuild>('shop.local-site-rebuilders');
 
 /** The local server registers its rebuilder here; the returned function unregisters it. */
-export function registerLocalSiteRebuild(rebuild: Rebuild): () => void {
-  localRebuilders().add(rebuild);
-  return () => localRebuilders().delete(rebuild);
-}
+export const registerLocalSiteRebuild = rebuilders.register;
 
 /** Rebuilds the site of every local server running in this process (none outside one: nothing to rebuild). */
 export const localSiteBuilds: SiteBuilds = {
   name: 'local',
   async rebuild() {
-    await Promise.all([...localRebuilders()].map((rebuild) => rebuild()));
+    await Promise.all([...rebuilders.members()].map((rebuild) => rebuild()));
   },
 };

@@ -1,7 +1,8 @@
 /**
  * The review form a review request's link opens (/review?book=<id>#<signed token>): no sign-in, the link names the
  * order. Stars, a short title, the review, the name to show (prefilled "First name L.") and a tick to agree it
- * may be published; one review per book of the order, changeable until the publisher publishes it. Checked with
+ * may be published; one review per book of the order, changeable until the publisher publishes it (or rejects it:
+ * then the link says it was not published, and the form is gone). Checked with
  * the contract's schema field by field (each error marked, described under its field, the first one focused),
  * then again by /api/review and the database.
  */
@@ -108,6 +109,16 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
     return (
       <p className="mt-6 rounded-2xl bg-emerald-50 p-4 text-emerald-950">
         Your review of <cite>{book.title}</cite> is published, so it can no longer be changed. Thank you!
+      </p>
+    );
+  }
+  // Rejected or taken off the site by the publisher: said plainly, with nothing to edit (it would not be read again).
+  if (existing?.status === 'rejected' || existing?.status === 'unpublished') {
+    return (
+      <p className="mt-6 rounded-2xl bg-slate-100 p-4 text-slate-900">
+        {existing.status === 'rejected' ? 'We read your review of ' : 'We have taken your review of '}
+        <cite>{book.title}</cite>
+        {existing.status === 'rejected' ? ' and decided not to publish it.' : ' off the site.'} It can no longer be changed. Thank you for taking the time to write it.
       </p>
     );
   }

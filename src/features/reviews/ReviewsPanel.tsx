@@ -1,20 +1,36 @@
 /**
- * /admin#reviews: buyers' reviews, new ones first, each with its order, stars and words; Publish, Reject (with a
- * note kept for the publisher) and a public reply shown under the published review. Nothing reaches the site
- * until it is published; every change is in the review's history. Above the list: how many orders were asked,
- * answered, how many reviews are published, and their average.
+ * /admin#reviews: buyers' reviews, new ones first, each with its order, stars and words, what its state means and
+ * the actions that state has: a new review Publish or Reject, a published one Unpublish (each with a note kept for
+ * the publisher), a rejected or unpublished one Publish; and a public reply shown under the published review.
+ * Nothing reaches the site until it is published; every change is in the review's history. Above the list: how
+ * many orders were asked, answered, how many reviews are published, and their average.
  */
 import { useId, useRef, useState } from 'react';
 import { LoadState, toastOutcome, useLoad } from '@/features/admin/use-load';
 import { formatDateTime } from '@/lib/format';
 import { BEST_RATING, ratingText } from '@/lib/reviews';
 import { listReviews, type ReviewCounts, type ReviewRow, reviewCounts, runReviewAction } from './admin-api';
-import { REVIEW_LIMITS } from './contract';
+import { REVIEW_LIMITS, type ReviewStatus } from './contract';
 
-const BADGE: Record<ReviewRow['status'], string> = {
+const BADGE: Record<ReviewStatus, string> = {
   new: 'bg-amber-100 text-amber-950',
   published: 'bg-emerald-100 text-emerald-900',
   rejected: 'bg-slate-100 text-slate-800',
+  unpublished: 'bg-slate-100 text-slate-800',
+};
+
+/** What each state means for the site and the buyer, shown with the actions it has. */
+const MEANS: Record<ReviewStatus, string> = {
+  new: 'Not on the site yet. Publish puts it on the book’s pages after the rebuild; Reject keeps it off, and its link then tells the buyer it was not published.',
+  published: 'On the book’s pages. Unpublish takes it off them after the rebuild and keeps it here, with its history.',
+  rejected: 'Kept off the site; its link tells the buyer it was not published. Publish puts it on the book’s pages after all.',
+  unpublished: 'Taken off the site; its link tells the buyer it is not published. Publish puts it back after the rebuild.',
+};
+
+/** The action that takes a review off (or keeps it off) the site, with its note; none once it is off. */
+const TAKE_OFF: Partial<Record<ReviewStatus, { action: 'reject' | 'unpublish'; button: string; note: string }>> = {
+  new: { action: 'reject', button: 'Reject', note: 'Note for rejecting (kept for you, not shown)' },
+  published: { action: 'unpublish', button: 'Unpublish', note: 'Note for unpublishing (kept for you, not shown)' },
 };
 
 const load = () => Promise.all([listReviews(), reviewCounts()]);
@@ -57,11 +73,15 @@ function ReviewItem({ review, onChanged }: { review: ReviewRow; onChanged: () =>
   const [note, setNote] = useState('');
   const [reply, setReply] = useState(review.reply ?? '');
   const heading = useRef<HTMLHeadingElement>(null);
+  const takeOff = TAKE_OFF[review.status];
   const act = async (action: Parameters<typeof runReviewAction>[0]) => {
     setBusy(true);
-    if (await toastOutcome(() => runReviewAction(action), 'The change failed.')) onChanged();
+    if (await toastOutcome(() => runReviewAction(action), 'The change failed.')) {
+      setNote('');
+      onChanged();
+    }
     setBusy(false);
-    // The pressed button goes (Publish, Reject) or is disabled (Save reply): keep a keyboard user on this review.
+    // The pressed button goes (Publish, Reject, Unpublish) or is disabled (Save reply): keep a keyboard user on this review.
     heading.current?.focus();
   };
   return (
@@ -83,24 +103,30 @@ function ReviewItem({ review, onChanged }: { review: ReviewRow; onChanged: () =>
         <span className="sr-only">{ratingText(review.rating)}</span>
       </p>
       <p className="mt-1 whitespace-pre-line break-words">{review.body}</p>
-      {/* A rejected review edited by its buyer and then published keeps its old note in the history, not here. */}
-      {review.status === 'rejected' && review.rejection_note && <p className="mt-2 text-sm text-slate-700">Rejected: {review.rejection_note}</p>}
+      {/* A review published after all keeps its old note in the history, not here. */}
+      {(review.status === 'rejected' || review.status === 'unpublished') && review.rejection_note && (
+        <p className="mt-2 text-sm text-slate-700">
+          {review.status === 'rejected' ? 'Rejected' : 'Unpublished'}: {review.rejection_note}
+        </p>
+      )}
+      <p className="mt-2 text-sm text-slate-700">{MEANS[review.status]}</p>
       <div className="mt-3 flex flex-wrap items-end gap-2">
         {review.status !== 'published' && (
           <button type="button" className="btn-primary" disabled={busy} onClick={() => act({ action: 'publish', reviewId: review.id })}>
             Publish<span className="sr-only"> {review.title}</span>
           </button>
         )}
-        {review.status !== 'rejected' && (
+        {takeOff && (
           <>
             <div className="min-w-48 flex-1">
               <label htmlFor={`${id}-note`} className="label">
-                Note for rejecting (kept for you, not shown)
+                {takeOff.note}
               </label>
               <input id={`${id}-note`} className="field" maxLength={REVIEW_LIMITS.noteMax} value={note} onChange={(e) => setNote(e.target.value)} />
             </div>
-            <button type="button" className="btn-secondary" disabled={busy} onClick={() => act({ action: 'reject', reviewId: review.id, note })}>
-              Reject<span className="sr-only"> {review.title}</span>
+            <button type="button" className="btn-secondary" disabled={busy} onClick={() => act({ action: takeOff.action, reviewId: review.id, note })}>
+              {takeOff.button}
+              <span className="sr-only"> {review.title}</span>
             </button>
           </>
         )}

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { postAsStaff, rpc } from '@/features/admin/api';
-import type { ReviewAction } from './contract';
+import { REVIEW_STATUSES, type ReviewAction } from './contract';
 
 const text = z.string();
 const maybeText = z.nullable(z.string());
@@ -20,7 +20,7 @@ const reviewRow = z.object({
   title: text,
   body: text,
   display_name: text,
-  status: z.enum(['new', 'published', 'rejected']),
+  status: z.enum(REVIEW_STATUSES),
   created_at: text,
   updated_at: text,
   published_at: maybeText,

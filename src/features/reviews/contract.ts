@@ -32,6 +32,7 @@ export const REVIEW_MESSAGES = {
   linkNotValid: 'This review link is not valid. Please use the link in your email from us, or reply to that email and we will help.',
   linkExpired: 'This review link has expired. Reply to the email it came in and we will send you a new one.',
   published: 'This review is published, so it can no longer be changed. Thank you!',
+  notPublished: 'This review was not published, so it can no longer be changed. Thank you for taking the time to write it.',
 } as const;
 
 const noControl = (value: string) => !/[\p{Cc}]/u.test(value);
@@ -56,7 +57,13 @@ export const reviewRequestBody = z.discriminatedUnion('action', [
   z.object({ action: z.literal('save'), token, productId: z.string().trim().min(1).max(100), review: reviewFields }),
 ]);
 
-export const reviewStatus = z.enum(['new', 'published', 'rejected']);
+/**
+ * Where a review stands: new (waiting for the publisher), published (on the book's pages), rejected (kept off them)
+ * or unpublished (published, then taken off them). Rejected and unpublished are final for the buyer.
+ */
+export const REVIEW_STATUSES = ['new', 'published', 'rejected', 'unpublished'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export const reviewStatus = z.enum(REVIEW_STATUSES);
 
 /** What /api/review answers to `read`: the order and each of its books with the buyer's review so far. */
 export const reviewFormAnswer = z.object({
@@ -86,17 +93,21 @@ export function shortDisplayName(fullName: string | null | undefined): string {
   return (initial ? `${first} ${initial}.` : first).slice(0, REVIEW_LIMITS.nameMax);
 }
 
-/** The back office's actions on a review, through /api/admin-reviews. */
+const reviewId = z.uuid('reviewId must be a review id');
+/** A note kept for the publisher when a review is rejected or unpublished (never shown to anyone else). */
+const note = z.string().trim().max(REVIEW_LIMITS.noteMax, `A note can be at most ${REVIEW_LIMITS.noteMax} characters.`);
+
+/**
+ * The back office's actions on a review, through /api/admin-reviews: a new review is published or rejected, a
+ * published one unpublished, a rejected or unpublished one published; any may have a public reply.
+ */
 export const reviewActionBody = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('publish'), reviewId: z.uuid('reviewId must be a review id') }),
-  z.object({
-    action: z.literal('reject'),
-    reviewId: z.uuid('reviewId must be a review id'),
-    note: z.string().trim().max(REVIEW_LIMITS.noteMax, `A note can be at most ${REVIEW_LIMITS.noteMax} characters.`),
-  }),
+  z.object({ action: z.literal('publish'), reviewId }),
+  z.object({ action: z.literal('reject'), reviewId, note }),
+  z.object({ action: z.literal('unpublish'), reviewId, note }),
   z.object({
     action: z.literal('reply'),
-    reviewId: z.uuid('reviewId must be a review id'),
+    reviewId,
     reply: z.string().trim().max(REVIEW_LIMITS.replyMax, `A reply can be at most ${REVIEW_LIMITS.replyMax} characters.`),
   }),
 ]);

@@ -2,7 +2,8 @@
  * The published reviews, as the build finds them, for the book and product pages. Anyone may read a published
  * review (row-level security shows the anon key those rows and their public columns only), so the build needs
  * no secret: a Netlify build reads with PUBLIC_SUPABASE_URL and PUBLIC_SUPABASE_ANON_KEY; the local server's
- * rebuild passes its own origin as LOCAL_REVIEWS_ORIGIN (the embedded backend's well-known anon key). A build
+ * rebuild passes its own origin as LOCAL_REVIEWS_ORIGIN (the embedded backend's well-known anon key) and the
+ * build's name as LOCAL_SITE_BUILD, which the read carries so the server knows that build has read them. A build
  * with neither has none. A read that fails fails the build: a deploy must not quietly drop the reviews it had.
  */
 import { EMBEDDED_ANON_KEY } from '@/lib/supabase/embedded-keys';
@@ -25,12 +26,16 @@ interface Row {
   reply: string | null;
 }
 
-function source(env: Record<string, string | undefined>): { url: string; key: string } | undefined {
+/** The header a local rebuild's read carries: the build's name. */
+export const SITE_BUILD_HEADER = 'x-local-site-build';
+
+/** Where the build reads the published reviews: the project's database, else the local server's. */
+export function reviewsSource(env: Record<string, string | undefined>): { url: string; key: string; local: boolean } | undefined {
   const url = env.PUBLIC_SUPABASE_URL?.trim();
   const key = env.PUBLIC_SUPABASE_ANON_KEY?.trim();
-  if (url && key) return { url, key };
+  if (url && key) return { url, key, local: false };
   const local = env.LOCAL_REVIEWS_ORIGIN?.trim();
-  return local ? { url: local, key: EMBEDDED_ANON_KEY } : undefined;
+  return local ? { url: local, key: EMBEDDED_ANON_KEY, local: true } : undefined;
 }
 
 const isRow = (row: Partial<Row> | null): row is Row =>
@@ -38,10 +43,11 @@ const isRow = (row: Partial<Row> | null): row is Row =>
 
 /** Every book's published reviews, newest first, as the pages draw them. */
 export async function readPublishedReviews(env: Record<string, string | undefined>, fetchImpl: typeof fetch = fetch): Promise<PublishedReviews> {
-  const from = source(env);
+  const from = reviewsSource(env);
   if (!from) return new Map();
+  const build = from.local && env.LOCAL_SITE_BUILD?.trim();
   const response = await fetchImpl(new URL(`/rest/v1/reviews?select=${COLUMNS}&order=published_at.desc,id.asc`, from.url), {
-    headers: { apikey: from.key, authorization: `Bearer ${from.key}` },
+    headers: { apikey: from.key, authorization: `Bearer ${from.key}`, ...(build && { [SITE_BUILD_HEADER]: build }) },
     signal: AbortSignal.timeout(READ_TIMEOUT_MS),
   });
   if (!response.ok) throw new Error(`The published reviews could not be read at build: HTTP ${response.status} ${await response.text()}`);

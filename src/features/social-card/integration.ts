@@ -1,13 +1,15 @@
 /**
  * Draws the social cards after the build: every built page whose `og:image` points into the cards
  * folder gets its card there, with the title, type and section its own head declares. Reading the
- * built pages keeps one source for each page's title and makes a card for every new indexable page.
+ * built pages keeps one source for each page's title and makes a card for every new indexable page. A card
+ * whose inputs have not changed since a build before is taken from Astro's cache folder (card-cache.ts).
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { SITE } from '../../config/site';
+import { cardCache } from './card-cache';
 import { SOCIAL_CARD, cardShowsCover } from './card-path';
 import { coverFiles } from './cover';
 import { renderSocialCard } from './render-card';
@@ -31,12 +33,17 @@ async function htmlFiles(dir: string): Promise<string[]> {
 }
 
 export function socialCards(): AstroIntegration {
+  let cacheDir: URL | undefined;
   return {
     name: 'social-cards',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        cacheDir = config.cacheDir;
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
         const coverFor = coverFiles();
+        const cache = cardCache(fileURLToPath(new URL('social-cards/', cacheDir)));
         const started = Date.now();
         const drawn = new Set<string>();
         for (const file of await htmlFiles(out)) {
@@ -48,18 +55,19 @@ export function socialCards(): AstroIntegration {
           if (!pathname.startsWith(`${SOCIAL_CARD.folder}/`) || drawn.has(pathname)) continue;
           const type = metaProperty(html, 'og:type') ?? 'website';
           const section = metaProperty(html, 'article:section');
-          const png = await renderSocialCard({
+          const content = {
             title: cardTitle(title),
             eyebrow: section ? `Blog · ${section}` : undefined,
             host,
             coverFile: cardShowsCover(type) ? coverFor(new URL(metaProperty(html, 'og:url') ?? image).pathname) : undefined,
-          });
+          };
+          const png = await cache.card(content, () => renderSocialCard(content));
           const target = join(out, pathname);
           await mkdir(dirname(target), { recursive: true });
           await writeFile(target, png);
           drawn.add(pathname);
         }
-        logger.info(`${drawn.size} social cards in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        logger.info(`${drawn.size} social cards (${cache.reused} unchanged, from the cache) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       },
     },
   };
