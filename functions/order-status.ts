@@ -1,22 +1,14 @@
 /** A shopper's order status, found by the unguessable token in their emails (never by the order id). */
-import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { trackingUrl } from '../src/features/shipping/shipment';
 import { orderTotalLine } from '../src/features/on-account/paperwork';
-import { findOrderByStatusToken, getOrderWithItems } from './_lib/orders';
+import { findOrderByStatusToken, getOrderWithItems, statusTokenBody } from './_lib/orders';
 import { sellerIdentity, taxInvoiceOf } from './_lib/tax-invoice';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { serviceClient } from './_lib/supabase-admin';
 
-const body = z.object({
-  token: z
-    .string()
-    .trim()
-    .regex(/^[0-9a-f]{64}$/, 'That order link is not complete. Open it again from your email.'),
-});
-
 export default handle(async (request) => {
-  const parsed = await readJsonBody(request, body);
+  const parsed = await readJsonBody(request, statusTokenBody);
   if ('response' in parsed) return parsed.response;
   const env = readServerEnv();
   const db = serviceClient(env);
@@ -46,6 +38,8 @@ export default handle(async (request) => {
       ? { number: account.invoice_number, poNumber: account.po_number, organisation: account.organisation, url: account.hosted_url, total: orderTotalLine(order.total, account) }
       : null,
     tracking: order.trackingNumber && order.trackingCarrier ? { number: order.trackingNumber, carrier: order.trackingCarrier, url: trackingUrl(order.trackingCarrier, order.trackingNumber) } : null,
+    /** A pre-order waiting for its titles: each with its release date ('YYYY-MM-DD'), latest first; the buyer may cancel it. */
+    preorders: (order.preorders ?? []).map((title) => ({ title: title.title, releaseDate: title.releaseDate })),
     /** The latest tracking event from the carrier, with when it happened. */
     latestTracking: order.trackingStatus && order.trackingStatusAt ? { status: order.trackingStatus, at: order.trackingStatusAt } : null,
   });

@@ -1,14 +1,15 @@
 /**
  * The cart behind a checkout reminder's link: the books of the unpaid order whose recovery token this is,
- * as they are now (today's price, what is in stock, quantities no larger than the stock). Books no longer for
- * sale or sold out are left out and counted, so the page can say so. Prices here are only what the cart
+ * as they are now (today's price, what can be bought, quantities no larger than the copies in stock or left to
+ * pre-order). Books no longer for sale or sold out are left out and counted, so the page can say so. Prices here are only what the cart
  * shows: checkout prices the order from the database again.
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { RESTORE_MESSAGES, RESTORE_TOKEN_PATTERN, type RestoreAnswer } from '../src/features/cart/restore';
-import { productFromRow } from '../src/features/catalog/product';
+import { copiesAvailable, productFromRow } from '../src/features/catalog/product';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { readLiveCatalog } from './_lib/live-catalog';
 import { findLinesByRecoveryToken } from './_lib/order-checkouts';
 import { serviceClient } from './_lib/supabase-admin';
 
@@ -20,22 +21,19 @@ export default handle(async (request) => {
   const db = serviceClient(readServerEnv());
   const wanted = await findLinesByRecoveryToken(db, parsed.data.token);
   if (!wanted) return problem(404, RESTORE_MESSAGES.unknown);
-  const { data, error } = await db
-    .from('products')
-    .select('id, title, price, stock, weight, dimensions, image_url')
-    .in(
-      'id',
-      wanted.map((line) => line.productId),
-    )
-    .eq('for_sale', true);
-  if (error) throw error;
-  const products = new Map(data.map((row) => productFromRow(row)).map((product) => [product.id, product]));
+  const rows = await readLiveCatalog(
+    db,
+    wanted.map((line) => line.productId),
+  );
+  const products = new Map(rows.map((row) => productFromRow(row)).map((product) => [product.id, product]));
   const lines: RestoreAnswer['lines'] = [];
   for (const line of wanted) {
     const product = products.get(line.productId);
-    if (!product || product.stock <= 0) continue;
+    // In stock, or left to pre-order for a title on pre-order: the copies checkout will accept.
+    const available = product ? copiesAvailable(product) : 0;
+    if (!product || available <= 0) continue;
     const { id, title, price, imageUrl, stock, weight, dimensions } = product;
-    lines.push({ product: { id, title, price, imageUrl, stock, weight, dimensions }, quantity: Math.min(line.quantity, stock) });
+    lines.push({ product: { id, title, price, imageUrl, stock, weight, dimensions }, quantity: Math.min(line.quantity, available) });
   }
   const answer: RestoreAnswer = { lines, missing: wanted.length - lines.length };
   return json(answer);

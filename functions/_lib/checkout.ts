@@ -7,9 +7,10 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import { type ALLOWED_COUNTRIES, LIMITS, SHIPPING } from '../../src/config/constants';
 import { CHECKOUT_MESSAGES } from '../../src/features/checkout/contract';
-import { productFromRow } from '../../src/features/catalog/product';
+import { copiesAvailable, isPreorder, productFromRow, type Product } from '../../src/features/catalog/product';
 import { priceLine, type QuantityPrice } from '../../src/features/catalog/quantity-prices';
 import { fromCents, toCents } from '../../src/lib/money';
+import { readLiveCatalog } from './live-catalog';
 import { parcelForCart, quoteShipping } from './shipping';
 import type { ShippingQuote, ShippingRatesProvider } from './providers/shipping-rates';
 
@@ -63,32 +64,32 @@ export class CheckoutRejection extends Error {
   }
 }
 
-/** Reads every product from the database: unknown ids and short stock are refused with a clear message. */
+/** Why a line cannot be bought in this quantity: too few copies left in stock, or left to pre-order. */
+function shortLine(product: Product, quantity: number): CheckoutRejection | null {
+  const available = copiesAvailable(product);
+  if (available >= quantity) return null;
+  const line = { productId: product.id, available: Math.max(0, available) };
+  if (isPreorder(product)) {
+    return new CheckoutRejection(409, available > 0 ? `Only ${available} left to pre-order of ${product.title}. Please lower the quantity.` : `${product.title}: All pre-order copies are taken`, line);
+  }
+  return new CheckoutRejection(409, available > 0 ? `Only ${available} left of ${product.title}. Please lower the quantity.` : `${product.title}: This product is out of stock`, line);
+}
+
+/**
+ * Reads every product from the database: unknown ids and too few copies (in stock, or left to pre-order for a
+ * title on pre-order, as payment will count them) are refused with a clear message.
+ */
 export async function priceCart(db: SupabaseClient, items: Array<{ id: string; quantity: number }>): Promise<{ lines: PricedLine[]; subtotal: number }> {
-  // As the service role it sees every row: a book taken off sale (its file removed) is refused like an unknown one.
-  const { data, error } = await db
-    .from('products')
-    .select('id, title, price, stock, weight, dimensions')
-    .in(
-      'id',
-      items.map((i) => i.id),
-    )
-    .eq('for_sale', true);
-  if (error) throw error;
-  const tiers = await quantityPricesOf(
-    db,
-    items.map((i) => i.id),
-  );
-  const byId = new Map(data.map((row) => productFromRow(row)).map((product) => [product.id, product]));
+  const ids = items.map((i) => i.id);
+  // Books for sale only: a book taken off sale (its file removed) is refused like an unknown one.
+  const rows = await readLiveCatalog(db, ids);
+  const tiers = await quantityPricesOf(db, ids);
+  const byId = new Map(rows.map((row) => productFromRow(row)).map((product) => [product.id, product]));
   const lines = items.map((item) => {
     const product = byId.get(item.id);
     if (!product) throw new CheckoutRejection(400, `We couldn't find one of the products in your cart (${item.id}). Please remove it and try again.`);
-    if (product.stock < item.quantity) {
-      throw new CheckoutRejection(409, product.stock > 0 ? `Only ${product.stock} left of ${product.title}. Please lower the quantity.` : `${product.title}: This product is out of stock`, {
-        productId: product.id,
-        available: Math.max(0, product.stock),
-      });
-    }
+    const short = shortLine(product, item.quantity);
+    if (short) throw short;
     const priced = priceLine(product.price, tiers.get(product.id), item.quantity);
     return {
       productId: product.id,

@@ -2,7 +2,7 @@ import { SITE } from '../../src/config/site';
 import { trackingUrl } from '../../src/features/shipping/shipment';
 import { orderDeliveryEstimate } from '../../src/features/checkout/delivery-estimates';
 import { giftSlipSender } from '../../src/features/checkout/gift';
-import { formatPrice } from '../../src/lib/format';
+import { formatLongDate, formatPrice } from '../../src/lib/format';
 import { orderStatusPath } from '../../src/lib/paths';
 import { sumDollars } from '../../src/lib/money';
 import type { OrderWithItems } from './orders';
@@ -72,13 +72,20 @@ function paymentReceipt(order: OrderWithItems, account: OrderOnAccount, siteOrig
   ]);
 }
 
+/** "Ships with <title>, out <date>" for each title of the order still on pre-order: the whole order ships once, with the last. */
+const shipsWithLines = (order: OrderWithItems) => (order.preorders ?? []).map((title) => `Ships with ${title.title}, out ${formatLongDate(title.releaseDate)}.`);
+
 export function confirmationEmail(order: OrderWithItems, siteOrigin: string, seller?: Seller | null): EmailMessage {
   if (order.account) return paymentReceipt(order, order.account, siteOrigin);
   const number = order.number;
   // The tax invoice lists the items, the shipping, the total and the GST; without a seller, the plain lines do.
   const invoice = taxInvoiceOf(order, seller);
+  const shipsWith = shipsWithLines(order);
   return toBuyer(order, `Your order ${number} is confirmed`, `order-confirmation-${order.id}`, [
-    `Thank you for your order ${number}. We have received your payment and are getting it ready.`,
+    shipsWith.length
+      ? `Thank you for your pre-order ${number}. We have received your payment; your books ship together, in one parcel, when the last of them is out.`
+      : `Thank you for your order ${number}. We have received your payment and are getting it ready.`,
+    ...shipsWith,
     '',
     ...giftLines(order),
     ...(invoice
@@ -189,6 +196,34 @@ export function shippingEmail(order: OrderWithItems, kind: 'first' | 'correction
     ...itemLines(order),
     '',
     statusLine(order, siteOrigin),
+  ]);
+}
+
+/** A pre-order's titles are all out: the order is being packed now and ships like any paid order. */
+export function preorderReadyEmail(order: OrderWithItems, siteOrigin: string): EmailMessage {
+  const number = order.number;
+  return toBuyer(order, `Your pre-order ${number} is being packed`, `order-preorder-ready-${order.id}`, [
+    `Good news: the book you pre-ordered is out, and your order ${number} is being packed now. It will be on its way to you in the next few days; we will email its tracking details when it ships.`,
+    '',
+    ...itemLines(order),
+    '',
+    statusLine(order, siteOrigin),
+    questions,
+  ]);
+}
+
+/** The publisher moved a release date: the day the pre-order now ships, once per new date. */
+export function preorderDateEmail(order: OrderWithItems, siteOrigin: string): EmailMessage {
+  const number = order.number;
+  const last = order.preorders?.[0];
+  if (!last) throw new Error(`Order ${order.id} waits for no title on pre-order.`);
+  return toBuyer(order, `A new release date for your pre-order ${number}`, `order-preorder-date-${order.id}-${last.releaseDate}`, [
+    `${last.title} now comes out on ${formatLongDate(last.releaseDate)}, and your order ${number} ships that week.`,
+    ...shipsWithLines(order).slice(1),
+    '',
+    "You don't need to do anything. If the new date doesn't suit you, you can cancel your pre-order for a full refund on your order's page until it is packed.",
+    statusLine(order, siteOrigin),
+    questions,
   ]);
 }
 

@@ -5,14 +5,36 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { CATALOG_CACHE_TAG } from '../../src/features/catalog/live-answer';
-import { PRODUCT_COLUMNS } from '../../src/features/catalog/product';
+import { productFromRow } from '../../src/features/catalog/product';
 import type { CdnCache } from './providers/cdn-cache';
 
-/** Every product for sale, in the database's row shape, featured first then by title (as the pages list them). */
-export async function readLiveCatalog(db: SupabaseClient): Promise<unknown[]> {
-  const { data, error } = await db.from('products').select(PRODUCT_COLUMNS).eq('for_sale', true).order('featured', { ascending: false }).order('title');
+/**
+ * Every product for sale (or those of `ids`), in the database's row shape with each title's pre-order state
+ * (`release_date` while on pre-order, `preorder_left`), featured first then by title (as the pages list them).
+ */
+export async function readLiveCatalog(db: SupabaseClient, ids?: readonly string[]): Promise<unknown[]> {
+  const { data, error } = await db.rpc('catalog_for_sale', ids ? { p_ids: ids } : {});
   if (error) throw new Error(`reading the live catalog failed: ${error.message}`);
+  if (!Array.isArray(data)) throw new Error('reading the live catalog failed: the database did not answer a list');
   return data;
+}
+
+/** A title still on pre-order, as an order's emails name it: "Ships with <title>, out <date>". */
+export interface PreorderTitle {
+  productId: string;
+  title: string;
+  /** 'YYYY-MM-DD' */
+  releaseDate: string;
+}
+
+/** Which of these products are on pre-order now, with their release dates (latest first: the day an order ships). */
+export async function preorderTitles(db: SupabaseClient, productIds: readonly string[]): Promise<PreorderTitle[]> {
+  if (productIds.length === 0) return [];
+  const titles: PreorderTitle[] = [];
+  for (const product of (await readLiveCatalog(db, productIds)).map(productFromRow)) {
+    if (product.releaseDate) titles.push({ productId: product.id, title: product.title, releaseDate: product.releaseDate });
+  }
+  return titles.sort((a, b) => b.releaseDate.localeCompare(a.releaseDate));
 }
 
 /**

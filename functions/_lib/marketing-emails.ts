@@ -6,20 +6,27 @@
 import { CONSENT } from '../../src/config/constants';
 import { SITE } from '../../src/config/site';
 import { renderNewsletter } from '../../src/features/newsletter/render';
+import { formatLongDate } from '../../src/lib/format';
 import { productPath } from '../../src/lib/paths';
 import { quantityLine } from '../../src/features/tax-invoice/tax-invoice';
 import { signature } from './emails';
 import type { OrderWithItems } from './orders';
 import type { EmailMessage } from './providers/email';
 
-/** The mailing that tells everyone waiting for a book that it can be bought again: its subject and words. */
-export function availabilityMailing(book: { id: string; title: string }, siteOrigin: string): { subject: string; markdown: string } {
+/**
+ * The mailing that tells everyone waiting for a book that it can be bought again, or pre-ordered before its release
+ * date (charged now, shipped that week): its subject and words.
+ */
+export function availabilityMailing(book: { id: string; title: string; releaseDate?: string }, siteOrigin: string): { subject: string; markdown: string } {
+  const link = `[see the book](${siteOrigin}${productPath(book.id)})`;
   return {
-    subject: `${book.title} is available`,
+    subject: book.releaseDate ? `${book.title} can be pre-ordered` : `${book.title} is available`,
     markdown: [
       'Good news!',
       '',
-      `**${book.title}** can be ordered again. You asked us to tell you when it was available: [see the book](${siteOrigin}${productPath(book.id)}).`,
+      book.releaseDate
+        ? `**${book.title}** can be pre-ordered now. It is out on ${formatLongDate(book.releaseDate)} and ships that week; your card is charged when you order. You asked us to tell you when it was available: ${link}.`
+        : `**${book.title}** can be ordered again. You asked us to tell you when it was available: ${link}.`,
       '',
       "This is the only email you'll get about it: your address is now off the list for this book.",
       '',

@@ -14,6 +14,7 @@ import { type OrderOnAccount, orderOnAccountSchema } from '../../src/features/on
 import { sumDollars } from '../../src/lib/money';
 import { toSingleLine } from '../../src/lib/text';
 import { promotionCodeRefusal } from './promotion-codes';
+import { type PreorderTitle, preorderTitles } from './live-catalog';
 import { rpc } from './supabase-admin';
 
 const money = z.coerce.number().nonnegative();
@@ -139,6 +140,8 @@ export interface OrderWithItems extends Order {
   tax: TaxFigures;
   /** An order on account's paperwork as it stands (its invoice, PO number, due or paid day); null for a card order. */
   account: OrderOnAccount | null;
+  /** Its titles still on pre-order, latest release first: the whole order ships when the last is out. */
+  preorders?: PreorderTitle[];
 }
 
 const taxFiguresSchema = z
@@ -276,6 +279,14 @@ async function findOrder(db: SupabaseClient, column: 'id' | 'status_token' | 'ch
 }
 
 export const getOrder = (db: SupabaseClient, orderId: string) => findOrder(db, 'id', orderId);
+/** A request naming an order by its status-page token (the status page's, the buyer's own cancel). */
+export const statusTokenBody = z.object({
+  token: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{64}$/, 'That order link is not complete. Open it again from your email.'),
+});
+
 /** The order behind a status-page token, or null. */
 export const findOrderByStatusToken = (db: SupabaseClient, token: string) => findOrder(db, 'status_token', token);
 /** The order the shop created for this payment session, or null for a session the shop did not create. */
@@ -303,7 +314,14 @@ export async function getOrderWithItems(db: SupabaseClient, orderId: string): Pr
   const [order, items, parts, tax, account] = await Promise.all([getOrder(db, orderId), getOrderItems(db, orderId), refundedInParts(db, orderId), taxFigures(db, orderId), onAccount(db, orderId)]);
   if (!order) throw new Error(`Order ${orderId} not found.`);
   const duplicateOfNumber = order.duplicateOf ? await getOrderNumber(db, order.duplicateOf) : null;
-  return { ...order, items, refundedInParts: parts, tax, account, duplicateOfNumber };
+  const preorders =
+    order.status === 'preorder'
+      ? await preorderTitles(
+          db,
+          items.map((item) => item.productId),
+        )
+      : [];
+  return { ...order, items, refundedInParts: parts, tax, account, duplicateOfNumber, preorders };
 }
 
 /** An order's number as it is written ("1001"), from the number the database gave it. */
@@ -333,6 +351,8 @@ const EMAIL_CLAIMS = {
   confirmation: { claim: 'claim_confirmation_email', column: 'confirmation_email_sent_at' },
   refund: { claim: 'claim_refund_email', column: 'refund_email_sent_at' },
   publisher: { claim: 'claim_publisher_notice', column: 'publisher_notified_at' },
+  preorder_ready: { claim: 'claim_preorder_ready_email', column: 'preorder_ready_email_sent_at' },
+  preorder_date: { claim: 'claim_preorder_date_email', column: 'preorder_date_emailed' },
 } as const;
 export type OrderEmail = keyof typeof EMAIL_CLAIMS;
 

@@ -54,11 +54,11 @@ export async function sendLowStockNoticeOnce(db: SupabaseClient, services: Pick<
 const mailingSchema = z.object({ id: z.string(), recipients: z.number() }).nullable();
 
 /**
- * Draws everyone confirmed on a book's waiting list into one availability mailing, now that it can be bought;
- * the back office then sends it a batch at a time, as it sends a newsletter (never one email at a time inside the
- * stock change). Null when nobody is waiting.
+ * Draws everyone confirmed on a book's waiting list into one availability mailing, now that it can be bought (or
+ * pre-ordered, with its release date); the back office then sends it a batch at a time, as it sends a newsletter
+ * (never one email at a time inside the stock change). Null when nobody is waiting.
  */
-async function drawAvailabilityMailing(db: SupabaseClient, siteOrigin: string, book: { id: string; title: string }, actor: string) {
+export async function drawAvailabilityMailing(db: SupabaseClient, siteOrigin: string, book: { id: string; title: string; releaseDate?: string }, actor: string) {
   const { subject, markdown } = availabilityMailing(book, siteOrigin);
   return rpc(db, 'availability_create_mailing', { p_product_id: book.id, p_subject: subject, p_body: markdown, p_actor: actor }, mailingSchema);
 }

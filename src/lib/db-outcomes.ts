@@ -19,6 +19,8 @@ export const DB_OUTCOMES = {
   settle_part_refund: ['succeeded', 'failed', 'already'],
   claim_shipping_email: ['first', 'correction', 'none'],
   check_promotion_code: ['ok', 'not_valid', 'spend_more'],
+  // Pre-orders: Release now (the daily release's entries carry the same words).
+  release_title: ['released', 'too_few', 'not_preorder'],
   // The shipping platform.
   claim_shipment_send: ['claimed', 'busy', 'done', 'not_to_pack'],
   record_shipment_label: ['shipped', 'corrected', 'unchanged', 'not_shippable', 'not_sent'],
@@ -55,6 +57,7 @@ export const DB_OUTCOME_KEYS = {
   settle_part_refund: 'outcome',
   claim_shipping_email: 'kind',
   check_promotion_code: 'status',
+  release_title: 'outcome',
   claim_shipment_send: 'outcome',
   record_tracking_event: 'outcome',
   newsletter_request: 'action',

@@ -28,7 +28,17 @@ create table public.products (
   -- server makes an order's customs lines from them (functions/_lib/customs.ts). Null on a book not yet released.
   customs_description text check (customs_description is null or char_length(customs_description) between 1 and 200),
   hs_code text check (hs_code is null or hs_code ~ '^[0-9]{4}\.[0-9]{2}([.]?[0-9]{2}){0,2}$'),
-  origin_country text check (origin_country is null or origin_country ~ '^[A-Z]{2}$')
+  origin_country text check (origin_country is null or origin_country ~ '^[A-Z]{2}$'),
+  -- Pre-orders (the functions are in _preorders.sql): a title is on pre-order while release_date is set and
+  -- released_at is not. The catalog sync writes release_date from the book file; released_at is set once, by the
+  -- release. The allocation is how many copies may be pre-ordered (the first print run), set in the back office.
+  release_date date,
+  released_at timestamptz,
+  preorder_allocation integer not null default 0 check (preorder_allocation between 0 and 1000000),
+  -- The copies the publisher expects in the first delivery, entered ahead: the daily release on the release date
+  -- sets the stock from it (without it, the title waits for Release now).
+  preorder_first_delivery integer check (preorder_first_delivery between 0 and 100000),
+  constraint products_released_with_date check (released_at is null or release_date is not null)
 );
 comment on column public.products.weight is 'grams';
 comment on column public.products.dimensions is 'centimetres: {"length", "width", "height"}';
@@ -36,6 +46,9 @@ comment on column public.products.for_sale is 'false once its book file is remov
 comment on column public.products.customs_description is 'what a customs declaration says the item is; from the book file';
 comment on column public.products.hs_code is 'the tariff (Harmonized System) code, e.g. 4903.00 for printed picture books; from the book file';
 comment on column public.products.origin_country is 'ISO 3166 alpha-2 country the copies were made in; from the book file';
+comment on column public.products.release_date is 'the day a title comes out (Australia/Sydney); on pre-order until released_at is set';
+comment on column public.products.released_at is 'when the title was released (Release now, or the daily release on its date)';
+comment on column public.products.preorder_allocation is 'how many copies may be pre-ordered; public.preorder_left is what remains';
 
 -- Copies for a class or a parish: a book's price per copy from a number of copies up, written by the catalog sync
 -- from the book file (never by hand). Checkout prices every line from these rows; the shopper's browser only
@@ -102,9 +115,13 @@ begin
     raise exception 'sync_catalog needs a non-empty array of books' using errcode = '22023';
   end if;
 
-  insert into public.products as p (id, title, description, price, image_url, category, weight, dimensions, featured, for_sale)
-  select b.id, b.title, coalesce(b.description, ''), b.price, b.image_url, b.category, b.weight, b.dimensions, coalesce(b.featured, false), true
-  from jsonb_to_recordset(p_books) as b(id text, title text, description text, price numeric, image_url text, category text, weight numeric, dimensions jsonb, featured boolean)
+  -- A release date is written only while it is ahead (a book file may keep the day a released book came out) and
+  -- never over a date buyers have pre-ordered for: that one moves only through the back office's Move the date,
+  -- which tells them. A released title keeps its date.
+  insert into public.products as p (id, title, description, price, image_url, category, weight, dimensions, featured, for_sale, release_date)
+  select b.id, b.title, coalesce(b.description, ''), b.price, b.image_url, b.category, b.weight, b.dimensions, coalesce(b.featured, false), true,
+    case when b.release_date > (now() at time zone 'Australia/Sydney')::date then b.release_date end
+  from jsonb_to_recordset(p_books) as b(id text, title text, description text, price numeric, image_url text, category text, weight numeric, dimensions jsonb, featured boolean, release_date date)
   on conflict (id) do update set
     title = excluded.title,
     description = excluded.description,
@@ -114,7 +131,11 @@ begin
     weight = excluded.weight,
     dimensions = excluded.dimensions,
     featured = excluded.featured,
-    for_sale = true;
+    for_sale = true,
+    release_date = case
+      when p.released_at is not null or public.preorder_copies(p.id) > 0 then p.release_date
+      else excluded.release_date
+    end;
 
   select array_agg(b ->> 'id') into v_ids from jsonb_array_elements(p_books) as b;
 

@@ -40,8 +40,9 @@ create table public.orders (
   user_id uuid references auth.users (id) on delete set null,
   customer_email text not null check (char_length(customer_email) <= 254 and customer_email ~ '^[^\s@]+@[^\s@]+\.[^\s@]+$'),
   customer_name text not null default 'Guest Customer' check (char_length(customer_name) between 1 and 100),
-  -- shipped is between processing and completed.
-  status text not null default 'pending' check (status in ('pending', 'processing', 'shipped', 'completed', 'cancelled')),
+  -- shipped is between processing and completed. A paid order holding a title not yet released waits as
+  -- 'preorder' (never to pack) until the release moves it to 'processing'.
+  status text not null default 'pending' check (status in ('pending', 'preorder', 'processing', 'shipped', 'completed', 'cancelled')),
   payment_status text not null default 'unpaid' check (payment_status in ('unpaid', 'paid', 'expired', 'refund_due')),
   currency text not null default 'AUD' check (currency = 'AUD'),
   subtotal_amount numeric(10, 2) not null check (subtotal_amount >= 0),
@@ -104,6 +105,10 @@ create table public.orders (
   number integer generated always as identity (start with 1001) unique,
   -- Whether a paid order was refunded because its code's last use went to another payment first.
   code_used_up boolean not null default false,
+  -- A pre-order's emails, each claimed once: its titles are out and it is being packed; and the release date it
+  -- was last told of when the publisher moved the date (one email per new date).
+  preorder_ready_email_sent_at timestamptz,
+  preorder_date_emailed date,
   constraint orders_total_adds_up check (total_amount = subtotal_amount - discount_amount + shipping_amount),
   -- A paid order the publisher cancels keeps its fulfilled_at while its refund is due.
   constraint orders_fulfilled_only_when_paid check (fulfilled_at is null or payment_status in ('paid', 'refund_due')),
@@ -177,7 +182,8 @@ create table public.order_events (
     'shipped', 'tracking_corrected', 'shipping_emailed', 'delivered', 'cancelled', 'refunded', 'refund_failed', 'confirmation_resent',
     'note_changed', 'address_changed', 'delivery_undone', 'refunded_part',
     'shipment_sent', 'shipment_failed', 'label_printed', 'tracking_update',
-    'invoice_sent', 'invoice_emailed', 'invoice_reminded', 'invoice_paid', 'invoice_voided', 'invoice_uncollectible', 'ship_before_payment')),
+    'invoice_sent', 'invoice_emailed', 'invoice_reminded', 'invoice_paid', 'invoice_voided', 'invoice_uncollectible', 'ship_before_payment',
+    'preorder_released')),
   detail text not null default '' check (char_length(detail) <= 500),
   actor text not null check (char_length(actor) between 1 and 254),
   created_at timestamptz not null default now()
@@ -507,9 +513,9 @@ as $$
   select exists (select 1 from linked);
 $$;
 
--- Fulfilment: the one place stock is taken, and a limited code's use. Called by the payment webhook and by
--- verify-payment, possibly at the same time; the order row lock makes the second caller see the first one's result.
--- A repeat fulfilment of an order flagged for a refund answers the same reason again, never 'already_fulfilled': a
+-- Fulfilment: the one place stock and pre-order copies are taken, and a limited code's use. Called by the payment
+-- webhook and by verify-payment, possibly at the same time; the order row lock makes the second caller see the
+-- first one's result. A repeat fulfilment of an order flagged for a refund answers the same reason again, never 'already_fulfilled': a
 -- second verify-payment or webhook retry must not tell the shopper the order is paid. Locks are taken in one order
 -- (order, cart, code, products), as create_order takes cart then code, so concurrent fulfilments cannot deadlock.
 create function public.fulfil_order(p_order_id uuid)
@@ -523,6 +529,7 @@ declare
   v_code public.promotion_codes;
   v_item record;
   v_short boolean := false;
+  v_preorder boolean := false;
   v_kept uuid;
 begin
   select * into v_order from public.orders where id = p_order_id for update;
@@ -568,9 +575,16 @@ begin
     where p.id in (select product_id from public.order_items where order_id = p_order_id)
     order by p.id for update;
 
-  for v_item in select oi.product_id, oi.quantity, p.stock from public.order_items oi
-      join public.products p on p.id = oi.product_id where oi.order_id = p_order_id loop
-    if v_item.stock < v_item.quantity then
+  -- A title on pre-order is sold from its copies left to pre-order, read under the same lock: two payments for
+  -- the last allocated copy count each other as two for the last copy in stock do.
+  for v_item in select oi.product_id, oi.quantity, p.stock, public.on_preorder(p.release_date, p.released_at) as on_preorder
+      from public.order_items oi join public.products p on p.id = oi.product_id where oi.order_id = p_order_id loop
+    if v_item.on_preorder then
+      v_preorder := true;
+      if public.preorder_left(v_item.product_id) < v_item.quantity then
+        v_short := true;
+      end if;
+    elsif v_item.stock < v_item.quantity then
       v_short := true;
     end if;
   end loop;
@@ -582,9 +596,12 @@ begin
     return 'out_of_stock';
   end if;
 
+  -- Stock is taken for the lines in stock; a pre-order line's copy is taken by the order waiting ('preorder'),
+  -- and from the first delivery's stock at the release. The whole order waits and ships once.
   update public.products p set stock = p.stock - oi.quantity
-    from public.order_items oi where oi.order_id = p_order_id and oi.product_id = p.id;
-  update public.orders set payment_status = 'paid', status = 'processing', paid_at = coalesce(paid_at, now()), fulfilled_at = now()
+    from public.order_items oi where oi.order_id = p_order_id and oi.product_id = p.id and not public.on_preorder(p.release_date, p.released_at);
+  update public.orders set payment_status = 'paid', status = case when v_preorder then 'preorder' else 'processing' end,
+      paid_at = coalesce(paid_at, now()), fulfilled_at = now()
     where id = p_order_id;
   return 'fulfilled';
 end;

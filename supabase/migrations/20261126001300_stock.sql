@@ -59,15 +59,18 @@ set search_path = ''
 as $$
 begin
   if old.fulfilled_at is null and new.fulfilled_at is not null and new.kind = 'checkout' then
+    -- A title on pre-order gave no stock (its copy is taken at the release), so it has no row here and no alert.
     insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
     select p.id, p.stock + q.quantity, p.stock, 'Sold', left(new.customer_email, 254), new.id
     from (select product_id, sum(quantity)::integer as quantity from public.order_items where order_id = new.id group by product_id) q
     join public.products p on p.id = q.product_id
+    where not public.on_preorder(p.release_date, p.released_at)
     order by p.id;
     insert into public.low_stock_alerts (product_id, level, stock, order_id)
     select p.id, p.low_stock_level, p.stock, new.id
     from public.products p
     where p.id in (select product_id from public.order_items where order_id = new.id) and p.stock < p.low_stock_level
+      and not public.on_preorder(p.release_date, p.released_at)
     order by p.id
     on conflict (product_id) where rearmed_at is null do nothing;
   end if;
@@ -89,6 +92,7 @@ begin
     select p.id, p.stock - q.quantity, p.stock, 'Order cancelled, copies put back', new.actor, new.order_id
     from (select product_id, sum(quantity)::integer as quantity from public.order_items where order_id = new.order_id group by product_id) q
     join public.products p on p.id = q.product_id
+    where not public.on_preorder(p.release_date, p.released_at)
     order by p.id;
   end if;
   return null;

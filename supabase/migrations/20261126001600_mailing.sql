@@ -450,8 +450,9 @@ declare
   v_id uuid;
   v_count integer;
 begin
-  -- One draw at a time per book: two stock changes at once make one mailing.
-  perform 1 from public.products where id = p_product_id and for_sale and stock > 0 for update;
+  -- One draw at a time per book: two stock changes at once make one mailing. A book can be bought when it is in
+  -- stock, or on pre-order with copies left to pre-order.
+  perform 1 from public.products where id = p_product_id and for_sale and (stock > 0 or public.preorder_left(id) > 0) for update;
   if not found then
     return null;
   end if;

@@ -421,7 +421,8 @@ begin
   if not found then
     raise exception 'Order % not found', p_order_id using errcode = 'P0002';
   end if;
-  if v_order.payment_status <> 'paid' or v_order.status <> 'processing' or v_order.shipped_at is not null then
+  -- A pre-order waiting for its title may move house too.
+  if v_order.payment_status <> 'paid' or v_order.status not in ('processing', 'preorder') or v_order.shipped_at is not null then
     return 'not_editable';
   end if;
   if v_new ->> 'phone' = '' then
@@ -474,8 +475,10 @@ begin
 end;
 $$;
 
--- Cancels a paid card order that has not shipped (stock back, payment refund due). An invoice's order is not
--- cancelled here: its money goes back by a credit note on the invoice. 'cancelled', 'not_cancellable' or 'on_account'.
+-- Cancels a paid card order that has not shipped (stock back, payment refund due), or a pre-order waiting for its
+-- title (the copies of a title still on pre-order were never taken from stock, so only the others go back). An
+-- invoice's order is not cancelled here: its money goes back by a credit note on the invoice. 'cancelled',
+-- 'not_cancellable' or 'on_account'.
 create function public.cancel_paid_order(p_order_id uuid, p_actor text)
 returns text
 language plpgsql
@@ -492,14 +495,14 @@ begin
   if v_order.kind = 'invoice' then
     return 'on_account';
   end if;
-  if v_order.payment_status <> 'paid' or v_order.status <> 'processing' then
+  if v_order.payment_status <> 'paid' or v_order.status not in ('processing', 'preorder') then
     return 'not_cancellable';
   end if;
   perform 1 from public.products p
     where p.id in (select product_id from public.order_items where order_id = p_order_id)
     order by p.id for update;
   update public.products p set stock = p.stock + oi.quantity
-    from public.order_items oi where oi.order_id = p_order_id and oi.product_id = p.id;
+    from public.order_items oi where oi.order_id = p_order_id and oi.product_id = p.id and not public.on_preorder(p.release_date, p.released_at);
   update public.orders set status = 'cancelled', payment_status = 'refund_due', cancelled_at = now() where id = p_order_id;
   insert into public.order_events (order_id, action, detail, actor) values (p_order_id, 'cancelled', 'stock put back', p_actor);
   return 'cancelled';

@@ -156,7 +156,11 @@ export async function addToCart(page: Page, path: string, quantity?: number): Pr
  * A product of the test's own, written as the catalog sync and the publisher would leave it (a test that changes
  * stock or waits for emails must not share the book other tests buy). Answers its id and title.
  */
-export async function ownProduct(request: APIRequestContext, tag: string, fields: { stock: number; low_stock_level?: number }): Promise<{ id: string; title: string }> {
+export async function ownProduct(
+  request: APIRequestContext,
+  tag: string,
+  fields: { stock: number; low_stock_level?: number; release_date?: string; preorder_allocation?: number },
+): Promise<{ id: string; title: string }> {
   const id = `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
   const title = `Fixture ${id}`;
   await asService(request, 'POST', 'products', {

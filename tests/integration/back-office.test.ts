@@ -255,6 +255,8 @@ describe('order status page (/api/order-status)', () => {
       latestTracking: null,
       // A card order, not one bought on account: no school's invoice.
       accountInvoice: null,
+      // Waiting for no title on pre-order.
+      preorders: [],
       // The paid order's tax invoice (its contents are tax-invoice.test.ts's).
       invoice: expect.objectContaining({ title: 'Tax invoice', orderNumber: await t.orderNumber(orderId), total: 37 }),
     });

@@ -129,6 +129,33 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
     select: { sql: `select hs_code from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
     update: { sql: `update public.products set hs_code = '4901.99' where id = 'book-10-reasons'`, allowed: ['service'] },
   },
+  // A title's pre-order state: read as the rest of a book for sale; written by the catalog sync, the release
+  // and the staff functions (security definer), so only the server's role writes it directly.
+  'products.release_date': {
+    select: { sql: `select release_date from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set release_date = '2027-06-01' where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
+  'products.released_at': {
+    select: { sql: `select released_at from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set release_date = '2027-06-01', released_at = now() where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
+  'products.preorder_allocation': {
+    select: { sql: `select preorder_allocation from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set preorder_allocation = 50 where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
+  'products.preorder_first_delivery': {
+    select: { sql: `select preorder_first_delivery from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
+    update: { sql: `update public.products set preorder_first_delivery = 500 where id = 'book-10-reasons'`, allowed: ['service'] },
+  },
+  // A pre-order's two once-only emails: its shopper reads them with the order; only the server writes them.
+  'orders.preorder_ready_email_sent_at': {
+    select: { sql: `select preorder_ready_email_sent_at from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set preorder_ready_email_sent_at = now() where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
+  'orders.preorder_date_emailed': {
+    select: { sql: `select preorder_date_emailed from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
+    update: { sql: `update public.orders set preorder_date_emailed = '2027-06-01' where id = '${ORDER_A}'`, allowed: ['service'] },
+  },
   'products.origin_country': {
     select: { sql: `select origin_country from public.products where id = 'book-10-reasons'`, allowed: SHOPPERS_AND_STAFF },
     update: { sql: `update public.products set origin_country = 'CN' where id = 'book-10-reasons'`, allowed: ['service'] },
@@ -528,6 +555,9 @@ const SERVICE_FUNCTIONS = [
   'review_reply',
   'xero_claim',
   'xero_settle',
+  'release_due_titles',
+  'claim_preorder_ready_email',
+  'claim_preorder_date_email',
 ];
 const STAFF_FUNCTIONS = [
   'require_staff',
@@ -559,6 +589,11 @@ const STAFF_FUNCTIONS = [
   'admin_list_reviews',
   'admin_review_counts',
   'admin_xero_status',
+  'release_title',
+  'admin_list_preorders',
+  'admin_preorder_buyers',
+  'admin_set_preorder',
+  'admin_move_release_date',
 ];
 
 /** Every function of the public schema and the API roles that may execute it. Trigger functions: nobody. */
@@ -623,6 +658,14 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   // What waits for Xero and one document's content: called only from inside xero_claim and admin_xero_status.
   xero_waiting: [],
   xero_document: [],
+  // Pre-orders: the copies pre-ordered, called only from inside the database; the copies left and the catalog
+  // with each title's pre-order state, for the live catalog and checkout.
+  on_preorder: [],
+  preorder_copies: [],
+  release_title_as: [],
+  lock_preorder_title: [],
+  preorder_left: ['service_role'],
+  catalog_for_sale: ['service_role'],
 };
 
 const FIXTURES = `
@@ -817,10 +860,23 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.admin_list_quotes('new')`,
       `select public.admin_list_reviews()`,
       `select public.admin_review_counts()`,
+      `select public.admin_list_preorders()`,
+      `select public.admin_preorder_buyers('rosary-kit')`,
+      `select public.release_title('rosary-kit', 5)`,
     ];
     for (const sql of staffCalls) expect(await outcomes(sql, 'select'), sql).toEqual(expected(['staff']));
     const serviceCalls = [
-      ...['fulfil_order', 'cancel_unpaid_order', 'claim_confirmation_email', 'claim_refund_email', 'claim_shipping_email', 'claim_publisher_notice'].map((fn) => `select public.${fn}('${ORDER_A}')`),
+      ...[
+        'fulfil_order',
+        'cancel_unpaid_order',
+        'claim_confirmation_email',
+        'claim_refund_email',
+        'claim_shipping_email',
+        'claim_publisher_notice',
+        'claim_preorder_ready_email',
+        'claim_preorder_date_email',
+      ].map((fn) => `select public.${fn}('${ORDER_A}')`),
+      `select public.release_due_titles()`,
       `select public.claim_checkout_reminder('${ORDER_A}', 30)`,
       `select public.claim_review_requests(3, 10, 5)`,
       `select public.review_requests_sent(array['${ORDER_C}'::uuid])`,

@@ -35,6 +35,7 @@ describe('readCatalog', () => {
         customs_description: "Printed children's picture book",
         hs_code: '4903.00',
         origin_country: 'AU',
+        release_date: null,
       },
     ]);
   });
@@ -63,7 +64,7 @@ describe('readCatalog', () => {
     const later = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
     const withoutCustoms = (s: string) => s.replace(/^(customsDescription|hsCode|originCountry): .*\n/gm, '');
     const [row] = readCatalog(fixtureCopy((s) => withoutCustoms(s).replace(/^price: /m, `releaseDate: ${later}\nprice: `)));
-    expect(row).toMatchObject({ customs_description: null, hs_code: null, origin_country: null });
+    expect(row).toMatchObject({ customs_description: null, hs_code: null, origin_country: null, release_date: later });
     expect(() => readCatalog(fixtureCopy((s) => withoutCustoms(s).replace(/^price: /m, 'releaseDate: 2020-01-01\nprice: ')))).toThrow(/hsCode/);
     expect(readCatalog(fixtureCopy((s) => s.replace('originCountry: "AU"', 'originCountry: "cn"')))[0]?.origin_country).toBe('CN');
   });

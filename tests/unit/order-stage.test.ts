@@ -6,6 +6,8 @@ describe('orderStage: what the status page says of an order', () => {
     [{ status: 'pending', paymentStatus: 'unpaid', refunded: false }, 'awaiting_payment'],
     [{ status: 'cancelled', paymentStatus: 'expired', refunded: false }, 'not_paid'],
     [{ status: 'processing', paymentStatus: 'paid', refunded: false }, 'packing'],
+    // Paid, waiting for a title on pre-order: it ships, whole, when the title is out.
+    [{ status: 'preorder', paymentStatus: 'paid', refunded: false }, 'preordered'],
     [{ status: 'shipped', paymentStatus: 'paid', refunded: false }, 'shipped'],
     [{ status: 'completed', paymentStatus: 'paid', refunded: false }, 'delivered'],
     // Cancelled by the publisher after payment, or sold out while the shopper paid.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesSearch, parseDimensions, productFromRow, PLACEHOLDER_IMAGE } from '@/features/catalog/product';
+import { copiesAvailable, isPreorder, matchesSearch, parseDimensions, productFromRow, PLACEHOLDER_IMAGE, withLivePriceAndStock } from '@/features/catalog/product';
 
 const row = {
   id: 'book-10-reasons',
@@ -93,5 +93,34 @@ describe('store search', () => {
   it('does not match other words, and an empty term matches everything', () => {
     expect(matchesSearch(product, 'rosary')).toBe(false);
     expect(matchesSearch(product, '')).toBe(true);
+  });
+});
+
+describe('pre-orders in the live answer', () => {
+  const onPreorder = productFromRow({ ...row, stock: 0, release_date: '2027-06-01', preorder_left: 7 });
+
+  it('a title with a release date is on pre-order, and its copies are those left to pre-order, not its stock', () => {
+    expect(onPreorder).toMatchObject({ releaseDate: '2027-06-01', preorderLeft: 7, stock: 0 });
+    expect(isPreorder(onPreorder)).toBe(true);
+    expect(copiesAvailable(onPreorder)).toBe(7);
+    expect(copiesAvailable({ ...onPreorder, preorderLeft: 0 })).toBe(0);
+  });
+
+  it('a title without one (never a pre-order, or released) is sold from its stock, and keeps its shape', () => {
+    const released = productFromRow({ ...row, release_date: null, preorder_left: 0 });
+    expect(released).not.toHaveProperty('releaseDate');
+    expect(released).not.toHaveProperty('preorderLeft');
+    expect(isPreorder(released)).toBe(false);
+    expect(copiesAvailable(released)).toBe(100);
+  });
+
+  it('refuses a release date that is not a day', () => {
+    expect(() => productFromRow({ ...row, release_date: 'soon' })).toThrow();
+  });
+
+  it('the live answer decides: a title released since the build loses its date, one announced gains it', () => {
+    const built = [{ ...productFromRow(row), releaseDate: '2027-06-01', preorderLeft: 3 }];
+    expect(withLivePriceAndStock(built, [productFromRow({ ...row, stock: 40 })])[0]).not.toHaveProperty('releaseDate');
+    expect(withLivePriceAndStock([productFromRow(row)], [onPreorder])[0]).toMatchObject({ releaseDate: '2027-06-01', preorderLeft: 7, stock: 0 });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * /admin: the publisher's back office. Sections are chosen by the address fragment (#orders, #order/<id>, #sales,
- * #customers, #customer/<email>, #quotes, #quote/<id>, #invoices, #invoice/<id> or #invoice/new, #stock, #codes,
+ * #preorders, #customers, #customer/<email>, #quotes, #quote/<id>, #invoices, #invoice/<id> or #invoice/new, #stock, #codes,
  * #messages, #subscribers, #newsletter, #reviews, #accounts); a list's view, search and pages loaded follow a `?` (route.ts).
  */
 import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
@@ -24,11 +24,13 @@ const InvoicePage = lazy(() => import('@/features/on-account/InvoiceEditor').the
 const NewsletterPanel = lazy(() => import('./NewsletterPanel').then((m) => ({ default: m.NewsletterPanel })));
 const ReviewsPanel = lazy(() => import('@/features/reviews/ReviewsPanel').then((m) => ({ default: m.ReviewsPanel })));
 const AccountsPanel = lazy(() => import('@/features/accounting/AccountsPanel').then((m) => ({ default: m.AccountsPanel })));
+const PreordersPanel = lazy(() => import('./PreordersPanel').then((m) => ({ default: m.PreordersPanel })));
 
-// Each section's tab says its name: 'orders' is Orders.
-const SECTIONS = ['orders', 'sales', 'customers', 'quotes', 'invoices', 'stock', 'codes', 'messages', 'subscribers', 'newsletter', 'reviews', 'accounts'].map((id) => ({
+// Each section's tab says its name: 'orders' is Orders; a name of two words is written out.
+const LABELS: Record<string, string> = { preorders: 'Pre-orders' };
+const SECTIONS = ['orders', 'preorders', 'sales', 'customers', 'quotes', 'invoices', 'stock', 'codes', 'messages', 'subscribers', 'newsletter', 'reviews', 'accounts'].map((id) => ({
   id,
-  label: `${id[0]?.toUpperCase()}${id.slice(1)}`,
+  label: LABELS[id] ?? `${id[0]?.toUpperCase()}${id.slice(1)}`,
 }));
 
 function useHash(): string {
@@ -64,6 +66,7 @@ function Section({ hash }: { hash: string }) {
   if (path === 'sales') return <SalesPanel />;
   if (path === 'customers') return <CustomersPanel params={params} />;
   if (path === 'stock') return <StockPanel params={params} />;
+  if (path === 'preorders') return <PreordersPanel />;
   if (path === 'codes') return <CodesPanel />;
   if (path === 'messages') return <MessagesPanel />;
   if (path === 'subscribers') return <SubscribersPanel />;

@@ -72,7 +72,8 @@ export function Actions({ order, act }: { order: Order; act: Act }) {
   const paid = order.payment_status === 'paid';
   const onAccount = order.kind === 'invoice';
   // The server never cancels an invoice's order: its money goes back on the invoice.
-  const cancellable = paid && !onAccount && order.status === 'processing';
+  // A pre-order waiting for its title is cancelled the same way, until it is packed.
+  const cancellable = paid && !onAccount && (order.status === 'processing' || order.status === 'preorder');
   return (
     <div className="flex flex-wrap gap-2">
       <a href={`/admin/packing-slip?order=${order.id}`} className="btn-secondary">

@@ -75,11 +75,14 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       </div>
       <Actions order={order} act={act} />
       {order.kind === 'invoice' && <InvoiceFacts order={order} />}
-      {shippable(order) && order.status !== 'cancelled' && <PlatformPanel order={order} act={act} />}
+      {/* A pre-order waiting for its title reaches the platform at its release, not before. */}
+      {shippable(order) && order.status !== 'cancelled' && order.status !== 'preorder' && <PlatformPanel order={order} act={act} />}
       {shippable(order) && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} />}
       {refunds.refundable && <RefundPartForm order={order} refunds={refunds} />}
       <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} />
-      {shippable(order) && order.status === 'processing' && !order.shipped_at && <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} />}
+      {shippable(order) && (order.status === 'processing' || order.status === 'preorder') && !order.shipped_at && (
+        <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} />
+      )}
       <dl className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3">
         {order.is_gift && <Fact term="Recipient">{order.customer_name}</Fact>}
         <Fact term={order.is_gift ? 'Buyer' : 'Customer'}>

@@ -19,6 +19,7 @@ import { keys, LoadState, loaded } from './queries';
 import { toast } from '@/features/toast/store';
 import { TableHead } from '@/components/TableHead';
 import { ViewButtons } from './ListControls';
+import { PreordersOwed } from './PreordersPanel';
 import { TextField } from '@/features/forms/fields';
 
 type PeriodChoice = QuickPeriod | 'range';
@@ -306,6 +307,8 @@ export function SalesPanel() {
       <p className="mt-1 text-sm text-slate-700">The CSV lists the period's orders with their lines, ready for Xero's sales-invoice import (choose "Tax inclusive") or a spreadsheet.</p>
       <LoadState state={state} what="the sales" />
       {state.status === 'ready' && <SalesFigures sales={state.data} />}
+      {/* A pre-order is a sale when it is paid; what its buyers still wait for is owed. */}
+      <PreordersOwed />
     </section>
   );
 }

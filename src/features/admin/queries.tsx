@@ -18,6 +18,8 @@ export const keys = {
   customers: ['customers'],
   sales: ['sales'],
   stock: ['stock'],
+  /** The titles on pre-order, their buyers and what is still owed: a release, a cancellation or a sale changes them. */
+  preorders: ['preorders'],
   codes: ['codes'],
   messages: ['messages'],
   subscribers: ['subscribers'],
@@ -25,7 +27,7 @@ export const keys = {
 } as const satisfies Record<string, QueryKey>;
 
 /** What an order action may change: the order and its lists, the customer's figures, the sales and the stock. */
-export const ORDER_CHANGES: readonly QueryKey[] = [keys.orders, keys.customers, keys.sales, keys.stock];
+export const ORDER_CHANGES: readonly QueryKey[] = [keys.orders, keys.customers, keys.sales, keys.stock, keys.preorders];
 
 /**
  * One client for the page: a failed read is shown at once (the sentence says what to do; the screens have Try

@@ -34,6 +34,8 @@ export interface CatalogRow {
   customs_description: string | null;
   hs_code: string | null;
   origin_country: string | null;
+  /** 'YYYY-MM-DD', the day a book not yet out is released; sync_catalog writes it while it is ahead. */
+  release_date: string | null;
 }
 
 class CatalogFileError extends Error {}
@@ -70,6 +72,8 @@ function catalogRow(book: BookFile): CatalogRow {
     customs_description: book.customsDescription ?? null,
     hs_code: book.hsCode ?? null,
     origin_country: book.originCountry ?? null,
+    // The file's date is a calendar day: z.coerce.date reads '2027-06-01' as that day's midnight UTC.
+    release_date: book.releaseDate ? book.releaseDate.toISOString().slice(0, 10) : null,
   };
 }
 

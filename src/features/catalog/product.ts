@@ -36,9 +36,11 @@ export interface Product {
   quantityPrices?: QuantityPrice[];
   /** Only for books built from the catalog folder. */
   cover?: CoverPicture;
+  /** 'YYYY-MM-DD' while the title is on pre-order (announced, not yet released); absent otherwise. */
+  releaseDate?: string;
+  /** Copies left to pre-order (the allocation less the copies pre-ordered); 0 when not on pre-order. */
+  preorderLeft?: number;
 }
-
-export const PRODUCT_COLUMNS = 'id, title, description, price, image_url, category, stock, weight, dimensions, featured';
 
 const finite = (value: unknown) => {
   const n = typeof value === 'string' ? Number(value) : value;
@@ -101,10 +103,30 @@ export function productFromRow(raw: unknown): Product {
     weight: finite(optional(raw, 'weight', isNumeric)),
     dimensions: parseDimensions(raw.dimensions),
     featured: optional(raw, 'featured', isBoolean) ?? false,
+    ...preorderFields(raw),
   };
 }
 
+const RELEASE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const isReleaseDate = (value: unknown): value is string => typeof value === 'string' && RELEASE_DATE.test(value);
+
+/** The live answer's pre-order columns: present only on a title on pre-order, so other products keep their shape. */
+function preorderFields(row: Record<string, unknown>): Pick<Product, 'releaseDate' | 'preorderLeft'> {
+  const releaseDate = optional(row, 'release_date', isReleaseDate);
+  if (!releaseDate) return {};
+  return { releaseDate, preorderLeft: Math.max(0, Math.trunc(finite(optional(row, 'preorder_left', isNumeric)))) };
+}
+
 export const isInStock = (product: Pick<Product, 'stock'>) => product.stock > 0;
+
+/** On pre-order: announced with a release date and not yet released (the live answer drops the date at release). */
+export const isPreorder = (product: Pick<Product, 'releaseDate'>) => product.releaseDate !== undefined;
+
+/**
+ * How many copies can be bought now: the copies left to pre-order for a title on pre-order, else the stock.
+ * Every quantity limit, button and cart check reads this, as checkout does on the server.
+ */
+export const copiesAvailable = (product: Pick<Product, 'releaseDate' | 'preorderLeft' | 'stock'>) => (isPreorder(product) ? (product.preorderLeft ?? 0) : product.stock);
 
 /** Case-insensitive substring search on title, description and category. */
 export function matchesSearch(product: Product, term: string): boolean {
@@ -114,13 +136,16 @@ export function matchesSearch(product: Product, term: string): boolean {
 }
 
 /**
- * The build's products with live price and stock laid over them: the live list decides which products are
- * for sale; a product the build knows keeps its copy and cover, one it does not comes from its row.
+ * The build's products with live price, stock and pre-order state laid over them: the live list decides which
+ * products are for sale; a product the build knows keeps its copy and cover, one it does not comes from its row.
+ * A title released since the build loses its release date.
  */
 export function withLivePriceAndStock(built: readonly Product[], live: readonly Product[]): Product[] {
   const byId = new Map(built.map((p) => [p.id, p]));
   return live.map((row) => {
     const book = byId.get(row.id);
-    return book ? { ...book, price: row.price, stock: row.stock } : row;
+    if (!book) return row;
+    const { releaseDate: _builtDate, preorderLeft: _builtLeft, ...rest } = book;
+    return { ...rest, price: row.price, stock: row.stock, ...(row.releaseDate === undefined ? {} : { releaseDate: row.releaseDate, preorderLeft: row.preorderLeft ?? 0 }) };
   });
 }

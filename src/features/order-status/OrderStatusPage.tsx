@@ -4,8 +4,9 @@ import * as z from 'zod/mini';
 import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
 import TaxInvoice from '@/features/tax-invoice/TaxInvoice';
 import { quantityLine, taxInvoicePath, taxInvoiceSchema } from '@/features/tax-invoice/tax-invoice';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatLongDate } from '@/lib/format';
 import GiftMessageBox from '@/features/checkout/GiftMessageBox';
+import CancelPreorder from './CancelPreorder';
 
 const answer = z.object({
   orderNumber: z.string(),
@@ -16,6 +17,7 @@ const answer = z.object({
   items: z.array(z.object({ title: z.string(), quantity: z.number() })),
   tracking: z.nullable(z.object({ number: z.string(), carrier: z.string(), url: z.nullable(z.string()) })),
   latestTracking: z.optional(z.nullable(z.object({ status: z.string(), at: z.string() }))),
+  preorders: z._default(z.array(z.object({ title: z.string(), releaseDate: z.string() })), []),
   gift: z.optional(z.nullable(z.object({ recipient: z.string(), message: z.string(), hidePrices: z.boolean() }))),
   invoice: z._default(z.nullable(taxInvoiceSchema), null),
   accountInvoice: z._default(z.nullable(z.object({ number: z.string(), poNumber: z.nullable(z.string()), organisation: z.string(), url: z.nullable(z.string()), total: z.string() })), null),
@@ -77,6 +79,18 @@ export default function OrderStatusPage() {
         {stage.label}
       </h2>
       <p className="mt-1 text-slate-700">{stage.text}</p>
+      {order.status === 'preorder' && (
+        <>
+          <ul className="mt-2" data-testid="preorder-dates">
+            {order.preorders.map((title) => (
+              <li key={title.title}>
+                Ships when {title.title} is out, {formatLongDate(title.releaseDate)}.
+              </li>
+            ))}
+          </ul>
+          <CancelPreorder token={window.location.hash.replace(/^#/, '')} onCancelled={() => window.dispatchEvent(new HashChangeEvent('hashchange'))} />
+        </>
+      )}
       <h2 className="mt-6 text-lg font-bold">Items</h2>
       <ul className="mt-2 list-inside list-disc">
         {order.items.map((item) => (

@@ -1,0 +1,134 @@
+/**
+ * Pre-orders beyond payment: the publisher's actions from /admin (the allocation and first delivery, Release now,
+ * Move the date) and the daily release. Each change runs in the database as the staff member (so it checks the
+ * role and the history names who); then the server does what reaches outside: a release's orders, oldest paid
+ * first, get their "being packed" email once each and go to the shipping platform as any paid order does; a moved
+ * date is told to each buyer once; an allocation that opens a title draws its waiting list into one availability
+ * mailing, as a stock change does.
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
+import { DB_OUTCOMES } from '../../src/lib/db-outcomes';
+import { formatLongDate } from '../../src/lib/format';
+import type { PreorderAction } from '../../src/features/staff-actions/preorder-actions';
+import { preorderDateEmail, preorderReadyEmail } from './emails';
+import { type FulfilmentServices, sendOrderEmailOnce, sendToShippingPlatform } from './fulfilment';
+import { preorderTitles, purgeLiveCatalog } from './live-catalog';
+import { drawAvailabilityMailing, type StockOutcome } from './stock';
+import { outcomeAnswer, rpc } from './supabase-admin';
+
+const releaseAnswer = outcomeAnswer('release_title', {
+  released: { stock: z.number(), owed: z.number(), orders: z.array(z.uuid()) },
+  too_few: { owed: z.number() },
+  not_preorder: {},
+});
+
+type Services = Pick<FulfilmentServices, 'email' | 'siteOrigin' | 'seller' | 'cdn' | 'shipping'>;
+
+/**
+ * After a release: each order it made to pack, oldest paid first, is told once that it is being packed, then sent
+ * to the shipping platform by the path every paid order takes (a failure there is recorded and retried, never thrown).
+ * Answers how many buyers were emailed by this call.
+ */
+export async function afterRelease(db: SupabaseClient, services: Services, orderIds: readonly string[]): Promise<number> {
+  await purgeLiveCatalog(services.cdn, 'a title was released');
+  let emailed = 0;
+  for (const orderId of orderIds) {
+    if (await sendOrderEmailOnce(db, services, orderId, 'preorder_ready', preorderReadyEmail)) emailed += 1;
+    await sendToShippingPlatform(db, services, orderId);
+  }
+  return emailed;
+}
+
+/** Tells each order waiting of the new date, once per date (a failed send is given back and sent by the next move). */
+async function tellNewDate(db: SupabaseClient, services: Services, orderIds: readonly string[]): Promise<number> {
+  let emailed = 0;
+  for (const orderId of orderIds) if (await sendOrderEmailOnce(db, services, orderId, 'preorder_date', preorderDateEmail)) emailed += 1;
+  return emailed;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+async function titleOf(db: SupabaseClient, productId: string): Promise<{ id: string; title: string }> {
+  const { data, error } = await db.from('products').select('id, title').eq('id', productId).single();
+  if (error) throw error;
+  return z.object({ id: z.string(), title: z.string() }).parse(data);
+}
+
+/** The database's refusal in the publisher's words: 400 with its message, 404 for no such title, 403 for no access. */
+function refusal(error: { code?: string; message: string }): StockOutcome | null {
+  if (error.code === 'P0002') return { status: 404, message: 'We could not find that title.' };
+  if (error.code === '22023') return { status: 400, message: error.message };
+  if (error.code === '42501') return { status: 403, message: "You don't have access to the back office." };
+  return null;
+}
+
+/** Runs a publisher's pre-order action: the change as the staff member (`asStaff`), the rest as the server (`db`). */
+export async function runPreorderAction(asStaff: SupabaseClient, db: SupabaseClient, services: Services, action: PreorderAction, actor: string): Promise<StockOutcome> {
+  const call =
+    action.action === 'set'
+      ? await asStaff.rpc('admin_set_preorder', { p_product_id: action.productId, p_allocation: action.allocation, p_first_delivery: action.firstDelivery })
+      : action.action === 'release'
+        ? await asStaff.rpc('release_title', { p_product_id: action.productId, p_first_delivery: action.firstDelivery })
+        : await asStaff.rpc('admin_move_release_date', { p_product_id: action.productId, p_date: action.releaseDate });
+  if (call.error) {
+    const refused = refusal(call.error);
+    if (refused) return refused;
+    throw call.error;
+  }
+  const book = await titleOf(db, action.productId);
+  switch (action.action) {
+    case 'set': {
+      const set = z.object({ allocation: z.number(), left: z.number() }).parse(call.data);
+      await purgeLiveCatalog(services.cdn, `the pre-order allocation of ${book.id} changed`);
+      const done = `${book.title}: ${plural(set.allocation, 'copy', 'copies')} for pre-order, ${set.left} left.`;
+      if (set.left <= 0) return { status: 200, message: done };
+      // Open for pre-order: whoever waits for the book hears once, as when it is back in stock.
+      const [onPreorder] = await preorderTitles(db, [book.id]);
+      const mailing = await drawAvailabilityMailing(db, services.siteOrigin, { ...book, ...(onPreorder && { releaseDate: onPreorder.releaseDate }) }, actor).catch((drawError: unknown) => {
+        console.error(`[preorders] could not draw the availability mailing for ${book.id}`, drawError);
+        return null;
+      });
+      if (!mailing) return { status: 200, message: done };
+      return { status: 200, message: `${done} Emailing ${plural(mailing.recipients, 'waiting shopper', 'waiting shoppers')}.`, mailing };
+    }
+    case 'release': {
+      const released = releaseAnswer.parse(call.data);
+      if (released.outcome === 'not_preorder') return { status: 409, message: `${book.title} is not on pre-order: it was released already.` };
+      if (released.outcome === 'too_few') {
+        return {
+          status: 400,
+          message: `The first delivery is smaller than the ${plural(released.owed, 'copy', 'copies')} pre-ordered. Enter a delivery of at least ${released.owed}: every pre-order must be filled.`,
+        };
+      }
+      const emailed = await afterRelease(db, services, released.orders);
+      return {
+        status: 200,
+        message: `${book.title} is released: ${released.stock} in stock, ${plural(released.orders.length, 'order', 'orders')} to pack (${plural(emailed, 'buyer', 'buyers')} emailed).`,
+        stock: released.stock,
+      };
+    }
+    case 'move_date': {
+      const moved = z.object({ release_date: z.string(), orders: z.array(z.uuid()) }).parse(call.data);
+      await purgeLiveCatalog(services.cdn, `the release date of ${book.id} moved`);
+      const emailed = await tellNewDate(db, services, moved.orders);
+      return { status: 200, message: `${book.title} now comes out on ${formatLongDate(moved.release_date)}; ${plural(emailed, 'buyer', 'buyers')} emailed.` };
+    }
+  }
+}
+
+const dueAnswer = z.array(z.object({ product_id: z.string(), title: z.string(), outcome: z.enum(DB_OUTCOMES.release_title), orders: z.array(z.uuid()).optional(), owed: z.number().optional() }));
+
+/** The daily release: every title whose day has come and whose first delivery was entered; then its orders, as Release now. */
+export async function releaseDueTitles(db: SupabaseClient, services: Services): Promise<string[]> {
+  const report: string[] = [];
+  for (const title of await rpc(db, 'release_due_titles', {}, dueAnswer)) {
+    if (title.outcome !== 'released') {
+      report.push(`${title.title}: not released (${title.outcome === 'too_few' ? `the first delivery is smaller than the ${title.owed} copies pre-ordered` : 'not on pre-order'})`);
+      continue;
+    }
+    const emailed = await afterRelease(db, services, title.orders ?? []);
+    report.push(`${title.title}: released, ${plural(title.orders?.length ?? 0, 'order', 'orders')} to pack, ${plural(emailed, 'buyer', 'buyers')} emailed`);
+  }
+  return report;
+}

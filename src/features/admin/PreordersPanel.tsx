@@ -1,0 +1,254 @@
+/**
+ * Pre-orders: each title on pre-order with its release date, its allocation (editable, never below the copies sold)
+ * and the first delivery expected, the copies pre-ordered and left, its buyers and the money taken; Release now with
+ * the first delivery (the orders waiting become to pack, each buyer emailed once); Move the date (each buyer told
+ * once); and a buyer's pre-order cancelled for a full refund by the order's own Cancel and refund.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import type * as z from 'zod';
+import { FieldError, invalidProps } from '@/features/forms/fields';
+import { allocation as allocationSchema, firstDelivery as deliverySchema, type PreorderAction, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';
+import { toast } from '@/features/toast/store';
+import { formatDateTime, formatLongDate, formatPrice, orderNumber } from '@/lib/format';
+import { sendAll } from './mail-api';
+import { runOrderAction } from './orders-api';
+import { listPreorders, preorderBuyers, type PreordersOwed as Owed, type PreorderTitleRow, runPreorderAction } from './preorders-api';
+import { keys, LoadState, loaded, ORDER_CHANGES, useAction, useRefresh } from './queries';
+
+/** A whole number as typed: empty is no number, so the schema's own message is shown. */
+const typed = (value: string) => (value.trim() === '' ? Number.NaN : Number(value));
+const problemOf = (schema: z.ZodType, value: unknown) => {
+  const checked = schema.safeParse(value);
+  return checked.success ? undefined : checked.error.issues[0]?.message;
+};
+
+function Buyers({ row }: { row: PreorderTitleRow }) {
+  const state = loaded(useQuery({ queryKey: [...keys.preorders, 'buyers', row.id], queryFn: () => preorderBuyers(row.id) }));
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const { act, busy } = useAction(runOrderAction, [...ORDER_CHANGES, keys.preorders]);
+  return (
+    <div className="mt-3 border-t border-slate-200 pt-3">
+      <LoadState state={state} what="the buyers" />
+      {state.status === 'ready' &&
+        (state.data.length === 0 ? (
+          <p className="text-sm text-slate-700">Nobody has pre-ordered it yet.</p>
+        ) : (
+          <ol className="space-y-2 text-sm" aria-label={`Buyers of ${row.title}, oldest first`}>
+            {state.data.map((buyer) => (
+              <li key={buyer.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-2">
+                <a className="font-semibold text-navy underline" href={`#order/${buyer.id}`}>
+                  Order {orderNumber(buyer.number)}
+                </a>
+                <span className="[overflow-wrap:anywhere]">{buyer.bought_by ?? buyer.email}</span>
+                <span className="tabular-nums">
+                  {buyer.quantity === 1 ? '1 copy' : `${buyer.quantity} copies`}, {formatPrice(buyer.amount)}
+                </span>
+                <time className="text-slate-700" dateTime={buyer.paid_at}>
+                  {formatDateTime(buyer.paid_at)}
+                </time>
+                {confirming === buyer.id ? (
+                  <span className="flex flex-wrap gap-2">
+                    <button type="button" className="btn bg-red-700 px-3 py-1 text-sm text-white hover:bg-red-800" disabled={busy} onClick={() => act({ action: 'cancel', orderId: buyer.id })}>
+                      Confirm cancel and refund
+                    </button>
+                    <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={() => setConfirming(null)}>
+                      Keep it
+                    </button>
+                  </span>
+                ) : (
+                  <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={() => setConfirming(buyer.id)}>
+                    Cancel and refund
+                  </button>
+                )}
+              </li>
+            ))}
+          </ol>
+        ))}
+    </div>
+  );
+}
+
+interface FieldButton {
+  label: string;
+  className: string;
+  toAction: (value: string) => PreorderAction;
+}
+
+/** One figure with its buttons, checked with the request's own schema before it is sent; the button pressed says what it does. */
+function ActionField({
+  label,
+  type,
+  initial,
+  buttons,
+  check,
+  onDone,
+}: {
+  label: string;
+  type: 'number' | 'date';
+  initial: string;
+  buttons: FieldButton[];
+  check: (value: string) => string | undefined;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const pressed = buttons.find((button) => submitter instanceof HTMLButtonElement && button.label === submitter.value) ?? buttons[0]!;
+    const problem = check(value);
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const { message, mailing } = await runPreorderAction(pressed.toAction(value));
+      onDone();
+      if (!mailing) return toast({ title: message });
+      // Whoever waited for the book hears it can be pre-ordered, in batches, as a stock change sends them.
+      toast({ title: message, description: await sendAll(mailing.id).catch((why: unknown) => `${why instanceof Error ? why.message : 'Sending failed.'} Resume sending it from Newsletter.`) });
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'The change failed.');
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form onSubmit={submit} noValidate>
+      {/* On a phone the buttons go under the field when they do not fit beside it. */}
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="min-w-40 flex-1">
+          <label htmlFor={id} className="label">
+            {label}
+          </label>
+          <input
+            id={id}
+            className="field"
+            type={type}
+            {...(type === 'number' ? { min: 0, step: 1, inputMode: 'numeric' as const } : {})}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            {...invalidProps(id, error)}
+          />
+        </div>
+        {buttons.map((button) => (
+          <button key={button.label} type="submit" value={button.label} className={`${button.className} shrink-0 px-4`} disabled={busy}>
+            {button.label}
+          </button>
+        ))}
+      </div>
+      <FieldError fieldId={id} message={error} />
+    </form>
+  );
+}
+
+function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: () => void }) {
+  const [showBuyers, setShowBuyers] = useState(false);
+  const delivery = row.first_delivery === null ? '' : String(row.first_delivery);
+  return (
+    <section className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" aria-label={`Pre-orders of ${row.title}`} data-testid="preorder-title">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <p className="font-semibold">{row.title}</p>
+          <p className="text-sm text-slate-700">Out {formatLongDate(row.release_date)}</p>
+          <p className="text-sm text-slate-700">
+            Pre-ordered: <strong>{row.copies}</strong> of {row.allocation} ({row.left} left) · {row.orders === 1 ? '1 order' : `${row.orders} orders`} · taken <strong>{formatPrice(row.money)}</strong>
+          </p>
+          <p className="text-sm text-slate-700">{row.waiting === 0 ? 'Nobody on its waiting list' : `${row.waiting} on its waiting list`}</p>
+        </div>
+        <button type="button" className="btn-secondary px-4 py-1.5 text-sm" aria-expanded={showBuyers} onClick={() => setShowBuyers(!showBuyers)}>
+          {showBuyers ? 'Hide buyers' : 'Buyers'}
+        </button>
+      </div>
+      {row.due_without_delivery && (
+        <p role="alert" className="mt-2 rounded-lg bg-amber-50 p-2 text-sm text-amber-950 ring-1 ring-amber-400">
+          Its release date has come, but no first delivery is entered, so it was not released. Enter the first delivery and press Release now.
+        </p>
+      )}
+      <div className="mt-3 grid gap-3 lg:grid-cols-3 lg:items-start">
+        <ActionField
+          key={`allocation-${row.allocation}`}
+          label="Allocation (copies)"
+          type="number"
+          initial={String(row.allocation)}
+          buttons={[{ label: 'Save', className: 'btn-primary', toAction: (value) => ({ action: 'set', productId: row.id, allocation: typed(value), firstDelivery: row.first_delivery }) }]}
+          check={(value) => problemOf(allocationSchema, typed(value)) ?? (typed(value) < row.copies ? `The allocation cannot be below the ${row.copies} copies already pre-ordered.` : undefined)}
+          onDone={onChanged}
+        />
+        <ActionField
+          key={`release-${delivery}`}
+          label="First delivery (copies)"
+          type="number"
+          initial={delivery}
+          buttons={[
+            // Kept for the release date: the daily release sets the stock from it.
+            { label: 'Keep for the date', className: 'btn-secondary', toAction: (value) => ({ action: 'set', productId: row.id, allocation: row.allocation, firstDelivery: typed(value) }) },
+            { label: 'Release now', className: 'btn-gold', toAction: (value) => ({ action: 'release', productId: row.id, firstDelivery: typed(value) }) },
+          ]}
+          check={(value) => problemOf(deliverySchema, typed(value))}
+          onDone={onChanged}
+        />
+        <ActionField
+          key={`date-${row.release_date}`}
+          label="Release date"
+          type="date"
+          initial={row.release_date}
+          buttons={[{ label: 'Move the date', className: 'btn-secondary', toAction: (value) => ({ action: 'move_date', productId: row.id, releaseDate: value }) }]}
+          check={(value) => problemOf(dateSchema, value)}
+          onDone={onChanged}
+        />
+      </div>
+      {showBuyers && <Buyers row={row} />}
+    </section>
+  );
+}
+
+/** What is still owed as pre-orders: paid, not yet shipped, copies and money. */
+function OwedLine({ owed }: { owed: Owed }) {
+  return (
+    <p className="mt-3 font-semibold" data-testid="preorders-owed">
+      Still owed as pre-orders: {owed.copies === 1 ? '1 copy' : `${owed.copies} copies`} on {owed.orders === 1 ? '1 order' : `${owed.orders} orders`}, {formatPrice(owed.money)} paid
+    </p>
+  );
+}
+
+/** The Sales screen's line of what is still owed as pre-orders (counted in its sales when paid). */
+export function PreordersOwed() {
+  const state = loaded(useQuery({ queryKey: keys.preorders, queryFn: listPreorders }));
+  return state.status === 'ready' ? <OwedLine owed={state.data.owed} /> : <LoadState state={state} what="the pre-orders owed" />;
+}
+
+export function PreordersPanel() {
+  const state = loaded(useQuery({ queryKey: keys.preorders, queryFn: listPreorders }));
+  const refresh = useRefresh();
+  // A release makes orders to pack and sets the stock; an allocation may draw an availability mailing.
+  const reload = () => void refresh(keys.preorders, ...ORDER_CHANGES, keys.newsletters);
+  return (
+    <section aria-labelledby="preorders-heading">
+      <h2 id="preorders-heading" className="text-2xl font-bold">
+        Pre-orders
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">
+        A book with a release date ahead is sold from its allocation, charged at checkout, and its orders wait here, not in To pack. Release now (or the release date, with the first delivery entered)
+        sets the stock from the first delivery and sends every order waiting to To pack, oldest first, emailing each buyer once.
+      </p>
+      <LoadState state={state} what="pre-orders" />
+      {state.status === 'ready' && (
+        <>
+          <OwedLine owed={state.data.owed} />
+          {state.data.titles.length === 0 ? (
+            <p className="mt-4 text-slate-700">No title is on pre-order. A book file with a release date ahead puts one here.</p>
+          ) : (
+            <div className="mt-4 space-y-3">
+              {state.data.titles.map((row) => (
+                <PreorderTitle key={row.id} row={row} onChanged={reload} />
+              ))}
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * A title on pre-order, from payment to release, as the publisher sees it: a guest pre-orders it and pays on the
+ * local payment page; the order waits under Pre-orders, not To pack; Release now with the first delivery moves it
+ * to To pack and the buyer has the "being packed" email. Once at each width, the phone's and the desktop's, with
+ * the Pre-orders screen looked at (and photographed) at both.
+ */
+import { expect, test } from '@playwright/test';
+import { OUTBOX, mailsTo } from './mailbox';
+import { buysThroughCheckout, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+
+for (const size of WIDTHS) {
+  test(`at ${size.width} px: a paid pre-order waits under Pre-orders, and Release now sends it to To pack and emails the buyer`, async ({ page, request }) => {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    const book = await ownProduct(request, `preorder-${size.name}`, { stock: 0, release_date: '2099-06-01', preorder_allocation: 5 });
+    const buyer = uniqueEmail('preorder-buyer');
+    const orderId = await buysThroughCheckout(request, book.id, 2, buyer);
+    const number = await orderNumberOf(request, orderId);
+    const publisher = uniqueEmail('preorder-publisher');
+    await grantStaff(request, publisher);
+    await staffSignsIn(page, publisher);
+
+    await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Pre-orders' }).click();
+    const title = page.getByRole('region', { name: `Pre-orders of ${book.title}` });
+    await expect(title).toContainText('Out 1 June 2099');
+    await expect(title).toContainText('Pre-ordered: 2 of 5 (3 left)');
+    await title.getByRole('button', { name: 'Buyers' }).click();
+    await expect(title.getByRole('link', { name: `Order ${number}` })).toBeVisible();
+    await lookAtBothWidths(page, 'preorders');
+
+    // Not in To pack: the search there finds nothing for this buyer.
+    await page.goto('/admin#orders');
+    await expect(page.getByRole('button', { name: 'To pack', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await page.getByLabel('Search by order number or email').fill(buyer);
+    await expect(page.getByText('No orders here.')).toBeVisible({ timeout: 15_000 });
+
+    // A first delivery smaller than the copies owed is refused in plain words; then Release now.
+    await page.goto('/admin#preorders');
+    const delivery = title.getByRole('spinbutton', { name: 'First delivery (copies)' });
+    await delivery.fill('1');
+    await title.getByRole('button', { name: 'Release now' }).click();
+    await expect(title.getByText('The first delivery is smaller than the 2 copies pre-ordered.', { exact: false })).toBeVisible();
+    await delivery.fill('20');
+    await title.getByRole('button', { name: 'Release now' }).click();
+    await expect(page.getByText(`${book.title} is released: 18 in stock, 1 order to pack (1 buyer emailed).`)).toBeVisible({ timeout: 15_000 });
+    await expect(title).toHaveCount(0);
+
+    await page.goto('/admin#orders');
+    await page.getByLabel('Search by order number or email').fill(buyer);
+    await expect(page.locator(`a[href="#order/${orderId}"]:visible`)).toHaveText(number, { timeout: 15_000 });
+    await expect.poll(async () => (await mailsTo(buyer, OUTBOX)).map((m) => m.subject)).toContain(`Your pre-order ${number} is being packed`);
+  });
+}

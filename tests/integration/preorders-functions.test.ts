@@ -1,0 +1,134 @@
+/**
+ * Pre-orders through the functions: the confirmation says when a pre-order ships; /api/admin-preorders is staff's
+ * alone and answers in the publisher's words what it refuses; Move the date emails each buyer once; Release now
+ * makes the order to pack, emails its buyer once and sends it to the shipping platform as any paid order; and a
+ * buyer cancels their own pre-order from its status page for a full refund (the back office's refund path).
+ */
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
+
+let t: BackOfficeShop;
+let staff: SupabaseClient;
+let shopper: SupabaseClient;
+
+beforeAll(async () => {
+  t = await startBackOfficeShop('preorders', { staff: 'publisher@example.com', shopper: 'browser@example.com' });
+  ({ staff, shopper } = t);
+}, 180_000);
+afterAll(() => t.close());
+
+async function title(id: string, allocation: number): Promise<void> {
+  const { error } = await t
+    .service()
+    .from('products')
+    .insert({ id, title: `Title ${id}`, price: 20, stock: 0, release_date: '2099-06-01', preorder_allocation: allocation });
+  if (error) throw error;
+}
+
+/** A paid order of `quantity` copies through checkout and the local TEST payment page: its id and status token. */
+async function paidOrder(productId: string, quantity: number, email: string): Promise<{ id: string; token: string }> {
+  const checkout = await post('/api/create-checkout', {
+    cartItems: [{ id: productId, quantity }],
+    shippingDetails: { fullName: 'Pre Buyer', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } },
+    customerEmail: email,
+  });
+  expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
+  const link = new URL(checkout.body.url as string);
+  const form = new URLSearchParams({ ...Object.fromEntries(link.searchParams), action: 'pay', payer: 'Pre Buyer' });
+  expect((await fetch(`${t.url}/api/test-payment`, { method: 'POST', body: form, redirect: 'manual' })).status).toBe(303);
+  const id = checkout.body.orderId as string;
+  const { data } = await t.service().from('orders').select('status_token').eq('id', id).single();
+  return { id, token: (data as { status_token: string }).status_token };
+}
+
+async function post(path: string, body: unknown, client?: SupabaseClient | null): Promise<{ status: number; body: Record<string, unknown> }> {
+  const token = client ? (await client.auth.getSession()).data.session?.access_token : undefined;
+  const response = await fetch(`${t.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+const mailsTo = async (email: string) => (await readOutbox(t.outbox)).filter((m) => m.to === email);
+const statusOf = async (id: string) => ((await t.service().from('orders').select('status').eq('id', id).single()).data as { status: string }).status;
+
+describe('pre-orders through the functions', () => {
+  it('the confirmation says the order ships with the title, on its release date', async () => {
+    await title('fn-confirm', 5);
+    const order = await paidOrder('fn-confirm', 1, 'confirmed@example.com');
+    expect(await statusOf(order.id)).toBe('preorder');
+    const [mail] = await mailsTo('confirmed@example.com');
+    expect(mail?.text).toContain('Ships with Title fn-confirm, out 1 June 2099.');
+  });
+
+  it('/api/admin-preorders is for staff only, and refuses what it cannot honour in plain words', async () => {
+    await title('fn-admin', 5);
+    await paidOrder('fn-admin', 2, 'admin-buyer@example.com');
+    const release = { action: 'release', productId: 'fn-admin', firstDelivery: 10 };
+    expect(await post('/api/admin-preorders', release, null)).toEqual({ status: 401, body: { error: 'Sign in to use the back office.' } });
+    expect(await post('/api/admin-preorders', release, shopper)).toEqual({ status: 403, body: { error: "You don't have access to the back office." } });
+    expect(await post('/api/admin-preorders', { action: 'set', productId: 'fn-admin', allocation: 1, firstDelivery: null }, staff)).toEqual({
+      status: 400,
+      body: { error: 'The allocation cannot be below the 2 copies already pre-ordered.' },
+    });
+    expect(await post('/api/admin-preorders', { action: 'move_date', productId: 'fn-admin', releaseDate: '2020-01-01' }, staff)).toEqual({
+      status: 400,
+      body: { error: 'Choose a release date from today on: a date in the past cannot be a release date.' },
+    });
+    expect(await post('/api/admin-preorders', { action: 'release', productId: 'fn-admin', firstDelivery: 1 }, staff)).toEqual({
+      status: 400,
+      body: { error: 'The first delivery is smaller than the 2 copies pre-ordered. Enter a delivery of at least 2: every pre-order must be filled.' },
+    });
+    expect(await post('/api/admin-preorders', { action: 'release', productId: 'no-such-title', firstDelivery: 1 }, staff)).toEqual({ status: 404, body: { error: 'We could not find that title.' } });
+    expect((await post('/api/admin-preorders', { action: 'release', productId: 'fn-admin', firstDelivery: -1 }, staff)).status).toBe(400);
+  });
+
+  it('Move the date tells each buyer once; Release now makes the order to pack, tells its buyer once and sends it to the platform', async () => {
+    await title('fn-release', 5);
+    const order = await paidOrder('fn-release', 1, 'release-buyer@example.com');
+    const moved = await post('/api/admin-preorders', { action: 'move_date', productId: 'fn-release', releaseDate: '2099-07-15' }, staff);
+    expect(moved).toEqual({ status: 200, body: { message: 'Title fn-release now comes out on 15 July 2099; 1 buyer emailed.', stock: null, mailing: null } });
+    const dateMails = (await mailsTo('release-buyer@example.com')).filter((m) => m.subject.startsWith('A new release date'));
+    expect(dateMails).toHaveLength(1);
+    expect(dateMails[0]?.text).toContain('Title fn-release now comes out on 15 July 2099');
+
+    const released = await post('/api/admin-preorders', { action: 'release', productId: 'fn-release', firstDelivery: 30 }, staff);
+    expect(released).toMatchObject({ status: 200, body: { message: 'Title fn-release is released: 29 in stock, 1 order to pack (1 buyer emailed).', stock: 29 } });
+    expect(await statusOf(order.id)).toBe('processing');
+    const { data: shipment } = await t.service().from('shipments').select('state').eq('order_id', order.id).single();
+    expect(shipment).toEqual({ state: 'sent' });
+    // Pressed again, nothing is sent twice.
+    expect((await post('/api/admin-preorders', { action: 'release', productId: 'fn-release', firstDelivery: 30 }, staff)).status).toBe(409);
+    expect((await mailsTo('release-buyer@example.com')).filter((m) => m.subject.endsWith('is being packed'))).toHaveLength(1);
+  });
+
+  it('the daily release releases a title whose day has come with the first delivery entered, as Release now does', async () => {
+    const { error } = await t
+      .service()
+      .from('products')
+      .insert({ id: 'fn-due', title: 'Title fn-due', price: 20, stock: 0, release_date: '2020-01-01', preorder_allocation: 5, preorder_first_delivery: 12 });
+    if (error) throw error;
+    const order = await paidOrder('fn-due', 1, 'due-buyer@example.com');
+    const run = (await (await fetch(`${t.url}/.netlify/functions/release-preorders`, { method: 'POST' })).json()) as { titles: string[] };
+    expect(run.titles).toEqual(['Title fn-due: released, 1 order to pack, 1 buyer emailed']);
+    expect(await statusOf(order.id)).toBe('processing');
+    expect((await mailsTo('due-buyer@example.com')).map((m) => m.subject)).toContain(`Your pre-order ${await t.orderNumber(order.id)} is being packed`);
+    expect((await (await fetch(`${t.url}/.netlify/functions/release-preorders`, { method: 'POST' })).json()) as { titles: string[] }).toEqual({ titles: [] });
+  });
+
+  it('a buyer cancels their own pre-order from its status page for a full refund, while it waits and not after', async () => {
+    await title('fn-cancel', 5);
+    const order = await paidOrder('fn-cancel', 2, 'cancel-buyer@example.com');
+    const status = await post('/api/order-status', { token: order.token });
+    expect(status.body).toMatchObject({ status: 'preorder', preorders: [{ title: 'Title fn-cancel', releaseDate: '2099-06-01' }] });
+    expect(await post('/api/cancel-preorder', { token: order.token })).toEqual({
+      status: 200,
+      body: { message: 'Your pre-order is cancelled and your payment refunded in full. We have emailed you a receipt of the refund.' },
+    });
+    expect(await statusOf(order.id)).toBe('cancelled');
+    expect((await mailsTo('cancel-buyer@example.com')).map((m) => m.subject)).toContain(`Your order ${await t.orderNumber(order.id)} has been cancelled and refunded`);
+    const { data } = await t.service().rpc('preorder_left', { p_product_id: 'fn-cancel' });
+    expect(data).toBe(5);
+    expect((await post('/api/cancel-preorder', { token: order.token })).status).toBe(409);
+    expect((await post('/api/cancel-preorder', { token: 'f'.repeat(64) })).status).toBe(404);
+  });
+});
