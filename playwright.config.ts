@@ -19,6 +19,7 @@ const LONG_SPECS = [
   'newsletter-refunds',
   'first-tap',
   'back-office-day',
+  'preorders-shop',
 ].map((name) => `**/${name}.spec.ts`);
 
 export default defineConfig({

@@ -10,11 +10,13 @@ import { subtractDollars, sumDollars, toCents } from '../src/lib/money';
 import { codeRefusal } from '../src/features/checkout/promotion-code';
 import { CART_ID_PATTERN, CHECKOUT_MESSAGES } from '../src/features/checkout/contract';
 import { email, giftRecipientNamed, giftSchema, reminderConsentSchema, shippingDetailsSchema } from '../src/features/checkout/order-fields';
+import { excludedPaymentMethods } from '../src/features/checkout/payment-methods';
 import { CheckoutRejection, cartInput, deliveryDays, lineName, priceCart, quotesFor } from './_lib/checkout';
 import { checkPromotionCode, PromotionCodeRefused, promotionCodeInput } from './_lib/promotion-codes';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { CartCheckoutOpen, createOrder, recordCheckoutChoices } from './_lib/orders';
 import { linkCheckoutSession, openCheckoutsOfCart } from './_lib/order-checkouts';
+import { preorderTitles } from './_lib/live-catalog';
 import { cartKey, closeOtherPages, reusablePage } from './_lib/cart-checkout';
 import { selectPaymentProvider, selectShippingRates } from './_lib/providers/select';
 import { serviceClient, userIdFromRequest } from './_lib/supabase-admin';
@@ -109,6 +111,15 @@ export default handle(async (request) => {
       successUrl: success,
       cancelUrl,
       idempotencyKey: `checkout-${orderId}`,
+      // Charged in full today: a pre-order is never offered a pay-later method.
+      excludedPaymentMethods: excludedPaymentMethods(
+        (
+          await preorderTitles(
+            db,
+            lines.map((l) => l.productId),
+          )
+        ).length > 0,
+      ),
     });
     if (!(await linkCheckoutSession(db, orderId, session))) {
       // Another tab's checkout of this cart replaced the order while its page was being made: that page closes

@@ -52,6 +52,8 @@ export default handle(async (request) => {
         email: paid.customerEmail,
         statusPath: orderStatusPath(paid.statusToken),
         gift: paid.gift ? { recipient: paid.customerName, message: paid.gift.message, hidePrices: paid.gift.hidePrices } : null,
+        // A pre-order: the title the whole order waits for (the one out last), and the day it is out.
+        preorder: paid.preorders?.[0] ? { title: paid.preorders[0].title, releaseDate: paid.preorders[0].releaseDate } : null,
       },
     }),
     shippingDetails: {

@@ -141,6 +141,21 @@ function priceValidUntil(now: Date): string {
   return next.toISOString().slice(0, 10);
 }
 
+/** Where a book's offer stands, by the shop's one rule (src/features/catalog/offer-state.ts). */
+export type OfferAvailability = 'in_stock' | 'out_of_stock' | 'preorder';
+
+/** A book's offer as its structured data states it: its availability, and its release day ('YYYY-MM-DD') while on pre-order. */
+export interface StructuredOffer {
+  availability: OfferAvailability;
+  releaseDate?: string | undefined;
+}
+
+const SCHEMA_AVAILABILITY = {
+  in_stock: 'https://schema.org/InStock',
+  out_of_stock: 'https://schema.org/OutOfStock',
+  preorder: 'https://schema.org/PreOrder',
+} as const satisfies Record<OfferAvailability, string>;
+
 export interface ProductJsonLdInput {
   site: URL;
   book: BookFacts;
@@ -148,7 +163,7 @@ export interface ProductJsonLdInput {
   image: string;
   /** Path of the page that sells it. */
   path: string;
-  inStock: boolean;
+  offer: StructuredOffer;
   /** Which destinations the offer's shipping details name: every country for AU, else the page's own. */
   market?: Market;
   /** Build time; price-valid-until is one year from it. */
@@ -160,7 +175,7 @@ export interface ProductJsonLdInput {
   shownReviews?: readonly BookReview[];
 }
 
-export function bookProductJsonLd({ site, book, image, path, inStock, market = 'AU', now = new Date(), shownReviews = [] }: ProductJsonLdInput): WithContext<Product> {
+export function bookProductJsonLd({ site, book, image, path, offer: stands, market = 'AU', now = new Date(), shownReviews = [] }: ProductJsonLdInput): WithContext<Product> {
   const audience = book.audienceAges ?? book.ages;
   const rating = averageRating(shownReviews);
   const validUntil = priceValidUntil(now);
@@ -172,7 +187,9 @@ export function bookProductJsonLd({ site, book, image, path, inStock, market = '
     price: book.price.toFixed(2),
     priceCurrency: CURRENCY,
     priceValidUntil: validUntil,
-    availability: inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+    availability: SCHEMA_AVAILABILITY[stands.availability],
+    // A pre-order states the day it can first be had.
+    ...(stands.availability === 'preorder' && stands.releaseDate && { availabilityStarts: stands.releaseDate }),
     itemCondition: 'https://schema.org/NewCondition',
     seller: publisherOrganization(site),
     shippingDetails: MARKET_DESTINATIONS[market].map(offerShippingDetails),

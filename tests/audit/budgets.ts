@@ -98,6 +98,8 @@ const html = (raw: number, gzip: number): SizeBudget => ({ raw: raw + CSS.raw, g
 // /book and the product pages also show the book's reviews and mark them up (about 3 KiB raw for four).
 // A book with quantity prices states them (a line on the page; its Offer keeps the one price of a copy) and its
 // purchase controls carry them (about 1 KiB raw on /book, about 0.5 on /store).
+// Each book is a card in the store grid and in the other books' You May Also Like: with the second title (on
+// pre-order), 76.8 KiB raw on /store and 84.4 on the first book's page, so both were raised on 28 November 2026.
 export const PAGE_BUDGETS: Record<PageKind, PageBudget> = {
   home: page(html(30, 9), JS_SHOP_START),
   landing: page(html(39, 11)),
@@ -107,8 +109,8 @@ export const PAGE_BUDGETS: Record<PageKind, PageBudget> = {
   blog: page(html(23, 8), JS_START, FORM_ON_USE_JS),
   post: page(html(31, 11)),
   book: page(html(36, 10), JS_SHOP_START),
-  store: page(html(25, 8), JS_SHOP_START),
-  product: page(html(33, 10), JS_SHOP_START),
+  store: page(html(30, 8), JS_SHOP_START),
+  product: page(html(36, 10), JS_SHOP_START),
   cart: page(html(18, 6), JS_APP),
   // The checkout form is pre-rendered (19.1 KiB raw / 5.6 gzip): it is the page's main content.
   checkout: page(html(22, 7), JS_CHECKOUT),

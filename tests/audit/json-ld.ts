@@ -90,6 +90,10 @@ function checkOffer(offer: unknown, where: string, problems: string[], warnings:
   if (offer.priceCurrency !== undefined && !isCurrency(offer.priceCurrency)) problems.push(`${where}: offer priceCurrency not ISO 4217`);
   if (offer.availability !== undefined && !/^https?:\/\/schema\.org\/\w+$/.test(String(offer.availability))) problems.push(`${where}: offer availability not a schema.org URL`);
   if (offer.priceValidUntil !== undefined && !/^\d{4}-\d{2}-\d{2}/.test(String(offer.priceValidUntil))) problems.push(`${where}: priceValidUntil is not an ISO 8601 date`);
+  // A pre-order says when it can first be had (Google's merchant listings read availabilityStarts for PreOrder).
+  const preorder = /\/PreOrder$/.test(String(offer.availability ?? ''));
+  if (preorder && !/^\d{4}-\d{2}-\d{2}/.test(String(offer.availabilityStarts ?? ''))) problems.push(`${where}: a PreOrder offer needs availabilityStarts, an ISO 8601 date`);
+  if (!preorder && offer.availabilityStarts !== undefined) problems.push(`${where}: availabilityStarts on an offer that is not a PreOrder`);
   checkPriceSpecifications(offer, where, problems);
   asList(offer.shippingDetails).forEach((details, i) => {
     const rate = isNode(details) && isNode(details.shippingRate) ? details.shippingRate : undefined;

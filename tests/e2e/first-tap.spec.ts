@@ -1,20 +1,21 @@
 /**
  * The first tap on a phone: under Lighthouse's mobile conditions (4× CPU, 150 ms round trip, 1.6 Mbps), Add
- * to Cart on every page that has it, as soon as the page has loaded and after it has sat idle, opens the
- * drawer with the item, its quantity and the message, and the header's badge counts it — without React
- * being fetched for it. What the shopper sees, never how long it took (`npm run audit` measures that).
+ * to Cart on every page that has it (and Pre-order, the same action, on a title on pre-order), as soon as the
+ * page has loaded and after it has sat idle, opens the drawer with the item, its quantity and the message, and
+ * the header's badge counts it — without React being fetched for it. What the shopper sees, never how long it
+ * took (`npm run audit` measures that).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { LIVE_CATALOG_PATH } from '../../src/features/catalog/live-answer';
 import { applyMobileConditions, FIRST_TAP_PAGES, PHONE, waitForMoment, type TapMoment } from '../helpers/mobile-conditions';
 
-const BOOK = '10 Reasons Why Being Catholic is Awesome!';
-/** The one book the content folder holds, so the only product every built page draws. */
-const BOOK_ID = 'book-10-reasons';
 /** A string only React DOM's code contains: a script holding it is React. */
 const REACT_DOM_MARKER = '__reactContainer$';
 
 test.use(PHONE);
+/** The book files' titles: the products every built page draws. */
+const BUILT_IDS = [...new Set(FIRST_TAP_PAGES.map((p) => p.book.id))];
+
 // Throttled pages load slowly, and the idle case waits five seconds on purpose.
 test.describe.configure({ timeout: 90_000 });
 
@@ -41,10 +42,10 @@ function reactLoads(page: Page): string[] {
 }
 
 for (const moment of ['after load', 'after idle'] as TapMoment[]) {
-  for (const { path, button, exact, stepper } of FIRST_TAP_PAGES) {
-    test(`${path}: the first tap on Add to Cart ${moment} opens the drawer with the item, and the badge counts it`, async ({ page }) => {
+  for (const { path, book, button, exact, stepper } of FIRST_TAP_PAGES) {
+    test(`${path}: the first tap on ${button.split(':')[0]} ${moment} opens the drawer with the item, and the badge counts it`, async ({ page }) => {
       const react = reactLoads(page);
-      await liveAnswerOfTheBuild(page, [BOOK_ID]);
+      await liveAnswerOfTheBuild(page, BUILT_IDS);
       await applyMobileConditions(page);
       await page.goto(path, { waitUntil: 'commit' });
       await waitForMoment(page, moment);
@@ -56,10 +57,10 @@ for (const moment of ['after load', 'after idle'] as TapMoment[]) {
 
       const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
       await expect(drawer).toBeVisible();
-      await expect(drawer.getByText(BOOK, { exact: true })).toBeVisible();
-      await expect(drawer.getByRole('status')).toHaveText(path === '/' ? 'Added to cart!' : stepper ? '2 item(s) added to cart' : `${BOOK} added to cart`);
+      await expect(drawer.getByText(book.title, { exact: true })).toBeVisible();
+      await expect(drawer.getByRole('status')).toHaveText(path === '/' ? 'Added to cart!' : stepper ? '2 item(s) added to cart' : `${book.title} added to cart`);
       await expect(drawer.getByRole('link', { name: `View my cart (${quantity})` })).toBeVisible();
-      await expect(drawer.getByText('Total', { exact: true }).locator('..')).toHaveText(`Total$${(22 * quantity).toFixed(2)}`);
+      await expect(drawer.getByText('Total', { exact: true }).locator('..')).toHaveText(`Total$${(book.price * quantity).toFixed(2)}`);
       await expect(page.getByRole('banner').getByTestId('cart-badge')).toHaveText(String(quantity));
       // While the drawer is open no toast covers it.
       await expect(page.locator('.toast-root')).toHaveCount(0);

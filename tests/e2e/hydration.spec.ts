@@ -29,7 +29,7 @@ async function slowScripts(page: Page, ms: number) {
 
 test('a landing page and a post start no React; the header draws the saved cart and the account from storage', async ({ page }) => {
   await page.goto('/book');
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
   await expect(page.getByRole('dialog', { name: 'Item added to your cart' })).toBeVisible();
 
   const scripts = loadedScripts(page);

@@ -25,6 +25,9 @@ export async function orderNumberOf(request: APIRequestContext, orderId: string)
   return orderNumber(row!.number);
 }
 
+/** The sample title on pre-order (content/books/mass-is-awesome.mdx): announced, with its release date ahead. */
+export const PREORDER_BOOK = { id: 'mass-is-awesome', title: '10 Reasons Why Mass is Awesome!', releaseDate: '2027-06-01' } as const;
+
 export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 /** On the local page standing in for Google (reached from /auth's Continue with Google): signs in as `email`. */

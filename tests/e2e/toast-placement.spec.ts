@@ -39,7 +39,7 @@ for (const height of [812, 667]) {
     test('the added-to-cart message shows in the drawer’s own flow, covering neither the item line nor a control', async ({ page }, testInfo) => {
       await page.goto(`/store/product/book-10-reasons`);
       await page.getByRole('button', { name: 'Increase quantity' }).click();
-      await page.getByRole('button', { name: 'Add to Cart' }).click();
+      await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
       const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
       await expect(drawer).toBeVisible();
       const notice = drawer.getByRole('status');

@@ -35,10 +35,15 @@ export async function waitForMoment(page: Page, moment: TapMoment, idleMs = 5000
   }
 }
 
-/** The pages with Add to Cart, and how each names its button and what it says after adding. */
+const IN_STOCK = { id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!', price: 22 } as const;
+/** The sample title on pre-order: its Pre-order is the same action as Add to Cart, and answers as fast. */
+const ON_PREORDER = { id: 'mass-is-awesome', title: '10 Reasons Why Mass is Awesome!', price: 24 } as const;
+
+/** The pages with Add to Cart (or Pre-order), the book each adds, and how each names its button. */
 export const FIRST_TAP_PAGES = [
-  { path: '/book', button: 'Add to Cart', exact: true, stepper: true },
-  { path: '/store/product/book-10-reasons', button: 'Add to Cart', exact: true, stepper: true },
-  { path: '/store', button: 'Add to Cart: 10 Reasons Why Being Catholic is Awesome!', exact: true, stepper: false },
-  { path: '/', button: 'Add to Cart – $', exact: false, stepper: false },
+  { path: '/book', book: IN_STOCK, button: 'Add to Cart', exact: true, stepper: true },
+  { path: '/store/product/book-10-reasons', book: IN_STOCK, button: 'Add to Cart', exact: true, stepper: true },
+  { path: '/store', book: IN_STOCK, button: 'Add to Cart: 10 Reasons Why Being Catholic is Awesome!', exact: true, stepper: false },
+  { path: '/', book: IN_STOCK, button: 'Add to Cart – $', exact: false, stepper: false },
+  { path: '/store/product/mass-is-awesome', book: ON_PREORDER, button: 'Pre-order', exact: true, stepper: true },
 ] as const;

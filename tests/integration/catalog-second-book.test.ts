@@ -77,7 +77,8 @@ describe('a second book added as a file', () => {
     const page = await browser.newPage();
     await page.goto(`${t.url}/store`);
     await page.getByRole('link', { name: TITLE }).waitFor();
-    expect(await page.getByRole('article').count()).toBe(2);
+    // The catalog's own books and the fixture.
+    expect(await page.getByRole('article').count()).toBe(3);
     await page.getByLabel('Search products').fill('rosary');
     await page.waitForFunction(() => document.querySelectorAll('article').length === 1);
     expect(await page.getByRole('article').getByRole('heading').textContent()).toBe(TITLE);
@@ -155,7 +156,7 @@ describe('a second book added as a file', () => {
   it('a price changed in the file and synced is what checkout charges; stock set in the database survives', async () => {
     expect((await t.service().from('products').update({ stock: 7 }).eq('id', BOOK_ID)).error).toBeNull();
     writeFileSync(bookFile, readFileSync(bookFile, 'utf8').replace('price: 16.95', 'price: 18.5'));
-    expect(await syncThroughApi(t.service(), catalog)).toEqual({ synced: ['book-10-reasons', BOOK_ID], withdrawn: [] });
+    expect(await syncThroughApi(t.service(), catalog)).toEqual({ synced: ['book-10-reasons', 'mass-is-awesome', BOOK_ID], withdrawn: [] });
     const { data } = await t.service().from('products').select('price, stock, weight, image_url').eq('id', BOOK_ID).single();
     expect(data).toEqual({ price: 18.5, stock: 7, weight: 180, image_url: `/covers/${BOOK_ID}.jpg` });
     const { subtotal, items } = await checkout(1);
@@ -166,7 +167,7 @@ describe('a second book added as a file', () => {
   it('a removed file takes the book off sale at the next sync, and its orders keep their rows', async () => {
     const { orderId } = await checkout(1);
     rmSync(bookFile);
-    expect(await syncThroughApi(t.service(), catalog)).toEqual({ synced: ['book-10-reasons'], withdrawn: [BOOK_ID] });
+    expect(await syncThroughApi(t.service(), catalog)).toEqual({ synced: ['book-10-reasons', 'mass-is-awesome'], withdrawn: [BOOK_ID] });
     expect((await t.anon().from('products').select('id').eq('id', BOOK_ID)).data).toEqual([]);
     expect((await t.service().from('products').select('for_sale, stock').eq('id', BOOK_ID).single()).data).toEqual({ for_sale: false, stock: 7 });
     expect((await t.service().from('order_items').select('product_id').eq('order_id', orderId)).data).toEqual([{ product_id: BOOK_ID }]);

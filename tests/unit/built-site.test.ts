@@ -45,6 +45,34 @@ describe('reviews are marked up only on the pages that show them', () => {
   });
 });
 
+describe('a book before its release date is offered as a pre-order in its structured data', () => {
+  const offerOf = (path: string) => {
+    const page = pages.find((p) => p.path === path);
+    const product =
+      page &&
+      jsonLdBlocks(page.html)
+        .map((block) => JSON.parse(block) as { '@type'?: string; offers?: Record<string, unknown> })
+        .find((block) => block['@type'] === 'Product');
+    return product?.offers;
+  };
+  const today = new Date().toISOString().slice(0, 10);
+  const books = readBooks().map((book) => ({ id: book.id, releaseDate: book.releaseDate?.toISOString().slice(0, 10) }));
+
+  it('the catalog holds a title on pre-order, and its product page says PreOrder from its release date', () => {
+    const ahead = books.filter((book) => book.releaseDate && book.releaseDate > today);
+    expect(ahead.length).toBeGreaterThan(0);
+    for (const book of ahead) expect(offerOf(`/store/product/${book.id}`), book.id).toMatchObject({ availability: 'https://schema.org/PreOrder', availabilityStarts: book.releaseDate });
+  });
+
+  it('a book out already is in stock, with no start date', () => {
+    for (const book of books.filter((b) => !b.releaseDate || b.releaseDate <= today)) {
+      const offer = offerOf(`/store/product/${book.id}`);
+      expect(offer?.availability, book.id).toBe('https://schema.org/InStock');
+      expect(offer?.availabilityStarts, book.id).toBeUndefined();
+    }
+  });
+});
+
 describe('no inline script stops the parser before the end of a page (one layout, as a page without script has)', () => {
   it("no page links a stylesheet file: each carries its own, so Astro's island runtime before the first island waits for nothing", () => {
     expect(pages.filter((page) => /<link\b[^>]*\brel="?stylesheet/i.test(page.html)).map((page) => page.path)).toEqual([]);
@@ -114,6 +142,12 @@ describe('the JSON-LD validator catches what it should', () => {
     const result = validateJsonLd('/x', ld({ ...product, offers: { '@type': 'Offer' } }));
     expect(result.problems).toEqual(['Product.offers: Offer requires price', 'Product.offers: Offer requires priceCurrency']);
     expect(result.warnings).toContain('Product.offers: Offer should have availability');
+  });
+  it('a pre-order without the day it starts, or that day on an offer in stock', () => {
+    const preorder = { ...product.offers, availability: 'https://schema.org/PreOrder' };
+    expect(problems(ld({ ...product, offers: preorder }))).toEqual(['Product.offers: a PreOrder offer needs availabilityStarts, an ISO 8601 date']);
+    expect(problems(ld({ ...product, offers: { ...preorder, availabilityStarts: '2027-06-01' } }))).toEqual([]);
+    expect(problems(ld({ ...product, offers: { ...product.offers, availabilityStarts: '2027-06-01' } }))).toEqual(['Product.offers: availabilityStarts on an offer that is not a PreOrder']);
   });
   it('breadcrumbs out of order or without item', () => {
     const list = { '@context': 'https://schema.org', '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 2, name: 'Home' }] };

@@ -123,7 +123,7 @@ describe('the Merchant Center feed builder', () => {
     expect(other['g:identifier_exists']).toBe('no');
   });
 
-  it('takes availability from the stock the build read: sold out, in stock, a pre-order before its release', () => {
+  it('takes availability from the pages’ rule: sold out, in stock, a pre-order before its release', () => {
     const books = [book({ id: 'sold-out' }), book({ id: 'in-stock' }), book({ id: 'unread' }), book({ id: 'coming', releaseDate: new Date('2027-03-01') })];
     const stock = new Map([
       ['sold-out', 0],
@@ -134,9 +134,13 @@ describe('the Merchant Center feed builder', () => {
     expect(items.map((item) => item['g:availability'])).toEqual(['out_of_stock', 'in_stock', 'in_stock', 'preorder']);
     expect(items[3]!['g:availability_date']).toBe('2027-03-01T00:00:00.000Z');
     expect(items.flatMap(problemsOf)).toEqual([]);
-    // Released, or sold out before release: no longer a pre-order.
-    const later = parseFeed(merchantFeedXml({ site, books: [books[3]!], stock: new Map([['coming', 0]]), now })).items;
-    expect(later[0]!['g:availability']).toBe('out_of_stock');
+    // Before release it is sold from its pre-order allocation, not its stock: no printed copies is still a pre-order.
+    const unprinted = parseFeed(merchantFeedXml({ site, books: [books[3]!], stock: new Map([['coming', 0]]), now })).items;
+    expect(unprinted[0]!['g:availability']).toBe('preorder');
+    // Released: sold from its stock.
+    const released = parseFeed(merchantFeedXml({ site, books: [books[3]!], stock: new Map([['coming', 0]]), now: new Date('2027-03-02') })).items;
+    expect(released[0]!['g:availability']).toBe('out_of_stock');
+    expect(released[0]!['g:availability_date']).toBeUndefined();
   });
 
   it('escapes & < > and quotes in text, and the feed still parses to the same words', () => {

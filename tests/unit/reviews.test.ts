@@ -54,7 +54,7 @@ describe('structured data', () => {
   const buyer: BookReview = { author: 'Mary S.', rating: 4, title: 'A joy', body: 'Lovely.', date: '2026-11-27T20:00:00Z', verifiedBuyer: true };
   it('marks up exactly the reviews the page shows, with a buyer review’s title and its day in Sydney', () => {
     const shown = [buyer, ...book.reviews];
-    const data = bookProductJsonLd({ site, book, image: '/cover.png', path: '/book', inStock: true, shownReviews: shown }) as unknown as {
+    const data = bookProductJsonLd({ site, book, image: '/cover.png', path: '/book', offer: { availability: 'in_stock' }, shownReviews: shown }) as unknown as {
       aggregateRating: { reviewCount: number; ratingValue: number };
       review: Array<Record<string, unknown>>;
     };
@@ -64,7 +64,7 @@ describe('structured data', () => {
     expect(data.review[1]).not.toHaveProperty('datePublished');
   });
   it('marks up none where the page shows none', () => {
-    const data = bookProductJsonLd({ site, book, image: '/cover.png', path: '/book', inStock: true }) as unknown as Record<string, unknown>;
+    const data = bookProductJsonLd({ site, book, image: '/cover.png', path: '/book', offer: { availability: 'in_stock' } }) as unknown as Record<string, unknown>;
     expect(data).not.toHaveProperty('review');
     expect(data).not.toHaveProperty('aggregateRating');
   });

@@ -71,8 +71,8 @@ describe('content marked sample: true', () => {
     expect(sampleContentWarning([])).toBeUndefined();
   });
 
-  it('this shop’s sample copy is marked: the reviews and author, the about page’s story, the return address', async () => {
-    expect(await findSampleContent(process.cwd())).toEqual(expect.arrayContaining(['content/books/book-10-reasons.mdx', 'content/site/about.yaml', 'content/site/settings.yaml']));
+  it('this shop’s sample copy is marked: the reviews and author, the next title, the about page’s story, the return address', async () => {
+    expect(await findSampleContent(process.cwd())).toEqual(expect.arrayContaining(['content/books/book-10-reasons.mdx', 'content/books/mass-is-awesome.mdx', 'content/site/about.yaml', 'content/site/settings.yaml']));
   });
 
   it('a production build of this shop stops before building, with the list', () => {
@@ -87,6 +87,7 @@ describe('content marked sample: true', () => {
       expect(result.status, output).not.toBe(0);
       expect(output).toContain('Refusing to build a production deploy');
       expect(output).toContain('content/books/book-10-reasons.mdx');
+      expect(output).toContain('content/books/mass-is-awesome.mdx');
       expect(output).toContain('content/site/settings.yaml');
       expect(output).toContain('remove the `sample: true` line');
     } finally {

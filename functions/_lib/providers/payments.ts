@@ -2,6 +2,7 @@
  * Taking payments: the shape the shop needs from a card payment provider. The real adapter is Stripe
  * Checkout (stripe.ts); locally, the TEST payment page (local-payments.ts).
  */
+import type { DeferredPaymentMethod } from '../../../src/features/checkout/payment-methods';
 
 export interface CheckoutSessionInput {
   orderId: string;
@@ -17,6 +18,8 @@ export interface CheckoutSessionInput {
   cancelUrl: string;
   /** Same key, same session: a retried create never charges twice. */
   idempotencyKey: string;
+  /** Ways to pay this page must not offer (the pay-later ones for an order holding a pre-order). */
+  excludedPaymentMethods?: readonly DeferredPaymentMethod[];
 }
 
 /**

@@ -10,6 +10,7 @@ import { PAGE_WITH_CODE_OPEN_SECONDS } from './payments';
 import { askStripe, createStripeClient, invalid, NAME, type StripeOptions, verifiedStripeEvent } from './stripe-client';
 import { STRIPE_INVOICE_WEBHOOK_EVENTS } from './stripe-invoicing';
 import { shopDay } from '../../../src/lib/format';
+import { DEFERRED_PAYMENT_METHODS } from '../../../src/features/checkout/payment-methods';
 import type { CheckoutSessionInput, CreatedSession, PaymentEvent, PaymentProvider, PaymentRefund, PaymentSession, Payout, PayoutTransaction, RefundInput } from './payments';
 
 const checkoutInputSchema = z.object({
@@ -31,6 +32,7 @@ const checkoutInputSchema = z.object({
   successUrl: z.url().refine((url) => url.includes('{CHECKOUT_SESSION_ID}'), 'successUrl must contain {CHECKOUT_SESSION_ID}'),
   cancelUrl: z.url(),
   idempotencyKey: z.string().min(1).max(255),
+  excludedPaymentMethods: z.array(z.enum(DEFERRED_PAYMENT_METHODS)).optional(),
 });
 
 /** Stripe answers when the page closes (Unix seconds): what the order's hold on a code lasts. */
@@ -131,7 +133,7 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
     async createCheckoutSession(input: CheckoutSessionInput): Promise<CreatedSession> {
       const checked = checkoutInputSchema.safeParse(input);
       if (!checked.success) throw new TypeError(`Invalid checkout session input: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      const { orderId, customerEmail, lineItems, shipping, successUrl, cancelUrl, idempotencyKey, discount } = checked.data;
+      const { orderId, customerEmail, lineItems, shipping, successUrl, cancelUrl, idempotencyKey, discount, excludedPaymentMethods } = checked.data;
       const goodsCents = lineItems.reduce((sum, item) => sum + item.unitAmountCents * item.quantity, 0);
       if (discount && discount.amountOffCents > goodsCents) throw new TypeError('Invalid checkout session input: discount.amountOffCents is more than the goods');
       // A promotion code's discount is a coupon of this order's own, for exactly the amount the shop priced: Stripe
@@ -177,6 +179,8 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
               },
             ],
             ...(coupon && { discounts: [{ coupon: coupon.id }], expires_at: expiresAt }),
+            // Methods the dashboard turns on but this order must not offer (pay-later, for a pre-order).
+            ...(excludedPaymentMethods?.length && { excluded_payment_method_types: excludedPaymentMethods }),
             success_url: successUrl,
             cancel_url: cancelUrl,
             // The order id rides on the session and on the payment, so either can be traced back to the order.

@@ -7,10 +7,12 @@ import { productPath } from '@/lib/paths';
 import { useHydrated } from '@/lib/use-hydrated';
 import { toast } from '@/features/toast/store';
 import QuantityStepper from '@/features/catalog/QuantityStepper';
+import { copiesAvailable } from '@/features/catalog/product';
 import { $cartLines, $quantitySaving, $subtotal, clearCart, refreshLiveStock, removeFromCart, updateQuantity } from './store';
 import { liveCatalog } from '@/features/catalog/live-catalog';
 import { linePrice, type CartLine } from './cart';
 import LinePriceNote from './LinePriceNote';
+import PreorderNotice from './PreorderNotice';
 import EmptyCart from './EmptyCart';
 import { announcePayment } from '@/features/checkout/payment-tabs';
 import { useRestoreCart, type RestoreState } from './use-restore-cart';
@@ -30,7 +32,7 @@ function RemoveButton({ line }: { line: CartLine }) {
 
 /** A line's quantity; the table and the phone list each show one, so each passes its own id. */
 function LineQuantity({ line, id }: { line: CartLine; id: string }) {
-  return <QuantityStepper id={id} label={`Quantity of ${line.product.title}`} value={line.quantity} stock={line.product.stock} onChange={(q) => updateQuantity(line.product.id, q)} />;
+  return <QuantityStepper id={id} label={`Quantity of ${line.product.title}`} value={line.quantity} stock={copiesAvailable(line.product)} onChange={(q) => updateQuantity(line.product.id, q)} />;
 }
 
 /**
@@ -185,6 +187,7 @@ export default function CartPage() {
           </p>
         )}
         <SummaryTotals className="mt-4" subtotal={subtotal} shipping={<span className="text-slate-600">Calculated at checkout</span>} total={subtotal} />
+        <PreorderNotice lines={lines} className="mt-4" />
         <a href="/checkout" className="btn-primary mt-6 w-full">
           Proceed to Checkout
         </a>

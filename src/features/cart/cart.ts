@@ -3,12 +3,12 @@
  * directly.
  */
 import { LIMITS } from '@/config/constants';
-import type { Product } from '@/features/catalog/product';
+import { copiesAvailable, type Product } from '@/features/catalog/product';
 import { priceLine, type LinePrice } from '@/features/catalog/quantity-prices';
 import { isRecord } from '@/lib/is-record';
 import { fromCents, toCents } from '@/lib/money';
 
-export type CartProduct = Pick<Product, 'id' | 'title' | 'price' | 'imageUrl' | 'stock' | 'weight' | 'dimensions' | 'quantityPrices'>;
+export type CartProduct = Pick<Product, 'id' | 'title' | 'price' | 'imageUrl' | 'stock' | 'weight' | 'dimensions' | 'quantityPrices' | 'releaseDate' | 'preorderLeft'>;
 
 export interface CartLine {
   product: CartProduct;
@@ -52,39 +52,70 @@ export function typedQuantity(text: string, max: number): { shown: string; quant
 }
 
 export function cartProductOf(product: CartProduct): CartProduct {
-  const { id, title, price, imageUrl, stock, weight, dimensions, quantityPrices } = product;
-  return { id, title, price, imageUrl, stock, weight, dimensions, ...(quantityPrices?.length && { quantityPrices }) };
+  const { id, title, price, imageUrl, stock, weight, dimensions, quantityPrices, releaseDate, preorderLeft } = product;
+  return {
+    id,
+    title,
+    price,
+    imageUrl,
+    stock,
+    weight,
+    dimensions,
+    ...(quantityPrices?.length && { quantityPrices }),
+    ...(releaseDate !== undefined && { releaseDate, preorderLeft: preorderLeft ?? 0 }),
+  };
 }
+
+/** The most copies of this product one line may take now (its pre-order copies left, or its stock). */
+export const lineLimit = (product: CartProduct) => quantityLimit(copiesAvailable(product));
 
 /** Adds a product; one already in the cart gets its quantity raised. */
 export function addLine(lines: readonly CartLine[], product: CartProduct, quantity: number): CartLine[] {
   const existing = lines.find((line) => line.product.id === product.id);
   if (existing) {
-    return lines.map((line) => (line.product.id === product.id ? { product: cartProductOf(product), quantity: Math.min(line.quantity + quantity, quantityLimit(product.stock)) } : line));
+    return lines.map((line) => (line.product.id === product.id ? { product: cartProductOf(product), quantity: Math.min(line.quantity + quantity, lineLimit(product)) } : line));
   }
-  return [...lines, { product: cartProductOf(product), quantity: Math.min(quantity, quantityLimit(product.stock)) }];
+  return [...lines, { product: cartProductOf(product), quantity: Math.min(quantity, lineLimit(product)) }];
 }
 
 /** Sets a line's quantity, at most its stock; zero or less removes it. */
 export function setLineQuantity(lines: readonly CartLine[], productId: string, quantity: number): CartLine[] {
   if (!Number.isFinite(quantity) || quantity <= 0) return removeLine(lines, productId);
-  return lines.map((line) => (line.product.id === productId ? { ...line, quantity: Math.min(Math.trunc(quantity), quantityLimit(line.product.stock)) } : line));
+  return lines.map((line) => (line.product.id === productId ? { ...line, quantity: Math.min(Math.trunc(quantity), lineLimit(line.product)) } : line));
 }
 
+type LiveFacts = Pick<CartProduct, 'id' | 'price' | 'stock' | 'releaseDate' | 'preorderLeft'>;
+
+const sameFacts = (a: LiveFacts, b: LiveFacts) => a.price === b.price && a.stock === b.stock && a.releaseDate === b.releaseDate && (a.preorderLeft ?? 0) === (b.preorderLeft ?? 0);
+
 /**
- * The lines with each product's live price and stock (what the live catalog answers), quantities left as chosen:
- * a quantity above the stock now is shown at its limit, for the shopper to lower, never changed behind their back.
+ * The lines with each product's live price, stock and pre-order state (what the live catalog answers), quantities
+ * left as chosen: a quantity above what is available now is shown at its limit, for the shopper to lower, never
+ * changed behind their back. A title released since it was added is no longer a pre-order.
  */
-export function withLiveStock(lines: readonly CartLine[], live: ReadonlyArray<Pick<CartProduct, 'id' | 'price' | 'stock'>>): CartLine[] {
+export function withLiveStock(lines: readonly CartLine[], live: readonly LiveFacts[]): CartLine[] {
   const byId = new Map(live.map((p) => [p.id, p]));
   let changed = false;
   const next = lines.map((line) => {
     const now = byId.get(line.product.id);
-    if (!now || (now.stock === line.product.stock && now.price === line.product.price)) return line;
+    if (!now || sameFacts(now, line.product)) return line;
     changed = true;
-    return { ...line, product: { ...line.product, price: now.price, stock: now.stock } };
+    const { releaseDate: _was, preorderLeft: _left, ...rest } = line.product;
+    return { ...line, product: cartProductOf({ ...rest, price: now.price, stock: now.stock, releaseDate: now.releaseDate, preorderLeft: now.preorderLeft }) };
   });
   return changed ? next : (lines as CartLine[]);
+}
+
+/**
+ * The pre-order the cart waits for: of its lines on pre-order, the one out last. An order holding a pre-order
+ * ships once, when everything in it is out.
+ */
+export function awaitedPreorder(lines: readonly CartLine[]): { title: string; releaseDate: string } | null {
+  let awaited: { title: string; releaseDate: string } | null = null;
+  for (const { product } of lines) {
+    if (product.releaseDate !== undefined && (!awaited || product.releaseDate > awaited.releaseDate)) awaited = { title: product.title, releaseDate: product.releaseDate };
+  }
+  return awaited;
 }
 
 export function removeLine(lines: readonly CartLine[], productId: string): CartLine[] {
@@ -135,7 +166,11 @@ function savedLine(value: unknown): CartLine | null {
   const quantityPrices = savedQuantityPrices(value.product.quantityPrices);
   if (typeof id !== 'string' || id === '' || typeof title !== 'string' || typeof imageUrl !== 'string') return null;
   if (!isNumber(price) || price < 0 || !isNumber(stock) || !isNumber(weight) || !dimensions || quantityPrices === null) return null;
-  return { product: cartProductOf({ id, title, price, imageUrl, stock, weight, dimensions, quantityPrices }), quantity: value.quantity };
+  // A pre-order line keeps its release date and copies left; a line without them is a book in stock.
+  const { releaseDate, preorderLeft = 0 } = value.product;
+  if (releaseDate !== undefined && (typeof releaseDate !== 'string' || !isNumber(preorderLeft))) return null;
+  const preorder = typeof releaseDate === 'string' ? { releaseDate, preorderLeft: preorderLeft as number } : {};
+  return { product: cartProductOf({ id, title, price, imageUrl, stock, weight, dimensions, quantityPrices, ...preorder }), quantity: value.quantity };
 }
 
 /** Reads a saved cart; anything unreadable is ignored (an empty cart). */

@@ -12,6 +12,7 @@ import { formatPrice } from '@/lib/format';
 import { $toasts, removeToast } from '@/features/toast/store';
 import { element, toastBody } from '@/features/toast/toaster';
 import { needsQuote, quoteRequestPath, tierNote } from '@/features/catalog/quantity-prices';
+import { copiesAvailable } from '@/features/catalog/product';
 import { linePrice, stockLimitNote } from './cart';
 import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $quantitySaving, $subtotal, closeDrawer } from './store';
 
@@ -61,7 +62,7 @@ function renderItems(container: HTMLElement): void {
       text.append(tier);
     }
     // The add stopped at the stock (cart.ts's rule): say so, as the quantity field does.
-    const stockNote = line ? stockLimitNote(line.quantity, line.product.stock) : null;
+    const stockNote = line ? stockLimitNote(line.quantity, copiesAvailable(line.product)) : null;
     if (stockNote) text.append(element('p', 'mt-1 text-sm font-semibold text-amber-900', stockNote));
     if (line && needsQuote(line.quantity)) {
       const quote = element('a', 'mt-1 block text-sm font-semibold text-navy underline', `More than ${line.quantity} copies? Request a quote`);

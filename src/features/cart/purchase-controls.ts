@@ -7,22 +7,27 @@
  *
  * The markup says what is what: a `data-purchase-scope` element carries the product as the build drew it
  * (`data-product`, JSON), and its controls carry `data-purchase` = add | buy | wishlist | quantity | decrease
- * | increase | stock-note | line-price | price (an add button may carry its own `data-added-message`);
- * `data-show-when` = in-stock | sold-out marks what shows for each. Once the live read has arrived
- * (`$liveCatalog`), the scopes show its price and stock; a scope with `data-not-found-view` around it gives way
- * to that view when the read fails or the product is no longer for sale. The quantity stops at the stock, with
+ * | increase | stock-note | line-price | price | release-line (an add button may carry its own
+ * `data-added-message`); `data-show-when` lists the offer states (offer-state.ts: in-stock, sold-out, preorder,
+ * preorder-full) in which an element shows. A title on pre-order is added by the same `add` control, labelled
+ * Pre-order. Once the live read has arrived (`$liveCatalog`), the scopes show its price, stock and pre-order
+ * state; a scope with `data-not-found-view` around it gives way to that view when the read fails or the product
+ * is no longer for sale. The quantity stops at the copies available (stock, or pre-order copies left), with
  * "Only N left" in the stock note (the rules are cart.ts's, as the cart page's field uses them).
  */
 import { settledAuth } from '@/features/account/auth';
 import { hasSavedSession } from '@/lib/supabase/client';
 import { formatPrice } from '@/lib/format';
 import { $liveCatalog, arrivedLiveProduct, liveCatalog } from '@/features/catalog/live-catalog';
+import { canBuy, offerState, showsIn } from '@/features/catalog/offer-state';
+import { releaseLine } from '@/features/catalog/preorder-text';
 import { showNotFound } from '@/features/catalog/not-found-view';
 import { quantityLineText, quoteQuantity, quoteRequestPath } from '@/features/catalog/quantity-prices';
 import { askToSignInForWishlist } from '@/features/wishlist/sign-in-prompt';
 import { toast } from '@/features/toast/store';
 import { addedMessage, addWithFeedback, buyNow } from './actions';
-import { quantityLimit, stockLimitNote, toQuantity, typedQuantity, type CartProduct } from './cart';
+import { lineLimit, quantityLimit, stockLimitNote, toQuantity, typedQuantity, type CartProduct } from './cart';
+import { copiesAvailable } from '@/features/catalog/product';
 import { startCartDrawer } from './drawer';
 
 const PURCHASE_ATTRIBUTE = 'data-purchase';
@@ -40,19 +45,27 @@ function builtProduct(scope: Element): CartProduct | null {
   }
 }
 
-/** The product a scope shows, with the live price and stock when they have arrived (stock 0 when no longer for sale). */
+/**
+ * The product a scope shows, with the live price, stock and pre-order state when they have arrived (nothing
+ * available when no longer for sale).
+ */
 function productOf(scope: Element): CartProduct | null {
   const built = builtProduct(scope);
   if (!built) return null;
   const live = arrivedLiveProduct(built.id);
   if (live === undefined) return built;
-  return live === null ? { ...built, stock: 0 } : { ...built, price: live.price, stock: live.stock };
+  const { releaseDate: _built, preorderLeft: _left, ...rest } = built;
+  if (live === null) return { ...rest, stock: 0 };
+  return { ...rest, price: live.price, stock: live.stock, ...(live.releaseDate !== undefined && { releaseDate: live.releaseDate, preorderLeft: live.preorderLeft ?? 0 }) };
 }
 
 const quantityField = (scope: Element) => scope.querySelector<HTMLInputElement>(`input${mark('quantity')}`);
 
-/** The most copies the scope's product can take now (its live stock when it has arrived). */
-const limitOf = (scope: Element) => quantityLimit(productOf(scope)?.stock);
+/** The most copies a product can take now (its copies available); without one, the cart's own limit. */
+const limitFor = (product: CartProduct | null) => (product ? lineLimit(product) : quantityLimit(undefined));
+
+/** The most copies the scope's product can take now (its live copies available when they have arrived). */
+const limitOf = (scope: Element) => limitFor(productOf(scope));
 
 /** Shows a quantity in the field and what follows it. */
 function showQuantity(scope: Element, quantity: number): void {
@@ -68,9 +81,9 @@ function drawQuantity(scope: Element, field: HTMLInputElement, quantity: number)
   const decrease = scope.querySelector<HTMLButtonElement>(mark('decrease'));
   if (decrease) decrease.disabled = field.disabled || quantity <= 1;
   const increase = scope.querySelector<HTMLButtonElement>(mark('increase'));
-  if (increase) increase.disabled = field.disabled || quantity >= quantityLimit(product?.stock);
+  if (increase) increase.disabled = field.disabled || quantity >= limitFor(product);
   const note = scope.querySelector(mark('stock-note'));
-  if (note) note.textContent = field.disabled ? '' : (stockLimitNote(quantity, product?.stock) ?? '');
+  if (note) note.textContent = field.disabled ? '' : (stockLimitNote(quantity, product ? copiesAvailable(product) : undefined) ?? '');
   const price = scope.querySelector(mark('line-price'));
   if (price && product) price.textContent = field.disabled ? '' : (quantityLineText(product.price, product.quantityPrices, quantity) ?? '');
 }
@@ -79,7 +92,7 @@ function drawQuantity(scope: Element, field: HTMLInputElement, quantity: number)
 function offerQuote(scope: Element, typed: number): void {
   const product = productOf(scope);
   const note = scope.querySelector(mark('stock-note'));
-  const over = product ? quoteQuantity(typed, quantityLimit(product.stock)) : null;
+  const over = product ? quoteQuantity(typed, lineLimit(product)) : null;
   if (!note || !product || over === null) return;
   const link = document.createElement('a');
   link.href = quoteRequestPath(product.title, over);
@@ -88,17 +101,22 @@ function offerQuote(scope: Element, typed: number): void {
   note.replaceChildren(link);
 }
 
-/** Draws a scope from its product as it now stands: price, what shows in and out of stock, the controls. */
+/** Draws a scope from its product as it now stands: price, what shows in its state (stock, pre-order), the controls. */
 function drawScope(scope: Element): void {
   const product = productOf(scope);
   if (!product) return;
-  const inStock = product.stock > 0;
   for (const price of scope.querySelectorAll(mark('price'))) price.textContent = formatPrice(product.price);
-  for (const el of scope.querySelectorAll<HTMLElement>('[data-show-when]')) el.hidden = (el.dataset.showWhen === 'in-stock') !== inStock;
-  for (const control of scope.querySelectorAll<HTMLButtonElement | HTMLInputElement>(`${mark('add')}, ${mark('buy')}, ${mark('quantity')}`)) control.disabled = !inStock;
+  const state = offerState(product);
+  for (const el of scope.querySelectorAll<HTMLElement>('[data-show-when]')) el.hidden = !showsIn(el.dataset.showWhen, state);
+  for (const control of scope.querySelectorAll<HTMLButtonElement | HTMLInputElement>(`${mark('add')}, ${mark('buy')}, ${mark('quantity')}`)) control.disabled = !canBuy(state);
+  // The build wrote the release date from the book file; a date moved since is written again.
+  const built = builtProduct(scope)?.releaseDate;
+  if (product.releaseDate !== undefined && product.releaseDate !== built) {
+    for (const line of scope.querySelectorAll(mark('release-line'))) line.textContent = releaseLine(product.releaseDate);
+  }
   const field = quantityField(scope);
   if (!field) return;
-  const quantity = toQuantity(field.value, quantityLimit(product.stock));
+  const quantity = toQuantity(field.value, lineLimit(product));
   if (field.value !== '' && String(quantity) !== field.value) field.value = String(quantity);
   drawQuantity(scope, field, quantity);
 }
@@ -119,7 +137,7 @@ function drawLive(): void {
   // The sold-out form sits beside the scope it belongs to (an island cannot be inside the offer's markup).
   for (const el of document.querySelectorAll<HTMLElement>('[data-offer-of]')) {
     const live = arrivedLiveProduct(el.dataset.offerOf ?? '');
-    if (live !== undefined) el.hidden = (el.dataset.showWhen === 'in-stock') !== (live !== null && live.stock > 0);
+    if (live !== undefined) el.hidden = !showsIn(el.dataset.showWhen, live ? offerState(live) : 'sold-out');
   }
 }
 
@@ -188,7 +206,7 @@ function act(action: Action, control: HTMLElement, scope: Element): void {
   const product = productOf(scope);
   if (!product) return;
   const field = quantityField(scope);
-  const quantity = field ? toQuantity(field.value, quantityLimit(product.stock)) : 1;
+  const quantity = field ? toQuantity(field.value, lineLimit(product)) : 1;
   switch (action) {
     case 'add':
       addWithFeedback(product, quantity, control.getAttribute('data-added-message') ?? addedMessage(quantity));
@@ -200,7 +218,7 @@ function act(action: Action, control: HTMLElement, scope: Element): void {
       showQuantity(scope, Math.max(1, quantity - 1));
       return;
     case 'increase':
-      showQuantity(scope, Math.min(quantityLimit(product.stock), quantity + 1));
+      showQuantity(scope, Math.min(lineLimit(product), quantity + 1));
       return;
     case 'wishlist':
       if (control instanceof HTMLButtonElement) void wish(control, product);

@@ -5,6 +5,7 @@
 import { atom, computed } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
 import { STORAGE_KEYS } from '@/config/constants';
+import { copiesAvailable } from '@/features/catalog/product';
 import { addLine, cartProductOf, decodeCart, itemCountOf, quantitySavingOf, removeLine, setLineQuantity, subtotalOf, withLiveStock, type CartLine, type CartProduct } from './cart';
 
 export const $cartLines = persistentAtom<CartLine[]>(STORAGE_KEYS.cart, [], {
@@ -22,9 +23,9 @@ export const $lastAdded = atom<CartProduct | null>(null);
 
 export type AddResult = { ok: true } | { ok: false; reason: 'out_of_stock' };
 
-/** Adds to the cart and opens the drawer; an out-of-stock product is refused. */
+/** Adds to the cart and opens the drawer; a product with no copies available (sold out, pre-orders full) is refused. */
 export function addToCart(product: CartProduct, quantity = 1): AddResult {
-  if (product.stock <= 0) return { ok: false, reason: 'out_of_stock' };
+  if (copiesAvailable(product) <= 0) return { ok: false, reason: 'out_of_stock' };
   $cartLines.set(addLine($cartLines.get(), product, quantity));
   $lastAdded.set(cartProductOf(product));
   $drawerOpen.set(true);
@@ -35,8 +36,8 @@ export function updateQuantity(productId: string, quantity: number): void {
   $cartLines.set(setLineQuantity($cartLines.get(), productId, quantity));
 }
 
-/** Takes the live price and stock into the cart's lines (the cart page and the checkout read them from the live catalog). */
-export function refreshLiveStock(live: ReadonlyArray<Pick<CartProduct, 'id' | 'price' | 'stock'>>): void {
+/** Takes the live price, stock and pre-order state into the cart's lines (the cart page and the checkout read them from the live catalog). */
+export function refreshLiveStock(live: Parameters<typeof withLiveStock>[1]): void {
   const lines = $cartLines.get();
   const next = withLiveStock(lines, live);
   if (next !== lines) $cartLines.set(next);

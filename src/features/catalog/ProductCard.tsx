@@ -1,17 +1,21 @@
 /**
- * A product in the store grid: image and title to its page, price, clamped description, wishlist, add and buy.
- * Its buttons are markup: the purchase controls (src/features/cart/purchase-controls.ts) answer them.
+ * A product in the store grid: image and title to its page, price, clamped description, wishlist, add and buy
+ * (or, for a title on pre-order, its release date and Pre-order). Its buttons are markup: the purchase controls
+ * (src/features/cart/purchase-controls.ts) answer them and show the ones the live answer calls for.
  */
 import { formatPrice } from '@/lib/format';
 import { productPath } from '@/lib/paths';
 import WishlistButton from '@/features/wishlist/WishlistButton';
 import CoverImage from './CoverImage';
 import { purchaseScope } from './ProductOffer';
-import { isInStock, type Product } from './product';
+import { canBuy, offerState, showWhen } from './offer-state';
+import { PREORDER_LABEL, PREORDERS_FULL_LABEL, releaseLine } from './preorder-text';
+import type { Product } from './product';
 
 export default function ProductCard({ product }: { product: Product }) {
   const href = productPath(product.id);
-  const inStock = isInStock(product);
+  const state = offerState(product);
+  const buyable = canBuy(state);
   return (
     <article className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200" {...purchaseScope(product)}>
       <div className="relative">
@@ -33,15 +37,34 @@ export default function ProductCard({ product }: { product: Product }) {
           {formatPrice(product.price)}
         </p>
         <p className="mt-2 line-clamp-3 flex-1 text-slate-700">{product.description}</p>
-        <p className="mt-2 text-sm font-semibold text-red-800" data-show-when="sold-out" hidden={inStock}>
+        <p className="mt-2 text-sm font-semibold text-red-800" {...showWhen('sold-out', state)}>
           Out of Stock
         </p>
+        {product.releaseDate !== undefined && (
+          <p className="mt-2 text-sm font-semibold text-navy" data-purchase="release-line" {...showWhen('preorder preorder-full', state)}>
+            {releaseLine(product.releaseDate)}
+          </p>
+        )}
         <div className="mt-4 grid grid-cols-2 gap-2">
-          <button type="button" className="btn-primary px-3 text-sm" disabled={!inStock} data-purchase="add" aria-label={`Add to Cart: ${product.title}`}>
+          <button type="button" className="btn-primary px-3 text-sm" disabled={!buyable} data-purchase="add" aria-label={`Add to Cart: ${product.title}`} {...showWhen('in-stock sold-out', state)}>
             Add to Cart
           </button>
-          <button type="button" className="btn-secondary px-3 text-sm" disabled={!inStock} data-purchase="buy" aria-label={`Buy Now: ${product.title}`}>
+          <button type="button" className="btn-secondary px-3 text-sm" disabled={!buyable} data-purchase="buy" aria-label={`Buy Now: ${product.title}`} {...showWhen('in-stock sold-out', state)}>
             Buy Now
+          </button>
+          {/* The same action as Add to Cart, another label: one button across the card. */}
+          <button
+            type="button"
+            className="btn-primary col-span-2 px-3 text-sm"
+            disabled={!buyable}
+            data-purchase="add"
+            aria-label={`${PREORDER_LABEL}: ${product.title}`}
+            {...showWhen('preorder', state)}
+          >
+            {PREORDER_LABEL}
+          </button>
+          <button type="button" className="btn-primary col-span-2 px-3 text-sm" disabled {...showWhen('preorder-full', state)}>
+            {PREORDERS_FULL_LABEL}
           </button>
         </div>
       </div>

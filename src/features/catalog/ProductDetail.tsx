@@ -7,7 +7,7 @@ import BackInStockForm from '@/features/forms/BackInStockForm';
 import { OfferDetails } from './ProductOffer';
 import ProductNotFound from './ProductNotFound';
 import ProductSummary from './ProductSummary';
-import { isInStock } from './product';
+import { canBuy, offerState } from './offer-state';
 import RelatedProducts from './RelatedProducts';
 import { useLiveProduct } from './use-live-catalog';
 
@@ -35,7 +35,7 @@ export default function ProductDetail() {
     <>
       <ProductSummary product={product}>
         <OfferDetails product={product}>
-          {!isInStock(product) && (
+          {!canBuy(offerState(product)) && (
             <div className="mt-4">
               <BackInStockForm productId={product.id} title={product.title} />
             </div>

@@ -7,25 +7,32 @@ import type { ReactNode } from 'react';
 import { cartProductOf } from '@/features/cart/cart';
 import { formatPrice } from '@/lib/format';
 import PurchasePanel from './PurchasePanel';
-import { isInStock, type Product } from './product';
+import { offerState, showWhen } from './offer-state';
+import { releaseLine } from './preorder-text';
+import type { Product } from './product';
 
 /** What marks an element as one product's purchase scope, for the purchase controls. */
 export const purchaseScope = (product: Product) => ({ 'data-purchase-scope': '', 'data-product': JSON.stringify(cartProductOf(product)) });
 
 export function OfferDetails({ product, children }: { product: Product; children?: ReactNode }) {
-  const inStock = isInStock(product);
+  const state = offerState(product);
   return (
     <div {...purchaseScope(product)}>
       <p className="text-3xl font-bold text-navy">
         <span data-purchase="price">{formatPrice(product.price)}</span> <span className="text-base font-normal text-slate-600">AUD</span>
       </p>
       <p className="mt-1 font-semibold">
-        <span className="text-emerald-800" data-show-when="in-stock" hidden={!inStock}>
+        <span className="text-emerald-800" {...showWhen('in-stock', state)}>
           In Stock
         </span>
-        <span className="text-red-800" data-show-when="sold-out" hidden={inStock}>
+        <span className="text-red-800" {...showWhen('sold-out', state)}>
           Out of Stock
         </span>
+        {product.releaseDate !== undefined && (
+          <span className="text-navy" data-purchase="release-line" {...showWhen('preorder preorder-full', state)}>
+            {releaseLine(product.releaseDate)}
+          </span>
+        )}
       </p>
       <div className="mt-5">
         <PurchasePanel product={product} />

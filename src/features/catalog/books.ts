@@ -8,6 +8,7 @@ import { coverUrl } from './book-schema';
 import { coverPicture } from './cover';
 import type { Product } from './product';
 import type { QuantityPrice } from './quantity-prices';
+import { COPIES_UNKNOWN_AT_BUILD, releaseDateAhead } from './stock-at-build';
 
 export type Book = CollectionEntry<'books'>;
 
@@ -31,18 +32,16 @@ export const bookCoverUrl = (book: Book) => coverUrl(book.data.id, book.data.cov
  * The book's quantity prices. A content cache written before the field existed holds entries without it (Astro
  * keeps parsed entries of unchanged files), so a missing list is none.
  */
-/**
- * The stock a build gives a book: it does not know it (the pages read the live stock as they load), so the book is
- * in stock and no quantity is held below the cart's own limit until the live stock says how many are left.
- */
-const STOCK_UNKNOWN_AT_BUILD = LIMITS.maxLineQuantity;
-
 export const bookQuantityPrices = (book: Book): QuantityPrice[] => (book.data.quantityPrices ?? []).map((tier) => ({ ...tier }));
 
-/** A book as the shop's Product, assumed in stock until an island reads the live stock. */
+/**
+ * A book as the shop's Product, assumed in stock (or, while its release date is ahead, on pre-order with copies
+ * left) until the page reads the live stock.
+ */
 export async function bookProduct(book: Book): Promise<Product> {
   const { data } = book;
   const cover = await coverPicture(data.cover);
+  const releaseDate = releaseDateAhead(data.releaseDate);
   return {
     id: data.id,
     title: data.title,
@@ -51,11 +50,12 @@ export async function bookProduct(book: Book): Promise<Product> {
     imageUrl: cover.src,
     cover,
     category: data.category,
-    stock: STOCK_UNKNOWN_AT_BUILD,
+    stock: COPIES_UNKNOWN_AT_BUILD,
     weight: data.weightGrams,
     dimensions: { ...data.dimensionsCm },
     featured: data.featured,
     quantityPrices: bookQuantityPrices(book),
+    ...(releaseDate && { releaseDate, preorderLeft: COPIES_UNKNOWN_AT_BUILD }),
   };
 }
 

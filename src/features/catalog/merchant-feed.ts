@@ -8,7 +8,8 @@ import { SITE } from '@/config/site';
 import { applyFreeShipping } from '@/features/checkout/contract';
 import { fallbackQuotes } from '@/features/checkout/fallback-quotes';
 import { bookPagePath } from '@/lib/structured-data';
-import type { StockAtBuild } from './stock-at-build';
+import { availabilityOf } from './offer-state';
+import { offerAtBuild, type StockAtBuild } from './stock-at-build';
 
 export const GOOGLE_NAMESPACE = 'http://base.google.com/ns/1.0';
 
@@ -30,8 +31,6 @@ export interface FeedBook {
   image: string;
 }
 
-type FeedAvailability = 'in_stock' | 'out_of_stock' | 'preorder';
-
 /** Text for an XML element: & < > and quotes escaped, and characters XML 1.0 cannot hold dropped. */
 function xmlText(value: string): string {
   return value
@@ -52,12 +51,6 @@ function plainText(markdown: string): string {
     .replace(/[ \t]+/g, ' ')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-}
-
-/** Sold out when the build read no stock for it; a pre-order while in stock before its release date. */
-function feedAvailability(book: Pick<FeedBook, 'id' | 'releaseDate'>, stock: StockAtBuild, now: Date): FeedAvailability {
-  if ((stock.get(book.id) ?? 1) <= 0) return 'out_of_stock';
-  return book.releaseDate && book.releaseDate > now ? 'preorder' : 'in_stock';
 }
 
 const amount = (value: number) => `${value.toFixed(2)} ${CURRENCY}`;
@@ -103,7 +96,8 @@ function shippingElement(shipping: FeedShipping): string {
 }
 
 function item(book: FeedBook, site: URL, stock: StockAtBuild, now: Date): string {
-  const availability = feedAvailability(book, stock, now);
+  // The pages' rule: a pre-order before its release date (sold from its allocation), else by the stock the build read.
+  const availability = availabilityOf(offerAtBuild(stock, book, now));
   const description = plainText(book.body ?? '') || book.summary;
   const lines = [
     element('id', book.id),

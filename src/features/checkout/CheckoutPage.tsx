@@ -28,6 +28,7 @@ import type { CheckoutOrder } from './order-fields';
 import OrderSummary from './OrderSummary';
 import { CANCELLED_PAYMENT_PATH } from './payment-tabs';
 import PaymentNotice from './PaymentNotice';
+import PreorderNotice from '@/features/cart/PreorderNotice';
 import ProceedControls from './ProceedControls';
 import { codeAnswerSchema, discountLabel } from './promotion-code';
 import PromotionCodeField from './PromotionCodeField';
@@ -175,6 +176,7 @@ export default function CheckoutPage() {
           />
           <PromotionCodeField code={code} disabled={!hydrated} />
           {format.labelCurrency && <p className="text-sm text-slate-700">Prices are in Australian dollars (AUD); your card provider converts them.</p>}
+          <PreorderNotice lines={lines} charge />
           <ProceedControls
             payment={payment}
             problem={errors.root?.order?.message}

@@ -6,6 +6,7 @@
 import { type HTMLAttributes, type ReactNode, useEffect, useState } from 'react';
 import { SHIPPING, STORAGE_KEYS } from '@/config/constants';
 import { formatPrice } from '@/lib/format';
+import { preorderedLine } from '@/features/catalog/preorder-text';
 import { quantityLine } from '@/features/tax-invoice/tax-invoice';
 import { clearCart } from '@/features/cart/store';
 import { toast } from '@/features/toast/store';
@@ -183,6 +184,11 @@ export default function OrderConfirmation() {
     <div className="mx-auto max-w-xl rounded-3xl bg-white p-8 text-center shadow-sm ring-1 ring-slate-200">
       <h1 className="text-3xl font-extrabold">Order Confirmed!</h1>
       <p className="mt-3 text-slate-700">Thank you for your order. A confirmation is on its way to your inbox.</p>
+      {state.payment.order?.preorder && (
+        <p className="mt-4 rounded-xl bg-sky/60 p-3 font-semibold text-navy" data-testid="preorder-confirmed">
+          {preorderedLine(state.payment.order.preorder.title, state.payment.order.preorder.releaseDate)}
+        </p>
+      )}
       <dl className="mt-6 space-y-3 text-left">
         <Fact term="Order number" className="font-mono text-lg font-bold" data-testid="order-number">
           {state.payment.orderNumber}

@@ -5,6 +5,7 @@ import type { CartLine } from '@/features/cart/cart';
 import { formatPrice } from '@/lib/format';
 import { subtractDollars, sumDollars } from '@/lib/money';
 import QuantityStepper from '@/features/catalog/QuantityStepper';
+import { copiesAvailable } from '@/features/catalog/product';
 import { updateQuantity } from '@/features/cart/store';
 import type { LineProblem, ShippingQuote } from './api';
 
@@ -50,7 +51,7 @@ export default function OrderSummary({
                       id={`checkout-qty-${line.product.id}`}
                       label={`Quantity of ${line.product.title}`}
                       value={line.quantity}
-                      stock={problem ? undefined : line.product.stock}
+                      stock={problem ? undefined : copiesAvailable(line.product)}
                       onChange={(q) => updateQuantity(line.product.id, q)}
                     />
                     {problem && (

@@ -10,6 +10,7 @@ import { createStripePayments } from '../../../functions/_lib/providers/stripe';
 import { ProviderError, WebhookSignatureError } from '../../../functions/_lib/providers/errors';
 import type { CheckoutSessionInput } from '../../../functions/_lib/providers/payments';
 import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
+import { excludedPaymentMethods } from '../../../src/features/checkout/payment-methods';
 
 const SECRET_KEY = 'sk_test_51LocalFakeKey';
 const WEBHOOK_SECRET = 'whsec_test_local_secret';
@@ -138,6 +139,17 @@ describe('Stripe Checkout Sessions', () => {
     expect(made.expiresAt).toBe(new Date(Number(body.expires_at) * 1000).toISOString());
     // The line items keep their database prices: Stripe takes the coupon off their subtotal, never the shipping.
     expect(body['line_items[0][price_data][unit_amount]']).toBe('2200');
+  });
+
+  it('an order holding a pre-order: the pay-later methods are left out of the page, whatever the dashboard turns on', async () => {
+    const stripeOptions = await fakeStripe((_seen, res) => stripeJson(res, 200, session()));
+    const payments = createStripePayments({ secretKey: SECRET_KEY, stripeOptions });
+    await payments.createCheckoutSession({ ...INPUT, excludedPaymentMethods: excludedPaymentMethods(true) });
+    const excluded = [...fake.seen[0]!.body].filter(([key]) => key.startsWith('excluded_payment_method_types')).map(([, value]) => value);
+    expect(excluded).toEqual(['afterpay_clearpay', 'klarna', 'zip', 'affirm']);
+    // Without one, the session names no methods at all: the dashboard's choice stands.
+    await payments.createCheckoutSession({ ...INPUT, excludedPaymentMethods: excludedPaymentMethods(false) });
+    expect([...fake.seen[1]!.body.keys()].filter((key) => key.includes('payment_method'))).toEqual([]);
   });
 
   it('refuses a discount larger than the goods before calling Stripe', async () => {
