@@ -60,19 +60,19 @@ export default handle(async (request) => {
 <dt>GST</dt><dd data-testid="xero-gst">${formatPrice(gst)}</dd>
 <dt>Stripe payouts</dt><dd data-testid="xero-payouts">${transfers.length}</dd>
 <dt>Stripe fees</dt><dd>${formatPrice(sum(spends.map((m) => m.Total)))}</dd>
-<dt>Left in the Stripe account</dt><dd data-testid="xero-clearing">${formatPrice(balances.STRIPE ?? 0)}</dd>
+<dt>In the Stripe account now (not yet paid out)</dt><dd data-testid="xero-clearing">${formatPrice(balances.STRIPE ?? 0)}</dd>
 <dt>Calls that posted</dt><dd>${calls}</dd></dl></section>
 <section aria-labelledby="documents" tabindex="0"><h2 id="documents">Invoices and credit notes</h2>
 ${documents.length ? `<table><thead><tr><th>Type</th><th>Number</th><th>Reference</th><th>Contact</th><th>Date</th><th>Lines</th><th class="n">Total</th><th class="n">GST</th><th class="n">Paid or refunded</th></tr></thead><tbody>${documents.slice(-200).reverse().map(row).join('')}</tbody></table>` : '<p>Nothing has been posted here yet: connect and press Sync now in /admin → Accounts.</p>'}
 </section>
 ${
   transfers.length
-    ? `<section aria-labelledby="payouts" tabindex="0"><h2 id="payouts">Stripe payouts</h2><table><thead><tr><th>Date</th><th>Reference</th><th>From</th><th>To</th><th class="n">Amount</th><th class="n">Fees</th></tr></thead><tbody>${transfers
+    ? `<section aria-labelledby="payouts" tabindex="0"><h2 id="payouts">Stripe payouts</h2><table><thead><tr><th>Date</th><th>Reference</th><th>From</th><th>To</th><th class="n">Amount</th><th class="n">Fees</th><th class="n">Left in Stripe after it</th></tr></thead><tbody>${transfers
         .slice(-100)
         .reverse()
         .map(
           (t) =>
-            `<tr><td>${escapeHtml(t.Date)}</td><td>${escapeHtml(t.Reference)}</td><td>${escapeHtml(t.From)}</td><td>${escapeHtml(t.To)}</td><td class="n">${formatPrice(t.Amount)}</td><td class="n">${formatPrice(sum(spends.filter((m) => m.Reference.endsWith(t.Reference.replace('Stripe payout ', 'payout '))).map((m) => m.Total)))}</td></tr>`,
+            `<tr><td>${escapeHtml(t.Date)}</td><td>${escapeHtml(t.Reference)}</td><td>${escapeHtml(t.From)}</td><td>${escapeHtml(t.To)}</td><td class="n">${formatPrice(t.Amount)}</td><td class="n">${formatPrice(sum(spends.filter((m) => m.Reference.endsWith(t.Reference.replace('Stripe payout ', 'payout '))).map((m) => m.Total)))}</td><td class="n" data-testid="xero-left-after-payout">${formatPrice(t.left)}</td></tr>`,
         )
         .join('')}</tbody></table></section>`
     : ''

@@ -141,14 +141,19 @@ export function invoiceDocument(d: LedgerDocument, settings: XeroSettings): Acco
   return { key: d.key, number: `WEB-${d.number}`, reference: String(d.number), contact: contactOf(d, settings), date: paidOn, dueDate: paidOn, lines: invoiceLines(d, settings) };
 }
 
-/** A refund as a credit note: one line of what was given back, GST on Income at home, GST-free abroad. */
+/**
+ * A refund as a credit note: one line of what was given back, GST on Income at home, GST-free abroad. Its reference
+ * is the number of the invoice it credits, as Xero has it: the invoice is paid in full before any refund, and Xero
+ * allocates no credit to a paid invoice, so the reference is what ties the two together.
+ */
 export function creditNoteDocument(d: LedgerDocument, settings: XeroSettings): AccountingDocument {
   if (!d.refund) throw new Error(`${d.key} is not a refund`);
   const reason = d.refund.reason.length > 200 ? `${d.refund.reason.slice(0, 199)}…` : d.refund.reason;
+  const invoiceNumber = d.xero_invoice_number ?? d.invoice?.number ?? `WEB-${d.number}`;
   return {
     key: d.key,
     number: null,
-    reference: d.invoice ? `${d.invoice.number} · order ${d.number}` : String(d.number),
+    reference: `${invoiceNumber} · order ${d.number}`,
     contact: contactOf(d, settings),
     date: d.refund.on,
     lines: withTax([{ description: `Refund of order ${d.number}: ${reason}`, quantity: 1, unitAmount: d.refund.amount, accountCode: settings.salesAccount }], d.gst_applies, settings),

@@ -60,7 +60,7 @@ export async function postPayouts(
   );
   if (charged.length) afterCall('fees');
   return standing.map(({ d, transfer }): PayoutResult => {
-    if (!transfer?.ok) return { key: d.key, status: 'failed', error: transfer?.error ?? 'Xero gave no answer for its transfer.' };
+    if (!transfer?.ok) return { key: d.key, status: 'failed', error: `Its transfer to the bank was refused: ${transfer?.error ?? 'Xero gave no answer for it.'}` };
     if ((fees.get(d.key) ?? 0) <= 0) return { key: d.key, status: 'posted', xero_id: transfer.id };
     const spend = spends.get(d.key);
     // The transfer stands in Xero; its fees are what failed, so only they are tried again.

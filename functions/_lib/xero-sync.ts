@@ -8,6 +8,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import type { ServerEnv } from '../../src/config/env';
+import { SYNC_LEASE_MINUTES } from '../../src/features/accounting/rules';
 import type { AccountingProvider, AccountingSession, Posted, PostedPayment } from './providers/accounting';
 import { ProviderError } from './providers/errors';
 import type { PaymentProvider } from './providers/payments';
@@ -27,7 +28,7 @@ type Made = { xero_id: string; xero_number?: string | null; total?: number; gst?
 type Result = ({ key: string; status: 'posted'; payment_id?: string } & Made) | ({ key: string; status: 'failed' | 'retry'; error: string } & Partial<Made>);
 
 export interface SyncOutcome {
-  status: 'done' | 'not-connected' | 'needs-renewal' | 'stopped';
+  status: 'done' | 'not-connected' | 'needs-renewal' | 'stopped' | 'running';
   posted: number;
   failed: number;
   calls: number;
@@ -148,9 +149,9 @@ async function postBatch(
   if (kind === 'school_void') {
     const results: Result[] = [];
     for (const d of documents) {
-      await session.voidInvoice(d.xero_invoice_id ?? '', `${batch}:void:${d.key}`);
+      const refused = await session.voidInvoice(d.xero_invoice_id ?? '', `${batch}:void:${d.key}`);
       afterCall('void');
-      results.push({ key: d.key, status: 'posted', xero_id: d.xero_invoice_id ?? d.key });
+      results.push(refused ? failed({ key: d.key, error: refused }) : { key: d.key, status: 'posted', xero_id: d.xero_invoice_id ?? d.key });
     }
     return results;
   }
@@ -165,9 +166,20 @@ async function postBatch(
   return paid(posted, (d, id) => refundPayment(d, id, settings), 'refunds');
 }
 
-/** The run's id, and when it started by the database's clock: what fails from then on waits for the next run. */
-async function startRun(db: SupabaseClient, trigger: 'schedule' | 'staff'): Promise<{ id: number; startedAt: string }> {
+export const DIED = 'This sync did not finish (its process ended): the next sync posts what it had claimed.';
+
+/**
+ * The run's id, and when it started by the database's clock (what fails from then on waits for the next run); null
+ * while another run is under way, as the database allows one unfinished run. A run that died is closed first.
+ */
+async function startRun(db: SupabaseClient, trigger: 'schedule' | 'staff'): Promise<{ id: number; startedAt: string } | null> {
+  await db
+    .from('xero_syncs')
+    .update({ finished_at: new Date().toISOString(), stopped: DIED })
+    .is('finished_at', null)
+    .lt('started_at', new Date(Date.now() - SYNC_LEASE_MINUTES * 60_000).toISOString());
   const { data, error } = await db.from('xero_syncs').insert({ trigger }).select('id, started_at').single();
+  if (error?.code === '23505') return null;
   if (error) throw new Error(`The sync could not be started: ${error.message}`);
   const row = data as { id: number; started_at: string };
   return { id: row.id, startedAt: row.started_at };
@@ -190,7 +202,9 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   const callsPerRun = options.callsPerRun ?? CALLS_PER_RUN;
   const connection = await openConnection(db, env, accounting);
   if (!connection) return { status: 'not-connected', posted: 0, failed: 0, calls: 0, message: 'The shop is not connected to Xero: press Connect to Xero first.' };
-  const { id: run, startedAt } = await startRun(db, options.trigger);
+  const started = await startRun(db, options.trigger);
+  if (!started) return { status: 'running', posted: 0, failed: 0, calls: 1, message: 'A sync is already running: what it posts shows here when it ends.' };
+  const { id: run, startedAt } = started;
   if ('lapsed' in connection) {
     const outcome: SyncOutcome = { status: 'needs-renewal', posted: 0, failed: 0, calls: 1, message: `${connection.lapsed}` };
     await finishRun(db, run, outcome, outcome.message);
@@ -209,13 +223,14 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
     post: (batch: string, documents: D[]) => Promise<Result[]>,
   ): Promise<boolean> {
     for (;;) {
-      // A batch takes two calls (a void one a document): none is started that the minute's budget cannot finish.
+      // A batch takes two calls (a void one a document, payouts one a transfer and one for all their fees): none is
+      // started that the minute's budget cannot finish.
       const room = callsPerRun - calls();
       if (room < 2) {
         stopped = `This sync made ${calls()} calls, near Xero's limit of 60 a minute: the rest is posted by the next sync.`;
         return false;
       }
-      const { batch, documents } = await claimBatch(kind === 'school_void' ? Math.min(batchSize, room) : batchSize);
+      const { batch, documents } = await claimBatch(kind === 'school_void' ? Math.min(batchSize, room) : kind === 'payout' ? Math.min(batchSize, room - 1) : batchSize);
       if (!batch || documents.length === 0) return true;
       let results: Result[];
       try {
@@ -243,31 +258,37 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   }
 
   let going = true;
-  for (const kind of KINDS) {
-    going = await batches(
-      kind,
-      (limit) => claim(db, kind, limit, startedAt),
-      (batch, documents) => postBatch(session, kind, batch, documents, settings, (step) => options.afterCall?.(kind, step)),
-    );
-    if (!going) break;
-  }
-  const payments = options.payments;
-  if (going && payments) {
-    let payouts: Awaited<ReturnType<typeof paidPayouts>> | null = null;
-    try {
-      payouts = await paidPayouts(payments, connection.startOn);
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      stopped = `Stripe did not list its payouts: ${error.message} They are posted at the next sync.`;
-    }
-    if (payouts?.length) {
-      const list = payouts;
-      await batches(
-        'payout',
-        (limit) => claimPayouts(db, list, limit, startedAt),
-        (batch, documents) => postPayouts(session, payments, batch, documents, settings, (step) => options.afterCall?.('payout', step)),
+  try {
+    for (const kind of KINDS) {
+      going = await batches(
+        kind,
+        (limit) => claim(db, kind, limit, startedAt),
+        (batch, documents) => postBatch(session, kind, batch, documents, settings, (step) => options.afterCall?.(kind, step)),
       );
+      if (!going) break;
     }
+    const payments = options.payments;
+    if (going && payments) {
+      let payouts: Awaited<ReturnType<typeof paidPayouts>> | null = null;
+      try {
+        payouts = await paidPayouts(payments, connection.startOn);
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        stopped = `Stripe did not list its payouts: ${error.message} They are posted at the next sync.`;
+      }
+      if (payouts?.length) {
+        const list = payouts;
+        await batches(
+          'payout',
+          (limit) => claimPayouts(db, list, limit, startedAt),
+          (batch, documents) => postPayouts(session, payments, batch, documents, settings, (step) => options.afterCall?.('payout', step)),
+        );
+      }
+    }
+  } catch (error) {
+    // Not an answer of Xero's (the database, say): the run is closed with it, so the next need not wait out its lease.
+    await finishRun(db, run, { status: 'stopped', posted, failed, calls: calls(), message: '' }, `This sync stopped: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
   }
   // "Nothing new" only when nothing was refused or left waiting; never "Posted 0 documents".
   const message = [

@@ -81,6 +81,10 @@ create table public.xero_syncs (
   stopped text check (stopped is null or char_length(stopped) between 1 and 1000)
 );
 create index xero_syncs_started_idx on public.xero_syncs (started_at desc);
+-- One run at a time: a second (two presses of Sync now, or one during the schedule's) would post other batches at
+-- the same moment and spend Xero's 60 calls a minute twice as fast. A run that died is closed by the next after its
+-- lease (functions/_lib/xero-sync.ts), so it holds nothing back.
+create unique index xero_syncs_one_running_idx on public.xero_syncs ((finished_at is null)) where finished_at is null;
 
 alter table public.xero_connection enable row level security;
 alter table public.xero_postings enable row level security;

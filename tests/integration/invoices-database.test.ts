@@ -5,6 +5,7 @@
  * computed in the list, credit notes counted as refunds in Sales, and the quote requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schoolInvoiceDraft } from '../helpers/invoice-draft';
 import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-00000000c0c0';
@@ -12,20 +13,7 @@ const BOOK = 'class-book';
 const OTHER = 'parish-book';
 const ACTOR = 'publisher@example.com';
 
-const draft = (over: Record<string, unknown> = {}) => ({
-  organisation: "St Mary's Primary",
-  contact_name: 'Ann Office',
-  email: 'office@stmarys.example.com',
-  phone: '02 9999 0000',
-  address: { line1: '1 School Rd', line2: null, city: 'Parramatta', state: 'NSW', postcode: '2150', country: 'AU' },
-  po_number: 'PO-7781',
-  terms_days: 30,
-  note: null,
-  ship_before_payment: false,
-  shipping: { kind: 'rate_card', name: 'AU Standard Courier', amount: 0, reason: null },
-  lines: [{ product_id: BOOK, quantity: 30 }],
-  ...over,
-});
+const draft = (over: Record<string, unknown> = {}) => schoolInvoiceDraft({ lines: [{ product_id: BOOK, quantity: 30 }], ...over });
 
 describe.each(DATABASES)('invoices on the $label', ({ open }) => {
   let db: TestDatabase;

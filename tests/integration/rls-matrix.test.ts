@@ -706,7 +706,7 @@ const FIXTURES = `
     values ('${ORDER_A}', 'book-10-reasons', 5, 'Loved it', 'Read every night', 'Ann A.', true, 'published', now());
   insert into public.review_history (review_id, action, actor, rating, title, body, display_name) select id, 'submitted', 'buyer', 5, 'Loved it', 'Read every night', 'Ann A.' from public.reviews;
   insert into public.xero_postings (key, kind, order_id, occurred_at, status, xero_id, posted_at) values ('sale:${ORDER_A}', 'sale', '${ORDER_A}', now(), 'posted', 'inv-1', now());
-  insert into public.xero_syncs (trigger) values ('schedule');
+  insert into public.xero_syncs (trigger, finished_at) values ('schedule', now());
 `;
 
 /** Thrown to leave a transaction rolled back, carrying what was read inside it. */

@@ -2,7 +2,8 @@
  * The Xero ledger in the database, on the embedded backend and on PostgreSQL 17: what waits (from the connection's
  * first day, each document once its own invoice is posted), claims in batches that a lapsed lease gives back under
  * the same id (the same idempotency keys), failures kept with Xero's words and claimed anew, settling checked, two
- * claims at once never sharing a document, and the back office's view of it all, which never holds a token.
+ * claims at once never sharing a document, one run at a time, and the back office's view of it all, which never
+ * holds a token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
@@ -139,6 +140,15 @@ describe.each(DATABASES)('the Xero ledger on the $label', ({ open }) => {
     });
     await expect(status('authenticated', SHOPPER)).rejects.toMatchObject({ code: '42501' });
     await expect(status('anon')).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it('one run at a time: a second run cannot start while one has not finished', async () => {
+    const start = (trigger: string) => db.request('service_role', {}, `insert into public.xero_syncs (trigger) values ($1) returning id`, { params: [trigger], commit: true });
+    await start('staff');
+    await expect(start('schedule')).rejects.toMatchObject({ code: '23505' });
+    await db.admin.exec(`update public.xero_syncs set finished_at = now() where finished_at is null`);
+    expect((await start('schedule')).rows).toHaveLength(1);
+    await db.admin.exec(`update public.xero_syncs set finished_at = now() where finished_at is null`);
   });
 
   it('two claims at once never share a document', async () => {

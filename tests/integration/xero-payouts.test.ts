@@ -95,5 +95,18 @@ describe('Stripe payouts in the books in Xero', () => {
     expect(books.transfers).toHaveLength(2);
     expect(books.spends).toHaveLength(2);
     expect(books.balances.STRIPE).toBe(0);
+
+    // Today's takings wait in the Stripe account for tomorrow's payout; at each payout it was back at zero.
+    const today = crypto.randomUUID();
+    await sql(`insert into public.orders (id, customer_email, customer_name, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at) values
+        ('${today}', 'di@example.com', 'Di Lee', 'processing', 'paid', 22, 15, 37, '{"country": "AU"}', '{"name": "Courier"}', now());
+      insert into public.order_items (order_id, product_id, title, quantity, price_at_time) values ('${today}', 'book-10-reasons', 'Ten Reasons', 1, 22);`);
+    expect(await syncToXero(t.service(), env, xero, { trigger: 'staff', payments })).toMatchObject({ posted: 1, failed: 0 });
+    const now = await localXeroBooks(file);
+    expect(now.balances.STRIPE).toBe(37);
+    expect(now.transfers.map((t) => t.left)).toEqual([0, 0]);
+    const page = await (await fetch(`${t.url}/api/test-xero`)).text();
+    expect(page.match(/data-testid="xero-left-after-payout">\$0\.00</g)).toHaveLength(2);
+    expect(page).toMatch(/data-testid="xero-clearing">\$37\.00</);
   });
 });

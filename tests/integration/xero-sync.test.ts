@@ -2,17 +2,20 @@
  * The books in Xero through the functions, on the local server with the TEST organisation: Connect to Xero through
  * the stand-in's consent page, two paid orders (one to the US), a part refund and a paid school invoice, then Sync
  * now: three invoices and one credit note whose totals and GST equal the Sales screen's for the day. Sync now again
- * posts nothing; the scheduled function runs by its POST; a sync that dies half-way is finished by the next with
- * nothing posted twice; and the page is refused in a deploy.
+ * posts nothing; the scheduled function runs by its POST; a sync whose process is killed half-way is finished by the
+ * next with nothing posted twice, and none runs beside it meanwhile; and the page is refused in a deploy.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalXero, localXeroBooks } from '../../functions/_lib/providers/local-xero';
 import { xeroSettings } from '../../functions/_lib/xero-books';
-import { syncToXero } from '../../functions/_lib/xero-sync';
+import { DIED, syncToXero } from '../../functions/_lib/xero-sync';
 import { readServerEnv } from '../../src/config/env';
 import { fromCents, toCents } from '../../src/lib/money';
 import { shopDay } from '../../src/lib/format';
+import { schoolInvoiceDraft } from '../helpers/invoice-draft';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 import { useXeroTestFile } from '../helpers/xero-test-env';
 
@@ -83,19 +86,7 @@ describe('the books in Xero, on the local server', () => {
       `insert into public.order_refunds (order_id, amount, reason, status, provider_refund_id, actor, settled_at) values ('${au}', 11, 'One copy arrived damaged', 'succeeded', 're_1', '${ACTOR}', now())`,
     );
     const service = t.service();
-    const draft = {
-      organisation: "St Mary's Primary",
-      contact_name: 'Ann Office',
-      email: 'office@stmarys.example.com',
-      phone: '02 9999 0000',
-      address: { line1: '1 School Rd', line2: null, city: 'Parramatta', state: 'NSW', postcode: '2150', country: 'AU' },
-      po_number: 'PO-7781',
-      terms_days: 30,
-      note: null,
-      ship_before_payment: false,
-      shipping: { kind: 'rate_card', name: 'AU Standard Courier', amount: 15, reason: null },
-      lines: [{ product_id: 'book-10-reasons', quantity: 10 }],
-    };
+    const draft = schoolInvoiceDraft({ shipping: { kind: 'rate_card', name: 'AU Standard Courier', amount: 15, reason: null }, lines: [{ product_id: 'book-10-reasons', quantity: 10 }] });
     const drafted = await service.rpc('invoice_save_draft', { p_invoice_id: null, p_quote_id: null, p_draft: draft, p_actor: ACTOR });
     const invoiceId = (drafted.data as { invoice_id: string }).invoice_id;
     expect((await service.rpc('invoice_send', { p_invoice_id: invoiceId, p_provider: 'local-test', p_actor: ACTOR })).error).toBeNull();
@@ -124,6 +115,10 @@ describe('the books in Xero, on the local server', () => {
     expect(school).toMatchObject({ Contact: "St Mary's Primary", Reference: expect.stringContaining('PO PO-7781') });
     const us = invoices.find((d) => d.LineItems.some((l) => l.TaxType === 'EXEMPTEXPORT'))!;
     expect(us.TotalTax).toBe(0);
+    // The credit note names the invoice it credits (paid already, so Xero allocates nothing to it) and is refunded in full.
+    const auNumber = await t.orderNumber(au!);
+    expect(credits[0]).toMatchObject({ Reference: `WEB-${auNumber} · order ${auNumber}`, Total: 11, TotalTax: 1, paid: 11 });
+    expect(invoices.some((d) => d.Number === `WEB-${auNumber}`)).toBe(true);
 
     const day = shopDay();
     const { data: sales } = await staff.rpc('admin_sales', { p_from: day, p_to: day, p_by: 'day' });
@@ -131,6 +126,8 @@ describe('the books in Xero, on the local server', () => {
     expect(totals.orders).toBe(3);
     expect(sum([...invoices.map((d) => d.Total), ...credits.map((d) => -d.Total)])).toBe(Number(totals.net));
     expect(sum([...invoices.map((d) => d.TotalTax), ...credits.map((d) => -d.TotalTax)])).toBe(Number(totals.gst));
+    // Until a payout, the Stripe account holds what was paid in less what was refunded out of it.
+    expect((await localXeroBooks(file)).balances.STRIPE).toBe(Number(totals.net));
   });
 
   it('Sync now again posts nothing; the scheduled function, run by its POST, posts nothing either', async () => {
@@ -144,29 +141,37 @@ describe('the books in Xero, on the local server', () => {
     expect(data).toMatchObject({ waiting: 0, posted: 5, failures: [], last_sync: { trigger: 'schedule', posted: 0 } });
   });
 
-  it('a sync that dies half-way (its invoices made, their payments not) is finished by the next run with nothing posted twice', async () => {
+  it('a sync whose process is killed half-way (its invoices made, their payments not) is finished by the next run with nothing posted twice', async () => {
     const ids = await paidOrders([
       { country: 'AU', quantity: 1, shipping: 15 },
       { country: 'AU', quantity: 3, shipping: 15 },
       { country: 'NZ', quantity: 1, shipping: 25 },
     ]);
-    const env = readServerEnv();
-    const xero = createLocalXero({ file });
-    const killed = syncToXero(t.service(), env, xero, {
-      trigger: 'schedule',
-      batchSize: 2,
-      afterCall: (_kind, step) => {
-        if (step === 'invoices') throw new Error('killed');
-      },
-    });
-    await expect(killed).rejects.toThrow('killed');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/helpers/xero-sync-child.ts', t.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const closed = once(child, 'close');
+    let said = '';
+    for await (const chunk of child.stdout) {
+      said += String(chunk);
+      if (said.includes('invoices')) break;
+    }
+    expect(said).toContain('invoices');
+    child.kill('SIGKILL');
+    await closed;
     const half = await localXeroBooks(file);
     expect(half.documents.filter((d) => d.paid === 0)).toHaveLength(2);
 
-    // The dead run's lease lapses (five minutes in a deploy).
-    await sql(`update public.xero_postings set claimed_until = now() - interval '1 second' where status = 'claimed'`);
+    const env = readServerEnv();
+    const xero = createLocalXero({ file });
+    // While the dead run's lease holds (five minutes), Sync now waits for it rather than post beside it.
+    expect(await act({ action: 'sync' })).toEqual({ status: 200, body: { message: 'A sync is already running: what it posts shows here when it ends.', posted: 0, failed: 0, calls: 1 } });
+    // The lease lapses.
+    await sql(`update public.xero_postings set claimed_until = now() - interval '1 second' where status = 'claimed';
+      update public.xero_syncs set started_at = now() - interval '6 minutes' where finished_at is null`);
     const next = await syncToXero(t.service(), env, xero, { trigger: 'schedule', batchSize: 2 });
     expect(next).toMatchObject({ status: 'done', posted: 3, failed: 0 });
+    // The dead run is closed, saying so, by the run that took its place.
+    const { data: died } = await t.service().from('xero_syncs').select('trigger, posted').eq('stopped', DIED);
+    expect(died).toEqual([{ trigger: 'schedule', posted: 0 }]);
 
     const { documents } = await localXeroBooks(file);
     const numbers = documents.map((d) => d.Number);
@@ -200,5 +205,20 @@ describe('the books in Xero, on the local server', () => {
     // Mended in Xero (here: the setting), the next run posts it.
     const mended = await syncToXero(t.service(), env, createLocalXero({ file }), { trigger: 'schedule', batchSize: 2 });
     expect(mended).toMatchObject({ posted: 1, failed: 0 });
+  });
+
+  it('the stand-in refuses what Xero refuses: a refund past what is left on the credit note, a void of a paid invoice, a transfer to itself', async () => {
+    const session = createLocalXero({ file }).session('local-access', 'tenant');
+    const { documents, balances } = await localXeroBooks(file);
+    const credit = documents.find((d) => d.Type === 'ACCRECCREDIT')!;
+    const paidInvoice = documents.find((d) => d.Type === 'ACCREC' && d.paid > 0)!;
+    const refund = { key: 'credit:again', target: { creditNoteId: credit.ID }, accountCode: 'STRIPE', date: '2026-11-28', amount: 1, reference: 'again' };
+    expect(await session.createPayments([refund], 'refund-again')).toEqual([{ key: 'credit:again', ok: false, error: 'Payment amount exceeds the amount outstanding on this document' }]);
+    expect(await session.voidInvoice(paidInvoice.ID, 'void-paid')).toBe('This document cannot be edited as it has a payment or credit note allocated to it.');
+    const toItself = { key: 'payout:po_same', fromAccountCode: 'STRIPE', toAccountCode: 'STRIPE', date: '2026-11-28', amount: 5, reference: 'Stripe payout po_same' };
+    expect(await session.createTransfers([toItself], 'same')).toEqual([{ key: 'payout:po_same', ok: false, error: 'The from and to bank accounts must be different.' }]);
+    const after = await localXeroBooks(file);
+    expect(after.documents.find((d) => d.ID === paidInvoice.ID)).toMatchObject({ voided: false });
+    expect(after.balances).toEqual(balances);
   });
 });

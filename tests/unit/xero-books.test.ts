@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { creditNoteDocument, invoiceDocument, invoicePayment, type LedgerDocument, refundPayment, XERO_DEFAULTS } from '../../functions/_lib/xero-books';
-import { connectionProblem } from '../../src/features/accounting/rules';
+import { connectionProblem, lastSyncText, syncRunning } from '../../src/features/accounting/rules';
 import { settingsProblems } from '../../tools/doctor/checks/xero';
 
 const sale = (over: Partial<LedgerDocument> = {}): LedgerDocument => ({
@@ -79,7 +79,10 @@ describe('what the shop posts to Xero', () => {
   it('a refund: a credit note of what was given back, refunded out of the clearing account; a sale paid into it', () => {
     const refunded = sale({ kind: 'credit', refund: { amount: 11, reason: 'One copy arrived damaged', on: '2026-11-28' } });
     const note = creditNoteDocument(refunded, XERO_DEFAULTS);
-    expect(note).toMatchObject({ number: null, reference: '1042', date: '2026-11-28' });
+    // Xero's number for the invoice it credits, which is already paid: Xero allocates no credit to a paid invoice.
+    expect(note).toMatchObject({ number: null, reference: 'WEB-1042 · order 1042', date: '2026-11-28' });
+    const school = sale({ kind: 'credit', xero_invoice_number: 'INV-0042', refund: { amount: 11, reason: 'Short one copy', on: '2026-11-28' } });
+    expect(creditNoteDocument(school, XERO_DEFAULTS).reference).toBe('INV-0042 · order 1042');
     expect(note.lines).toEqual([{ description: 'Refund of order 1042: One copy arrived damaged', quantity: 1, unitAmount: 11, accountCode: '200', taxType: 'OUTPUT', taxAmount: 1 }]);
     expect(refundPayment(refunded, 'cn-1', XERO_DEFAULTS)).toEqual({
       key: refunded.key,
@@ -114,5 +117,19 @@ describe('what the shop posts to Xero', () => {
     expect(connectionProblem(connection, now)).toBeNull();
     expect(connectionProblem({ ...connection, refresh_expires_at: '2026-12-01T00:00:00Z' }, now)).toMatch(/lapses within a week/);
     expect(connectionProblem({ ...connection, renewal_reason: 'Xero refused the refresh token (invalid_grant).' }, now)).toMatch(/^The connection to Xero needs renewing: press Connect to Xero\./);
+  });
+
+  it('the last sync: what it posted when it ended, that it is posting while it runs, and that it died once past its lease', () => {
+    const now = Date.parse('2026-11-28T01:00:00Z');
+    const run = { started_at: '2026-11-28T00:59:00Z', finished_at: null, trigger: 'staff', posted: 0, failed: 0, calls: 1, stopped: null };
+    expect(syncRunning(run, now)).toBe(true);
+    expect(lastSyncText(run, '12:59 pm', now)).toBe('A sync is posting now (started 12:59 pm, Sync now): what it posted shows here when it ends.');
+    const dead = { ...run, started_at: '2026-11-28T00:54:00Z', trigger: 'schedule' };
+    expect(syncRunning(dead, now)).toBe(false);
+    expect(lastSyncText(dead, '12:54 pm', now)).toBe('The sync started 12:54 pm (on schedule) did not finish: the next sync posts what it had claimed.');
+    const ended = { ...run, finished_at: '2026-11-28T00:59:20Z', posted: 5, failed: 1, stopped: 'Xero is limiting calls.' };
+    expect(syncRunning(ended, now)).toBe(false);
+    expect(lastSyncText(ended, '12:59 pm', now)).toBe('Last sync 12:59 pm (Sync now): 5 posted, 1 refused. Xero is limiting calls.');
+    expect(syncRunning(null, now)).toBe(false);
   });
 });

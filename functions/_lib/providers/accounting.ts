@@ -90,7 +90,8 @@ export interface AccountingSession {
   createInvoices(documents: AccountingDocument[], idempotencyKey: string): Promise<Posted[]>;
   createCreditNotes(documents: AccountingDocument[], idempotencyKey: string): Promise<Posted[]>;
   createPayments(payments: AccountingPayment[], idempotencyKey: string): Promise<PostedPayment[]>;
-  voidInvoice(invoiceId: string, idempotencyKey: string): Promise<void>;
+  /** Null once voided; Xero's words when it refuses (an invoice with a payment on it in Xero, say). */
+  voidInvoice(invoiceId: string, idempotencyKey: string): Promise<string | null>;
   createTransfers(transfers: AccountingTransfer[], idempotencyKey: string): Promise<PostedPayment[]>;
   createSpendMoney(spends: AccountingSpend[], idempotencyKey: string): Promise<PostedPayment[]>;
   /** The organisation's chart of accounts (bank accounts included) and its tax types, for the doctor. */

@@ -3,8 +3,9 @@
  * shapes of Xero's accounting API: its consent screen is the TEST page (/api/test-xero), which offers one TEST
  * organisation; invoices, credit notes, payments, voids, bank transfers and spend money are kept as one JSON line per call in LOCAL_XERO_FILE
  * (default local/.data/xero.jsonl), each with its Idempotency-Key, and a key seen before answers what it made the
- * first time, as Xero does. It refuses what Xero refuses: an account code or tax type the organisation does not
- * have, an invoice number already used, a payment to a voided invoice.
+ * first time, as Xero does. It refuses what Xero refuses, in Xero's words where its documentation gives them: an
+ * account code or tax type the organisation does not have, an invoice number already used, a payment to a voided
+ * document, a payment or a credit note's refund past what is left on it, the voiding of an invoice with a payment.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -80,7 +81,8 @@ export const localXeroFile = (env: Record<string, string | undefined> = process.
 export interface LocalXeroBooks {
   documents: Array<LocalXeroDocument & { at: string; paid: number; voided: boolean }>;
   balances: Record<string, number>;
-  transfers: Extract<LocalXeroLine, { type: 'transfers' }>['made'];
+  /** Each payout's transfer, with what it left in the account it came from: all dated before its day, less it and the fees. */
+  transfers: Array<Extract<LocalXeroLine, { type: 'transfers' }>['made'][number] & { left: number }>;
   spends: Extract<LocalXeroLine, { type: 'spend' }>['made'];
   calls: number;
 }
@@ -88,9 +90,10 @@ export interface LocalXeroBooks {
 export async function localXeroBooks(file = localXeroFile()): Promise<LocalXeroBooks> {
   const lines = await readJsonLines<LocalXeroLine>(file);
   const byId = new Map<string, LocalXeroBooks['documents'][number]>();
-  const cents = new Map<string, number>();
-  const move = (account: string, amount: number) => cents.set(account, (cents.get(account) ?? 0) + toCents(amount));
-  const books: Omit<LocalXeroBooks, 'documents' | 'balances' | 'calls'> = { transfers: [], spends: [] };
+  // Each bank account's movements, dated; a payout's (its transfer and fees) marked as such.
+  const movements: Array<{ account: string; date: string; cents: number; payout: boolean }> = [];
+  const move = (account: string, date: string, amount: number, payout = false) => movements.push({ account, date, cents: toCents(amount), payout });
+  const made: { transfers: Extract<LocalXeroLine, { type: 'transfers' }>['made']; spends: LocalXeroBooks['spends'] } = { transfers: [], spends: [] };
   for (const line of lines) {
     if (line.type === 'documents') for (const d of line.made) byId.set(d.ID, { ...d, at: line.at, paid: 0, voided: false });
     if (line.type === 'payments')
@@ -98,44 +101,62 @@ export async function localXeroBooks(file = localXeroFile()): Promise<LocalXeroB
         const d = byId.get(p.target);
         if (d) d.paid = fromCents(toCents(d.paid) + toCents(p.Amount));
         // Into the bank account for an invoice, out of it for a credit note's refund.
-        move(p.Account, d?.Type === 'ACCRECCREDIT' ? -p.Amount : p.Amount);
+        move(p.Account, p.Date, d?.Type === 'ACCRECCREDIT' ? -p.Amount : p.Amount);
       }
     if (line.type === 'transfers')
       for (const t of line.made) {
-        books.transfers.push(t);
-        move(t.From, -t.Amount);
-        move(t.To, t.Amount);
+        made.transfers.push(t);
+        move(t.From, t.Date, -t.Amount, true);
+        move(t.To, t.Date, t.Amount);
       }
     if (line.type === 'spend')
       for (const m of line.made) {
-        books.spends.push(m);
-        move(m.Account, -m.Total);
+        made.spends.push(m);
+        move(m.Account, m.Date, -m.Total, true);
       }
     if (line.type === 'void') {
       const d = byId.get(line.invoiceId);
       if (d) d.voided = true;
     }
   }
-  const balances = Object.fromEntries([...cents].map(([account, c]) => [account, fromCents(c)]));
-  return { documents: [...byId.values()], balances, ...books, calls: lines.length };
+  const total = (kept: (m: (typeof movements)[number]) => boolean) => fromCents(movements.filter(kept).reduce((sum, m) => sum + m.cents, 0));
+  const balances = Object.fromEntries([...new Set(movements.map((m) => m.account))].map((account) => [account, total((m) => m.account === account)]));
+  const transfers = made.transfers.map((t) => ({ ...t, left: total((m) => m.account === t.From && (m.date < t.Date || (m.payout && m.date <= t.Date))) }));
+  return { documents: [...byId.values()], balances, transfers, spends: made.spends, calls: lines.length };
 }
 
 const isBank = (code: string) => LOCAL_ACCOUNTS.some((a) => a.code === code && a.type === 'BANK');
 
-function refusal(d: AccountingDocument, numbers: Set<string>): string | null {
-  if (d.lines.length === 0) return 'A document must have at least one line item.';
-  for (const l of d.lines) {
+/** A line's account code and tax type, as Xero checks them on a document or spend money. */
+function lineRefusal(lines: Array<{ accountCode: string; taxType: string }>): string | null {
+  for (const l of lines) {
     if (!LOCAL_ACCOUNTS.some((a) => a.code === l.accountCode && a.type !== 'BANK')) return `Account code '${l.accountCode}' is not a valid code for this document.`;
     if (!LOCAL_TAX_TYPES.includes(l.taxType)) return `The TaxType code '${l.taxType}' does not exist or cannot be used for this type of transaction.`;
   }
-  if (d.number && numbers.has(d.number)) return 'Invoice # must be unique.';
   return null;
+}
+
+function refusal(d: AccountingDocument, numbers: Set<string>): string | null {
+  if (d.lines.length === 0) return 'A document must have at least one line item.';
+  if (d.number && numbers.has(d.number)) return 'Invoice # must be unique.';
+  return lineRefusal(d.lines);
 }
 
 export function createLocalXero(options: { file?: string } = {}): AccountingProvider {
   const file = options.file ?? localXeroFile();
-  const replay = async <T extends LocalXeroLine['type']>(type: T, key: string) =>
-    (await readJsonLines<LocalXeroLine>(file)).find((l): l is Extract<LocalXeroLine, { type: T }> => l.type === type && l.idempotencyKey === key);
+  const lines = () => readJsonLines<LocalXeroLine>(file);
+  type Answered = Exclude<LocalXeroLine, { type: 'void' }>;
+  /**
+   * One PUT as Xero takes it under an Idempotency-Key: a key seen before answers what it made the first time;
+   * otherwise `make` answers each element and what it made is kept, answers and all, in one line.
+   */
+  const put = async <T extends Answered['type']>(type: T, key: string, make: () => Promise<Pick<Extract<Answered, { type: T }>, 'answers' | 'made'>>) => {
+    const seen = (await lines()).find((l): l is Extract<Answered, { type: T }> => l.type === type && l.idempotencyKey === key);
+    if (seen) return seen.answers;
+    const { answers, made } = await make();
+    await appendJsonLines(file, [{ type, at: new Date().toISOString(), idempotencyKey: key, answers, made }]);
+    return answers;
+  };
 
   return {
     name: 'local-test',
@@ -156,38 +177,37 @@ export function createLocalXero(options: { file?: string } = {}): AccountingProv
     },
     session(): AccountingSession {
       let calls = 0;
-      const postDocuments = async (type: 'ACCREC' | 'ACCRECCREDIT', documents: AccountingDocument[], key: string): Promise<Posted[]> => {
+      const postDocuments = (type: 'ACCREC' | 'ACCRECCREDIT', documents: AccountingDocument[], key: string): Promise<Posted[]> => {
         calls += 1;
-        const seen = await replay('documents', key);
-        if (seen) return seen.answers;
-        const books = await localXeroBooks(file);
-        const numbers = new Set(books.documents.map((d) => d.Number));
-        let credits = books.documents.filter((d) => d.Type === 'ACCRECCREDIT').length;
-        const made: LocalXeroDocument[] = [];
-        const answers = documents.map((d): Posted => {
-          const refused = refusal(d, numbers);
-          if (refused) return { key: d.key, ok: false, error: refused };
-          if (!d.number) credits += 1;
-          const number = d.number ?? `CN-${String(credits).padStart(4, '0')}`;
-          numbers.add(number);
-          const total = fromCents(d.lines.reduce((sum, l) => sum + Math.round(l.quantity * toCents(l.unitAmount)), 0));
-          const totalTax = fromCents(d.lines.reduce((sum, l) => sum + toCents(l.taxAmount), 0));
-          const doc: LocalXeroDocument = {
-            Type: type,
-            ID: randomUUID(),
-            Number: number,
-            Reference: d.reference,
-            Contact: d.contact.name,
-            Date: d.date,
-            Total: total,
-            TotalTax: totalTax,
-            LineItems: d.lines.map((l) => ({ Description: l.description, Quantity: l.quantity, UnitAmount: l.unitAmount, AccountCode: l.accountCode, TaxType: l.taxType, TaxAmount: l.taxAmount })),
-          };
-          made.push(doc);
-          return { key: d.key, ok: true, id: doc.ID, number, total, totalTax };
+        return put('documents', key, async () => {
+          const books = await localXeroBooks(file);
+          const numbers = new Set(books.documents.map((d) => d.Number));
+          let credits = books.documents.filter((d) => d.Type === 'ACCRECCREDIT').length;
+          const made: LocalXeroDocument[] = [];
+          const answers = documents.map((d): Posted => {
+            const refused = refusal(d, numbers);
+            if (refused) return { key: d.key, ok: false, error: refused };
+            if (!d.number) credits += 1;
+            const number = d.number ?? `CN-${String(credits).padStart(4, '0')}`;
+            numbers.add(number);
+            const total = fromCents(d.lines.reduce((sum, l) => sum + Math.round(l.quantity * toCents(l.unitAmount)), 0));
+            const totalTax = fromCents(d.lines.reduce((sum, l) => sum + toCents(l.taxAmount), 0));
+            const doc: LocalXeroDocument = {
+              Type: type,
+              ID: randomUUID(),
+              Number: number,
+              Reference: d.reference,
+              Contact: d.contact.name,
+              Date: d.date,
+              Total: total,
+              TotalTax: totalTax,
+              LineItems: d.lines.map((l) => ({ Description: l.description, Quantity: l.quantity, UnitAmount: l.unitAmount, AccountCode: l.accountCode, TaxType: l.taxType, TaxAmount: l.taxAmount })),
+            };
+            made.push(doc);
+            return { key: d.key, ok: true, id: doc.ID, number, total, totalTax };
+          });
+          return { answers, made };
         });
-        await appendJsonLines(file, [{ type: 'documents', at: new Date().toISOString(), idempotencyKey: key, answers, made } satisfies LocalXeroLine]);
-        return answers;
       };
       return {
         get calls() {
@@ -195,76 +215,76 @@ export function createLocalXero(options: { file?: string } = {}): AccountingProv
         },
         createInvoices: (documents, key) => postDocuments('ACCREC', documents, key),
         createCreditNotes: (documents, key) => postDocuments('ACCRECCREDIT', documents, key),
-        async createPayments(payments: AccountingPayment[], key) {
+        createPayments(payments: AccountingPayment[], key) {
           calls += 1;
-          const seen = await replay('payments', key);
-          if (seen) return seen.answers;
-          const books = new Map((await localXeroBooks(file)).documents.map((d) => [d.ID, d]));
-          const made: Extract<LocalXeroLine, { type: 'payments' }>['made'] = [];
-          const answers = payments.map((p): PostedPayment => {
-            const target = 'invoiceId' in p.target ? p.target.invoiceId : p.target.creditNoteId;
-            const doc = books.get(target);
-            if (!doc) return { key: p.key, ok: false, error: 'Invoice or credit note could not be found.' };
-            if (doc.voided) return { key: p.key, ok: false, error: 'Payment cannot be applied to a voided document.' };
-            if (!LOCAL_ACCOUNTS.some((a) => a.code === p.accountCode && a.type === 'BANK')) return { key: p.key, ok: false, error: `Account code '${p.accountCode}' is not a bank account.` };
-            if (toCents(doc.paid) + toCents(p.amount) > toCents(doc.Total)) return { key: p.key, ok: false, error: 'Payment amount exceeds the amount outstanding on this document.' };
-            const payment = { PaymentID: randomUUID(), target, Account: p.accountCode, Date: p.date, Amount: p.amount, Reference: p.reference };
-            made.push(payment);
-            doc.paid = fromCents(toCents(doc.paid) + toCents(p.amount));
-            return { key: p.key, ok: true, id: payment.PaymentID };
+          return put('payments', key, async () => {
+            const books = new Map((await localXeroBooks(file)).documents.map((d) => [d.ID, d]));
+            const made: Extract<LocalXeroLine, { type: 'payments' }>['made'] = [];
+            const answers = payments.map((p): PostedPayment => {
+              const target = 'invoiceId' in p.target ? p.target.invoiceId : p.target.creditNoteId;
+              const doc = books.get(target);
+              if (!doc) return { key: p.key, ok: false, error: 'Invoice or credit note could not be found.' };
+              if (doc.voided) return { key: p.key, ok: false, error: 'Payment cannot be applied to a voided document.' };
+              if (!isBank(p.accountCode)) return { key: p.key, ok: false, error: `Account code '${p.accountCode}' is not a bank account.` };
+              // Xero's words (its Payments example): an invoice's payment, or a credit note's refund, past what is left on it.
+              if (toCents(doc.paid) + toCents(p.amount) > toCents(doc.Total)) return { key: p.key, ok: false, error: 'Payment amount exceeds the amount outstanding on this document' };
+              const payment = { PaymentID: randomUUID(), target, Account: p.accountCode, Date: p.date, Amount: p.amount, Reference: p.reference };
+              made.push(payment);
+              doc.paid = fromCents(toCents(doc.paid) + toCents(p.amount));
+              return { key: p.key, ok: true, id: payment.PaymentID };
+            });
+            return { answers, made };
           });
-          await appendJsonLines(file, [{ type: 'payments', at: new Date().toISOString(), idempotencyKey: key, answers, made } satisfies LocalXeroLine]);
-          return answers;
         },
         async voidInvoice(invoiceId, key) {
           calls += 1;
-          if (await replay('void', key)) return;
+          if ((await lines()).some((l) => l.type === 'void' && l.idempotencyKey === key)) return null;
+          const doc = (await localXeroBooks(file)).documents.find((d) => d.ID === invoiceId);
+          if (!doc) return 'The invoice could not be found.';
+          // Xero voids only what has no payment on it, in these words.
+          if (doc.paid > 0) return 'This document cannot be edited as it has a payment or credit note allocated to it.';
           await appendJsonLines(file, [{ type: 'void', at: new Date().toISOString(), idempotencyKey: key, invoiceId } satisfies LocalXeroLine]);
+          return null;
         },
         async createTransfers(transfers, key) {
-          calls += 1;
-          const seen = await replay('transfers', key);
-          if (seen) return seen.answers;
-          const made: Extract<LocalXeroLine, { type: 'transfers' }>['made'] = [];
-          const answers = transfers.map((t): PostedPayment => {
-            const refused = [t.fromAccountCode, t.toAccountCode].find((code) => !isBank(code));
-            if (refused) return { key: t.key, ok: false, error: `Account code '${refused}' is not a bank account.` };
-            if (t.fromAccountCode === t.toAccountCode) return { key: t.key, ok: false, error: 'The from and to bank accounts must be different.' };
-            if (!(t.amount > 0)) return { key: t.key, ok: false, error: 'Amount must be greater than zero.' };
-            const transfer = { BankTransferID: randomUUID(), From: t.fromAccountCode, To: t.toAccountCode, Date: t.date, Amount: t.amount, Reference: t.reference };
-            made.push(transfer);
-            return { key: t.key, ok: true, id: transfer.BankTransferID };
-          });
-          await appendJsonLines(file, [{ type: 'transfers', at: new Date().toISOString(), idempotencyKey: key, answers, made } satisfies LocalXeroLine]);
+          const answers: PostedPayment[] = [];
+          // One a call under its own key, as the adapter sends them (Xero's PUT /BankTransfers has no summarizeErrors).
+          for (const [i, t] of transfers.entries()) {
+            calls += 1;
+            const answer = await put('transfers', `${key}:${i}`, async () => {
+              const refused =
+                [t.fromAccountCode, t.toAccountCode].filter((code) => !isBank(code)).map((code) => `Account code '${code}' is not a bank account.`)[0] ??
+                (t.fromAccountCode === t.toAccountCode ? 'The from and to bank accounts must be different.' : t.amount > 0 ? null : 'Amount must be greater than zero.');
+              if (refused) return { answers: [{ key: t.key, ok: false, error: refused }], made: [] };
+              const transfer = { BankTransferID: randomUUID(), From: t.fromAccountCode, To: t.toAccountCode, Date: t.date, Amount: t.amount, Reference: t.reference };
+              return { answers: [{ key: t.key, ok: true, id: transfer.BankTransferID }], made: [transfer] };
+            });
+            answers.push(...answer);
+          }
           return answers;
         },
-        async createSpendMoney(spends, key) {
+        createSpendMoney(spends, key) {
           calls += 1;
-          const seen = await replay('spend', key);
-          if (seen) return seen.answers;
-          const made: Extract<LocalXeroLine, { type: 'spend' }>['made'] = [];
-          const answers = spends.map((m): PostedPayment => {
-            if (!isBank(m.bankAccountCode)) return { key: m.key, ok: false, error: `Account code '${m.bankAccountCode}' is not a bank account.` };
-            for (const l of m.lines) {
-              if (!LOCAL_ACCOUNTS.some((a) => a.code === l.accountCode && a.type !== 'BANK'))
-                return { key: m.key, ok: false, error: `Account code '${l.accountCode}' is not a valid code for this document.` };
-              if (!LOCAL_TAX_TYPES.includes(l.taxType)) return { key: m.key, ok: false, error: `The TaxType code '${l.taxType}' does not exist or cannot be used for this type of transaction.` };
-            }
-            const total = fromCents(m.lines.reduce((sum, l) => sum + toCents(l.amount), 0));
-            const spend = {
-              BankTransactionID: randomUUID(),
-              Account: m.bankAccountCode,
-              Contact: m.contact,
-              Date: m.date,
-              Reference: m.reference,
-              Total: total,
-              LineItems: m.lines.map((l) => ({ Description: l.description, UnitAmount: l.amount, AccountCode: l.accountCode, TaxType: l.taxType })),
-            };
-            made.push(spend);
-            return { key: m.key, ok: true, id: spend.BankTransactionID };
+          return put('spend', key, async () => {
+            const made: Extract<LocalXeroLine, { type: 'spend' }>['made'] = [];
+            const answers = spends.map((m): PostedPayment => {
+              if (!isBank(m.bankAccountCode)) return { key: m.key, ok: false, error: `Account code '${m.bankAccountCode}' is not a bank account.` };
+              const refused = lineRefusal(m.lines);
+              if (refused) return { key: m.key, ok: false, error: refused };
+              const spend = {
+                BankTransactionID: randomUUID(),
+                Account: m.bankAccountCode,
+                Contact: m.contact,
+                Date: m.date,
+                Reference: m.reference,
+                Total: fromCents(m.lines.reduce((sum, l) => sum + toCents(l.amount), 0)),
+                LineItems: m.lines.map((l) => ({ Description: l.description, UnitAmount: l.amount, AccountCode: l.accountCode, TaxType: l.taxType })),
+              };
+              made.push(spend);
+              return { key: m.key, ok: true, id: spend.BankTransactionID };
+            });
+            return { answers, made };
           });
-          await appendJsonLines(file, [{ type: 'spend', at: new Date().toISOString(), idempotencyKey: key, answers, made } satisfies LocalXeroLine]);
-          return answers;
         },
         async accounts() {
           calls += 1;

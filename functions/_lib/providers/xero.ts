@@ -15,11 +15,16 @@
  *   PUT  /CreditNotes?summarizeErrors=false  { CreditNotes: [...] }
  *   PUT  /Payments?summarizeErrors=false     { Payments: [{ Invoice | CreditNote, Account: { Code }, Date, Amount, Reference }] }
  *   POST /Invoices/{InvoiceID}               { Invoices: [{ InvoiceID, Status: 'VOIDED' }] }
- *   PUT  /BankTransfers?summarizeErrors=false    { BankTransfers: [{ FromBankAccount: { Code }, ToBankAccount: { Code }, Amount, Date, Reference }] }
+ *   PUT  /BankTransfers                      { BankTransfers: [{ FromBankAccount: { Code }, ToBankAccount: { Code }, Amount, Date, Reference }] }
+ *        (no summarizeErrors: a refused transfer is a 400 for the whole request, so each payout's goes alone)
  *   PUT  /BankTransactions?summarizeErrors=false { BankTransactions: [{ Type: 'SPEND', Contact, BankAccount: { Code }, LineItems, … }] }
  *   GET  /Accounts, GET /TaxRates            (the doctor's check of the settings)
- * Errors: 400 { Type: 'ValidationException', Elements: [{ ValidationErrors: [{ Message }] }] } (or Message alone),
- * 401 { Title, Detail: 'TokenExpired…' }, 429 with Retry-After and X-Rate-Limit-Problem (minute, day), 5xx.
+ * A refund is a credit note refunded with a Payment from the clearing account (Xero's cash refund, ARCREDITPAYMENT):
+ * Xero refuses to allocate a credit note to an invoice already paid ("The invoice you are trying to allocate to has
+ * already been paid off"), and every refund the shop makes is of an invoice Xero holds as paid.
+ * Errors: 400 { ErrorNumber: 10, Type: 'ValidationException', Message: 'A validation exception occurred', Elements:
+ * [{ …the element as sent, ValidationErrors: [{ Message }] }] } (or Message alone), 401 { Title, Detail: 'TokenExpired…' },
+ * 429 with Retry-After and X-Rate-Limit-Problem (minute, day), 5xx.
  */
 import { z } from 'zod';
 import {
@@ -61,18 +66,25 @@ export class XeroRateLimited extends ProviderError {
 
 const validationSchema = z.object({ ValidationErrors: z.array(z.object({ Message: z.string() })).optional() });
 const errorBody = z.object({
+  Type: z.string().nullish(),
   Message: z.string().optional(),
   Detail: z.string().optional(),
   Title: z.string().optional(),
   Elements: z.array(validationSchema).optional(),
 });
 
+/** The messages of a 400 ValidationException's elements, each once; null for any other answer. */
+function validationText(body: unknown): string | null {
+  const parsed = errorBody.safeParse(body);
+  if (!parsed.success || parsed.data.Type !== 'ValidationException') return null;
+  const messages = (parsed.data.Elements ?? []).flatMap((e) => e.ValidationErrors ?? []).map((e) => e.Message);
+  return messages.length > 0 ? [...new Set(messages)].join(' ') : null;
+}
+
 function errorText(body: unknown): string | null {
   const parsed = errorBody.safeParse(body);
   if (!parsed.success) return null;
-  const validation = (parsed.data.Elements ?? []).flatMap((e) => e.ValidationErrors ?? []).map((e) => e.Message);
-  if (validation.length > 0) return [...new Set(validation)].join(' ');
-  return parsed.data.Detail ?? parsed.data.Message ?? parsed.data.Title ?? null;
+  return validationText(body) ?? parsed.data.Detail ?? parsed.data.Message ?? parsed.data.Title ?? null;
 }
 
 function failure(what: string, response: ProviderHttpResponse): ProviderError {
@@ -162,6 +174,15 @@ function spendBody(s: AccountingSpend) {
   };
 }
 
+/**
+ * A 400 ValidationException: Xero refused the request whole and made nothing, so each element carries Xero's words
+ * (kept failed, and sent again by a later run under new keys). Null for any other answer.
+ */
+function refusedWhole(items: Array<{ key: string }>, response: ProviderHttpResponse): Array<{ key: string; ok: false; error: string }> | null {
+  const said = response.status === 400 ? validationText(response.body) : null;
+  return said ? items.map((i) => ({ key: i.key, ok: false as const, error: said })) : null;
+}
+
 /** Each element's answer to a PUT of many (summarizeErrors=false), in the order sent: its id, or Xero's words. */
 function eachAnswer<T extends { key: string }>(items: T[], answers: Array<{ id?: string | undefined } & Parameters<typeof itemError>[0]> | undefined, what: string): PostedPayment[] {
   if (!answers || answers.length !== items.length) throw new ProviderError(NAME, 502, `Xero answered the ${what} without one result each.`, { code: 'invalid-response' });
@@ -227,6 +248,8 @@ export function createXero(options: XeroOptions): AccountingProvider {
       async function postDocuments(kind: 'Invoices' | 'CreditNotes', documents: AccountingDocument[], key: string): Promise<Posted[]> {
         const type = kind === 'Invoices' ? 'ACCREC' : 'ACCRECCREDIT';
         const response = await call('PUT', `/${kind}?summarizeErrors=false`, { [kind]: documents.map((d) => documentBody(d, type)) }, key);
+        const refused = refusedWhole(documents, response);
+        if (refused) return refused;
         if (!response.ok) throw failure(kind === 'Invoices' ? 'the invoices' : 'the credit notes', response);
         const items =
           kind === 'Invoices'
@@ -252,29 +275,40 @@ export function createXero(options: XeroOptions): AccountingProvider {
         createCreditNotes: (documents, key) => postDocuments('CreditNotes', documents, key),
         async createPayments(payments, key): Promise<PostedPayment[]> {
           const response = await call('PUT', '/Payments?summarizeErrors=false', { Payments: payments.map(paymentBody) }, key);
+          const refused = refusedWhole(payments, response);
+          if (refused) return refused;
           if (!response.ok) throw failure('the payments', response);
-          const parsed = paymentsAnswer.safeParse(response.body);
-          if (!parsed.success || parsed.data.Payments.length !== payments.length) {
-            throw new ProviderError(NAME, 502, 'Xero answered the payments without one result each.', { code: 'invalid-response' });
-          }
-          return payments.map((p, i): PostedPayment => {
-            const item = parsed.data.Payments[i]!;
-            const refused = itemError(item);
-            return refused || !item.PaymentID ? { key: p.key, ok: false, error: refused ?? 'Xero gave it no id.' } : { key: p.key, ok: true, id: item.PaymentID };
-          });
+          const answers = paymentsAnswer.safeParse(response.body).data?.Payments.map((p) => ({ ...p, id: p.PaymentID }));
+          return eachAnswer(payments, answers, 'payments');
         },
         async voidInvoice(invoiceId, key) {
           const response = await call('POST', `/Invoices/${encodeURIComponent(invoiceId)}`, { Invoices: [{ InvoiceID: invoiceId, Status: 'VOIDED' }] }, key);
+          const refused = refusedWhole([{ key }], response);
+          if (refused) return refused[0]!.error;
           if (!response.ok) throw failure(`the voiding of invoice ${invoiceId}`, response);
+          return null;
         },
         async createTransfers(transfers, key) {
-          const response = await call('PUT', '/BankTransfers?summarizeErrors=false', { BankTransfers: transfers.map(transferBody) }, key);
-          if (!response.ok) throw failure('the bank transfers', response);
-          const answers = transfersAnswer.safeParse(response.body).data?.BankTransfers.map((t) => ({ ...t, id: t.BankTransferID }));
-          return eachAnswer(transfers, answers, 'bank transfers');
+          const posted: PostedPayment[] = [];
+          // One a call, each under its own key: PUT /BankTransfers has no summarizeErrors, so Xero answers a refused
+          // transfer with a 400 for the whole request, which would hold back the payouts sent with it.
+          for (const [i, t] of transfers.entries()) {
+            const response = await call('PUT', '/BankTransfers', { BankTransfers: [transferBody(t)] }, `${key}:${i}`);
+            const refused = refusedWhole([t], response);
+            if (refused) {
+              posted.push(...refused);
+              continue;
+            }
+            if (!response.ok) throw failure('the bank transfer', response);
+            const answers = transfersAnswer.safeParse(response.body).data?.BankTransfers.map((a) => ({ ...a, id: a.BankTransferID }));
+            posted.push(...eachAnswer([t], answers, 'bank transfer'));
+          }
+          return posted;
         },
         async createSpendMoney(spends, key) {
           const response = await call('PUT', '/BankTransactions?summarizeErrors=false', { BankTransactions: spends.map(spendBody) }, key);
+          const refused = refusedWhole(spends, response);
+          if (refused) return refused;
           if (!response.ok) throw failure('the spend money', response);
           const answers = bankTransactionsAnswer.safeParse(response.body).data?.BankTransactions.map((t) => ({ ...t, id: t.BankTransactionID }));
           return eachAnswer(spends, answers, 'spend money');

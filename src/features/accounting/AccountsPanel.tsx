@@ -2,12 +2,14 @@
  * /admin#accounts: the books in Xero. Connect to Xero (or again, when the connection needs renewing), the last sync,
  * what waits to be posted, Sync now, and every document Xero refused with its words.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { LoadState, toastOutcome, useLoad } from '@/features/admin/use-load';
+import { keys, LoadState, loaded, queryClient } from '@/features/admin/queries';
+import { toastOutcome } from '@/features/admin/use-load';
 import { formatDateTime, formatLongDate, orderNumber } from '@/lib/format';
 import { connectUrl, readXeroStatus, syncNow } from './api';
 import type { XeroStatus } from './contract';
-import { connectionProblem, KIND_LABELS } from './rules';
+import { connectionProblem, KIND_LABELS, lastSyncText, syncRunning } from './rules';
 
 /** What Xero's consent screen sent back, carried in the address by /api/xero-callback. */
 function CallbackNotice({ params }: { params: URLSearchParams }) {
@@ -31,17 +33,14 @@ function CallbackNotice({ params }: { params: URLSearchParams }) {
 function LastSync({ status }: { status: XeroStatus }) {
   const run = status.last_sync;
   if (!run) return <p>No sync has run yet.</p>;
-  const when = formatDateTime(run.finished_at ?? run.started_at);
-  return (
-    <p data-testid="xero-last-sync">
-      Last sync {when} ({run.trigger === 'staff' ? 'Sync now' : 'on schedule'}): {run.posted} posted
-      {run.failed ? `, ${run.failed} refused` : ''}.{run.stopped ? ` ${run.stopped}` : ''}
-    </p>
-  );
+  return <p data-testid="xero-last-sync">{lastSyncText(run, formatDateTime(run.finished_at ?? run.started_at))}</p>;
 }
 
 export function AccountsPanel({ params }: { params: URLSearchParams }) {
-  const { state, reload } = useLoad(readXeroStatus);
+  // Read again every few seconds while a sync posts (pressed in another tab, or the schedule's), so its end shows.
+  const query = useQuery({ queryKey: keys.xero, queryFn: readXeroStatus, refetchInterval: (q) => (syncRunning(q.state.data?.last_sync ?? null) ? 3000 : false) });
+  const state = loaded(query);
+  const reload = () => void queryClient.invalidateQueries({ queryKey: keys.xero });
   // Which press is under way: its button says so, and both wait for it.
   const [busy, setBusy] = useState<'sync' | 'connect' | null>(null);
 
@@ -63,6 +62,7 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
 
   const status = state.status === 'ready' ? state.data : null;
   const problem = status ? connectionProblem(status.connection) : null;
+  const running = syncRunning(status?.last_sync ?? null);
   return (
     <section aria-labelledby="accounts-heading">
       <h2 id="accounts-heading" className="text-2xl font-bold">
@@ -94,8 +94,8 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
                 {busy === 'connect' ? 'Opening Xero...' : status.connection ? 'Connect to Xero again' : 'Connect to Xero'}
               </button>
               {status.connection && (
-                <button type="button" className="btn-primary" disabled={busy !== null} onClick={sync}>
-                  {busy === 'sync' ? 'Syncing...' : 'Sync now'}
+                <button type="button" className="btn-primary" disabled={busy !== null || running} onClick={sync}>
+                  {busy === 'sync' || running ? 'Syncing...' : 'Sync now'}
                 </button>
               )}
             </div>

@@ -1,6 +1,22 @@
 /** What the Accounts section says about the books in Xero: when the connection needs the publisher, and each kind of document. */
 import type { XeroStatus } from './contract';
 
+/** A run still unfinished this long after it started has died (its process ended): as long as a claimed batch's lease. */
+export const SYNC_LEASE_MINUTES = 5;
+
+type Run = NonNullable<XeroStatus['last_sync']>;
+
+/** Whether a run is posting now: unfinished, and within its lease. */
+export const syncRunning = (run: Run | null, now = Date.now()) => !!run && !run.finished_at && now - Date.parse(run.started_at) < SYNC_LEASE_MINUTES * 60_000;
+
+/** The last run in a sentence: what it posted, why it stopped early, or that it is posting now or died. `when` is its time as shown. */
+export function lastSyncText(run: Run, when: string, now = Date.now()): string {
+  const by = run.trigger === 'staff' ? 'Sync now' : 'on schedule';
+  if (syncRunning(run, now)) return `A sync is posting now (started ${when}, ${by}): what it posted shows here when it ends.`;
+  if (!run.finished_at) return `The sync started ${when} (${by}) did not finish: the next sync posts what it had claimed.`;
+  return `Last sync ${when} (${by}): ${run.posted} posted${run.failed ? `, ${run.failed} refused` : ''}.${run.stopped ? ` ${run.stopped}` : ''}`;
+}
+
 /** Days before the refresh token lapses when the back office starts to warn: every sync renews it for 60 days. */
 export const RENEWAL_WARNING_DAYS = 7;
 

@@ -24,6 +24,8 @@ export const keys = {
   messages: ['messages'],
   subscribers: ['subscribers'],
   newsletters: ['newsletters'],
+  /** The books in Xero: the connection, the last sync, what waits and what failed. */
+  xero: ['xero'],
 } as const satisfies Record<string, QueryKey>;
 
 /** What an order action may change: the order and its lists, the customer's figures, the sales and the stock. */

@@ -139,7 +139,7 @@ describe('Xero accounting calls', () => {
       { CreditNote: { CreditNoteID: 'cn-1' }, Account: { Code: 'STRIPE' }, Date: '2026-11-28', Amount: 11, Reference: 'Stripe refund · order 1001' },
       { Invoice: { InvoiceID: 'inv-2' }, Account: { Code: 'STRIPE' }, Date: '2026-11-28', Amount: 44, Reference: 'Stripe · order 1002' },
     ]);
-    await session.voidInvoice('inv-9', 'b:void:school_void:x');
+    expect(await session.voidInvoice('inv-9', 'b:void:school_void:x')).toBeNull();
     expect(fake.seen[2]).toMatchObject({ method: 'POST', path: '/api.xro/2.0/Invoices/inv-9' });
     expect(JSON.parse(fake.seen[2]!.body)).toEqual({ Invoices: [{ InvoiceID: 'inv-9', Status: 'VOIDED' }] });
     expect(fake.seen.every((s) => s.headers['idempotency-key'])).toBe(true);
@@ -150,9 +150,20 @@ describe('Xero accounting calls', () => {
     const url = await fakeXero((_seen, res) => answer(res));
     const session = xero(url, 300).session(ACCESS, TENANT);
 
+    // Refused whole, nothing made: each document carries Xero's words, to be sent again under new keys.
     answer = (res) =>
       sendJson(res, 400, { ErrorNumber: 10, Type: 'ValidationException', Message: 'A validation exception occurred', Elements: [{ ValidationErrors: [{ Message: 'Invoice # must be unique.' }] }] });
-    await expect(session.createInvoices([DOC], 'k1')).rejects.toMatchObject({ status: 400, message: expect.stringContaining('Invoice # must be unique.') });
+    expect(await session.createInvoices([DOC], 'k1')).toEqual([{ key: 'sale:ok', ok: false, error: 'Invoice # must be unique.' }]);
+    answer = (res) =>
+      sendJson(res, 400, {
+        ErrorNumber: 10,
+        Type: 'ValidationException',
+        Message: 'A validation exception occurred',
+        Elements: [{ InvoiceID: 'inv-9', ValidationErrors: [{ Message: 'This document cannot be edited as it has a payment or credit note allocated to it.' }] }],
+      });
+    expect(await session.voidInvoice('inv-9', 'k1v')).toBe('This document cannot be edited as it has a payment or credit note allocated to it.');
+    answer = (res) => sendJson(res, 400, { Title: 'Bad request', Detail: 'The request body could not be read.' });
+    await expect(session.createInvoices([DOC], 'k1b')).rejects.toMatchObject({ status: 400, message: expect.stringContaining('The request body could not be read.') });
 
     answer = (res) => sendJson(res, 401, { Type: null, Title: 'Unauthorized', Status: 401, Detail: 'TokenExpired: token expired at 11/28/2026 01:00:00' });
     await expect(session.createInvoices([DOC], 'k2')).rejects.toMatchObject({ status: 401, message: expect.stringContaining('TokenExpired') });
@@ -206,33 +217,60 @@ describe('Xero: a Stripe payout, as a bank transfer and the fees as spend money'
     reference: 'Stripe fees · payout po_1',
     lines: [{ description: 'Stripe fees for payout po_1', amount: 2.63, accountCode: '404', taxType: 'INPUT' }],
   };
+  /** Xero's 400 for a request it refuses: the element as sent, with its validation errors. */
+  const validation = (element: Record<string, unknown>, message: string) => ({
+    ErrorNumber: 10,
+    Type: 'ValidationException',
+    Message: 'A validation exception occurred',
+    Elements: [{ ...element, ValidationErrors: [{ Message: message }] }],
+  });
 
-  it('PUTs the transfer from the clearing account to the bank and the fees spent from the clearing account, each under its Idempotency-Key', async () => {
+  it('PUTs each transfer alone (BankTransfers has no summarizeErrors), so a refused one refuses only itself', async () => {
     const url = await fakeXero((seen, res) => {
-      if (seen.path.startsWith('/api.xro/2.0/BankTransfers')) {
-        return sendJson(res, 200, { BankTransfers: [{ BankTransferID: 'bt-1', Amount: 101.37 }, { ValidationErrors: [{ Message: 'The from and to bank accounts must be different.' }] }] });
-      }
-      sendJson(res, 200, { BankTransactions: [{ BankTransactionID: 'spend-1', Type: 'SPEND', StatusAttributeString: 'OK' }] });
+      const [sent] = JSON.parse(seen.body).BankTransfers as Array<{ FromBankAccount: { Code: string }; ToBankAccount: { Code: string } }>;
+      if (sent!.FromBankAccount.Code === sent!.ToBankAccount.Code) return sendJson(res, 400, validation(sent!, 'The from and to bank accounts must be different.'));
+      sendJson(res, 200, { Id: 'r-1', Status: 'OK', BankTransfers: [{ BankTransferID: 'bt-1', Amount: 101.37, Status: 'AUTHORISED', ValidationErrors: [] }] });
     });
     const session = xero(url).session(ACCESS, TENANT);
-    expect(await session.createTransfers([TRANSFER, { ...TRANSFER, key: 'payout:po_2', toAccountCode: 'STRIPE' }], 'b:transfers')).toEqual([
-      { key: 'payout:po_1', ok: true, id: 'bt-1' },
+    expect(await session.createTransfers([{ ...TRANSFER, key: 'payout:po_2', toAccountCode: 'STRIPE' }, TRANSFER], 'b:transfers')).toEqual([
       { key: 'payout:po_2', ok: false, error: 'The from and to bank accounts must be different.' },
+      { key: 'payout:po_1', ok: true, id: 'bt-1' },
     ]);
-    expect(fake.seen[0]).toMatchObject({ method: 'PUT', path: '/api.xro/2.0/BankTransfers?summarizeErrors=false' });
-    expect(fake.seen[0]!.headers['idempotency-key']).toBe('b:transfers');
-    expect(JSON.parse(fake.seen[0]!.body).BankTransfers[0]).toEqual({
-      FromBankAccount: { Code: 'STRIPE' },
-      ToBankAccount: { Code: '090' },
-      Amount: 101.37,
-      Date: '2026-11-29',
-      Reference: 'Stripe payout po_1',
+    expect(fake.seen.map((s) => [s.method, s.path, s.headers['idempotency-key']])).toEqual([
+      ['PUT', '/api.xro/2.0/BankTransfers', 'b:transfers:0'],
+      ['PUT', '/api.xro/2.0/BankTransfers', 'b:transfers:1'],
+    ]);
+    expect(JSON.parse(fake.seen[1]!.body)).toEqual({
+      BankTransfers: [{ FromBankAccount: { Code: 'STRIPE' }, ToBankAccount: { Code: '090' }, Amount: 101.37, Date: '2026-11-29', Reference: 'Stripe payout po_1' }],
     });
+    expect(session.calls).toBe(2);
+  });
 
-    expect(await session.createSpendMoney([FEES], 'b:fees')).toEqual([{ key: 'payout:po_1', ok: true, id: 'spend-1' }]);
-    expect(fake.seen[1]).toMatchObject({ method: 'PUT', path: '/api.xro/2.0/BankTransactions?summarizeErrors=false' });
-    expect(fake.seen[1]!.headers['idempotency-key']).toBe('b:fees');
-    expect(JSON.parse(fake.seen[1]!.body).BankTransactions[0]).toEqual({
+  it('PUTs the fees as spend money from the clearing account, reading each element’s own refusal (summarizeErrors=false)', async () => {
+    const url = await fakeXero((_seen, res) =>
+      sendJson(res, 200, {
+        Id: 'r-2',
+        Status: 'OK',
+        BankTransactions: [
+          { BankTransactionID: 'spend-1', Type: 'SPEND', StatusAttributeString: 'OK' },
+          {
+            BankTransactionID: '00000000-0000-0000-0000-000000000000',
+            Type: 'SPEND',
+            StatusAttributeString: 'ERROR',
+            ValidationErrors: [{ Message: 'Account code 999 is not a valid code for this document.' }],
+          },
+        ],
+      }),
+    );
+    const session = xero(url).session(ACCESS, TENANT);
+    const refused = { ...FEES, key: 'payout:po_2', lines: [{ ...FEES.lines[0]!, accountCode: '999' }] };
+    expect(await session.createSpendMoney([FEES, refused], 'b:fees')).toEqual([
+      { key: 'payout:po_1', ok: true, id: 'spend-1' },
+      { key: 'payout:po_2', ok: false, error: 'Account code 999 is not a valid code for this document.' },
+    ]);
+    expect(fake.seen[0]).toMatchObject({ method: 'PUT', path: '/api.xro/2.0/BankTransactions?summarizeErrors=false' });
+    expect(fake.seen[0]!.headers['idempotency-key']).toBe('b:fees');
+    expect(JSON.parse(fake.seen[0]!.body).BankTransactions[0]).toEqual({
       Type: 'SPEND',
       Contact: { Name: 'Stripe' },
       BankAccount: { Code: 'STRIPE' },
@@ -242,30 +280,26 @@ describe('Xero: a Stripe payout, as a bank transfer and the fees as spend money'
       LineAmountTypes: 'Inclusive',
       LineItems: [{ Description: 'Stripe fees for payout po_1', Quantity: 1, UnitAmount: 2.63, AccountCode: '404', TaxType: 'INPUT' }],
     });
-    expect(session.calls).toBe(2);
   });
 
-  it('a 400 carries Xero’s words, a 429 its Retry-After, and an answer without one result each is refused', async () => {
+  it('a 400 ValidationException refuses each element with Xero’s words; 429 its Retry-After; 500 and an answer without one result each end the call', async () => {
     let answer: (res: Parameters<Handler>[1]) => void = () => {};
     const url = await fakeXero((_seen, res) => answer(res));
     const session = xero(url).session(ACCESS, TENANT);
 
-    answer = (res) =>
-      sendJson(res, 400, {
-        ErrorNumber: 10,
-        Type: 'ValidationException',
-        Message: 'A validation exception occurred',
-        Elements: [{ ValidationErrors: [{ Message: 'Account code 404 is not a valid code for this document.' }] }],
-      });
-    await expect(session.createSpendMoney([FEES], 'k1')).rejects.toMatchObject({ status: 400, message: expect.stringContaining('Account code 404 is not a valid code') });
-    await expect(session.createTransfers([TRANSFER], 'k2')).rejects.toMatchObject({ status: 400, message: expect.stringContaining('the bank transfers') });
+    answer = (res) => sendJson(res, 400, validation({ Type: 'SPEND', BankAccount: { Code: 'STRIPE' } }, 'Account code 404 is not a valid code for this document.'));
+    expect(await session.createSpendMoney([FEES], 'k1')).toEqual([{ key: 'payout:po_1', ok: false, error: 'Account code 404 is not a valid code for this document.' }]);
+    answer = (res) => sendJson(res, 400, validation({ FromBankAccount: { Code: 'NOPE' }, ToBankAccount: { Code: '090' } }, 'The FromBankAccount could not be found.'));
+    expect(await session.createTransfers([TRANSFER], 'k2')).toEqual([{ key: 'payout:po_1', ok: false, error: 'The FromBankAccount could not be found.' }]);
 
     answer = (res) => sendJson(res, 429, {}, { 'retry-after': '12', 'x-rate-limit-problem': 'minute' });
     const limited = await session.createTransfers([TRANSFER], 'k3').catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(XeroRateLimited);
     expect(limited).toMatchObject({ retryAfterSeconds: 12 });
 
+    answer = (res) => sendJson(res, 500, { Message: 'An error occurred in Xero.' });
+    await expect(session.createTransfers([TRANSFER], 'k4')).rejects.toMatchObject({ status: 500, message: expect.stringContaining('Xero refused the bank transfer (500): An error occurred in Xero.') });
     answer = (res) => sendJson(res, 200, { BankTransactions: [] });
-    await expect(session.createSpendMoney([FEES], 'k4')).rejects.toMatchObject({ status: 502, code: 'invalid-response' });
+    await expect(session.createSpendMoney([FEES], 'k5')).rejects.toMatchObject({ status: 502, code: 'invalid-response' });
   });
 });
