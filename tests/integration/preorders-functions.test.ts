@@ -128,7 +128,10 @@ describe('pre-orders through the functions', () => {
     expect((await mailsTo('cancel-buyer@example.com')).map((m) => m.subject)).toContain(`Your order ${await t.orderNumber(order.id)} has been cancelled and refunded`);
     const { data } = await t.service().rpc('preorder_left', { p_product_id: 'fn-cancel' });
     expect(data).toBe(5);
-    expect((await post('/api/cancel-preorder', { token: order.token })).status).toBe(409);
+    // A second tab's Cancel, after the first tab's: told it is cancelled already, not that it cannot be cancelled.
+    const again = await post('/api/cancel-preorder', { token: order.token });
+    expect(again.status).toBe(409);
+    expect(JSON.stringify(again.body)).toContain('This pre-order is cancelled already');
     expect((await post('/api/cancel-preorder', { token: 'f'.repeat(64) })).status).toBe(404);
   });
 });
