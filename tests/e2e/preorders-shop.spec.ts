@@ -73,6 +73,7 @@ test.describe('a title on pre-order', () => {
       await payment.getByRole('button', { name: /^Pay/ }).click();
       await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
       await expect(payment.getByTestId('preorder-confirmed')).toHaveText(`Pre-ordered: ships with ${PREORDER_BOOK.title}, out 1 June 2027`);
+      await expect(payment.getByText('Estimated delivery').locator('..')).toContainText('once it ships');
     });
   }
 

@@ -58,6 +58,8 @@ describe('pre-orders through the functions', () => {
     expect(await statusOf(order.id)).toBe('preorder');
     const [mail] = await mailsTo('confirmed@example.com');
     expect(mail?.text).toContain('Ships with Title fn-confirm, out 1 June 2099.');
+    // Its delivery time counts from the release, not from the day it was paid.
+    expect(mail?.text).toMatch(/Estimated delivery: [^.\n]+ once it ships\./);
   });
 
   it('/api/admin-preorders is for staff only, and refuses what it cannot honour in plain words', async () => {
