@@ -93,8 +93,17 @@ describe('pre-orders through the functions', () => {
     expect(dateMails).toHaveLength(1);
     expect(dateMails[0]?.text).toContain('Title fn-release now comes out on 15 July 2099');
 
+    // A shopper who joined its waiting list while pre-orders were full hears once that it can be bought.
+    const { error } = await t
+      .service()
+      .from('back_in_stock_requests')
+      .insert({ product_id: 'fn-release', email: 'release-waiting@example.com', confirmation_sent_at: new Date().toISOString(), confirmed_at: new Date().toISOString() });
+    if (error) throw error;
     const released = await post('/api/admin-preorders', { action: 'release', productId: 'fn-release', firstDelivery: 30 }, staff);
-    expect(released).toMatchObject({ status: 200, body: { message: 'Title fn-release is released: 29 in stock, 1 order to pack (1 buyer emailed).', stock: 29 } });
+    expect(released).toMatchObject({
+      status: 200,
+      body: { message: 'Title fn-release is released: 29 in stock, 1 order to pack (1 buyer emailed). Emailing 1 waiting shopper.', stock: 29, mailing: { recipients: 1 } },
+    });
     expect(await statusOf(order.id)).toBe('processing');
     const { data: shipment } = await t.service().from('shipments').select('state').eq('order_id', order.id).single();
     expect(shipment).toEqual({ state: 'sent' });
