@@ -92,7 +92,8 @@ export function confirmationEmail(order: OrderWithItems, siteOrigin: string, sel
       ? [...taxInvoiceText(invoice), `Print it: ${siteOrigin}${taxInvoicePath(order.statusToken)}`]
       : [...itemLines(order), ...discountLines(order), `Shipping (${order.shippingMethod.name ?? 'standard'}): ${formatPrice(order.shippingAmount)}`, `Total: ${formatPrice(order.total)} AUD`]),
     '',
-    `Estimated delivery: ${orderDeliveryEstimate({ country: order.shippingAddress.country, methodId: order.shippingMethod.id, estimatedDelivery: order.shippingMethod.estimatedDelivery })}. We will email your tracking details when it ships.`,
+    // A pre-order's delivery time runs from its release, not from today: said so, beside the date above.
+    `Estimated delivery: ${orderDeliveryEstimate({ country: order.shippingAddress.country, methodId: order.shippingMethod.id, estimatedDelivery: order.shippingMethod.estimatedDelivery })}${shipsWith.length ? ' once it ships' : ''}. We will email your tracking details when it ships.`,
     statusLine(order, siteOrigin),
   ]);
 }

@@ -63,6 +63,14 @@ function refusal(error: { code?: string; message: string }): StockOutcome | null
   return null;
 }
 
+/** The availability mailing for whoever waits for the book (null when nobody does, or it could not be drawn: logged). */
+async function drawMailing(db: SupabaseClient, services: Services, book: { id: string; title: string; releaseDate?: string }, actor: string) {
+  return drawAvailabilityMailing(db, services.siteOrigin, book, actor).catch((drawError: unknown) => {
+    console.error(`[preorders] could not draw the availability mailing for ${book.id}`, drawError);
+    return null;
+  });
+}
+
 /** Runs a publisher's pre-order action: the change as the staff member (`asStaff`), the rest as the server (`db`). */
 export async function runPreorderAction(asStaff: SupabaseClient, db: SupabaseClient, services: Services, action: PreorderAction, actor: string): Promise<StockOutcome> {
   const call =
@@ -85,10 +93,7 @@ export async function runPreorderAction(asStaff: SupabaseClient, db: SupabaseCli
       if (set.left <= 0) return { status: 200, message: done };
       // Open for pre-order: whoever waits for the book hears once, as when it is back in stock.
       const [onPreorder] = await preorderTitles(db, [book.id]);
-      const mailing = await drawAvailabilityMailing(db, services.siteOrigin, { ...book, ...(onPreorder && { releaseDate: onPreorder.releaseDate }) }, actor).catch((drawError: unknown) => {
-        console.error(`[preorders] could not draw the availability mailing for ${book.id}`, drawError);
-        return null;
-      });
+      const mailing = await drawMailing(db, services, { ...book, ...(onPreorder && { releaseDate: onPreorder.releaseDate }) }, actor);
       if (!mailing) return { status: 200, message: done };
       return { status: 200, message: `${done} Emailing ${plural(mailing.recipients, 'waiting shopper', 'waiting shoppers')}.`, mailing };
     }
@@ -102,11 +107,11 @@ export async function runPreorderAction(asStaff: SupabaseClient, db: SupabaseCli
         };
       }
       const emailed = await afterRelease(db, services, released.orders);
-      return {
-        status: 200,
-        message: `${book.title} is released: ${released.stock} in stock, ${plural(released.orders.length, 'order', 'orders')} to pack (${plural(emailed, 'buyer', 'buyers')} emailed).`,
-        stock: released.stock,
-      };
+      const done = `${book.title} is released: ${released.stock} in stock, ${plural(released.orders.length, 'order', 'orders')} to pack (${plural(emailed, 'buyer', 'buyers')} emailed).`;
+      // Copies left over after the pre-orders: whoever waited (pre-orders full) hears once, as when stock is received.
+      const mailing = released.stock > 0 ? await drawMailing(db, services, book, actor) : null;
+      if (!mailing) return { status: 200, message: done, stock: released.stock };
+      return { status: 200, message: `${done} Emailing ${plural(mailing.recipients, 'waiting shopper', 'waiting shoppers')}.`, stock: released.stock, mailing };
     }
     case 'move_date': {
       const moved = z.object({ release_date: z.string(), orders: z.array(z.uuid()) }).parse(call.data);

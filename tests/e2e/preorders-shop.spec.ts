@@ -73,6 +73,7 @@ test.describe('a title on pre-order', () => {
       await payment.getByRole('button', { name: /^Pay/ }).click();
       await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
       await expect(payment.getByTestId('preorder-confirmed')).toHaveText(`Pre-ordered: ships with ${PREORDER_BOOK.title}, out 1 June 2027`);
+      await expect(payment.getByText('Estimated delivery').locator('..')).toContainText('once it ships');
     });
   }
 
@@ -111,6 +112,7 @@ test.describe('a title on pre-order', () => {
       await shoppers[0]!.goto(`/store/product/${id}`);
       await expect(shoppers[0]!.getByRole('button', { name: 'Pre-orders are full' })).toBeDisabled();
       await expect(shoppers[0]!.getByRole('button', { name: /Email me/ })).toBeVisible();
+      await expect(shoppers[0]!.getByText("Pre-orders are full for now. Leave your email and we'll tell you when you can order it.")).toBeVisible();
     } finally {
       await Promise.all(shoppers.map((page) => page.context().close()));
     }

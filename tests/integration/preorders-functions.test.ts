@@ -58,6 +58,8 @@ describe('pre-orders through the functions', () => {
     expect(await statusOf(order.id)).toBe('preorder');
     const [mail] = await mailsTo('confirmed@example.com');
     expect(mail?.text).toContain('Ships with Title fn-confirm, out 1 June 2099.');
+    // Its delivery time counts from the release, not from the day it was paid.
+    expect(mail?.text).toMatch(/Estimated delivery: [^.\n]+ once it ships\./);
   });
 
   it('/api/admin-preorders is for staff only, and refuses what it cannot honour in plain words', async () => {
@@ -91,8 +93,17 @@ describe('pre-orders through the functions', () => {
     expect(dateMails).toHaveLength(1);
     expect(dateMails[0]?.text).toContain('Title fn-release now comes out on 15 July 2099');
 
+    // A shopper who joined its waiting list while pre-orders were full hears once that it can be bought.
+    const { error } = await t
+      .service()
+      .from('back_in_stock_requests')
+      .insert({ product_id: 'fn-release', email: 'release-waiting@example.com', confirmation_sent_at: new Date().toISOString(), confirmed_at: new Date().toISOString() });
+    if (error) throw error;
     const released = await post('/api/admin-preorders', { action: 'release', productId: 'fn-release', firstDelivery: 30 }, staff);
-    expect(released).toMatchObject({ status: 200, body: { message: 'Title fn-release is released: 29 in stock, 1 order to pack (1 buyer emailed).', stock: 29 } });
+    expect(released).toMatchObject({
+      status: 200,
+      body: { message: 'Title fn-release is released: 29 in stock, 1 order to pack (1 buyer emailed). Emailing 1 waiting shopper.', stock: 29, mailing: { recipients: 1 } },
+    });
     expect(await statusOf(order.id)).toBe('processing');
     const { data: shipment } = await t.service().from('shipments').select('state').eq('order_id', order.id).single();
     expect(shipment).toEqual({ state: 'sent' });
@@ -128,7 +139,10 @@ describe('pre-orders through the functions', () => {
     expect((await mailsTo('cancel-buyer@example.com')).map((m) => m.subject)).toContain(`Your order ${await t.orderNumber(order.id)} has been cancelled and refunded`);
     const { data } = await t.service().rpc('preorder_left', { p_product_id: 'fn-cancel' });
     expect(data).toBe(5);
-    expect((await post('/api/cancel-preorder', { token: order.token })).status).toBe(409);
+    // A second tab's Cancel, after the first tab's: told it is cancelled already, not that it cannot be cancelled.
+    const again = await post('/api/cancel-preorder', { token: order.token });
+    expect(again.status).toBe(409);
+    expect(JSON.stringify(again.body)).toContain('This pre-order is cancelled already');
     expect((await post('/api/cancel-preorder', { token: 'f'.repeat(64) })).status).toBe(404);
   });
 });

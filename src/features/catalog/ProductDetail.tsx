@@ -8,6 +8,7 @@ import { OfferDetails } from './ProductOffer';
 import ProductNotFound from './ProductNotFound';
 import ProductSummary from './ProductSummary';
 import { canBuy, offerState } from './offer-state';
+import { isPreorder } from './product';
 import RelatedProducts from './RelatedProducts';
 import { useLiveProduct } from './use-live-catalog';
 
@@ -37,7 +38,7 @@ export default function ProductDetail() {
         <OfferDetails product={product}>
           {!canBuy(offerState(product)) && (
             <div className="mt-4">
-              <BackInStockForm productId={product.id} title={product.title} />
+              <BackInStockForm productId={product.id} title={product.title} preorder={isPreorder(product)} />
             </div>
           )}
         </OfferDetails>

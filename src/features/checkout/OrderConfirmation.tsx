@@ -194,7 +194,8 @@ export default function OrderConfirmation() {
           {state.payment.orderNumber}
         </Fact>
         <Fact term="Shipping method">{shippingMethod.name}</Fact>
-        <Fact term="Estimated delivery">{shippingMethod.estimatedDelivery}</Fact>
+        {/* A pre-order's delivery time runs from its release (the line above), not from today. */}
+        <Fact term="Estimated delivery">{state.payment.order?.preorder ? `${shippingMethod.estimatedDelivery} once it ships` : shippingMethod.estimatedDelivery}</Fact>
         <Fact term="Carrier">{shippingMethod.carrier || SHIPPING.defaultCarrier}</Fact>
       </dl>
       {state.payment.order && <OrderDetails order={state.payment.order} />}

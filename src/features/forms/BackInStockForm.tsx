@@ -12,7 +12,8 @@ import { EmailSignUpRow } from './fields';
 import { fieldValue } from './submit';
 import { useNotificationForm } from './use-notification-form';
 
-export default function BackInStockForm({ productId, title }: { productId: string; title: string }) {
+/** A title before its release (`preorder`) is not "back" when copies open: its waiting list is for pre-orders that are full. */
+export default function BackInStockForm({ productId, title, preorder = false }: { productId: string; title: string; preorder?: boolean }) {
   const [done, setDone] = useState('');
   const { busy, hydrated, onSubmit } = useNotificationForm({
     type: 'back_in_stock',
@@ -32,7 +33,9 @@ export default function BackInStockForm({ productId, title }: { productId: strin
 
   return (
     <form className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" onSubmit={onSubmit} aria-label={`Email me when ${title} is available`}>
-      <p className="font-semibold text-navy">Out of stock for now. Leave your email and we'll tell you when it's back.</p>
+      <p className="font-semibold text-navy">
+        {preorder ? "Pre-orders are full for now. Leave your email and we'll tell you when you can order it." : "Out of stock for now. Leave your email and we'll tell you when it's back."}
+      </p>
       <EmailSignUpRow className="mt-3" hydrated={hydrated} busy={busy} label="Email me when it's available" busyLabel="Sending..." />
       <p role="status" className={done ? 'mt-3 text-sm font-semibold text-emerald-800' : 'sr-only'}>
         {done}

@@ -19,6 +19,8 @@ export default function CancelPreorder({ token, onCancelled }: { token: string; 
       const body = z.catch(answer, {}).parse(await response.json().catch(() => ({})));
       if (!response.ok) {
         setState({ step: 'failed', message: body.error ?? 'We could not cancel your pre-order just now. Please try again.' });
+        // Cancelled, packed or shipped since the page was drawn (another tab, the shop): show the order as it now is.
+        if (response.status === 409) onCancelled();
         return;
       }
       setState({ step: 'done', message: body.message ?? 'Your pre-order is cancelled.' });
