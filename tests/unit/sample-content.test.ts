@@ -72,7 +72,9 @@ describe('content marked sample: true', () => {
   });
 
   it('this shop’s sample copy is marked: the reviews and author, the next title, the about page’s story, the return address', async () => {
-    expect(await findSampleContent(process.cwd())).toEqual(expect.arrayContaining(['content/books/book-10-reasons.mdx', 'content/books/mass-is-awesome.mdx', 'content/site/about.yaml', 'content/site/settings.yaml']));
+    expect(await findSampleContent(process.cwd())).toEqual(
+      expect.arrayContaining(['content/books/book-10-reasons.mdx', 'content/books/mass-is-awesome.mdx', 'content/site/about.yaml', 'content/site/settings.yaml']),
+    );
   });
 
   it('a production build of this shop stops before building, with the list', () => {
