@@ -79,6 +79,22 @@ for (const width of [375, 1280]) {
   });
 }
 
+test('a review with a long unbroken run of letters wraps inside its card on a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/book');
+  const list = page.getByRole('region', { name: 'What Readers Say' }).getByRole('list', { name: 'Reviews' });
+  // A buyer may write a link or a row of x's; the first card's words as such a buyer's, drawn by the built page's CSS.
+  await list
+    .getByRole('blockquote')
+    .first()
+    .evaluate((quote) => {
+      quote.querySelector('p')!.textContent = `So good ${'x'.repeat(200)} truly`;
+    });
+  for (const right of await list.getByRole('listitem').evaluateAll((items) => items.map((item) => item.getBoundingClientRect().right))) {
+    expect(right).toBeLessThanOrEqual(375);
+  }
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
