@@ -84,7 +84,7 @@ test.describe('schools and parishes on account', () => {
     expect(await organisationField.evaluate((field) => Number.parseFloat(getComputedStyle(field).scrollMarginTop))).toBeGreaterThan(header.height);
     await expect(organisationField).toHaveAttribute('aria-invalid', 'true');
     await expect(organisationField).toHaveAccessibleDescription("Please enter your school, parish or group's name.");
-    await expect(form.getByLabel(BOOK)).toHaveAccessibleDescription('Please enter how many copies you need.');
+    await expect(form.getByLabel(BOOK)).toHaveAccessibleDescription('Please enter how many copies you need of at least one book.');
     await lookAtBothWidths(page, 'schools-form-errors');
 
     await organisationField.fill(organisation);
