@@ -80,7 +80,7 @@ grant select on public.review_requests, public.reviews, public.review_history to
 -- newsletter and the checkout reminder honour).
 -- Answers [{ order_id, number, email, bought_by, items: [{ product_id, title }] }] (bought_by: who bought it, as the shop
 -- names them everywhere; never a gift's recipient).
-create or replace function public.claim_review_requests(p_delay_days integer, p_untracked_days integer, p_size integer)
+create function public.claim_review_requests(p_delay_days integer, p_untracked_days integer, p_size integer)
 returns jsonb
 language plpgsql
 security definer
@@ -144,7 +144,7 @@ end;
 $$;
 
 -- The requests the email provider accepted: sent, never claimed again. Answers how many were marked.
-create or replace function public.review_requests_sent(p_order_ids uuid[])
+create function public.review_requests_sent(p_order_ids uuid[])
 returns integer
 language sql
 security definer
@@ -157,7 +157,7 @@ as $$
 $$;
 
 -- A send that failed gives its claims back, so the next run asks again.
-create or replace function public.release_review_requests(p_order_ids uuid[])
+create function public.release_review_requests(p_order_ids uuid[])
 returns integer
 language sql
 security definer
@@ -169,7 +169,7 @@ $$;
 
 -- What the review form of an order shows: its number, the buyer's name (for the name to show) and each book with
 -- the buyer's review of it so far. Null unless the order was sent its review request (the link comes from it).
-create or replace function public.review_form(p_order_id uuid)
+create function public.review_form(p_order_id uuid)
 returns jsonb
 language plpgsql
 stable
@@ -197,7 +197,7 @@ $$;
 -- published: it can no longer be changed), 'not_published' (rejected or unpublished by the publisher: final),
 -- 'not_asked' (the order was not sent a request) or 'not_in_order'. An edit keeps what the review said before in
 -- its history.
-create or replace function public.review_submit(
+create function public.review_submit(
   p_order_id uuid, p_product_id text, p_rating integer, p_title text, p_body text, p_display_name text, p_consent boolean
 )
 returns text
@@ -251,7 +251,7 @@ $$;
 -- (a published review is unpublished, never rejected), 'not_published' (only a published review can be
 -- unpublished) or 'unknown'. (The back office offers Publish and Reject on a new review, Unpublish on a published
 -- one, Publish on the others.) A rejection or an unpublishing keeps its note.
-create or replace function public.review_moderate(p_review_id uuid, p_action text, p_note text, p_actor text)
+create function public.review_moderate(p_review_id uuid, p_action text, p_note text, p_actor text)
 returns text
 language plpgsql
 security definer
@@ -294,7 +294,7 @@ end;
 $$;
 
 -- The publisher's public reply under a review; an empty one removes it. 'replied', 'removed', 'unchanged' or 'unknown'.
-create or replace function public.review_reply(p_review_id uuid, p_reply text, p_actor text)
+create function public.review_reply(p_review_id uuid, p_reply text, p_actor text)
 returns text
 language plpgsql
 security definer
@@ -322,7 +322,7 @@ end;
 $$;
 
 -- The back office's Reviews section: new reviews first, then the newest; each with its order, book and history.
-create or replace function public.admin_list_reviews()
+create function public.admin_list_reviews()
 returns jsonb
 language plpgsql
 stable
@@ -353,7 +353,7 @@ end;
 $$;
 
 -- The publisher's view of it: orders asked, orders that answered, reviews published, and their average rating.
-create or replace function public.admin_review_counts()
+create function public.admin_review_counts()
 returns jsonb
 language plpgsql
 stable

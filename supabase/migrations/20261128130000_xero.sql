@@ -101,7 +101,7 @@ grant select on public.xero_postings to service_role;
 
 -- What waits to be posted: each document from the connection's first day, not yet in the ledger, whose own
 -- invoice is posted (a payment, a void or a refund needs it). Not security definer: only the functions below call it.
-create or replace function public.xero_waiting(p_start_on date)
+create function public.xero_waiting(p_start_on date)
 returns table (key text, kind text, order_id uuid, invoice_id uuid, refund_id uuid, occurred_at timestamptz)
 language sql
 stable
@@ -142,7 +142,7 @@ $$;
 
 -- One document as the sync posts it: the order's number, buyer, country, lines, shipping and discount; an
 -- invoice's number, PO number, organisation and terms; a refund's amount and reason; the Xero ids it builds on.
-create or replace function public.xero_document(p_key text, p_kind text, p_order_id uuid, p_invoice_id uuid, p_refund_id uuid)
+create function public.xero_document(p_key text, p_kind text, p_order_id uuid, p_invoice_id uuid, p_refund_id uuid)
 returns jsonb
 language sql
 stable
@@ -184,7 +184,7 @@ $$;
 -- Payouts are not in the database: the sync gives the ones Stripe paid since the first day (p_payouts, an array of
 -- { id, amount, arrival_on }), and those not yet in the ledger wait. p_tried_before: a run gives its start, so what
 -- failed in this run waits for the next instead of being sent again at once.
-create or replace function public.xero_claim(p_kind text, p_limit integer, p_lease_seconds integer default 300, p_payouts jsonb default null,
+create function public.xero_claim(p_kind text, p_limit integer, p_lease_seconds integer default 300, p_payouts jsonb default null,
   p_tried_before timestamptz default null)
 returns jsonb
 language plpgsql
@@ -269,7 +269,7 @@ $$;
 -- Settles a claimed batch: each key posted (with Xero's ids, total and GST), failed (Xero's words; claimed anew,
 -- under a new batch, by a later run) or to retry (the answer was lost or Xero was busy: the same batch is posted
 -- again by the next run, under the same keys). Keys not in the batch are refused.
-create or replace function public.xero_settle(p_batch uuid, p_results jsonb)
+create function public.xero_settle(p_batch uuid, p_results jsonb)
 returns integer
 language plpgsql
 security definer
@@ -313,7 +313,7 @@ end;
 $$;
 
 -- What the back office shows: the connection (never its token), the last run, what waits and what failed.
-create or replace function public.admin_xero_status()
+create function public.admin_xero_status()
 returns jsonb
 language plpgsql
 stable
