@@ -191,7 +191,8 @@ async function buyerReviews(page: Page, journey: Journey) {
   await expect(page.getByRole('radio', { name: '1 out of 5 stars' })).toBeFocused();
   await expect(page.getByText('Please choose from 1 to 5 stars.')).toBeVisible();
   await expect(page.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByLabel('Title', { exact: true })).toHaveAccessibleDescription('Please give your review a short title.');
+  // Described by its characters left, then its error.
+  await expect(page.getByLabel('Title', { exact: true })).toHaveAccessibleDescription('80 characters left Please give your review a short title.');
   await lookAtThisWidth(page, 'review-form-errors');
   await page.getByRole('radio', { name: '5 out of 5 stars' }).check();
   await page.getByLabel('Title', { exact: true }).fill(journey.title);

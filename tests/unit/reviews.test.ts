@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readBooks } from '@/features/catalog/book-files';
-import { REVIEW_MESSAGES, reviewFields, shortDisplayName } from '@/features/reviews/contract';
+import { REVIEW_LIMITS, REVIEW_MESSAGES, reviewFields, reviewLength, shortDisplayName } from '@/features/reviews/contract';
 import { readPublishedReviews, SITE_BUILD_HEADER } from '@/features/reviews/published';
 import type { BookReview } from '@/lib/reviews';
 import { bookProductJsonLd } from '@/lib/structured-data';
@@ -39,6 +39,12 @@ describe('the review form’s fields', () => {
       displayName: REVIEW_MESSAGES.name,
       consent: REVIEW_MESSAGES.consent,
     });
+  });
+  it('counts characters as the database does (an emoji is one), so a title the count allows is never refused', () => {
+    expect(reviewLength('  A joy 😀  ')).toBe(7);
+    const emoji = '😀'.repeat(REVIEW_LIMITS.titleMax);
+    expect(reviewFields.parse({ ...good, title: emoji }).title).toBe(emoji);
+    expect(reviewFields.safeParse({ ...good, title: `${emoji}!` }).error?.issues.map((i) => i.message)).toEqual([REVIEW_MESSAGES.titleLong]);
   });
   it('keeps a review’s line breaks and tabs, and refuses other control characters (a NUL the database cannot store)', () => {
     expect(reviewFields.parse({ ...good, body: 'Line one\n\tLine two\r\nEnd' }).body).toBe('Line one\n\tLine two\r\nEnd');

@@ -53,8 +53,32 @@ export function FieldError({ fieldId, message }: { fieldId: string; message: str
   );
 }
 
-/** What marks a field invalid for assistive technology and ties its message to it. */
-export const invalidProps = (fieldId: string, error: string | undefined) => (error ? { 'aria-invalid': true as const, 'aria-describedby': errorId(fieldId) } : {});
+/**
+ * What marks a field invalid for assistive technology and ties its message to it; `hint` is the id of what describes
+ * the field whether or not it is in error (its characters left, say), read before the message.
+ */
+export function invalidProps(fieldId: string, error: string | undefined, hint?: string): { 'aria-invalid'?: true; 'aria-describedby'?: string } {
+  const describedBy = [hint, error ? errorId(fieldId) : null].filter(Boolean).join(' ');
+  return { ...(error ? { 'aria-invalid': true as const } : {}), ...(describedBy ? { 'aria-describedby': describedBy } : {}) };
+}
+
+/** The id of a field's count of characters left, which the field names in `aria-describedby` (as `hint` above). */
+export const countId = (fieldId: string) => `${fieldId}-count`;
+
+const characters = (n: number) => `${n.toLocaleString('en-AU')} ${n === 1 ? 'character' : 'characters'}`;
+
+/**
+ * How many characters a field has left, or how many too many, under it: said as the person types (a polite live
+ * region) rather than the text being cut at a maxlength without a word. `length` is counted as the field's check counts.
+ */
+export function CharacterCount({ fieldId, length, max }: { fieldId: string; length: number; max: number }) {
+  const over = length > max;
+  return (
+    <p id={countId(fieldId)} aria-live="polite" className={`mt-1 text-sm ${over ? 'font-semibold text-red-800' : 'text-slate-600'}`}>
+      {over ? `${characters(length - max)} too many` : `${characters(max - length)} left`}
+    </p>
+  );
+}
 
 /**
  * A labelled input; `optional` says so in the label, for forms where most fields are required; `error` marks

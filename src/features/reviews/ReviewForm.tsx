@@ -4,16 +4,17 @@
  * may be published; one review per book of the order, changeable until the publisher publishes it (or rejects it:
  * then the link says it was not published, and the form is gone). Checked with
  * the contract's schema field by field (each error marked, described under its field, the first one focused),
- * then again by /api/review and the database.
+ * then again by /api/review and the database. The title and the review say how many characters they have left as
+ * the buyer types; nothing typed is cut off, a field past its limit is refused with the limit in words.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type InputHTMLAttributes, type Ref, useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { FieldError, invalidProps, SubmitButton } from '@/features/forms/fields';
+import { CharacterCount, countId, FieldError, invalidProps, SubmitButton } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { ratingText } from '@/lib/reviews';
-import { REVIEW_LIMITS, REVIEW_MESSAGES, type ReviewFormAnswer, reviewFields, reviewFormAnswer } from './contract';
+import { REVIEW_LIMITS, REVIEW_MESSAGES, type ReviewFormAnswer, reviewFields, reviewFormAnswer, reviewLength } from './contract';
 
 type Book = ReviewFormAnswer['books'][number];
 type Loaded = { status: 'loading' } | { status: 'refused'; message: string } | { status: 'ready'; answer: ReviewFormAnswer };
@@ -89,6 +90,7 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
   const {
     register,
     handleSubmit,
+    watch,
     formState: { errors, isSubmitting },
   } = useForm<Input, unknown, Output>({
     resolver: zodResolver(reviewFields),
@@ -135,6 +137,7 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
   };
 
   const field = (name: 'title' | 'displayName') => ({ ...register(name), id: `${id}-${name}`, error: errors[name]?.message });
+  const [title = '', body = ''] = watch(['title', 'body']);
   return (
     <form className="mt-6 space-y-5" noValidate onSubmit={handleSubmit(onSubmit)} aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} className="text-2xl font-bold">
@@ -156,15 +159,16 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
         </div>
         <FieldError fieldId={`${id}-rating`} message={errors.rating?.message} />
       </fieldset>
-      <TextInput label="Title" maxLength={REVIEW_LIMITS.titleMax} {...field('title')} />
+      <TextInput label="Title" count={{ length: reviewLength(title), max: REVIEW_LIMITS.titleMax }} {...field('title')} />
       <div>
         <label htmlFor={`${id}-body`} className="label">
           Your review
         </label>
-        <textarea id={`${id}-body`} className="field min-h-32" maxLength={REVIEW_LIMITS.bodyMax} {...register('body')} {...invalidProps(`${id}-body`, errors.body?.message)} />
+        <textarea id={`${id}-body`} className="field min-h-32" {...register('body')} {...invalidProps(`${id}-body`, errors.body?.message, countId(`${id}-body`))} />
+        <CharacterCount fieldId={`${id}-body`} length={reviewLength(body)} max={REVIEW_LIMITS.bodyMax} />
         <FieldError fieldId={`${id}-body`} message={errors.body?.message} />
       </div>
-      <TextInput label="Name to show" autoComplete="off" maxLength={REVIEW_LIMITS.nameMax} {...field('displayName')} />
+      <TextInput label="Name to show" autoComplete="off" {...field('displayName')} />
       <div>
         <label className="flex items-start gap-3">
           <input type="checkbox" className="mt-1 size-5" id={`${id}-consent`} {...register('consent')} {...invalidProps(`${id}-consent`, errors.consent?.message)} />
@@ -182,14 +186,21 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
   );
 }
 
-/** A labelled input that react-hook-form registers (its ref), marked and described when in error. */
-function TextInput({ id, label, error, ...input }: { id: string; label: string; error: string | undefined; ref: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
+/** A labelled input that react-hook-form registers (its ref), marked and described when in error; `count`: its characters left. */
+function TextInput({
+  id,
+  label,
+  error,
+  count,
+  ...input
+}: { id: string; label: string; error: string | undefined; count?: { length: number; max: number }; ref: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div>
       <label htmlFor={id} className="label">
         {label}
       </label>
-      <input id={id} type="text" className="field" {...invalidProps(id, error)} {...input} />
+      <input id={id} type="text" className="field" {...invalidProps(id, error, count && countId(id))} {...input} />
+      {count && <CharacterCount fieldId={id} {...count} />}
       <FieldError fieldId={id} message={error} />
     </div>
   );

@@ -35,6 +35,13 @@ export const REVIEW_MESSAGES = {
   notPublished: 'This review was not published, so it can no longer be changed. Thank you for taking the time to write it.',
 } as const;
 
+/**
+ * A field's length as the database counts it (char_length of the trimmed text, in code points): an emoji is one
+ * character, not the two UTF-16 units a string's length says. The form's count of characters left counts the same.
+ */
+export const reviewLength = (value: string) => Array.from(value.trim()).length;
+const atMost = (max: number) => (value: string) => reviewLength(value) <= max;
+
 const noControl = (value: string) => !/[\p{Cc}]/u.test(value);
 /** A review keeps its line breaks and tabs; any other control character (a NUL above all) the database cannot store. */
 const noControlButLines = (value: string) => !/[^\P{Cc}\t\n\r]/u.test(value);
@@ -42,9 +49,9 @@ const noControlButLines = (value: string) => !/[^\P{Cc}\t\n\r]/u.test(value);
 /** One review as the buyer writes it: the form checks it field by field, the function again, the database once more. */
 export const reviewFields = z.object({
   rating: z.coerce.number({ error: REVIEW_MESSAGES.rating }).int(REVIEW_MESSAGES.rating).min(1, REVIEW_MESSAGES.rating).max(5, REVIEW_MESSAGES.rating),
-  title: z.string().trim().min(1, REVIEW_MESSAGES.title).max(REVIEW_LIMITS.titleMax, REVIEW_MESSAGES.titleLong).refine(noControl, REVIEW_MESSAGES.title),
-  body: z.string().trim().min(1, REVIEW_MESSAGES.body).max(REVIEW_LIMITS.bodyMax, REVIEW_MESSAGES.bodyLong).refine(noControlButLines, REVIEW_MESSAGES.bodyCharacters),
-  displayName: z.string().trim().min(1, REVIEW_MESSAGES.name).max(REVIEW_LIMITS.nameMax, REVIEW_MESSAGES.nameLong).refine(noControl, REVIEW_MESSAGES.name),
+  title: z.string().trim().min(1, REVIEW_MESSAGES.title).refine(atMost(REVIEW_LIMITS.titleMax), REVIEW_MESSAGES.titleLong).refine(noControl, REVIEW_MESSAGES.title),
+  body: z.string().trim().min(1, REVIEW_MESSAGES.body).refine(atMost(REVIEW_LIMITS.bodyMax), REVIEW_MESSAGES.bodyLong).refine(noControlButLines, REVIEW_MESSAGES.bodyCharacters),
+  displayName: z.string().trim().min(1, REVIEW_MESSAGES.name).refine(atMost(REVIEW_LIMITS.nameMax), REVIEW_MESSAGES.nameLong).refine(noControl, REVIEW_MESSAGES.name),
   consent: z.literal(true, { error: REVIEW_MESSAGES.consent }),
 });
 export type ReviewFields = z.infer<typeof reviewFields>;
