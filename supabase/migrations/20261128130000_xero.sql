@@ -99,45 +99,75 @@ grant select on public.xero_postings to service_role;
 -- ===============================================================================================================
 -- Functions
 
--- What waits to be posted: each document from the connection's first day, not yet in the ledger, whose own
--- invoice is posted (a payment, a void or a refund needs it). Not security definer: only the functions below call it.
-create function public.xero_waiting(p_start_on date)
-returns table (key text, kind text, order_id uuid, invoice_id uuid, refund_id uuid, occurred_at timestamptz)
+-- What waits to be posted: the one definition the sync claims from (xero_claim) and the back office counts
+-- (admin_xero_status), so the count is what the next sync posts. Every document from the connection's first day not
+-- yet posted: new (not in the ledger), refused before (failed: the next run tries it again) or claimed (being posted,
+-- or left by a run that died); and, for a payout claim, the Stripe payouts given (p_payouts, as xero_claim takes
+-- them) not yet in the ledger: the database cannot know those before Stripe is asked. A payment, a void or a refund
+-- needs its invoice (a card refund its sale, a school's its payment) posted first: ready when that is posted, and
+-- waiting but not yet ready while that document waits itself, as a run posts invoices before their payments, voids
+-- and refunds. A document whose invoice is never posted (from before the first day) does not wait.
+-- Not security definer: only the functions below call it.
+create function public.xero_waiting(p_start_on date, p_payouts jsonb default null)
+returns table (key text, kind text, order_id uuid, invoice_id uuid, refund_id uuid, payout jsonb, occurred_at timestamptz, status text,
+  last_tried_at timestamptz, ready boolean)
 language sql
 stable
 as $$
-  with w as (
-    select 'sale:' || o.id as key, 'sale'::text as kind, o.id as order_id, null::uuid as invoice_id, null::uuid as refund_id, o.paid_at as occurred_at
+  with recursive documents as (
+    select 'sale:' || o.id as key, 'sale'::text as kind, o.id as order_id, null::uuid as invoice_id, null::uuid as refund_id, o.paid_at as occurred_at,
+      null::text as needs
     from public.orders o
     where o.kind = 'checkout' and o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
       and o.paid_at >= (p_start_on::timestamp at time zone 'Australia/Sydney')
     union all
-    select 'school:' || v.id, 'school', v.order_id, v.id, null, v.sent_at
+    select 'school:' || v.id, 'school', v.order_id, v.id, null, v.sent_at, null
     from public.invoices v
     where v.sent_at is not null and v.sent_at >= (p_start_on::timestamp at time zone 'Australia/Sydney')
     union all
-    select 'school_paid:' || v.id, 'school_paid', v.order_id, v.id, null, v.paid_at
-    from public.invoices v join public.xero_postings p on p.key = 'school:' || v.id and p.status = 'posted'
+    select 'school_paid:' || v.id, 'school_paid', v.order_id, v.id, null, v.paid_at, 'school:' || v.id
+    from public.invoices v
     where v.status = 'paid'
     union all
-    select 'school_void:' || v.id, 'school_void', v.order_id, v.id, null, v.voided_at
-    from public.invoices v join public.xero_postings p on p.key = 'school:' || v.id and p.status = 'posted'
+    select 'school_void:' || v.id, 'school_void', v.order_id, v.id, null, v.voided_at, 'school:' || v.id
+    from public.invoices v
     where v.status in ('void', 'uncollectible')
     union all
-    -- A part refund (a card order's or an invoice's credit note), once its order's invoice is posted and paid.
-    select 'credit:' || r.id, 'credit', r.order_id, null, r.id, coalesce(r.settled_at, r.created_at)
-    from public.order_refunds r
-    join public.xero_postings p on p.order_id = r.order_id and p.kind in ('sale', 'school_paid') and p.status = 'posted'
+    -- A part refund (a card order's, or an invoice's credit note) once its order is posted as paid.
+    select 'credit:' || r.id, 'credit', r.order_id, null, r.id, coalesce(r.settled_at, r.created_at), coalesce('school_paid:' || v.id, 'sale:' || r.order_id)
+    from public.order_refunds r left join public.invoices v on v.order_id = r.order_id
     where r.status = 'succeeded'
     union all
     -- A refund of the whole order: what its parts had not already given back.
-    select 'credit:' || o.id || ':full', 'credit', o.id, null, null, o.refunded_at
-    from public.orders o
-    join public.xero_postings p on p.order_id = o.id and p.kind in ('sale', 'school_paid') and p.status = 'posted'
+    select 'credit:' || o.id || ':full', 'credit', o.id, null, null, o.refunded_at, coalesce('school_paid:' || v.id, 'sale:' || o.id)
+    from public.orders o left join public.invoices v on v.order_id = o.id
     where o.refunded_at is not null
       and o.total_amount > coalesce((select sum(x.amount) from public.order_refunds x where x.order_id = o.id and x.status = 'succeeded'), 0)
+  ), unposted as (
+    select d.key, d.kind, d.order_id, d.invoice_id, d.refund_id, null::jsonb as payout, d.occurred_at, 'new'::text as status,
+      null::timestamptz as last_tried_at, d.needs
+    from documents d
+    where not exists (select 1 from public.xero_postings x where x.key = d.key)
+    union all
+    select 'payout:' || (e ->> 'id'), 'payout', null, null, null,
+      jsonb_build_object('id', e ->> 'id', 'amount', (e ->> 'amount')::numeric, 'arrival_on', e ->> 'arrival_on'),
+      ((e ->> 'arrival_on')::date)::timestamp at time zone 'Australia/Sydney', 'new', null, null
+    from jsonb_array_elements(coalesce(p_payouts, '[]'::jsonb)) e
+    where not exists (select 1 from public.xero_postings x where x.key = 'payout:' || (e ->> 'id'))
+    union all
+    -- In the ledger, not posted: each was claimed once what it needs was posted.
+    select p.key, p.kind, p.order_id, p.invoice_id, p.refund_id, p.payout, p.occurred_at, p.status, p.last_tried_at, null
+    from public.xero_postings p
+    where p.status <> 'posted'
+  ), waiting as (
+    select u.*, true as ready
+    from unposted u
+    where u.needs is null or exists (select 1 from public.xero_postings x where x.key = u.needs and x.status = 'posted')
+    union all
+    select u.*, false
+    from unposted u join waiting w on w.key = u.needs
   )
-  select w.* from w where not exists (select 1 from public.xero_postings x where x.key = w.key);
+  select w.key, w.kind, w.order_id, w.invoice_id, w.refund_id, w.payout, w.occurred_at, w.status, w.last_tried_at, w.ready from waiting w;
 $$;
 
 -- One document as the sync posts it: the order's number, buyer, country, lines, shipping and discount; an
@@ -179,8 +209,8 @@ as $$
 $$;
 
 -- Claims a batch of one kind to post: a batch whose run died (its lease lapsed) first, under the same id, so it is
--- posted again under the same idempotency keys; else a new batch of what waits, then of what failed before (oldest
--- try first). Answers { batch, documents: [...] }, batch null when nothing of the kind waits. One claim at a time.
+-- posted again under the same idempotency keys; else a new batch of what waits (xero_waiting: new and ready), then
+-- of what failed before (oldest try first). Answers { batch, documents: [...] }, batch null when nothing of the kind waits. One claim at a time.
 -- Payouts are not in the database: the sync gives the ones Stripe paid since the first day (p_payouts, an array of
 -- { id, amount, arrival_on }), and those not yet in the ledger wait. p_tried_before: a run gives its start, so what
 -- failed in this run waits for the next instead of being sent again at once.
@@ -233,26 +263,16 @@ begin
     update public.xero_postings set claimed_until = now() + v_lease, attempts = attempts + 1, last_tried_at = now() where batch = v_batch;
   else
     v_batch := gen_random_uuid();
-    if p_kind = 'payout' then
-      insert into public.xero_postings (key, kind, payout, occurred_at, status, batch, claimed_until)
-        select 'payout:' || (e ->> 'id'), 'payout', jsonb_build_object('id', e ->> 'id', 'amount', (e ->> 'amount')::numeric, 'arrival_on', e ->> 'arrival_on'),
-          ((e ->> 'arrival_on')::date)::timestamp at time zone 'Australia/Sydney', 'claimed', v_batch, now() + v_lease
-        from jsonb_array_elements(p_payouts) e
-        where not exists (select 1 from public.xero_postings x where x.key = 'payout:' || (e ->> 'id'))
-        order by e ->> 'arrival_on', e ->> 'id' limit v_limit
-        on conflict (key) do nothing;
-    else
-      insert into public.xero_postings (key, kind, order_id, invoice_id, refund_id, occurred_at, status, batch, claimed_until)
-        select w.key, w.kind, w.order_id, w.invoice_id, w.refund_id, w.occurred_at, 'claimed', v_batch, now() + v_lease
-        from public.xero_waiting(v_start) w where w.kind = p_kind
-        order by w.occurred_at, w.key limit v_limit
-        on conflict (key) do nothing;
-    end if;
+    insert into public.xero_postings (key, kind, order_id, invoice_id, refund_id, payout, occurred_at, status, batch, claimed_until)
+      select w.key, w.kind, w.order_id, w.invoice_id, w.refund_id, w.payout, w.occurred_at, 'claimed', v_batch, now() + v_lease
+      from public.xero_waiting(v_start, p_payouts) w where w.kind = p_kind and w.status = 'new' and w.ready
+      order by w.occurred_at, w.key limit v_limit
+      on conflict (key) do nothing;
     v_limit := v_limit - (select count(*) from public.xero_postings where batch = v_batch);
     if v_limit > 0 then
       update public.xero_postings p set status = 'claimed', batch = v_batch, claimed_until = now() + v_lease, attempts = p.attempts + 1, last_tried_at = now()
-        where p.key in (select f.key from public.xero_postings f where f.kind = p_kind and f.status = 'failed'
-          and (p_tried_before is null or f.last_tried_at < p_tried_before) order by f.last_tried_at, f.key limit v_limit);
+        where p.key in (select w.key from public.xero_waiting(v_start) w where w.kind = p_kind and w.status = 'failed'
+          and (p_tried_before is null or w.last_tried_at < p_tried_before) order by w.last_tried_at, w.key limit v_limit);
     end if;
     if not exists (select 1 from public.xero_postings where batch = v_batch) then
       return jsonb_build_object('batch', null, 'documents', '[]'::jsonb);
@@ -322,9 +342,15 @@ set search_path = ''
 as $$
 declare
   v_start date;
+  v_waiting bigint := 0;
+  v_refused bigint := 0;
 begin
   perform public.require_staff();
   select c.start_on into v_start from public.xero_connection c where c.tenant_id is not null;
+  -- What the next sync posts, as it claims it; Stripe's new payouts are not known until the sync asks Stripe.
+  if v_start is not null then
+    select count(*), count(*) filter (where w.status = 'failed') into v_waiting, v_refused from public.xero_waiting(v_start) w;
+  end if;
   return jsonb_build_object(
     'connection', (select jsonb_build_object('tenant_name', c.tenant_name, 'connected_at', c.connected_at, 'connected_by', c.connected_by,
         'start_on', c.start_on, 'refresh_expires_at', c.refresh_expires_at, 'renewal_reason', c.renewal_reason)
@@ -332,8 +358,8 @@ begin
     'last_sync', (select jsonb_build_object('started_at', s.started_at, 'finished_at', s.finished_at, 'trigger', s.trigger, 'posted', s.posted,
         'failed', s.failed, 'calls', s.calls, 'stopped', s.stopped) from public.xero_syncs s order by s.started_at desc, s.id desc limit 1),
     'posted', (select count(*) from public.xero_postings where status = 'posted'),
-    'waiting', case when v_start is null then 0 else
-      (select count(*) from public.xero_waiting(v_start)) + (select count(*) from public.xero_postings where status = 'claimed') end,
+    'waiting', v_waiting,
+    'refused', v_refused,
     'failures', (select coalesce(jsonb_agg(jsonb_build_object('key', f.key, 'kind', f.kind, 'number', o.number, 'order_id', f.order_id,
         'payout_id', f.payout ->> 'id', 'error', f.error, 'attempts', f.attempts, 'last_tried_at', f.last_tried_at) order by f.last_tried_at desc), '[]'::jsonb)
       from (select * from public.xero_postings where status = 'failed' order by last_tried_at desc limit 50) f left join public.orders o on o.id = f.order_id)
@@ -341,7 +367,7 @@ begin
 end;
 $$;
 
-revoke all on function public.xero_waiting(date), public.xero_document(text, text, uuid, uuid, uuid), public.xero_claim(text, integer, integer, jsonb, timestamptz),
+revoke all on function public.xero_waiting(date, jsonb), public.xero_document(text, text, uuid, uuid, uuid), public.xero_claim(text, integer, integer, jsonb, timestamptz),
   public.xero_settle(uuid, jsonb), public.admin_xero_status() from public, anon, authenticated, service_role;
 grant execute on function public.xero_claim(text, integer, integer, jsonb, timestamptz), public.xero_settle(uuid, jsonb) to service_role;
 grant execute on function public.admin_xero_status() to authenticated;

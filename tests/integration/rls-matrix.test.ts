@@ -196,6 +196,7 @@ const SIGNATURES = [
   'link_checkout_session(uuid,text,timestamp with time zone,text)',
   'promotion_code_answer(promotion_codes,numeric,text)',
   'promotion_code_uses(uuid)',
+  'xero_waiting(date,jsonb)',
 ];
 
 /** Every table of the public schema. Nobody truncates anything: it skips row-level security and triggers. */

@@ -135,7 +135,9 @@ describe.each(DATABASES)('the Xero ledger on the $label', ({ open }) => {
       connection: { tenant_name: 'Publisher Pty Ltd', start_on: '2026-11-25', renewal_reason: null },
       last_sync: { trigger: 'schedule', posted: 4, failed: 1, calls: 7 },
       posted: 4,
-      waiting: 0,
+      // The refused credit note: the next run tries it again.
+      waiting: 1,
+      refused: 1,
       failures: [{ key: `credit:${PART}`, kind: 'credit', error: 'Account code is not a bank account.', attempts: 2 }],
     });
     await expect(status('authenticated', SHOPPER)).rejects.toMatchObject({ code: '42501' });

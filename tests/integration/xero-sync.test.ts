@@ -100,6 +100,8 @@ describe('the books in Xero, on the local server', () => {
     });
     expect(paid.data).toBe('paid');
 
+    // What the back office says waits is what Sync now posts: the refund behind its sale, the payment behind its invoice.
+    expect((await staff.rpc('admin_xero_status')).data).toMatchObject({ waiting: 5, refused: 0 });
     const synced = await act({ action: 'sync' });
     expect(synced.status).toBe(200);
     expect(synced.body.message).toBe('Posted 5 documents to TEST Organisation (Xero stand-in).');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { creditNoteDocument, invoiceDocument, invoicePayment, type LedgerDocument, refundPayment, XERO_DEFAULTS } from '../../functions/_lib/xero-books';
-import { connectionProblem, lastSyncText, syncRunning } from '../../src/features/accounting/rules';
+import { connectionProblem, lastSyncText, syncRunning, waitingText } from '../../src/features/accounting/rules';
 import { settingsProblems } from '../../tools/doctor/checks/xero';
 
 const sale = (over: Partial<LedgerDocument> = {}): LedgerDocument => ({
@@ -131,5 +131,11 @@ describe('what the shop posts to Xero', () => {
     expect(syncRunning(ended, now)).toBe(false);
     expect(lastSyncText(ended, '12:59 pm', now)).toBe('Last sync 12:59 pm (Sync now): 5 posted, 1 refused. Xero is limiting calls.');
     expect(syncRunning(null, now)).toBe(false);
+  });
+
+  it('what waits: the next sync’s documents, those Xero refused before among them', () => {
+    expect(waitingText({ waiting: 0, refused: 0 })).toBe('Nothing waits to be posted.');
+    expect(waitingText({ waiting: 5, refused: 0 })).toBe('5 waiting to be posted.');
+    expect(waitingText({ waiting: 5, refused: 2 })).toBe('5 waiting to be posted (2 of them refused by Xero before: see below).');
   });
 });

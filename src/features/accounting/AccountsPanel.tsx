@@ -9,7 +9,7 @@ import { toastOutcome } from '@/features/admin/use-load';
 import { formatDateTime, formatLongDate, orderNumber } from '@/lib/format';
 import { connectUrl, readXeroStatus, syncNow } from './api';
 import type { XeroStatus } from './contract';
-import { connectionProblem, KIND_LABELS, lastSyncText, syncRunning } from './rules';
+import { connectionProblem, KIND_LABELS, lastSyncText, PAYOUTS_NOT_COUNTED, syncRunning, waitingText } from './rules';
 
 /** What Xero's consent screen sent back, carried in the address by /api/xero-callback. */
 function CallbackNotice({ params }: { params: URLSearchParams }) {
@@ -104,8 +104,9 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
             <div className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
               <LastSync status={status} />
               <p className="mt-1" data-testid="xero-waiting">
-                {status.waiting === 0 ? 'Nothing waits to be posted.' : `${status.waiting} waiting to be posted.`} {status.posted} posted so far.
+                {waitingText(status)} {status.posted} posted so far.
               </p>
+              <p className="mt-1 text-sm text-slate-700">{PAYOUTS_NOT_COUNTED}</p>
             </div>
           )}
           {status.failures.length > 0 && (

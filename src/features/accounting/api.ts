@@ -16,6 +16,7 @@ const statusSchema = z.object({
   last_sync: z.nullable(z.object({ started_at: text, finished_at: maybeText, trigger: text, posted: count, failed: count, calls: count, stopped: maybeText })),
   posted: count,
   waiting: count,
+  refused: count,
   failures: z.array(z.object({ key: text, kind: text, number: z.nullable(z.number()), order_id: maybeText, payout_id: maybeText, error: text, attempts: z.number(), last_tried_at: text })),
 });
 

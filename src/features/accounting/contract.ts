@@ -17,7 +17,9 @@ export interface XeroStatus {
   } | null;
   last_sync: { started_at: string; finished_at: string | null; trigger: string; posted: number; failed: number; calls: number; stopped: string | null } | null;
   posted: number;
+  /** What the next sync posts, as it claims it (Stripe's payouts since the last sync aside: Stripe is asked then); `refused` of them failed before. */
   waiting: number;
+  refused: number;
   /** An order's document, or a Stripe payout's (no order: its payout id instead). */
   failures: Array<{ key: string; kind: string; number: number | null; order_id: string | null; payout_id: string | null; error: string; attempts: number; last_tried_at: string }>;
 }

@@ -17,6 +17,15 @@ export function lastSyncText(run: Run, when: string, now = Date.now()): string {
   return `Last sync ${when} (${by}): ${run.posted} posted${run.failed ? `, ${run.failed} refused` : ''}.${run.stopped ? ` ${run.stopped}` : ''}`;
 }
 
+/** What the next sync posts, in a sentence: the database's count, which is what the sync claims. */
+export function waitingText({ waiting, refused }: Pick<XeroStatus, 'waiting' | 'refused'>): string {
+  if (waiting === 0) return 'Nothing waits to be posted.';
+  return `${waiting} waiting to be posted${refused > 0 ? ` (${refused} of them refused by Xero before: see below)` : ''}.`;
+}
+
+/** Stripe's payouts are listed from Stripe by the sync itself: the count cannot hold the ones made since the last sync. */
+export const PAYOUTS_NOT_COUNTED = 'Payouts Stripe has made since the last sync are not counted here: the sync asks Stripe for them when it runs.';
+
 /** Days before the refresh token lapses when the back office starts to warn: every sync renews it for 60 days. */
 export const RENEWAL_WARNING_DAYS = 7;
 
