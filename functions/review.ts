@@ -4,13 +4,14 @@
  * productId, review }` saves one book's review (new, or a change until it is published). A link the shop did not
  * sign, or altered by a character, is refused (400); an expired one says so (410); a review the form would refuse
  * is refused field by field (400 { error, fields }); a published, rejected or unpublished review is no longer
- * changed (409).
+ * changed (409), nor one saved from another window since this form loaded it (409: the form sends the version it
+ * loaded, the database compares).
  */
 import { readServerEnv } from '../src/config/env';
 import { REVIEW_MESSAGES, reviewFormAnswer, reviewRequestBody, reviewStatus, shortDisplayName } from '../src/features/reviews/contract';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { readReviewLink } from './_lib/review-links';
-import { serviceClient } from './_lib/supabase-admin';
+import { outcomeAnswer, serviceClient } from './_lib/supabase-admin';
 import { z } from 'zod';
 
 const formRow = z.object({
@@ -20,9 +21,21 @@ const formRow = z.object({
     z.object({
       product_id: z.string(),
       title: z.string(),
-      review: z.object({ rating: z.number(), title: z.string(), body: z.string(), display_name: z.string(), status: reviewStatus }).nullable(),
+      review: z.object({ rating: z.number(), title: z.string(), body: z.string(), display_name: z.string(), status: reviewStatus, version: z.number() }).nullable(),
     }),
   ),
+});
+
+const version = { version: z.number() };
+const submitAnswer = outcomeAnswer('review_submit', {
+  saved: version,
+  updated: version,
+  unchanged: version,
+  changed_elsewhere: version,
+  published: {},
+  not_published: {},
+  not_asked: {},
+  not_in_order: {},
 });
 
 const SAVED = {
@@ -54,7 +67,14 @@ export default handle(async (request) => {
         books: row.books.map((b) => ({
           productId: b.product_id,
           title: b.title,
-          review: b.review && { rating: b.review.rating, title: b.review.title, body: b.review.body, displayName: b.review.display_name, status: b.review.status },
+          review: b.review && {
+            rating: b.review.rating,
+            title: b.review.title,
+            body: b.review.body,
+            displayName: b.review.display_name,
+            status: b.review.status,
+            version: b.review.version,
+          },
         })),
       }),
     );
@@ -69,18 +89,20 @@ export default handle(async (request) => {
     p_body: review.body,
     p_display_name: review.displayName,
     p_consent: review.consent,
+    p_version: body.version,
   });
   if (error) {
     // The database's own limits back the form's: a value past one is the visitor's to fix, not a server fault.
     if (error.code === '23514') return problem(400, 'Please check your review: one of its fields is too long or empty.');
     throw error;
   }
-  const outcome = z.enum(['saved', 'updated', 'unchanged', 'published', 'not_published', 'not_asked', 'not_in_order']).parse(data);
-  if (outcome === 'published') return problem(409, REVIEW_MESSAGES.published);
-  if (outcome === 'not_published') return problem(409, REVIEW_MESSAGES.notPublished);
-  if (outcome === 'not_asked') return problem(404, REVIEW_MESSAGES.linkNotValid);
-  if (outcome === 'not_in_order') return problem(400, 'That book is not in this order. Please review a book from the list.');
-  return json({ outcome, message: SAVED[outcome] });
+  const answer = submitAnswer.parse(data);
+  if (answer.outcome === 'published') return problem(409, REVIEW_MESSAGES.published);
+  if (answer.outcome === 'not_published') return problem(409, REVIEW_MESSAGES.notPublished);
+  if (answer.outcome === 'changed_elsewhere') return problem(409, REVIEW_MESSAGES.changedElsewhere);
+  if (answer.outcome === 'not_asked') return problem(404, REVIEW_MESSAGES.linkNotValid);
+  if (answer.outcome === 'not_in_order') return problem(400, 'That book is not in this order. Please review a book from the list.');
+  return json({ outcome: answer.outcome, message: SAVED[answer.outcome], version: answer.version });
 });
 
 export const config: FunctionConfig = { path: '/api/review', method: ['POST'], rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] } };

@@ -46,6 +46,8 @@ export const DB_OUTCOMES = {
   invoice_close: ['closed', 'already', 'not_open', 'unknown'],
   invoice_reminded: ['reminded', 'not_open'],
   invoice_set_ship_before_payment: ['changed', 'unchanged', 'not_open'],
+  // Reviews: the buyer's save from the review link (functions/review.ts).
+  review_submit: ['saved', 'updated', 'unchanged', 'changed_elsewhere', 'published', 'not_published', 'not_asked', 'not_in_order'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 export type DbFunction = keyof typeof DB_OUTCOMES;
@@ -67,4 +69,5 @@ export const DB_OUTCOME_KEYS = {
   invoice_save_draft: 'outcome',
   invoice_send: 'outcome',
   invoice_begin_credit: 'outcome',
+  review_submit: 'outcome',
 } as const satisfies Partial<Record<DbFunction, string>>;

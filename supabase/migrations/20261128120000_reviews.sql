@@ -26,6 +26,9 @@ create table public.reviews (
   -- The buyer ticked "may be published": a review without it is never stored.
   publish_consent boolean not null check (publish_consent),
   status text not null default 'new' check (status in ('new', 'published', 'rejected', 'unpublished')),
+  -- The buyer's saves counted: a save names the version its form loaded, so one from an older copy of the form (the
+  -- link open in two windows) is refused rather than overwriting the newer words. The publisher's actions leave it.
+  version integer not null default 1 check (version >= 1),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   published_at timestamptz,
@@ -182,7 +185,8 @@ begin
     'books', (
       select jsonb_agg(jsonb_build_object(
         'product_id', i.product_id, 'title', i.title,
-        'review', (select jsonb_build_object('rating', r.rating, 'title', r.title, 'body', r.body, 'display_name', r.display_name, 'status', r.status)
+        'review', (select jsonb_build_object('rating', r.rating, 'title', r.title, 'body', r.body, 'display_name', r.display_name, 'status', r.status,
+                                             'version', r.version)
                      from public.reviews r where r.order_id = o.id and r.product_id = i.product_id)
       ) order by i.title)
         from (select distinct on (product_id) product_id, title from public.order_items where order_id = o.id order by product_id) i
@@ -193,14 +197,16 @@ begin
 end;
 $$;
 
--- Saves the buyer's review of one book of the order: 'saved' (new), 'updated', 'unchanged', 'published' (already
--- published: it can no longer be changed), 'not_published' (rejected or unpublished by the publisher: final),
--- 'not_asked' (the order was not sent a request) or 'not_in_order'. An edit keeps what the review said before in
--- its history.
+-- Saves the buyer's review of one book of the order, made from the form as it was loaded: p_version is the version of
+-- the review the form showed (0: none yet). Answers { outcome, version }: 'saved' (new), 'updated' or 'unchanged',
+-- with the review's version now; 'changed_elsewhere' (it is no longer the version the form loaded: saved from another
+-- window since, and not overwritten); 'published' (already published: it can no longer be changed), 'not_published'
+-- (rejected or unpublished by the publisher: final), 'not_asked' (the order was not sent a request) or
+-- 'not_in_order'. An edit keeps what the review said before in its history.
 create function public.review_submit(
-  p_order_id uuid, p_product_id text, p_rating integer, p_title text, p_body text, p_display_name text, p_consent boolean
+  p_order_id uuid, p_product_id text, p_rating integer, p_title text, p_body text, p_display_name text, p_consent boolean, p_version integer
 )
-returns text
+returns jsonb
 language plpgsql
 security definer
 set search_path = ''
@@ -208,13 +214,16 @@ as $$
 declare
   v_review public.reviews;
 begin
+  if p_version is null or p_version < 0 then
+    raise exception 'review_submit: give the version of the review the form loaded (0 when it had none)' using errcode = '22023';
+  end if;
   if not exists (select 1 from public.review_requests q where q.order_id = p_order_id and q.sent_at is not null) then
-    return 'not_asked';
+    return jsonb_build_object('outcome', 'not_asked');
   end if;
   if not exists (select 1 from public.order_items i where i.order_id = p_order_id and i.product_id = p_product_id) then
-    return 'not_in_order';
+    return jsonb_build_object('outcome', 'not_in_order');
   end if;
-  -- One writer per review at a time: two saves from two tabs each keep their history.
+  -- One writer per review at a time: of two saves from two windows, the second finds the first's version.
   perform pg_advisory_xact_lock(hashtextextended('review:' || p_order_id || ':' || p_product_id, 0));
   select * into v_review from public.reviews where order_id = p_order_id and product_id = p_product_id;
   if not found then
@@ -223,26 +232,30 @@ begin
       returning * into v_review;
     insert into public.review_history (review_id, action, actor, rating, title, body, display_name)
       values (v_review.id, 'submitted', 'buyer', v_review.rating, v_review.title, v_review.body, v_review.display_name);
-    return 'saved';
+    return jsonb_build_object('outcome', 'saved', 'version', v_review.version);
   end if;
   if v_review.status = 'published' then
-    return 'published';
+    return jsonb_build_object('outcome', 'published');
   end if;
   if v_review.status in ('rejected', 'unpublished') then
-    return 'not_published';
+    return jsonb_build_object('outcome', 'not_published');
+  end if;
+  if v_review.version <> p_version then
+    return jsonb_build_object('outcome', 'changed_elsewhere', 'version', v_review.version);
   end if;
   if v_review.rating = p_rating and v_review.title = btrim(p_title) and v_review.body = btrim(p_body)
      and v_review.display_name = btrim(p_display_name) and coalesce(p_consent, false) then
-    return 'unchanged';
+    return jsonb_build_object('outcome', 'unchanged', 'version', v_review.version);
   end if;
   -- The history keeps what it said before the edit.
   insert into public.review_history (review_id, action, actor, rating, title, body, display_name)
     values (v_review.id, 'edited', 'buyer', v_review.rating, v_review.title, v_review.body, v_review.display_name);
   update public.reviews
      set rating = p_rating, title = btrim(p_title), body = btrim(p_body), display_name = btrim(p_display_name),
-         publish_consent = coalesce(p_consent, false)
-   where id = v_review.id;
-  return 'updated';
+         publish_consent = coalesce(p_consent, false), version = version + 1
+   where id = v_review.id
+  returning * into v_review;
+  return jsonb_build_object('outcome', 'updated', 'version', v_review.version);
 end;
 $$;
 
@@ -372,11 +385,11 @@ end;
 $$;
 
 revoke all on function public.claim_review_requests(integer, integer, integer), public.review_requests_sent(uuid[]),
-  public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean),
+  public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean, integer),
   public.review_moderate(uuid, text, text, text), public.review_reply(uuid, text, text),
   public.admin_list_reviews(), public.admin_review_counts() from public, anon, authenticated;
 grant execute on function public.claim_review_requests(integer, integer, integer), public.review_requests_sent(uuid[]),
-  public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean),
+  public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean, integer),
   public.review_moderate(uuid, text, text, text), public.review_reply(uuid, text, text) to service_role;
 revoke all on function public.admin_list_reviews(), public.admin_review_counts() from service_role;
 grant execute on function public.admin_list_reviews(), public.admin_review_counts() to authenticated;

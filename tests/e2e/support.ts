@@ -110,6 +110,9 @@ export async function deliveredFromTestPage(page: Page, number: string): Promise
 
 export { horizontalOverflow } from '../audit/accessibility';
 
+/** The page's toasts (the notifications region). */
+export const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/ });
+
 /** The two widths every screen is looked at: a phone's and a desktop's. */
 export const WIDTHS = [
   { name: 'phone', width: 375, height: 812 },

@@ -1,7 +1,8 @@
 /**
  * Reviews in the database, on both databases: which orders are asked (once, at the right time, never an opted-out
  * address, a refunded or cancelled order, or one whose every book was refunded), the buyer's review of each book (its
- * limits, its edits kept in the history, no change once published, rejected or unpublished), moderation (publish,
+ * limits, its edits kept in the history, a save from a form older than the review refused, no change once published,
+ * rejected or unpublished), moderation (publish,
  * reject, unpublish) and the publisher's reply, and what anyone else may read: a published review's public
  * columns only.
  */
@@ -51,16 +52,23 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
     (await service('select public.claim_review_requests($1, 10, 500) as answer', [delay])) as Array<{ order_id: string; email: string; items: unknown[] }>;
   const claimedIds = async (delay = 3) => (await claim(delay)).map((r) => r.order_id);
   const markSent = (ids: string[]) => service('select public.review_requests_sent($1::uuid[]) as answer', [ids]);
-  const submit = (orderId: string, fields: { rating?: number; title?: string; body?: string; name?: string; consent?: boolean; book?: string } = {}) =>
-    service('select public.review_submit($1, $2, $3, $4, $5, $6, $7) as answer', [
+  type Fields = { rating?: number; title?: string; body?: string; name?: string; consent?: boolean; book?: string; version?: number };
+  /** A save's whole answer; `version` is the one its form loaded: unless given, the review's as it stands (a form just opened). */
+  const save = async (orderId: string, fields: Fields = {}) => {
+    const book = fields.book ?? BOOK;
+    const current = await db.admin.query<{ version: number }>('select version from public.reviews where order_id = $1 and product_id = $2', [orderId, book]);
+    return (await service('select public.review_submit($1, $2, $3, $4, $5, $6, $7, $8) as answer', [
       orderId,
-      fields.book ?? BOOK,
+      book,
       fields.rating ?? 5,
       fields.title ?? 'Lovely',
       fields.body ?? 'Read every night.',
       fields.name ?? 'Mary S.',
       fields.consent ?? true,
-    ]);
+      fields.version ?? current.rows[0]?.version ?? 0,
+    ])) as { outcome: string; version?: number };
+  };
+  const submit = async (orderId: string, fields: Fields = {}) => (await save(orderId, fields)).outcome;
   const reviewOf = async (orderId: string) => (await db.admin.query<Record<string, unknown>>(`select * from public.reviews where order_id = $1`, [orderId])).rows[0]!;
   const historyOf = async (reviewId: unknown) =>
     (await db.admin.query<{ action: string; title: string; note: string | null }>(`select action, title, note from public.review_history where review_id = $1 order by id`, [reviewId])).rows;
@@ -166,6 +174,36 @@ describe.each(DATABASES)('reviews on the $label', ({ open }) => {
     expect(await moderate(review.id, 'publish')).toBe('already');
     expect(await submit(id, { title: 'Changed after' })).toBe('published');
     expect(await reviewOf(id)).toMatchObject({ title: 'Lovely, mostly', status: 'published' });
+  });
+
+  it('a save from a form loaded before another window saved is refused and changes nothing; the newer words stay', async () => {
+    const id = await askedOrder();
+    // The link open in two windows, neither with a review yet: the first to save wins, the second is told.
+    expect(await save(id, { title: 'First window', version: 0 })).toEqual({ outcome: 'saved', version: 1 });
+    expect(await save(id, { title: 'Second window', version: 0 })).toEqual({ outcome: 'changed_elsewhere', version: 1 });
+    expect(await save(id, { title: 'First, edited', version: 1 })).toEqual({ outcome: 'updated', version: 2 });
+    expect(await submit(id, { title: 'Second, still from before', version: 1 })).toBe('changed_elsewhere');
+    expect(await reviewOf(id)).toMatchObject({ title: 'First, edited', version: 2 });
+    // Reloaded, the second window saves over what it now shows.
+    expect(await save(id, { title: 'Second, reloaded', version: 2 })).toEqual({ outcome: 'updated', version: 3 });
+    expect((await historyOf((await reviewOf(id)).id)).map((h) => [h.action, h.title])).toEqual([
+      ['submitted', 'First window'],
+      ['edited', 'First window'],
+      ['edited', 'First, edited'],
+    ]);
+    // The publisher's reply is not a save of the buyer's: the form loaded before it still saves.
+    await service('select public.review_reply($1, $2, $3) as answer', [(await reviewOf(id)).id, 'Thank you!', 'staff@example.com']);
+    expect(await submit(id, { title: 'After the reply', version: 3 })).toBe('updated');
+    await expect(submit(id, { version: -1 })).rejects.toMatchObject({ code: '22023' });
+  });
+
+  it('two saves at once from forms loaded alike: one is kept, the other refused', async () => {
+    const id = await askedOrder();
+    const [a, b] = [() => save(id, { title: 'Window A', version: 0 }), () => save(id, { title: 'Window B', version: 0 })];
+    // PGlite serves one connection at a time: there the two saves run one after the other.
+    const answers = db.concurrent ? await Promise.all([a(), b()]) : [await a(), await b()];
+    expect(answers.map((a) => a.outcome).sort()).toEqual(['changed_elsewhere', 'saved']);
+    expect((await reviewOf(id)).title).toBe(answers[0]!.outcome === 'saved' ? 'Window A' : 'Window B');
   });
 
   it('the database backs every limit of the form (23514), and wants the tick to publish', async () => {

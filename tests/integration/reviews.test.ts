@@ -118,16 +118,24 @@ describe('the review form and moderation', () => {
   });
 
   it('checks a review field by field, saves it, and lets the link change it until it is published', async () => {
-    const bad = await review({ action: 'save', token, productId: 'book-10-reasons', review: { rating: 6, title: '', body: 'x', displayName: 'M', consent: false } });
+    const bad = await review({ action: 'save', token, productId: 'book-10-reasons', version: 0, review: { rating: 6, title: '', body: 'x', displayName: 'M', consent: false } });
     expect(bad.status).toBe(400);
     // A NUL pasted into the review is the visitor's to fix (400), not a database fault (5xx).
-    const nul = await review({ action: 'save', token, productId: 'book-10-reasons', review: { rating: 5, title: 'A joy', body: 'Lovely\u0000', displayName: 'M', consent: true } });
+    const nul = await review({ action: 'save', token, productId: 'book-10-reasons', version: 0, review: { rating: 5, title: 'A joy', body: 'Lovely\u0000', displayName: 'M', consent: true } });
     expect(nul.status).toBe(400);
     expect(await nul.json()).toMatchObject({ error: expect.stringContaining('control character') });
     const fields = { rating: 5, title: 'A joy', body: 'Our daughter counts along every night.', displayName: 'Mary S.', consent: true };
-    const saved = await review({ action: 'save', token, productId: 'book-10-reasons', review: fields });
-    expect(await saved.json()).toMatchObject({ outcome: 'saved' });
-    expect(await (await review({ action: 'save', token, productId: 'book-10-reasons', review: { ...fields, title: 'A real joy' } })).json()).toMatchObject({ outcome: 'updated' });
+    const saved = await review({ action: 'save', token, productId: 'book-10-reasons', version: 0, review: fields });
+    expect(await saved.json()).toMatchObject({ outcome: 'saved', version: 1 });
+    // A second window, opened before the first saved, is refused rather than overwriting it.
+    const stale = await review({ action: 'save', token, productId: 'book-10-reasons', version: 0, review: { ...fields, title: 'From the other window' } });
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toEqual({ error: REVIEW_MESSAGES.changedElsewhere });
+    expect(await (await review({ action: 'save', token, productId: 'book-10-reasons', version: 1, review: { ...fields, title: 'A real joy' } })).json()).toMatchObject({
+      outcome: 'updated',
+      version: 2,
+    });
+    expect(await (await review({ action: 'read', token })).json()).toMatchObject({ books: [{ review: { title: 'A real joy', version: 2 } }] });
   });
 
   it('staff publish it; the site is rebuilt and its pages’ read finds it; the link can no longer change it', async () => {
@@ -146,7 +154,7 @@ describe('the review form and moderation', () => {
         'book-10-reasons': [{ author: 'Mary S.', rating: 5, title: 'A real joy', body: 'Our daughter counts along every night.', date: expect.any(String), verifiedBuyer: true }],
       });
     expect(builds).toBe(before + 1);
-    const again = await review({ action: 'save', token, productId: 'book-10-reasons', review: { rating: 1, title: 'x', body: 'x', displayName: 'x', consent: true } });
+    const again = await review({ action: 'save', token, productId: 'book-10-reasons', version: 2, review: { rating: 1, title: 'x', body: 'x', displayName: 'x', consent: true } });
     expect(again.status).toBe(409);
   });
 
@@ -166,7 +174,7 @@ describe('the review form and moderation', () => {
     expect(history!.at(-1)).toEqual({ action: 'unpublished', actor: 'reviews.staff@example.com', note: 'Names the school in full' });
 
     expect(await (await review({ action: 'read', token })).json()).toMatchObject({ books: [{ review: { title: 'A real joy', status: 'unpublished' } }] });
-    const again = await review({ action: 'save', token, productId: 'book-10-reasons', review: { rating: 1, title: 'x', body: 'x', displayName: 'x', consent: true } });
+    const again = await review({ action: 'save', token, productId: 'book-10-reasons', version: 2, review: { rating: 1, title: 'x', body: 'x', displayName: 'x', consent: true } });
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({ error: REVIEW_MESSAGES.notPublished });
   });

@@ -53,6 +53,11 @@ const COLUMNS: Record<string, Record<'select' | 'update', { sql: string; allowed
     select: { sql: `select rejection_note from public.reviews`, allowed: ['service'] },
     update: { sql: `update public.reviews set rejection_note = 'x'`, allowed: [] },
   },
+  // How many times the buyer saved it: written by review_submit alone, read by the server's form.
+  'reviews.version': {
+    select: { sql: `select version from public.reviews`, allowed: ['service'] },
+    update: { sql: `update public.reviews set version = version + 1`, allowed: [] },
+  },
   // When the order's payment page closes: its shopper may read it with the order; only the server writes it.
   'orders.checkout_expires_at': {
     select: { sql: `select checkout_expires_at from public.orders where id = '${ORDER_A}'`, allowed: ['shopperA', 'service'] },
@@ -196,6 +201,7 @@ const SIGNATURES = [
   'link_checkout_session(uuid,text,timestamp with time zone,text)',
   'promotion_code_answer(promotion_codes,numeric,text)',
   'promotion_code_uses(uuid)',
+  'review_submit(uuid,text,integer,text,text,text,boolean,integer)',
   'xero_waiting(date,jsonb)',
 ];
 
@@ -883,7 +889,7 @@ describe.each(DATABASES)('RLS and grants on the $label', ({ open }) => {
       `select public.review_requests_sent(array['${ORDER_C}'::uuid])`,
       `select public.release_review_requests(array['${ORDER_C}'::uuid])`,
       `select public.review_form('${ORDER_A}')`,
-      `select public.review_submit('${ORDER_A}', 'book-10-reasons', 4, 'Forged', 'Forged', 'X', true)`,
+      `select public.review_submit('${ORDER_A}', 'book-10-reasons', 4, 'Forged', 'Forged', 'X', true, 0)`,
       `select public.review_moderate((select id from public.reviews limit 1), 'reject', 'x', 'x')`,
       `select public.review_reply((select id from public.reviews limit 1), 'Thank you', 'x')`,
       `select public.record_refund('${ORDER_A}', 're_forged')`,

@@ -2,7 +2,8 @@
  * The review form a review request's link opens (/review?book=<id>#<signed token>): no sign-in, the link names the
  * order. Stars, a short title, the review, the name to show (prefilled "First name L.") and a tick to agree it
  * may be published; one review per book of the order, changeable until the publisher publishes it (or rejects it:
- * then the link says it was not published, and the form is gone). Checked with
+ * then the link says it was not published, and the form is gone). A save names the version of the review the form
+ * loaded: with the link open in two windows, a save from the one that is behind is refused with a word to reload. Checked with
  * the contract's schema field by field (each error marked, described under its field, the first one focused),
  * then again by /api/review and the database. The title and the review say how many characters they have left as
  * the buyer types; nothing typed is cut off, a field past its limit is refused with the limit in words.
@@ -127,13 +128,15 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
 
   const onSubmit = async (review: Output) => {
     setSaved(null);
-    const { ok, body } = await post({ action: 'save', token: tokenOfPage(), productId: book.productId, review }).catch(() => ({ ok: false, body: {} as Record<string, unknown> }));
+    // The version this form shows: a save from another window since is refused rather than overwritten.
+    const version = existing?.version ?? 0;
+    const { ok, body } = await post({ action: 'save', token: tokenOfPage(), productId: book.productId, version, review }).catch(() => ({ ok: false, body: {} as Record<string, unknown> }));
     if (!ok) {
       toast({ title: 'Your review was not saved', description: typeof body.error === 'string' ? body.error : 'Please try again in a moment.', variant: 'error' });
       return;
     }
     setSaved(typeof body.message === 'string' ? body.message : 'Thank you! Your review is saved.');
-    onSaved({ rating: review.rating, title: review.title, body: review.body, displayName: review.displayName, status: 'new' });
+    onSaved({ rating: review.rating, title: review.title, body: review.body, displayName: review.displayName, status: 'new', version: typeof body.version === 'number' ? body.version : version });
   };
 
   const field = (name: 'title' | 'displayName') => ({ ...register(name), id: `${id}-${name}`, error: errors[name]?.message });

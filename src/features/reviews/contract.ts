@@ -33,6 +33,7 @@ export const REVIEW_MESSAGES = {
   linkExpired: 'This review link has expired. Reply to the email it came in and we will send you a new one.',
   published: 'This review is published, so it can no longer be changed. Thank you!',
   notPublished: 'This review was not published, so it can no longer be changed. Thank you for taking the time to write it.',
+  changedElsewhere: 'This review was changed in another window. Reload to see the latest.',
 } as const;
 
 /**
@@ -61,7 +62,8 @@ const token = z.string().trim().min(1, REVIEW_MESSAGES.linkNotValid).max(2000, R
 /** The body of /api/review: read the form of the link's order, or save one book's review. */
 export const reviewRequestBody = z.discriminatedUnion('action', [
   z.object({ action: z.literal('read'), token }),
-  z.object({ action: z.literal('save'), token, productId: z.string().trim().min(1).max(100), review: reviewFields }),
+  // version: the review's as the form loaded it (0: none yet), so a save from an older form is refused.
+  z.object({ action: z.literal('save'), token, productId: z.string().trim().min(1).max(100), version: z.number().int().min(0).max(1_000_000), review: reviewFields }),
 ]);
 
 /**
@@ -80,7 +82,7 @@ export const reviewFormAnswer = z.object({
     z.object({
       productId: z.string(),
       title: z.string(),
-      review: z.object({ rating: z.number(), title: z.string(), body: z.string(), displayName: z.string(), status: reviewStatus }).nullable(),
+      review: z.object({ rating: z.number(), title: z.string(), body: z.string(), displayName: z.string(), status: reviewStatus, version: z.number() }).nullable(),
     }),
   ),
 });
