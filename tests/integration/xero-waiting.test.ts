@@ -26,7 +26,7 @@ describe.each(DATABASES)('what waits for Xero on the $label', ({ open }) => {
 
   beforeAll(async () => {
     db = await open();
-    const order = (id: string, paidAt: string | null, extra = `'paid', null, null, 'checkout'`) =>
+    const order = (id: string, paidAt: string | null, extra = `'paid', null, null, 'checkout', null`) =>
       `('${id}', 'buyer@example.com', 'processing', 44, 15, 59, '{"country": "AU"}', '{"name": "Courier"}', ${paidAt ? `'${paidAt}'` : 'null'}, ${extra})`;
     // An invoice sent on the 26th, for 10 copies at $22 and $15 postage (GST one eleventh, due in 14 days).
     const invoice = (id: string, orderId: string, status: string, closed: string) =>
@@ -39,12 +39,12 @@ describe.each(DATABASES)('what waits for Xero on the $label', ({ open }) => {
       update public.xero_connection set tenant_id = 'tenant-1', tenant_name = 'Publisher Pty Ltd', refresh_token_sealed = 'v1.a.b.c', start_on = '2026-11-25',
         refresh_expires_at = now() + interval '60 days';
       insert into public.orders (id, customer_email, status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at,
-          payment_status, refund_id, refunded_at, kind) values
+          payment_status, refund_id, refunded_at, kind, organisation) values
         ${order(SALE_NEW, '2026-11-26T01:00:00Z')}, ${order(SALE_POSTED, '2026-11-26T02:00:00Z')},
-        ${order(SALE_REFUNDED, '2026-11-26T03:00:00Z', `'refund_due', 're_whole', '2026-11-27T01:00:00Z', 'checkout'`)},
+        ${order(SALE_REFUNDED, '2026-11-26T03:00:00Z', `'refund_due', 're_whole', '2026-11-27T01:00:00Z', 'checkout', null`)},
         ${order(SALE_REFUSED, '2026-11-26T04:00:00Z')}, ${order(SALE_CLAIMED, '2026-11-26T05:00:00Z')},
         ${order(SALE_BEFORE, '2026-11-20T01:00:00Z')},
-        ${order(SCHOOL_PAID_ORDER, '2026-11-27T02:00:00Z', `'paid', null, null, 'invoice'`)}, ${order(SCHOOL_VOID_ORDER, null, `'unpaid', null, null, 'invoice'`)};
+        ${order(SCHOOL_PAID_ORDER, '2026-11-27T02:00:00Z', `'paid', null, null, 'invoice', 'St Mary''s Primary'`)}, ${order(SCHOOL_VOID_ORDER, null, `'unpaid', null, null, 'invoice', 'St Mary''s Primary'`)};
       insert into public.invoices (id, created_by, status, organisation, contact_name, email, address, terms_days, shipping_kind, shipping_name, shipping_amount,
           subtotal, total, gst, provider, order_id, sent_at, due_on, paid_at, voided_at) values
         ${invoice(INVOICE_PAID, SCHOOL_PAID_ORDER, 'paid', `'2026-11-27T02:00:00Z', null`)}, ${invoice(INVOICE_VOID, SCHOOL_VOID_ORDER, 'void', `null, '2026-11-27T03:00:00Z'`)};

@@ -140,7 +140,7 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
   };
 
   const field = (name: 'title' | 'displayName') => ({ ...register(name), id: `${id}-${name}`, error: errors[name]?.message });
-  const [title = '', body = ''] = watch(['title', 'body']);
+  const [titleText = '', bodyText = ''] = watch(['title', 'body']);
   return (
     <form className="mt-6 space-y-5" noValidate onSubmit={handleSubmit(onSubmit)} aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`} className="text-2xl font-bold">
@@ -162,13 +162,13 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
         </div>
         <FieldError fieldId={`${id}-rating`} message={errors.rating?.message} />
       </fieldset>
-      <TextInput label="Title" count={{ length: reviewLength(title), max: REVIEW_LIMITS.titleMax }} {...field('title')} />
+      <TextInput label="Title" count={{ length: reviewLength(titleText), max: REVIEW_LIMITS.titleMax }} {...field('title')} />
       <div>
         <label htmlFor={`${id}-body`} className="label">
           Your review
         </label>
         <textarea id={`${id}-body`} className="field min-h-32" {...register('body')} {...invalidProps(`${id}-body`, errors.body?.message, countId(`${id}-body`))} />
-        <CharacterCount fieldId={`${id}-body`} length={reviewLength(body)} max={REVIEW_LIMITS.bodyMax} />
+        <CharacterCount fieldId={`${id}-body`} length={reviewLength(bodyText)} max={REVIEW_LIMITS.bodyMax} />
         <FieldError fieldId={`${id}-body`} message={errors.body?.message} />
       </div>
       <TextInput label="Name to show" autoComplete="off" {...field('displayName')} />
