@@ -72,7 +72,10 @@ describe.each(DATABASES)('what waits for Xero on the $label', ({ open }) => {
   async function run(payouts: unknown[]): Promise<string[]> {
     const startedAt = new Date(Date.now() - 1000).toISOString();
     const posted: string[] = [];
-    const claims = [...KINDS.map((kind) => () => service<Claim>(`public.xero_claim($1, 2, 300, null, $2)`, [kind, startedAt])), () => service<Claim>(`public.xero_claim('payout', 2, 300, $1, $2)`, [JSON.stringify(payouts), startedAt])];
+    const claims = [
+      ...KINDS.map((kind) => () => service<Claim>(`public.xero_claim($1, 2, 300, null, $2)`, [kind, startedAt])),
+      () => service<Claim>(`public.xero_claim('payout', 2, 300, $1, $2)`, [JSON.stringify(payouts), startedAt]),
+    ];
     for (const claim of claims) {
       for (let batch = await claim(); batch.batch; batch = await claim()) {
         await settlePosted(batch);
