@@ -5,6 +5,7 @@
  * Sync now again and still each once. The section and the TEST page are looked at, with axe, at 375 and 1280 px.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { PAYOUTS_NOT_COUNTED } from '@/features/accounting/rules';
 import { asService, lookAtBothWidths, orderNumberOf, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/ });
@@ -87,6 +88,9 @@ test('the publisher connects Xero, and Sync now posts each sale, school invoice 
 
   await page.reload();
   await expect(page.getByTestId('xero-waiting')).toContainText('waiting to be posted');
+  // What the count cannot know yet is said: Stripe is asked for its payouts when the sync runs.
+  await expect(page.getByText(PAYOUTS_NOT_COUNTED)).toBeVisible();
+  await lookAtBothWidths(page, 'accounts-waiting');
   await page.getByRole('button', { name: 'Sync now' }).click();
   // The local server's own schedule may have posted them a moment before (then there is nothing new), or be posting
   // them now (then Sync now waits for it, and the section shows that run when it ends).
