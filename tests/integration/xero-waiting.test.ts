@@ -11,10 +11,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-00000000c0d1';
-const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${prefix}${String(i + 1).padStart(12 - prefix.length, '0')}`);
-const [SALE_NEW, SALE_POSTED, SALE_REFUNDED, SALE_REFUSED, SALE_CLAIMED, SALE_BEFORE, SCHOOL_PAID_ORDER, SCHOOL_VOID_ORDER] = ids('f0', 8);
-const [REFUND_OF_NEW, REFUND_OF_POSTED, REFUND_BEFORE, SCHOOL_CREDIT] = ids('f1', 4);
-const [INVOICE_PAID, INVOICE_VOID] = ids('f2', 2);
+const id = (n: number) => `00000000-0000-4000-8000-0000000f${String(n).padStart(4, '0')}`;
+const SALE_NEW = id(1);
+const SALE_POSTED = id(2);
+const SALE_REFUNDED = id(3);
+const SALE_REFUSED = id(4);
+const SALE_CLAIMED = id(5);
+const SALE_BEFORE = id(6);
+const SCHOOL_PAID_ORDER = id(7);
+const SCHOOL_VOID_ORDER = id(8);
+const REFUND_OF_NEW = id(11);
+const REFUND_OF_POSTED = id(12);
+const REFUND_BEFORE = id(13);
+const SCHOOL_CREDIT = id(14);
+const INVOICE_PAID = id(21);
+const INVOICE_VOID = id(22);
 /** The kinds in the order a run posts them: a document's invoice before its payment, void or refund. */
 const KINDS = ['sale', 'school', 'school_paid', 'school_void', 'credit'] as const;
 
