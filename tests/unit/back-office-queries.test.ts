@@ -11,15 +11,21 @@ afterEach(() => {
   queryClient.clear();
 });
 
+/** Each time the header's count is asked for again, as the page hears it. */
+function countsAsked(): string[] {
+  const page = new EventTarget();
+  vi.stubGlobal('window', page);
+  const asked: string[] = [];
+  page.addEventListener(ORDERS_CHANGED_EVENT, () => asked.push('to pack'));
+  return asked;
+}
+
 /** Lets the microtasks run, where the count's event is sent from. */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the header’s to-pack count follows the orders’ queries', () => {
   it('asks again once when an order action invalidates the orders, however many of their queries, and not for other data', async () => {
-    const page = new EventTarget();
-    vi.stubGlobal('window', page);
-    const asked: string[] = [];
-    page.addEventListener(ORDERS_CHANGED_EVENT, () => asked.push('to pack'));
+    const asked = countsAsked();
     queryClient.setQueryData([...keys.orders, 'list', 'to_pack', ''], { pages: [], pageParams: [] });
     queryClient.setQueryData([...keys.orders, 'detail', 'an-order'], []);
     queryClient.setQueryData(keys.stock, []);
@@ -39,10 +45,7 @@ describe('the header’s to-pack count follows the orders’ queries', () => {
 
 describe('what an invoice action reads again', () => {
   it('the invoices’ lists and pages and what an order action changes, the header’s count with them; not the quotes, the reviews or the books', async () => {
-    const page = new EventTarget();
-    vi.stubGlobal('window', page);
-    const asked: string[] = [];
-    page.addEventListener(ORDERS_CHANGED_EVENT, () => asked.push('to pack'));
+    const asked = countsAsked();
     const list = [...keys.invoices, 'list', 'open', ''];
     const invoice = [...keys.invoices, 'detail', 'an-invoice'];
     const orders = [...keys.orders, 'list', 'to_pack', ''];
