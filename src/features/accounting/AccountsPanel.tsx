@@ -4,8 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { keys, LoadState, loaded, queryClient } from '@/features/admin/queries';
-import { toastOutcome } from '@/features/admin/use-load';
+import { keys, LoadState, loaded, toastFailure, useAction } from '@/features/admin/queries';
 import { formatDateTime, formatLongDate, orderNumber } from '@/lib/format';
 import { connectUrl, readXeroStatus, syncNow } from './api';
 import type { XeroStatus } from './contract';
@@ -40,23 +39,18 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
   // Read again every few seconds while a sync posts (pressed in another tab, or the schedule's), so its end shows.
   const query = useQuery({ queryKey: keys.xero, queryFn: readXeroStatus, refetchInterval: (q) => (syncRunning(q.state.data?.last_sync ?? null) ? 3000 : false) });
   const state = loaded(query);
-  const reload = () => void queryClient.invalidateQueries({ queryKey: keys.xero });
-  // Which press is under way: its button says so, and both wait for it.
-  const [busy, setBusy] = useState<'sync' | 'connect' | null>(null);
+  const { act: sync, busy: syncing } = useAction(syncNow, [keys.xero], 'The sync did not run. Please try again.');
+  // Xero's consent page opening: its button says so, and both buttons wait for it (as for a sync).
+  const [connecting, setConnecting] = useState(false);
+  const busy = syncing || connecting;
 
-  const sync = async () => {
-    setBusy('sync');
-    await toastOutcome(syncNow, 'The sync did not run. Please try again.');
-    setBusy(null);
-    reload();
-  };
   const connect = async () => {
-    setBusy('connect');
+    setConnecting(true);
     try {
       window.location.assign(await connectUrl());
     } catch (error) {
-      await toastOutcome(() => Promise.reject(error), 'Xero’s page could not be opened.');
-      setBusy(null);
+      toastFailure(error, 'Xero’s page could not be opened.');
+      setConnecting(false);
     }
   };
 
@@ -90,12 +84,12 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
               </p>
             )}
             <div className="mt-3 flex flex-wrap gap-2">
-              <button type="button" className={status.connection && !problem ? 'btn-secondary' : 'btn-primary'} disabled={busy !== null} onClick={connect}>
-                {busy === 'connect' ? 'Opening Xero...' : status.connection ? 'Connect to Xero again' : 'Connect to Xero'}
+              <button type="button" className={status.connection && !problem ? 'btn-secondary' : 'btn-primary'} disabled={busy} onClick={connect}>
+                {connecting ? 'Opening Xero...' : status.connection ? 'Connect to Xero again' : 'Connect to Xero'}
               </button>
               {status.connection && (
-                <button type="button" className="btn-primary" disabled={busy !== null || running} onClick={sync}>
-                  {busy === 'sync' || running ? 'Syncing...' : 'Sync now'}
+                <button type="button" className="btn-primary" disabled={busy || running} onClick={() => void sync(undefined)}>
+                  {syncing || running ? 'Syncing...' : 'Sync now'}
                 </button>
               )}
             </div>

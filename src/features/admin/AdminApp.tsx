@@ -3,9 +3,11 @@
  * #preorders, #customers, #customer/<email>, #quotes, #quote/<id>, #invoices, #invoice/<id> or #invoice/new, #stock, #codes,
  * #messages, #subscribers, #newsletter, #reviews, #accounts); a list's view, search and pages loaded follow a `?` (route.ts).
  */
-import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { MessagesPanel } from './MessagesPanel';
 import { OrdersPanel } from './OrdersPanel';
+import { keys } from './queries';
 import { parseHash } from './route';
 import { StaffGate } from './StaffGate';
 import { StockPanel } from './StockPanel';
@@ -77,25 +79,23 @@ function Section({ hash }: { hash: string }) {
 }
 
 /**
- * Reads how many quote requests still wait for an answer. Mounted with the section as its key, so it reads again
- * whenever the section changes (one may just have been answered).
+ * How many quote requests still wait for an answer, on the Quotes tab. Mounted with the section as its key, so it
+ * reads again whenever the section changes (one may just have been answered), showing the last count meanwhile.
  */
-function NewQuotesReader({ onCount }: { onCount: (count: number | null) => void }) {
-  const report = useEffectEvent(onCount);
-  useEffect(() => {
-    let current = true;
-    // Loaded apart from the orders list the back office opens on, like the panels.
-    import('@/features/on-account/invoices-api')
-      .then((m) => m.countNewQuotes())
-      .then(
-        (n) => current && report(n),
-        () => current && report(null),
-      );
-    return () => {
-      current = false;
-    };
-  }, []);
-  return null;
+function NewQuotes() {
+  // Loaded apart from the orders list the back office opens on, like the panels.
+  const query = useQuery({ queryKey: [...keys.quotes, 'new'], queryFn: () => import('@/features/on-account/invoices-api').then((m) => m.countNewQuotes()) });
+  const count = query.isError ? null : query.data;
+  if (!count) return null;
+  return (
+    <>
+      {' '}
+      <span className="ml-1 rounded-full bg-amber-300 px-2 py-0.5 text-xs font-bold text-slate-950" data-testid="new-quotes">
+        {count > 99 ? '99+' : count}
+        <span className="sr-only"> new</span>
+      </span>
+    </>
+  );
 }
 
 const SUBPAGES: Record<string, string> = { order: 'orders', customer: 'customers', quote: 'quotes', invoice: 'invoices' };
@@ -103,23 +103,15 @@ const SUBPAGES: Record<string, string> = { order: 'orders', customer: 'customers
 function BackOffice() {
   const hash = useHash();
   const path = parseHash(hash).path;
-  const [newQuotes, setNewQuotes] = useState<number | null>(null);
   const current = SUBPAGES[path.split('/')[0] ?? ''] ?? SECTIONS.find((s) => s.id === path)?.id ?? 'orders';
   return (
     <>
       <h1 className="text-3xl font-extrabold">Back office</h1>
-      <NewQuotesReader key={path} onCount={setNewQuotes} />
       <nav aria-label="Back office" className="mt-4 mb-6 flex flex-wrap gap-2 border-b border-slate-200 pb-4">
         {SECTIONS.map((s) => (
           <a key={s.id} href={`#${s.id}`} aria-current={current === s.id ? 'page' : undefined} className={current === s.id ? 'btn-primary' : 'btn-secondary'}>
             {s.label}
-            {s.id === 'quotes' && newQuotes ? ' ' : null}
-            {s.id === 'quotes' && newQuotes ? (
-              <span className="ml-1 rounded-full bg-amber-300 px-2 py-0.5 text-xs font-bold text-slate-950" data-testid="new-quotes">
-                {newQuotes > 99 ? '99+' : newQuotes}
-                <span className="sr-only"> new</span>
-              </span>
-            ) : null}
+            {s.id === 'quotes' && <NewQuotes key={path} />}
           </a>
         ))}
       </nav>

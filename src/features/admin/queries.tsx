@@ -26,10 +26,21 @@ export const keys = {
   newsletters: ['newsletters'],
   /** The books in Xero: the connection, the last sync, what waits and what failed. */
   xero: ['xero'],
+  /** Buyers' reviews and the counts above them. */
+  reviews: ['reviews'],
+  /** Schools' and parishes' quote requests: the lists, each request and how many are new (the Quotes tab). */
+  quotes: ['quotes'],
+  /** Invoices on account: the lists and each invoice. */
+  invoices: ['invoices'],
+  /** The books for sale, by title: what an invoice's line can be. */
+  books: ['books'],
 } as const satisfies Record<string, QueryKey>;
 
 /** What an order action may change: the order and its lists, the customer's figures, the sales and the stock. */
 export const ORDER_CHANGES: readonly QueryKey[] = [keys.orders, keys.customers, keys.sales, keys.stock, keys.preorders];
+
+/** What sending, paying, voiding or crediting an invoice may change: the invoice, and its order as an order action does. */
+export const INVOICE_CHANGES: readonly QueryKey[] = [keys.invoices, ...ORDER_CHANGES];
 
 /**
  * One client for the page: a failed read is shown at once (the sentence says what to do; the screens have Try
@@ -58,6 +69,11 @@ export type Loaded<T> = { status: 'loading' } | { status: 'ready'; data: T } | {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Toasts why a staff action failed: its own sentence, or `failed` when it says nothing. */
+export function toastFailure(error: unknown, failed: string): void {
+  toast({ title: error instanceof Error ? error.message : failed, variant: 'error' });
+}
+
 /** A query's state as the screens draw it: loading, its data, or the sentence saying why it failed. */
 export function loaded<T>(query: UseQueryResult<T>): Loaded<T> {
   if (query.status === 'error') return { status: 'error', message: messageOf(query.error) };
@@ -83,15 +99,16 @@ export function LoadState({ state, what }: { state: Loaded<unknown>; what: strin
 }
 
 /**
- * A staff action as a mutation: `run` answers the sentence to toast (a failure toasts its own, or `failed`); either
- * way what it may have changed (`changes`, key prefixes) is read again. `act` resolves to whether it went through.
+ * A staff action as a mutation: `run` answers the sentence to toast (a failure toasts its own, or `failed`, which
+ * may depend on the action asked); either way what it may have changed (`changes`, key prefixes) is read again.
+ * `act` resolves to whether it went through, once what it changed has been read again.
  */
-export function useAction<A>(run: (input: A) => Promise<string>, changes: readonly QueryKey[], failed = 'The change failed.') {
+export function useAction<A>(run: (input: A) => Promise<string>, changes: readonly QueryKey[], failed: string | ((input: A) => string) = 'The change failed.') {
   const client = useQueryClient();
   const mutation = useMutation({
     mutationFn: run,
     onSuccess: (message) => toast({ title: message }),
-    onError: (error) => toast({ title: error instanceof Error ? error.message : failed, variant: 'error' }),
+    onError: (error, input) => toastFailure(error, typeof failed === 'string' ? failed : failed(input)),
     onSettled: () => Promise.all(changes.map((queryKey) => client.invalidateQueries({ queryKey }))),
   });
   const act = (input: A) =>

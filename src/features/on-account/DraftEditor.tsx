@@ -15,7 +15,7 @@ import { toast } from '@/features/toast/store';
 import { formatPrice } from '@/lib/format';
 import { ConfirmDialog } from '@/features/admin/ConfirmDialog';
 import { goTo } from '@/features/admin/route';
-import { ordersChanged } from '@/features/admin/use-load';
+import { keys, ORDER_CHANGES, toastFailure, useRefresh } from '@/features/admin/queries';
 import type { InvoiceDraft } from './contract';
 import { DraftLines } from './DraftLines';
 import { type DraftForm, draftOf, draftResolver, emptyDraft, fieldOrder, formOf, RATES } from './draft-form';
@@ -27,7 +27,7 @@ import { type InvoiceBook, type InvoiceDetail, runInvoiceAction } from './invoic
 import { invoiceHref, quoteHref } from './QuotesPanel';
 import { INVOICE_RULES, invoiceNumber } from './rules';
 
-export function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail | null; books: readonly InvoiceBook[]; reload: () => void }) {
+export function DraftEditor({ invoice, books }: { invoice: InvoiceDetail | null; books: readonly InvoiceBook[] }) {
   const id = useId();
   const fieldId = (name: string) => `${id}-${name.replace(/\./g, '-')}`;
   const defaultValues = useMemo(() => (invoice ? formOf(invoice) : emptyDraft(books[0]?.id)), [invoice, books]);
@@ -36,6 +36,7 @@ export function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail
   const { errors } = formState;
   const form = useWatch({ control }) as DraftForm;
   const [busy, setBusy] = useState(false);
+  const refresh = useRefresh();
   const [confirmSend, setConfirmSend] = useState(false);
   // Why the last Send was refused (copies short, the provider down), kept in the dialog as well as the toast.
   const [sendError, setSendError] = useState<string | null>(null);
@@ -65,13 +66,13 @@ export function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail
       toast({ title: answer.message });
       return answer.invoiceId ?? invoice?.id ?? null;
     } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The invoice could not be saved.', variant: 'error' });
+      toastFailure(error, 'The invoice could not be saved.');
       return null;
     }
   }
 
-  /** A new draft opens at its own address once saved; a saved one loads again. */
-  const show = (savedId: string) => (invoice ? reload() : goTo(invoiceHref(savedId).slice(1), new URLSearchParams()));
+  /** A new draft opens at its own address once saved; a saved one is read again. */
+  const show = (savedId: string) => (invoice ? void refresh(keys.invoices) : goTo(invoiceHref(savedId).slice(1), new URLSearchParams()));
 
   const saveDraft = handleSubmit(async (draft) => {
     if (busy) return;
@@ -91,7 +92,7 @@ export function DraftEditor({ invoice, books, reload }: { invoice: InvoiceDetail
       const answer = await runInvoiceAction({ action: 'send', invoiceId: savedId });
       toast({ title: answer.message });
       // A sent invoice is an order, to pack at once when it ships before payment: the header's count asks again.
-      ordersChanged();
+      void refresh(...ORDER_CHANGES);
     } catch (error) {
       const message = error instanceof Error ? error.message : 'The invoice could not be sent.';
       setSendError(message);

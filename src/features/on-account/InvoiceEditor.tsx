@@ -2,30 +2,31 @@
  * One invoice (#invoice/<id>, or #invoice/new for an empty draft): a draft is a form (`DraftEditor`), a sent invoice
  * reads as it went out (`SentInvoice`).
  */
-import { useCallback } from 'react';
-import { LoadState, useLoad } from '@/features/admin/use-load';
+import { useQuery } from '@tanstack/react-query';
+import { keys, LoadState, loaded } from '@/features/admin/queries';
 import { DraftEditor } from './DraftEditor';
 import { getInvoice, listInvoiceBooks } from './invoices-api';
 import { SentInvoice } from './SentInvoice';
 
 export function InvoicePage({ invoiceId }: { invoiceId: string | null }) {
-  const load = useCallback(() => (invoiceId ? getInvoice(invoiceId) : Promise.resolve(null)), [invoiceId]);
-  const { state, reload } = useLoad(load);
-  const books = useLoad(listInvoiceBooks);
+  // A draft's form starts from what the database holds now, never from an earlier look: the invoice is not kept
+  // once its page is left (gcTime 0), so opening it again reads it afresh.
+  const state = loaded(useQuery({ queryKey: [...keys.invoices, 'detail', invoiceId], queryFn: () => (invoiceId ? getInvoice(invoiceId) : null), gcTime: 0 }));
+  const books = loaded(useQuery({ queryKey: keys.books, queryFn: listInvoiceBooks }));
   return (
     <section aria-labelledby="invoice-heading" className="space-y-4">
       <a href="#invoices" className="font-semibold text-navy underline">
         ← All invoices
       </a>
       <LoadState state={state} what="the invoice" />
-      <LoadState state={books.state} what="the books" />
+      <LoadState state={books} what="the books" />
       {state.status === 'ready' && invoiceId && state.data === null && <p className="text-slate-700">There is no such invoice.</p>}
       {state.status === 'ready' &&
-        books.state.status === 'ready' &&
+        books.status === 'ready' &&
         (!invoiceId || state.data?.status === 'draft' ? (
-          <DraftEditor key={state.data?.id ?? 'new'} invoice={state.data} books={books.state.data} reload={reload} />
+          <DraftEditor key={state.data?.id ?? 'new'} invoice={state.data} books={books.data} />
         ) : state.data ? (
-          <SentInvoice invoice={state.data} reload={reload} />
+          <SentInvoice invoice={state.data} />
         ) : null)}
     </section>
   );

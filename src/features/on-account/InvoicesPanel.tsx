@@ -4,14 +4,12 @@
  * invoice past its due date says "Overdue" in words (and red), with Send reminder beside it. New invoice opens an
  * empty draft (#invoice/new).
  */
-import { useState } from 'react';
 import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
 import { invoiceNumber } from './rules';
-import { INVOICE_VIEW_LABELS, type InvoiceRow, listInvoices, runInvoiceAction } from './invoices-api';
+import { INVOICE_VIEW_LABELS, invoiceActionMessage, type InvoiceRow, listInvoices } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from '@/features/admin/route';
-import { LoadState, toastOutcome } from '@/features/admin/use-load';
-import { LoadMore, usePages } from '@/features/admin/use-pages';
+import { keys, LoadMore, LoadState, useAction, usePagedQuery } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
 import { SearchField, ViewButtons } from '@/features/admin/ListControls';
 
@@ -50,18 +48,11 @@ export function dueText(invoice: Pick<InvoiceRow, 'due_on' | 'overdue' | 'status
   return `Was due ${due}${late > 0 ? `, ${late === 1 ? '1 day' : `${late} days`} late` : ''}`;
 }
 
-/** Send reminder for an open invoice: emails it again; the row's list reloads either way. */
-export function RemindButton({ invoice, onDone }: { invoice: Pick<InvoiceRow, 'id' | 'number'>; onDone: () => void }) {
-  const [busy, setBusy] = useState(false);
-  async function remind() {
-    if (busy) return;
-    setBusy(true);
-    await toastOutcome(async () => (await runInvoiceAction({ action: 'remind', invoiceId: invoice.id })).message, 'The reminder could not be sent.');
-    setBusy(false);
-    onDone();
-  }
+/** Send reminder for an open invoice: emails it again; the invoices are read again either way. */
+export function RemindButton({ invoice }: { invoice: Pick<InvoiceRow, 'id' | 'number'> }) {
+  const { act: remind, busy } = useAction(() => invoiceActionMessage({ action: 'remind', invoiceId: invoice.id }), [keys.invoices], 'The reminder could not be sent.');
   return (
-    <button type="button" className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" aria-disabled={busy || undefined} onClick={() => void remind()}>
+    <button type="button" className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" aria-disabled={busy || undefined} onClick={() => !busy && void remind(undefined)}>
       {busy ? 'Sending...' : 'Send reminder'}
       <span className="sr-only"> for {invoiceNumber(invoice.number)}</span>
     </button>
@@ -73,13 +64,13 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
   const [search, setSearch] = useSearchParam('invoices', params);
   const query = params.get('q') ?? '';
   const after = params.getAll('after');
-  const pages = usePages(
-    `${view}\u0000${query}`,
+  const pages = usePagedQuery(
+    [...keys.invoices, 'list', view, query],
     after,
     (cursor) => listInvoices(view, query, cursor),
     (i) => i.id,
   );
-  const { state, reload } = pages;
+  const { state } = pages;
   useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   const setView = (id: string) => goTo('invoices', withParams(params, { view: id === 'open' ? null : id, after: null }));
   // In the list, only where it is due: an invoice not yet late is reminded from its own page.
@@ -120,7 +111,7 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
                 </div>
                 {remindable(i) && (
                   <div className="mt-2">
-                    <RemindButton invoice={i} onDone={reload} />
+                    <RemindButton invoice={i} />
                   </div>
                 )}
               </li>
@@ -148,7 +139,7 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
                     <td className="px-3 py-2 break-all">{i.po_number ?? '—'}</td>
                     <td className="px-3 py-2 text-right font-semibold whitespace-nowrap">{formatPrice(i.total)}</td>
                     <td className={`px-3 py-2 ${i.overdue ? 'font-semibold text-red-800' : ''}`}>{dueText(i)}</td>
-                    <td className="px-3 py-2 text-right">{remindable(i) && <RemindButton invoice={i} onDone={reload} />}</td>
+                    <td className="px-3 py-2 text-right">{remindable(i) && <RemindButton invoice={i} />}</td>
                   </tr>
                 ))}
               </tbody>

@@ -4,16 +4,15 @@
  * (#quote/<id>) shows everything asked, with Make invoice (a draft invoice, prefilled, opened in the editor) and
  * Decline.
  */
-import { useCallback, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { formatLongDate, formatShortDate } from '@/lib/format';
 import { postalAddressLines } from '@/lib/postal-address';
-import { toast } from '@/features/toast/store';
 import { ConfirmDialog } from '@/features/admin/ConfirmDialog';
-import { getQuote, listQuotes, QUOTE_VIEW_LABELS, type QuoteRow, runInvoiceAction } from './invoices-api';
+import { getQuote, invoiceActionMessage, listQuotes, QUOTE_VIEW_LABELS, type QuoteRow, runInvoiceAction } from './invoices-api';
 import { Email } from '@/features/admin/OrdersPanel';
 import { goTo, useKeptScroll, withParams } from '@/features/admin/route';
-import { LoadState, toastOutcome, useLoad } from '@/features/admin/use-load';
-import { LoadMore, usePages } from '@/features/admin/use-pages';
+import { keys, LoadMore, LoadState, loaded, useAction, usePagedQuery } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
 import { BlockLines, Fact } from '@/features/admin/Facts';
 import { ViewButtons } from '@/features/admin/ListControls';
@@ -34,8 +33,8 @@ const STATUS_CLASS: Record<QuoteRow['status'], string> = {
 export function QuotesPanel({ params }: { params: URLSearchParams }) {
   const view = QUOTE_VIEW_LABELS.find((v) => v.id === params.get('view'))?.id ?? 'new';
   const after = params.getAll('after');
-  const pages = usePages(
-    view,
+  const pages = usePagedQuery(
+    [...keys.quotes, 'list', view],
     after,
     (cursor) => listQuotes(view, cursor),
     (q) => q.id,
@@ -81,30 +80,19 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
 }
 
 export function QuoteDetail({ quoteId }: { quoteId: string }) {
-  const { state, reload } = useLoad(useCallback(() => getQuote(quoteId), [quoteId]));
+  const state = loaded(useQuery({ queryKey: [...keys.quotes, 'detail', quoteId], queryFn: () => getQuote(quoteId) }));
   const [declining, setDeclining] = useState(false);
-  const [making, setMaking] = useState(false);
-
-  async function makeInvoice() {
-    if (making) return;
-    setMaking(true);
-    try {
+  // The draft it makes opens in the editor (the quote, now invoiced, is read again behind it).
+  const { act: make, busy: making } = useAction(
+    async () => {
       const answer = await runInvoiceAction({ action: 'create_from_quote', quoteId });
-      toast({ title: answer.message });
       if (answer.invoiceId) goTo(invoiceHref(answer.invoiceId).slice(1), new URLSearchParams());
-      else reload();
-    } catch (error) {
-      toast({ title: error instanceof Error ? error.message : 'The invoice could not be made.', variant: 'error' });
-    } finally {
-      setMaking(false);
-    }
-  }
-
-  async function decline(): Promise<boolean> {
-    const done = await toastOutcome(async () => (await runInvoiceAction({ action: 'decline_quote', quoteId })).message, 'The quote could not be declined.');
-    if (done) reload();
-    return done;
-  }
+      return answer.message;
+    },
+    [keys.quotes, keys.invoices],
+    'The invoice could not be made.',
+  );
+  const { act: decline } = useAction(() => invoiceActionMessage({ action: 'decline_quote', quoteId }), [keys.quotes], 'The quote could not be declined.');
 
   return (
     <section aria-labelledby="quote-heading" className="space-y-4">
@@ -153,7 +141,7 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
           <div className="flex flex-wrap gap-2">
             {state.data.status === 'new' && (
               <>
-                <button type="button" className="btn-primary" aria-disabled={making || undefined} onClick={() => void makeInvoice()}>
+                <button type="button" className="btn-primary" aria-disabled={making || undefined} onClick={() => !making && void make(undefined)}>
                   {making ? 'Making the invoice...' : 'Make invoice'}
                 </button>
                 <button type="button" className="btn-secondary" onClick={() => setDeclining(true)}>
@@ -167,7 +155,14 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
               </a>
             )}
           </div>
-          <ConfirmDialog open={declining} title={`Decline the quote for ${state.data.organisation}?`} confirm="Decline quote" danger onConfirm={decline} onClose={() => setDeclining(false)}>
+          <ConfirmDialog
+            open={declining}
+            title={`Decline the quote for ${state.data.organisation}?`}
+            confirm="Decline quote"
+            danger
+            onConfirm={() => decline(undefined)}
+            onClose={() => setDeclining(false)}
+          >
             <p>The request moves to Declined and can no longer be made into an invoice.</p>
           </ConfirmDialog>
         </>

@@ -8,18 +8,20 @@ import { TableHead } from '@/components/TableHead';
 import { ConfirmDialog } from '@/features/admin/ConfirmDialog';
 import { BlockLines, Fact } from '@/features/admin/Facts';
 import { Email } from '@/features/admin/OrdersPanel';
-import { ordersChanged, toastOutcome } from '@/features/admin/use-load';
+import { INVOICE_CHANGES, useAction } from '@/features/admin/queries';
 import { TextField } from '@/features/forms/fields';
 import { formatDateTime, formatLongDate, formatPrice } from '@/lib/format';
 import { fromCents, toCents } from '@/lib/money';
 import { postalAddressLines } from '@/lib/postal-address';
 import { centsOf } from './draft-form';
 import { dueText, InvoiceStatus, RemindButton } from './InvoicesPanel';
-import { type InvoiceDetail, runInvoiceAction } from './invoices-api';
+import { type InvoiceDetail, invoiceActionMessage } from './invoices-api';
 import { quoteHref } from './QuotesPanel';
 import { INVOICE_RULES, invoiceNumber } from './rules';
 
-export function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reload: () => void }) {
+type InvoiceAction = Parameters<typeof invoiceActionMessage>[0];
+
+export function SentInvoice({ invoice }: { invoice: InvoiceDetail }) {
   const [dialog, setDialog] = useState<'void' | 'uncollectible' | 'credit' | null>(null);
   const [credit, setCredit] = useState({ amount: '', reason: '' });
   const [creditErrors, setCreditErrors] = useState<{ amount?: string; reason?: string }>({});
@@ -28,23 +30,25 @@ export function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reloa
   const shipped = invoice.order_status === 'shipped' || invoice.order_status === 'completed';
   const copies = invoice.lines.reduce((n, l) => n + l.quantity, 0);
   const creditable = invoice.status === 'paid' ? Math.max(0, fromCents(toCents(invoice.total) - toCents(invoice.credited))) : 0;
-  // Sent, voided or paid, the button that did it is gone: focus lands on the heading rather than nowhere.
+  // Sent, voided or paid, the button that did it is gone: focus lands on the heading rather than nowhere (the page,
+  // or the dialog just closed, which read the invoice again before closing).
   const headingRef = useRef<HTMLHeadingElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: run again each time the invoice's state changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: run again each time the invoice's state changes or a dialog closes.
   useEffect(() => {
     const timer = window.setTimeout(() => {
-      if (!document.activeElement || document.activeElement === document.body) headingRef.current?.focus();
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || focused.closest('dialog:not([open])')) headingRef.current?.focus();
     }, 0);
     return () => window.clearTimeout(timer);
-  }, [invoice.status]);
+  }, [invoice.status, dialog]);
 
-  async function act(request: Parameters<typeof runInvoiceAction>[0], failed: string): Promise<boolean> {
-    const done = await toastOutcome(async () => (await runInvoiceAction(request)).message, failed);
-    reload();
-    // Paid, shipped before payment, voided: each can change what is to pack.
-    ordersChanged();
-    return done;
-  }
+  // Paid, shipped before payment, voided: each can change what is to pack, the stock and the sales.
+  const { act: run } = useAction(
+    ({ request }: { request: InvoiceAction; failed: string }) => invoiceActionMessage(request),
+    INVOICE_CHANGES,
+    ({ failed }) => failed,
+  );
+  const act = (request: InvoiceAction, failed: string) => run({ request, failed });
 
   async function giveCredit(): Promise<boolean> {
     const cents = centsOf(credit.amount);
@@ -77,7 +81,7 @@ export function SentInvoice({ invoice, reload }: { invoice: InvoiceDetail; reloa
         {invoice.reminded_at && <> · reminded {formatDateTime(invoice.reminded_at)}</>}
       </p>
       <div className="flex flex-wrap gap-2">
-        {open && <RemindButton invoice={invoice} onDone={reload} />}
+        {open && <RemindButton invoice={invoice} />}
         {invoice.hosted_url && (
           <a href={invoice.hosted_url} className="btn-secondary px-3 py-1.5 text-sm" target="_blank" rel="noopener">
             Open the invoice page

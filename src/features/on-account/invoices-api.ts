@@ -129,6 +129,9 @@ export async function runInvoiceAction(request: InvoiceActionInput): Promise<{ m
   return answer.success ? answer.data : { message: 'Done.' };
 }
 
+/** Runs an invoice action on the server and answers its sentence: a back-office action's toast. */
+export const invoiceActionMessage = async (request: InvoiceActionInput): Promise<string> => (await runInvoiceAction(request)).message;
+
 export interface InvoiceBook {
   id: string;
   title: string;

@@ -5,8 +5,9 @@
  * Nothing reaches the site until it is published; every change is in the review's history. Above the list: how
  * many orders were asked, answered, how many reviews are published, and their average.
  */
+import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
-import { LoadState, toastOutcome, useLoad } from '@/features/admin/use-load';
+import { keys, LoadState, loaded, useAction } from '@/features/admin/queries';
 import { formatDateTime } from '@/lib/format';
 import { BEST_RATING, ratingText } from '@/lib/reviews';
 import { listReviews, type ReviewCounts, type ReviewRow, reviewCounts, runReviewAction } from './admin-api';
@@ -42,7 +43,7 @@ function summary(c: ReviewCounts): string {
 }
 
 export function ReviewsPanel() {
-  const { state, reload } = useLoad(load);
+  const state = loaded(useQuery({ queryKey: keys.reviews, queryFn: load }));
   return (
     <section aria-labelledby="reviews-admin-heading">
       <h2 id="reviews-admin-heading" className="text-2xl font-bold">
@@ -57,7 +58,7 @@ export function ReviewsPanel() {
           ) : (
             <ul className="mt-4 space-y-4" aria-label="Reviews, new first">
               {state.data[0].map((review) => (
-                <ReviewItem key={review.id} review={review} onChanged={reload} />
+                <ReviewItem key={review.id} review={review} />
               ))}
             </ul>
           )}
@@ -67,20 +68,15 @@ export function ReviewsPanel() {
   );
 }
 
-function ReviewItem({ review, onChanged }: { review: ReviewRow; onChanged: () => void }) {
+function ReviewItem({ review }: { review: ReviewRow }) {
   const id = useId();
-  const [busy, setBusy] = useState(false);
+  const { act: run, busy } = useAction(runReviewAction, [keys.reviews]);
   const [note, setNote] = useState('');
   const [reply, setReply] = useState(review.reply ?? '');
   const heading = useRef<HTMLHeadingElement>(null);
   const takeOff = TAKE_OFF[review.status];
   const act = async (action: Parameters<typeof runReviewAction>[0]) => {
-    setBusy(true);
-    if (await toastOutcome(() => runReviewAction(action), 'The change failed.')) {
-      setNote('');
-      onChanged();
-    }
-    setBusy(false);
+    if (await run(action)) setNote('');
     // The pressed button goes (Publish, Reject, Unpublish) or is disabled (Save reply): keep a keyboard user on this review.
     heading.current?.focus();
   };
