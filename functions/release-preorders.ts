@@ -2,7 +2,8 @@
  * Scheduled (daily at 21:00 UTC: 7 or 8 in the morning in Sydney): releases every title on pre-order whose release
  * date has come, with the first delivery the publisher entered in /admin, then sends its orders to be packed and
  * emails each buyer once, as Release now does (`_lib/preorders.ts`). A title without a first delivery waits, and the
- * back office's Pre-orders says so. Answers { titles: [what happened to each] }.
+ * back office's Pre-orders says so; one the database refuses (a first delivery too small, or orders abroad and no
+ * customs data) stays on pre-order, tried again the next day. Answers { titles: [what happened to each, and why] }.
  */
 import { readServerEnv } from '../src/config/env';
 import { fulfilmentServices } from './_lib/fulfilment';

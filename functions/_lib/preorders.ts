@@ -8,8 +8,8 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { DB_OUTCOMES } from '../../src/lib/db-outcomes';
 import { formatLongDate } from '../../src/lib/format';
+import { customsGapText, fieldsOfColumns } from '../../src/features/customs/customs-data';
 import type { PreorderAction } from '../../src/features/staff-actions/preorder-actions';
 import { preorderDateEmail, preorderReadyEmail } from './emails';
 import { type FulfilmentServices, sendOrderEmailOnce, sendToShippingPlatform } from './fulfilment';
@@ -20,8 +20,25 @@ import { outcomeAnswer, rpc } from './supabase-admin';
 const releaseAnswer = outcomeAnswer('release_title', {
   released: { stock: z.number(), owed: z.number(), orders: z.array(z.uuid()) },
   too_few: { owed: z.number() },
+  customs_missing: { abroad: z.number(), missing: z.array(z.string()) },
   not_preorder: {},
 });
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Why the database would not release a title, in the publisher's words (null: it was released). */
+function notReleased(book: { id: string }, answer: z.infer<typeof releaseAnswer>): string | null {
+  switch (answer.outcome) {
+    case 'released':
+      return null;
+    case 'not_preorder':
+      return 'it is not on pre-order: it was released already';
+    case 'too_few':
+      return `the first delivery is smaller than the ${plural(answer.owed, 'copy', 'copies')} pre-ordered`;
+    case 'customs_missing':
+      return customsGapText(book.id, answer.abroad, fieldsOfColumns(answer.missing));
+  }
+}
 
 type Services = Pick<FulfilmentServices, 'email' | 'siteOrigin' | 'seller' | 'cdn' | 'shipping'>;
 
@@ -46,8 +63,6 @@ async function tellNewDate(db: SupabaseClient, services: Services, orderIds: rea
   for (const orderId of orderIds) if (await sendOrderEmailOnce(db, services, orderId, 'preorder_date', preorderDateEmail)) emailed += 1;
   return emailed;
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 async function titleOf(db: SupabaseClient, productId: string): Promise<{ id: string; title: string }> {
   const { data, error } = await db.from('products').select('id, title').eq('id', productId).single();
@@ -106,6 +121,9 @@ export async function runPreorderAction(asStaff: SupabaseClient, db: SupabaseCli
           message: `The first delivery is smaller than the ${plural(released.owed, 'copy', 'copies')} pre-ordered. Enter a delivery of at least ${released.owed}: every pre-order must be filled.`,
         };
       }
+      if (released.outcome === 'customs_missing') {
+        return { status: 409, message: `${book.title} is not released, and nothing has changed. ${notReleased(book, released)} Then press Release now again.` };
+      }
       const emailed = await afterRelease(db, services, released.orders);
       const done = `${book.title} is released: ${released.stock} in stock, ${plural(released.orders.length, 'order', 'orders')} to pack (${plural(emailed, 'buyer', 'buyers')} emailed).`;
       // Copies left over after the pre-orders: whoever waited (pre-orders full) hears once, as when stock is received.
@@ -122,18 +140,23 @@ export async function runPreorderAction(asStaff: SupabaseClient, db: SupabaseCli
   }
 }
 
-const dueAnswer = z.array(z.object({ product_id: z.string(), title: z.string(), outcome: z.enum(DB_OUTCOMES.release_title), orders: z.array(z.uuid()).optional(), owed: z.number().optional() }));
+/** Each title the daily release tried, with the answer release_title_as gave it. */
+const dueAnswer = z.array(z.looseObject({ product_id: z.string(), title: z.string() }));
 
-/** The daily release: every title whose day has come and whose first delivery was entered; then its orders, as Release now. */
+/**
+ * The daily release: every title whose day has come and whose first delivery was entered; then its orders, as
+ * Release now. A title refused stays on pre-order, and the report says why (it is tried again the next day).
+ */
 export async function releaseDueTitles(db: SupabaseClient, services: Services): Promise<string[]> {
   const report: string[] = [];
   for (const title of await rpc(db, 'release_due_titles', {}, dueAnswer)) {
-    if (title.outcome !== 'released') {
-      report.push(`${title.title}: not released (${title.outcome === 'too_few' ? `the first delivery is smaller than the ${title.owed} copies pre-ordered` : 'not on pre-order'})`);
+    const answer = releaseAnswer.parse(title);
+    if (answer.outcome !== 'released') {
+      report.push(`${title.title}: not released (${notReleased({ id: title.product_id }, answer)})`);
       continue;
     }
-    const emailed = await afterRelease(db, services, title.orders ?? []);
-    report.push(`${title.title}: released, ${plural(title.orders?.length ?? 0, 'order', 'orders')} to pack, ${plural(emailed, 'buyer', 'buyers')} emailed`);
+    const emailed = await afterRelease(db, services, answer.orders);
+    report.push(`${title.title}: released, ${plural(answer.orders.length, 'order', 'orders')} to pack, ${plural(emailed, 'buyer', 'buyers')} emailed`);
   }
   return report;
 }
