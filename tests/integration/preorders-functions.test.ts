@@ -115,17 +115,36 @@ describe('pre-orders through the functions', () => {
     expect((await mailsTo('release-buyer@example.com')).filter((m) => m.subject.endsWith('is being packed'))).toHaveLength(1);
   });
 
-  it('the daily release releases a title whose day has come with the first delivery entered, as Release now does', async () => {
+  it('the daily release releases a title whose day has come with the first delivery entered, and emails its buyers and its waiting list, as Release now does', async () => {
     const { error } = await t
       .service()
       .from('products')
       .insert({ id: 'fn-due', title: 'Title fn-due', price: 20, stock: 0, release_date: '2020-01-01', preorder_allocation: 5, preorder_first_delivery: 12 });
     if (error) throw error;
     const order = await paidOrder('fn-due', 1, 'due-buyer@example.com');
+    // Two shoppers confirmed on its waiting list (pre-orders were full when they signed up); one never confirmed.
+    const now = new Date().toISOString();
+    const waiting = await t
+      .service()
+      .from('back_in_stock_requests')
+      .insert([
+        { product_id: 'fn-due', email: 'due-waiting-1@example.com', confirmation_sent_at: now, confirmed_at: now },
+        { product_id: 'fn-due', email: 'due-waiting-2@example.com', confirmation_sent_at: now, confirmed_at: now },
+        { product_id: 'fn-due', email: 'due-unconfirmed@example.com', confirmation_sent_at: now },
+      ]);
+    if (waiting.error) throw waiting.error;
     const run = (await (await fetch(`${t.url}/.netlify/functions/release-preorders`, { method: 'POST' })).json()) as { titles: string[] };
-    expect(run.titles).toEqual(['Title fn-due: released, 1 order to pack, 1 buyer emailed']);
+    expect(run.titles).toEqual(['Title fn-due: released, 1 order to pack, 1 buyer emailed, 2 waiting shoppers emailed']);
     expect(await statusOf(order.id)).toBe('processing');
     expect((await mailsTo('due-buyer@example.com')).map((m) => m.subject)).toContain(`Your pre-order ${await t.orderNumber(order.id)} is being packed`);
+    // The availability email Release now's mailing sends, with its unsubscribe link, once each; none unconfirmed.
+    for (const email of ['due-waiting-1@example.com', 'due-waiting-2@example.com']) {
+      const mails = await mailsTo(email);
+      expect(mails.map((m) => m.subject)).toEqual(['Title fn-due is available']);
+      expect(mails[0]?.text).toContain('can be ordered again');
+      expect(mails[0]?.headers?.['List-Unsubscribe']).toBeTruthy();
+    }
+    expect(await mailsTo('due-unconfirmed@example.com')).toEqual([]);
     expect((await (await fetch(`${t.url}/.netlify/functions/release-preorders`, { method: 'POST' })).json()) as { titles: string[] }).toEqual({ titles: [] });
   });
 
