@@ -1,12 +1,22 @@
 /**
  * A title on pre-order, from payment to release, as the publisher sees it: a guest pre-orders it and pays on the
  * local payment page; the order waits under Pre-orders, not To pack; Release now with the first delivery moves it
- * to To pack and the buyer has the "being packed" email. Once at each width, the phone's and the desktop's, with
- * the Pre-orders screen looked at (and photographed) at both.
+ * to To pack and the buyer has the "being packed" email; a second tab on Pre-orders shows the first tab's changes
+ * when it is looked at again. Once at each width, the phone's and the desktop's, with the Pre-orders screen looked
+ * at (and photographed) at both.
  */
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { OUTBOX, mailsTo } from './mailbox';
 import { asService, buysThroughCheckout, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+
+/**
+ * The publisher comes back to a tab or window: brought to the front, and the window's focus event, which a click
+ * into a window beside the other fires (the headless browser's windows all count as shown and focused).
+ */
+async function looksAgain(page: Page): Promise<void> {
+  await page.bringToFront();
+  await page.evaluate(() => window.dispatchEvent(new FocusEvent('focus')));
+}
 
 for (const size of WIDTHS) {
   test(`at ${size.width} px: a paid pre-order waits under Pre-orders, and Release now sends it to To pack and emails the buyer`, async ({ page, request }) => {
@@ -26,6 +36,20 @@ for (const size of WIDTHS) {
     await title.getByRole('button', { name: 'Buyers' }).click();
     await expect(title.getByRole('link', { name: `Order ${number}` })).toBeVisible();
     await lookAtBothWidths(page, 'preorders');
+
+    // A second tab on Pre-orders: the first tab's change shows there when it is looked at again.
+    const other = await page.context().newPage();
+    await other.setViewportSize({ width: size.width, height: size.height });
+    await other.goto('/admin#preorders');
+    const otherTitle = other.getByRole('region', { name: `Pre-orders of ${book.title}` });
+    await expect(otherTitle).toContainText('Pre-ordered: 2 of 5 (3 left)', { timeout: 15_000 });
+    await page.bringToFront();
+    await title.getByRole('spinbutton', { name: 'Allocation (copies)' }).fill('6');
+    await title.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(`${book.title}: 6 copies for pre-order, 4 left.`)).toBeVisible({ timeout: 15_000 });
+    await looksAgain(other);
+    await expect(otherTitle).toContainText('Pre-ordered: 2 of 6 (4 left)');
+    await page.bringToFront();
 
     // Not in To pack: the search there finds nothing for this buyer.
     await page.goto('/admin#orders');
@@ -48,6 +72,10 @@ for (const size of WIDTHS) {
     await title.getByRole('button', { name: 'Release now' }).click();
     await expect(page.getByText(`${book.title} is released: 18 in stock, 1 order to pack (1 buyer emailed).`)).toBeVisible({ timeout: 15_000 });
     await expect(title).toHaveCount(0);
+    // The other tab, looked at again, no longer offers it for release.
+    await looksAgain(other);
+    await expect(otherTitle).toHaveCount(0);
+    await other.close();
 
     await page.goto('/admin#orders');
     await page.getByLabel('Search by order number or email').fill(buyer);
