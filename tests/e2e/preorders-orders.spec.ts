@@ -60,7 +60,7 @@ for (const size of WIDTHS) {
     await page.getByRole('button', { name: 'All', exact: true }).click();
     await expect(page.locator(`a[href="#order/${orderId}"]:visible`)).toHaveText(number, { timeout: 15_000 });
     const listed = page.locator(':is(li, tr):visible').filter({ has: page.locator(`a[href="#order/${orderId}"]`) });
-    await expect(listed.getByText(/^pre-order$/i)).toBeVisible();
+    await expect(listed.getByText(/^pre-ordered$/i)).toBeVisible();
 
     // A first delivery smaller than the copies owed is refused in plain words; then Release now.
     await page.goto('/admin#preorders');
