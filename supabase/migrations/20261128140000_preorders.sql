@@ -132,13 +132,13 @@ begin
   if not public.on_preorder(v_product.release_date, v_product.released_at) then
     return jsonb_build_object('outcome', 'not_preorder');
   end if;
-  v_customs := public.preorder_customs_gap(p_product_id);
-  if (v_customs ->> 'abroad')::integer > 0 then
-    return jsonb_build_object('outcome', 'customs_missing', 'abroad', (v_customs ->> 'abroad')::integer, 'missing', v_customs -> 'missing');
-  end if;
   v_owed := public.preorder_copies(p_product_id);
   if p_first_delivery < v_owed then
     return jsonb_build_object('outcome', 'too_few', 'owed', v_owed);
+  end if;
+  v_customs := public.preorder_customs_gap(p_product_id);
+  if (v_customs ->> 'abroad')::integer > 0 then
+    return jsonb_build_object('outcome', 'customs_missing', 'abroad', (v_customs ->> 'abroad')::integer, 'missing', v_customs -> 'missing');
   end if;
   update public.products set released_at = now(), stock = p_first_delivery - v_owed, preorder_first_delivery = p_first_delivery where id = p_product_id;
   insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor)

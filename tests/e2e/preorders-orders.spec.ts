@@ -21,6 +21,8 @@ async function looksAgain(page: Page): Promise<void> {
 
 for (const size of WIDTHS) {
   test(`at ${size.width} px: a paid pre-order waits under Pre-orders, and Release now sends it to To pack and emails the buyer`, async ({ page, request }) => {
+    // The publisher's whole journey, two tabs and three releases pressed: a minute on a quiet machine.
+    test.setTimeout(180_000);
     await page.setViewportSize({ width: size.width, height: size.height });
     const book = await ownProduct(request, `preorder-${size.name}`, { stock: 0, release_date: '2099-06-01', preorder_allocation: 5 });
     const buyer = uniqueEmail('preorder-buyer');
