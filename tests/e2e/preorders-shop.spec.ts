@@ -1,8 +1,8 @@
 /**
- * A title before its release date, as a shopper meets it at a phone's width and at a desktop's: the store grid
- * and its page offer Pre-order with the date it is out, never Add to Cart; the cart drawer, the cart and the checkout
- * say which line is a pre-order, when the order ships and that the card is charged today; the confirmation says it is
- * pre-ordered. And the last allocated copy, paid for from two browsers at once, is sold once: one order paid, the
+ * A title before its release date, as a shopper meets it at a phone's width and at a desktop's: the home page, the
+ * store grid and its page offer Pre-order with the date it is out, never Add to Cart; the cart drawer, the cart and
+ * the checkout say which line is a pre-order, when the order ships and that the card is charged today; the
+ * confirmation says it is pre-ordered. And the last allocated copy, paid for from two browsers at once, is sold once: one order paid, the
  * other refunded as sold out.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -39,6 +39,17 @@ test.describe('a title on pre-order', () => {
     test(`at ${size.width} px: the grid and its page offer Pre-order with the date, the cart and checkout say it is a pre-order, and it is paid today`, async ({ page }) => {
       await page.setViewportSize({ width: size.width, height: size.height });
       const path = `/store/product/${PREORDER_BOOK.id}`;
+
+      // The home page shows it in the store grid's card under Coming Next: its date and Pre-order, once live too.
+      await page.goto('/');
+      const next = page.getByRole('region', { name: 'Coming Next' });
+      const homeCard = next.getByRole('article').filter({ has: page.getByRole('link', { name: PREORDER_BOOK.title }) });
+      await expect(page.locator('html[data-purchase-controls="live"]')).toHaveCount(1);
+      await expect(homeCard.getByText(DATE_LINE)).toBeVisible();
+      await expect(homeCard.getByRole('button', { name: `Pre-order: ${PREORDER_BOOK.title}` })).toBeEnabled();
+      await expect(homeCard.getByRole('button', { name: /Add to Cart|Buy Now/ })).toHaveCount(0);
+      await next.scrollIntoViewIfNeeded();
+      await lookAtThisWidth(page, `preorder-home-${size.name}`);
 
       // The store grid: its card says when it is out and offers Pre-order, not Add to Cart or Buy Now.
       await page.goto('/store');
