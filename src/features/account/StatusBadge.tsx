@@ -1,4 +1,5 @@
-import { orderStatusLabel, statusBadgeClass } from './orders';
+import { orderStatusLabel } from './order-stage';
+import { statusBadgeClass } from './orders';
 
 /** An order's status as a coloured pill (profile, order status page, back office); a quote request's in its own colours. */
 export function StatusBadge({ status, colours = statusBadgeClass(status) }: { status: string; colours?: string }) {

@@ -63,15 +63,6 @@ export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
   }));
 }
 
-/**
- * The words of the statuses a person reads differently from the database (every other status reads as it is,
- * capitalised): the status badge's word and the status page's stage for a pre-order both come from here.
- */
-const ORDER_STATUS_LABELS: Readonly<Partial<Record<string, string>>> = { preorder: 'Pre-ordered' };
-
-/** An order status as a person reads it. */
-export const orderStatusLabel = (status: string): string => ORDER_STATUS_LABELS[status] ?? status;
-
 /** Badge colours by status: completed green, processing blue, shipped purple, pending yellow, cancelled red, else grey. */
 export function statusBadgeClass(status: string): string {
   switch (status) {
