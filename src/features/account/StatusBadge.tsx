@@ -1,4 +1,4 @@
-import { orderStatusLabel } from './order-stage';
+import { orderStatusLabel } from './status-label';
 import { statusBadgeClass } from './orders';
 
 /** An order's status as a coloured pill (profile, order status page, back office); a quote request's in its own colours. */

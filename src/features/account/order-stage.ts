@@ -2,16 +2,7 @@
  * Where an order stands, in the words a shopper reads on its status page: from the order's status, its payment
  * and its refund. One place, so the status page, the history and the emails never disagree.
  */
-
-/**
- * The words of the statuses a person reads differently from the database (every other status reads as it is,
- * capitalised): the status badge's word (profile, back office) and this page's stage for a pre-order both come
- * from here. Kept in this module, free of imports, so the status and tax invoice pages carry no more than it.
- */
-const ORDER_STATUS_LABELS: Readonly<Partial<Record<string, string>>> = { preorder: 'Pre-ordered' };
-
-/** An order status as a person reads it. */
-export const orderStatusLabel = (status: string): string => ORDER_STATUS_LABELS[status] ?? status;
+import { orderStatusLabel } from './status-label';
 
 export type OrderStage = 'awaiting_payment' | 'not_paid' | 'preordered' | 'packing' | 'shipped' | 'delivered' | 'refund_pending' | 'refunded';
 
