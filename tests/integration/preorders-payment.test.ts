@@ -198,10 +198,10 @@ describe.each(DATABASES)('pre-order payment and release on the $label', ({ open 
     const list = await staff<{ titles: Array<{ id: string; customs: unknown }> }>(`select public.admin_list_preorders() as result`);
     expect(list.titles.find((t) => t.id === 'pre-customs')?.customs).toEqual({ missing: ALL, abroad: 2 });
     // Part of the data is not enough; the daily release, its day come, leaves it on pre-order with the same answer.
-    await db.admin.exec(`update public.products set customs_description = 'Printed picture book', origin_country = 'AU', release_date = current_date - 1, preorder_first_delivery = 10 where id = 'pre-customs'`);
-    expect(await service(`select public.release_due_titles() as result`)).toEqual([
-      { product_id: 'pre-customs', title: 'Customs Title', outcome: 'customs_missing', abroad: 2, missing: ['hs_code'] },
-    ]);
+    await db.admin.exec(
+      `update public.products set customs_description = 'Printed picture book', origin_country = 'AU', release_date = current_date - 1, preorder_first_delivery = 10 where id = 'pre-customs'`,
+    );
+    expect(await service(`select public.release_due_titles() as result`)).toEqual([{ product_id: 'pre-customs', title: 'Customs Title', outcome: 'customs_missing', abroad: 2, missing: ['hs_code'] }]);
     expect(await orderOf(home)).toMatchObject({ status: 'preorder' });
     // With all three, it is released, and every order waiting for it is to pack.
     await db.admin.exec(`update public.products set hs_code = '4903.00' where id = 'pre-customs'`);

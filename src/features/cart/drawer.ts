@@ -71,7 +71,11 @@ function renderItems(container: HTMLElement): void {
       const name = element('span', '', `${line.product.title} `);
       name.append(element('span', 'text-slate-600', `× ${line.quantity}`));
       // Which of the others are pre-orders, and when they ship.
-      name.append(...lineNotes(line).filter((note) => note.kind === 'preorder').map((note) => lineNoteElement(note)));
+      name.append(
+        ...lineNotes(line)
+          .filter((note) => note.kind === 'preorder')
+          .map((note) => lineNoteElement(note)),
+      );
       item.append(name, element('span', 'font-semibold', formatPrice(linePrice(line).lineTotal)));
       list.append(item);
     }
