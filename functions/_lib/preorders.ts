@@ -2,42 +2,71 @@
  * Pre-orders beyond payment: the publisher's actions from /admin (the allocation and first delivery, Release now,
  * Move the date) and the daily release. Each change runs in the database as the staff member (so it checks the
  * role and the history names who); then the server does what reaches outside: a release's orders, oldest paid
- * first, get their "being packed" email once each and go to the shipping platform as any paid order does; a moved
- * date is told to each buyer once; an allocation that opens a title draws its waiting list into one availability
- * mailing, as a stock change does.
+ * first, get their "being packed" email once each and go to the shipping platform as any paid order does, and its
+ * waiting list is drawn into one availability mailing (the same for Release now and the release date); a moved
+ * date is told to each buyer once; an allocation that opens a title draws its waiting list too, as a stock change does.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
-import { DB_OUTCOMES } from '../../src/lib/db-outcomes';
 import { formatLongDate } from '../../src/lib/format';
+import { customsGapText, fieldsOfColumns } from '../../src/features/customs/customs-data';
 import type { PreorderAction } from '../../src/features/staff-actions/preorder-actions';
 import { preorderDateEmail, preorderReadyEmail } from './emails';
 import { type FulfilmentServices, sendOrderEmailOnce, sendToShippingPlatform } from './fulfilment';
 import { preorderTitles, purgeLiveCatalog } from './live-catalog';
+import { type NewsletterSender, sendNewsletterBatches } from './newsletter';
 import { drawAvailabilityMailing, type StockOutcome } from './stock';
 import { outcomeAnswer, rpc } from './supabase-admin';
 
 const releaseAnswer = outcomeAnswer('release_title', {
   released: { stock: z.number(), owed: z.number(), orders: z.array(z.uuid()) },
   too_few: { owed: z.number() },
+  customs_missing: { abroad: z.number(), missing: z.array(z.string()) },
   not_preorder: {},
 });
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Why the database would not release a title, in the publisher's words (null: it was released). */
+function notReleased(book: { id: string }, answer: z.infer<typeof releaseAnswer>): string | null {
+  switch (answer.outcome) {
+    case 'released':
+      return null;
+    case 'not_preorder':
+      return 'it is not on pre-order: it was released already';
+    case 'too_few':
+      return `the first delivery is smaller than the ${plural(answer.owed, 'copy', 'copies')} pre-ordered`;
+    case 'customs_missing':
+      return customsGapText(book.id, answer.abroad, fieldsOfColumns(answer.missing));
+  }
+}
+
 type Services = Pick<FulfilmentServices, 'email' | 'siteOrigin' | 'seller' | 'cdn' | 'shipping'>;
 
+type Mailing = NonNullable<StockOutcome['mailing']>;
+
 /**
- * After a release: each order it made to pack, oldest paid first, is told once that it is being packed, then sent
- * to the shipping platform by the path every paid order takes (a failure there is recorded and retried, never thrown).
- * Answers how many buyers were emailed by this call.
+ * What follows every release, Release now's and the release date's alike: each order it made to pack, oldest paid
+ * first, is told once that it is being packed, then sent to the shipping platform by the path every paid order takes
+ * (a failure there is recorded and retried, never thrown); and with copies left over in stock, whoever is still on
+ * its waiting list (signed up once pre-orders were full) is drawn into one availability mailing, as when stock is
+ * received. Answers how many buyers this call emailed, and the mailing drawn (null when nobody waits).
  */
-export async function afterRelease(db: SupabaseClient, services: Services, orderIds: readonly string[]): Promise<number> {
-  await purgeLiveCatalog(services.cdn, 'a title was released');
+async function afterRelease(
+  db: SupabaseClient,
+  services: Services,
+  book: { id: string; title: string },
+  released: { stock: number; orders: readonly string[] },
+  actor: string,
+): Promise<{ emailed: number; mailing: Mailing | null }> {
+  await purgeLiveCatalog(services.cdn, `${book.id} was released`);
   let emailed = 0;
-  for (const orderId of orderIds) {
+  for (const orderId of released.orders) {
     if (await sendOrderEmailOnce(db, services, orderId, 'preorder_ready', preorderReadyEmail)) emailed += 1;
     await sendToShippingPlatform(db, services, orderId);
   }
-  return emailed;
+  const mailing = released.stock > 0 ? await drawMailing(db, services, book, actor) : null;
+  return { emailed, mailing };
 }
 
 /** Tells each order waiting of the new date, once per date (a failed send is given back and sent by the next move). */
@@ -46,8 +75,6 @@ async function tellNewDate(db: SupabaseClient, services: Services, orderIds: rea
   for (const orderId of orderIds) if (await sendOrderEmailOnce(db, services, orderId, 'preorder_date', preorderDateEmail)) emailed += 1;
   return emailed;
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 async function titleOf(db: SupabaseClient, productId: string): Promise<{ id: string; title: string }> {
   const { data, error } = await db.from('products').select('id, title').eq('id', productId).single();
@@ -106,10 +133,12 @@ export async function runPreorderAction(asStaff: SupabaseClient, db: SupabaseCli
           message: `The first delivery is smaller than the ${plural(released.owed, 'copy', 'copies')} pre-ordered. Enter a delivery of at least ${released.owed}: every pre-order must be filled.`,
         };
       }
-      const emailed = await afterRelease(db, services, released.orders);
+      if (released.outcome === 'customs_missing') {
+        return { status: 409, message: `${book.title} is not released, and nothing has changed. ${notReleased(book, released)} Then press Release now again.` };
+      }
+      const { emailed, mailing } = await afterRelease(db, services, book, released, actor);
       const done = `${book.title} is released: ${released.stock} in stock, ${plural(released.orders.length, 'order', 'orders')} to pack (${plural(emailed, 'buyer', 'buyers')} emailed).`;
-      // Copies left over after the pre-orders: whoever waited (pre-orders full) hears once, as when stock is received.
-      const mailing = released.stock > 0 ? await drawMailing(db, services, book, actor) : null;
+      // The back office sends the mailing a batch at a time, as it sends a newsletter.
       if (!mailing) return { status: 200, message: done, stock: released.stock };
       return { status: 200, message: `${done} Emailing ${plural(mailing.recipients, 'waiting shopper', 'waiting shoppers')}.`, stock: released.stock, mailing };
     }
@@ -122,18 +151,49 @@ export async function runPreorderAction(asStaff: SupabaseClient, db: SupabaseCli
   }
 }
 
-const dueAnswer = z.array(z.object({ product_id: z.string(), title: z.string(), outcome: z.enum(DB_OUTCOMES.release_title), orders: z.array(z.uuid()).optional(), owed: z.number().optional() }));
+/** Each title the daily release tried, with the answer release_title_as gave it. */
+const dueAnswer = z.array(z.looseObject({ product_id: z.string(), title: z.string() }));
 
-/** The daily release: every title whose day has come and whose first delivery was entered; then its orders, as Release now. */
-export async function releaseDueTitles(db: SupabaseClient, services: Services): Promise<string[]> {
+/** Who the stock history and the mailing name for the daily release (release_due_titles names the same). */
+const RELEASE_DATE = 'Release date';
+/** How long the daily release sends one title's availability mailing before it leaves the rest to Resume sending. */
+const MAILING_BUDGET_MS = 10_000;
+
+/**
+ * The daily release's availability mailing, sent by the server (no back office is open to send it): the batches
+ * the back office's Send would send, for up to MAILING_BUDGET_MS. What is left (the time, a failure, or no sender
+ * configured) is finished from Newsletter with Resume sending, and nobody gets it twice.
+ */
+async function sendMailing(sender: NewsletterSender | null, mailing: Mailing): Promise<string> {
+  const waiting = plural(mailing.recipients, 'waiting shopper', 'waiting shoppers');
+  const finish = 'finish it from Newsletter with Resume sending';
+  if (!sender) return `${waiting} to email: ${finish}`;
+  try {
+    const progress = await sendNewsletterBatches(sender, mailing.id, Date.now() + MAILING_BUDGET_MS);
+    if (progress?.state === 'done') return `${waiting} emailed`;
+    return `${waiting} being emailed, ${progress?.waiting ?? mailing.recipients} still to go: ${finish}`;
+  } catch (cause) {
+    console.error(`[preorders] sending the availability mailing ${mailing.id} stopped`, cause);
+    return `${waiting} being emailed, stopped (${cause instanceof Error ? cause.message : String(cause)}): ${finish}`;
+  }
+}
+
+/**
+ * The daily release: every title whose day has come and whose first delivery was entered; then its orders and its
+ * waiting list, as Release now (afterRelease), the mailing sent here. A title refused stays on pre-order, and the
+ * report says why (it is tried again the next day). `sender` is null when the deploy cannot send marketing email.
+ */
+export async function releaseDueTitles(db: SupabaseClient, services: Services, sender: NewsletterSender | null): Promise<string[]> {
   const report: string[] = [];
   for (const title of await rpc(db, 'release_due_titles', {}, dueAnswer)) {
-    if (title.outcome !== 'released') {
-      report.push(`${title.title}: not released (${title.outcome === 'too_few' ? `the first delivery is smaller than the ${title.owed} copies pre-ordered` : 'not on pre-order'})`);
+    const answer = releaseAnswer.parse(title);
+    if (answer.outcome !== 'released') {
+      report.push(`${title.title}: not released (${notReleased({ id: title.product_id }, answer)})`);
       continue;
     }
-    const emailed = await afterRelease(db, services, title.orders ?? []);
-    report.push(`${title.title}: released, ${plural(title.orders?.length ?? 0, 'order', 'orders')} to pack, ${plural(emailed, 'buyer', 'buyers')} emailed`);
+    const { emailed, mailing } = await afterRelease(db, services, { id: title.product_id, title: title.title }, answer, RELEASE_DATE);
+    const done = `${title.title}: released, ${plural(answer.orders.length, 'order', 'orders')} to pack, ${plural(emailed, 'buyer', 'buyers')} emailed`;
+    report.push(mailing ? `${done}, ${await sendMailing(sender, mailing)}` : done);
   }
   return report;
 }

@@ -20,7 +20,7 @@ export const DB_OUTCOMES = {
   claim_shipping_email: ['first', 'correction', 'none'],
   check_promotion_code: ['ok', 'not_valid', 'spend_more'],
   // Pre-orders: Release now (the daily release's entries carry the same words).
-  release_title: ['released', 'too_few', 'not_preorder'],
+  release_title: ['released', 'too_few', 'customs_missing', 'not_preorder'],
   // The shipping platform.
   claim_shipment_send: ['claimed', 'busy', 'done', 'not_to_pack'],
   record_shipment_label: ['shipped', 'corrected', 'unchanged', 'not_shippable', 'not_sent'],

@@ -72,11 +72,43 @@ $$;
 -- ---------------------------------------------------------------------------------------------------------------
 -- Functions: the release
 
+-- What keeps a title's parcels abroad from being declared: the customs columns it lacks (in the book file's order)
+-- and the paid orders waiting for it that go outside Australia (0 when nothing is missing). A title may be announced
+-- before its printer's customs data exists, but a parcel abroad must declare every book in it, so the release
+-- refuses while any such order waits (and the back office's Pre-orders says so ahead of the day).
+-- Answers { missing: [column names], abroad }.
+create function public.preorder_customs_gap(p_product_id text)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select jsonb_build_object(
+      'missing', to_jsonb(m.missing),
+      'abroad', case when cardinality(m.missing) = 0 then 0 else (
+        select count(*)::integer
+          from public.orders o
+         where o.status = 'preorder' and o.payment_status = 'paid'
+           and upper(btrim(coalesce(o.shipping_address ->> 'country', ''))) not in ('', 'AU')
+           and exists (select 1 from public.order_items oi where oi.order_id = o.id and oi.product_id = p_product_id)
+      ) end)
+    from (
+      select array_remove(array[
+          case when p.customs_description is null then 'customs_description' end,
+          case when p.hs_code is null then 'hs_code' end,
+          case when p.origin_country is null then 'origin_country' end], null) as missing
+        from public.products p
+       where p.id = p_product_id
+    ) m;
+$$;
+
 -- Releases a title: the stock is the first delivery less the copies owed to the orders waiting (a smaller delivery
 -- is refused: every pre-order must be filled), the change is in the stock history, and each paid order waiting
 -- whose every pre-order title is now out becomes to pack, oldest paid first. Answers { outcome: 'released', stock,
--- owed, orders: [ids, oldest paid first] }, { outcome: 'too_few', owed } or { outcome: 'not_preorder' }. Called by
--- release_title (staff) and release_due_titles (the daily release), which name who released it.
+-- owed, orders: [ids, oldest paid first] }, { outcome: 'too_few', owed }, { outcome: 'customs_missing', abroad,
+-- missing } (orders waiting go abroad and the title lacks customs data: nothing changes) or { outcome:
+-- 'not_preorder' }. Called by release_title (staff) and release_due_titles (the daily release), which name who
+-- released it.
 create function public.release_title_as(p_product_id text, p_first_delivery integer, p_actor text)
 returns jsonb
 language plpgsql
@@ -87,6 +119,7 @@ declare
   v_product public.products%rowtype;
   v_owed integer;
   v_orders uuid[];
+  v_customs jsonb;
 begin
   if p_first_delivery is null or p_first_delivery not between 0 and 100000 then
     raise exception 'The first delivery must be a whole number of copies from 0 to 100000.' using errcode = '22023';
@@ -102,6 +135,10 @@ begin
   v_owed := public.preorder_copies(p_product_id);
   if p_first_delivery < v_owed then
     return jsonb_build_object('outcome', 'too_few', 'owed', v_owed);
+  end if;
+  v_customs := public.preorder_customs_gap(p_product_id);
+  if (v_customs ->> 'abroad')::integer > 0 then
+    return jsonb_build_object('outcome', 'customs_missing', 'abroad', (v_customs ->> 'abroad')::integer, 'missing', v_customs -> 'missing');
   end if;
   update public.products set released_at = now(), stock = p_first_delivery - v_owed, preorder_first_delivery = p_first_delivery where id = p_product_id;
   insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor)
@@ -137,8 +174,9 @@ end;
 $$;
 
 -- The daily release: every title on pre-order whose release date has come (Sydney's day) and whose first delivery
--- the publisher entered. One without it waits (the back office says so). Answers [{ product_id, title, outcome,
--- orders }] for the titles it tried.
+-- the publisher entered. One without it waits (the back office says so); one refused (too small a delivery, or
+-- orders abroad without customs data) stays on pre-order and is tried again the next day. Answers [{ product_id,
+-- title, outcome, … as release_title_as }] for the titles it tried.
 create function public.release_due_titles()
 returns jsonb
 language plpgsql
@@ -166,8 +204,9 @@ $$;
 -- Functions: the back office's Pre-orders
 
 -- Every title on pre-order: its date, allocation, first delivery, copies pre-ordered and left, orders waiting,
--- the money taken for its copies, shoppers confirmed on its waiting list, and whether its date has come with no
--- first delivery entered (the daily release then waits). With what is still owed across them for the Sales screen.
+-- the money taken for its copies, shoppers confirmed on its waiting list, whether its date has come with no
+-- first delivery entered (the daily release then waits), and the customs data its orders abroad lack (the release
+-- refuses until it is there). With what is still owed across them for the Sales screen.
 create function public.admin_list_preorders()
 returns jsonb
 language plpgsql
@@ -188,7 +227,8 @@ begin
       'money', (select coalesce(sum(oi.quantity * oi.price_at_time), 0) from public.orders o join public.order_items oi on oi.order_id = o.id
                   where oi.product_id = p.id and o.status = 'preorder' and o.payment_status = 'paid'),
       'waiting', (select count(*) from public.back_in_stock_requests r where r.product_id = p.id and r.confirmed_at is not null and r.drawn_at is null),
-      'due_without_delivery', p.release_date <= (now() at time zone 'Australia/Sydney')::date and p.preorder_first_delivery is null
+      'due_without_delivery', p.release_date <= (now() at time zone 'Australia/Sydney')::date and p.preorder_first_delivery is null,
+      'customs', public.preorder_customs_gap(p.id)
     ) order by p.release_date, p.title), '[]'::jsonb)
     into v_titles
     from public.products p
@@ -349,7 +389,7 @@ $$;
 -- Grants (this file's objects; the files before it are granted in _grants.sql)
 
 revoke all on function public.on_preorder(date, timestamptz), public.preorder_copies(text), public.preorder_left(text), public.catalog_for_sale(text[]),
-  public.release_title_as(text, integer, text), public.release_title(text, integer), public.release_due_titles(), public.lock_preorder_title(text),
+  public.preorder_customs_gap(text), public.release_title_as(text, integer, text), public.release_title(text, integer), public.release_due_titles(), public.lock_preorder_title(text),
   public.admin_list_preorders(), public.admin_preorder_buyers(text), public.admin_set_preorder(text, integer, integer),
   public.admin_move_release_date(text, date), public.claim_preorder_ready_email(uuid), public.claim_preorder_date_email(uuid)
   from public, anon, authenticated, service_role;

@@ -1,23 +1,27 @@
 /**
- * A title before its release date, as a shopper meets it at a phone's width and at a desktop's: the store grid
- * and its page offer Pre-order with the date it is out, never Add to Cart; the cart and the checkout say which
- * line is a pre-order, when the order ships and that the card is charged today; the confirmation says it is
- * pre-ordered. And the last allocated copy, paid for from two browsers at once, is sold once: one order paid, the
+ * A title before its release date, as a shopper meets it at a phone's width and at a desktop's: the home page, the
+ * store grid and its page offer Pre-order with the date it is out, never Add to Cart; the cart drawer, the cart and
+ * the checkout say which line is a pre-order, when the order ships and that the card is charged today; the
+ * confirmation says it is pre-ordered. And the last allocated copy, paid for from two browsers at once, is sold once: one order paid, the
  * other refunded as sold out.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { addToCart, asService, fillAddress, lookAtBothWidths, ownProduct, payInNewTab, PREORDER_BOOK, uniqueEmail, WIDTHS } from './support';
+import { asService, fillAddress, lookAtBothWidths, lookAtThisWidth, ownProduct, payInNewTab, PREORDER_BOOK, uniqueEmail, WIDTHS } from './support';
 
 const DATE_LINE = 'Out 1 June 2027 — ships that week';
 const LINE_NOTE = 'Pre-order: ships when it is out, 1 June 2027';
 const IN_STOCK_BOOK = '/store/product/book-10-reasons';
 
-/** Adds the title on pre-order from its page: the Pre-order button, then the drawer it opens, closed. */
+/**
+ * Adds the title on pre-order from its page: the Pre-order button, then the drawer it opens, which says under the
+ * line that it is a pre-order and when it ships, as the cart page does; then closed.
+ */
 async function preorder(page: Page, path: string, quantity?: number): Promise<void> {
   await page.goto(path);
   if (quantity !== undefined) await page.getByLabel('Quantity', { exact: true }).fill(String(quantity));
   await page.getByRole('button', { name: 'Pre-order', exact: true }).click();
-  await expect(page.getByRole('dialog', { name: 'Item added to your cart' })).toBeVisible();
+  const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
+  await expect(drawer.getByTestId('preorder-note')).toHaveText(LINE_NOTE);
   await page.keyboard.press('Escape');
 }
 
@@ -35,6 +39,17 @@ test.describe('a title on pre-order', () => {
     test(`at ${size.width} px: the grid and its page offer Pre-order with the date, the cart and checkout say it is a pre-order, and it is paid today`, async ({ page }) => {
       await page.setViewportSize({ width: size.width, height: size.height });
       const path = `/store/product/${PREORDER_BOOK.id}`;
+
+      // The home page shows it in the store grid's card under Coming Next: its date and Pre-order, once live too.
+      await page.goto('/');
+      const next = page.getByRole('region', { name: 'Coming Next' });
+      const homeCard = next.getByRole('article').filter({ has: page.getByRole('link', { name: PREORDER_BOOK.title }) });
+      await expect(page.locator('html[data-purchase-controls="live"]')).toHaveCount(1);
+      await expect(homeCard.getByText(DATE_LINE)).toBeVisible();
+      await expect(homeCard.getByRole('button', { name: `Pre-order: ${PREORDER_BOOK.title}` })).toBeEnabled();
+      await expect(homeCard.getByRole('button', { name: /Add to Cart|Buy Now/ })).toHaveCount(0);
+      await next.scrollIntoViewIfNeeded();
+      await lookAtThisWidth(page, `preorder-home-${size.name}`);
 
       // The store grid: its card says when it is out and offers Pre-order, not Add to Cart or Buy Now.
       await page.goto('/store');
@@ -55,7 +70,17 @@ test.describe('a title on pre-order', () => {
 
       // Two copies on pre-order and a book in stock: the order ships once, when the pre-order is out.
       await preorder(page, path, 2);
-      await addToCart(page, IN_STOCK_BOOK);
+      // The book in stock, added next: the drawer says which of its lines is the pre-order, and when it ships.
+      await page.goto(IN_STOCK_BOOK);
+      await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
+      const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
+      const others = drawer.getByRole('listitem');
+      await expect(others).toHaveCount(1);
+      await expect(others).toContainText(PREORDER_BOOK.title);
+      await expect(drawer.getByTestId('preorder-note')).toHaveCount(1);
+      await expect(others.getByTestId('preorder-note')).toHaveText(LINE_NOTE);
+      await lookAtThisWidth(page, `preorder-drawer-${size.name}`);
+      await page.keyboard.press('Escape');
       await page.goto('/cart');
       const notes = page.getByTestId('preorder-note').filter({ visible: true });
       await expect(notes).toHaveCount(1);

@@ -182,22 +182,24 @@ export async function ownProduct(
 }
 
 const SHOPPER_ADDRESS = { fullName: 'Test Shopper', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' };
+/** A buyer abroad, whose parcel needs a customs declaration. */
+export const ADDRESS_ABROAD = { fullName: 'Test Shopper', addressLine1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US' };
 
 /**
  * A guest's paid order through the shop's own steps, without a page: the delivery quote, checkout, and Pay on
- * the local TEST payment page (which fulfils the order as Stripe's webhook would: stock taken, emails sent).
- * Answers the order's id.
+ * the local TEST payment page (which fulfils the order as Stripe's webhook would: stock taken, emails sent), to an
+ * address in Australia unless `address` says otherwise. Answers the order's id.
  */
-export async function buysThroughCheckout(request: APIRequestContext, productId: string, quantity: number, email: string): Promise<string> {
+export async function buysThroughCheckout(request: APIRequestContext, productId: string, quantity: number, email: string, address = SHOPPER_ADDRESS): Promise<string> {
   const cart = [{ id: productId, quantity }];
   // The checkout page's look-up session (the request context keeps the visitor cookie that comes with it).
   const { session } = (await (await request.post('/api/lookup-session')).json()) as { session: string };
   const rates = await request.post('/api/courier-rates', {
-    data: { deliveryPostcode: SHOPPER_ADDRESS.postalCode, deliverySuburb: SHOPPER_ADDRESS.city, deliveryState: SHOPPER_ADDRESS.state, deliveryCountry: 'AU', cart, lookupSession: session },
+    data: { deliveryPostcode: address.postalCode, deliverySuburb: address.city, deliveryState: address.state, deliveryCountry: address.country, cart, lookupSession: session },
   });
   expect(rates.ok(), await rates.text()).toBe(true);
   const methodId = ((await rates.json()) as { quotes: Array<{ id: string }> }).quotes[0]!.id;
-  const checkout = await request.post('/api/create-checkout', { data: { cartItems: cart, shippingDetails: { ...SHOPPER_ADDRESS, shippingMethod: { id: methodId } }, customerEmail: email } });
+  const checkout = await request.post('/api/create-checkout', { data: { cartItems: cart, shippingDetails: { ...address, shippingMethod: { id: methodId } }, customerEmail: email } });
   expect(checkout.ok(), await checkout.text()).toBe(true);
   const created = (await checkout.json()) as { url: string; orderId: string };
   const payment = new URL(created.url);

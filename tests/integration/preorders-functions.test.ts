@@ -27,11 +27,14 @@ async function title(id: string, allocation: number): Promise<void> {
   if (error) throw error;
 }
 
+const IN_AUSTRALIA = { addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } };
+const IN_THE_US = { addressLine1: '1 Main St', city: 'New York', state: 'NY', postalCode: '10001', country: 'US', shippingMethod: { id: 'international-standard' } };
+
 /** A paid order of `quantity` copies through checkout and the local TEST payment page: its id and status token. */
-async function paidOrder(productId: string, quantity: number, email: string): Promise<{ id: string; token: string }> {
+async function paidOrder(productId: string, quantity: number, email: string, address = IN_AUSTRALIA): Promise<{ id: string; token: string }> {
   const checkout = await post('/api/create-checkout', {
     cartItems: [{ id: productId, quantity }],
-    shippingDetails: { fullName: 'Pre Buyer', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } },
+    shippingDetails: { fullName: 'Pre Buyer', ...address },
     customerEmail: email,
   });
   expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
@@ -112,18 +115,63 @@ describe('pre-orders through the functions', () => {
     expect((await mailsTo('release-buyer@example.com')).filter((m) => m.subject.endsWith('is being packed'))).toHaveLength(1);
   });
 
-  it('the daily release releases a title whose day has come with the first delivery entered, as Release now does', async () => {
+  it('the daily release releases a title whose day has come with the first delivery entered, and emails its buyers and its waiting list, as Release now does', async () => {
     const { error } = await t
       .service()
       .from('products')
       .insert({ id: 'fn-due', title: 'Title fn-due', price: 20, stock: 0, release_date: '2020-01-01', preorder_allocation: 5, preorder_first_delivery: 12 });
     if (error) throw error;
     const order = await paidOrder('fn-due', 1, 'due-buyer@example.com');
+    // Two shoppers confirmed on its waiting list (pre-orders were full when they signed up); one never confirmed.
+    const now = new Date().toISOString();
+    const waiting = await t
+      .service()
+      .from('back_in_stock_requests')
+      .insert([
+        { product_id: 'fn-due', email: 'due-waiting-1@example.com', confirmation_sent_at: now, confirmed_at: now },
+        { product_id: 'fn-due', email: 'due-waiting-2@example.com', confirmation_sent_at: now, confirmed_at: now },
+        { product_id: 'fn-due', email: 'due-unconfirmed@example.com', confirmation_sent_at: now },
+      ]);
+    if (waiting.error) throw waiting.error;
     const run = (await (await fetch(`${t.url}/.netlify/functions/release-preorders`, { method: 'POST' })).json()) as { titles: string[] };
-    expect(run.titles).toEqual(['Title fn-due: released, 1 order to pack, 1 buyer emailed']);
+    expect(run.titles).toEqual(['Title fn-due: released, 1 order to pack, 1 buyer emailed, 2 waiting shoppers emailed']);
     expect(await statusOf(order.id)).toBe('processing');
     expect((await mailsTo('due-buyer@example.com')).map((m) => m.subject)).toContain(`Your pre-order ${await t.orderNumber(order.id)} is being packed`);
+    // The availability email Release now's mailing sends, with its unsubscribe link, once each; none unconfirmed.
+    for (const email of ['due-waiting-1@example.com', 'due-waiting-2@example.com']) {
+      const mails = await mailsTo(email);
+      expect(mails.map((m) => m.subject)).toEqual(['Title fn-due is available']);
+      expect(mails[0]?.text).toContain('can be ordered again');
+      expect(mails[0]?.headers?.['List-Unsubscribe']).toBeTruthy();
+    }
+    expect(await mailsTo('due-unconfirmed@example.com')).toEqual([]);
     expect((await (await fetch(`${t.url}/.netlify/functions/release-preorders`, { method: 'POST' })).json()) as { titles: string[] }).toEqual({ titles: [] });
+  });
+
+  it('Release now refuses a title whose pre-orders go abroad without its customs data, saying what to add where; the daily release skips it and says why', async () => {
+    const { error } = await t
+      .service()
+      .from('products')
+      .insert({ id: 'fn-customs', title: 'Title fn-customs', price: 20, stock: 0, weight: 300, release_date: '2099-06-01', preorder_allocation: 5, preorder_first_delivery: 10 });
+    if (error) throw error;
+    const home = await paidOrder('fn-customs', 1, 'customs-home@example.com');
+    const abroad = await paidOrder('fn-customs', 2, 'customs-abroad@example.com', IN_THE_US);
+    const gap = '1 pre-order goes abroad: add customsDescription, hsCode and originCountry to content/books/fn-customs.mdx and deploy, as a parcel abroad must declare them.';
+    expect(await post('/api/admin-preorders', { action: 'release', productId: 'fn-customs', firstDelivery: 10 }, staff)).toEqual({
+      status: 409,
+      body: { error: `Title fn-customs is not released, and nothing has changed. ${gap} Then press Release now again.` },
+    });
+    // Its day come, the daily release leaves it waiting too, and its report says why.
+    await t.service().from('products').update({ release_date: '2020-01-01' }).eq('id', 'fn-customs');
+    const run = (await (await fetch(`${t.url}/.netlify/functions/release-preorders`, { method: 'POST' })).json()) as { titles: string[] };
+    expect(run.titles).toEqual([`Title fn-customs: not released (${gap})`]);
+    for (const order of [home, abroad]) expect(await statusOf(order.id)).toBe('preorder');
+    expect(await mailsTo('customs-abroad@example.com')).not.toContainEqual(expect.objectContaining({ subject: expect.stringMatching(/is being packed$/) }));
+    // Once the catalog sync has written them, it is released and both orders go to be packed.
+    await t.service().from('products').update({ customs_description: 'Printed picture book', hs_code: '4903.00', origin_country: 'AU' }).eq('id', 'fn-customs');
+    const released = await post('/api/admin-preorders', { action: 'release', productId: 'fn-customs', firstDelivery: 10 }, staff);
+    expect(released.body.message).toBe('Title fn-customs is released: 7 in stock, 2 orders to pack (2 buyers emailed).');
+    for (const order of [home, abroad]) expect(await statusOf(order.id)).toBe('processing');
   });
 
   it('a buyer cancels their own pre-order from its status page for a full refund, while it waits and not after', async () => {

@@ -32,10 +32,10 @@ describe.each(DATABASES)('pre-order payment and release on the $label', ({ open 
 
   const service = async <T>(sql: string, params: unknown[] = []) => (await db.request('service_role', {}, sql, { params, commit: true })).rows[0]?.result as T;
   const staff = async <T>(sql: string, params: unknown[] = []) => (await db.request('authenticated', STAFF, sql, { params, commit: true })).rows[0]?.result as T;
-  /** An order of these lines, written by checkout as create_order writes it: its id. */
-  const checkout = (lines: Array<[string, number]>, email = 'buyer@example.com') =>
+  /** An order of these lines, written by checkout as create_order writes it (to `address`): its id. */
+  const checkout = (lines: Array<[string, number]>, email = 'buyer@example.com', address: { country?: string } = {}) =>
     service<string>(`select public.create_order($1::jsonb, $2::jsonb) as result`, [
-      JSON.stringify({ customer_email: email, subtotal_amount: 0, shipping_amount: 0, total_amount: 0, shipping_address: {}, shipping_method: {}, payment_provider: 'stripe' }),
+      JSON.stringify({ customer_email: email, subtotal_amount: 0, shipping_amount: 0, total_amount: 0, shipping_address: address, shipping_method: {}, payment_provider: 'stripe' }),
       JSON.stringify(lines.map(([product_id, quantity]) => ({ product_id, title: product_id, quantity, price_at_time: 0 }))),
     ]);
   const pay = (orderId: string) => service<string>(`select public.fulfil_order($1) as result`, [orderId]);
@@ -168,5 +168,44 @@ describe.each(DATABASES)('pre-order payment and release on the $label', ({ open 
       insert into public.back_in_stock_requests (product_id, email, confirmation_sent_at, confirmed_at) values ('pre-b', 'waiting@example.com', now(), now())`);
     const mailing = await service<{ recipients: number } | null>(`select public.availability_create_mailing('pre-b', 'Title B can be pre-ordered', 'Hello', 'publisher@example.com') as result`);
     expect(mailing?.recipients).toBe(1);
+  });
+
+  it('a title without customs data is not released while a pre-order waiting for it goes abroad, and nothing changes until it has them', async () => {
+    await db.admin.exec(`insert into public.products (id, title, price, stock, release_date, preorder_allocation) values ('pre-customs', 'Customs Title', 20, 0, '2099-06-01', 10)`);
+    const ALL = ['customs_description', 'hs_code', 'origin_country'];
+    const gap = async () => (await db.admin.query<{ gap: unknown }>(`select public.preorder_customs_gap('pre-customs') as gap`)).rows[0]!.gap;
+    const paidTo = async (country: string) => {
+      const id = await checkout([['pre-customs', 1]], `${country}@example.com`, { country });
+      expect(await pay(id)).toBe('fulfilled');
+      return id;
+    };
+    const release = () => staff(`select public.release_title('pre-customs', 10) as result`);
+    // Bound for Australia only: nothing to declare, so nothing stands in the way.
+    const home = await paidTo('AU');
+    expect(await gap()).toEqual({ missing: ALL, abroad: 0 });
+    // Two abroad (the country as typed, in any case), and one cancelled, which no longer counts.
+    const abroad = [await paidTo('us'), await paidTo('NZ')];
+    const cancelled = await paidTo('GB');
+    expect(await service<string>(`select public.cancel_paid_order($1, 'publisher@example.com') as result`, [cancelled])).toBe('cancelled');
+    expect(await gap()).toEqual({ missing: ALL, abroad: 2 });
+    expect(await release()).toEqual({ outcome: 'customs_missing', abroad: 2, missing: ALL });
+    // Nothing changed: still on pre-order with no stock, every order waiting, nothing in the stock history.
+    expect(await stockOf('pre-customs')).toBe(0);
+    expect(await left('pre-customs')).toBe(7);
+    for (const id of [home, ...abroad]) expect(await orderOf(id)).toMatchObject({ status: 'preorder', to_pack: false });
+    expect((await db.admin.query(`select 1 from public.stock_changes where product_id = 'pre-customs'`)).rows).toHaveLength(0);
+    // The back office sees it ahead of the day.
+    const list = await staff<{ titles: Array<{ id: string; customs: unknown }> }>(`select public.admin_list_preorders() as result`);
+    expect(list.titles.find((t) => t.id === 'pre-customs')?.customs).toEqual({ missing: ALL, abroad: 2 });
+    // Part of the data is not enough; the daily release, its day come, leaves it on pre-order with the same answer.
+    await db.admin.exec(
+      `update public.products set customs_description = 'Printed picture book', origin_country = 'AU', release_date = current_date - 1, preorder_first_delivery = 10 where id = 'pre-customs'`,
+    );
+    expect(await service(`select public.release_due_titles() as result`)).toEqual([{ product_id: 'pre-customs', title: 'Customs Title', outcome: 'customs_missing', abroad: 2, missing: ['hs_code'] }]);
+    expect(await orderOf(home)).toMatchObject({ status: 'preorder' });
+    // With all three, it is released, and every order waiting for it is to pack.
+    await db.admin.exec(`update public.products set hs_code = '4903.00' where id = 'pre-customs'`);
+    expect(await gap()).toEqual({ missing: [], abroad: 0 });
+    expect(await release()).toMatchObject({ outcome: 'released', stock: 7, owed: 3, orders: [home, ...abroad] });
   });
 });

@@ -665,10 +665,11 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   // What waits for Xero and one document's content: called only from inside xero_claim and admin_xero_status.
   xero_waiting: [],
   xero_document: [],
-  // Pre-orders: the copies pre-ordered, called only from inside the database; the copies left and the catalog
-  // with each title's pre-order state, for the live catalog and checkout.
+  // Pre-orders: the copies pre-ordered and the customs data its orders abroad lack, called only from inside the
+  // database; the copies left and the catalog with each title's pre-order state, for the live catalog and checkout.
   on_preorder: [],
   preorder_copies: [],
+  preorder_customs_gap: [],
   release_title_as: [],
   lock_preorder_title: [],
   preorder_left: ['service_role'],

@@ -1,5 +1,8 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ORDER_STAGE_TEXT, orderStage } from '../../src/features/account/order-stage';
+import { StatusBadge } from '../../src/features/account/StatusBadge';
 
 describe('orderStage: what the status page says of an order', () => {
   it.each([
@@ -22,5 +25,12 @@ describe('orderStage: what the status page says of an order', () => {
       .filter(([, { text }]) => text.includes('tracking number'))
       .map(([stage]) => stage);
     expect(promising).toEqual(['packing']);
+  });
+
+  it('the status badge (profile, back office) and the status page say a pre-order in one word', () => {
+    expect(ORDER_STAGE_TEXT.preordered.label).toBe('Pre-ordered');
+    expect(renderToStaticMarkup(createElement(StatusBadge, { status: 'preorder' }))).toMatch(/>Pre-ordered<\/span>$/);
+    // Every other status reads as the database has it.
+    expect(renderToStaticMarkup(createElement(StatusBadge, { status: 'shipped' }))).toMatch(/>shipped<\/span>$/);
   });
 });

@@ -7,6 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type * as z from 'zod';
+import { customsGapText, fieldsOfColumns } from '@/features/customs/customs-data';
 import { FieldError, invalidProps } from '@/features/forms/fields';
 import { allocation as allocationSchema, firstDelivery as deliverySchema, type PreorderAction, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';
 import { toast } from '@/features/toast/store';
@@ -162,6 +163,11 @@ function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: (
           {showBuyers ? 'Hide buyers' : 'Buyers'}
         </button>
       </div>
+      {row.customs.abroad > 0 && (
+        <p role="alert" className="mt-2 rounded-lg bg-amber-50 p-2 text-sm text-amber-950 ring-1 ring-amber-400" data-testid="preorder-customs">
+          {customsGapText(row.id, row.customs.abroad, fieldsOfColumns(row.customs.missing))} Until then it cannot be released.
+        </p>
+      )}
       {row.due_without_delivery && (
         <p role="alert" className="mt-2 rounded-lg bg-amber-50 p-2 text-sm text-amber-950 ring-1 ring-amber-400">
           Its release date has come, but no first delivery is entered, so it was not released. Enter the first delivery and press Release now.

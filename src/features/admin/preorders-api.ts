@@ -15,6 +15,8 @@ const title = z.object({
   money,
   waiting: z.coerce.number(),
   due_without_delivery: z.boolean(),
+  /** The customs columns the title lacks, and its orders waiting that go abroad (the release refuses while any do). */
+  customs: z.object({ missing: z.array(text), abroad: z.number() }),
 });
 export type PreorderTitleRow = z.infer<typeof title>;
 const owed = z.object({ orders: z.coerce.number(), copies: z.coerce.number(), money });

@@ -5,7 +5,7 @@
  * pages follow the cursors the database gives. The view, the search and the pages loaded stay in the address
  * (route.ts): they are the query's key and how many pages it holds.
  */
-import { QueryClient, QueryClientProvider, type QueryKey, type UseQueryResult, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { focusManager, QueryClient, QueryClientProvider, type QueryKey, type UseQueryResult, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { ORDERS_CHANGED_EVENT } from '@/features/account/account-links';
 import { toast } from '@/features/toast/store';
@@ -48,6 +48,18 @@ export const INVOICE_CHANGES: readonly QueryKey[] = [keys.invoices, ...ORDER_CHA
  * meanwhile.
  */
 export const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 0 }, mutations: { retry: false } } });
+
+// A screen is read again when it is looked at again: its tab shown (TanStack's own visibilitychange) or its window
+// focused. The second is what a publisher with two windows side by side does, clicking into the one that did not
+// make the change (a release, an allocation, a refund); TanStack listens to the tab alone since version 5.
+focusManager.setEventListener((lookedAt) => {
+  if (typeof window === 'undefined') return;
+  const listener = () => lookedAt();
+  for (const event of ['visibilitychange', 'focus']) window.addEventListener(event, listener);
+  return () => {
+    for (const event of ['visibilitychange', 'focus']) window.removeEventListener(event, listener);
+  };
+});
 
 // An order changed (its list or detail invalidated): the header's to-pack count asks again (account-links.ts
 // listens), once however many of the orders' queries were invalidated together.

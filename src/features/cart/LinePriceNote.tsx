@@ -1,30 +1,23 @@
 /**
- * Under a cart line: that it is a pre-order and when it ships, the quantity price it reached and what it saves,
- * and at the most copies one order takes, a link to ask for a quote. The cart page and the checkout summary show
- * it; the drawer writes the same price words.
+ * Under a cart line on the cart page and in the checkout's summary: its notes (line-notes.ts, which the drawer
+ * draws too): that it is a pre-order and when it ships, the quantity price it reached, and a link to ask for a quote.
  */
-import { preorderLineNote } from '@/features/catalog/preorder-text';
-import { needsQuote, quoteRequestPath, tierNote } from '@/features/catalog/quantity-prices';
-import { linePrice, type CartLine } from './cart';
+import type { CartLine } from './cart';
+import { lineNotes } from './line-notes';
 
 export default function LinePriceNote({ line }: { line: CartLine }) {
-  const note = tierNote(linePrice(line));
   return (
     <>
-      {line.product.releaseDate !== undefined && (
-        <span className="block text-sm font-semibold text-navy" data-testid="preorder-note">
-          {preorderLineNote(line.product.releaseDate)}
-        </span>
-      )}
-      {note && (
-        <span className="block text-sm font-semibold text-emerald-800" data-testid="tier-note">
-          {note}
-        </span>
-      )}
-      {needsQuote(line.quantity) && (
-        <a href={quoteRequestPath(line.product.title)} className="block text-sm font-semibold text-navy underline underline-offset-4">
-          More than {line.quantity} copies? Request a quote
-        </a>
+      {lineNotes(line).map((note) =>
+        note.href ? (
+          <a key={note.kind} href={note.href} className={note.className}>
+            {note.text}
+          </a>
+        ) : (
+          <span key={note.kind} className={note.className} data-testid={note.testId}>
+            {note.text}
+          </span>
+        ),
       )}
     </>
   );

@@ -11,9 +11,9 @@ import { LIMITS } from '@/config/constants';
 import { formatPrice } from '@/lib/format';
 import { $toasts, removeToast } from '@/features/toast/store';
 import { element, toastBody } from '@/features/toast/toaster';
-import { needsQuote, quoteRequestPath, tierNote } from '@/features/catalog/quantity-prices';
 import { copiesAvailable } from '@/features/catalog/product';
 import { linePrice, stockLimitNote } from './cart';
+import { lineNoteElement, lineNotes } from './line-notes';
 import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $quantitySaving, $subtotal, closeDrawer } from './store';
 
 const TITLE_ID = 'cart-drawer-title';
@@ -55,20 +55,11 @@ function renderItems(container: HTMLElement): void {
     if (line && priced && line.quantity > 1) {
       text.append(element('p', 'mt-1 text-navy', `${line.quantity} × ${formatPrice(priced.unitPrice)} = ${formatPrice(priced.lineTotal)}`));
     } else text.append(element('p', 'mt-1 text-navy', formatPrice(priced?.unitPrice ?? lastAdded.price)));
-    const note = priced && tierNote(priced);
-    if (note) {
-      const tier = element('p', 'mt-1 text-sm font-semibold text-emerald-800', note);
-      tier.dataset.drawerTier = '';
-      text.append(tier);
-    }
+    // As under the line on the cart page: a pre-order and when it ships, the quantity price, a quote.
+    if (line) text.append(...lineNotes(line).map((note) => lineNoteElement(note, 'mt-1')));
     // The add stopped at the stock (cart.ts's rule): say so, as the quantity field does.
     const stockNote = line ? stockLimitNote(line.quantity, copiesAvailable(line.product)) : null;
     if (stockNote) text.append(element('p', 'mt-1 text-sm font-semibold text-amber-900', stockNote));
-    if (line && needsQuote(line.quantity)) {
-      const quote = element('a', 'mt-1 block text-sm font-semibold text-navy underline', `More than ${line.quantity} copies? Request a quote`);
-      quote.href = quoteRequestPath(lastAdded.title);
-      text.append(quote);
-    }
     row.append(image, text);
     parts.push(row);
   }
@@ -79,6 +70,12 @@ function renderItems(container: HTMLElement): void {
       const item = element('li', 'flex justify-between gap-3');
       const name = element('span', '', `${line.product.title} `);
       name.append(element('span', 'text-slate-600', `× ${line.quantity}`));
+      // Which of the others are pre-orders, and when they ship.
+      name.append(
+        ...lineNotes(line)
+          .filter((note) => note.kind === 'preorder')
+          .map((note) => lineNoteElement(note)),
+      );
       item.append(name, element('span', 'font-semibold', formatPrice(linePrice(line).lineTotal)));
       list.append(item);
     }

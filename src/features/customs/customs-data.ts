@@ -39,3 +39,21 @@ export function missingCustomsFields(book: Partial<Record<CustomsField, string |
 
 /** What the build and the sync say on each customs field a book for sale lacks (the field is named beside it). */
 export const MISSING_CUSTOMS = 'needed on a book for sale, as parcels abroad must declare it (a US parcel without it is returned)';
+
+/** The database's column of each book-file field (the catalog sync writes one from the other). */
+export const CUSTOMS_COLUMNS: Record<CustomsField, string> = { customsDescription: 'customs_description', hsCode: 'hs_code', originCountry: 'origin_country' };
+
+/** The book-file fields of the database's columns named (as preorder_customs_gap answers them). */
+export const fieldsOfColumns = (columns: readonly string[]): CustomsField[] => CUSTOMS_FIELDS.filter((field) => columns.includes(CUSTOMS_COLUMNS[field]));
+
+const inWords = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/**
+ * Pre-orders waiting to go abroad for a book without its customs data: how many, and what to add to which book
+ * file. The release refuses while it is so (the database's rule, preorder_customs_gap); Release now, the daily
+ * release's report and the back office's warning ahead of the day all say it in these words.
+ */
+export function customsGapText(bookId: string, abroad: number, missing: readonly CustomsField[]): string {
+  const orders = abroad === 1 ? '1 pre-order goes abroad' : `${abroad} pre-orders go abroad`;
+  return `${orders}: add ${inWords(missing)} to content/books/${bookId}.mdx and deploy, as a parcel abroad must declare ${missing.length === 1 ? 'it' : 'them'}.`;
+}

@@ -3,14 +3,11 @@
  * origin, or its parcels abroad cannot be declared (a US parcel without them is returned). Reads the products the
  * catalog sync wrote: GET {project}/rest/v1/products?select=…&for_sale=eq.true with the service-role key.
  */
-import { CUSTOMS_FIELDS, type CustomsField } from '../../../src/features/customs/customs-data';
+import { CUSTOMS_COLUMNS as COLUMN, CUSTOMS_FIELDS } from '../../../src/features/customs/customs-data';
 import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
 import { errorMessage, skip, unreachable } from './common';
 
 const NAME = 'Customs data';
-
-/** The database's column of each book-file field. */
-const COLUMN: Record<CustomsField, string> = { customsDescription: 'customs_description', hsCode: 'hs_code', originCountry: 'origin_country' };
 
 export async function checkCustomsData(context: DoctorContext): Promise<CheckResult> {
   const { env } = context;
