@@ -7,16 +7,14 @@ import { LoadState, useLoad } from '@/features/admin/use-load';
 import { DraftEditor } from './DraftEditor';
 import { getInvoice, listInvoiceBooks } from './invoices-api';
 import { SentInvoice } from './SentInvoice';
+import { RecordPanel } from '@/components/Section';
 
 export function InvoicePage({ invoiceId }: { invoiceId: string | null }) {
   const load = useCallback(() => (invoiceId ? getInvoice(invoiceId) : Promise.resolve(null)), [invoiceId]);
   const { state, reload } = useLoad(load);
   const books = useLoad(listInvoiceBooks);
   return (
-    <section aria-labelledby="invoice-heading" className="space-y-4">
-      <a href="#invoices" className="font-semibold text-navy underline">
-        ← All invoices
-      </a>
+    <RecordPanel id="invoice-heading" back="#invoices" backLabel="All invoices">
       <LoadState state={state} what="the invoice" />
       <LoadState state={books.state} what="the books" />
       {state.status === 'ready' && invoiceId && state.data === null && <p className="text-slate-700">There is no such invoice.</p>}
@@ -27,6 +25,6 @@ export function InvoicePage({ invoiceId }: { invoiceId: string | null }) {
         ) : state.data ? (
           <SentInvoice invoice={state.data} reload={reload} />
         ) : null)}
-    </section>
+    </RecordPanel>
   );
 }
