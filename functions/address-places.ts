@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { country } from '../src/features/checkout/order-fields';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json, problem } from './_lib/http';
 import { admitLookup, lookupSessionInput, renewLookupSession } from './_lib/lookup-session';
 import { selectAddressLookup } from './_lib/providers/select';
 import { ProviderError } from './_lib/providers/errors';
@@ -21,10 +21,7 @@ const body = z.discriminatedUnion(
   { error: 'action must be "suggest" or "details".' },
 );
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, body);
-  if ('response' in parsed) return parsed.response;
-  const input = parsed.data;
+export default handleJson(body, async (input, request) => {
   // Fewer than 3 characters: no suggestions (manual entry always works), and nothing counted.
   if (input.action === 'suggest' && input.input.length < 3) return json({ predictions: [] });
   const env = readServerEnv();

@@ -11,19 +11,17 @@ import { readServerEnv } from '../src/config/env';
 import { CART_ID_PATTERN } from '../src/features/checkout/contract';
 import { closeOtherPages } from './_lib/cart-checkout';
 import { CheckoutRejection } from './_lib/checkout';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json, problem } from './_lib/http';
 import { openCheckoutsOfCart } from './_lib/order-checkouts';
 import { selectPaymentProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 
 const bodySchema = z.object({ cartId: z.string({ error: 'cartId is missing.' }).regex(CART_ID_PATTERN, 'cartId must be 8 to 100 letters, digits, - or _.') });
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, bodySchema);
-  if ('response' in parsed) return parsed.response;
+export default handleJson(bodySchema, async (body) => {
   const env = readServerEnv();
   const db = serviceClient(env);
-  const open = await openCheckoutsOfCart(db, parsed.data.cartId);
+  const open = await openCheckoutsOfCart(db, body.cartId);
   try {
     await closeOtherPages(db, selectPaymentProvider(env), open);
   } catch (error) {

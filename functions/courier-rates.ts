@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { country } from '../src/features/checkout/order-fields';
 import { CheckoutRejection, cartInput, priceCart, quotesFor } from './_lib/checkout';
-import { handle, json, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json } from './_lib/http';
 import { admitLookup, lookupSessionInput } from './_lib/lookup-session';
 import { selectShippingRates } from './_lib/providers/select';
 import { goodsAfterCode, promotionCodeInput } from './_lib/promotion-codes';
@@ -31,10 +31,7 @@ const body = z
   })
   .refine((request) => request.deliveryCountry !== 'AU' || request.deliveryPostcode.length > 0, { message: 'deliveryPostcode is required', path: ['deliveryPostcode'] });
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, body);
-  if ('response' in parsed) return parsed.response;
-  const { deliveryPostcode, deliverySuburb, deliveryState, deliveryCountry, cart, promotionCode, lookupSession } = parsed.data;
+export default handleJson(body, async ({ deliveryPostcode, deliverySuburb, deliveryState, deliveryCountry, cart, promotionCode, lookupSession }, request) => {
   const env = readServerEnv();
   const db = serviceClient(env);
   const admitted = await admitLookup(env, db, request, lookupSession, 'rates');

@@ -13,7 +13,7 @@ import { email, giftRecipientNamed, giftSchema, reminderConsentSchema, shippingD
 import { excludedPaymentMethods } from '../src/features/checkout/payment-methods';
 import { CheckoutRejection, cartInput, deliveryDays, lineName, priceCart, quotesFor } from './_lib/checkout';
 import { checkPromotionCode, PromotionCodeRefused, promotionCodeInput } from './_lib/promotion-codes';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json, problem } from './_lib/http';
 import { CartCheckoutOpen, createOrder, recordCheckoutChoices } from './_lib/orders';
 import { linkCheckoutSession, openCheckoutsOfCart } from './_lib/order-checkouts';
 import { preorderTitles } from './_lib/live-catalog';
@@ -44,17 +44,15 @@ function sameOrigin(url: string | undefined, origin: string, fallback: string): 
   return new URL(url).origin === origin ? url : null;
 }
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, body);
-  if ('response' in parsed) return parsed.response;
-  const { cartItems, shippingDetails, customerEmail, gift, reminderConsent, promotionCode, cartId } = parsed.data;
+export default handleJson(body, async (input, request) => {
+  const { cartItems, shippingDetails, customerEmail, gift, reminderConsent, promotionCode, cartId } = input;
   // The page's own origin is where it may return to (a deploy preview's too); a missing address is made from the
   // shop's configured origin, never from the request's.
   const origin = new URL(request.url).origin;
   const env = readServerEnv();
   const home = siteOrigin(env, request);
-  const successUrl = sameOrigin(parsed.data.successUrl, origin, `${home}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`);
-  const cancelUrl = sameOrigin(parsed.data.cancelUrl, origin, `${home}/cart`);
+  const successUrl = sameOrigin(input.successUrl, origin, `${home}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`);
+  const cancelUrl = sameOrigin(input.cancelUrl, origin, `${home}/cart`);
   if (!successUrl || !cancelUrl) return problem(400, 'successUrl and cancelUrl must be addresses on this site.');
   const success = successUrl.includes('{CHECKOUT_SESSION_ID}') ? successUrl : `${successUrl}${successUrl.includes('?') ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
 

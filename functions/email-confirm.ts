@@ -14,7 +14,7 @@ import { readServerEnv } from '../src/config/env';
 import { SITE } from '../src/config/site';
 import { DB_OUTCOMES, type DbOutcome } from '../src/lib/db-outcomes';
 import { notificationRecipient } from './_lib/fulfilment';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json, problem } from './_lib/http';
 import { isConfirmation, readMailLink, signingSecret } from './_lib/mail-links';
 import { selectEmailProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
@@ -52,15 +52,13 @@ function answerOf<W extends string>(answers: Record<W, string>, words: readonly 
   return { state, message: answers[state] };
 }
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, bodySchema);
-  if ('response' in parsed) return parsed.response;
+export default handleJson(bodySchema, async (body) => {
   const env = readServerEnv();
-  const read = await readMailLink(signingSecret(env), parsed.data.token);
+  const read = await readMailLink(signingSecret(env), body.token);
   if (read.status === 'expired') return problem(400, LINK_EXPIRED);
   if (read.status === 'invalid' || !isConfirmation(read.link)) return problem(400, LINK_NOT_VALID);
   const link = read.link;
-  const confirm = parsed.data.answer === 'confirm';
+  const confirm = body.answer === 'confirm';
   const db = serviceClient(env);
   const issuedAt = read.madeAt.toISOString();
   const { data, error } =

@@ -4,13 +4,11 @@
  */
 import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
-import { handle, json, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json } from './_lib/http';
 import { issueLookupSession, SESSION_MINUTES } from './_lib/lookup-session';
 
-export default handle(async (request) => {
-  // Nothing to say but the (empty) body, read within the shop's body limit like every other.
-  const parsed = await readJsonBody(request, z.object({}));
-  if ('response' in parsed) return parsed.response;
+// Nothing to say but the (empty) body, read within the shop's body limit like every other.
+export default handleJson(z.object({}), async (_body, request) => {
   const { token, setCookie } = await issueLookupSession(readServerEnv(), request);
   return json({ session: token, expiresInSeconds: SESSION_MINUTES * 60 }, 200, setCookie ? { 'set-cookie': setCookie } : {});
 });

@@ -4,15 +4,13 @@ import { trackingUrl } from '../src/features/shipping/shipment';
 import { orderTotalLine } from '../src/features/on-account/paperwork';
 import { findOrderByStatusToken, getOrderWithItems, statusTokenBody } from './_lib/orders';
 import { sellerIdentity, taxInvoiceOf } from './_lib/tax-invoice';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json, problem } from './_lib/http';
 import { serviceClient } from './_lib/supabase-admin';
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, statusTokenBody);
-  if ('response' in parsed) return parsed.response;
+export default handleJson(statusTokenBody, async (body) => {
   const env = readServerEnv();
   const db = serviceClient(env);
-  const found = await findOrderByStatusToken(db, parsed.data.token);
+  const found = await findOrderByStatusToken(db, body.token);
   if (!found) return problem(404, 'We could not find that order. Open the link again from your email.');
   const order = await getOrderWithItems(db, found.id);
   const items = order.items;

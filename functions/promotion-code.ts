@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { codeRefusal } from '../src/features/checkout/promotion-code';
 import { CheckoutRejection, cartInput, priceCart } from './_lib/checkout';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json, problem } from './_lib/http';
 import { checkPromotionCode, promotionCodeInput } from './_lib/promotion-codes';
 import { serviceClient } from './_lib/supabase-admin';
 
@@ -17,10 +17,7 @@ const body = z.object({
   cartItems: cartInput,
 });
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, body);
-  if ('response' in parsed) return parsed.response;
-  const { code, cartItems } = parsed.data;
+export default handleJson(body, async ({ code, cartItems }) => {
   if (!code) return problem(400, 'Please enter a code.');
   const db = serviceClient(readServerEnv());
   try {

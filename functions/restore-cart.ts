@@ -8,18 +8,16 @@ import { z } from 'zod';
 import { readServerEnv } from '../src/config/env';
 import { RESTORE_MESSAGES, RESTORE_TOKEN_PATTERN, type RestoreAnswer } from '../src/features/cart/restore';
 import { copiesAvailable, productFromRow } from '../src/features/catalog/product';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json, problem } from './_lib/http';
 import { readLiveCatalog } from './_lib/live-catalog';
 import { findLinesByRecoveryToken } from './_lib/order-checkouts';
 import { serviceClient } from './_lib/supabase-admin';
 
 const body = z.object({ token: z.string().trim().regex(RESTORE_TOKEN_PATTERN, RESTORE_MESSAGES.unknown) });
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, body);
-  if ('response' in parsed) return parsed.response;
+export default handleJson(body, async (input) => {
   const db = serviceClient(readServerEnv());
-  const wanted = await findLinesByRecoveryToken(db, parsed.data.token);
+  const wanted = await findLinesByRecoveryToken(db, input.token);
   if (!wanted) return problem(404, RESTORE_MESSAGES.unknown);
   const rows = await readLiveCatalog(
     db,

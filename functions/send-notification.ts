@@ -30,7 +30,7 @@ import { type ContactNotification, notificationRequestSchema, type NotificationR
 import { QUOTE_MESSAGES } from '../src/features/on-account/contract';
 import { alreadySignedUpEmail, type SignUp, signUpConfirmationEmail } from './_lib/marketing-emails';
 import { notificationRecipient } from './_lib/fulfilment';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json, problem } from './_lib/http';
 import { confirmPageUrl, type MailLink, marketingIdentity, signMailLink, unsubscribePageUrl } from './_lib/mail-links';
 import { outcomeAnswer, serviceClient } from './_lib/supabase-admin';
 import { selectEmailProvider, selectHumanCheck } from './_lib/providers/select';
@@ -239,11 +239,7 @@ async function signUp(env: ServerEnv, request: Request, body: Exclude<Notificati
   return json({ ok: true });
 }
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, notificationRequestSchema);
-  if ('response' in parsed) return parsed.response;
-  const body = parsed.data;
-
+export default handleJson(notificationRequestSchema, async (body, request) => {
   const env = readServerEnv();
   const failure = await humanCheckFailure(env, request, body);
   if (failure) {

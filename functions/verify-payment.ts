@@ -10,7 +10,7 @@ import { orderDeliveryEstimate } from '../src/features/checkout/delivery-estimat
 import { orderStatusPath } from '../src/lib/paths';
 import { postalAddressLines } from '../src/lib/postal-address';
 import { fulfilmentServices, fulfilPaidSession } from './_lib/fulfilment';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { type FunctionConfig, handleJson, json, problem } from './_lib/http';
 import { findOrderBySession, getOrderWithItems } from './_lib/orders';
 import { selectPaymentProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
@@ -24,17 +24,15 @@ const body = z.object({
     .regex(/^[A-Za-z0-9_-]+$/, 'sessionId is not a payment session id'),
 });
 
-export default handle(async (request) => {
-  const parsed = await readJsonBody(request, body);
-  if ('response' in parsed) return parsed.response;
+export default handleJson(body, async (input, request) => {
   const env = readServerEnv();
   const payments = selectPaymentProvider(env);
   const db = serviceClient(env);
 
-  const order = await findOrderBySession(db, parsed.data.sessionId);
+  const order = await findOrderBySession(db, input.sessionId);
   if (!order) return problem(404, 'We could not find that payment session.');
 
-  const session = await payments.retrieveSession(parsed.data.sessionId);
+  const session = await payments.retrieveSession(input.sessionId);
   const paymentStatus = await fulfilPaidSession(db, fulfilmentServices(env, request, payments), order, session);
   const method = order.shippingMethod;
   const paid = paymentStatus === 'paid' ? await getOrderWithItems(db, order.id) : null;

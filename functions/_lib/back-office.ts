@@ -72,6 +72,12 @@ export function staffEndpoint<T>(schema: ZodType<T>, action: (call: StaffCall<T>
   });
 }
 
+/** A refund (or an invoice's credit) asked for more than is left of the payment: what can still be, or that none can. */
+export function moreThanIsLeft(verb: 'refund' | 'credit', what: string, remaining: number): string {
+  if (remaining > 0) return `You can ${verb} at most ${formatPrice(remaining)} on ${what}: that is what is left of its payment.`;
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)} has nothing left to ${verb}.`;
+}
+
 /** What the publisher is told: an HTTP status and one sentence. */
 export interface ActionOutcome {
   status: number;
@@ -195,15 +201,7 @@ async function refundPart(ctx: BackOfficeContext, order: Order, number: string, 
   const amount = fromCents(amountCents);
   const reservation = await rpc(ctx.db, 'begin_part_refund', { p_order_id: order.id, p_amount: amount, p_reason: reason, p_actor: ctx.actor }, partRefundReservation);
   if (reservation.outcome === 'not_refundable') return { status: 409, message: 'Only a paid order that has not been refunded in full can be refunded in part.' };
-  if (reservation.outcome === 'too_much') {
-    return {
-      status: 409,
-      message:
-        reservation.remaining > 0
-          ? `You can refund at most ${formatPrice(reservation.remaining)} on order ${number}: that is what is left of its payment.`
-          : `Order ${number} has nothing left to refund.`,
-    };
-  }
+  if (reservation.outcome === 'too_much') return { status: 409, message: moreThanIsLeft('refund', `order ${number}`, reservation.remaining) };
   const part = { refundId: reservation.refund_id, amount, reason };
   let answer: ProviderAnswer;
   try {

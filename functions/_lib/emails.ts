@@ -134,27 +134,25 @@ export function refundEmail(order: OrderWithItems, siteOrigin: string, seller?: 
       `Nothing else changes: order ${kept} is confirmed and will ship as usual. Questions? Reply to this email or write to ${SITE.email}.`,
     ]);
   }
-  if (order.codeUsedUp) {
-    return toBuyer(order, `Your order ${number} has been refunded`, `order-refund-${order.id}`, [
-      `Thank you for your order ${number}. We are sorry: the last use of the code ${order.promotionCode} went to another order moments before your payment arrived, so we could not fill it at that price.`,
-      '',
-      refunded,
-      '',
-      ...itemLines(order),
-      ...note,
-      '',
-      `You are welcome to order again at the current price. Questions? Reply to this email or write to ${SITE.email}.`,
-    ]);
-  }
+  // Not filled: the code's last use went to another payment first, or the last copies sold out.
+  const [why, after] = order.codeUsedUp
+    ? [
+        `the last use of the code ${order.promotionCode} went to another order moments before your payment arrived, so we could not fill it at that price.`,
+        `You are welcome to order again at the current price. Questions? Reply to this email or write to ${SITE.email}.`,
+      ]
+    : [
+        'the last copies sold out moments before your payment arrived, so we could not fill it.',
+        `Reply to this email, or write to ${SITE.email}, and we will let you know as soon as the book is back in stock.`,
+      ];
   return toBuyer(order, `Your order ${number} has been refunded`, `order-refund-${order.id}`, [
-    `Thank you for your order ${number}. We are sorry: the last copies sold out moments before your payment arrived, so we could not fill it.`,
+    `Thank you for your order ${number}. We are sorry: ${why}`,
     '',
     refunded,
     '',
     ...itemLines(order),
     ...note,
     '',
-    `Reply to this email, or write to ${SITE.email}, and we will let you know as soon as the book is back in stock.`,
+    after,
   ]);
 }
 

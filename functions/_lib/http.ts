@@ -138,3 +138,15 @@ export function handle(handler: FunctionHandler, options: { maxBodyBytes?: numbe
     }
   };
 }
+
+/**
+ * `handle` for an endpoint that takes a JSON body: `handler` runs with the body as `schema` parsed it, and a body
+ * that is not a POST, not JSON or not valid is answered with its 4xx first.
+ */
+export function handleJson<T>(schema: ZodType<T>, handler: (body: T, request: Request) => Promise<Response>): FunctionHandler {
+  return handle(async (request) => {
+    const parsed = await readJsonBody(request, schema);
+    if ('response' in parsed) return parsed.response;
+    return handler(parsed.data, request);
+  });
+}

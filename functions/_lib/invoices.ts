@@ -14,7 +14,7 @@ import { invoiceNumber } from '../../src/features/on-account/rules';
 import { formatAbn } from '../../src/lib/abn';
 import { formatLongDate, formatPrice } from '../../src/lib/format';
 import { fromCents, toCents } from '../../src/lib/money';
-import type { ActionOutcome } from './back-office';
+import { type ActionOutcome, moreThanIsLeft } from './back-office';
 import { confirmationEmail, newOrderNotice } from './emails';
 import type { OrderWithItems } from './orders';
 import type { EmailMessage } from './providers/email';
@@ -214,16 +214,7 @@ async function credit(ctx: InvoiceContext, invoice: InvoiceRecord, amountCents: 
   const amount = fromCents(amountCents);
   const reservation = await rpc(ctx.db, 'invoice_begin_credit', { p_invoice_id: invoice.id, p_amount: amount, p_reason: reason, p_actor: ctx.actor }, creditReservation);
   if (reservation.outcome === 'not_refundable') return { status: 409, message: `Only a paid invoice can be credited: invoice ${number} is ${invoice.status}.`, invoiceId: invoice.id };
-  if (reservation.outcome === 'too_much') {
-    return {
-      status: 409,
-      message:
-        reservation.remaining > 0
-          ? `You can credit at most ${formatPrice(reservation.remaining)} on invoice ${number}: that is what is left of its payment.`
-          : `Invoice ${number} has nothing left to credit.`,
-      invoiceId: invoice.id,
-    };
-  }
+  if (reservation.outcome === 'too_much') return { status: 409, message: moreThanIsLeft('credit', `invoice ${number}`, reservation.remaining), invoiceId: invoice.id };
   let providerId: string | null = null;
   let failure: string | null = null;
   try {

@@ -116,14 +116,33 @@ const migrationFiles = () =>
     });
 
 /**
- * Until launch the migrations' history is folded (docs/architecture.md): each fold replaces its files with fewer that
- * build the same catalog (compared by tools/schema-compare). `replaced` are the versions it removed, `by` the ones it
- * wrote.
+ * Until launch the migrations' history is folded (docs/architecture.md): each fold rewrites files as others that
+ * build the same catalog (compared by tools/schema-compare). `replaced` are the versions it rewrote, `by` the ones it
+ * wrote; a version in both is a file whose first part kept its name when it was split.
  */
 export const FOLDS = [
   {
     replaced: ['20261126000500', '20261127000100', '20261128000100', '20261128000200', '20261129000100', '20261130000100', '20261130000200', '20261130000300', '20261130000400', '20261130000500'],
     by: ['20261126001000', '20261126001100', '20261126001200', '20261126001300', '20261126001400', '20261126001500', '20261126001600', '20261126001700', '20261126001800'],
+  },
+  {
+    // The four longest area files split into parts of at most 400 lines: each first part keeps its version.
+    replaced: ['20261126001200', '20261126001500', '20261126001600', '20261126001700'],
+    by: [
+      '20261126001200',
+      '20261126001210',
+      '20261126001220',
+      '20261126001230',
+      '20261126001500',
+      '20261126001510',
+      '20261126001520',
+      '20261126001600',
+      '20261126001610',
+      '20261126001700',
+      '20261126001710',
+      '20261126001720',
+      '20261126001730',
+    ],
   },
 ];
 
@@ -137,7 +156,9 @@ export async function followFoldedHistory(db: SqlDatabase): Promise<boolean> {
   const files = migrationFiles();
   const present = new Set(files.map((f) => f.version));
   for (const fold of FOLDS) {
-    if (!fold.replaced.some((v) => done.has(v) && !present.has(v))) continue;
+    const added = fold.by.filter((v) => !fold.replaced.includes(v));
+    // It ran the old files when it ran one that is gone or, where a split kept a file's version, none of the new ones.
+    if (!fold.replaced.some((v) => done.has(v) && (!present.has(v) || !added.some((a) => done.has(a))))) continue;
     if (!fold.replaced.every((v) => done.has(v))) return false;
     await db.transaction(async (tx) => {
       await tx.query('delete from supabase_migrations.schema_migrations where version = any ($1)', [fold.replaced]);
@@ -147,7 +168,7 @@ export async function followFoldedHistory(db: SqlDatabase): Promise<boolean> {
     });
     for (const v of fold.replaced) done.delete(v);
     for (const v of fold.by) done.add(v);
-    console.log(`The migrations ${fold.replaced[0]} … ${fold.replaced.at(-1)} were folded into ${fold.by.length} files; this database ran them all and is recorded as having the new ones.`);
+    console.log(`The migrations ${fold.replaced[0]} … ${fold.replaced.at(-1)} were rewritten as ${fold.by.length} files; this database ran them all and is recorded as having the new ones.`);
   }
   return [...done].every((v) => present.has(v));
 }

@@ -6,23 +6,15 @@
  * Back office link for staff only.
  */
 import { readFileSync } from 'node:fs';
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { scanPage } from '../audit/accessibility';
 import { quickPeriod } from '../../src/features/admin/sales-periods';
 import { shopDay } from '../../src/lib/format';
-import { asService, orderNumberOf, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, downloadedCsv, orderNumberOf, publisherSignsIn, uniqueEmail } from './support';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-async function publisherSignsIn(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const email = uniqueEmail('publisher');
-  staffCli('add', email);
-  const page = await browser.newPage({ viewport });
-  await staffSignsIn(page, email);
-  return page;
-}
 
 interface Seed {
   email: string;
@@ -154,11 +146,7 @@ test.describe('the publisher’s day in the back office', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe(`sales-${isoDay(0)}-to-${isoDay(6)}.csv`);
-    const rows = (await import('node:fs'))
-      .readFileSync(await download.path(), 'utf8')
-      .trimEnd()
-      .split('\r\n')
-      .map((row) => [...row.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"')));
+    const rows = await downloadedCsv(download);
     const header = rows[0]!;
     expect(header.slice(0, 3)).toEqual(['*ContactName', 'EmailAddress', 'POAddressLine1']);
     const col = (name: string) => header.indexOf(name);

@@ -7,22 +7,14 @@
  * changes.
  */
 import { readFileSync } from 'node:fs';
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { quickPeriod } from '../../src/features/admin/sales-periods';
 import { orderNumber, shopDay } from '../../src/lib/format';
-import { asService, lookAtBothWidths, ownProduct, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, lookAtBothWidths, ownProduct, publisherSignsIn } from './support';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 const BOOK = { product_id: 'book-10-reasons', title: '10 Reasons Why Being Catholic is Awesome!', price_at_time: 22 };
-
-async function publisherSignsIn(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const email = uniqueEmail('publisher');
-  staffCli('add', email);
-  const page = await browser.newPage({ viewport });
-  await staffSignsIn(page, email);
-  return page;
-}
 
 /**
  * `count` paid orders of one copy each, `email(i)` and `paidAt(i)` apiece, written in one insert (and their lines

@@ -6,7 +6,7 @@
  */
 import { expect as baseExpect, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { addToCart, fillAddress, grantStaff, lookAtBothWidths, payInNewTab, searchOrders, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { addToCart, downloadedCsv, fillAddress, grantStaff, lookAtBothWidths, payInNewTab, searchOrders, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -77,11 +77,7 @@ test('a gift with no message, paid with the name on the card: the slip, the noti
   await staff.getByLabel('From', { exact: true }).fill(sydneyToday());
   await staff.getByLabel('To', { exact: true }).fill(sydneyToday());
   const [download] = await Promise.all([staff.waitForEvent('download'), staff.getByRole('button', { name: 'Download CSV' }).click()]);
-  const rows = (await import('node:fs'))
-    .readFileSync(await download.path(), 'utf8')
-    .trimEnd()
-    .split('\r\n')
-    .map((row) => [...row.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"')));
+  const rows = await downloadedCsv(download);
   const header = rows[0]!;
   const mine = rows.filter((r) => r[header.indexOf('*InvoiceNumber')] === `Order ${number}`);
   expect(mine.length).toBeGreaterThan(0);

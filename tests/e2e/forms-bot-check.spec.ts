@@ -58,6 +58,17 @@ async function storedRows(table: 'contact_submissions' | 'newsletter_subscriptio
 
 const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/ });
 
+/** The blog's newsletter box, once its button is ready, with `email` typed in. */
+async function fillNewsletter(page: Page, email: string) {
+  await page.goto('/blog');
+  const box = page.getByRole('region', { name: 'Subscribe to Our Newsletter' });
+  const button = box.getByRole('button', { name: 'Subscribe' });
+  await button.scrollIntoViewIfNeeded();
+  await expect(button).toBeEnabled();
+  await box.getByRole('textbox', { name: 'Email address' }).fill(email);
+  return { box, button };
+}
+
 async function fillContact(page: Page, email: string) {
   await page.goto('/contact');
   const region = page.getByRole('region', { name: 'Send Us a Message' });
@@ -75,12 +86,7 @@ test.describe('forms with the bot-check on', () => {
   test('a newsletter sign-up sends a passing token and is stored', async ({ page }) => {
     await useWidget(page, 'pass');
     const address = uniqueEmail('botcheck-news');
-    await page.goto('/blog');
-    const box = page.getByRole('region', { name: 'Subscribe to Our Newsletter' });
-    const button = box.getByRole('button', { name: 'Subscribe' });
-    await button.scrollIntoViewIfNeeded();
-    await expect(button).toBeEnabled();
-    await box.getByRole('textbox', { name: 'Email address' }).fill(address);
+    const { button } = await fillNewsletter(page, address);
     const sent = page.waitForRequest('**/api/send-notification');
     await button.click();
     expect((await sent).postDataJSON()).toMatchObject({ type: 'newsletter', turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' });
@@ -93,12 +99,7 @@ test.describe('forms with the bot-check on', () => {
   test('a newsletter sign-up whose bot-check gives no token says Verification failed: nothing is stored or sent', async ({ page }) => {
     await useWidget(page, 'fail');
     const address = uniqueEmail('botcheck-news-failed');
-    await page.goto('/blog');
-    const box = page.getByRole('region', { name: 'Subscribe to Our Newsletter' });
-    const button = box.getByRole('button', { name: 'Subscribe' });
-    await button.scrollIntoViewIfNeeded();
-    await expect(button).toBeEnabled();
-    await box.getByRole('textbox', { name: 'Email address' }).fill(address);
+    const { box, button } = await fillNewsletter(page, address);
     const posted: string[] = [];
     page.on('request', (r) => r.url().includes('/api/send-notification') && posted.push(r.url()));
     await button.click();

@@ -1,6 +1,7 @@
 /** Shared steps for browser tests: the embedded backend's service role, signing in as a shopper would, and the no-horizontal-scroll check. */
 import { execFileSync } from 'node:child_process';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { type APIRequestContext, type Browser, type Download, expect, type Locator, type Page, test } from '@playwright/test';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { orderNumber } from '../../src/lib/format';
 import { horizontalOverflow, scanPage } from '../audit/accessibility';
@@ -75,6 +76,23 @@ export async function signInFromAdmin(page: Page, email: string): Promise<void> 
 export async function staffSignsIn(page: Page, email: string): Promise<void> {
   await signInFromAdmin(page, email);
   await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible({ timeout: 15_000 });
+}
+
+/** A new staff member, signed in to the back office on a page of their own. */
+export async function publisherSignsIn(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const email = uniqueEmail('publisher');
+  staffCli('add', email);
+  const page = await browser.newPage({ viewport });
+  await staffSignsIn(page, email);
+  return page;
+}
+
+/** The rows of a CSV the page downloaded (every field quoted, as the shop writes them), its header first. */
+export async function downloadedCsv(download: Download): Promise<string[][]> {
+  return readFileSync(await download.path(), 'utf8')
+    .trimEnd()
+    .split('\r\n')
+    .map((row) => [...row.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"')));
 }
 
 /**

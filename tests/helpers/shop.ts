@@ -8,6 +8,7 @@ import { type ShopOptions, startShop, type Shop } from '../../local/shop';
 import type { DataLocation } from '../../local/backend/database';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { embeddedCopy } from './embedded-image';
+import { useStarted } from './use-started';
 
 export interface TestShop {
   shop: Shop;
@@ -96,4 +97,14 @@ export async function startBackOfficeShop(name: string, people: { staff: string;
     else process.env.LOCAL_OUTBOX_FILE = savedOutbox;
   };
   return { ...t, staff, shopper, outbox, close };
+}
+
+/** `startBackOfficeShop` for the test file (or describe block): started before its tests, closed after them. */
+export function useBackOfficeShop(name: string, people: { staff: string; shopper: string; staffSignsInAs?: string }): BackOfficeShop {
+  return useStarted(() => startBackOfficeShop(name, people));
+}
+
+/** `startTestShop` for the test file (or describe block): started before its tests, closed after them. */
+export function useTestShop(options: Parameters<typeof startTestShop>[0] = {}): TestShop {
+  return useStarted(() => startTestShop(options));
 }

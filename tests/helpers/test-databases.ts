@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { openDatabase, type SqlDatabase } from '../../local/backend/database';
 import { embeddedCopy } from './embedded-image';
+import { useStarted } from './use-started';
 import { pgDatabase } from '../../tools/postgres/pg-database';
 import { connectionConfig, createTestDatabase, SUPERUSER_NAME } from '../../tools/postgres/server';
 
@@ -102,3 +103,28 @@ export const DATABASES: Array<{ label: string; open: () => Promise<TestDatabase>
 
 /** A permission or policy refusal, as opposed to a broken statement. */
 export const isPermissionError = (error: unknown) => (error as { code?: string }).code === '42501';
+
+/**
+ * The database of a `describe.each(DATABASES)` block: opened (and `seed` run on it as the superuser) before the
+ * block's tests, closed after them. What it gives stands for that database from then on.
+ */
+export function useTestDatabase(open: () => Promise<TestDatabase>, seed?: string): TestDatabase {
+  return useStarted(async () => {
+    const db = await open();
+    if (seed) await db.admin.exec(seed);
+    return db;
+  });
+}
+
+/** A staff member as a fixture: the user, their address on the staff list and the Google identity that proves it. */
+export const staffUserSql = (id: string, email: string) => `
+      insert into auth.users (id, email, email_confirmed_at) values ('${id}', '${email}', now());
+      insert into public.staff_members (email) values ('${email}');
+      ${GOOGLE_IDENTITIES};`;
+
+/** Calls public.<fn>(args…) as a request of `role` would, committed, and gives its answer. */
+export async function callFunction<T>(db: TestDatabase, fn: string, args: unknown[], role: ApiRole = 'service_role', claims: Record<string, unknown> = {}): Promise<T> {
+  const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
+  const { rows } = await db.request(role, claims, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
+  return rows[0]?.result as T;
+}

@@ -6,8 +6,8 @@
  * half-written, and each refund and each email is claimed exactly once. The embedded backend runs the same
  * test one statement at a time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { callFunction, DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 const BUYERS = 50;
 const COPIES = 12;
@@ -17,20 +17,10 @@ const brokenCart = (buyer: number) => buyer % 10 === 9;
 const quantityOf = (buyer: number) => (buyer % 3 === 0 ? 2 : 1);
 
 describe.each(DATABASES)('50 buyers for the last copies, on the $label', ({ open }) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`insert into public.products (id, title, price, stock) values ('${PRODUCT}', 'Last Copies', 20, ${COPIES})`);
-  });
-  afterAll(() => db.close());
+  const db = useTestDatabase(open, `insert into public.products (id, title, price, stock) values ('${PRODUCT}', 'Last Copies', 20, ${COPIES})`);
 
   /** One call of a service function, committed, as the server functions make it through the REST API. */
-  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
-    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
-    const { rows } = await db.request('service_role', {}, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
-    return rows[0]?.result as T;
-  };
+  const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
 
   async function buy(buyer: number) {
     const quantity = quantityOf(buyer);

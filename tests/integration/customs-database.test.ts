@@ -5,11 +5,11 @@
  * functions read them.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readCatalog } from '@/features/catalog/book-files';
 import { splitCustomsValue } from '@/features/customs/declaration';
 import { CustomsDataError, orderCustomsLines, paidLineCents, paidUnitValue } from '../../functions/_lib/customs';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, type TestDatabase, useTestDatabase } from '../helpers/test-databases';
 
 const ORDER = '00000000-0000-4000-8000-0000000c0001';
 const BARE_ORDER = '00000000-0000-4000-8000-0000000c0002';
@@ -122,13 +122,7 @@ describe('each line’s paid value, to the cent', () => {
 });
 
 describe.each(DATABASES)('customs data on the $label', ({ open }) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`insert into public.products (id, title, price, stock, weight) values ('bare-book', 'Bare Book', 12, 5, 250)`);
-  });
-  afterAll(() => db.close());
+  const db = useTestDatabase(open, `insert into public.products (id, title, price, stock, weight) values ('bare-book', 'Bare Book', 12, 5, 250)`);
 
   it('the catalog sync writes the book file’s customs data, and only the service role may run it', async () => {
     const books = JSON.stringify(readCatalog());

@@ -9,6 +9,7 @@ import { LOCAL_SELLER } from '../../functions/_lib/tax-invoice';
 import { CONSENT } from '../../src/config/constants';
 import { type CustomsAnswer, customsAnswerSchema } from '../../src/features/customs/declaration';
 import { type BackOfficeShop, startBackOfficeShop } from '../helpers/shop';
+import { insertOrder } from '../helpers/insert-order';
 
 let t: BackOfficeShop;
 
@@ -19,10 +20,9 @@ afterAll(() => t.close());
 
 async function order(country: string, items: Array<{ product: string; quantity: number; price: number }>): Promise<string> {
   const subtotal = items.reduce((sum, item) => sum + item.quantity * item.price, 0);
-  const { data, error } = await t
-    .service()
-    .from('orders')
-    .insert({
+  return insertOrder(
+    t.service(),
+    {
       customer_email: 'reader@example.com',
       customer_name: 'Reader Abroad',
       subtotal_amount: subtotal,
@@ -30,15 +30,9 @@ async function order(country: string, items: Array<{ product: string; quantity: 
       total_amount: subtotal + 30,
       shipping_address: { addressLine1: '350 Fifth Avenue', city: 'New York', state: 'NY', postalCode: '10118', country },
       shipping_method: { name: 'International Standard' },
-    })
-    .select('id')
-    .single();
-  if (error) throw error;
-  for (const item of items) {
-    const inserted = await t.service().from('order_items').insert({ order_id: data.id, product_id: item.product, title: item.product, quantity: item.quantity, price_at_time: item.price });
-    if (inserted.error) throw inserted.error;
-  }
-  return data.id as string;
+    },
+    items.map((item) => ({ product_id: item.product, title: item.product, quantity: item.quantity, price_at_time: item.price })),
+  );
 }
 
 async function declarations(client: SupabaseClient | null, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {

@@ -6,6 +6,7 @@ import { SITE } from '../../src/config/site';
 import type { EmailMessage } from '../../functions/_lib/providers/email';
 import type { PaymentRefund } from '../../functions/_lib/providers/payments';
 import { startTestShop, type TestShop } from '../helpers/shop';
+import { insertOrder } from '../helpers/insert-order';
 
 let t: TestShop;
 beforeAll(async () => {
@@ -14,10 +15,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function createOrder(productId: string, quantity: number, checkoutSessionId?: string): Promise<string> {
-  const service = t.service();
-  const { data: order, error } = await service
-    .from('orders')
-    .insert({
+  return insertOrder(
+    t.service(),
+    {
       checkout_session_id: checkoutSessionId,
       customer_email: 'buyer@example.com',
       subtotal_amount: 22 * quantity,
@@ -25,13 +25,9 @@ async function createOrder(productId: string, quantity: number, checkoutSessionI
       total_amount: 22 * quantity,
       shipping_address: { line1: '1 St', city: 'Sydney', country: 'AU' },
       shipping_method: { id: 'au-standard', name: 'AU Standard Courier' },
-    })
-    .select('id')
-    .single();
-  if (error) throw error;
-  const items = await service.from('order_items').insert({ order_id: order.id, product_id: productId, title: 'Item', quantity, price_at_time: 22 });
-  if (items.error) throw items.error;
-  return order.id as string;
+    },
+    [{ product_id: productId, title: 'Item', quantity, price_at_time: 22 }],
+  );
 }
 
 async function stockOf(id: string): Promise<number> {

@@ -4,8 +4,8 @@
  * from the threshold the server function gives (the cart's free-shipping rule), a typed price kept, the GST one
  * eleventh of an Australian total and none for an export, and the draft's save storing exactly what it answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { callFunction, DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 const BOOK = 'totals-book';
 const OTHER = 'totals-other';
@@ -14,21 +14,14 @@ const standard = { kind: 'rate_card', name: 'AU Standard Courier', amount: 15, f
 const express = { kind: 'rate_card', name: 'AU Express Courier', amount: 25, free_from: null };
 
 describe.each(DATABASES)('an invoice’s totals on the $label', ({ open }) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`
+  const db = useTestDatabase(
+    open,
+    `
       insert into public.products (id, title, price, stock) values ('${BOOK}', 'Totals Book', 22, 100), ('${OTHER}', 'Other Book', 15, 10);
-      insert into public.product_quantity_prices (product_id, min_quantity, price) values ('${BOOK}', 10, 20), ('${BOOK}', 25, 18);`);
-  });
-  afterAll(() => db.close());
+      insert into public.product_quantity_prices (product_id, min_quantity, price) values ('${BOOK}', 10, 20), ('${BOOK}', 25, 18);`,
+  );
 
-  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
-    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
-    const { rows } = await db.request('service_role', {}, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
-    return rows[0]?.result as T;
-  };
+  const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
   type Totals = { outcome: string; subtotal: number; total: number; gst: number; shipping: { amount: number; reason: string | null }; lines: Array<Record<string, unknown>> };
   const totals = (draft: Record<string, unknown>) => call<Totals>('invoice_totals', [JSON.stringify({ address: { country: 'AU' }, shipping: standard, ...draft })]);
 

@@ -4,9 +4,9 @@
  * the last copies, void and write-off giving them back, payment keeping them, packing before payment, overdue
  * computed in the list, credit notes counted as refunds in Sales, and the quote requests.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schoolInvoiceDraft } from '../helpers/invoice-draft';
-import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
+import { callFunction, DATABASES, staffUserSql, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-00000000c0c0';
 const BOOK = 'class-book';
@@ -16,24 +16,14 @@ const ACTOR = 'publisher@example.com';
 const draft = (over: Record<string, unknown> = {}) => schoolInvoiceDraft({ lines: [{ product_id: BOOK, quantity: 30 }], ...over });
 
 describe.each(DATABASES)('invoices on the $label', ({ open }) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`
-      insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', '${ACTOR}', now());
-      insert into public.staff_members (email) values ('${ACTOR}');
-  ${GOOGLE_IDENTITIES};
+  const db = useTestDatabase(
+    open,
+    `${staffUserSql(STAFF, ACTOR)}
       insert into public.products (id, title, price, stock) values ('${BOOK}', 'Class Book', 20, 100), ('${OTHER}', 'Parish Book', 15, 10);
-      insert into public.product_quantity_prices (product_id, min_quantity, price) values ('${BOOK}', 10, 18), ('${BOOK}', 25, 16);`);
-  });
-  afterAll(() => db.close());
+      insert into public.product_quantity_prices (product_id, min_quantity, price) values ('${BOOK}', 10, 18), ('${BOOK}', 25, 16);`,
+  );
 
-  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
-    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
-    const { rows } = await db.request('service_role', {}, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
-    return rows[0]?.result as T;
-  };
+  const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
   const asStaff = async <T>(sql: string, params: unknown[] = []): Promise<T> => (await db.request('authenticated', { sub: STAFF }, `select ${sql} as result`, { params })).rows[0]?.result as T;
   const save = (d: Record<string, unknown>, id: string | null = null, quote: string | null = null) =>
     call<{ outcome: string; invoice_id: string }>('invoice_save_draft', [id, quote, JSON.stringify(d), ACTOR]);

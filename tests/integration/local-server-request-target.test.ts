@@ -12,7 +12,7 @@ import { shopOnDevServer } from '../../local/dev-integration';
 import { REQUEST_TARGET_MESSAGE } from '../../local/host-check';
 import { readNetlifyRules } from '../../local/netlify-rules';
 import { type LocalServer, startLocalServer } from '../../local/server';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { useTestShop } from '../helpers/shop';
 
 /**
  * Sends one request as raw bytes (fetch and node:http always send a path, never an absolute-form target) and
@@ -37,16 +37,11 @@ function send(port: number, requestLine: string, headers: Record<string, string>
 }
 
 describe('the shop (npm start) and its request targets', () => {
-  let t: TestShop;
-  let port = 0;
-  beforeAll(async () => {
-    t = await startTestShop();
-    port = Number(new URL(t.url).port);
-  });
-  afterAll(() => t.close());
+  const t = useTestShop();
+  const port = () => Number(new URL(t.url).port);
 
   it('answers a path', async () => {
-    const answer = await send(port, 'GET /api/health HTTP/1.1');
+    const answer = await send(port(), 'GET /api/health HTTP/1.1');
     expect(answer.status).toBe(200);
     expect(answer.body).toContain('"ok":true');
   });
@@ -56,14 +51,14 @@ describe('the shop (npm start) and its request targets', () => {
       'http://evil.example/api/health',
       'HTTP://evil.example/api/health',
       'https://evil.example/api/health',
-      `http://localhost:${port}/api/health`,
+      `http://localhost:${port()}/api/health`,
       '//evil.example/api/health',
       '///evil.example/api/health',
       '/\\evil.example/api/health',
       '//evil.example/',
     ];
     for (const target of targets) {
-      const answer = await send(port, `GET ${target} HTTP/1.1`);
+      const answer = await send(port(), `GET ${target} HTTP/1.1`);
       expect(answer.status, target).toBe(400);
       if (answer.body) expect(answer.body, target).toContain(REQUEST_TARGET_MESSAGE);
     }
@@ -71,13 +66,13 @@ describe('the shop (npm start) and its request targets', () => {
 
   it('answers 400 before the backend and the Host check see it', async () => {
     const service = { apikey: LOCAL_SERVICE_ROLE_KEY, authorization: `Bearer ${LOCAL_SERVICE_ROLE_KEY}` };
-    expect((await send(port, 'GET http://evil.example/rest/v1/contact_submissions?select=* HTTP/1.1', service)).status).toBe(400);
-    expect((await send(port, 'GET //evil.example/auth/v1/user HTTP/1.1', service)).status).toBe(400);
-    expect((await send(port, 'GET http://evil.example/api/health HTTP/1.1', { host: 'evil.example' })).status).toBe(400);
+    expect((await send(port(), 'GET http://evil.example/rest/v1/contact_submissions?select=* HTTP/1.1', service)).status).toBe(400);
+    expect((await send(port(), 'GET //evil.example/auth/v1/user HTTP/1.1', service)).status).toBe(400);
+    expect((await send(port(), 'GET http://evil.example/api/health HTTP/1.1', { host: 'evil.example' })).status).toBe(400);
   });
 
   it('answers 400 to the asterisk form', async () => {
-    expect((await send(port, 'OPTIONS * HTTP/1.1')).status).toBe(400);
+    expect((await send(port(), 'OPTIONS * HTTP/1.1')).status).toBe(400);
   });
 });
 

@@ -4,15 +4,11 @@
  * anything that is not a visitor hash or a known kind is refused with 22023.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 describe.each(DATABASES)('look-up counts on the $label', ({ open }) => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await open();
-  });
-  afterAll(() => db.close());
+  const db = useTestDatabase(open);
 
   const visitor = () => randomBytes(16).toString('base64url');
   const take = async (who: string, kind: string) => {

@@ -4,22 +4,13 @@ import { readMailLink, signingSecret, signMailLink } from '../../functions/_lib/
 import { createLocalOutboxEmail, readOutbox } from '../../functions/_lib/providers/local-email';
 import { readServerEnv } from '../../src/config/env';
 import { postFrom, type VisitorAddress } from '../helpers/post-from';
-import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { useBackOfficeShop } from '../helpers/shop';
+import { callFunction, DATABASES, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = 'newsletter-publisher@example.com';
 
 describe('the newsletter on the local shop', () => {
-  let t: BackOfficeShop;
-  let staff: SupabaseClient;
-  let shopper: SupabaseClient;
-  let outbox: string;
-
-  beforeAll(async () => {
-    t = await startBackOfficeShop('newsletter', { staff: STAFF, shopper: 'newsletter-shopper@example.com' });
-    ({ staff, shopper, outbox } = t);
-  });
-  afterAll(() => t.close());
+  const t = useBackOfficeShop('newsletter', { staff: STAFF, shopper: 'newsletter-shopper@example.com' });
 
   // Each sign-up from its own loopback address: the shop allows 10 sign-ups a minute from one.
   let visitors = 0;
@@ -40,7 +31,7 @@ describe('the newsletter on the local shop', () => {
   const secret = signingSecret(readServerEnv({ SHOP_LOCAL_SERVER: '1' }));
   /** The token in the newest confirmation email to this address. */
   async function confirmationToken(email: string): Promise<string> {
-    const mail = (await readOutbox(outbox)).filter((m) => m.to === email && m.subject.startsWith('Please confirm')).at(-1);
+    const mail = (await readOutbox(t.outbox)).filter((m) => m.to === email && m.subject.startsWith('Please confirm')).at(-1);
     const token = mail?.text.match(/\/newsletter\/confirm#([\w.-]+)/)?.[1];
     if (!token) throw new Error(`no confirmation email to ${email}`);
     return token;
@@ -62,7 +53,7 @@ describe('the newsletter on the local shop', () => {
     return { status: response.status, body: (await response.json()) as { sent?: number; waiting?: number; state?: string; message?: string; error?: string } };
   }
   async function write(subject: string, body: string): Promise<string> {
-    const { data, error } = await staff.rpc('admin_create_newsletter', { p_subject: subject, p_body: body });
+    const { data, error } = await t.staff.rpc('admin_create_newsletter', { p_subject: subject, p_body: body });
     if (error) throw error;
     return (data as { id: string }).id;
   }
@@ -71,7 +62,7 @@ describe('the newsletter on the local shop', () => {
     const list = emails.map((e) => `'${e.replace(/'/g, "''")}'`).join(', ');
     await t.shop.backend!.db.exec(`update public.newsletter_subscriptions set unsubscribed_at = now() where unsubscribed_at is null and email not in (${list})`);
   }
-  const mails = async (subject: string) => (await readOutbox(outbox)).filter((m) => m.subject === subject);
+  const mails = async (subject: string) => (await readOutbox(t.outbox)).filter((m) => m.subject === subject);
 
   it('a sign-up is confirmed from the inbox: then, and only then, the consent records when and on which page', async () => {
     expect((await subscribe('consent@example.com', '/blog')).status).toBe(200);
@@ -83,14 +74,14 @@ describe('the newsletter on the local shop', () => {
     expect(row).toMatchObject({ status: 'confirmed', consent_source: 'Website sign-up form, confirmed by email', consent_page: '/blog', unsubscribed_at: null });
     expect(Date.now() - Date.parse(row.consent_at)).toBeLessThan(60_000);
     // The publisher hears of it once it is confirmed.
-    expect((await readOutbox(outbox)).filter((m) => m.subject === 'New newsletter subscriber: consent@example.com')).toHaveLength(1);
+    expect((await readOutbox(t.outbox)).filter((m) => m.subject === 'New newsletter subscriber: consent@example.com')).toHaveLength(1);
     expect(await (await answer(token, 'confirm')).json()).toMatchObject({ state: 'already' });
     // A page that is not a path of this site is not recorded.
     await subscribeAndConfirm('consent-elsewhere@example.com', 'https://elsewhere.example/x');
     expect((await subscription('consent-elsewhere@example.com')).consent_page).toBeNull();
     // Signing up a confirmed address again answers as any sign-up does; its owner is told in their inbox.
     expect((await subscribe('CONSENT@example.com', '/blog')).status).toBe(200);
-    expect((await readOutbox(outbox)).filter((m) => m.to.toLowerCase() === 'consent@example.com' && m.subject.startsWith("You're already subscribed"))).toHaveLength(1);
+    expect((await readOutbox(t.outbox)).filter((m) => m.to.toLowerCase() === 'consent@example.com' && m.subject.startsWith("You're already subscribed"))).toHaveLength(1);
   });
 
   it('"this wasn\'t me" keeps a pending sign-up from ever counting; a forged, altered or expired confirmation link confirms nobody', async () => {
@@ -114,9 +105,9 @@ describe('the newsletter on the local shop', () => {
     expect(await (await answer(token, 'decline')).json()).toMatchObject({ state: 'declined' });
     // Kept as an address that said no, with no consent: a sign-up of it the same day sends nothing more.
     expect(await subscription('not-me@example.com')).toMatchObject({ status: 'unsubscribed', consent_at: null });
-    const before = (await readOutbox(outbox)).length;
+    const before = (await readOutbox(t.outbox)).length;
     expect((await subscribe('not-me@example.com')).status).toBe(200);
-    expect((await readOutbox(outbox)).length).toBe(before);
+    expect((await readOutbox(t.outbox)).length).toBe(before);
   });
 
   it('only the newest confirmation email counts: a link from an earlier email, or from before an unsubscribe, confirms nothing', async () => {
@@ -145,7 +136,7 @@ describe('the newsletter on the local shop', () => {
     await onlySubscribed([ann, ben, 'cara-news@example.com']);
 
     const first = await write('Spring news', 'Hello **friends**!\n\n<script>alert(1)</script>\n\n[Our book](https://example.com/book) and [bad](javascript:alert(1))');
-    expect((await send(staff, first)).body).toMatchObject({ sent: 2, waiting: 0, state: 'done', message: 'It has gone to everyone it was for.' });
+    expect((await send(t.staff, first)).body).toMatchObject({ sent: 2, waiting: 0, state: 'done', message: 'It has gone to everyone it was for.' });
     const sent = await mails('Spring news');
     expect(sent.map((m) => m.to).sort()).toEqual([ann, ben]);
     for (const mail of sent) {
@@ -162,7 +153,7 @@ describe('the newsletter on the local shop', () => {
       expect(mail.html).toContain('href="https://example.com/book"');
     }
     // Sending again sends nobody anything.
-    expect((await send(staff, first)).body).toMatchObject({ sent: 0, state: 'done' });
+    expect((await send(t.staff, first)).body).toMatchObject({ sent: 0, state: 'done' });
     expect(await mails('Spring news')).toHaveLength(2);
 
     // Ann's mail program unsubscribes her from the header, as RFC 8058 says: a POST with List-Unsubscribe=One-Click.
@@ -175,10 +166,10 @@ describe('the newsletter on the local shop', () => {
     expect((await fetch(oneClick, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(200);
 
     const second = await write('Summer news', 'Only for those still with us.');
-    expect((await send(staff, second)).body).toMatchObject({ sent: 1, state: 'done' });
+    expect((await send(t.staff, second)).body).toMatchObject({ sent: 1, state: 'done' });
     expect((await mails('Summer news')).map((m) => m.to)).toEqual([ben]);
 
-    const list = (await staff.rpc('admin_list_newsletters')).data as Array<{ id: string; recipients: number; sent: number; finished_at: string | null }>;
+    const list = (await t.staff.rpc('admin_list_newsletters')).data as Array<{ id: string; recipients: number; sent: number; finished_at: string | null }>;
     expect(list.find((n) => n.id === first)).toMatchObject({ recipients: 2, sent: 2, skipped: 0, unknown: 0, waiting: 0, finished_at: expect.any(String) });
     expect(list.find((n) => n.id === second)).toMatchObject({ recipients: 1, sent: 1 });
 
@@ -186,7 +177,7 @@ describe('the newsletter on the local shop', () => {
     expect((await subscribe(ann, '/blog/why-faith-based-books-matter')).status).toBe(200);
     expect(await subscription(ann)).toMatchObject({ status: 'unsubscribed' });
     const third = await write('Autumn news', 'Still only for those with us.');
-    expect((await send(staff, third)).body).toMatchObject({ sent: 1, state: 'done' });
+    expect((await send(t.staff, third)).body).toMatchObject({ sent: 1, state: 'done' });
     expect((await mails('Autumn news')).map((m) => m.to)).toEqual([ben]);
     // Her own confirmation is a new consent: she is back on the list.
     expect((await answer(await confirmationToken(ann), 'confirm')).status).toBe(200);
@@ -219,17 +210,17 @@ describe('the newsletter on the local shop', () => {
     // The first batch was claimed and sent, then the sender stopped before recording it (its answer was lost).
     const claimed = (await t.service().rpc('newsletter_claim_batch', { p_newsletter_id: id, p_size: 100 })).data as { batch: number; recipients: Array<{ email: string }> };
     expect(claimed.recipients).toHaveLength(100);
-    const provider = createLocalOutboxEmail({ file: outbox, log: () => {} });
+    const provider = createLocalOutboxEmail({ file: t.outbox, log: () => {} });
     await provider.sendBatch(
       claimed.recipients.map((r) => ({ to: r.email, subject: 'Bulk news', text: 'To many.' })),
       { idempotencyKey: `newsletter-${id}-batch-${claimed.batch}` },
     );
     // While it could still be in flight, a resumed send leaves it alone and sends the rest.
-    const resumed = await send(staff, id);
+    const resumed = await send(t.staff, id);
     expect(resumed.body).toMatchObject({ sent: 105, state: 'busy', waiting: 100 });
     // Two minutes on, the claimed batch is taken again with the same key: the provider sends nothing twice.
     await t.shop.backend!.db.exec(`update public.newsletter_deliveries set claimed_at = now() - interval '3 minutes' where newsletter_id = '${id}' and status = 'claimed'`);
-    expect((await send(staff, id)).body).toMatchObject({ sent: 100, waiting: 0, state: 'done' });
+    expect((await send(t.staff, id)).body).toMatchObject({ sent: 100, waiting: 0, state: 'done' });
     const bulk = await mails('Bulk news');
     expect(bulk).toHaveLength(205);
     expect(new Set(bulk.map((m) => m.to)).size).toBe(205);
@@ -238,12 +229,12 @@ describe('the newsletter on the local shop', () => {
   });
 
   it('only staff write or send a newsletter; a signed-in shopper reads none', async () => {
-    expect((await shopper.rpc('admin_create_newsletter', { p_subject: 'Mine', p_body: 'x' })).error?.code).toBe('42501');
-    expect((await shopper.rpc('admin_list_newsletters')).error?.code).toBe('42501');
-    expect((await shopper.from('newsletters').select('subject')).data ?? []).toEqual([]);
-    expect((await shopper.from('newsletter_deliveries').select('email')).data ?? []).toEqual([]);
-    expect((await send(shopper, '00000000-0000-4000-8000-000000000000')).status).toBe(403);
-    expect((await send(staff, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await t.shopper.rpc('admin_create_newsletter', { p_subject: 'Mine', p_body: 'x' })).error?.code).toBe('42501');
+    expect((await t.shopper.rpc('admin_list_newsletters')).error?.code).toBe('42501');
+    expect((await t.shopper.from('newsletters').select('subject')).data ?? []).toEqual([]);
+    expect((await t.shopper.from('newsletter_deliveries').select('email')).data ?? []).toEqual([]);
+    expect((await send(t.shopper, '00000000-0000-4000-8000-000000000000')).status).toBe(403);
+    expect((await send(t.staff, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });
 
@@ -261,11 +252,7 @@ describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
   });
   afterAll(() => db.close());
 
-  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
-    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
-    const { rows } = await db.request('service_role', {}, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
-    return rows[0]?.result as T;
-  };
+  const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
   type Claim = { batch: number | null; recipients?: Array<{ email: string }>; state?: string };
 
   it('senders at once claim disjoint batches, skip the unsubscribed, take back a stale batch with its number, and finish', async () => {

@@ -4,27 +4,17 @@
  * and fulfil_order answers 'duplicate' (refund due, stock untouched) for a second payment of one cart, while a
  * cart paid, then bought again later, is two orders as it should be.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { callFunction, DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 const BOOK = 'cart-book';
 const ITEMS = JSON.stringify([{ product_id: BOOK, title: 'Cart Book', quantity: 2, price_at_time: 20 }]);
 const KEY = 'a'.repeat(64);
 
 describe.each(DATABASES)('one payment per cart on the $label', ({ open }) => {
-  let db: TestDatabase;
+  const db = useTestDatabase(open, `insert into public.products (id, title, price, stock) values ('${BOOK}', 'Cart Book', 20, 100)`);
 
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`insert into public.products (id, title, price, stock) values ('${BOOK}', 'Cart Book', 20, 100)`);
-  });
-  afterAll(() => db.close());
-
-  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
-    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
-    const { rows } = await db.request('service_role', {}, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
-    return rows[0]?.result as T;
-  };
+  const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
   const checkout = (cartId: string | null, key = KEY) =>
     call<string>('create_order', [
       JSON.stringify({

@@ -5,22 +5,18 @@
  * 100,000 numbers, where the first eight hex digits of their ids, the number before, gave two of them one; and the
  * migration numbers the orders a database already holds in the order they were placed.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { invoiceNumber } from '../../src/features/on-account/rules';
 import { orderNumber } from '../../src/lib/format';
 import { createScaleDatabase, generateBareOrdersSql } from '../load/back-office-orders';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 const placeSql = (email: string, createdAt = 'now()') =>
   `insert into public.orders (customer_email, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, created_at)
      values ('${email}', 10, 0, 10, '{}', '{}', ${createdAt}) returning id, number`;
 
 describe.each(DATABASES)('order numbers on the $label', ({ open }) => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await open();
-  });
-  afterAll(() => db.close());
+  const db = useTestDatabase(open);
 
   const place = async (email: string) => (await db.admin.query<{ id: string; number: number }>(placeSql(email))).rows[0]!;
 

@@ -15,6 +15,7 @@ import type { ShippingPlatform } from '../../functions/_lib/providers/shipping-p
 import { signStarshipitBody } from '../../functions/_lib/providers/starshipit';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
+import { insertOrder } from '../helpers/insert-order';
 
 let t: BackOfficeShop;
 let staff: SupabaseClient;
@@ -44,9 +45,9 @@ function services(shipping: ShippingPlatform | null): FulfilmentServices & { sen
 
 async function sentOrder(): Promise<{ id: string; number: string }> {
   const service = t.service();
-  const { data: order, error } = await service
-    .from('orders')
-    .insert({
+  const id = await insertOrder(
+    service,
+    {
       customer_email: 'mary@example.com',
       customer_name: 'Mary Smith',
       subtotal_amount: 22,
@@ -55,14 +56,11 @@ async function sentOrder(): Promise<{ id: string; number: string }> {
       shipping_address: { addressLine1: '1 Old St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' },
       shipping_method: { id: 'standard', name: 'Standard' },
       checkout_session_id: `cs_test_${Math.random().toString(36).slice(2)}`,
-    })
-    .select('id')
-    .single();
-  if (error) throw error;
-  const items = await service.from('order_items').insert({ order_id: order.id, product_id: 'book-10-reasons', title: '10 Reasons', quantity: 1, price_at_time: 22 });
-  if (items.error) throw items.error;
-  await fulfilOrder(service, services(standIn()), order.id);
-  return { id: order.id as string, number: await t.orderNumber(order.id as string) };
+    },
+    [{ product_id: 'book-10-reasons', title: '10 Reasons', quantity: 1, price_at_time: 22 }],
+  );
+  await fulfilOrder(service, services(standIn()), id);
+  return { id, number: await t.orderNumber(id) };
 }
 
 const newAddress = { addressLine1: '9 New Rd', addressLine2: '', city: 'Katoomba', state: 'NSW', postalCode: '2780', phone: '' };

@@ -5,16 +5,11 @@
  * completed.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 describe.each(DATABASES)('the packing bench on the $label', ({ open }) => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`insert into public.products (id, title, price, stock) values ('bench-book', 'Bench Book', 20, 100)`);
-  });
-  afterAll(() => db.close());
+  const db = useTestDatabase(open, `insert into public.products (id, title, price, stock) values ('bench-book', 'Bench Book', 20, 100)`);
 
   /** A paid order waiting to be packed, with the number the database gave it. */
   async function paidOrder(): Promise<{ id: string; number: string }> {

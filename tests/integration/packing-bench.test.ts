@@ -18,6 +18,7 @@ import { joinLabels, printLabel } from '../../functions/_lib/shipments';
 import { TRACKING_EVENT_MAX_AGE_DAYS } from '../../functions/shipping-webhook';
 import { isAuspostTrackingNumber } from '../../src/features/shipping/shipment';
 import { startTestShop, type TestShop } from '../helpers/shop';
+import { insertOrder } from '../helpers/insert-order';
 
 let t: TestShop;
 const file = join(mkdtempSync(join(tmpdir(), 'packing-bench-')), 'shipping.jsonl');
@@ -60,10 +61,9 @@ function services(shipping: ShippingPlatform | null): FulfilmentServices & { sen
 }
 
 async function paidOrder(country = 'AU'): Promise<{ id: string; number: string }> {
-  const service = t.service();
-  const { data: order, error } = await service
-    .from('orders')
-    .insert({
+  const id = await insertOrder(
+    t.service(),
+    {
       customer_email: 'mary@example.com',
       customer_name: 'Mary Smith',
       subtotal_amount: 22,
@@ -77,13 +77,10 @@ async function paidOrder(country = 'AU'): Promise<{ id: string; number: string }
         country,
       },
       shipping_method: { id: 'standard', name: 'Standard' },
-    })
-    .select('id')
-    .single();
-  if (error) throw error;
-  const items = await service.from('order_items').insert({ order_id: order.id, product_id: 'book-10-reasons', title: '10 Reasons', quantity: 1, price_at_time: 22 });
-  if (items.error) throw items.error;
-  return { id: order.id as string, number: await t.orderNumber(order.id as string) };
+    },
+    [{ product_id: 'book-10-reasons', title: '10 Reasons', quantity: 1, price_at_time: 22 }],
+  );
+  return { id, number: await t.orderNumber(id) };
 }
 
 const shipment = async (id: string) => (await t.service().from('shipments').select('state, attempts, last_error, platform_order_id').eq('order_id', id).single()).data;

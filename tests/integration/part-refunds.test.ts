@@ -1,29 +1,21 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { useBackOfficeShop } from '../helpers/shop';
+import { callFunction, DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { insertOrder } from '../helpers/insert-order';
 
 const STAFF = 'refunds-publisher@example.com';
 
 describe('part refunds through /api/admin-order', () => {
-  let t: BackOfficeShop;
-  let staff: SupabaseClient;
-  let shopper: SupabaseClient;
-  let outbox: string;
-
-  beforeAll(async () => {
-    t = await startBackOfficeShop('part-refunds', { staff: STAFF, shopper: 'refund-shopper@example.com' });
-    ({ staff, shopper, outbox } = t);
-  });
-  afterAll(() => t.close());
+  const t = useBackOfficeShop('part-refunds', { staff: STAFF, shopper: 'refund-shopper@example.com' });
 
   /** A paid order of 22 + 15 shipping = 37, paid on `paidOn` (a Sydney day) when given. */
   async function paidOrder(email: string, paidOn?: string): Promise<string> {
     const service = t.service();
-    const { data, error } = await service
-      .from('orders')
-      .insert({
+    const id = await insertOrder(
+      service,
+      {
         checkout_session_id: `cs_local_${crypto.randomUUID()}`,
         customer_email: email,
         customer_name: 'Refund Customer',
@@ -32,22 +24,18 @@ describe('part refunds through /api/admin-order', () => {
         total_amount: 37,
         shipping_address: { addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' },
         shipping_method: { id: 'au-standard', name: 'AU Standard Courier' },
-      })
-      .select('id')
-      .single();
-    if (error) throw error;
-    const items = await service.from('order_items').insert({ order_id: data.id, product_id: 'book-10-reasons', title: 'The Book', quantity: 1, price_at_time: 22 });
-    if (items.error) throw items.error;
-    const fulfilled = await service.rpc('fulfil_order', { p_order_id: data.id });
-    if (fulfilled.data !== 'fulfilled') throw new Error(`fulfil_order: ${fulfilled.data}`);
+      },
+      [{ product_id: 'book-10-reasons', title: 'The Book', quantity: 1, price_at_time: 22 }],
+      { fulfil: true },
+    );
     if (paidOn) {
       const moved = await service
         .from('orders')
         .update({ paid_at: `${paidOn}T02:00:00Z` })
-        .eq('id', data.id);
+        .eq('id', id);
       if (moved.error) throw moved.error;
     }
-    return data.id as string;
+    return id;
   }
 
   async function act(client: SupabaseClient, body: unknown): Promise<{ status: number; body: { message?: string; error?: string } }> {
@@ -56,19 +44,19 @@ describe('part refunds through /api/admin-order', () => {
     return { status: response.status, body: await response.json() };
   }
   const refunds = async (orderId: string) =>
-    (await staff.rpc('admin_order_refunds', { p_order_id: orderId })).data as {
+    (await t.staff.rpc('admin_order_refunds', { p_order_id: orderId })).data as {
       refunded: number;
       remaining: number;
       refundable: boolean;
       parts: Array<{ amount: number; reason: string; status: string }>;
     };
-  const history = async (orderId: string) => ((await staff.rpc('admin_get_order', { p_order_id: orderId })).data as { history: Array<{ action: string; detail: string; actor: string }> }).history;
-  const mailTo = async (email: string) => (await readOutbox(outbox)).filter((m) => m.to === email);
+  const history = async (orderId: string) => ((await t.staff.rpc('admin_get_order', { p_order_id: orderId })).data as { history: Array<{ action: string; detail: string; actor: string }> }).history;
+  const mailTo = async (email: string) => (await readOutbox(t.outbox)).filter((m) => m.to === email);
 
   it('refunds part with a reason: the customer is emailed what and why and what remains paid; the history records it', async () => {
     const email = 'part-one@example.com';
     const orderId = await paidOrder(email);
-    const done = await act(staff, { action: 'refund_part', orderId, amountCents: 1250, reason: 'Cover arrived with a bent corner' });
+    const done = await act(t.staff, { action: 'refund_part', orderId, amountCents: 1250, reason: 'Cover arrived with a bent corner' });
     expect(done.status).toBe(200);
     expect(done.body.message).toBe(`Refunded $12.50 on order ${await t.orderNumber(orderId)}; $24.50 remains paid. The customer has been emailed.`);
 
@@ -88,30 +76,30 @@ describe('part refunds through /api/admin-order', () => {
 
   it('refuses more than is left, with what is left; refuses no reason, no amount, and anyone who is not staff', async () => {
     const orderId = await paidOrder('part-two@example.com');
-    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 3000, reason: 'Late' })).status).toBe(200);
-    const tooMuch = await act(staff, { action: 'refund_part', orderId, amountCents: 701, reason: 'Late again' });
+    expect((await act(t.staff, { action: 'refund_part', orderId, amountCents: 3000, reason: 'Late' })).status).toBe(200);
+    const tooMuch = await act(t.staff, { action: 'refund_part', orderId, amountCents: 701, reason: 'Late again' });
     expect(tooMuch).toEqual({ status: 409, body: { error: `You can refund at most $7.00 on order ${await t.orderNumber(orderId)}: that is what is left of its payment.` } });
-    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 500, reason: '   ' })).status).toBe(400);
-    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 0, reason: 'x' })).status).toBe(400);
-    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1.5, reason: 'x' })).status).toBe(400);
-    expect((await act(shopper, { action: 'refund_part', orderId, amountCents: 100, reason: 'Mine' })).status).toBe(403);
+    expect((await act(t.staff, { action: 'refund_part', orderId, amountCents: 500, reason: '   ' })).status).toBe(400);
+    expect((await act(t.staff, { action: 'refund_part', orderId, amountCents: 0, reason: 'x' })).status).toBe(400);
+    expect((await act(t.staff, { action: 'refund_part', orderId, amountCents: 1.5, reason: 'x' })).status).toBe(400);
+    expect((await act(t.shopper, { action: 'refund_part', orderId, amountCents: 100, reason: 'Mine' })).status).toBe(403);
     expect((await refunds(orderId)).refunded).toBe(30);
   });
 
   it('refunded in full by its parts, the order ends refunded: out of To pack, no second email, no more refunds', async () => {
     const email = 'part-three@example.com';
     const orderId = await paidOrder(email);
-    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 2000, reason: 'Wrong edition' })).status).toBe(200);
-    const last = await act(staff, { action: 'refund_part', orderId, amountCents: 1700, reason: 'Shipping back to us' });
+    expect((await act(t.staff, { action: 'refund_part', orderId, amountCents: 2000, reason: 'Wrong edition' })).status).toBe(200);
+    const last = await act(t.staff, { action: 'refund_part', orderId, amountCents: 1700, reason: 'Shipping back to us' });
     expect(last.body.message).toBe(`Refunded $17.00 on order ${await t.orderNumber(orderId)}: it is now refunded in full. The customer has been emailed.`);
-    const order = (await staff.rpc('admin_get_order', { p_order_id: orderId })).data as { payment_status: string; refunded_at: string | null };
+    const order = (await t.staff.rpc('admin_get_order', { p_order_id: orderId })).data as { payment_status: string; refunded_at: string | null };
     expect(order.payment_status).toBe('refund_due');
     expect(order.refunded_at).not.toBeNull();
     expect((await refunds(orderId)).refundable).toBe(false);
     expect((await history(orderId)).map((e) => e.action)).toEqual(['refunded_part', 'refunded_part', 'refunded']);
-    const toPack = (await staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data.orders as Array<{ id: string }>;
+    const toPack = (await t.staff.rpc('admin_list_orders', { p_view: 'to_pack', p_search: '' })).data.orders as Array<{ id: string }>;
     expect(toPack.map((o) => o.id)).not.toContain(orderId);
-    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1, reason: 'More' })).status).toBe(409);
+    expect((await act(t.staff, { action: 'refund_part', orderId, amountCents: 1, reason: 'More' })).status).toBe(409);
     // One email per part; the claim for a refund-in-full email is already taken, so none follows.
     expect((await mailTo(email)).filter((m) => /refund/i.test(m.subject))).toHaveLength(2);
     expect((await t.service().rpc('claim_refund_email', { p_order_id: orderId })).data).toBe(false);
@@ -120,8 +108,8 @@ describe('part refunds through /api/admin-order', () => {
   it('cancelling after a part refund refunds and tells the rest, not the whole again', async () => {
     const email = 'part-four@example.com';
     const orderId = await paidOrder(email);
-    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 500, reason: 'Goodwill' })).status).toBe(200);
-    expect((await act(staff, { action: 'cancel', orderId })).status).toBe(200);
+    expect((await act(t.staff, { action: 'refund_part', orderId, amountCents: 500, reason: 'Goodwill' })).status).toBe(200);
+    expect((await act(t.staff, { action: 'cancel', orderId })).status).toBe(200);
     const cancelled = (await mailTo(email)).find((m) => m.subject.includes('cancelled and refunded'));
     expect(cancelled?.text).toContain('We have refunded the remaining $32.00 AUD to your card (with the $5.00 AUD refunded before, the whole $37.00 AUD).');
   });
@@ -146,7 +134,7 @@ describe('part refunds through /api/admin-order', () => {
     );
     expect(await refunds(orderId)).toMatchObject({ refunded: 0, remaining: 37 });
     expect((await history(orderId)).at(-1)).toMatchObject({ action: 'refund_failed', detail: expect.stringContaining('Part refund of A$10.00 did not go through') });
-    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1000, reason: 'Damaged' })).status).toBe(200);
+    expect((await act(t.staff, { action: 'refund_part', orderId, amountCents: 1000, reason: 'Damaged' })).status).toBe(200);
   });
 
   it('a part refund cut off before it was saved is settled by the next one: the provider made it, so it counts and the customer hears; it never did, so it is freed', async () => {
@@ -189,20 +177,20 @@ describe('part refunds through /api/admin-order', () => {
     const day = '2019-03-14';
     const email = 'part-sales@example.com';
     const orderId = await paidOrder(email, day);
-    expect((await act(staff, { action: 'refund_part', orderId, amountCents: 1100, reason: 'Price match' })).status).toBe(200);
-    const sales = (await staff.rpc('admin_sales', { p_from: day, p_to: day, p_by: 'day' })).data as { totals: Record<string, number> };
+    expect((await act(t.staff, { action: 'refund_part', orderId, amountCents: 1100, reason: 'Price match' })).status).toBe(200);
+    const sales = (await t.staff.rpc('admin_sales', { p_from: day, p_to: day, p_by: 'day' })).data as { totals: Record<string, number> };
     expect(sales.totals).toMatchObject({ orders: 1, goods: 22, shipping: 15, refunds: 11, net: 26, gst: 2.36, copies: 1 });
-    const csvOrders = (await staff.rpc('admin_sales_orders', { p_from: day, p_to: day })).data.orders as Array<{ refunded_amount: number; refund_id: string }>;
+    const csvOrders = (await t.staff.rpc('admin_sales_orders', { p_from: day, p_to: day })).data.orders as Array<{ refunded_amount: number; refund_id: string }>;
     expect(csvOrders[0]).toMatchObject({ refunded_amount: 11, refund_id: expect.stringMatching(/^re_local_/) });
-    const customer = (await staff.rpc('admin_get_customer', { p_email: email })).data as { total_spent: number };
+    const customer = (await t.staff.rpc('admin_get_customer', { p_email: email })).data as { total_spent: number };
     expect(customer.total_spent).toBe(26);
   });
 
   it('a signed-in shopper reads no refunds', async () => {
     const orderId = await paidOrder('part-six@example.com');
-    const { error } = await shopper.rpc('admin_order_refunds', { p_order_id: orderId });
+    const { error } = await t.shopper.rpc('admin_order_refunds', { p_order_id: orderId });
     expect(error?.code).toBe('42501');
-    const table = await shopper.from('order_refunds').select('amount');
+    const table = await t.shopper.from('order_refunds').select('amount');
     expect(table.data ?? []).toEqual([]);
   });
 });
@@ -222,11 +210,7 @@ describe.each(DATABASES)('part refunds at once, on the $label', ({ open }) => {
   });
   afterAll(() => db.close());
 
-  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
-    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
-    const { rows } = await db.request('service_role', {}, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
-    return rows[0]?.result as T;
-  };
+  const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
 
   it('twenty staff refunding $10 at once on a $37 order: three go through, the rest are told what is left', async () => {
     const attempts = await Promise.all(

@@ -4,21 +4,15 @@
  * waiting for it, never below 0; the live catalog gives both; the catalog sync writes a date only while it is
  * ahead, and never over a date buyers have pre-ordered for.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { productFromRow, copiesAvailable, isPreorder } from '../../src/features/catalog/product';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 const BOOK = 'next-title';
 const AHEAD = '2099-06-01';
 
 describe.each(DATABASES)('pre-orders on the $label', ({ open }) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`insert into public.products (id, title, price, stock, release_date, preorder_allocation) values ('${BOOK}', 'The Next Title', 20, 0, '${AHEAD}', 5)`);
-  });
-  afterAll(() => db.close());
+  const db = useTestDatabase(open, `insert into public.products (id, title, price, stock, release_date, preorder_allocation) values ('${BOOK}', 'The Next Title', 20, 0, '${AHEAD}', 5)`);
 
   const asService = async <T>(sql: string, params: unknown[] = []) => (await db.request('service_role', {}, sql, { params, commit: true })).rows as T[];
   const left = async () => (await asService<{ n: number }>(`select public.preorder_left($1) as n`, [BOOK]))[0]!.n;

@@ -6,29 +6,23 @@
  * makes to pack, oldest paid first, each order whose every pre-order title is out; the back office's changes refuse
  * what they cannot honour; each buyer's email is claimed once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, staffUserSql, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF_USER = '00000000-0000-4000-8000-0000000000cc';
 const STAFF = { sub: STAFF_USER };
 
 describe.each(DATABASES)('pre-order payment and release on the $label', ({ open }) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`
-      insert into auth.users (id, email, email_confirmed_at) values ('${STAFF_USER}', 'publisher@example.com', now());
-      insert into public.staff_members (email) values ('publisher@example.com');
-      ${GOOGLE_IDENTITIES};
+  const db = useTestDatabase(
+    open,
+    `${staffUserSql(STAFF_USER, 'publisher@example.com')}
       insert into public.products (id, title, price, stock, release_date, preorder_allocation) values
         ('pre-a', 'Title A', 20, 0, '2099-06-01', 3),
         ('pre-b', 'Title B', 15, 0, '2099-09-01', 10),
         ('pre-race', 'Race Title', 20, 0, '2099-06-01', 1),
         ('in-stock', 'In Stock', 10, 10, null, 0);
-      update public.products set low_stock_level = 5 where id like 'pre-%';`);
-  });
-  afterAll(() => db.close());
+      update public.products set low_stock_level = 5 where id like 'pre-%';`,
+  );
 
   const service = async <T>(sql: string, params: unknown[] = []) => (await db.request('service_role', {}, sql, { params, commit: true })).rows[0]?.result as T;
   const staff = async <T>(sql: string, params: unknown[] = []) => (await db.request('authenticated', STAFF, sql, { params, commit: true })).rows[0]?.result as T;

@@ -18,6 +18,23 @@ const HOLDER = 'holder@example.com';
 let t: TestShop;
 let book = '';
 
+/** An order of one $50 book with $1 off by `code`, written as checkout writes it. */
+const orderWithCode = (email: string, code: string) =>
+  t.service().rpc('create_order', {
+    p_order: {
+      customer_email: email,
+      subtotal_amount: 50,
+      discount_amount: 1,
+      promotion_code: code,
+      shipping_amount: 0,
+      total_amount: 49,
+      shipping_address: { line1: '1 Test St' },
+      shipping_method: { name: 'AU Standard Courier' },
+      payment_provider: 'local-test',
+    },
+    p_items: [{ product_id: book, title: 'Book', quantity: 1, price_at_time: 50 }],
+  });
+
 beforeAll(async () => {
   t = await startTestShop();
   const { data, error } = await t.service().from('products').select('id').eq('for_sale', true).gt('stock', 0).limit(1).single();
@@ -34,38 +51,12 @@ beforeAll(async () => {
     ]);
   if (codes.error) throw codes.error;
   // HTTPUSED's one use went to a paid order.
-  const used = await t.service().rpc('create_order', {
-    p_order: {
-      customer_email: 'paid@example.com',
-      subtotal_amount: 50,
-      discount_amount: 1,
-      promotion_code: 'HTTPUSED',
-      shipping_amount: 0,
-      total_amount: 49,
-      shipping_address: { line1: '1 Test St' },
-      shipping_method: { name: 'AU Standard Courier' },
-      payment_provider: 'local-test',
-    },
-    p_items: [{ product_id: book, title: 'Book', quantity: 1, price_at_time: 50 }],
-  });
+  const used = await orderWithCode('paid@example.com', 'HTTPUSED');
   if (used.error) throw used.error;
   const paid = await t.service().rpc('fulfil_order', { p_order_id: used.data });
   if (paid.error || paid.data !== 'fulfilled') throw paid.error ?? new Error(String(paid.data));
   // The holder is on their payment page with HTTPHELD's one use.
-  const held = await t.service().rpc('create_order', {
-    p_order: {
-      customer_email: HOLDER,
-      subtotal_amount: 50,
-      discount_amount: 1,
-      promotion_code: 'HTTPHELD',
-      shipping_amount: 0,
-      total_amount: 49,
-      shipping_address: { line1: '1 Test St' },
-      shipping_method: { name: 'AU Standard Courier' },
-      payment_provider: 'local-test',
-    },
-    p_items: [{ product_id: book, title: 'Book', quantity: 1, price_at_time: 50 }],
-  });
+  const held = await orderWithCode(HOLDER, 'HTTPHELD');
   if (held.error) throw held.error;
 });
 afterAll(() => t.close());
@@ -117,20 +108,7 @@ describe('/api/promotion-code', () => {
 
   it('the TEST payment page, like Stripe’s, takes no payment once it has closed: the order is cancelled and its use free', async () => {
     await t.service().from('promotion_codes').insert({ code: 'HTTPPAGE', kind: 'amount', amount: 1, max_uses: 1, created_by: 'publisher@example.com' });
-    const placed = await t.service().rpc('create_order', {
-      p_order: {
-        customer_email: 'late-payer@example.com',
-        subtotal_amount: 50,
-        discount_amount: 1,
-        promotion_code: 'HTTPPAGE',
-        shipping_amount: 0,
-        total_amount: 49,
-        shipping_address: { line1: '1 Test St' },
-        shipping_method: { name: 'AU Standard Courier' },
-        payment_provider: 'local-test',
-      },
-      p_items: [{ product_id: book, title: 'Book', quantity: 1, price_at_time: 50 }],
-    });
+    const placed = await orderWithCode('late-payer@example.com', 'HTTPPAGE');
     if (placed.error) throw placed.error;
     const session = `cs_local_${placed.data}`;
     const linked = await t.service().rpc('link_checkout_session', { p_order_id: placed.data, p_session_id: session, p_expires_at: new Date(Date.now() - 1000).toISOString() });

@@ -5,26 +5,16 @@
  * order flagged, the stock untouched); and a code that has not started, has ended or is used up answers exactly as
  * a code that does not exist.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { callFunction, DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 const BOOK = 'uses-book';
 const ITEMS = JSON.stringify([{ product_id: BOOK, title: 'Uses Book', quantity: 2, price_at_time: 25 }]);
 
 describe.each(DATABASES)('promotion code uses on the $label', ({ open }) => {
-  let db: TestDatabase;
+  const db = useTestDatabase(open, `insert into public.products (id, title, price, stock) values ('${BOOK}', 'Uses Book', 25, 1000)`);
 
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`insert into public.products (id, title, price, stock) values ('${BOOK}', 'Uses Book', 25, 1000)`);
-  });
-  afterAll(() => db.close());
-
-  const call = async <T>(fn: string, args: unknown[]): Promise<T> => {
-    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
-    const { rows } = await db.request('service_role', {}, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
-    return rows[0]?.result as T;
-  };
+  const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
   /** A code of $5 off, with `maxUses` uses. */
   const newCode = (code: string, maxUses: number | null, period = { starts: 'null', ends: 'null' }) =>
     db.admin.exec(

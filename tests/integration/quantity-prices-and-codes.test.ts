@@ -6,9 +6,9 @@
  * cancelled order gives its use back; the staff functions create, list and switch codes off. How long an unpaid
  * order holds its use: promotion-code-holds.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { shopDay } from '@/lib/format';
-import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { callFunction, DATABASES, isPermissionError, staffUserSql, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF_USER = '00000000-0000-4000-8000-0000000000cc';
 const STAFF = { sub: STAFF_USER };
@@ -20,22 +20,9 @@ const TIERS = [
 ];
 
 describe.each(DATABASES)('quantity prices and promotion codes on the $label', ({ open }) => {
-  let db: TestDatabase;
+  const db = useTestDatabase(open, staffUserSql(STAFF_USER, 'publisher@example.com'));
 
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`
-      insert into auth.users (id, email, email_confirmed_at) values ('${STAFF_USER}', 'publisher@example.com', now());
-      insert into public.staff_members (email) values ('publisher@example.com');
-      ${GOOGLE_IDENTITIES};`);
-  });
-  afterAll(() => db.close());
-
-  const call = async <T>(fn: string, args: unknown[], role: 'service_role' | 'authenticated' = 'service_role', claims: Record<string, unknown> = {}): Promise<T> => {
-    const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');
-    const { rows } = await db.request(role, claims, `select public.${fn}(${placeholders}) as result`, { params: args, commit: true });
-    return rows[0]?.result as T;
-  };
+  const call = <T>(fn: string, args: unknown[], role: 'service_role' | 'authenticated' = 'service_role', claims: Record<string, unknown> = {}) => callFunction<T>(db, fn, args, role, claims);
   const sync = (books: unknown[]) => call<{ synced: string[] }>('sync_catalog', [JSON.stringify(books)]);
   const tiersOf = async (id: string) =>
     (await db.admin.query<{ min_quantity: number; price: string }>(`select min_quantity, price::text from public.product_quantity_prices where product_id = $1 order by 1`, [id])).rows;

@@ -7,24 +7,19 @@
  * columns only.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, staffUserSql, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000005aa';
 const BOOK = 'review-book';
 const OTHER_BOOK = 'review-other-book';
 
 describe.each(DATABASES)('reviews on the $label', ({ open }) => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`
-      insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'reviews-staff@example.com', now());
-      insert into public.staff_members (email) values ('reviews-staff@example.com');
-      ${GOOGLE_IDENTITIES};
-      insert into public.products (id, title, price, stock) values ('${BOOK}', 'Review Book', 20, 50), ('${OTHER_BOOK}', 'Other Book', 15, 50);`);
-  });
-  afterAll(() => db.close());
+  const db = useTestDatabase(
+    open,
+    `${staffUserSql(STAFF, 'reviews-staff@example.com')}
+      insert into public.products (id, title, price, stock) values ('${BOOK}', 'Review Book', 20, 50), ('${OTHER_BOOK}', 'Other Book', 15, 50);`,
+  );
 
   /** A paid order of one copy of BOOK ($20, no postage); `extra` sets its amounts, shipping, delivery and refund columns. */
   async function order(extra: Record<string, string> = {}, email = `${randomUUID()}@example.com`): Promise<string> {

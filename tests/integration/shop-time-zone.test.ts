@@ -3,16 +3,12 @@
  * day. The database functions that count days name the zone in their SQL; this keeps every zone they name the
  * same as the app's, on the embedded backend and on PostgreSQL 17, so changing the constant without the SQL fails.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SHOP_TIME_ZONE } from '@/config/constants';
-import { DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 describe.each(DATABASES)('the shop’s time zone on the $label', ({ open }) => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await open();
-  });
-  afterAll(() => db.close());
+  const db = useTestDatabase(open);
 
   it('every public function that names a time zone names SHOP_TIME_ZONE', async () => {
     const { rows } = await db.admin.query<{ name: string; source: string }>(

@@ -4,8 +4,8 @@
  * "Confirm email" is off), a token that says it is anonymous, and a user whose staff address did not come from a
  * Google identity; the staff member signed in with Google is staff.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000005a1';
 const ANONYMOUS = '00000000-0000-4000-8000-0000000005a2';
@@ -13,11 +13,9 @@ const EMAIL_ONLY = '00000000-0000-4000-8000-0000000005a3';
 const CHANGED = '00000000-0000-4000-8000-0000000005a4';
 
 describe.each(DATABASES)('staff sign-in on the $label', ({ open }) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`
+  const db = useTestDatabase(
+    open,
+    `
       insert into public.staff_members (email) values ('owner@example.com'), ('packer@example.com'), ('keeper@example.com');
       -- The staff member, and someone else, each signed in with Google; then the other changed their address to a staff one.
       insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'owner@example.com', now()), ('${CHANGED}', 'someone@example.com', now());
@@ -28,9 +26,8 @@ describe.each(DATABASES)('staff sign-in on the $label', ({ open }) => {
       -- The staff address proven by an email sign-up, not by Google.
       insert into auth.users (id, email, email_confirmed_at) values ('${EMAIL_ONLY}', 'keeper@example.com', now());
       insert into auth.identities (provider_id, user_id, identity_data, provider) values ('${EMAIL_ONLY}', '${EMAIL_ONLY}', '{"email": "keeper@example.com"}', 'email');
-    `);
-  });
-  afterAll(() => db.close());
+    `,
+  );
 
   const isStaff = async (sub: string, claims: Record<string, unknown> = {}) => (await db.request('authenticated', { sub, ...claims }, 'select public.is_staff() as staff')).rows[0]?.staff;
   const requireStaff = (sub: string, claims: Record<string, unknown> = {}) =>

@@ -1,23 +1,15 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fulfilOrder, type FulfilmentServices } from '../../functions/_lib/fulfilment';
 import type { EmailMessage } from '../../functions/_lib/providers/email';
 import { signingSecret, signMailLink } from '../../functions/_lib/mail-links';
 import { type OutboxEntry, readOutbox } from '../../functions/_lib/providers/local-email';
 import { readServerEnv } from '../../src/config/env';
-import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
+import { useBackOfficeShop } from '../helpers/shop';
+import { insertOrder } from '../helpers/insert-order';
 
 const STAFF = 'stock-keeper@example.com';
-let t: BackOfficeShop;
-let staff: SupabaseClient;
-let shopper: SupabaseClient;
-let outbox: string;
-
-beforeAll(async () => {
-  t = await startBackOfficeShop('stock-actions', { staff: STAFF, shopper: 'browser@example.com' });
-  ({ staff, shopper, outbox } = t);
-});
-afterAll(() => t.close());
+const t = useBackOfficeShop('stock-actions', { staff: STAFF, shopper: 'browser@example.com' });
 
 async function product(id: string, stock: number, lowStockLevel = 10): Promise<void> {
   const { error } = await t
@@ -29,10 +21,9 @@ async function product(id: string, stock: number, lowStockLevel = 10): Promise<v
 
 /** An order of `quantity` copies, not yet paid. */
 async function order(productId: string, quantity: number): Promise<string> {
-  const { data, error } = await t
-    .service()
-    .from('orders')
-    .insert({
+  return insertOrder(
+    t.service(),
+    {
       checkout_session_id: `cs_local_${crypto.randomUUID()}`,
       customer_email: 'reader@example.com',
       subtotal_amount: 20 * quantity,
@@ -40,16 +31,9 @@ async function order(productId: string, quantity: number): Promise<string> {
       total_amount: 20 * quantity + 15,
       shipping_address: { line1: '1 Church St', city: 'Parramatta', postal_code: '2150', country: 'AU' },
       shipping_method: { name: 'AU Standard Courier' },
-    })
-    .select('id')
-    .single();
-  if (error) throw error;
-  const items = await t
-    .service()
-    .from('order_items')
-    .insert({ order_id: data.id, product_id: productId, title: `Title ${productId}`, quantity, price_at_time: 20 });
-  if (items.error) throw items.error;
-  return data.id as string;
+    },
+    [{ product_id: productId, title: `Title ${productId}`, quantity, price_at_time: 20 }],
+  );
 }
 
 function recordingServices(fail = false) {
@@ -107,7 +91,7 @@ describe('the low-stock email', () => {
     await fulfilOrder(t.service(), up.services, sale); // the webhook's retry
     expect(lowStockMails(up.sent)).toHaveLength(1);
 
-    expect((await stockAction(staff, { action: 'receive', productId: 'low-b', quantity: 5, reason: 'Reprint' })).status).toBe(200); // 9 → 14: re-armed
+    expect((await stockAction(t.staff, { action: 'receive', productId: 'low-b', quantity: 5, reason: 'Reprint' })).status).toBe(200); // 9 → 14: re-armed
     await fulfilOrder(t.service(), up.services, await order('low-b', 5)); // 14 → 9
     expect(lowStockMails(up.sent)).toHaveLength(2);
   });
@@ -117,28 +101,31 @@ describe('/api/admin-stock', () => {
   it('is for staff only', async () => {
     await product('act-a', 3);
     expect(await stockAction(null, { action: 'receive', productId: 'act-a', quantity: 2, reason: 'x' })).toEqual({ status: 401, body: { error: 'Sign in to use the back office.' } });
-    expect(await stockAction(shopper, { action: 'receive', productId: 'act-a', quantity: 2, reason: 'x' })).toEqual({ status: 403, body: { error: "You don't have access to the back office." } });
+    expect(await stockAction(t.shopper, { action: 'receive', productId: 'act-a', quantity: 2, reason: 'x' })).toEqual({ status: 403, body: { error: "You don't have access to the back office." } });
   });
 
   it('adds a delivery and sets a count, with who and why in the history; refuses what is not a whole number of copies', async () => {
-    expect(await stockAction(staff, { action: 'receive', productId: 'act-a', quantity: 30, reason: '  Delivery   from the printer ' })).toMatchObject({
+    expect(await stockAction(t.staff, { action: 'receive', productId: 'act-a', quantity: 30, reason: '  Delivery   from the printer ' })).toMatchObject({
       status: 200,
       body: { message: 'Title act-a: 30 received, 33 in stock.', stock: 33 },
     });
-    expect(await stockAction(staff, { action: 'set', productId: 'act-a', stock: 31, reason: 'Counted' })).toMatchObject({ status: 200, body: { message: 'Title act-a: stock set to 31.', stock: 31 } });
+    expect(await stockAction(t.staff, { action: 'set', productId: 'act-a', stock: 31, reason: 'Counted' })).toMatchObject({
+      status: 200,
+      body: { message: 'Title act-a: stock set to 31.', stock: 31 },
+    });
     for (const [quantity, error] of [
       [0, 'quantity: Copies received must be a whole number, 1 or more.'],
       [-3, 'quantity: Copies received must be a whole number, 1 or more.'],
       [2.5, 'quantity: Copies received must be a whole number, 1 or more.'],
       ['5', 'quantity: Copies received must be a whole number, 1 or more.'],
     ] as const) {
-      expect(await stockAction(staff, { action: 'receive', productId: 'act-a', quantity, reason: 'x' })).toMatchObject({ status: 400, body: { error: error } });
+      expect(await stockAction(t.staff, { action: 'receive', productId: 'act-a', quantity, reason: 'x' })).toMatchObject({ status: 400, body: { error: error } });
     }
-    expect(await stockAction(staff, { action: 'receive', productId: 'act-a', quantity: 2, reason: '   ' })).toMatchObject({ status: 400, body: { error: 'reason: Give a reason for the change.' } });
-    expect(await stockAction(staff, { action: 'receive', productId: 'act-a', quantity: 99_999, reason: 'Too many' })).toMatchObject({ status: 400, body: { error: 'Stock can be at most 100000.' } });
-    expect(await stockAction(staff, { action: 'receive', productId: 'no-such-title', quantity: 2, reason: 'x' })).toMatchObject({ status: 404, body: { error: 'We could not find that product.' } });
+    expect(await stockAction(t.staff, { action: 'receive', productId: 'act-a', quantity: 2, reason: '   ' })).toMatchObject({ status: 400, body: { error: 'reason: Give a reason for the change.' } });
+    expect(await stockAction(t.staff, { action: 'receive', productId: 'act-a', quantity: 99_999, reason: 'Too many' })).toMatchObject({ status: 400, body: { error: 'Stock can be at most 100000.' } });
+    expect(await stockAction(t.staff, { action: 'receive', productId: 'no-such-title', quantity: 2, reason: 'x' })).toMatchObject({ status: 404, body: { error: 'We could not find that product.' } });
 
-    const { data } = await staff.rpc('admin_stock_history', { p_product_id: 'act-a' });
+    const { data } = await t.staff.rpc('admin_stock_history', { p_product_id: 'act-a' });
     expect((data.changes as Array<Record<string, unknown>>).map(({ previous_stock, new_stock, reason, actor }) => ({ previous_stock, new_stock, reason, actor }))).toEqual([
       { previous_stock: 33, new_stock: 31, reason: 'Counted', actor: STAFF },
       { previous_stock: 3, new_stock: 33, reason: 'Delivery from the printer', actor: STAFF },
@@ -160,13 +147,13 @@ describe('tell me when it’s back', () => {
   /** Follows a link of a confirmation email as its page does: the token after `#`, posted with the answer. */
   const follow = (mail: OutboxEntry, answer: 'confirm' | 'decline') => post('/api/email-confirm', { token: tokenOf(mail), answer });
   const tokenOf = (mail: OutboxEntry) => mail.text.match(/\/newsletter\/confirm#(\S+)/)![1]!;
-  const mailsTo = async (email: string) => (await readOutbox(outbox)).filter((m) => m.to.toLowerCase() === email.toLowerCase());
+  const mailsTo = async (email: string) => (await readOutbox(t.outbox)).filter((m) => m.to.toLowerCase() === email.toLowerCase());
   const confirmationsTo = async (email: string) => (await mailsTo(email)).filter((m) => m.subject.startsWith('Please confirm'));
   async function sendMailing(newsletterId: string): Promise<Answer> {
-    const token = (await staff.auth.getSession()).data.session!.access_token;
+    const token = (await t.staff.auth.getSession()).data.session!.access_token;
     return post('/api/admin-newsletter', { newsletterId }, token);
   }
-  const waitingFor = async (productId: string) => ((await staff.rpc('admin_list_stock')).data as Array<{ id: string; waiting: number }>).find((p) => p.id === productId)?.waiting;
+  const waitingFor = async (productId: string) => ((await t.staff.rpc('admin_list_stock')).data as Array<{ id: string; waiting: number }>).find((p) => p.id === productId)?.waiting;
 
   it('a sold-out book’s list holds only addresses confirmed from their inbox; a stock change draws them into one mailing, sent once to each by the batch sender', async () => {
     await product('back-a', 0);
@@ -205,25 +192,25 @@ describe('tell me when it’s back', () => {
     expect((await follow((await confirmationsTo(cy))[0]!, 'confirm')).body).toMatchObject({ state: 'confirmed' });
 
     // A book that can be bought now has no list; an unknown book or a bad address is refused. Nothing is sent.
-    const before = (await readOutbox(outbox)).length;
+    const before = (await readOutbox(t.outbox)).length;
     expect(await ask(ann, 'back-in')).toEqual({ status: 422, body: { error: 'This book is in stock: you can order it now, so there is no list to wait on.' } });
     expect(await ask(ann, 'no-such-title')).toEqual({ status: 404, body: { error: 'We could not find that book in the shop.' } });
     expect((await ask('not-an-address', 'back-a')).status).toBe(400);
-    expect((await readOutbox(outbox)).length).toBe(before);
+    expect((await readOutbox(t.outbox)).length).toBe(before);
 
     // A shopper cannot read the list; staff see the confirmed only.
-    expect((await shopper.from('back_in_stock_requests').select('email')).error).toBeTruthy();
+    expect((await t.shopper.from('back_in_stock_requests').select('email')).error).toBeTruthy();
     expect(await waitingFor('back-a')).toBe(2);
 
     // Set to 0 is not back in stock: nobody is drawn.
-    expect(await stockAction(staff, { action: 'set', productId: 'back-a', stock: 0, reason: 'Recount' })).toEqual({
+    expect(await stockAction(t.staff, { action: 'set', productId: 'back-a', stock: 0, reason: 'Recount' })).toEqual({
       status: 200,
       body: { message: 'Title back-a: stock set to 0.', stock: 0, mailing: null },
     });
     // Two deliveries at once draw one mailing, for the two confirmed addresses; sending is left to the batch sender.
     const received = await Promise.all([
-      stockAction(staff, { action: 'receive', productId: 'back-a', quantity: 10, reason: 'Reprint' }),
-      stockAction(staff, { action: 'receive', productId: 'back-a', quantity: 1, reason: 'Found one' }),
+      stockAction(t.staff, { action: 'receive', productId: 'back-a', quantity: 10, reason: 'Reprint' }),
+      stockAction(t.staff, { action: 'receive', productId: 'back-a', quantity: 1, reason: 'Found one' }),
     ]);
     expect(received.map((r) => r.status)).toEqual([200, 200]);
     const drawn = received.filter((r) => r.body.mailing !== null);
@@ -235,7 +222,7 @@ describe('tell me when it’s back', () => {
     // Whichever came second found the other's copies there: 11 in all.
     expect(Math.max(...received.map((r) => Number(r.body.stock)))).toBe(11);
     expect(await waitingFor('back-a')).toBe(0);
-    const available = async () => (await readOutbox(outbox)).filter((m) => m.subject === 'Title back-a is available');
+    const available = async () => (await readOutbox(t.outbox)).filter((m) => m.subject === 'Title back-a is available');
     expect(await available()).toEqual([]);
 
     // The back office sends it: one email per confirmed address, in one batch, each with its one-click unsubscribe.
@@ -260,11 +247,11 @@ describe('tell me when it’s back', () => {
     expect(await available()).toHaveLength(2);
 
     // A later stock change draws nothing: the confirmed were emailed, and Bo is still unconfirmed.
-    expect(await stockAction(staff, { action: 'receive', productId: 'back-a', quantity: 1, reason: 'Another' })).toEqual({
+    expect(await stockAction(t.staff, { action: 'receive', productId: 'back-a', quantity: 1, reason: 'Another' })).toEqual({
       status: 200,
       body: { message: 'Title back-a: 1 received, 12 in stock.', stock: 12, mailing: null },
     });
-    expect(((await staff.rpc('admin_list_newsletters')).data as Array<{ product_id: string | null }>).filter((n) => n.product_id === 'back-a')).toHaveLength(1);
+    expect(((await t.staff.rpc('admin_list_newsletters')).data as Array<{ product_id: string | null }>).filter((n) => n.product_id === 'back-a')).toHaveLength(1);
     expect(await available()).toHaveLength(2);
   });
 });

@@ -5,8 +5,8 @@
  * claims at once never sharing a document, one run at a time, and the back office's view of it all, which never
  * holds a token.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, GOOGLE_IDENTITIES, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-00000000c0c1';
 const SHOPPER = '00000000-0000-4000-8000-00000000c0c2';
@@ -19,11 +19,9 @@ const PART = '00000000-0000-4000-8000-000000000e05';
 type Claim = { batch: string | null; documents: Array<Record<string, unknown>> | null };
 
 describe.each(DATABASES)('the Xero ledger on the $label', ({ open }) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`
+  const db = useTestDatabase(
+    open,
+    `
       insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'books@example.com', now()), ('${SHOPPER}', 'buyer@example.com', now());
       insert into public.staff_members (email) values ('books@example.com');
       ${GOOGLE_IDENTITIES};
@@ -36,9 +34,8 @@ describe.each(DATABASES)('the Xero ledger on the $label', ({ open }) => {
       insert into public.order_items (order_id, product_id, title, quantity, price_at_time) values
         ('${A}', 'xero-a', 'Book A', 2, 22), ('${B}', 'xero-a', 'Book A', 1, 22), ('${BEFORE}', 'xero-a', 'Book A', 1, 22), ('${FULL}', 'xero-a', 'Book A', 1, 22);
       insert into public.order_refunds (id, order_id, amount, reason, status, provider_refund_id, actor, settled_at) values
-        ('${PART}', '${A}', 11, 'One copy arrived damaged', 'succeeded', 're_part', 'books@example.com', '2026-11-27T04:00:00Z');`);
-  });
-  afterAll(() => db.close());
+        ('${PART}', '${A}', 11, 'One copy arrived damaged', 'succeeded', 're_part', 'books@example.com', '2026-11-27T04:00:00Z');`,
+  );
 
   const service = async <T>(sql: string, params: unknown[] = []): Promise<T> => (await db.request('service_role', {}, `select ${sql} as result`, { params, commit: true })).rows[0]?.result as T;
   const claim = (kind: string, limit = 50) => service<Claim>(`public.xero_claim($1, $2)`, [kind, limit]);

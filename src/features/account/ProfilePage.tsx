@@ -13,6 +13,7 @@ import { getOrderHistory, OrderHistoryError, type OrderSummary } from './orders'
 import { StatusBadge } from './StatusBadge';
 import { signOut } from './session';
 import { TableHead } from '@/components/TableHead';
+import { Panel } from '@/components/Section';
 
 type Loaded<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error' };
 
@@ -85,10 +86,7 @@ function Account({ user }: { user: AuthUser }) {
 
 function OrderHistory({ history }: { history: Loaded<OrderSummary[]> }) {
   return (
-    <section aria-labelledby="orders-heading" className="mt-10">
-      <h2 id="orders-heading" className="text-2xl font-bold">
-        Order History
-      </h2>
+    <Panel id="orders-heading" title="Order History" className="mt-10">
       {history.status === 'loading' && (
         <p className="mt-4 text-slate-700" role="status">
           Loading your orders...
@@ -178,7 +176,7 @@ function OrderHistory({ history }: { history: Loaded<OrderSummary[]> }) {
           </table>
         </div>
       )}
-    </section>
+    </Panel>
   );
 }
 
@@ -197,10 +195,7 @@ function WishlistSection({ userId }: { userId: string }) {
   }
 
   return (
-    <section aria-labelledby="wishlist-heading" className="mt-10">
-      <h2 id="wishlist-heading" className="text-2xl font-bold">
-        My Wishlist
-      </h2>
+    <Panel id="wishlist-heading" title="My Wishlist" className="mt-10">
       {wishlist.status === 'loading' && (
         <p className="mt-4 text-slate-700" role="status">
           Loading your wishlist...
@@ -228,7 +223,7 @@ function WishlistSection({ userId }: { userId: string }) {
           ))}
         </ul>
       )}
-    </section>
+    </Panel>
   );
 }
 

@@ -9,6 +9,7 @@ import { formatDateTime, formatLongDate, orderNumber } from '@/lib/format';
 import { connectUrl, readXeroStatus, syncNow } from './api';
 import type { XeroStatus } from './contract';
 import { connectionProblem, KIND_LABELS, lastSyncText, PAYOUTS_NOT_COUNTED, syncRunning, waitingText } from './rules';
+import { Panel } from '@/components/Section';
 
 /** What Xero's consent screen sent back, carried in the address by /api/xero-callback. */
 function CallbackNotice({ params }: { params: URLSearchParams }) {
@@ -58,10 +59,7 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
   const problem = status ? connectionProblem(status.connection) : null;
   const running = syncRunning(status?.last_sync ?? null);
   return (
-    <section aria-labelledby="accounts-heading">
-      <h2 id="accounts-heading" className="text-2xl font-bold">
-        Accounts
-      </h2>
+    <Panel id="accounts-heading" title="Accounts">
       <p className="mt-2 max-w-prose text-slate-700">
         Every paid order, school invoice and refund is posted to Xero by itself every 15 minutes: an invoice paid into the Stripe account, a credit note refunded from it.
       </p>
@@ -130,6 +128,6 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
           )}
         </div>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -13,6 +13,7 @@ import { formatLongDate, formatPrice } from '@/lib/format';
 import { createCode, listCodes, setCodeActive, type PromotionCode } from './codes-api';
 import { useQuery } from '@tanstack/react-query';
 import { keys, LoadState, loaded, useAction, useRefresh } from './queries';
+import { Panel } from '@/components/Section';
 
 /** What a code takes off, e.g. "10% off" or "$5.00 off". */
 const codeValue = (code: Pick<PromotionCode, 'kind' | 'amount'>) => (code.kind === 'percent' ? `${code.amount}% off` : `${formatPrice(code.amount)} off`);
@@ -142,10 +143,7 @@ export function CodesPanel() {
   const state = loaded(useQuery({ queryKey: keys.codes, queryFn: listCodes }));
   const refresh = useRefresh();
   return (
-    <section aria-labelledby="codes-heading">
-      <h2 id="codes-heading" className="text-2xl font-bold">
-        Codes
-      </h2>
+    <Panel id="codes-heading" title="Codes">
       <p className="mt-1 text-sm text-slate-700">Promotion codes shoppers enter at checkout. A code switched off is refused at once; orders that used it keep their discount.</p>
       <CodeForm onCreated={() => void refresh(keys.codes)} />
       <LoadState state={state} what="codes" />
@@ -159,6 +157,6 @@ export function CodesPanel() {
             ))}
           </ul>
         ))}
-    </section>
+    </Panel>
   );
 }

@@ -10,6 +10,7 @@ import { Email, OrderList } from './OrdersPanel';
 import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { keys, LoadMore, LoadState, loaded, usePagedQuery } from './queries';
 import { SearchField } from './ListControls';
+import { Panel, RecordPanel } from '@/components/Section';
 
 const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
 
@@ -32,10 +33,7 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
   const { state } = pages;
   useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   return (
-    <section aria-labelledby="customers-heading">
-      <h2 id="customers-heading" className="text-2xl font-bold">
-        Customers
-      </h2>
+    <Panel id="customers-heading" title="Customers">
       <SearchField id="customer-search" label="Search by name or email" value={search} onChange={setSearch} className="mt-4 max-w-md" />
       <LoadState state={state} what="customers" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No customers here.</p>}
@@ -67,17 +65,14 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
           <LoadMore pages={pages} what="customers" onMore={(cursor) => goTo('customers', withParams(params, { after: [...after, cursor] }), { replace: true })} />
         </>
       )}
-    </section>
+    </Panel>
   );
 }
 
 export function CustomerDetail({ email }: { email: string }) {
   const state = loaded(useQuery({ queryKey: [...keys.customers, 'detail', email], queryFn: () => getCustomer(email) }));
   return (
-    <section aria-labelledby="customer-heading" className="space-y-4">
-      <a href="#customers" className="font-semibold text-navy underline">
-        ← All customers
-      </a>
+    <RecordPanel id="customer-heading" back="#customers" backLabel="All customers">
       <LoadState state={state} what="the customer" />
       {state.status === 'ready' && state.data === null && <p className="text-slate-700">No paid orders from {email}.</p>}
       {state.status === 'ready' && state.data && (
@@ -97,6 +92,6 @@ export function CustomerDetail({ email }: { email: string }) {
           <OrderList orders={state.data.order_list} />
         </>
       )}
-    </section>
+    </RecordPanel>
   );
 }

@@ -4,16 +4,14 @@ import { mailtoHref } from '@/lib/mailto';
 import { listMessages, markMessageHandled } from './mail-api';
 import { useQuery } from '@tanstack/react-query';
 import { keys, LoadState, loaded, useAction } from './queries';
+import { Panel } from '@/components/Section';
 
 export function MessagesPanel() {
   const state = loaded(useQuery({ queryKey: keys.messages, queryFn: listMessages }));
   const { act: handled } = useAction((id: string) => markMessageHandled(id).then(() => 'Marked as handled.'), [keys.messages]);
 
   return (
-    <section aria-labelledby="messages-heading">
-      <h2 id="messages-heading" className="text-2xl font-bold">
-        Messages
-      </h2>
+    <Panel id="messages-heading" title="Messages">
       <LoadState state={state} what="messages" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No messages yet.</p>}
       {state.status === 'ready' && (
@@ -44,6 +42,6 @@ export function MessagesPanel() {
           ))}
         </ul>
       )}
-    </section>
+    </Panel>
   );
 }

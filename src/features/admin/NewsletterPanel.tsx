@@ -14,6 +14,7 @@ import { renderNewsletter } from '@/features/newsletter/render';
 import { createNewsletter, listNewsletters, listSubscribers, type Newsletter, sendAll } from './mail-api';
 import { useQuery } from '@tanstack/react-query';
 import { keys, LoadState, loaded, useRefresh } from './queries';
+import { Panel, Section } from '@/components/Section';
 
 /** What a newsletter needs before it is sent (the database holds it to its limits as the last line). */
 const composeForm = z.object({
@@ -129,10 +130,7 @@ export function NewsletterPanel() {
 
   const describedBy = (field: 'subject' | 'body') => [`newsletter-${field}-help`, error?.field === field ? 'newsletter-error' : ''].filter(Boolean).join(' ');
   return (
-    <section aria-labelledby="newsletter-heading" className="space-y-6">
-      <h2 id="newsletter-heading" className="text-2xl font-bold">
-        Newsletter
-      </h2>
+    <Panel id="newsletter-heading" title="Newsletter" className="space-y-6">
       <div className="grid gap-6 lg:grid-cols-2">
         <form onSubmit={check} noValidate className="space-y-3 rounded-2xl bg-white p-4 ring-1 ring-slate-200" aria-labelledby="compose-heading" aria-busy={busy}>
           <h3 id="compose-heading" className="text-lg font-bold">
@@ -206,13 +204,10 @@ export function NewsletterPanel() {
           <iframe title="Preview of the newsletter email" sandbox="allow-same-origin" srcDoc={preview} className="mt-2 h-[34rem] w-full rounded-2xl bg-white ring-1 ring-slate-200" />
         </div>
       </div>
-      <section aria-labelledby="sent-heading">
-        <h3 id="sent-heading" className="text-lg font-bold">
-          Sent newsletters
-        </h3>
+      <Section id="sent-heading" title="Sent newsletters">
         <LoadState state={history} what="the newsletters" />
         {history.status === 'ready' && <PastNewsletters rows={history.data} resume={resume} busy={busy} />}
-      </section>
-    </section>
+      </Section>
+    </Panel>
   );
 }

@@ -4,6 +4,7 @@ import { formatDateTime, formatPrice } from '@/lib/format';
 import type { Act } from './OrderForms';
 import { type OrderDetail as Order, printLabels, undoDelivered } from './orders-api';
 import { ORDER_CHANGES, useAction } from './queries';
+import { Section } from '@/components/Section';
 
 /** What each state of the order at the shipping platform means, for the publisher. */
 const SHIPMENT_STATES: Record<NonNullable<Order['shipment']>['state'], string> = {
@@ -29,10 +30,7 @@ export function PlatformPanel({ order, act }: { order: Order; act: Act }) {
   const printable = shippable(order) && (order.status === 'processing' || (order.status === 'shipped' && labelled));
   const resendable = shippable(order) && order.status !== 'cancelled' && (!shipment || shipment.state === 'failed' || shipment.state === 'pending');
   return (
-    <section aria-labelledby="platform-heading" className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
-      <h3 id="platform-heading" className="text-lg font-bold">
-        Shipping platform
-      </h3>
+    <Section id="platform-heading" title="Shipping platform" className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
       <p className="mt-1" data-testid="shipment-state">
         {shipment ? SHIPMENT_STATES[shipment.state] : 'Not sent to a shipping platform.'}
         {shipment?.platform === 'local-test' && <span className="ml-2 rounded bg-red-700 px-2 py-0.5 text-xs font-bold text-white">TEST</span>}
@@ -56,7 +54,7 @@ export function PlatformPanel({ order, act }: { order: Order; act: Act }) {
           </button>
         )}
       </div>
-    </section>
+    </Section>
   );
 }
 

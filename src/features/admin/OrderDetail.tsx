@@ -13,18 +13,16 @@ import { orderTimeline } from './order-timeline';
 import { getOrder, getOrderRefunds, type OrderDetail as Order, runOrderAction } from './orders-api';
 import { keys, LoadState, loaded, ORDER_CHANGES, useAction } from './queries';
 import { RefundList, RefundPartForm } from './RefundPart';
+import { Section } from '@/components/Section';
 
 /** A gift: whom it goes to, the message the slip prints, and whether the parcel leaves prices out. */
 function GiftDetails({ order }: { order: Order }) {
   return (
-    <section aria-labelledby="gift-heading" className="space-y-2 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
-      <h3 id="gift-heading" className="text-lg font-bold">
-        Gift for {order.customer_name}
-      </h3>
+    <Section id="gift-heading" title={<>Gift for {order.customer_name}</>} className="space-y-2 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
       {order.gift_message ? <GiftMessageBox message={order.gift_message} /> : <p className="text-slate-700">No gift message.</p>}
       <p className="font-semibold">{order.gift_hide_prices ? 'Leave prices out of the parcel: pack the gift slip only.' : 'The buyer asked for the prices on the gift slip.'}</p>
       {order.gift_hide_sender && <p>The buyer asked for their name to be left off the gift slip.</p>}
-    </section>
+    </Section>
   );
 }
 
@@ -37,10 +35,7 @@ const Fact = ({ term, children }: { term: string; children: ReactNode }) => (
 /** An invoice's order: the school, its PO number and the invoice, where its money is voided or credited. */
 function InvoiceFacts({ order }: { order: Order }) {
   return (
-    <section aria-labelledby="invoice-order-heading" className="space-y-1 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
-      <h3 id="invoice-order-heading" className="text-lg font-bold">
-        Bought on account
-      </h3>
+    <Section id="invoice-order-heading" title="Bought on account" className="space-y-1 rounded-2xl bg-white p-4 ring-1 ring-slate-200">
       {order.organisation && <p>{order.organisation}</p>}
       <p>PO number: {order.po_number ?? 'none given'}</p>
       {order.invoice_id && (
@@ -50,7 +45,7 @@ function InvoiceFacts({ order }: { order: Order }) {
           </a>
         </p>
       )}
-    </section>
+    </Section>
   );
 }
 export function OrderDetail({ orderId }: { orderId: string }) {
@@ -123,10 +118,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         </Fact>
       </dl>
       {order.is_gift && <GiftDetails order={order} />}
-      <section aria-labelledby="items-heading">
-        <h3 id="items-heading" className="text-lg font-bold">
-          Items
-        </h3>
+      <Section id="items-heading" title="Items">
         <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
           {order.items.map((item) => (
             <li key={item.product_id} className="flex justify-between gap-3 px-4 py-2">
@@ -137,12 +129,9 @@ export function OrderDetail({ orderId }: { orderId: string }) {
             </li>
           ))}
         </ul>
-      </section>
+      </Section>
       <RefundList refunds={refunds} />
-      <section aria-labelledby="history-heading">
-        <h3 id="history-heading" className="text-lg font-bold">
-          History
-        </h3>
+      <Section id="history-heading" title="History">
         <ol className="mt-2 space-y-1 text-sm">
           {orderTimeline(order).map((event, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the timeline is drawn whole from the order each time.
@@ -153,7 +142,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
             </li>
           ))}
         </ol>
-      </section>
+      </Section>
     </article>
   );
 }

@@ -12,6 +12,7 @@ import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery, useRefresh } from './queries';
 import { TableHead } from '@/components/TableHead';
 import { SearchField, ViewButtons } from './ListControls';
+import { Panel } from '@/components/Section';
 
 // Loaded when the publisher first ships a selection.
 const ParcelsForm = lazy(() => import('@/features/shipping/ParcelsForm').then((m) => ({ default: m.ParcelsForm })));
@@ -58,10 +59,7 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
   }
 
   return (
-    <section aria-labelledby="orders-heading">
-      <h2 id="orders-heading" className="text-2xl font-bold">
-        Orders
-      </h2>
+    <Panel id="orders-heading" title="Orders">
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <ViewButtons label="Which orders" views={ORDER_VIEWS} current={view} onChoose={setView} />
         <SearchField id="order-search" label="Search by order number or email" value={search} onChange={setSearch} />
@@ -116,7 +114,7 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
           <LoadMore pages={pages} what="orders" onMore={(cursor) => goTo('orders', withParams(params, { after: [...after, cursor] }), { replace: true })} />
         </>
       )}
-    </section>
+    </Panel>
   );
 }
 

@@ -16,6 +16,7 @@ import { sendAll } from './mail-api';
 import { runOrderAction } from './orders-api';
 import { listPreorders, preorderBuyers, type PreordersOwed as Owed, type PreorderTitleRow, runPreorderAction } from './preorders-api';
 import { keys, LoadState, loaded, ORDER_CHANGES, useAction, useRefresh } from './queries';
+import { Panel } from '@/components/Section';
 
 /** A whole number as typed: empty is no number, so the schema's own message is shown. */
 const typed = (value: string) => (value.trim() === '' ? Number.NaN : Number(value));
@@ -232,10 +233,7 @@ export function PreordersPanel() {
   // A release makes orders to pack and sets the stock; an allocation may draw an availability mailing.
   const reload = () => void refresh(keys.preorders, ...ORDER_CHANGES, keys.newsletters);
   return (
-    <section aria-labelledby="preorders-heading">
-      <h2 id="preorders-heading" className="text-2xl font-bold">
-        Pre-orders
-      </h2>
+    <Panel id="preorders-heading" title="Pre-orders">
       <p className="mt-1 text-sm text-slate-700">
         A book with a release date ahead is sold from its allocation, charged at checkout, and its orders wait here, not in To pack. Release now (or the release date, with the first delivery entered)
         sets the stock from the first delivery and sends every order waiting to To pack, oldest first, emailing each buyer once.
@@ -255,6 +253,6 @@ export function PreordersPanel() {
           )}
         </>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -7,6 +7,7 @@ import { toast } from '@/features/toast/store';
 import { formatDateTime, formatPrice } from '@/lib/format';
 import { type OrderDetail as Order, type OrderRefunds, runOrderAction } from './orders-api';
 import { ORDER_CHANGES, useRefresh } from './queries';
+import { Section } from '@/components/Section';
 
 type RefundTyped = { amount: string; reason: string };
 
@@ -125,10 +126,7 @@ export function RefundPartForm({ order, refunds }: { order: Order; refunds: Orde
 export function RefundList({ refunds }: { refunds: OrderRefunds }) {
   if (refunds.parts.length === 0) return null;
   return (
-    <section aria-labelledby="refunds-heading">
-      <h3 id="refunds-heading" className="text-lg font-bold">
-        Part refunds
-      </h3>
+    <Section id="refunds-heading" title="Part refunds">
       <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
         {refunds.parts.map((part) => (
           <li key={part.created_at} className="flex flex-wrap justify-between gap-x-3 px-4 py-2">
@@ -142,6 +140,6 @@ export function RefundList({ refunds }: { refunds: OrderRefunds }) {
           </li>
         ))}
       </ul>
-    </section>
+    </Section>
   );
 }

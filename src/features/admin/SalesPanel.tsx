@@ -21,6 +21,7 @@ import { TableHead } from '@/components/TableHead';
 import { ViewButtons } from './ListControls';
 import { PreordersOwed } from './PreordersPanel';
 import { TextField } from '@/features/forms/fields';
+import { Panel, Section } from '@/components/Section';
 
 type PeriodChoice = QuickPeriod | 'range';
 
@@ -144,10 +145,7 @@ function SalesFigures({ sales }: { sales: Sales }) {
         {gst && ' GST is one eleventh of what Australian buyers paid and kept; sales abroad are GST-free.'}
       </p>
       <SalesChart sales={sales} />
-      <section aria-labelledby="titles-heading" className="mt-6">
-        <h3 id="titles-heading" className="text-lg font-bold">
-          Copies sold per title
-        </h3>
+      <Section id="titles-heading" title="Copies sold per title" className="mt-6">
         {sales.titles.length === 0 ? (
           <p className="mt-2 text-slate-700">No copies sold in this period.</p>
         ) : (
@@ -166,11 +164,8 @@ function SalesFigures({ sales }: { sales: Sales }) {
             </tbody>
           </table>
         )}
-      </section>
-      <section aria-labelledby="periods-heading" className="mt-6">
-        <h3 id="periods-heading" className="text-lg font-bold">
-          By {sales.by}
-        </h3>
+      </Section>
+      <Section id="periods-heading" title={<>By {sales.by}</>} className="mt-6">
         <table className="mt-2 w-full rounded-2xl bg-white text-left text-sm ring-1 ring-slate-200">
           <TableHead
             className="border-b border-slate-200 text-slate-600"
@@ -200,7 +195,7 @@ function SalesFigures({ sales }: { sales: Sales }) {
             ))}
           </tbody>
         </table>
-      </section>
+      </Section>
     </>
   );
 }
@@ -257,10 +252,7 @@ export function SalesPanel() {
     { id: 'range', label: 'Date range' },
   ];
   return (
-    <section aria-labelledby="sales-heading">
-      <h2 id="sales-heading" className="text-2xl font-bold">
-        Sales
-      </h2>
+    <Panel id="sales-heading" title="Sales">
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <ViewButtons label="Period" views={periods} current={choice} onChoose={setChoice} />
         {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
@@ -309,6 +301,6 @@ export function SalesPanel() {
       {state.status === 'ready' && <SalesFigures sales={state.data} />}
       {/* A pre-order is a sale when it is paid; what its buyers still wait for is owed. */}
       <PreordersOwed />
-    </section>
+    </Panel>
   );
 }

@@ -17,6 +17,7 @@ import { sendAll } from './mail-api';
 import { goTo, withParams } from './route';
 import { useQuery } from '@tanstack/react-query';
 import { keys, LoadMore, LoadState, loaded, usePagedQuery, useRefresh } from './queries';
+import { Panel } from '@/components/Section';
 
 /**
  * 50 changes at a time (Load more changes); the history open and its pages loaded are kept in the address
@@ -193,10 +194,7 @@ export function StockPanel({ params }: { params: URLSearchParams }) {
   // A change drew an availability mailing too: Newsletter lists it.
   const reload = () => void refresh(keys.stock, keys.newsletters);
   return (
-    <section aria-labelledby="stock-heading">
-      <h2 id="stock-heading" className="text-2xl font-bold">
-        Stock
-      </h2>
+    <Panel id="stock-heading" title="Stock">
       <p className="mt-1 text-sm text-slate-700">
         Set the stock to a count, or add a delivery with Received. Every change is recorded with its reason, and every sale and cancellation with its order. A title below its low-stock level is
         highlighted, and a sale that takes it there emails you once.
@@ -209,6 +207,6 @@ export function StockPanel({ params }: { params: URLSearchParams }) {
           ))}
         </div>
       )}
-    </section>
+    </Panel>
   );
 }

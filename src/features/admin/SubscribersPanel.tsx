@@ -6,6 +6,7 @@ import { formatShortDate } from '@/lib/format';
 import { listSubscribers, removeSubscriber, subscribersCsv, type Subscriber } from './mail-api';
 import { useQuery } from '@tanstack/react-query';
 import { keys, LoadState, loaded, useAction } from './queries';
+import { Panel } from '@/components/Section';
 
 function download(rows: Subscriber[]) {
   const url = URL.createObjectURL(new Blob([subscribersCsv(rows)], { type: 'text/csv;charset=utf-8' }));
@@ -43,10 +44,7 @@ export function SubscribersPanel() {
   const { act: remove } = useAction((row: Subscriber) => removeSubscriber(row.id).then(() => `${row.email} removed.`), [keys.subscribers]);
 
   return (
-    <section aria-labelledby="subscribers-heading">
-      <h2 id="subscribers-heading" className="text-2xl font-bold">
-        Subscribers
-      </h2>
+    <Panel id="subscribers-heading" title="Subscribers">
       <LoadState state={state} what="subscribers" />
       {state.status === 'ready' && (
         <>
@@ -72,6 +70,6 @@ export function SubscribersPanel() {
           </ul>
         </>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -15,6 +15,7 @@ import { clearDraft } from './draft';
 import GiftMessageBox from '@/features/checkout/GiftMessageBox';
 import { forgetAppliedCode } from './applied-code';
 import { announcePayment } from './payment-tabs';
+import { Section } from '@/components/Section';
 
 type State = { status: 'verifying' } | { status: 'paid'; payment: VerifiedPayment } | { status: 'pending'; refundDue?: boolean; codeUsedUp?: boolean; duplicate?: boolean };
 
@@ -71,10 +72,7 @@ function EmailAddress({ address }: { address: string }) {
 function OrderDetails({ order }: { order: NonNullable<VerifiedPayment['order']> }) {
   return (
     <div className="mt-6 space-y-5 text-left">
-      <section aria-labelledby="confirmed-items">
-        <h2 id="confirmed-items" className="text-lg font-bold">
-          Your order
-        </h2>
+      <Section id="confirmed-items" title="Your order" level={2}>
         <ul className="mt-2 divide-y divide-slate-100">
           {order.items.map((item) => (
             <Line key={item.title} label={quantityLine(item.title, item.quantity)} amount={formatPrice(item.amount)} />
@@ -83,11 +81,8 @@ function OrderDetails({ order }: { order: NonNullable<VerifiedPayment['order']> 
           <Line label="Shipping" amount={formatPrice(order.shipping)} />
           <Line label="Total" amount={`${formatPrice(order.total)} AUD`} className="font-bold" data-testid="confirmed-total" />
         </ul>
-      </section>
-      <section aria-labelledby="confirmed-delivery">
-        <h2 id="confirmed-delivery" className="text-lg font-bold">
-          Delivering to
-        </h2>
+      </Section>
+      <Section id="confirmed-delivery" title="Delivering to" level={2}>
         <address className="mt-1 not-italic text-slate-800">
           {order.deliverTo.map((line) => (
             <span key={line} className="block">
@@ -95,12 +90,9 @@ function OrderDetails({ order }: { order: NonNullable<VerifiedPayment['order']> 
             </span>
           ))}
         </address>
-      </section>
+      </Section>
       {order.gift && (
-        <section aria-labelledby="confirmed-gift">
-          <h2 id="confirmed-gift" className="text-lg font-bold">
-            A gift for {order.gift.recipient}
-          </h2>
+        <Section id="confirmed-gift" title={<>A gift for {order.gift.recipient}</>} level={2}>
           {order.gift.message ? (
             <>
               <p className="mt-1 text-slate-700">Your message, printed on the gift slip:</p>
@@ -110,7 +102,7 @@ function OrderDetails({ order }: { order: NonNullable<VerifiedPayment['order']> 
             <p className="mt-1 text-slate-700">The parcel carries a gift slip, with no message.</p>
           )}
           <p className="mt-2 text-slate-700">{order.gift.hidePrices ? 'Prices are left out of the parcel.' : 'The gift slip shows the prices, as you asked.'}</p>
-        </section>
+        </Section>
       )}
       <p className="text-slate-700">
         The confirmation went to <EmailAddress address={order.email} />.{' '}

@@ -7,6 +7,7 @@ import { keys, LoadState, loaded } from '@/features/admin/queries';
 import { DraftEditor } from './DraftEditor';
 import { getInvoice, listInvoiceBooks } from './invoices-api';
 import { SentInvoice } from './SentInvoice';
+import { RecordPanel } from '@/components/Section';
 
 export function InvoicePage({ invoiceId }: { invoiceId: string | null }) {
   // A draft's form starts from what the database holds now, never from an earlier look: the invoice is not kept
@@ -14,10 +15,7 @@ export function InvoicePage({ invoiceId }: { invoiceId: string | null }) {
   const state = loaded(useQuery({ queryKey: [...keys.invoices, 'detail', invoiceId], queryFn: () => (invoiceId ? getInvoice(invoiceId) : null), gcTime: 0 }));
   const books = loaded(useQuery({ queryKey: keys.books, queryFn: listInvoiceBooks }));
   return (
-    <section aria-labelledby="invoice-heading" className="space-y-4">
-      <a href="#invoices" className="font-semibold text-navy underline">
-        ← All invoices
-      </a>
+    <RecordPanel id="invoice-heading" back="#invoices" backLabel="All invoices">
       <LoadState state={state} what="the invoice" />
       <LoadState state={books} what="the books" />
       {state.status === 'ready' && invoiceId && state.data === null && <p className="text-slate-700">There is no such invoice.</p>}
@@ -28,6 +26,6 @@ export function InvoicePage({ invoiceId }: { invoiceId: string | null }) {
         ) : state.data ? (
           <SentInvoice invoice={state.data} />
         ) : null)}
-    </section>
+    </RecordPanel>
   );
 }

@@ -17,6 +17,7 @@ import { TableHead } from '@/components/TableHead';
 import { BlockLines, Fact } from '@/features/admin/Facts';
 import { ViewButtons } from '@/features/admin/ListControls';
 import { StatusBadge } from '@/features/account/StatusBadge';
+import { Panel, RecordPanel } from '@/components/Section';
 
 export const quoteHref = (id: string) => `#quote/${id}`;
 export const invoiceHref = (id: string) => `#invoice/${id}`;
@@ -43,10 +44,7 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
   useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   const setView = (id: string) => goTo('quotes', withParams(params, { view: id === 'new' ? null : id, after: null }));
   return (
-    <section aria-labelledby="quotes-heading">
-      <h2 id="quotes-heading" className="text-2xl font-bold">
-        Quote requests
-      </h2>
+    <Panel id="quotes-heading" title="Quote requests">
       <ViewButtons label="Which quote requests" views={QUOTE_VIEW_LABELS} current={view} onChoose={setView} className="mt-4 flex flex-wrap gap-2" />
       <LoadState state={state} what="quote requests" />
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No quote requests here.</p>}
@@ -75,7 +73,7 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
           <LoadMore pages={pages} what="quotes" onMore={(cursor) => goTo('quotes', withParams(params, { after: [...after, cursor] }), { replace: true })} />
         </>
       )}
-    </section>
+    </Panel>
   );
 }
 
@@ -95,10 +93,7 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
   const { act: decline } = useAction(() => invoiceActionMessage({ action: 'decline_quote', quoteId }), [keys.quotes], 'The quote could not be declined.');
 
   return (
-    <section aria-labelledby="quote-heading" className="space-y-4">
-      <a href="#quotes" className="font-semibold text-navy underline">
-        ← All quote requests
-      </a>
+    <RecordPanel id="quote-heading" back="#quotes" backLabel="All quote requests">
       <LoadState state={state} what="the quote request" />
       {state.status === 'ready' && state.data === null && <p className="text-slate-700">There is no such quote request.</p>}
       {state.status === 'ready' && state.data && (
@@ -167,6 +162,6 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
           </ConfirmDialog>
         </>
       )}
-    </section>
+    </RecordPanel>
   );
 }

@@ -18,6 +18,7 @@ import { dueText, InvoiceStatus, RemindButton } from './InvoicesPanel';
 import { type InvoiceDetail, invoiceActionMessage } from './invoices-api';
 import { quoteHref } from './QuotesPanel';
 import { INVOICE_RULES, invoiceNumber } from './rules';
+import { Section } from '@/components/Section';
 
 type InvoiceAction = Parameters<typeof invoiceActionMessage>[0];
 
@@ -178,10 +179,7 @@ export function SentInvoice({ invoice }: { invoice: InvoiceDetail }) {
       </div>
 
       {invoice.credit_notes.length > 0 && (
-        <section aria-labelledby="credit-notes-heading">
-          <h3 id="credit-notes-heading" className="text-lg font-bold">
-            Credit notes
-          </h3>
+        <Section id="credit-notes-heading" title="Credit notes">
           <ul className="mt-2 space-y-1">
             {invoice.credit_notes.map((note) => (
               <li key={note.id}>
@@ -189,7 +187,7 @@ export function SentInvoice({ invoice }: { invoice: InvoiceDetail }) {
               </li>
             ))}
           </ul>
-        </section>
+        </Section>
       )}
 
       <div className="flex flex-wrap gap-2">

@@ -7,6 +7,7 @@ import { quantityLine, taxInvoicePath, taxInvoiceSchema } from '@/features/tax-i
 import { formatDateTime, formatLongDate } from '@/lib/format';
 import GiftMessageBox from '@/features/checkout/GiftMessageBox';
 import CancelPreorder from './CancelPreorder';
+import { Section } from '@/components/Section';
 
 const answer = z.object({
   orderNumber: z.string(),
@@ -98,13 +99,10 @@ export default function OrderStatusPage() {
         ))}
       </ul>
       {order.gift && (
-        <section aria-labelledby="gift-heading">
-          <h2 id="gift-heading" className="mt-6 text-lg font-bold">
-            A gift for {order.gift.recipient}
-          </h2>
+        <Section id="gift-heading" title={<>A gift for {order.gift.recipient}</>} level={2} headingClassName="mt-6 text-lg font-bold">
           {order.gift.message && <GiftMessageBox message={order.gift.message} className="mt-2" />}
           <p className="mt-2">{order.gift.hidePrices ? 'Prices are left out of the parcel.' : 'The gift slip shows the prices, as you asked.'}</p>
-        </section>
+        </Section>
       )}
       <h2 className="mt-6 text-lg font-bold">Delivery</h2>
       <p className="mt-2">{order.deliveryMethod}</p>
@@ -128,10 +126,7 @@ export default function OrderStatusPage() {
         </p>
       )}
       {order.accountInvoice && (
-        <section aria-labelledby="account-invoice-heading" data-testid="account-invoice">
-          <h2 id="account-invoice-heading" className="mt-6 text-lg font-bold">
-            Invoice {order.accountInvoice.number}
-          </h2>
+        <Section id="account-invoice-heading" title={<>Invoice {order.accountInvoice.number}</>} level={2} headingClassName="mt-6 text-lg font-bold" data-testid="account-invoice">
           <p className="mt-2">
             Bought on account by {order.accountInvoice.organisation}
             {order.accountInvoice.poNumber && <>, PO number: {order.accountInvoice.poNumber}</>}.
@@ -146,7 +141,7 @@ export default function OrderStatusPage() {
               </a>
             </p>
           )}
-        </section>
+        </Section>
       )}
       {order.invoice && (
         <>

@@ -12,6 +12,7 @@ import { formatDateTime } from '@/lib/format';
 import { BEST_RATING, ratingText } from '@/lib/reviews';
 import { listReviews, type ReviewCounts, type ReviewRow, reviewCounts, runReviewAction } from './admin-api';
 import { REVIEW_LIMITS, type ReviewStatus } from './contract';
+import { Panel } from '@/components/Section';
 
 const BADGE: Record<ReviewStatus, string> = {
   new: 'bg-amber-100 text-amber-950',
@@ -45,10 +46,7 @@ function summary(c: ReviewCounts): string {
 export function ReviewsPanel() {
   const state = loaded(useQuery({ queryKey: keys.reviews, queryFn: load }));
   return (
-    <section aria-labelledby="reviews-admin-heading">
-      <h2 id="reviews-admin-heading" className="text-2xl font-bold">
-        Reviews
-      </h2>
+    <Panel id="reviews-admin-heading" title="Reviews">
       <LoadState state={state} what="reviews" />
       {state.status === 'ready' && (
         <>
@@ -64,7 +62,7 @@ export function ReviewsPanel() {
           )}
         </>
       )}
-    </section>
+    </Panel>
   );
 }
 
