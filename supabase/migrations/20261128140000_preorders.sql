@@ -3,8 +3,7 @@
 -- (never to pack) and the whole order ships once, when every title in it is out. The columns are with the table
 -- (_catalog.sql), the status with the orders' check, and payment takes a pre-order copy in fulfil_order (_orders.sql).
 
--- ===============================================================================================================
--- Functions: how many copies are pre-ordered, and how many are left
+-- ==== Functions: how many copies are pre-ordered, and how many are left
 
 -- On pre-order: announced with a release date and not yet released. Plain SQL and immutable, so it is inlined
 -- wherever it is read. A pre-order line's copies are not taken from stock while its title is on pre-order; once
@@ -385,8 +384,7 @@ as $$
   select exists (select 1 from claimed);
 $$;
 
--- ===============================================================================================================
--- Grants (this file's objects; the files before it are granted in _grants.sql)
+-- ==== Grants (this file's objects; the files before it are granted in _grants.sql)
 
 revoke all on function public.on_preorder(date, timestamptz), public.preorder_copies(text), public.preorder_left(text), public.catalog_for_sale(text[]),
   public.preorder_customs_gap(text), public.release_title_as(text, integer, text), public.release_title(text, integer), public.release_due_titles(), public.lock_preorder_title(text),
