@@ -2,7 +2,7 @@
  * What the shop's own code does on a phone's main thread: each page is loaded fresh under the mobile conditions
  * (150 ms round trip, 1.6 Mbps, 375 px touch screen) at `--cpu`× CPU slowdown (8 by default, a slower phone),
  * with V8's sampling profiler and a performance trace on, from navigation until the page is idle (the live
- * read of price and stock has arrived and the main thread has had three quiet idle periods in a row). It prints,
+ * read of price and stock has been answered and the main thread has had three quiet idle periods in a row). It prints,
  * median (lowest–highest) of `--runs`:
  * - the self time of every script file (each sample charged to the nearest script file on its stack, so native
  *   work such as `fetch` or a DOM call goes to the script that called it), the page's inline scripts, and the
@@ -11,11 +11,13 @@
  * The figures are throttled milliseconds, so they compare with Lighthouse's blocking time; Lighthouse says how
  * much a page blocks, this says which module and function does it.
  *
- *   npx tsx tests/audit/main-thread.ts http://localhost:4321 [--pages=/,/book] [--runs=5] [--cpu=8] [--json=out.json]
+ *   npm run audit:main-thread [-- --pages=/,/book --runs=5 --cpu=8 --json=out.json]   (serves dist/: build first)
+ *   npx tsx tests/audit/main-thread.ts http://localhost:4321 [same options]              (a site already running)
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, HEADLESS_SHELL_PATH } from './chromium';
+import { snapshotBuild, startAuditServer, type AuditServer } from './site-server';
 import { median } from './stats';
 import { applyMobileConditions, PHONE } from '../helpers/mobile-conditions';
 
@@ -138,30 +140,23 @@ export interface RunFigures {
 
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'loading', 'blink.user_timing'];
 
-/**
- * Resolves once the page is idle: the live read has arrived where the page has offers, then three idle periods
- * in a row with most of their 50 ms to spare. Plain script text, so no build helper leaks into it.
- */
-const IDLE = `new Promise(function (resolve) {
-  function quiet() {
-    var run = 0;
-    function tick(deadline) {
-      run = !deadline.didTimeout && deadline.timeRemaining() > 40 ? run + 1 : 0;
-      if (run >= 3) resolve(true); else requestIdleCallback(tick, { timeout: 1000 });
-    }
-    requestIdleCallback(tick, { timeout: 1000 });
+/** Resolves after three idle periods in a row with most of their 50 ms to spare. Plain script text, so no build helper leaks into it. */
+const QUIET = `new Promise(function (resolve) {
+  var run = 0;
+  function tick(deadline) {
+    run = !deadline.didTimeout && deadline.timeRemaining() > 40 ? run + 1 : 0;
+    if (run >= 3) resolve(true); else requestIdleCallback(tick, { timeout: 1000 });
   }
-  function arrived() {
-    return performance.getEntriesByType('resource').some(function (e) { return e.name.indexOf('/api/live-catalog') >= 0 && e.responseEnd > 0; });
-  }
-  (function wait() {
-    if (!document.querySelector('[data-purchase-scope]') || arrived()) setTimeout(quiet, 300); else setTimeout(wait, 100);
-  })();
+  requestIdleCallback(tick, { timeout: 1000 });
 })`;
 
-async function untilIdle(page: Page): Promise<void> {
-  await page.waitForLoadState('load');
-  await page.evaluate(IDLE);
+/** Loads a page and waits until it is idle: loaded, the live read answered where the page has offers, then quiet. */
+async function loadUntilIdle(page: Page, url: string): Promise<void> {
+  const liveRead = page.waitForResponse((response) => response.url().includes('/api/live-catalog'), { timeout: 60_000 });
+  await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
+  if (await page.locator('[data-purchase-scope]').count()) await liveRead;
+  else liveRead.catch(() => undefined);
+  await page.evaluate(QUIET);
 }
 
 async function measureOnce(browser: Browser, url: string, cpu: number): Promise<RunFigures> {
@@ -175,10 +170,10 @@ async function measureOnce(browser: Browser, url: string, cpu: number): Promise<
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await cdp.send('Profiler.start');
-    await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
-    await untilIdle(page);
-    const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
+    await loadUntilIdle(page, url);
+    // The trace ends first: handing over the profile is a long task of its own.
     const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
     const pagePath = new URL(url).pathname;
     const thread = mainThreadOf(trace.traceEvents);
     const scripts = Object.fromEntries([...scriptTimeByFile(profile)].map(([file, ms]) => [file.startsWith('/_astro/') ? withoutHash(file) : file === pagePath ? '(inline scripts)' : file, ms]));
@@ -199,16 +194,16 @@ async function measureOnce(browser: Browser, url: string, cpu: number): Promise<
 }
 
 /** "median (lowest–highest)" in whole ms. */
-const describe = (values: number[]) => `${Math.round(median(values) ?? 0)} (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
+const spanOf = (values: number[]) => `${Math.round(median(values) ?? 0)} (${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))})`;
 
 function report(path: string, runs: RunFigures[]): void {
   const pick = (f: (run: RunFigures) => number) => runs.map(f);
-  console.log(`\n${path}: the shop's scripts ${describe(pick((r) => r.shopMs))} ms, style ${describe(pick((r) => r.styleMs))} ms, layout ${describe(pick((r) => r.layoutMs))} ms`);
+  console.log(`\n${path}: the shop's scripts ${spanOf(pick((r) => r.shopMs))} ms, style ${spanOf(pick((r) => r.styleMs))} ms, layout ${spanOf(pick((r) => r.layoutMs))} ms`);
   const files = [...new Set(runs.flatMap((run) => Object.keys(run.scripts)))];
   const rows = files.map((file) => ({ file, ms: pick((r) => r.scripts[file] ?? 0) })).sort((a, b) => (median(b.ms) ?? 0) - (median(a.ms) ?? 0));
-  for (const row of rows.slice(0, 10)) console.log(`  ${describe(row.ms).padStart(16)}  ${row.file}`);
+  for (const row of rows.slice(0, 10)) console.log(`  ${spanOf(row.ms).padStart(16)}  ${row.file}`);
   const longs = pick((r) => r.longTasks.length);
-  console.log(`  long tasks after first paint: ${describe(longs)} a load, longest ${describe(pick((r) => Math.max(0, ...r.longTasks.map((t) => t.ms))))} ms`);
+  console.log(`  long tasks after first paint: ${spanOf(longs)} a load, longest ${spanOf(pick((r) => Math.max(0, ...r.longTasks.map((t) => t.ms))))} ms`);
   const byFunction = new Map<string, number[]>();
   for (const run of runs) {
     const inRun = new Map<string, number>();
@@ -220,28 +215,31 @@ function report(path: string, runs: RunFigures[]): void {
 }
 
 async function main(): Promise<void> {
-  const [base] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const [given] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  if (!base) {
-    console.error('Usage: npx tsx tests/audit/main-thread.ts <site URL> [--pages=/,/book] [--runs=5] [--cpu=8] [--json=out.json]');
-    process.exit(2);
-  }
   const pages = (option('pages') ?? '/,/book,/store,/store/product/book-10-reasons').split(',');
   const runs = Number(option('runs') ?? 5);
   const cpu = Number(option('cpu') ?? 8);
+  // Without a site's address, the built site is served as the audit serves it.
+  const distDir = given ? undefined : snapshotBuild();
+  let server: AuditServer | undefined;
   const browser = await chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_FLAGS });
-  const results: Record<string, RunFigures[]> = {};
+  const results: Record<string, RunFigures[]> = Object.fromEntries(pages.map((path) => [path, []]));
   try {
+    server = distDir ? await startAuditServer(process.cwd(), distDir) : undefined;
+    const base = given ?? server?.url ?? '';
     console.log(`main thread from navigation to idle, ${cpu}× CPU, throttled ms: median (lowest–highest) of ${runs} loads`);
     // The pages take turns, so a busy spell on the machine falls on all of them rather than on one.
     for (let run = 0; run < runs; run += 1) {
-      for (const path of pages) (results[path] ??= []).push(await measureOnce(browser, new URL(path, base).href, cpu));
+      for (const path of pages) results[path]?.push(await measureOnce(browser, new URL(path, base).href, cpu));
     }
     for (const path of pages) report(path, results[path] ?? []);
     const json = option('json');
     if (json) writeFileSync(json, JSON.stringify(results, null, 1));
   } finally {
     await browser.close();
+    await server?.close();
+    if (distDir) rmSync(distDir, { recursive: true, force: true });
   }
 }
 
