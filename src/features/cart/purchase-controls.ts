@@ -29,6 +29,7 @@ import { addedMessage, addWithFeedback, buyNow } from './actions';
 import { lineLimit, quantityLimit, stockLimitNote, toQuantity, typedQuantity, type CartProduct } from './cart';
 import { copiesAvailable } from '@/features/catalog/product';
 import { startCartDrawer } from './drawer';
+import { afterLoadWhenIdle } from '@/lib/idle';
 
 const PURCHASE_ATTRIBUTE = 'data-purchase';
 const SCOPE_ATTRIBUTE = 'data-purchase-scope';
@@ -59,6 +60,14 @@ function productOf(scope: Element): CartProduct | null {
   return { ...rest, price: live.price, stock: live.stock, ...(live.releaseDate !== undefined && { releaseDate: live.releaseDate, preorderLeft: live.preorderLeft ?? 0 }) };
 }
 
+/**
+ * Writes a property only when it differs: most live reads say what the build said, and an equal write still
+ * makes a slow phone recompute the page's style and layout.
+ */
+function set<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): void {
+  if (target[key] !== value) target[key] = value;
+}
+
 const quantityField = (scope: Element) => scope.querySelector<HTMLInputElement>(`input${mark('quantity')}`);
 
 /** The most copies a product can take now (its copies available); without one, the cart's own limit. */
@@ -79,13 +88,13 @@ function showQuantity(scope: Element, quantity: number): void {
 function drawQuantity(scope: Element, field: HTMLInputElement, quantity: number): void {
   const product = productOf(scope);
   const decrease = scope.querySelector<HTMLButtonElement>(mark('decrease'));
-  if (decrease) decrease.disabled = field.disabled || quantity <= 1;
+  if (decrease) set(decrease, 'disabled', field.disabled || quantity <= 1);
   const increase = scope.querySelector<HTMLButtonElement>(mark('increase'));
-  if (increase) increase.disabled = field.disabled || quantity >= limitFor(product);
+  if (increase) set(increase, 'disabled', field.disabled || quantity >= limitFor(product));
   const note = scope.querySelector(mark('stock-note'));
-  if (note) note.textContent = field.disabled ? '' : (stockLimitNote(quantity, product ? copiesAvailable(product) : undefined) ?? '');
+  if (note) set(note, 'textContent', field.disabled ? '' : (stockLimitNote(quantity, product ? copiesAvailable(product) : undefined) ?? ''));
   const price = scope.querySelector(mark('line-price'));
-  if (price && product) price.textContent = field.disabled ? '' : (quantityLineText(product.price, product.quantityPrices, quantity) ?? '');
+  if (price && product) set(price, 'textContent', field.disabled ? '' : (quantityLineText(product.price, product.quantityPrices, quantity) ?? ''));
 }
 
 /** More copies typed than one order takes: the stock note becomes a link to ask a quote for that many. */
@@ -105,14 +114,14 @@ function offerQuote(scope: Element, typed: number): void {
 function drawScope(scope: Element): void {
   const product = productOf(scope);
   if (!product) return;
-  for (const price of scope.querySelectorAll(mark('price'))) price.textContent = formatPrice(product.price);
+  for (const price of scope.querySelectorAll(mark('price'))) set(price, 'textContent', formatPrice(product.price));
   const state = offerState(product);
-  for (const el of scope.querySelectorAll<HTMLElement>('[data-show-when]')) el.hidden = !showsIn(el.dataset.showWhen, state);
-  for (const control of scope.querySelectorAll<HTMLButtonElement | HTMLInputElement>(`${mark('add')}, ${mark('buy')}, ${mark('quantity')}`)) control.disabled = !canBuy(state);
+  for (const el of scope.querySelectorAll<HTMLElement>('[data-show-when]')) set(el, 'hidden', !showsIn(el.dataset.showWhen, state));
+  for (const control of scope.querySelectorAll<HTMLButtonElement | HTMLInputElement>(`${mark('add')}, ${mark('buy')}, ${mark('quantity')}`)) set(control, 'disabled', !canBuy(state));
   // The build wrote the release date from the book file; a date moved since is written again.
   const built = builtProduct(scope)?.releaseDate;
   if (product.releaseDate !== undefined && product.releaseDate !== built) {
-    for (const line of scope.querySelectorAll(mark('release-line'))) line.textContent = releaseLine(product.releaseDate);
+    for (const line of scope.querySelectorAll(mark('release-line'))) set(line, 'textContent', releaseLine(product.releaseDate));
   }
   const field = quantityField(scope);
   if (!field) return;
@@ -137,7 +146,7 @@ function drawLive(): void {
   // The sold-out form sits beside the scope it belongs to (an island cannot be inside the offer's markup).
   for (const el of document.querySelectorAll<HTMLElement>('[data-offer-of]')) {
     const live = arrivedLiveProduct(el.dataset.offerOf ?? '');
-    if (live !== undefined) el.hidden = !showsIn(el.dataset.showWhen, live ? offerState(live) : 'sold-out');
+    if (live !== undefined) set(el, 'hidden', !showsIn(el.dataset.showWhen, live ? offerState(live) : 'sold-out'));
   }
 }
 
@@ -290,7 +299,5 @@ export function startPurchaseControls(): void {
   document.addEventListener('focusout', settle);
   document.addEventListener('keydown', settle);
   $liveCatalog.subscribe(drawLive);
-  const idle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(() => void drawSavedWishes(), { timeout: 2000 }) : setTimeout(() => void drawSavedWishes(), 200));
-  if (document.readyState === 'complete') idle();
-  else window.addEventListener('load', idle, { once: true });
+  afterLoadWhenIdle(() => void drawSavedWishes());
 }

@@ -1,0 +1,23 @@
+/**
+ * Start-up work split so that a slow phone paints and answers a tap in between: at 8× CPU slowdown a task of
+ * 6 ms is already a long one.
+ */
+
+/**
+ * Gives the browser its turn (a frame, a tap) before the rest of a start-up runs: `scheduler.yield()` where
+ * the browser has it, so the rest keeps its place ahead of other queued work, else a new task.
+ */
+export function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Runs `task` once the page has loaded and the browser is idle (at most 2 s after load; 200 ms after it where
+ * the browser has no idle callback, as Safari), so it never competes with the first paint.
+ */
+export function afterLoadWhenIdle(task: () => void): void {
+  const idle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(task, { timeout: 2000 }) : setTimeout(task, 200));
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
+}
