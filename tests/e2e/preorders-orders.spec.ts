@@ -81,6 +81,8 @@ for (const size of WIDTHS) {
     await delivery.fill('20');
     await title.getByRole('button', { name: 'Release now' }).click();
     await expect(title.getByText(`${book.title} is not released, and nothing has changed. ${customs} Then press Release now again.`)).toBeVisible({ timeout: 15_000 });
+    // Back on the field the refusal describes (the button was disabled while it ran), so a screen reader says why.
+    await expect(delivery).toBeFocused();
     await expect(title).toContainText('Pre-ordered: 3 of 6 (3 left)');
     await asService(request, 'PATCH', `products?id=eq.${book.id}`, { customs_description: 'Printed picture book', hs_code: '4903.00', origin_country: 'AU' });
     await page.reload();

@@ -79,6 +79,8 @@ test.describe('a title on pre-order', () => {
       await expect(others).toContainText(PREORDER_BOOK.title);
       await expect(drawer.getByTestId('preorder-note')).toHaveCount(1);
       await expect(others.getByTestId('preorder-note')).toHaveText(LINE_NOTE);
+      // The book just added waits for the pre-order: said before Check out, as on the cart page.
+      await expect(drawer.getByTestId('preorder-notice')).toHaveText(`Your order ships once, when ${PREORDER_BOOK.title} is out, 1 June 2027: everything in it goes together, in one parcel.`);
       await lookAtThisWidth(page, `preorder-drawer-${size.name}`);
       await page.keyboard.press('Escape');
       await page.goto('/cart');

@@ -6,3 +6,6 @@
 const ORDER_STATUS_LABELS: Readonly<Partial<Record<string, string>>> = { preorder: 'Pre-ordered' };
 
 export const orderStatusLabel = (status: string): string => ORDER_STATUS_LABELS[status] ?? status;
+
+/** Whether the status has words of its own, written as they are read (a badge must not capitalise "Pre-ordered" to "Pre-Ordered"). */
+export const hasOwnLabel = (status: string): boolean => Object.hasOwn(ORDER_STATUS_LABELS, status);

@@ -5,7 +5,7 @@
  * once); and a buyer's pre-order cancelled for a full refund by the order's own Cancel and refund.
  */
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import type * as z from 'zod';
 import { customsGapText, fieldsOfColumns } from '@/features/customs/customs-data';
 import { FieldError, invalidProps } from '@/features/forms/fields';
@@ -97,6 +97,7 @@ function ActionField({
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
@@ -113,6 +114,9 @@ function ActionField({
       toast({ title: message, description: await sendAll(mailing.id).catch((why: unknown) => `${why instanceof Error ? why.message : 'Sending failed.'} Resume sending it from Newsletter.`) });
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'The change failed.');
+      // The pressed button was disabled while it ran, so focus had fallen to the page: back to the field, once it is
+      // described by the refusal, so a screen reader says it.
+      requestAnimationFrame(() => input.current?.focus());
     } finally {
       setBusy(false);
     }
@@ -126,6 +130,7 @@ function ActionField({
             {label}
           </label>
           <input
+            ref={input}
             id={id}
             className="field"
             type={type}

@@ -12,7 +12,8 @@ import { formatPrice } from '@/lib/format';
 import { $toasts, removeToast } from '@/features/toast/store';
 import { element, toastBody } from '@/features/toast/toaster';
 import { copiesAvailable } from '@/features/catalog/product';
-import { linePrice, stockLimitNote } from './cart';
+import { shipsOnceText } from '@/features/catalog/preorder-text';
+import { awaitedPreorder, linePrice, stockLimitNote } from './cart';
 import { lineNoteElement, lineNotes } from './line-notes';
 import { $cartLines, $drawerOpen, $itemCount, $lastAdded, $quantitySaving, $subtotal, closeDrawer } from './store';
 
@@ -81,6 +82,13 @@ function renderItems(container: HTMLElement): void {
     }
     section.append(element('h3', 'text-sm font-semibold tracking-wide text-slate-600 uppercase', 'Also in your cart'), list);
     parts.push(section);
+  }
+  // A pre-order with other books: the books in stock wait for it, said here as on the cart page, before Check out.
+  const awaited = lines.length > 1 ? awaitedPreorder(lines) : null;
+  if (awaited) {
+    const notice = element('p', 'mt-6 rounded-xl bg-sky/60 p-4 text-sm font-semibold text-navy ring-1 ring-sky', shipsOnceText(awaited.title, awaited.releaseDate, true));
+    notice.dataset.testid = 'preorder-notice';
+    parts.push(notice);
   }
   container.replaceChildren(...parts);
 }
