@@ -73,9 +73,9 @@ $$;
 
 -- What keeps a title's parcels abroad from being declared: the customs columns it lacks (in the book file's order)
 -- and the paid orders waiting for it that go outside Australia (0 when nothing is missing). A title may be announced
--- before its printer's customs data exists, but a parcel abroad must declare every book in it, so the release
--- refuses while any such order waits (and the back office's Pre-orders says so ahead of the day).
--- Answers { missing: [column names], abroad }.
+-- before its printer's customs data exists, but once released it is sold to any country and a parcel abroad must
+-- declare every book in it, so the release refuses while any column is missing, whether or not an order waiting goes
+-- abroad (and the back office's Pre-orders says so ahead of the day). Answers { missing: [column names], abroad }.
 create function public.preorder_customs_gap(p_product_id text)
 returns jsonb
 language sql
@@ -105,7 +105,8 @@ $$;
 -- is refused: every pre-order must be filled), the change is in the stock history, and each paid order waiting
 -- whose every pre-order title is now out becomes to pack, oldest paid first. Answers { outcome: 'released', stock,
 -- owed, orders: [ids, oldest paid first] }, { outcome: 'too_few', owed }, { outcome: 'customs_missing', abroad,
--- missing } (orders waiting go abroad and the title lacks customs data: nothing changes) or { outcome:
+-- missing } (the title lacks customs data, which every parcel abroad declares once it is out, with the orders
+-- waiting that go abroad: nothing changes) or { outcome:
 -- 'not_preorder' }. Called by release_title (staff) and release_due_titles (the daily release), which name who
 -- released it.
 create function public.release_title_as(p_product_id text, p_first_delivery integer, p_actor text)
@@ -136,7 +137,7 @@ begin
     return jsonb_build_object('outcome', 'too_few', 'owed', v_owed);
   end if;
   v_customs := public.preorder_customs_gap(p_product_id);
-  if (v_customs ->> 'abroad')::integer > 0 then
+  if jsonb_array_length(v_customs -> 'missing') > 0 then
     return jsonb_build_object('outcome', 'customs_missing', 'abroad', (v_customs ->> 'abroad')::integer, 'missing', v_customs -> 'missing');
   end if;
   update public.products set released_at = now(), stock = p_first_delivery - v_owed, preorder_first_delivery = p_first_delivery where id = p_product_id;
@@ -174,7 +175,7 @@ $$;
 
 -- The daily release: every title on pre-order whose release date has come (Sydney's day) and whose first delivery
 -- the publisher entered. One without it waits (the back office says so); one refused (too small a delivery, or
--- orders abroad without customs data) stays on pre-order and is tried again the next day. Answers [{ product_id,
+-- no customs data) stays on pre-order and is tried again the next day. Answers [{ product_id,
 -- title, outcome, … as release_title_as }] for the titles it tried.
 create function public.release_due_titles()
 returns jsonb
@@ -204,8 +205,8 @@ $$;
 
 -- Every title on pre-order: its date, allocation, first delivery, copies pre-ordered and left, orders waiting,
 -- the money taken for its copies, shoppers confirmed on its waiting list, whether its date has come with no
--- first delivery entered (the daily release then waits), and the customs data its orders abroad lack (the release
--- refuses until it is there). With what is still owed across them for the Sales screen.
+-- first delivery entered (the daily release then waits), and the customs data it lacks with its orders waiting
+-- that go abroad (the release refuses until it is there). With what is still owed across them for the Sales screen.
 create function public.admin_list_preorders()
 returns jsonb
 language plpgsql

@@ -19,11 +19,14 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => t.close());
 
+/** A title is released only with its customs data, as the catalog sync writes it from the book file. */
+const CUSTOMS = { customs_description: 'Printed picture book', hs_code: '4903.00', origin_country: 'AU' };
+
 async function title(id: string, allocation: number): Promise<void> {
   const { error } = await t
     .service()
     .from('products')
-    .insert({ id, title: `Title ${id}`, price: 20, stock: 0, release_date: '2099-06-01', preorder_allocation: allocation });
+    .insert({ id, title: `Title ${id}`, price: 20, stock: 0, release_date: '2099-06-01', preorder_allocation: allocation, ...CUSTOMS });
   if (error) throw error;
 }
 
@@ -119,7 +122,7 @@ describe('pre-orders through the functions', () => {
     const { error } = await t
       .service()
       .from('products')
-      .insert({ id: 'fn-due', title: 'Title fn-due', price: 20, stock: 0, release_date: '2020-01-01', preorder_allocation: 5, preorder_first_delivery: 12 });
+      .insert({ id: 'fn-due', title: 'Title fn-due', price: 20, stock: 0, release_date: '2020-01-01', preorder_allocation: 5, preorder_first_delivery: 12, ...CUSTOMS });
     if (error) throw error;
     const order = await paidOrder('fn-due', 1, 'due-buyer@example.com');
     // Two shoppers confirmed on its waiting list (pre-orders were full when they signed up); one never confirmed.
@@ -168,7 +171,7 @@ describe('pre-orders through the functions', () => {
     for (const order of [home, abroad]) expect(await statusOf(order.id)).toBe('preorder');
     expect(await mailsTo('customs-abroad@example.com')).not.toContainEqual(expect.objectContaining({ subject: expect.stringMatching(/is being packed$/) }));
     // Once the catalog sync has written them, it is released and both orders go to be packed.
-    await t.service().from('products').update({ customs_description: 'Printed picture book', hs_code: '4903.00', origin_country: 'AU' }).eq('id', 'fn-customs');
+    await t.service().from('products').update(CUSTOMS).eq('id', 'fn-customs');
     const released = await post('/api/admin-preorders', { action: 'release', productId: 'fn-customs', firstDelivery: 10 }, staff);
     expect(released.body.message).toBe('Title fn-customs is released: 7 in stock, 2 orders to pack (2 buyers emailed).');
     for (const order of [home, abroad]) expect(await statusOf(order.id)).toBe('processing');

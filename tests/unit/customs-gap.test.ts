@@ -15,4 +15,11 @@ describe('what a title on pre-order lacks to go abroad, in the publisher’s wor
     expect(customsGapText('next', 1, ['hsCode'])).toBe('1 pre-order goes abroad: add hsCode to content/books/next.mdx and deploy, as a parcel abroad must declare it.');
     expect(customsGapText('next', 2, ['hsCode', 'originCountry'])).toContain('add hsCode and originCountry to');
   });
+
+  it('with no order abroad, says to add the fields before the release, as the title is then sold abroad', () => {
+    expect(customsGapText('mass-is-awesome', 0, ['customsDescription', 'hsCode', 'originCountry'])).toBe(
+      'Add customsDescription, hsCode and originCountry to content/books/mass-is-awesome.mdx and deploy before the release: once out, it is sold abroad, where a parcel must declare them.',
+    );
+    expect(customsGapText('next', 0, ['hsCode'])).toBe('Add hsCode to content/books/next.mdx and deploy before the release: once out, it is sold abroad, where a parcel must declare it.');
+  });
 });

@@ -169,7 +169,7 @@ function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: (
           {showBuyers ? 'Hide buyers' : 'Buyers'}
         </button>
       </div>
-      {row.customs.abroad > 0 && (
+      {row.customs.missing.length > 0 && (
         <p role="alert" className="mt-2 rounded-lg bg-amber-50 p-2 text-sm text-amber-950 ring-1 ring-amber-400" data-testid="preorder-customs">
           {customsGapText(row.id, row.customs.abroad, fieldsOfColumns(row.customs.missing))} Until then it cannot be released.
         </p>

@@ -15,7 +15,7 @@ const title = z.object({
   money,
   waiting: z.coerce.number(),
   due_without_delivery: z.boolean(),
-  /** The customs columns the title lacks, and its orders waiting that go abroad (the release refuses while any do). */
+  /** The customs columns the title lacks (the release refuses while any are), and its orders waiting that go abroad. */
   customs: z.object({ missing: z.array(text), abroad: z.number() }),
 });
 export type PreorderTitleRow = z.infer<typeof title>;

@@ -49,11 +49,15 @@ export const fieldsOfColumns = (columns: readonly string[]): CustomsField[] => C
 const inWords = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /**
- * Pre-orders waiting to go abroad for a book without its customs data: how many, and what to add to which book
- * file. The release refuses while it is so (the database's rule, preorder_customs_gap); Release now, the daily
- * release's report and the back office's warning ahead of the day all say it in these words.
+ * A title on pre-order without its customs data: what to add to which book file, and how many pre-orders waiting
+ * go abroad. The release refuses while it is so, orders abroad or not, as once out the title is sold to any country
+ * (the database's rule, release_title_as); Release now, the daily release's report and the back office's warning
+ * ahead of the day all say it in these words.
  */
 export function customsGapText(bookId: string, abroad: number, missing: readonly CustomsField[]): string {
+  const fields = `${inWords(missing)} to content/books/${bookId}.mdx`;
+  const them = missing.length === 1 ? 'it' : 'them';
+  if (abroad === 0) return `Add ${fields} and deploy before the release: once out, it is sold abroad, where a parcel must declare ${them}.`;
   const orders = abroad === 1 ? '1 pre-order goes abroad' : `${abroad} pre-orders go abroad`;
-  return `${orders}: add ${inWords(missing)} to content/books/${bookId}.mdx and deploy, as a parcel abroad must declare ${missing.length === 1 ? 'it' : 'them'}.`;
+  return `${orders}: add ${fields} and deploy, as a parcel abroad must declare ${them}.`;
 }
