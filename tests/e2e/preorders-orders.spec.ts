@@ -1,7 +1,7 @@
 /**
  * A title on pre-order, from payment to release, as the publisher sees it: a guest pre-orders it and pays on the
- * local payment page; the order waits under Pre-orders, not To pack; a title whose buyer abroad cannot yet be
- * declared is warned of and refused; Release now with the first delivery moves it to To pack and the buyer has
+ * local payment page; the order waits under Pre-orders, not To pack; a title without its customs data is warned of
+ * (with no buyer abroad, and then with one) and refused; Release now with the first delivery moves it to To pack and the buyer has
  * the "being packed" email; a second tab on Pre-orders shows the first tab's changes
  * when it is looked at again. Once at each width, the phone's and the desktop's, with the Pre-orders screen looked
  * at (and photographed) at both.
@@ -28,16 +28,22 @@ for (const size of WIDTHS) {
     const buyer = uniqueEmail('preorder-buyer');
     const orderId = await buysThroughCheckout(request, book.id, 2, buyer);
     const number = await orderNumberOf(request, orderId);
-    // A buyer abroad too, and the title has no customs data yet (its book file may leave it out until the day).
-    const abroad = uniqueEmail('preorder-abroad');
-    await buysThroughCheckout(request, book.id, 1, abroad, ADDRESS_ABROAD);
-    const customs = `1 pre-order goes abroad: add customsDescription, hsCode and originCountry to content/books/${book.id}.mdx and deploy, as a parcel abroad must declare them.`;
     const publisher = uniqueEmail('preorder-publisher');
     await grantStaff(request, publisher);
     await staffSignsIn(page, publisher);
 
     await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Pre-orders' }).click();
     const title = page.getByRole('region', { name: `Pre-orders of ${book.title}` });
+    // The title has no customs data yet (its book file may leave it out until the day): with no order abroad it
+    // still cannot be released, as once out it is sold abroad.
+    await expect(title.getByRole('alert')).toHaveText(
+      `Add customsDescription, hsCode and originCountry to content/books/${book.id}.mdx and deploy before the release: once out, it is sold abroad, where a parcel must declare them. Until then it cannot be released.`,
+    );
+    // A buyer abroad too.
+    const abroad = uniqueEmail('preorder-abroad');
+    await buysThroughCheckout(request, book.id, 1, abroad, ADDRESS_ABROAD);
+    const customs = `1 pre-order goes abroad: add customsDescription, hsCode and originCountry to content/books/${book.id}.mdx and deploy, as a parcel abroad must declare them.`;
+    await page.reload();
     await expect(title).toContainText('Out 1 June 2099');
     await expect(title).toContainText('Pre-ordered: 3 of 5 (2 left)');
     // Warned ahead of the day: the release would be refused.
