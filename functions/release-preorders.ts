@@ -4,7 +4,7 @@
  * emails each buyer once and emails whoever is still on its waiting list, as Release now does (`_lib/preorders.ts`;
  * the mailing's batches are sent here, since no back office is open to send them). A title without a first
  * delivery waits, and the back office's Pre-orders says so; one the database refuses (a first delivery too small,
- * or orders abroad and no customs data) stays on pre-order, tried again the next day. Answers { titles: [what
+ * or no customs data) stays on pre-order, tried again the next day. Answers { titles: [what
  * happened to each, and why] }.
  */
 import { readServerEnv, type ServerEnv } from '../src/config/env';
