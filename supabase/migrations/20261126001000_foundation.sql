@@ -66,41 +66,28 @@ end;
 $$;
 
 -- Append-only records: nobody may change or remove a row, the service role included.
-create function public.refuse_change()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+create function public.refuse_change() returns trigger
+language plpgsql set search_path = '' as $$
 begin
   raise exception '% is append-only', tg_table_name using errcode = '42501';
 end;
 $$;
 
 -- Amounts as the publisher reads them, e.g. A$12.50.
-create function public.aud(p_amount numeric)
-returns text
-language sql
-immutable
-set search_path = ''
-as $$
+create function public.aud(p_amount numeric) returns text
+language sql immutable set search_path = '' as $$
   select 'A$' || to_char(p_amount, 'FM999999990.00');
 $$;
 
 -- GST: what an Australian delivery pays includes one eleventh of GST; an export is GST-free.
-create function public.gst_applies(p_country text)
-returns boolean
-language sql
-immutable
-as $$
+create function public.gst_applies(p_country text) returns boolean
+language sql immutable as $$
   select upper(btrim(coalesce(p_country, ''))) = 'AU';
 $$;
 
 -- The GST included in a GST-able amount, to the cent.
-create function public.gst_included(p_amount numeric)
-returns numeric
-language sql
-immutable
-as $$
+create function public.gst_included(p_amount numeric) returns numeric
+language sql immutable as $$
   select round(coalesce(p_amount, 0) / 11, 2);
 $$;
 
@@ -118,13 +105,8 @@ $$;
 -- email_confirmed_at alone is not proof: where anonymous sign-ins are on and "Confirm email" is off, an anonymous
 -- user can set any address with updateUser({ email }) and have it confirmed at once. So staff is a user who is not
 -- anonymous (in auth.users and in the request's token) and whose Google identity carries the staff address.
-create function public.is_staff()
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.is_staff() returns boolean
+language sql stable security definer set search_path = '' as $$
   select exists (
     select 1 from auth.users u join public.staff_members s on s.email = lower(u.email)
     where u.id = (select auth.uid()) and u.email_confirmed_at is not null and not u.is_anonymous
@@ -135,13 +117,8 @@ $$;
 
 -- The staff member's email, for the history; raises 42501 (a permission error: 401/403 through the REST API)
 -- unless the caller is staff (as is_staff). The server functions ask it with the caller's own token.
-create function public.require_staff()
-returns text
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.require_staff() returns text
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_email text;
 begin

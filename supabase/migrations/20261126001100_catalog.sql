@@ -100,12 +100,8 @@ create table public.wishlists (
 
 -- Writes every book's catalog columns and its quantity prices (a book without any has none), never its stock; a
 -- book missing from the list is taken off sale.
-create function public.sync_catalog(p_books jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.sync_catalog(p_books jsonb) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_ids text[];
   v_withdrawn text[];
@@ -157,12 +153,8 @@ $$;
 
 -- The catalog sync writes each book's low-stock level beside its other facts (a book file without a level keeps
 -- the default).
-create function public.sync_low_stock_levels(p_books jsonb)
-returns integer
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.sync_low_stock_levels(p_books jsonb) returns integer
+language sql security definer set search_path = '' as $$
   with changed as (
     update public.products p set low_stock_level = b.low_stock_level
     from jsonb_to_recordset(p_books) as b(id text, low_stock_level integer)
@@ -173,11 +165,8 @@ as $$
 $$;
 
 -- The tiers of one book must make sense together: each larger quantity a lower price, all below the book's own.
-create function public.check_quantity_prices(p_product_id text)
-returns void
-language plpgsql
-set search_path = ''
-as $$
+create function public.check_quantity_prices(p_product_id text) returns void
+language plpgsql set search_path = '' as $$
 declare
   v_base numeric;
   v_previous numeric;
@@ -200,12 +189,8 @@ end;
 $$;
 
 -- Checks a book's tiers when they or its price change (constraint triggers, at commit).
-create function public.quantity_prices_stay_valid()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.quantity_prices_stay_valid() returns trigger
+language plpgsql security definer set search_path = '' as $$
 begin
   if tg_table_name = 'products' then
     perform public.check_quantity_prices(new.id);
@@ -220,12 +205,8 @@ $$;
 
 -- Beside sync_low_stock_levels: the catalog sync writes each book's customs data (a book file without it clears it,
 -- so the doctor sees the gap rather than stale values).
-create function public.sync_customs(p_books jsonb)
-returns integer
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.sync_customs(p_books jsonb) returns integer
+language sql security definer set search_path = '' as $$
   with changed as (
     update public.products p set
       customs_description = nullif(trim(b.customs_description), ''),
@@ -242,11 +223,8 @@ $$;
 
 -- The price per copy the cart charges for this many copies: the book's highest quantity price reached, else its
 -- price (src/features/catalog/quantity-prices.ts, tierFor). Null for a book not for sale.
-create function public.quantity_unit_price(p_product_id text, p_quantity integer)
-returns numeric
-language sql
-stable
-as $$
+create function public.quantity_unit_price(p_product_id text, p_quantity integer) returns numeric
+language sql stable as $$
   select coalesce(
     (select q.price from public.product_quantity_prices q where q.product_id = p.id and q.min_quantity <= p_quantity order by q.min_quantity desc limit 1),
     p.price)

@@ -10,11 +10,8 @@
 -- Who bought the order, as the shop names them everywhere (orders.bought_by, so every screen, email, slip and CSV
 -- reads the one answer): the payer's name; else, for an order that is not a gift, the delivery name the
 -- shopper typed (the placeholder of an order placed without one is no name). Null when unknown.
-create function public.order_buyer_name(p_buyer_name text, p_customer_name text, p_is_gift boolean)
-returns text
-language sql
-immutable
-as $$
+create function public.order_buyer_name(p_buyer_name text, p_customer_name text, p_is_gift boolean) returns text
+language sql immutable as $$
   select coalesce(p_buyer_name, case when not coalesce(p_is_gift, false) and p_customer_name <> 'Guest Customer' then p_customer_name end);
 $$;
 
@@ -236,11 +233,8 @@ create table public.lookup_counts (
 
 -- To pack: not yet shipped, and paid, or an invoice's order the publisher packs before payment. Plain SQL and
 -- immutable, so the planner inlines it in every query and in the index's condition alike.
-create function public.order_to_pack(p_status text, p_payment_status text, p_ship_before_payment boolean)
-returns boolean
-language sql
-immutable
-as $$
+create function public.order_to_pack(p_status text, p_payment_status text, p_ship_before_payment boolean) returns boolean
+language sql immutable as $$
   select p_status = 'processing' and (p_payment_status = 'paid' or p_ship_before_payment)
 $$;
 

@@ -16,12 +16,8 @@
 -- switched off) answers as a code that never existed.
 
 -- A code's uses: its orders that were paid for (and not cancelled). Unpaid checkouts hold nothing.
-create function public.promotion_code_uses(p_code_id uuid)
-returns integer
-language sql
-stable
-set search_path = ''
-as $$
+create function public.promotion_code_uses(p_code_id uuid) returns integer
+language sql stable set search_path = '' as $$
   select count(*)::integer from public.orders o
    where o.promotion_code_id = p_code_id and o.payment_status <> 'unpaid' and o.status <> 'cancelled';
 $$;
@@ -30,12 +26,8 @@ $$;
 -- for a percentage; never more than the goods). A code that has not started, has ended or is used up answers as a
 -- code that does not exist ('not_valid'): a guesser learns nothing of it. p_shopper no longer changes the answer
 -- (no checkout holds a use for anyone); it stays so the callers' signature stands.
-create function public.promotion_code_answer(p_code public.promotion_codes, p_subtotal numeric, p_shopper text default null)
-returns jsonb
-language plpgsql
-stable
-set search_path = ''
-as $$
+create function public.promotion_code_answer(p_code public.promotion_codes, p_subtotal numeric, p_shopper text default null) returns jsonb
+language plpgsql stable set search_path = '' as $$
 declare
   v_discount numeric;
 begin
@@ -55,13 +47,8 @@ $$;
 
 -- The shopper's check, through /api/promotion-code (the server prices the cart first). Reveals nothing about
 -- other codes, nor a code's limits beyond what the shopper needs to be told.
-create function public.check_promotion_code(p_code text, p_subtotal numeric, p_shopper text default null)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.check_promotion_code(p_code text, p_subtotal numeric, p_shopper text default null) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_code public.promotion_codes;
 begin
@@ -71,13 +58,8 @@ end;
 $$;
 
 -- The publisher's codes, newest first, with the uses taken and what they took off paid orders.
-create function public.admin_list_codes()
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_list_codes() returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
 begin
@@ -96,12 +78,8 @@ $$;
 
 -- Creates a code; answers its id. Its dates are Sydney days, both included: it starts at midnight of starts_on and
 -- ends at the midnight after ends_on. The table's checks refuse what does not make sense.
-create function public.admin_create_code(p_code jsonb)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_create_code(p_code jsonb) returns uuid
+language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
   v_id uuid;
@@ -127,12 +105,8 @@ end;
 $$;
 
 -- Switches a code off (or on again); an order already paid with it keeps its discount.
-create function public.admin_set_code_active(p_id uuid, p_active boolean)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_set_code_active(p_id uuid, p_active boolean) returns boolean
+language plpgsql security definer set search_path = '' as $$
 begin
   perform public.require_staff();
   update public.promotion_codes set active = p_active where id = p_id;

@@ -12,12 +12,8 @@
 -- by the checkout function; the table constraints check the sums. An order of a cart whose other order's page is
 -- still open is refused. A promotion code is checked again under its row lock; the discount must be the one the
 -- checkout priced, or the order is refused (its use is taken at payment, by fulfil_order).
-create function public.create_order(p_order jsonb, p_items jsonb)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.create_order(p_order jsonb, p_items jsonb) returns uuid
+language plpgsql security definer set search_path = '' as $$
 declare
   v_order_id uuid;
   v_code public.promotion_codes;
@@ -87,12 +83,8 @@ $$;
 -- Links the payment session to its order, with when its page closes and its address. Repeating the same link is a
 -- no-op (a retried checkout gets the same session from the provider's idempotency key); a different session for a
 -- linked order, or any session for an order no longer unpaid, is refused.
-create function public.link_checkout_session(p_order_id uuid, p_session_id text, p_expires_at timestamptz default null, p_url text default null)
-returns boolean
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.link_checkout_session(p_order_id uuid, p_session_id text, p_expires_at timestamptz default null, p_url text default null) returns boolean
+language sql security definer set search_path = '' as $$
   with linked as (
     update public.orders
        set checkout_session_id = p_session_id,
@@ -110,12 +102,8 @@ $$;
 -- first one's result. A repeat fulfilment of an order flagged for a refund answers the same reason again, never 'already_fulfilled': a
 -- second verify-payment or webhook retry must not tell the shopper the order is paid. Locks are taken in one order
 -- (order, cart, code, products), as create_order takes cart then code, so concurrent fulfilments cannot deadlock.
-create function public.fulfil_order(p_order_id uuid)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.fulfil_order(p_order_id uuid) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_order public.orders%rowtype;
   v_code public.promotion_codes;
@@ -200,12 +188,8 @@ end;
 $$;
 
 -- A session that expired or was cancelled before payment: the order is cancelled, stock untouched.
-create function public.cancel_unpaid_order(p_order_id uuid)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.cancel_unpaid_order(p_order_id uuid) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_status text;
 begin
@@ -217,12 +201,8 @@ end;
 $$;
 
 -- Marks the confirmation email as sent; true only for the one caller that claims it.
-create function public.claim_confirmation_email(p_order_id uuid)
-returns boolean
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.claim_confirmation_email(p_order_id uuid) returns boolean
+language sql security definer set search_path = '' as $$
   with claimed as (
     update public.orders set confirmation_email_sent_at = now()
       where id = p_order_id and fulfilled_at is not null and confirmation_email_sent_at is null
@@ -232,12 +212,8 @@ as $$
 $$;
 
 -- The publisher hears of every paid order, and of a second payment for one cart (refunded).
-create function public.claim_publisher_notice(p_order_id uuid)
-returns boolean
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.claim_publisher_notice(p_order_id uuid) returns boolean
+language sql security definer set search_path = '' as $$
   with claimed as (
     update public.orders set publisher_notified_at = now()
       where id = p_order_id and (fulfilled_at is not null or duplicate_of is not null) and publisher_notified_at is null
@@ -247,12 +223,8 @@ as $$
 $$;
 
 -- True only for the caller that records the refund (concurrent webhook and verify-payment: one email).
-create function public.record_refund(p_order_id uuid, p_refund_id text)
-returns boolean
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.record_refund(p_order_id uuid, p_refund_id text) returns boolean
+language sql security definer set search_path = '' as $$
   with recorded as (
     update public.orders set refund_id = p_refund_id, refunded_at = now()
       where id = p_order_id and payment_status = 'refund_due' and refunded_at is null
@@ -262,12 +234,8 @@ as $$
 $$;
 
 -- True only for the one caller that claims the refund email; the claim is given back when the send fails.
-create function public.claim_refund_email(p_order_id uuid)
-returns boolean
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.claim_refund_email(p_order_id uuid) returns boolean
+language sql security definer set search_path = '' as $$
   with claimed as (
     update public.orders set refund_email_sent_at = now()
       where id = p_order_id and refunded_at is not null and refund_email_sent_at is null
@@ -281,12 +249,8 @@ $$;
 -- the same email since (they came back by themselves), the address unsubscribed from any marketing email, or it
 -- was sent a reminder in the last p_once_within_days days (the shop's setting), whichever order that was for.
 -- Claims for one address are taken one at a time, so two sessions expiring in the same second send one.
-create function public.claim_checkout_reminder(p_order_id uuid, p_once_within_days integer)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.claim_checkout_reminder(p_order_id uuid, p_once_within_days integer) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_email text;
   v_token text;
@@ -328,12 +292,8 @@ $$;
 
 -- Gives the signed-in user the guest orders placed with their address, when that address is confirmed;
 -- answers how many joined. Orders of another account are never moved.
-create function public.claim_guest_orders()
-returns integer
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.claim_guest_orders() returns integer
+language sql security definer set search_path = '' as $$
   with joined as (
     update public.orders o set user_id = u.id
       from auth.users u

@@ -5,12 +5,8 @@
 -- Functions: an order's lines and its number
 
 -- A card order's line keeps the cart's limit of 99 copies; an invoice's may hold more.
-create function public.order_items_cart_limit()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.order_items_cart_limit() returns trigger
+language plpgsql security definer set search_path = '' as $$
 begin
   if new.quantity > 99 and not exists (select 1 from public.orders o where o.id = new.order_id and o.kind = 'invoice') then
     raise exception 'A card order holds at most 99 copies of a book' using errcode = '23514';
@@ -20,11 +16,8 @@ end;
 $$;
 
 -- A number once given stays the order's: the platform, the slips and the emails know the order by it.
-create function public.keep_order_number()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
+create function public.keep_order_number() returns trigger
+language plpgsql set search_path = '' as $$
 begin
   raise exception 'Order % keeps its number.', old.number using errcode = '42501';
 end;
@@ -32,11 +25,8 @@ $$;
 
 -- The order number as it is written everywhere, from the database's number: the digits ("1001"). The TypeScript
 -- side writes it with orderNumber() in src/lib/format.ts, the same way.
-create function public.order_label(p_number integer)
-returns text
-language sql
-immutable
-as $$
+create function public.order_label(p_number integer) returns text
+language sql immutable as $$
   select p_number::text;
 $$;
 
@@ -47,12 +37,8 @@ $$;
 
 -- Counts one look-up and answers how many the visitor has made in the current window, this one included: the
 -- caller refuses it past its limit. Windows ended more than ten minutes ago are deleted on the way.
-create function public.take_lookup(p_visitor text, p_kind text)
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.take_lookup(p_visitor text, p_kind text) returns integer
+language plpgsql security definer set search_path = '' as $$
 declare
   v_used integer;
 begin

@@ -51,12 +51,8 @@ create index low_stock_alerts_order_idx on public.low_stock_alerts (order_id);
 -- Functions: stock
 
 -- A paid card order took its copies at payment; an invoice's took them when it was sent (its own history rows).
-create function public.record_order_stock()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.record_order_stock() returns trigger
+language plpgsql security definer set search_path = '' as $$
 begin
   if old.fulfilled_at is null and new.fulfilled_at is not null and new.kind = 'checkout' then
     -- A title on pre-order gave no stock (its copy is taken at the release), so it has no row here and no alert.
@@ -80,12 +76,8 @@ $$;
 
 -- A paid order cancelled before shipping put its copies back (cancel_paid_order restocks, then appends
 -- 'cancelled' to the order's history): one history row per product, by the staff member who cancelled it.
-create function public.record_cancelled_stock()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.record_cancelled_stock() returns trigger
+language plpgsql security definer set search_path = '' as $$
 begin
   if exists (select 1 from public.orders o where o.id = new.order_id and o.status = 'cancelled' and o.fulfilled_at is not null) then
     insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
@@ -100,12 +92,8 @@ end;
 $$;
 
 -- Stock back at or above the level (a delivery, a correction, a cancellation, a new level) re-arms the alert.
-create function public.rearm_low_stock()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.rearm_low_stock() returns trigger
+language plpgsql security definer set search_path = '' as $$
 begin
   update public.low_stock_alerts set rearmed_at = now() where product_id = new.id and rearmed_at is null;
   return null;
@@ -113,12 +101,8 @@ end;
 $$;
 
 -- The crossings an order's sale opened that nobody has emailed yet, claimed by this caller (service role).
-create function public.claim_low_stock_alerts(p_order_id uuid)
-returns jsonb
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.claim_low_stock_alerts(p_order_id uuid) returns jsonb
+language sql security definer set search_path = '' as $$
   with claimed as (
     update public.low_stock_alerts a set emailed_at = now()
     where a.order_id = p_order_id and a.emailed_at is null
@@ -129,22 +113,14 @@ as $$
 $$;
 
 -- Gives a claim back after the email failed, so the next attempt (a webhook retry) sends it.
-create function public.release_low_stock_alert(p_alert_id bigint)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.release_low_stock_alert(p_alert_id bigint) returns void
+language sql security definer set search_path = '' as $$
   update public.low_stock_alerts set emailed_at = null where id = p_alert_id;
 $$;
 
 -- Sets a product's stock, recording the previous figure, the reason and who.
-create function public.admin_set_stock(p_product_id text, p_stock integer, p_reason text)
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_set_stock(p_product_id text, p_stock integer, p_reason text) returns integer
+language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
   v_previous integer;
@@ -166,12 +142,8 @@ end;
 $$;
 
 -- A delivery: adds N copies in one statement, whatever else is selling at the same moment.
-create function public.admin_receive_stock(p_product_id text, p_quantity integer, p_reason text)
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_receive_stock(p_product_id text, p_quantity integer, p_reason text) returns integer
+language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
   v_new integer;
@@ -195,13 +167,8 @@ end;
 $$;
 
 -- Every product for sale with its stock, its low-stock level and how many confirmed shoppers wait for it.
-create function public.admin_list_stock()
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_list_stock() returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
 begin
@@ -218,13 +185,8 @@ $$;
 
 -- One product's stock history, newest first, a page at a time: { changes: [...], next }; the cursor is the last
 -- change's id. Who, when, from, to, why, and the order (with its number) of a sale or cancellation.
-create function public.admin_stock_history(p_product_id text, p_cursor text default null, p_limit integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_stock_history(p_product_id text, p_cursor text default null, p_limit integer default 50) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_limit integer := public.page_limit(p_limit, 50, 200);
   v_before bigint;

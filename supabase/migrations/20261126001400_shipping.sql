@@ -57,12 +57,8 @@ create index shipments_open_idx on public.shipments (updated_at) where state in 
 
 -- Ships an order to pack, or corrects a shipped order's tracking number: 'shipped', 'corrected', 'unchanged' or
 -- 'not_shippable'.
-create function public.ship_order(p_order_id uuid, p_tracking_number text, p_carrier text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.ship_order(p_order_id uuid, p_tracking_number text, p_carrier text, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_order public.orders%rowtype;
 begin
@@ -87,12 +83,8 @@ $$;
 
 -- Claims the shipping email for the order's current tracking number: 'first', 'correction', or 'none' when the
 -- shopper already has this number. The one caller that claims it sends the email.
-create function public.claim_shipping_email(p_order_id uuid)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.claim_shipping_email(p_order_id uuid) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_previous text;
   v_tracking text;
@@ -108,22 +100,14 @@ end;
 $$;
 
 -- Gives a claim back after the email failed, so the next attempt sends it.
-create function public.release_shipping_email(p_order_id uuid, p_previous text)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.release_shipping_email(p_order_id uuid, p_previous text) returns void
+language sql security definer set search_path = '' as $$
   update public.orders set shipping_email_tracking = p_previous where id = p_order_id;
 $$;
 
 -- Shipped → completed: 'delivered' or 'not_shipped'.
-create function public.mark_order_delivered(p_order_id uuid, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.mark_order_delivered(p_order_id uuid, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 begin
   update public.orders set status = 'completed', delivered_at = now() where id = p_order_id and status = 'shipped';
   if not found then
@@ -143,12 +127,8 @@ $$;
 -- would otherwise both find no shipment row and both insert one (the loser failing on the order number's unique
 -- index, which `on conflict (order_id)` does not cover); so concurrent claims run one after the other and the second
 -- finds the first's row.
-create function public.claim_shipment_send(p_order_id uuid, p_platform text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.claim_shipment_send(p_order_id uuid, p_platform text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_order public.orders%rowtype;
   v_shipment public.shipments%rowtype;
@@ -180,12 +160,8 @@ end;
 $$;
 
 -- The platform took the order: 'sent', or 'already' when another call recorded it first.
-create function public.record_shipment_sent(p_order_id uuid, p_platform_order_id text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.record_shipment_sent(p_order_id uuid, p_platform_order_id text, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 begin
   update public.shipments set state = 'sent', platform_order_id = p_platform_order_id, sent_at = now(), claimed_at = null, last_error = null
     where order_id = p_order_id and state in ('pending', 'failed');
@@ -198,12 +174,8 @@ end;
 $$;
 
 -- The platform refused or did not answer: the send is given back, to be tried again on the next call.
-create function public.record_shipment_failed(p_order_id uuid, p_error text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.record_shipment_failed(p_order_id uuid, p_error text, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 begin
   update public.shipments set state = 'failed', last_error = left(p_error, 500), claimed_at = null
     where order_id = p_order_id and state in ('pending', 'failed');
@@ -217,12 +189,8 @@ $$;
 
 -- A label was printed at the platform: the order ships with its tracking number (ship_order's own answer is given
 -- back: 'shipped', 'corrected', 'unchanged' or 'not_shippable'), and the shipment is labelled.
-create function public.record_shipment_label(p_order_id uuid, p_tracking_number text, p_carrier text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.record_shipment_label(p_order_id uuid, p_tracking_number text, p_carrier text, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_result text;
 begin
@@ -245,12 +213,8 @@ $$;
 
 -- The order was cancelled before its label: its shipment is cancelled (off the retry list), and the history says
 -- whether the platform dropped it ('cancelled'), or 'not_open' when it had a label or was never made.
-create function public.record_shipment_cancelled(p_order_id uuid, p_detail text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.record_shipment_cancelled(p_order_id uuid, p_detail text, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 begin
   update public.shipments set state = 'cancelled', claimed_at = null where order_id = p_order_id and state in ('pending', 'sent', 'failed');
   if not found then
@@ -263,12 +227,8 @@ $$;
 
 -- A tracking event: a parcel labelled at the platform itself ships an order to pack with the event's number.
 create function public.record_tracking_event(p_order_number text, p_event_key text, p_status text, p_tracking_number text, p_carrier text,
-  p_occurred_at timestamptz, p_actor text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+  p_occurred_at timestamptz, p_actor text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_shipment public.shipments%rowtype;
   v_order public.orders%rowtype;
@@ -340,13 +300,8 @@ $$;
 
 -- The shipments still to reach the platform (failed, or pending past their lease), oldest first: retried on the next
 -- fulfilment or webhook call.
-create function public.shipments_to_retry(p_limit integer)
-returns setof uuid
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.shipments_to_retry(p_limit integer) returns setof uuid
+language sql stable security definer set search_path = '' as $$
   select s.order_id from public.shipments s
   where s.state in ('pending', 'failed') and (s.claimed_at is null or s.claimed_at < now() - interval '2 minutes')
   order by s.updated_at limit least(greatest(coalesce(p_limit, 5), 1), 50);
@@ -354,13 +309,8 @@ $$;
 
 -- The orders to pack, oldest first, as the To pack list shows them, each with its number: the label run prints these
 -- and names those it leaves for the next run.
-create function public.orders_to_pack(p_limit integer)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.orders_to_pack(p_limit integer) returns jsonb
+language sql stable security definer set search_path = '' as $$
   select coalesce(jsonb_agg(jsonb_build_object('id', t.id, 'number', public.order_label(t.number)) order by t.n), '[]'::jsonb)
   from (select o.id, o.number, row_number() over (order by coalesce(o.paid_at, o.created_at), o.id) as n
     from public.orders o

@@ -111,22 +111,15 @@ create index invoice_lines_product_idx on public.invoice_lines (product_id);
 -- Functions: quote requests and invoices
 
 -- "INV-0042", as the stock history, the order's history and the provider's invoice name it.
-create function public.invoice_label(p_number integer)
-returns text
-language sql
-immutable
-as $$
+create function public.invoice_label(p_number integer) returns text
+language sql immutable as $$
   -- lpad cuts a longer string to its length: from 10000 on, the number is written whole.
   select 'INV-' || case when p_number < 1000 then lpad(p_number::text, 4, '0') else p_number::text end;
 $$;
 
 -- Quote requests (the server function behind the bot-check): { outcome: 'saved', id } or { outcome: 'unknown_book', product_id }.
-create function public.quote_request_create(p_quote jsonb)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.quote_request_create(p_quote jsonb) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_line jsonb;
   v_id uuid;
@@ -149,12 +142,8 @@ end;
 $$;
 
 -- The publisher will not invoice it: 'declined', or 'not_new'.
-create function public.quote_request_decline(p_quote_id uuid, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.quote_request_decline(p_quote_id uuid, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 begin
   update public.quote_requests set status = 'declined', decided_at = now(), decided_by = p_actor where id = p_quote_id and status = 'new';
   if found then
@@ -179,13 +168,8 @@ $$;
 -- Answers { outcome: 'priced', lines: [{ product_id, title, quantity, list_unit_price, unit_price, price_reason,
 -- amount }], subtotal, shipping: { kind, name, amount, reason }, total, gst, gst_applies } | { outcome: 'unknown_book', product_id }.
 -- Security definer: the quantity prices and GST rules it calls are the database's own, granted to no API role.
-create function public.invoice_totals(p_draft jsonb)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.invoice_totals(p_draft jsonb) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_missing text;
   v_lines jsonb;
@@ -240,12 +224,8 @@ $$;
 -- replaces a draft's details and lines, priced by invoice_totals (shipping comes priced by the server function: the
 -- rate card's, or typed with a reason). Answers { outcome: 'saved', invoice_id } | { outcome: 'not_draft', status } | { outcome: 'unknown_book',
 -- product_id } | { outcome: 'quote_taken' }.
-create function public.invoice_save_draft(p_invoice_id uuid, p_quote_id uuid, p_draft jsonb, p_actor text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.invoice_save_draft(p_invoice_id uuid, p_quote_id uuid, p_draft jsonb, p_actor text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_invoice public.invoices%rowtype;
   v_id uuid := p_invoice_id;

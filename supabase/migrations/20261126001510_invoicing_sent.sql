@@ -7,12 +7,8 @@
 -- sent with its due date. Answers { outcome: 'held', ... the invoice for the provider } | { outcome: 'short',
 -- product_id, title, available } | { outcome: 'resume', ... } for a sent invoice the provider has not yet emailed |
 -- { outcome: 'already_sent' } | { outcome: 'not_draft', status }.
-create function public.invoice_send(p_invoice_id uuid, p_provider text, p_actor text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.invoice_send(p_invoice_id uuid, p_provider text, p_actor text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_invoice public.invoices%rowtype;
   v_short record;
@@ -74,11 +70,8 @@ end;
 $$;
 
 -- What the payment provider is given to make and email the invoice.
-create function public.invoice_for_provider(p_invoice_id uuid)
-returns jsonb
-language sql
-stable
-as $$
+create function public.invoice_for_provider(p_invoice_id uuid) returns jsonb
+language sql stable as $$
   select jsonb_build_object('invoice_id', i.id, 'number', public.invoice_label(i.number), 'order_id', i.order_id, 'email', i.email,
     'contact_name', i.contact_name, 'organisation', i.organisation, 'po_number', i.po_number, 'terms_days', i.terms_days, 'due_on', i.due_on,
     'address', i.address, 'phone', i.phone, 'shipping_name', i.shipping_name, 'shipping_amount', i.shipping_amount, 'total', i.total,
@@ -90,12 +83,8 @@ as $$
 $$;
 
 -- The provider made its invoice (p_hosted_url null) or emailed it (with its page's address).
-create function public.invoice_provider_step(p_invoice_id uuid, p_provider_invoice_id text, p_hosted_url text, p_actor text)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.invoice_provider_step(p_invoice_id uuid, p_provider_invoice_id text, p_hosted_url text, p_actor text) returns void
+language plpgsql security definer set search_path = '' as $$
 declare
   v_invoice public.invoices%rowtype;
 begin
@@ -118,12 +107,8 @@ $$;
 -- Paid: the provider's invoice.paid (or the TEST invoice page). The copies stay taken; the order is paid and to
 -- pack (unless already shipped). Only the invoice the shop sent, with the provider's id it stored, for its total:
 -- 'paid' | 'already' | 'mismatch' | 'not_open'.
-create function public.invoice_mark_paid(p_provider_invoice_id text, p_amount_cents bigint, p_currency text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.invoice_mark_paid(p_provider_invoice_id text, p_amount_cents bigint, p_currency text, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_invoice public.invoices%rowtype;
   v_order public.orders%rowtype;
@@ -168,12 +153,8 @@ $$;
 -- Void or written off (uncollectible): the order is cancelled and its copies given back, unless they have been
 -- shipped already (ship before payment). Found by the shop's id (the back office) or the provider's (its
 -- events): 'closed' | 'already' | 'not_open'.
-create function public.invoice_close(p_invoice_id uuid, p_provider_invoice_id text, p_status text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.invoice_close(p_invoice_id uuid, p_provider_invoice_id text, p_status text, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_invoice public.invoices%rowtype;
   v_order public.orders%rowtype;
@@ -217,12 +198,8 @@ $$;
 
 -- Pack before payment (or not): a draft's setting, or a sent invoice's order moved onto (or off) the bench while
 -- nothing has shipped. 'changed' | 'unchanged' | 'not_open' (paid, closed, or shipped).
-create function public.invoice_set_ship_before_payment(p_invoice_id uuid, p_value boolean, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.invoice_set_ship_before_payment(p_invoice_id uuid, p_value boolean, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_invoice public.invoices%rowtype;
   v_order public.orders%rowtype;
@@ -254,12 +231,8 @@ end;
 $$;
 
 -- The open invoice was emailed again: 'reminded' | 'not_open'.
-create function public.invoice_reminded(p_invoice_id uuid, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.invoice_reminded(p_invoice_id uuid, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_invoice public.invoices%rowtype;
 begin
@@ -276,12 +249,8 @@ $$;
 
 -- A credit note on a paid invoice: reserved as a part refund of its order under the order's lock (settled with
 -- settle_part_refund, as card refunds are), so credits never exceed what was paid. Answers as begin_part_refund.
-create function public.invoice_begin_credit(p_invoice_id uuid, p_amount numeric, p_reason text, p_actor text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.invoice_begin_credit(p_invoice_id uuid, p_amount numeric, p_reason text, p_actor text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_invoice public.invoices%rowtype;
   v_order public.orders%rowtype;

@@ -4,11 +4,8 @@
 -- Reading (staff, with their own token)
 
 -- One invoice as the list shows it. Overdue: sent and past its due date, Sydney time (computed, never stored).
-create function public.invoice_row(p_invoice public.invoices)
-returns jsonb
-language sql
-stable
-as $$
+create function public.invoice_row(p_invoice public.invoices) returns jsonb
+language sql stable as $$
   select jsonb_build_object('id', p_invoice.id, 'number', p_invoice.number, 'created_at', p_invoice.created_at, 'status', p_invoice.status,
     'overdue', p_invoice.status = 'sent' and p_invoice.due_on < (now() at time zone 'Australia/Sydney')::date,
     'organisation', p_invoice.organisation, 'contact_name', p_invoice.contact_name, 'email', p_invoice.email, 'po_number', p_invoice.po_number,
@@ -22,13 +19,8 @@ $$;
 -- The invoices, a page at a time: { rows, next }. Views: draft, open (sent), overdue (sent, past due; oldest due
 -- first), paid, closed (void or uncollectible), all. Newest first otherwise. A search finds part of the
 -- organisation, the address, the PO number, or the invoice's number.
-create function public.admin_list_invoices(p_view text, p_search text default '', p_cursor text default null, p_limit integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_list_invoices(p_view text, p_search text default '', p_cursor text default null, p_limit integer default 50) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_search text := lower(btrim(coalesce(p_search, '')));
   v_pattern text;
@@ -78,13 +70,8 @@ end;
 $$;
 
 -- One invoice with its lines, its shipping, its provider page and its credit notes.
-create function public.admin_get_invoice(p_invoice_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_get_invoice(p_invoice_id uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_invoice public.invoices%rowtype;
 begin
@@ -109,13 +96,8 @@ end;
 $$;
 
 -- The quote requests, newest first, a page at a time: { rows, next }. Views: new, invoiced, declined, all.
-create function public.admin_list_quotes(p_view text, p_cursor text default null, p_limit integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_list_quotes(p_view text, p_cursor text default null, p_limit integer default 50) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_limit integer := public.page_limit(p_limit, 50, 200);
   v_after timestamptz;
@@ -157,13 +139,8 @@ $$;
 -- An order on account's paperwork, or null for a card order: its invoice's number, the organisation and PO number,
 -- the Sydney day it was issued, due and paid, and the invoice's state ('sent' is unpaid). Read inside the functions
 -- below and by the server functions (for the emails and the status page), which read no invoice label themselves.
-create function public.order_on_account(p_order_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.order_on_account(p_order_id uuid) returns jsonb
+language sql stable security definer set search_path = '' as $$
   select jsonb_build_object('invoice_number', public.invoice_label(v.number), 'organisation', v.organisation, 'po_number', v.po_number,
     'status', v.status, 'issued_on', (v.sent_at at time zone 'Australia/Sydney')::date, 'due_on', v.due_on,
     'paid_on', (v.paid_at at time zone 'Australia/Sydney')::date, 'hosted_url', v.hosted_url)

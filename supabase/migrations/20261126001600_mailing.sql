@@ -148,12 +148,8 @@ create index newsletter_deliveries_batch_idx on public.newsletter_deliveries (ne
 
 -- Sign-ups whose confirmation link has expired (7 days): a pending one is deleted; an unsubscribed address's
 -- request is forgotten.
-create function public.expire_pending_sign_ups()
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.expire_pending_sign_ups() returns void
+language sql security definer set search_path = '' as $$
   delete from public.newsletter_subscriptions where consent_at is null and unsubscribed_at is null and confirmation_sent_at < now() - interval '7 days';
   update public.newsletter_subscriptions set confirmation_sent_at = null, confirmation_page = null
     where unsubscribed_at is not null and confirmation_sent_at < now() - interval '7 days';
@@ -161,12 +157,8 @@ as $$
 $$;
 
 -- A newsletter sign-up from the website, stored by the server function after its bot-check.
-create function public.newsletter_request(p_email text, p_page text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.newsletter_request(p_email text, p_page text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_email text := btrim(coalesce(p_email, ''));
   v_row public.newsletter_subscriptions;
@@ -198,12 +190,8 @@ end;
 $$;
 
 -- An "Email me when it's available" request from the website, stored by the server function after its bot-check.
-create function public.back_in_stock_request(p_product_id text, p_email text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.back_in_stock_request(p_product_id text, p_email text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_email text := btrim(coalesce(p_email, ''));
   v_product public.products;
@@ -246,12 +234,8 @@ $$;
 
 -- The confirmation email (or the already-subscribed note) could not be sent: the request is taken back, so the
 -- next sign-up sends one at once.
-create function public.sign_up_not_sent(p_list text, p_id uuid, p_sent_at timestamptz)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.sign_up_not_sent(p_list text, p_id uuid, p_sent_at timestamptz) returns void
+language plpgsql security definer set search_path = '' as $$
 begin
   if p_list = 'newsletter' then
     delete from public.newsletter_subscriptions where id = p_id and status = 'pending' and confirmation_sent_at = p_sent_at;
@@ -267,12 +251,8 @@ end;
 $$;
 
 -- The newsletter's confirmation link.
-create function public.newsletter_confirm(p_subscription_id uuid, p_source text, p_issued_at timestamptz)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.newsletter_confirm(p_subscription_id uuid, p_source text, p_issued_at timestamptz) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_row public.newsletter_subscriptions;
 begin
@@ -297,12 +277,8 @@ $$;
 -- Someone else typed this address: it becomes (or stays) an unsubscribed address, with no consent, and the
 -- request is answered (a sign-up of a never-confirmed address the same day sends nothing more: newsletter_request).
 -- A confirmed one (the link was followed after confirming) is unsubscribed too: the reader says they did not ask.
-create function public.newsletter_decline(p_subscription_id uuid)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.newsletter_decline(p_subscription_id uuid) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_email text;
 begin
@@ -318,12 +294,8 @@ end;
 $$;
 
 -- The availability request's confirmation link.
-create function public.back_in_stock_confirm(p_request_id uuid, p_issued_at timestamptz)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.back_in_stock_confirm(p_request_id uuid, p_issued_at timestamptz) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_row public.back_in_stock_requests;
 begin
@@ -351,12 +323,8 @@ end;
 $$;
 
 -- Someone else typed this address: the request is removed, unless it was drawn into a mailing already.
-create function public.back_in_stock_decline(p_request_id uuid)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.back_in_stock_decline(p_request_id uuid) returns text
+language plpgsql security definer set search_path = '' as $$
 begin
   delete from public.back_in_stock_requests where id = p_request_id and drawn_at is null;
   return case when found then 'declined' else 'unknown' end;

@@ -3,12 +3,8 @@
 -- and the mailing tables' row-level security.
 
 -- The newsletter's link names the subscription: 'unsubscribed', 'already' or 'unknown' (removed).
-create function public.newsletter_unsubscribe(p_subscription_id uuid)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.newsletter_unsubscribe(p_subscription_id uuid) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_email text;
 begin
@@ -25,12 +21,8 @@ $$;
 
 -- From an availability email or a checkout reminder: no reminder again, and (from an availability email) off
 -- every book's waiting list, including a mailing still being sent. 'unsubscribed' or 'already'.
-create function public.marketing_opt_out(p_email text, p_via text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.marketing_opt_out(p_email text, p_via text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_email text := lower(btrim(coalesce(p_email, '')));
 begin
@@ -47,12 +39,8 @@ end;
 $$;
 
 -- Writes a newsletter and draws its recipients: every confirmed reader.
-create function public.admin_create_newsletter(p_subject text, p_body text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_create_newsletter(p_subject text, p_body text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
   v_subject text := regexp_replace(btrim(coalesce(p_subject, '')), '\s+', ' ', 'g');
@@ -80,12 +68,8 @@ $$;
 
 -- The book is for sale again: its confirmed, not yet emailed requests are drawn into one mailing, which the back
 -- office sends as it sends a newsletter. Null when nobody is waiting (or the book still cannot be bought).
-create function public.availability_create_mailing(p_product_id text, p_subject text, p_body text, p_actor text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.availability_create_mailing(p_product_id text, p_subject text, p_body text, p_actor text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_id uuid;
   v_count integer;
@@ -118,12 +102,8 @@ $$;
 -- recipients not yet sent to. A recipient is sent to while their confirmed subscription, or their request, is
 -- still there; the others are skipped. Answers { batch, recipients: [{ email, subscription_id, request_id }] },
 -- or { batch: null, state: 'busy' } while a batch is still in flight elsewhere, or { batch: null, state: 'done' }.
-create function public.newsletter_claim_batch(p_newsletter_id uuid, p_size integer)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.newsletter_claim_batch(p_newsletter_id uuid, p_size integer) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_batch integer;
 begin
@@ -165,12 +145,8 @@ end;
 $$;
 
 -- The provider took the batch: its recipients are sent to. Answers how many are still to send.
-create function public.newsletter_batch_sent(p_newsletter_id uuid, p_batch integer)
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.newsletter_batch_sent(p_newsletter_id uuid, p_batch integer) returns integer
+language plpgsql security definer set search_path = '' as $$
 declare
   v_waiting integer;
 begin
@@ -185,13 +161,8 @@ $$;
 
 -- The back office's list of newsletters and availability mailings (with their book), with how many were sent,
 -- skipped, set aside as unknown and still waiting.
-create function public.admin_list_newsletters()
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_list_newsletters() returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
 begin
@@ -211,12 +182,8 @@ end;
 $$;
 
 -- Takes a reader off the list (staff).
-create function public.admin_remove_subscriber(p_subscriber_id uuid)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_remove_subscriber(p_subscriber_id uuid) returns boolean
+language plpgsql security definer set search_path = '' as $$
 begin
   perform public.require_staff();
   delete from public.newsletter_subscriptions where id = p_subscriber_id;
@@ -228,12 +195,8 @@ $$;
 -- Functions: contact messages
 
 -- Marks a contact message handled by this staff member; false when it was handled already.
-create function public.admin_mark_message_handled(p_message_id uuid)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_mark_message_handled(p_message_id uuid) returns boolean
+language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
 begin

@@ -56,21 +56,15 @@ create index sales_days_stale_day_idx on public.sales_days_stale (day);
 -- call them.
 
 -- What has been refunded on an order, given its settled part refunds: all of it once refunded in full.
-create function public.refunded_amount(p_total numeric, p_refunded_at timestamptz, p_parts numeric)
-returns numeric
-language sql
-immutable
-as $$
+create function public.refunded_amount(p_total numeric, p_refunded_at timestamptz, p_parts numeric) returns numeric
+language sql immutable as $$
   select case when p_refunded_at is not null then p_total else coalesce(p_parts, 0) end;
 $$;
 
 -- What has been refunded on an order: all of it once it is refunded in full, else its settled part refunds.
 -- The one rule the sales figures and the customers' totals use.
-create function public.order_refunded_amount(p_order_id uuid, p_total numeric, p_refunded_at timestamptz)
-returns numeric
-language sql
-stable
-as $$
+create function public.order_refunded_amount(p_order_id uuid, p_total numeric, p_refunded_at timestamptz) returns numeric
+language sql stable as $$
   select public.refunded_amount(p_total, p_refunded_at,
     (select sum(r.amount) from public.order_refunds r where r.order_id = p_order_id and r.status = 'succeeded'));
 $$;
@@ -78,15 +72,12 @@ $$;
 -- The orders a period's sales count (Sydney dates, both ends included): paid between the period's first and last
 -- day, as a range of times the paid-at index serves, with what was refunded on each (in part or in full) and the
 -- buyer's name.
-create function public.sales_orders_in(p_from date, p_to date)
-returns table (
+create function public.sales_orders_in(p_from date, p_to date) returns table (
   id uuid, paid_at timestamptz, paid_on date, customer_email text, customer_name text, user_id uuid, status text, payment_status text,
   subtotal_amount numeric, shipping_amount numeric, total_amount numeric, refunded_amount numeric, refund_id text, refunded_at timestamptz,
   country text, shipping_address jsonb, delivery_method text, discount_amount numeric, promotion_code text, buyer_name text, is_gift boolean
 )
-language sql
-stable
-as $$
+language sql stable as $$
   select o.id, o.paid_at, (o.paid_at at time zone 'Australia/Sydney')::date, o.customer_email, o.customer_name, o.user_id, o.status, o.payment_status,
     o.subtotal_amount, o.shipping_amount, o.total_amount,
     public.refunded_amount(o.total_amount, o.refunded_at, r.amount),
@@ -107,20 +98,14 @@ $$;
 -- Page cursors: '<time>|<key>', the time in microseconds since 1970 (exact, and the same in every time zone), the
 -- key the row's tie-breaker (an order's id, a customer's address). Opaque to the back office, which hands back the
 -- `next` it was given.
-create function public.page_cursor(p_at timestamptz, p_key text)
-returns text
-language sql
-immutable
-as $$
+create function public.page_cursor(p_at timestamptz, p_key text) returns text
+language sql immutable as $$
   select (extract(epoch from p_at) * 1000000)::bigint || '|' || p_key;
 $$;
 
 -- The cursor's time and key; a cursor this database did not give refused with a sentence (22023), never a 500.
 create function public.read_page_cursor(p_cursor text, p_key_is_uuid boolean, out at timestamptz, out key text)
-language plpgsql
-stable
-set search_path = ''
-as $$
+language plpgsql stable set search_path = '' as $$
 begin
   if p_cursor is null then
     return;
@@ -141,20 +126,14 @@ end;
 $$;
 
 -- p_limit kept within what one page may hold.
-create function public.page_limit(p_limit integer, p_default integer, p_most integer)
-returns integer
-language sql
-immutable
-as $$
+create function public.page_limit(p_limit integer, p_default integer, p_most integer) returns integer
+language sql immutable as $$
   select least(greatest(coalesce(p_limit, p_default), 1), p_most);
 $$;
 
 -- A search as a LIKE pattern for the text anywhere, its % and _ taken literally.
-create function public.contains_pattern(p_search text)
-returns text
-language sql
-immutable
-as $$
+create function public.contains_pattern(p_search text) returns text
+language sql immutable as $$
   select '%' || replace(replace(replace(p_search, '\', '\\'), '%', '\%'), '_', '\_') || '%';
 $$;
 
@@ -163,13 +142,8 @@ $$;
 
 -- How many orders wait to be packed (order_to_pack), for the header's Back office link: null for anyone who is not
 -- staff, so the header asks without knowing who is staff and shows nothing to a shopper.
-create function public.staff_orders_to_pack()
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.staff_orders_to_pack() returns integer
+language sql stable security definer set search_path = '' as $$
   select case when public.is_staff() then (select count(*)::integer from public.orders o
     where public.order_to_pack(o.status, o.payment_status, o.ship_before_payment)) end;
 $$;

@@ -15,13 +15,8 @@
 -- its text is a range of the primary key) or by part of the address (the trigram index). The packer's list: where
 -- each parcel goes and whether it is a gift, beside how (Express or Standard), and the buyer beside a gift's
 -- recipient.
-create function public.admin_list_orders(p_view text, p_search text, p_cursor text default null, p_limit integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_list_orders(p_view text, p_search text, p_cursor text default null, p_limit integer default 50) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_search text := lower(btrim(coalesce(p_search, '')));
   v_limit integer := public.page_limit(p_limit, 50, 200);
@@ -116,11 +111,8 @@ $$;
 
 -- One order as the detail view and the packing slip read it (admin_get_order and admin_get_orders share it): its
 -- history in time order, its shipment at the shipping platform, and an order on account's paperwork.
-create function public.order_detail(p_order_id uuid)
-returns jsonb
-language sql
-stable
-as $$
+create function public.order_detail(p_order_id uuid) returns jsonb
+language sql stable as $$
   select to_jsonb(o.*) - 'status_token' - 'shipping_email_tracking'
       || jsonb_build_object(
         'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
@@ -138,13 +130,8 @@ as $$
 $$;
 
 -- One order with its items, history and internal note, for the detail view and the packing slip.
-create function public.admin_get_order(p_order_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_get_order(p_order_id uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
 begin
@@ -158,13 +145,8 @@ end;
 $$;
 
 -- Many orders in one call, in the order asked, for printing every packing slip at once: up to 500.
-create function public.admin_get_orders(p_order_ids uuid[])
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_get_orders(p_order_ids uuid[]) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
   v_missing uuid;
@@ -185,12 +167,8 @@ end;
 $$;
 
 -- Sets the order's internal note (empty clears it).
-create function public.admin_set_order_note(p_order_id uuid, p_note text)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_set_order_note(p_order_id uuid, p_note text) returns boolean
+language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
   v_note text := btrim(coalesce(p_note, ''));
@@ -217,12 +195,8 @@ $$;
 
 -- Corrects the delivery address of a paid order that has not shipped. The country stays (it decided the shipping
 -- price and the GST); the phone stays unless a new one is given. 'changed', 'unchanged' or 'not_editable'.
-create function public.admin_change_address(p_order_id uuid, p_address jsonb)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_change_address(p_order_id uuid, p_address jsonb) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
   v_order public.orders%rowtype;
@@ -286,12 +260,8 @@ end;
 $$;
 
 -- Takes an order marked as delivered by mistake back to shipped. 'shipped' or 'not_delivered'.
-create function public.admin_undo_delivered(p_order_id uuid)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_undo_delivered(p_order_id uuid) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
 begin
@@ -308,12 +278,8 @@ $$;
 -- title (the copies of a title still on pre-order were never taken from stock, so only the others go back). An
 -- invoice's order is not cancelled here: its money goes back by a credit note on the invoice. 'cancelled',
 -- 'not_cancellable' or 'on_account'.
-create function public.cancel_paid_order(p_order_id uuid, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.cancel_paid_order(p_order_id uuid, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_order public.orders%rowtype;
 begin

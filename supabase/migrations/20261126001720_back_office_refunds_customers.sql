@@ -6,12 +6,8 @@
 
 -- Reserves a part refund. Answers { outcome: 'reserved', refund_id, remaining } (remaining once this one is
 -- paid back), { outcome: 'too_much', remaining } or { outcome: 'not_refundable' }.
-create function public.begin_part_refund(p_order_id uuid, p_amount numeric, p_reason text, p_actor text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.begin_part_refund(p_order_id uuid, p_amount numeric, p_reason text, p_actor text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_order public.orders%rowtype;
   v_reason text := regexp_replace(btrim(coalesce(p_reason, '')), '\s+', ' ', 'g');
@@ -45,12 +41,8 @@ $$;
 -- the order's history. When the parts add up to the whole payment, the order becomes refunded (the customer
 -- has had an email for each part, so no full-refund email follows). Answers { outcome: 'succeeded' | 'failed'
 -- | 'already', amount, refunded, remaining, fully_refunded }.
-create function public.settle_part_refund(p_refund_id uuid, p_provider_refund_id text, p_failure text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.settle_part_refund(p_refund_id uuid, p_provider_refund_id text, p_failure text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_refund public.order_refunds%rowtype;
   v_order public.orders%rowtype;
@@ -91,13 +83,8 @@ end;
 $$;
 
 -- An order's part refunds, what has been refunded and what is left of its payment, for the order's page.
-create function public.admin_order_refunds(p_order_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_order_refunds(p_order_id uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_order public.orders%rowtype;
   v_refunded numeric;
@@ -138,13 +125,8 @@ $$;
 -- page is found by walking paid orders newest first and keeping each address's latest order (so the walk stops
 -- after a page of customers); with one of 3 letters or more, the addresses matching it come from the trigram
 -- indexes. Only the page's customers are summed, and the sign-ins are read once for the page.
-create function public.admin_list_customers(p_search text, p_cursor text default null, p_limit integer default 50)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_list_customers(p_search text, p_cursor text default null, p_limit integer default 50) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_search text := lower(btrim(coalesce(p_search, '')));
   v_limit integer := public.page_limit(p_limit, 50, 200);
@@ -225,13 +207,8 @@ $$;
 
 -- One customer (by address, its case ignored) with each of their paid orders, newest first, each with its number;
 -- null when none.
-create function public.admin_get_customer(p_email text)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_get_customer(p_email text) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_email text := lower(btrim(coalesce(p_email, '')));
   v_result jsonb;

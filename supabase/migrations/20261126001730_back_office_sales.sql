@@ -3,12 +3,8 @@
 
 -- Sums the given days again from their orders: one pass along the paid-at index from the first to the last of
 -- them (a plan per day, or days joined to orders, lets the planner walk every order once per day).
-create function public.sum_sales_days(p_days date[])
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.sum_sales_days(p_days date[]) returns void
+language plpgsql security definer set search_path = '' as $$
 declare
   v_from date := (select min(d) from unnest(p_days) d);
   v_to date := (select max(d) from unnest(p_days) d);
@@ -41,21 +37,13 @@ end;
 $$;
 
 -- The Sydney day an order's sale counts on.
-create function public.mark_sales_day_stale(p_paid_at timestamptz)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.mark_sales_day_stale(p_paid_at timestamptz) returns void
+language sql security definer set search_path = '' as $$
   insert into public.sales_days_stale (day) select (p_paid_at at time zone 'Australia/Sydney')::date where p_paid_at is not null;
 $$;
 
-create function public.sales_day_stale_by_order()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.sales_day_stale_by_order() returns trigger
+language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op <> 'INSERT' then
     perform public.mark_sales_day_stale(old.paid_at);
@@ -67,12 +55,8 @@ begin
 end;
 $$;
 
-create function public.sales_day_stale_by_line()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.sales_day_stale_by_line() returns trigger
+language plpgsql security definer set search_path = '' as $$
 begin
   -- A line or a refund of an order: the order's paid day (none while it is unpaid).
   if tg_op <> 'INSERT' then
@@ -89,13 +73,8 @@ $$;
 -- eleventh of what Australian buyers paid and kept, rounded to the cent; exports are GST-free). Copies sold leave out
 -- orders cancelled or refunded in full. By day for a year at most (366 days); longer periods by week, month or year.
 -- Volatile: it first sums the period's stale days again (each statement then sees what the one before it wrote).
-create function public.admin_sales(p_from date, p_to date, p_by text default 'day')
-returns jsonb
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
+create function public.admin_sales(p_from date, p_to date, p_by text default 'day') returns jsonb
+language plpgsql volatile security definer set search_path = '' as $$
 declare
   v_days date[];
   v_result jsonb;
@@ -163,13 +142,8 @@ $$;
 -- The period's orders with their lines, for the CSV the accountant imports, a page at a time in the order paid:
 -- { orders: [...], next }. The buyer's name (the contact), the recipient's as the delivery name; an order on account
 -- carries its organisation, PO number and paperwork (issued, due and paid days).
-create function public.admin_sales_orders(p_from date, p_to date, p_cursor text default null, p_limit integer default 1000)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_sales_orders(p_from date, p_to date, p_cursor text default null, p_limit integer default 1000) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_limit integer := public.page_limit(p_limit, 1000, 5000);
   v_after timestamptz;
@@ -216,13 +190,8 @@ $$;
 
 -- What an order's tax invoice and adjustment notes need beyond the order: whether GST applies, the GST in the
 -- total, and each refund that went through (a part refund, and the rest when refunded in full) with its GST.
-create function public.order_tax_figures(p_order_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.order_tax_figures(p_order_id uuid) returns jsonb
+language sql stable security definer set search_path = '' as $$
   with o as (
     select o.id, o.total_amount, o.refunded_at, o.refund_id, public.gst_applies(o.shipping_address ->> 'country') as taxable
     from public.orders o where o.id = p_order_id

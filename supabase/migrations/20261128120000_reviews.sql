@@ -83,12 +83,8 @@ grant select on public.review_requests, public.reviews, public.review_history to
 -- newsletter and the checkout reminder honour).
 -- Answers [{ order_id, number, email, bought_by, items: [{ product_id, title }] }] (bought_by: who bought it, as the shop
 -- names them everywhere; never a gift's recipient).
-create function public.claim_review_requests(p_delay_days integer, p_untracked_days integer, p_size integer)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.claim_review_requests(p_delay_days integer, p_untracked_days integer, p_size integer) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_ids uuid[];
 begin
@@ -147,12 +143,8 @@ end;
 $$;
 
 -- The requests the email provider accepted: sent, never claimed again. Answers how many were marked.
-create function public.review_requests_sent(p_order_ids uuid[])
-returns integer
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.review_requests_sent(p_order_ids uuid[]) returns integer
+language sql security definer set search_path = '' as $$
   with marked as (
     update public.review_requests set sent_at = now() where order_id = any (p_order_ids) and sent_at is null returning 1
   )
@@ -160,25 +152,16 @@ as $$
 $$;
 
 -- A send that failed gives its claims back, so the next run asks again.
-create function public.release_review_requests(p_order_ids uuid[])
-returns integer
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.release_review_requests(p_order_ids uuid[]) returns integer
+language sql security definer set search_path = '' as $$
   with released as (delete from public.review_requests where order_id = any (p_order_ids) and sent_at is null returning 1)
   select count(*)::integer from released;
 $$;
 
 -- What the review form of an order shows: its number, the buyer's name (for the name to show) and each book with
 -- the buyer's review of it so far. Null unless the order was sent its review request (the link comes from it).
-create function public.review_form(p_order_id uuid)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.review_form(p_order_id uuid) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 begin
   return (select jsonb_build_object(
     'order_id', o.id, 'number', public.order_label(o.number), 'bought_by', o.bought_by,
@@ -205,12 +188,8 @@ $$;
 -- 'not_in_order'. An edit keeps what the review said before in its history.
 create function public.review_submit(
   p_order_id uuid, p_product_id text, p_rating integer, p_title text, p_body text, p_display_name text, p_consent boolean, p_version integer
-)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_review public.reviews;
 begin
@@ -264,12 +243,8 @@ $$;
 -- (a published review is unpublished, never rejected), 'not_published' (only a published review can be
 -- unpublished) or 'unknown'. (The back office offers Publish and Reject on a new review, Unpublish on a published
 -- one, Publish on the others.) A rejection or an unpublishing keeps its note.
-create function public.review_moderate(p_review_id uuid, p_action text, p_note text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.review_moderate(p_review_id uuid, p_action text, p_note text, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_review public.reviews;
   v_status text;
@@ -307,12 +282,8 @@ end;
 $$;
 
 -- The publisher's public reply under a review; an empty one removes it. 'replied', 'removed', 'unchanged' or 'unknown'.
-create function public.review_reply(p_review_id uuid, p_reply text, p_actor text)
-returns text
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.review_reply(p_review_id uuid, p_reply text, p_actor text) returns text
+language plpgsql security definer set search_path = '' as $$
 declare
   v_review public.reviews;
   v_reply text := nullif(btrim(coalesce(p_reply, '')), '');
@@ -335,13 +306,8 @@ end;
 $$;
 
 -- The back office's Reviews section: new reviews first, then the newest; each with its order, book and history.
-create function public.admin_list_reviews()
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_list_reviews() returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 begin
   perform public.require_staff();
   return coalesce((
@@ -366,13 +332,8 @@ end;
 $$;
 
 -- The publisher's view of it: orders asked, orders that answered, reviews published, and their average rating.
-create function public.admin_review_counts()
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_review_counts() returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 begin
   perform public.require_staff();
   return jsonb_build_object(

@@ -108,12 +108,11 @@ grant select on public.xero_postings to service_role;
 -- waiting but not yet ready while that document waits itself, as a run posts invoices before their payments, voids
 -- and refunds. A document whose invoice is never posted (from before the first day) does not wait.
 -- Not security definer: only the functions below call it.
-create function public.xero_waiting(p_start_on date, p_payouts jsonb default null)
-returns table (key text, kind text, order_id uuid, invoice_id uuid, refund_id uuid, payout jsonb, occurred_at timestamptz, status text,
-  last_tried_at timestamptz, ready boolean)
-language sql
-stable
-as $$
+create function public.xero_waiting(p_start_on date, p_payouts jsonb default null) returns table (
+  key text, kind text, order_id uuid, invoice_id uuid, refund_id uuid, payout jsonb, occurred_at timestamptz, status text,
+  last_tried_at timestamptz, ready boolean
+)
+language sql stable as $$
   with recursive documents as (
     select 'sale:' || o.id as key, 'sale'::text as kind, o.id as order_id, null::uuid as invoice_id, null::uuid as refund_id, o.paid_at as occurred_at,
       null::text as needs
@@ -172,11 +171,8 @@ $$;
 
 -- One document as the sync posts it: the order's number, buyer, country, lines, shipping and discount; an
 -- invoice's number, PO number, organisation and terms; a refund's amount and reason; the Xero ids it builds on.
-create function public.xero_document(p_key text, p_kind text, p_order_id uuid, p_invoice_id uuid, p_refund_id uuid)
-returns jsonb
-language sql
-stable
-as $$
+create function public.xero_document(p_key text, p_kind text, p_order_id uuid, p_invoice_id uuid, p_refund_id uuid) returns jsonb
+language sql stable as $$
   select jsonb_build_object(
     'key', p_key, 'kind', p_kind, 'order_id', o.id, 'number', o.number,
     'country', upper(coalesce(o.shipping_address ->> 'country', '')),
@@ -215,12 +211,8 @@ $$;
 -- { id, amount, arrival_on }), and those not yet in the ledger wait. p_tried_before: a run gives its start, so what
 -- failed in this run waits for the next instead of being sent again at once.
 create function public.xero_claim(p_kind text, p_limit integer, p_lease_seconds integer default 300, p_payouts jsonb default null,
-  p_tried_before timestamptz default null)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+  p_tried_before timestamptz default null) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_start date;
   v_batch uuid;
@@ -289,12 +281,8 @@ $$;
 -- Settles a claimed batch: each key posted (with Xero's ids, total and GST), failed (Xero's words; claimed anew,
 -- under a new batch, by a later run) or to retry (the answer was lost or Xero was busy: the same batch is posted
 -- again by the next run, under the same keys). Keys not in the batch are refused.
-create function public.xero_settle(p_batch uuid, p_results jsonb)
-returns integer
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.xero_settle(p_batch uuid, p_results jsonb) returns integer
+language plpgsql security definer set search_path = '' as $$
 declare
   v_result jsonb;
   v_count integer := 0;
@@ -333,13 +321,8 @@ end;
 $$;
 
 -- What the back office shows: the connection (never its token), the last run, what waits and what failed.
-create function public.admin_xero_status()
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_xero_status() returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_start date;
   v_waiting bigint := 0;

@@ -9,22 +9,15 @@
 -- wherever it is read. A pre-order line's copies are not taken from stock while its title is on pre-order; once
 -- it is released they are (the release sets the stock from the first delivery less the copies owed), so the
 -- stock history, a cancellation's copies put back and this rule agree.
-create function public.on_preorder(p_release_date date, p_released_at timestamptz)
-returns boolean
-language sql
-immutable
-as $$
+create function public.on_preorder(p_release_date date, p_released_at timestamptz) returns boolean
+language sql immutable as $$
   select p_release_date is not null and p_released_at is null
 $$;
 
 -- Copies pre-ordered: the quantity of this title on paid orders waiting for a release. A cancelled or refunded
 -- order is no longer 'preorder', so its copies are free again.
-create function public.preorder_copies(p_product_id text)
-returns integer
-language sql
-stable
-set search_path = ''
-as $$
+create function public.preorder_copies(p_product_id text) returns integer
+language sql stable set search_path = '' as $$
   select coalesce(sum(oi.quantity), 0)::integer
     from public.order_items oi
     join public.orders o on o.id = oi.order_id
@@ -33,13 +26,8 @@ $$;
 
 -- Copies left to pre-order: the allocation less the copies pre-ordered, never below 0, and 0 for a title not on
 -- pre-order. The one rule checkout, payment and the live catalog read.
-create function public.preorder_left(p_product_id text)
-returns integer
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.preorder_left(p_product_id text) returns integer
+language sql stable security definer set search_path = '' as $$
   select coalesce((
     select greatest(p.preorder_allocation - public.preorder_copies(p.id), 0)
       from public.products p
@@ -50,16 +38,11 @@ $$;
 -- The books for sale as the live catalog and checkout read them (featured first, then by title): the table's
 -- columns, the release date while the title is on pre-order ('YYYY-MM-DD', else null) and the copies left to
 -- pre-order. p_ids narrows it to a cart's books.
-create function public.catalog_for_sale(p_ids text[] default null)
-returns table (
+create function public.catalog_for_sale(p_ids text[] default null) returns table (
   id text, title text, description text, price numeric, image_url text, category text, stock integer, weight numeric,
   dimensions jsonb, featured boolean, release_date text, preorder_left integer
 )
-language sql
-stable
-security definer
-set search_path = ''
-as $$
+language sql stable security definer set search_path = '' as $$
   select p.id, p.title, p.description, p.price, p.image_url, p.category, p.stock, p.weight, p.dimensions, p.featured,
          case when public.on_preorder(p.release_date, p.released_at) then to_char(p.release_date, 'YYYY-MM-DD') end,
          public.preorder_left(p.id)
@@ -76,12 +59,8 @@ $$;
 -- before its printer's customs data exists, but once released it is sold to any country and a parcel abroad must
 -- declare every book in it, so the release refuses while any column is missing, whether or not an order waiting goes
 -- abroad (and the back office's Pre-orders says so ahead of the day). Answers { missing: [column names], abroad }.
-create function public.preorder_customs_gap(p_product_id text)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
+create function public.preorder_customs_gap(p_product_id text) returns jsonb
+language sql stable set search_path = '' as $$
   select jsonb_build_object(
       'missing', to_jsonb(m.missing),
       'abroad', case when cardinality(m.missing) = 0 then 0 else (
@@ -109,12 +88,8 @@ $$;
 -- waiting that go abroad: nothing changes) or { outcome:
 -- 'not_preorder' }. Called by release_title (staff) and release_due_titles (the daily release), which name who
 -- released it.
-create function public.release_title_as(p_product_id text, p_first_delivery integer, p_actor text)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.release_title_as(p_product_id text, p_first_delivery integer, p_actor text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_product public.products%rowtype;
   v_owed integer;
@@ -162,12 +137,8 @@ end;
 $$;
 
 -- Release now, from the back office (staff only).
-create function public.release_title(p_product_id text, p_first_delivery integer)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.release_title(p_product_id text, p_first_delivery integer) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 begin
   return public.release_title_as(p_product_id, p_first_delivery, public.require_staff());
 end;
@@ -177,12 +148,8 @@ $$;
 -- the publisher entered. One without it waits (the back office says so); one refused (too small a delivery, or
 -- no customs data) stays on pre-order and is tried again the next day. Answers [{ product_id,
 -- title, outcome, … as release_title_as }] for the titles it tried.
-create function public.release_due_titles()
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.release_due_titles() returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_title record;
   v_results jsonb := '[]'::jsonb;
@@ -207,13 +174,8 @@ $$;
 -- the money taken for its copies, shoppers confirmed on its waiting list, whether its date has come with no
 -- first delivery entered (the daily release then waits), and the customs data it lacks with its orders waiting
 -- that go abroad (the release refuses until it is there). With what is still owed across them for the Sales screen.
-create function public.admin_list_preorders()
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_list_preorders() returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_titles jsonb;
   v_owed jsonb;
@@ -243,13 +205,8 @@ end;
 $$;
 
 -- The orders waiting for one title, oldest paid first: who, how many copies, what they paid for them.
-create function public.admin_preorder_buyers(p_product_id text)
-returns jsonb
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
+create function public.admin_preorder_buyers(p_product_id text) returns jsonb
+language plpgsql stable security definer set search_path = '' as $$
 declare
   v_result jsonb;
 begin
@@ -266,12 +223,8 @@ end;
 $$;
 
 -- Locks a title the back office changes, which must be on pre-order (its row lock is the one payment takes).
-create function public.lock_preorder_title(p_product_id text)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.lock_preorder_title(p_product_id text) returns void
+language plpgsql security definer set search_path = '' as $$
 declare
   v_product public.products%rowtype;
 begin
@@ -287,12 +240,8 @@ $$;
 
 -- The allocation (never below the copies already pre-ordered) and the first delivery expected (null: not known
 -- yet). Answers { allocation, first_delivery, left }.
-create function public.admin_set_preorder(p_product_id text, p_allocation integer, p_first_delivery integer)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_set_preorder(p_product_id text, p_allocation integer, p_first_delivery integer) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_copies integer;
 begin
@@ -319,12 +268,8 @@ $$;
 
 -- Moves a title's release date (not to a day already past in Sydney). Answers { release_date, orders: [ids of the
 -- paid orders waiting for it] }, whose buyers the server then tells once each (claim_preorder_date_email).
-create function public.admin_move_release_date(p_product_id text, p_date date)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
+create function public.admin_move_release_date(p_product_id text, p_date date) returns jsonb
+language plpgsql security definer set search_path = '' as $$
 declare
   v_orders uuid[];
 begin
@@ -346,12 +291,8 @@ $$;
 -- Functions: the buyers' emails, each claimed once (given back by clearing the column when the send fails)
 
 -- "Your pre-order is being packed": once, for an order a release made to pack.
-create function public.claim_preorder_ready_email(p_order_id uuid)
-returns boolean
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.claim_preorder_ready_email(p_order_id uuid) returns boolean
+language sql security definer set search_path = '' as $$
   with claimed as (
     update public.orders o set preorder_ready_email_sent_at = now()
      where o.id = p_order_id and o.payment_status = 'paid' and o.status in ('processing', 'shipped', 'completed')
@@ -365,12 +306,8 @@ $$;
 -- The new date: once per date an order waiting is told (the latest date of its titles still on pre-order, the day
 -- the whole order ships). Moving the date again, or again to the same day after a failed send, tells whoever was
 -- not yet told of it.
-create function public.claim_preorder_date_email(p_order_id uuid)
-returns boolean
-language sql
-security definer
-set search_path = ''
-as $$
+create function public.claim_preorder_date_email(p_order_id uuid) returns boolean
+language sql security definer set search_path = '' as $$
   with ships as (
     select max(p.release_date) as on_date
       from public.order_items oi join public.products p on p.id = oi.product_id
