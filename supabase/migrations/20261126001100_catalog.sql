@@ -231,6 +231,21 @@ language sql stable as $$
   from public.products p where p.id = p_product_id and p.for_sale;
 $$;
 
+-- A book's row lock, as the functions that change its stock or its pre-order take it (payment takes the same): the
+-- locked row, or the one error for a book that does not exist.
+create function public.lock_product(p_product_id text) returns public.products
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_product public.products%rowtype;
+begin
+  select * into v_product from public.products where id = p_product_id for update;
+  if not found then
+    raise exception 'Product % not found', p_product_id using errcode = 'P0002';
+  end if;
+  return v_product;
+end;
+$$;
+
 -- ===============================================================================================================
 -- Triggers
 

@@ -1,7 +1,8 @@
 -- Orders: checkout writes an order and links its payment page; the payment fulfils it once, under row locks. A
 -- sent invoice is an order too (kind 'invoice', _invoicing.sql). Here also each order's number, the one rule for
 -- "to pack", promotion codes as checkout and payment read and take them, and the look-ups a checkout page makes.
--- This file holds the tables, the rule for "to pack" and the indexes; the functions follow in
+-- This file holds the tables, the rule for "to pack", an order's row locks, a part refund's checks and reservation,
+-- and the indexes; the other functions follow in
 -- _orders_promotion_codes.sql, _orders_checkout_payment.sql and _orders_numbers_lookups.sql.
 
 -- ===============================================================================================================
@@ -236,6 +237,68 @@ create table public.lookup_counts (
 create function public.order_to_pack(p_status text, p_payment_status text, p_ship_before_payment boolean) returns boolean
 language sql immutable as $$
   select p_status = 'processing' and (p_payment_status = 'paid' or p_ship_before_payment)
+$$;
+
+-- ===============================================================================================================
+-- An order's row lock, as the functions that change an order by its id take it: the locked row, or the one error for
+-- an order that does not exist. Called only from inside the database.
+create function public.lock_order(p_order_id uuid) returns public.orders
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_order public.orders%rowtype;
+begin
+  select * into v_order from public.orders where id = p_order_id for update;
+  if not found then
+    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
+  end if;
+  return v_order;
+end;
+$$;
+
+-- An order's books locked in one order (by id), as payment, a cancellation and an invoice's payment or closing take
+-- them, so two of these at once cannot deadlock.
+create function public.lock_order_books(p_order_id uuid) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  perform 1 from public.products p
+    where p.id in (select product_id from public.order_items where order_id = p_order_id)
+    order by p.id for update;
+end;
+$$;
+
+-- A part refund (begin_part_refund) or an invoice's credit note (invoice_begin_credit), checked the same way: an
+-- amount in dollars and cents, more than zero, and a reason of up to p_max characters, its spaces made one. Answers
+-- the reason as it is kept.
+create function public.part_refund_reason(p_amount numeric, p_reason text, p_max integer, p_what text) returns text
+language plpgsql immutable set search_path = '' as $$
+declare
+  v_reason text := regexp_replace(btrim(coalesce(p_reason, '')), '\s+', ' ', 'g');
+begin
+  if p_amount is null or p_amount <= 0 or p_amount <> round(p_amount, 2) then
+    raise exception 'Give an amount in dollars and cents, more than zero.' using errcode = '22023';
+  end if;
+  if char_length(v_reason) not between 1 and p_max then
+    raise exception 'Give a reason for the %, of up to % characters.', p_what, p_max using errcode = '22023';
+  end if;
+  return v_reason;
+end;
+$$;
+
+-- Reserves a part refund of an order its caller has locked, so every reservation waits for the one before it and
+-- what is left is read after it committed: the payment less the refunds reserved or paid. Answers { outcome:
+-- 'reserved', refund_id, remaining } (remaining once this one is paid back) or { outcome: 'too_much', remaining }.
+create function public.reserve_part_refund(p_order_id uuid, p_total numeric, p_amount numeric, p_reason text, p_actor text) returns jsonb
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_left numeric := p_total - (select coalesce(sum(amount), 0) from public.order_refunds where order_id = p_order_id and status in ('pending', 'succeeded'));
+  v_id uuid;
+begin
+  if p_amount > v_left then
+    return jsonb_build_object('outcome', 'too_much', 'remaining', v_left);
+  end if;
+  insert into public.order_refunds (order_id, amount, reason, actor) values (p_order_id, p_amount, p_reason, p_actor) returning id into v_id;
+  return jsonb_build_object('outcome', 'reserved', 'refund_id', v_id, 'remaining', v_left - p_amount);
+end;
 $$;
 
 -- ===============================================================================================================

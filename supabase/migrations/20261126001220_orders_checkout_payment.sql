@@ -112,10 +112,7 @@ declare
   v_preorder boolean := false;
   v_kept uuid;
 begin
-  select * into v_order from public.orders where id = p_order_id for update;
-  if not found then
-    raise exception 'order % not found', p_order_id using errcode = 'P0002';
-  end if;
+  v_order := public.lock_order(p_order_id);
   if v_order.payment_status = 'refund_due' then
     return case when v_order.duplicate_of is not null then 'duplicate' when v_order.code_used_up then 'code_used_up' else 'out_of_stock' end;
   end if;
@@ -151,9 +148,7 @@ begin
   end if;
 
   -- Lock the products in a fixed order so concurrent fulfilments cannot deadlock.
-  perform 1 from public.products p
-    where p.id in (select product_id from public.order_items where order_id = p_order_id)
-    order by p.id for update;
+  perform public.lock_order_books(p_order_id);
 
   -- A title on pre-order is sold from its copies left to pre-order, read under the same lock: two payments for
   -- the last allocated copy count each other as two for the last copy in stock do.

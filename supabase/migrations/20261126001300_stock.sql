@@ -91,6 +91,19 @@ begin
 end;
 $$;
 
+-- An invoice's order moves its copies itself, with its own history rows: taken from stock when the invoice is sent
+-- (p_sign -1), put back when it is voided or written off (+1), taken again when it is paid after that. Its caller
+-- holds the books' locks.
+create function public.move_order_stock(p_order_id uuid, p_sign integer, p_reason text, p_actor text) returns void
+language plpgsql security definer set search_path = '' as $$
+begin
+  update public.products p set stock = p.stock + p_sign * i.quantity from public.order_items i where i.order_id = p_order_id and i.product_id = p.id;
+  insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
+    select p.id, p.stock - p_sign * i.quantity, p.stock, p_reason, p_actor, p_order_id
+    from public.order_items i join public.products p on p.id = i.product_id where i.order_id = p_order_id order by p.id;
+end;
+$$;
+
 -- Stock back at or above the level (a delivery, a correction, a cancellation, a new level) re-arms the alert.
 create function public.rearm_low_stock() returns trigger
 language plpgsql security definer set search_path = '' as $$
@@ -118,25 +131,32 @@ language sql security definer set search_path = '' as $$
   update public.low_stock_alerts set emailed_at = null where id = p_alert_id;
 $$;
 
+-- The reason a staff member gives for a change of stock, as the stock history keeps it: 1 to 200 characters.
+create function public.stock_change_reason(p_reason text) returns text
+language plpgsql immutable set search_path = '' as $$
+begin
+  if char_length(btrim(coalesce(p_reason, ''))) not between 1 and 200 then
+    raise exception 'Give a reason for the change (up to 200 characters).' using errcode = '22023';
+  end if;
+  return btrim(p_reason);
+end;
+$$;
+
 -- Sets a product's stock, recording the previous figure, the reason and who.
 create function public.admin_set_stock(p_product_id text, p_stock integer, p_reason text) returns integer
 language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
   v_previous integer;
+  v_reason text;
 begin
   if p_stock is null or p_stock < 0 or p_stock > 100000 then
     raise exception 'Stock must be a whole number from 0 to 100000.' using errcode = '22023';
   end if;
-  if char_length(btrim(coalesce(p_reason, ''))) not between 1 and 200 then
-    raise exception 'Give a reason for the change (up to 200 characters).' using errcode = '22023';
-  end if;
-  select stock into v_previous from public.products where id = p_product_id for update;
-  if not found then
-    raise exception 'Product % not found', p_product_id using errcode = 'P0002';
-  end if;
+  v_reason := public.stock_change_reason(p_reason);
+  v_previous := (public.lock_product(p_product_id)).stock;
   update public.products set stock = p_stock where id = p_product_id;
-  insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor) values (p_product_id, v_previous, p_stock, btrim(p_reason), v_actor);
+  insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor) values (p_product_id, v_previous, p_stock, v_reason, v_actor);
   return p_stock;
 end;
 $$;
@@ -147,13 +167,12 @@ language plpgsql security definer set search_path = '' as $$
 declare
   v_actor text := public.require_staff();
   v_new integer;
+  v_reason text;
 begin
   if p_quantity is null or p_quantity < 1 or p_quantity > 100000 then
     raise exception 'Copies received must be a whole number from 1 to 100000.' using errcode = '22023';
   end if;
-  if char_length(btrim(coalesce(p_reason, ''))) not between 1 and 200 then
-    raise exception 'Give a reason for the change (up to 200 characters).' using errcode = '22023';
-  end if;
+  v_reason := public.stock_change_reason(p_reason);
   update public.products set stock = stock + p_quantity where id = p_product_id and stock + p_quantity <= 100000 returning stock into v_new;
   if v_new is null then
     if exists (select 1 from public.products where id = p_product_id) then
@@ -161,7 +180,7 @@ begin
     end if;
     raise exception 'Product % not found', p_product_id using errcode = 'P0002';
   end if;
-  insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor) values (p_product_id, v_new - p_quantity, v_new, btrim(p_reason), v_actor);
+  insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor) values (p_product_id, v_new - p_quantity, v_new, v_reason, v_actor);
   return v_new;
 end;
 $$;

@@ -62,10 +62,7 @@ language plpgsql security definer set search_path = '' as $$
 declare
   v_order public.orders%rowtype;
 begin
-  select * into v_order from public.orders where id = p_order_id for update;
-  if not found then
-    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
-  end if;
+  v_order := public.lock_order(p_order_id);
   if not (public.order_to_pack(v_order.status, v_order.payment_status, v_order.ship_before_payment)
       or (v_order.status = 'shipped' and (v_order.payment_status = 'paid' or v_order.ship_before_payment))) then
     return 'not_shippable';

@@ -156,6 +156,31 @@ begin
 end;
 $$;
 
+-- An invoice's row lock, as the functions that change an invoice by its id take it: the locked row, or the one error
+-- for an invoice that does not exist.
+create function public.lock_invoice(p_invoice_id uuid) returns public.invoices
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_invoice public.invoices%rowtype;
+begin
+  select * into v_invoice from public.invoices where id = p_invoice_id for update;
+  if not found then
+    raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
+  end if;
+  return v_invoice;
+end;
+$$;
+
+-- An invoice has 1 to 20 books: checked before a draft is priced or saved.
+create function public.check_invoice_lines(p_draft jsonb) returns void
+language plpgsql immutable set search_path = '' as $$
+begin
+  if jsonb_typeof(p_draft -> 'lines') is distinct from 'array' or jsonb_array_length(p_draft -> 'lines') not between 1 and 20 then
+    raise exception 'An invoice has 1 to 20 books.' using errcode = '22023';
+  end if;
+end;
+$$;
+
 -- An invoice is priced by this one function: its lines at the cart's quantity prices (or a changed price with its
 -- reason), the books' subtotal, shipping (free from the rate card's threshold, as the cart's free-shipping rule says
 -- for the chosen service), the total and the GST in it. The editor's live preview asks it through the server
@@ -178,9 +203,7 @@ declare
   v_total numeric;
   v_taxed boolean := public.gst_applies(p_draft #>> '{address,country}');
 begin
-  if jsonb_typeof(p_draft -> 'lines') is distinct from 'array' or jsonb_array_length(p_draft -> 'lines') not between 1 and 20 then
-    raise exception 'An invoice has 1 to 20 books.' using errcode = '22023';
-  end if;
+  perform public.check_invoice_lines(p_draft);
   if p_draft #>> '{shipping,kind}' is null or p_draft #>> '{shipping,kind}' not in ('rate_card', 'typed') or (p_draft #>> '{shipping,amount}') is null then
     raise exception 'An invoice''s shipping is the rate card''s or typed, with its amount.' using errcode = '22023';
   end if;
@@ -231,14 +254,9 @@ declare
   v_id uuid := p_invoice_id;
   v_totals jsonb;
 begin
-  if jsonb_typeof(p_draft -> 'lines') is distinct from 'array' or jsonb_array_length(p_draft -> 'lines') not between 1 and 20 then
-    raise exception 'An invoice has 1 to 20 books.' using errcode = '22023';
-  end if;
+  perform public.check_invoice_lines(p_draft);
   if p_invoice_id is not null then
-    select * into v_invoice from public.invoices where id = p_invoice_id for update;
-    if not found then
-      raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
-    end if;
+    v_invoice := public.lock_invoice(p_invoice_id);
     if v_invoice.status <> 'draft' then
       return jsonb_build_object('outcome', 'not_draft', 'status', v_invoice.status);
     end if;

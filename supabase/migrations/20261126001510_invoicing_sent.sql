@@ -15,10 +15,7 @@ declare
   v_order_id uuid;
   v_label text;
 begin
-  select * into v_invoice from public.invoices where id = p_invoice_id for update;
-  if not found then
-    raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
-  end if;
+  v_invoice := public.lock_invoice(p_invoice_id);
   if v_invoice.status = 'sent' and v_invoice.emailed_at is null then
     return public.invoice_for_provider(p_invoice_id) || jsonb_build_object('outcome', 'resume');
   end if;
@@ -50,10 +47,7 @@ begin
   insert into public.order_items (order_id, product_id, title, quantity, price_at_time)
     select v_order_id, l.product_id, l.title, l.quantity, l.unit_price from public.invoice_lines l where l.invoice_id = p_invoice_id order by l.position;
 
-  update public.products p set stock = p.stock - l.quantity from public.invoice_lines l where l.invoice_id = p_invoice_id and l.product_id = p.id;
-  insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
-    select p.id, p.stock + l.quantity, p.stock, 'Held for invoice ' || v_label, p_actor, v_order_id
-    from public.invoice_lines l join public.products p on p.id = l.product_id where l.invoice_id = p_invoice_id order by p.id;
+  perform public.move_order_stock(v_order_id, -1, 'Held for invoice ' || v_label, p_actor);
   insert into public.low_stock_alerts (product_id, level, stock, order_id)
     select p.id, p.low_stock_level, p.stock, v_order_id from public.products p
     where p.id in (select product_id from public.invoice_lines where invoice_id = p_invoice_id) and p.stock < p.low_stock_level
@@ -130,13 +124,10 @@ begin
   select * into v_order from public.orders where id = v_invoice.order_id for update;
   if v_invoice.status = 'uncollectible' and v_order.status = 'cancelled' then
     -- Written off, then paid after all: its copies went back, so they are taken again if they are there.
-    perform 1 from public.products p where p.id in (select product_id from public.order_items where order_id = v_order.id) order by p.id for update;
+    perform public.lock_order_books(v_order.id);
     v_short := exists (select 1 from public.order_items i join public.products p on p.id = i.product_id where i.order_id = v_order.id and p.stock < i.quantity);
     if not v_short then
-      update public.products p set stock = p.stock - i.quantity from public.order_items i where i.order_id = v_order.id and i.product_id = p.id;
-      insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
-        select p.id, p.stock + i.quantity, p.stock, 'Held for invoice ' || public.invoice_label(v_invoice.number) || ', paid after it was written off', p_actor, v_order.id
-        from public.order_items i join public.products p on p.id = i.product_id where i.order_id = v_order.id order by p.id;
+      perform public.move_order_stock(v_order.id, -1, 'Held for invoice ' || public.invoice_label(v_invoice.number) || ', paid after it was written off', p_actor);
     end if;
   end if;
   update public.invoices set status = 'paid', paid_at = now(), voided_at = null where id = v_invoice.id;
@@ -180,12 +171,9 @@ begin
   v_label := public.invoice_label(v_invoice.number);
   select * into v_order from public.orders where id = v_invoice.order_id for update;
   if v_order.status in ('pending', 'processing') then
-    perform 1 from public.products p where p.id in (select product_id from public.order_items where order_id = v_order.id) order by p.id for update;
-    update public.products p set stock = p.stock + i.quantity from public.order_items i where i.order_id = v_order.id and i.product_id = p.id;
-    insert into public.stock_changes (product_id, previous_stock, new_stock, reason, actor, order_id)
-      select p.id, p.stock - i.quantity, p.stock, 'Invoice ' || v_label || case when p_status = 'void' then ' voided' else ' written off' end || ', copies put back',
-        p_actor, v_order.id
-      from public.order_items i join public.products p on p.id = i.product_id where i.order_id = v_order.id order by p.id;
+    perform public.lock_order_books(v_order.id);
+    perform public.move_order_stock(v_order.id, 1, 'Invoice ' || v_label || case when p_status = 'void' then ' voided' else ' written off' end || ', copies put back',
+      p_actor);
     update public.orders set status = 'cancelled', payment_status = 'expired', cancelled_at = now() where id = v_order.id;
   end if;
   update public.invoices set status = p_status, voided_at = now() where id = v_invoice.id;
@@ -204,10 +192,7 @@ declare
   v_invoice public.invoices%rowtype;
   v_order public.orders%rowtype;
 begin
-  select * into v_invoice from public.invoices where id = p_invoice_id for update;
-  if not found then
-    raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
-  end if;
+  v_invoice := public.lock_invoice(p_invoice_id);
   if v_invoice.ship_before_payment = p_value then
     return 'unchanged';
   end if;
@@ -252,18 +237,10 @@ $$;
 create function public.invoice_begin_credit(p_invoice_id uuid, p_amount numeric, p_reason text, p_actor text) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
+  v_reason text := public.part_refund_reason(p_amount, p_reason, 200, 'credit');
   v_invoice public.invoices%rowtype;
   v_order public.orders%rowtype;
-  v_reason text := regexp_replace(btrim(coalesce(p_reason, '')), '\s+', ' ', 'g');
-  v_left numeric;
-  v_id uuid;
 begin
-  if p_amount is null or p_amount <= 0 or p_amount <> round(p_amount, 2) then
-    raise exception 'Give an amount in dollars and cents, more than zero.' using errcode = '22023';
-  end if;
-  if char_length(v_reason) not between 1 and 200 then
-    raise exception 'Give a reason for the credit, of up to 200 characters.' using errcode = '22023';
-  end if;
   select * into v_invoice from public.invoices where id = p_invoice_id;
   if not found then
     raise exception 'Invoice % not found', p_invoice_id using errcode = 'P0002';
@@ -275,11 +252,6 @@ begin
   if v_order.payment_status <> 'paid' or v_order.refunded_at is not null then
     return jsonb_build_object('outcome', 'not_refundable');
   end if;
-  v_left := v_order.total_amount - (select coalesce(sum(amount), 0) from public.order_refunds where order_id = v_order.id and status in ('pending', 'succeeded'));
-  if p_amount > v_left then
-    return jsonb_build_object('outcome', 'too_much', 'remaining', v_left);
-  end if;
-  insert into public.order_refunds (order_id, amount, reason, actor) values (v_order.id, p_amount, v_reason, p_actor) returning id into v_id;
-  return jsonb_build_object('outcome', 'reserved', 'refund_id', v_id, 'remaining', v_left - p_amount);
+  return public.reserve_part_refund(v_order.id, v_order.total_amount, p_amount, v_reason, p_actor);
 end;
 $$;

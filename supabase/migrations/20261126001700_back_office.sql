@@ -137,6 +137,14 @@ language sql immutable as $$
   select '%' || replace(replace(replace(p_search, '\', '\\'), '%', '\%'), '_', '\_') || '%';
 $$;
 
+-- An order's lines as the order's page, the packing slip and the sales CSV read them, by title.
+create function public.order_items_json(p_order_id uuid) returns jsonb
+language sql stable set search_path = '' as $$
+  select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time)
+      order by i.title), '[]'::jsonb)
+    from public.order_items i where i.order_id = p_order_id;
+$$;
+
 -- ---------------------------------------------------------------------------------------------------------------
 -- Functions: the header
 

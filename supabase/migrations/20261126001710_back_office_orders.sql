@@ -115,8 +115,7 @@ create function public.order_detail(p_order_id uuid) returns jsonb
 language sql stable as $$
   select to_jsonb(o.*) - 'status_token' - 'shipping_email_tracking'
       || jsonb_build_object(
-        'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
-          from public.order_items i where i.order_id = o.id),
+        'items', public.order_items_json(o.id),
         'history', (select coalesce(jsonb_agg(jsonb_build_object('action', e.action, 'detail', e.detail, 'actor', e.actor, 'created_at', e.created_at) order by e.created_at, e.id), '[]'::jsonb)
           from public.order_events e where e.order_id = o.id),
         'internal_note', coalesce((select n.note from public.order_notes n where n.order_id = o.id), ''),
@@ -220,10 +219,7 @@ begin
     raise exception 'The address needs its first line and its city or suburb.' using errcode = '22023';
   end if;
 
-  select * into v_order from public.orders where id = p_order_id for update;
-  if not found then
-    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
-  end if;
+  v_order := public.lock_order(p_order_id);
   -- A pre-order waiting for its title may move house too.
   if v_order.payment_status <> 'paid' or v_order.status not in ('processing', 'preorder') or v_order.shipped_at is not null then
     return 'not_editable';
@@ -283,19 +279,14 @@ language plpgsql security definer set search_path = '' as $$
 declare
   v_order public.orders%rowtype;
 begin
-  select * into v_order from public.orders where id = p_order_id for update;
-  if not found then
-    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
-  end if;
+  v_order := public.lock_order(p_order_id);
   if v_order.kind = 'invoice' then
     return 'on_account';
   end if;
   if v_order.payment_status <> 'paid' or v_order.status not in ('processing', 'preorder') then
     return 'not_cancellable';
   end if;
-  perform 1 from public.products p
-    where p.id in (select product_id from public.order_items where order_id = p_order_id)
-    order by p.id for update;
+  perform public.lock_order_books(p_order_id);
   update public.products p set stock = p.stock + oi.quantity
     from public.order_items oi where oi.order_id = p_order_id and oi.product_id = p.id and not public.on_preorder(p.release_date, p.released_at);
   update public.orders set status = 'cancelled', payment_status = 'refund_due', cancelled_at = now() where id = p_order_id;

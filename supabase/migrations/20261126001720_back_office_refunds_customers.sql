@@ -9,31 +9,15 @@
 create function public.begin_part_refund(p_order_id uuid, p_amount numeric, p_reason text, p_actor text) returns jsonb
 language plpgsql security definer set search_path = '' as $$
 declare
+  v_reason text := public.part_refund_reason(p_amount, p_reason, 500, 'refund');
   v_order public.orders%rowtype;
-  v_reason text := regexp_replace(btrim(coalesce(p_reason, '')), '\s+', ' ', 'g');
-  v_left numeric;
-  v_id uuid;
 begin
-  if p_amount is null or p_amount <= 0 or p_amount <> round(p_amount, 2) then
-    raise exception 'Give an amount in dollars and cents, more than zero.' using errcode = '22023';
-  end if;
-  if char_length(v_reason) not between 1 and 500 then
-    raise exception 'Give a reason for the refund, of up to 500 characters.' using errcode = '22023';
-  end if;
   -- Every reservation for this order waits here for the one before it: what is left is read after it committed.
-  select * into v_order from public.orders where id = p_order_id for update;
-  if not found then
-    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
-  end if;
+  v_order := public.lock_order(p_order_id);
   if v_order.payment_status <> 'paid' or v_order.refunded_at is not null or v_order.checkout_session_id is null then
     return jsonb_build_object('outcome', 'not_refundable');
   end if;
-  v_left := v_order.total_amount - (select coalesce(sum(amount), 0) from public.order_refunds where order_id = p_order_id and status in ('pending', 'succeeded'));
-  if p_amount > v_left then
-    return jsonb_build_object('outcome', 'too_much', 'remaining', v_left);
-  end if;
-  insert into public.order_refunds (order_id, amount, reason, actor) values (p_order_id, p_amount, v_reason, p_actor) returning id into v_id;
-  return jsonb_build_object('outcome', 'reserved', 'refund_id', v_id, 'remaining', v_left - p_amount);
+  return public.reserve_part_refund(p_order_id, v_order.total_amount, p_amount, v_reason, p_actor);
 end;
 $$;
 

@@ -176,8 +176,7 @@ begin
       'organisation', x.organisation, 'po_number', x.po_number,
       'invoice_number', (select public.invoice_label(v.number) from public.invoices v where v.order_id = o.id),
       'account', public.order_on_account(o.id),
-      'items', (select coalesce(jsonb_agg(jsonb_build_object('product_id', i.product_id, 'title', i.title, 'quantity', i.quantity, 'price_at_time', i.price_at_time) order by i.title), '[]'::jsonb)
-        from public.order_items i where i.order_id = o.id)
+      'items', public.order_items_json(o.id)
     ) order by o.n) filter (where o.n <= v_limit), '[]'::jsonb),
     'next', case when count(*) > v_limit then public.page_cursor(max(o.paid_at) filter (where o.n = v_limit), max(o.id::text) filter (where o.n = v_limit)) end)
     into v_result

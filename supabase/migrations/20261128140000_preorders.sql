@@ -100,10 +100,7 @@ begin
     raise exception 'The first delivery must be a whole number of copies from 0 to 100000.' using errcode = '22023';
   end if;
   -- The product's lock is the one payment takes: no pre-order is paid between counting the copies owed and the release.
-  select * into v_product from public.products where id = p_product_id for update;
-  if not found then
-    raise exception 'Product % not found', p_product_id using errcode = 'P0002';
-  end if;
+  v_product := public.lock_product(p_product_id);
   if not public.on_preorder(v_product.release_date, v_product.released_at) then
     return jsonb_build_object('outcome', 'not_preorder');
   end if;
@@ -228,10 +225,7 @@ language plpgsql security definer set search_path = '' as $$
 declare
   v_product public.products%rowtype;
 begin
-  select * into v_product from public.products where id = p_product_id for update;
-  if not found then
-    raise exception 'Product % not found', p_product_id using errcode = 'P0002';
-  end if;
+  v_product := public.lock_product(p_product_id);
   if not public.on_preorder(v_product.release_date, v_product.released_at) then
     raise exception '% is not on pre-order.', v_product.title using errcode = '22023';
   end if;

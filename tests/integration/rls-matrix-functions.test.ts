@@ -179,6 +179,20 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   // Called only from inside the invoice functions and triggers.
   quantity_unit_price: [],
   invoice_label: [],
+  // Row locks taken once, each the row or its one not-found error, and an order's books locked in one order: called
+  // only from inside the functions that change them.
+  lock_order: [],
+  lock_order_books: [],
+  lock_invoice: [],
+  lock_product: [],
+  // One rule each, called only from inside the database: a part refund's checks and reservation, an invoice's 1 to 20
+  // books, a stock change's reason, an invoice order's copies moved with their history, an order's lines as read.
+  part_refund_reason: [],
+  reserve_part_refund: [],
+  check_invoice_lines: [],
+  stock_change_reason: [],
+  move_order_stock: [],
+  order_items_json: [],
   // The order number's form, and the trigger that keeps an order's number: called only from inside the database.
   order_label: [],
   keep_order_number: [],
