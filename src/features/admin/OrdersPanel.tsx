@@ -8,7 +8,7 @@ import { lazy, Suspense, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './orders-api';
-import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
+import { changeParams, goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery, useRefresh } from './queries';
 import { TableHead } from '@/components/TableHead';
 import { SearchField, ViewButtons } from './ListControls';
@@ -40,8 +40,8 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
   const { state } = pages;
   const refresh = useRefresh();
   useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
-  const setView = (id: ViewId) => goTo('orders', withParams(params, { view: id === 'to_pack' ? null : id, unpaid: null, after: null }));
-  const setUnpaidOnly = (only: boolean) => goTo('orders', withParams(params, { unpaid: only ? '1' : null, after: null }));
+  const setView = (id: ViewId) => changeParams('orders', params, { view: id === 'to_pack' ? null : id, unpaid: null, after: null });
+  const setUnpaidOnly = (only: boolean) => changeParams('orders', params, { unpaid: only ? '1' : null, after: null });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [shipping, setShipping] = useState<OrderListItem[] | null>(null);
   const toggle = (id: string) =>

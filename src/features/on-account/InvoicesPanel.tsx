@@ -8,7 +8,7 @@ import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
 import { invoiceNumber } from './rules';
 import { INVOICE_VIEW_LABELS, invoiceActionMessage, type InvoiceRow, listInvoices } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
-import { goTo, useKeptScroll, useSearchParam, withParams } from '@/features/admin/route';
+import { changeParams, goTo, useKeptScroll, useSearchParam, withParams } from '@/features/admin/route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
 import { SearchField, ViewButtons } from '@/features/admin/ListControls';
@@ -72,7 +72,7 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
   );
   const { state } = pages;
   useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
-  const setView = (id: string) => goTo('invoices', withParams(params, { view: id === 'open' ? null : id, after: null }));
+  const setView = (id: string) => changeParams('invoices', params, { view: id === 'open' ? null : id, after: null });
   // In the list, only where it is due: an invoice not yet late is reminded from its own page.
   const remindable = (i: InvoiceRow) => i.status === 'sent' && i.overdue;
 
