@@ -7,6 +7,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
+import { ActionButton } from '@/features/forms/fields';
 import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './orders-api';
 import { changeParams, goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery, useRefresh } from './queries';
@@ -75,9 +76,9 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
           </a>
         )}
         {view === 'to_pack' && state.status === 'ready' && state.data.length > 0 && (
-          <button type="button" className="btn-primary" aria-disabled={printing || undefined} onClick={() => !printing && void print({ toPack: true })}>
+          <ActionButton className="btn-primary" busy={printing} onClick={() => void print({ toPack: true })}>
             {printing ? 'Printing labels...' : 'Print labels for all to pack'}
-          </button>
+          </ActionButton>
         )}
       </div>
       {view === 'to_pack' && chosen.length > 0 && (
@@ -86,9 +87,9 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
           <a href={`/admin/packing-slip?order=${chosen.map((o) => o.id).join(',')}`} className="btn-secondary">
             Print their packing slips
           </a>
-          <button type="button" className="btn-secondary" aria-disabled={printing || undefined} onClick={() => !printing && void print({ orderIds: chosen.map((o) => o.id) })}>
+          <ActionButton className="btn-secondary" busy={printing} onClick={() => void print({ orderIds: chosen.map((o) => o.id) })}>
             Print their labels
-          </button>
+          </ActionButton>
           <button type="button" className="btn-primary" onClick={() => setShipping(chosen)}>
             Ship selected
           </button>

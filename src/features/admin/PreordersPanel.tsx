@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import type * as z from 'zod';
 import { customsGapText, fieldsOfColumns } from '@/features/customs/customs-data';
-import { FieldError, invalidProps } from '@/features/forms/fields';
+import { ActionButton, FieldError, invalidProps } from '@/features/forms/fields';
 import { allocation as allocationSchema, firstDelivery as deliverySchema, type PreorderAction, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, formatLongDate, formatPrice, orderNumber } from '@/lib/format';
@@ -51,9 +51,9 @@ function Buyers({ row }: { row: PreorderTitleRow }) {
                 </time>
                 {confirming === buyer.id ? (
                   <span className="flex flex-wrap gap-2">
-                    <button type="button" className="btn bg-red-700 px-3 py-1 text-sm text-white hover:bg-red-800" disabled={busy} onClick={() => act({ action: 'cancel', orderId: buyer.id })}>
+                    <ActionButton className="btn bg-red-700 px-3 py-1 text-sm text-white hover:bg-red-800" busy={busy} onClick={() => act({ action: 'cancel', orderId: buyer.id })}>
                       Confirm cancel and refund
-                    </button>
+                    </ActionButton>
                     <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={() => setConfirming(null)}>
                       Keep it
                     </button>
@@ -114,8 +114,7 @@ function ActionField({
       toast({ title: message, description: await sendAll(mailing.id).catch((why: unknown) => `${why instanceof Error ? why.message : 'Sending failed.'} Resume sending it from Newsletter.`) });
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'The change failed.');
-      // The pressed button was disabled while it ran, so focus had fallen to the page: back to the field, once it is
-      // described by the refusal, so a screen reader says it.
+      // The refusal is on the field: focus goes there once the field is described by it, so a screen reader says it.
       requestAnimationFrame(() => input.current?.focus());
     } finally {
       setBusy(false);
@@ -141,9 +140,9 @@ function ActionField({
           />
         </div>
         {buttons.map((button) => (
-          <button key={button.label} type="submit" value={button.label} className={`${button.className} shrink-0 px-4`} disabled={busy}>
+          <ActionButton key={button.label} type="submit" value={button.label} className={`${button.className} shrink-0 px-4`} busy={busy}>
             {button.label}
-          </button>
+          </ActionButton>
         ))}
       </div>
       <FieldError fieldId={id} message={error} />

@@ -11,6 +11,7 @@ import { invoiceHref } from './QuotesPanel';
 import { changeParams, goTo, useKeptScroll, useSearchParam, withParams } from '@/features/admin/route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
+import { ActionButton } from '@/features/forms/fields';
 import { SearchField, ViewButtons } from '@/features/admin/ListControls';
 
 const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
@@ -52,10 +53,10 @@ export function dueText(invoice: Pick<InvoiceRow, 'due_on' | 'overdue' | 'status
 export function RemindButton({ invoice }: { invoice: Pick<InvoiceRow, 'id' | 'number'> }) {
   const { act: remind, busy } = useAction(() => invoiceActionMessage({ action: 'remind', invoiceId: invoice.id }), [keys.invoices], 'The reminder could not be sent.');
   return (
-    <button type="button" className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" aria-disabled={busy || undefined} onClick={() => !busy && void remind(undefined)}>
+    <ActionButton className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" busy={busy} onClick={() => void remind(undefined)}>
       {busy ? 'Sending...' : 'Send reminder'}
       <span className="sr-only"> for {invoiceNumber(invoice.number)}</span>
-    </button>
+    </ActionButton>
   );
 }
 
