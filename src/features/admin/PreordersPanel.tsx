@@ -12,6 +12,7 @@ import { ActionButton, FieldError, invalidProps } from '@/features/forms/fields'
 import { allocation as allocationSchema, firstDelivery as deliverySchema, type PreorderAction, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, formatLongDate, formatPrice, orderNumber } from '@/lib/format';
+import { BackOfficeError } from './api';
 import { sendAll } from './mail-api';
 import { runOrderAction } from './orders-api';
 import { listPreorders, preorderBuyers, type PreordersOwed as Owed, type PreorderTitleRow, runPreorderAction } from './preorders-api';
@@ -96,6 +97,8 @@ function ActionField({
   const id = useId();
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | undefined>();
+  // A refusal about the title as it stands, not the figure typed (its customs data missing, released already).
+  const [refusal, setRefusal] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -104,6 +107,7 @@ function ActionField({
     const pressed = buttons.find((button) => submitter instanceof HTMLButtonElement && button.label === submitter.value) ?? buttons[0]!;
     const problem = check(value);
     setError(problem);
+    setRefusal(undefined);
     if (problem) return;
     setBusy(true);
     try {
@@ -113,8 +117,12 @@ function ActionField({
       // Whoever waited for the book hears it can be pre-ordered, in batches, as a stock change sends them.
       toast({ title: message, description: await sendAll(mailing.id).catch((why: unknown) => `${why instanceof Error ? why.message : 'Sending failed.'} Resume sending it from Newsletter.`) });
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'The change failed.');
-      // The refusal is on the field: focus goes there once the field is described by it, so a screen reader says it.
+      const message = failure instanceof Error ? failure.message : 'The change failed.';
+      // Only a refusal of the figure sent (400) is marked on the field, focused once the field is described by it so a
+      // screen reader says it. Any other is about the title (or the connection): said under the buttons, as an alert,
+      // with focus left on the button pressed.
+      if (!(failure instanceof BackOfficeError && failure.status === 400)) return setRefusal(message);
+      setError(message);
       requestAnimationFrame(() => input.current?.focus());
     } finally {
       setBusy(false);
@@ -146,6 +154,11 @@ function ActionField({
         ))}
       </div>
       <FieldError fieldId={id} message={error} />
+      {refusal && (
+        <p role="alert" className="mt-1 text-sm font-semibold text-red-800">
+          {refusal}
+        </p>
+      )}
     </form>
   );
 }
