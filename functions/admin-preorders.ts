@@ -5,7 +5,9 @@
  * The publisher's pre-order actions from /admin (Pre-orders): the allocation (never below the copies sold) and the
  * first delivery expected; Release now, which sets the stock from the first delivery and makes the orders waiting
  * to pack, emailing each buyer once; Move the date, which tells each buyer once. Staff only: the change runs as the
- * caller, so the database checks the role and the history names who. Answers { message, stock?, mailing? }.
+ * caller, so the database checks the role and the history names who. Answers { message, stock?, mailing? }. A refusal
+ * of the figure sent is 400 (the back office marks its field); of the title as it stands (its customs data missing,
+ * released already) 409.
  */
 import { callerClient, staffEndpoint } from './_lib/back-office';
 import { fulfilmentServices } from './_lib/fulfilment';

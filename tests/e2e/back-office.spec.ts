@@ -5,9 +5,11 @@
  */
 import { expect as baseExpect, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { asService, guestBuys, openFoundOrder, signInFromAdmin, orderNumberOf, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, buysThroughCheckout, grantStaff, guestBuys, openFoundOrder, orderNumberOf, ownProduct, signInFromAdmin, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
+/** The params of the orders list's address, e.g. { view: 'all', q: '…' } for #orders?view=all&q=…. */
+const listParams = (url: string) => Object.fromEntries(new URLSearchParams(new URL(url).hash.replace(/^#orders\??/, '')));
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
 
@@ -118,11 +120,75 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     const number = await orderNumberOf(request, attempt!.id);
     await page.getByLabel('Search by order number or email').fill(email);
     await page.getByRole('button', { name: 'All', exact: true }).click();
+    // All pressed before the search was written: the address holds both, and the list is the one searched.
+    await expect.poll(() => listParams(page.url())).toEqual({ view: 'all', q: email });
     await expect(page.getByText('No orders here.')).toBeVisible();
     await page.getByLabel('Unpaid checkout attempts only').check();
     await expect(page.getByRole('link', { name: number, exact: true })).toBeVisible();
     await page.getByLabel('Unpaid checkout attempts only').uncheck();
     await expect(page.getByText('No orders here.')).toBeVisible();
+  });
+
+  test('a view chosen while the search is being written keeps both, whichever lands first: the address holds the view and the search, the list is searched', async ({ browser, request }) => {
+    const email = uniqueEmail('search-then-view');
+    const book = await ownProduct(request, 'search-then-view', { stock: 5 });
+    const number = await orderNumberOf(request, await buysThroughCheckout(request, book.id, 1, email));
+    const publisherEmail = uniqueEmail('publisher');
+    await grantStaff(request, publisherEmail);
+    const page = await browser.newPage();
+    await staffSignsIn(page, publisherEmail);
+    const box = page.getByLabel('Search by order number or email');
+    const all = page.getByRole('button', { name: 'All', exact: true });
+    // The list drawn again late, as on a busy phone: the address's hashchange is held back until let go.
+    const holdRedraw = () =>
+      page.evaluate(() => {
+        const held: Event[] = [];
+        const dispatch = window.dispatchEvent.bind(window);
+        window.dispatchEvent = (event: Event) => (event.type === 'hashchange' ? held.push(event) > 0 : dispatch(event));
+        Object.assign(window, {
+          letRedraw: () => {
+            window.dispatchEvent = dispatch;
+            for (const event of held) dispatch(event);
+          },
+        });
+      });
+    const letRedraw = () => page.evaluate(() => (window as unknown as { letRedraw: () => void }).letRedraw());
+    // Typed as a person types (the input event), and All pressed, in the page itself: nothing waits between them.
+    const type = (text: string) =>
+      page.evaluate((typed) => {
+        const field = document.querySelector<HTMLInputElement>('#order-search')!;
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(field, typed);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      }, text);
+    const pressAll = () => page.evaluate(() => [...document.querySelectorAll('button')].find((button) => button.textContent === 'All')!.click());
+    const searchedUnderAll = async () => {
+      await expect.poll(() => listParams(page.url())).toEqual({ view: 'all', q: email });
+      await expect(all).toHaveAttribute('aria-pressed', 'true');
+      await expect(box).toHaveValue(email);
+      const found = page.locator('a[href^="#order/"]:visible');
+      await expect(found).toHaveCount(1);
+      await expect(found).toHaveText(number);
+    };
+
+    // All pressed while the search waits for the typing to pause; the list not yet drawn for All when it is written.
+    await expect(page.getByRole('button', { name: 'To pack', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await holdRedraw();
+    await type(email);
+    await pressAll();
+    await expect(page).toHaveURL(/[?&]q=/);
+    await letRedraw();
+    await searchedUnderAll();
+
+    // The search written first, and All pressed before the list is drawn for it.
+    await page.goto('/admin#orders');
+    await expect(box).toHaveValue('');
+    await expect(page.getByRole('button', { name: 'To pack', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await holdRedraw();
+    await type(email);
+    await expect.poll(() => listParams(page.url())).toEqual({ q: email });
+    await pressAll();
+    await letRedraw();
+    await searchedUnderAll();
   });
 
   test('a signed-in shopper who is not staff is told they have no access', async ({ page }) => {

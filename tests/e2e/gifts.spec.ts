@@ -44,7 +44,8 @@ test.describe('gifts and reminders', () => {
 
     // Over the limit: the count says so, and the message is refused on its field before anything is sent.
     await message.fill('x'.repeat(201));
-    await expect(page.getByText('1 characters too many')).toBeVisible();
+    await expect(page.getByText('1 character too many', { exact: true })).toBeVisible();
+    await expect(message).toHaveAccessibleDescription(/^1 character too many Printed on a gift slip in the parcel\./);
     await page.getByLabel("Recipient's full name").fill('Lucy Recipient');
     // The buyer is asked their own name too: the delivery name is the recipient's.
     await page.getByLabel('Your name (optional)').fill('Rosa Bianchi');

@@ -57,9 +57,12 @@ test.describe('the publisher refunds part of an order', () => {
     await form.getByRole('button', { name: 'Don’t refund' }).click();
     await expect(summary).toContainText('Refunded $0.00');
     await form.getByRole('button', { name: 'Refund part' }).click();
+    // The pressed button goes with the question, and focus to the one in its place each way.
+    await expect(form.getByRole('button', { name: 'Confirm refund of $5.00' })).toBeFocused();
     await form.getByRole('button', { name: 'Confirm refund of $5.00' }).click();
     const left = paid - 5;
     await expect(summary).toContainText(`Refunded $5.00 · Left to refund ${price(left)}`);
+    await expect(form.getByRole('button', { name: 'Refund part' })).toBeFocused();
     await expect(page.getByText('payment: partly refunded')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Part refunds' })).toContainText('$5.00 — Cover arrived with a bent corner');
     await expect(page.getByRole('region', { name: 'History' })).toContainText(/refunded part \(A\$5\.00: Cover arrived with a bent corner \(re_local_/);
@@ -122,10 +125,13 @@ test.describe('the publisher sends the newsletter', () => {
       await page.getByRole('button', { name: 'Send newsletter' }).click();
       const confirm = page.getByText(new RegExp(`^Send “${subject}” to (\\d+) subscribers? now\\?`));
       await expect(confirm).toBeVisible();
+      // The pressed button went with the question: focus is on the one in its place, and back after.
+      await expect(page.getByRole('button', { name: 'Send now' })).toBeFocused();
       const audience = Number((await confirm.textContent())!.match(/to (\d+) subscriber/)![1]);
       expect(audience).toBeGreaterThan(0);
       await page.getByRole('button', { name: 'Send now' }).click();
       await expect(page.getByRole('form', { name: 'Write a newsletter' }).getByRole('status')).toHaveText('It has gone to everyone it was for.', { timeout: 30_000 });
+      await expect(page.getByRole('button', { name: 'Send newsletter' })).toBeFocused();
       // Everyone confirmed when it was written: other tests may confirm readers after the screen counted them.
       const row = page.getByRole('region', { name: 'Sent newsletters' }).getByRole('listitem').filter({ hasText: subject });
       await expect(row).toContainText(/sent to (\d+) of \1\b/);

@@ -81,14 +81,24 @@ for (const size of WIDTHS) {
     // abroad that cannot be declared; once the deploy's catalog sync has written the customs data, Release now.
     await page.goto('/admin#preorders');
     const delivery = title.getByRole('spinbutton', { name: 'First delivery (copies)' });
+    const release = title.getByRole('button', { name: 'Release now' });
     await delivery.fill('1');
-    await title.getByRole('button', { name: 'Release now' }).click();
-    await expect(title.getByText('The first delivery is smaller than the 3 copies pre-ordered.', { exact: false })).toBeVisible();
-    await delivery.fill('20');
-    await title.getByRole('button', { name: 'Release now' }).click();
-    await expect(title.getByText(`${book.title} is not released, and nothing has changed. ${customs} Then press Release now again.`)).toBeVisible({ timeout: 15_000 });
-    // Back on the field the refusal describes (the button was disabled while it ran), so a screen reader says why.
+    await release.click();
+    await expect(delivery).toHaveAccessibleDescription(/^The first delivery is smaller than the 3 copies pre-ordered\./);
+    // A refusal of the figure is marked on its field, and focus goes there, so a screen reader says why.
+    await expect(delivery).toHaveAttribute('aria-invalid', 'true');
     await expect(delivery).toBeFocused();
+    await delivery.fill('20');
+    // Pressed with the keyboard: the refusal is about the book file's customs fields, not the delivery, so nothing here
+    // is marked; it is said as an alert, and focus stays on the button pressed.
+    await release.focus();
+    await page.keyboard.press('Enter');
+    await expect(title.getByRole('alert').filter({ hasText: 'is not released' })).toHaveText(`${book.title} is not released, and nothing has changed. ${customs} Then press Release now again.`, {
+      timeout: 15_000,
+    });
+    await expect(delivery).not.toHaveAttribute('aria-invalid');
+    await expect(release).toBeFocused();
+    await lookAtBothWidths(page, 'preorders-refused');
     await expect(title).toContainText('Pre-ordered: 3 of 6 (3 left)');
     await asService(request, 'PATCH', `products?id=eq.${book.id}`, { customs_description: 'Printed picture book', hs_code: '4903.00', origin_country: 'AU' });
     await page.reload();

@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { keys, LoadState, loaded, toastFailure, useAction } from '@/features/admin/queries';
+import { ActionButton } from '@/features/forms/fields';
 import { formatDateTime, formatLongDate, orderNumber } from '@/lib/format';
 import { connectUrl, readXeroStatus, syncNow } from './api';
 import type { XeroStatus } from './contract';
@@ -82,13 +83,13 @@ export function AccountsPanel({ params }: { params: URLSearchParams }) {
               </p>
             )}
             <div className="mt-3 flex flex-wrap gap-2">
-              <button type="button" className={status.connection && !problem ? 'btn-secondary' : 'btn-primary'} disabled={busy} onClick={connect}>
+              <ActionButton className={status.connection && !problem ? 'btn-secondary' : 'btn-primary'} busy={busy} onClick={connect}>
                 {connecting ? 'Opening Xero...' : status.connection ? 'Connect to Xero again' : 'Connect to Xero'}
-              </button>
+              </ActionButton>
               {status.connection && (
-                <button type="button" className="btn-primary" disabled={busy || running} onClick={() => void sync(undefined)}>
+                <ActionButton className="btn-primary" busy={busy || running} onClick={() => void sync(undefined)}>
                   {syncing || running ? 'Syncing...' : 'Sync now'}
-                </button>
+                </ActionButton>
               )}
             </div>
           </div>

@@ -7,7 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { PROMOTION_CODES } from '@/config/constants';
 import { codeForm, type CodeFormValues, type NewPromotionCode } from '@/features/staff-actions/promotion-codes';
-import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
+import { ActionButton, FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatLongDate, formatPrice } from '@/lib/format';
 import { createCode, listCodes, setCodeActive, type PromotionCode } from './codes-api';
@@ -93,9 +93,9 @@ function CodeForm({ onCreated }: { onCreated: () => void }) {
       <TextField id="code-ends" label="Last day (optional)" type="date" min={startsOn || undefined} error={errorOf('endsOn')} {...register('endsOn')} />
       <TextField id="code-uses" label="Total uses (optional)" type="number" min={1} step={1} inputMode="numeric" error={errorOf('maxUses')} {...register('maxUses')} />
       <div className="flex items-end">
-        <button type="submit" className="btn-primary w-full" disabled={busy}>
+        <ActionButton type="submit" className="btn-primary w-full" busy={busy}>
           {busy ? 'Creating...' : 'Create code'}
-        </button>
+        </ActionButton>
       </div>
       {errors.root && (
         <p role="alert" className="text-sm font-semibold text-red-800 sm:col-span-2 lg:col-span-4">

@@ -5,6 +5,7 @@
  * dialog open (a field to mend). Render it outside any form: the browser does not submit a form inside a form.
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { ActionButton } from '@/features/forms/fields';
 
 interface Props {
   open: boolean;
@@ -79,9 +80,9 @@ export function ConfirmDialog({ open, title, confirm, danger = false, onConfirm,
           <button type="button" className="btn-secondary" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className={danger ? 'btn bg-red-700 text-white hover:bg-red-800' : 'btn-primary'} aria-disabled={busy || undefined}>
+          <ActionButton type="submit" className={danger ? 'btn bg-red-700 text-white hover:bg-red-800' : 'btn-primary'} busy={busy}>
             {busy ? 'Working...' : confirm}
-          </button>
+          </ActionButton>
         </div>
       </form>
     </dialog>

@@ -4,11 +4,12 @@
  * everyone has it, and a send that stopped can be resumed without anyone getting it twice.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod';
 import { NEWSLETTER } from '@/config/constants';
 import { formatShortDate } from '@/lib/format';
+import { ActionButton, useFocusAcrossQuestion } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { renderNewsletter } from '@/features/newsletter/render';
 import { createNewsletter, listNewsletters, listSubscribers, type Newsletter, sendAll } from './mail-api';
@@ -48,9 +49,9 @@ function PastNewsletters({ rows, resume, busy }: { rows: Newsletter[]; resume: (
             </span>
           </span>
           {row.waiting > 0 && (
-            <button type="button" className="btn-secondary" onClick={() => resume(row)} aria-disabled={busy || undefined}>
+            <ActionButton className="btn-secondary" onClick={() => resume(row)} busy={busy}>
               Resume sending<span className="sr-only"> {row.subject}</span>
-            </button>
+            </ActionButton>
           )}
         </li>
       ))}
@@ -74,6 +75,9 @@ export function NewsletterPanel() {
   } = useForm({ resolver: zodResolver(composeForm), defaultValues: { subject: '', body: '' } });
   const [subject, body] = watch(['subject', 'body']);
   const [confirming, setConfirming] = useState(false);
+  const sendButton = useRef<HTMLButtonElement>(null);
+  const sendNowButton = useRef<HTMLButtonElement>(null);
+  useFocusAcrossQuestion(confirming, () => (confirming ? sendNowButton : sendButton).current);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
   // One problem at a time, the subject's first, under both fields and tied to the one it is about.
@@ -174,21 +178,21 @@ export function NewsletterPanel() {
             </p>
           )}
           {!confirming && (
-            <button type="submit" className="btn-primary" aria-disabled={busy || undefined}>
+            <ActionButton ref={sendButton} type="submit" className="btn-primary" busy={busy}>
               Send newsletter
-            </button>
+            </ActionButton>
           )}
           {confirming && (
             <div className="flex flex-wrap items-center gap-2 rounded-xl bg-sky p-3">
-              <span className="text-sm">
+              <span id="newsletter-question" className="text-sm">
                 Send “{subject.trim()}” to {audience === null ? 'every subscriber' : audience === 1 ? '1 subscriber' : `${audience} subscribers`} now? It cannot be taken back.
               </span>
-              <button type="button" className="btn-primary" onClick={send} aria-disabled={busy || undefined}>
+              <ActionButton ref={sendNowButton} className="btn-primary" onClick={send} busy={busy} aria-describedby="newsletter-question">
                 {busy ? 'Sending...' : 'Send now'}
-              </button>
-              <button type="button" className="btn-secondary" onClick={() => setConfirming(false)} disabled={busy}>
+              </ActionButton>
+              <ActionButton className="btn-secondary" onClick={() => setConfirming(false)} busy={busy}>
                 Not yet
-              </button>
+              </ActionButton>
             </div>
           )}
           <p role="status" className="text-sm font-semibold text-navy">

@@ -1,5 +1,6 @@
 /** What the publisher does to an order by pressing a button: the shipping platform's panel and the order's actions. */
 import { useState } from 'react';
+import { ActionButton } from '@/features/forms/fields';
 import { formatDateTime, formatPrice } from '@/lib/format';
 import type { Act } from './OrderForms';
 import { type OrderDetail as Order, printLabels, undoDelivered } from './orders-api';
@@ -44,9 +45,9 @@ export function PlatformPanel({ order, act }: { order: Order; act: Act }) {
       )}
       <div className="mt-3 flex flex-wrap gap-2">
         {printable && (
-          <button type="button" className="btn-primary" aria-disabled={printing || undefined} onClick={() => !printing && void print(undefined)}>
+          <ActionButton className="btn-primary" busy={printing} onClick={() => void print(undefined)}>
             {printing ? 'Printing label...' : order.status === 'shipped' ? 'Print label again' : 'Print label'}
-          </button>
+          </ActionButton>
         )}
         {resendable && (
           <button type="button" className="btn-secondary" onClick={() => act({ action: 'send_to_platform', orderId: order.id })}>

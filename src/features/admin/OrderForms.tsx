@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod';
-import { TextField } from '@/features/forms/fields';
+import { ActionButton, TextField } from '@/features/forms/fields';
 import { CarrierFields } from '@/features/shipping/CarrierFields';
 import { type AddressInput, addressSchema, type OrderActionRequest, shipForm, type ShipFormValues, shipmentOf } from '@/features/staff-actions/order-actions';
 import { toast } from '@/features/toast/store';
@@ -63,16 +63,16 @@ const noteForm = z.object({ note: z.string().max(2000) });
 export function NoteForm({ order }: { order: Order }) {
   const saved = order.internal_note ?? '';
   const { register, handleSubmit, watch } = useForm({ resolver: zodResolver(noteForm), defaultValues: { note: saved } });
-  const { act } = useAction(({ note }: { note: string }) => setOrderNote(order.id, note).then(() => 'Note saved.'), ORDER_CHANGES);
+  const { act, busy } = useAction(({ note }: { note: string }) => setOrderNote(order.id, note).then(() => 'Note saved.'), ORDER_CHANGES);
   return (
     <form className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" onSubmit={handleSubmit(act)}>
       <label htmlFor="order-note" className="label">
         Internal note (the customer never sees it)
       </label>
       <textarea id="order-note" className="field min-h-20" maxLength={2000} {...register('note')} />
-      <button type="submit" className="btn-secondary mt-2" disabled={watch('note').trim() === saved}>
+      <ActionButton type="submit" className="btn-secondary mt-2" busy={busy} ready={watch('note').trim() !== saved}>
         Save note
-      </button>
+      </ActionButton>
     </form>
   );
 }

@@ -7,8 +7,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
+import { ActionButton } from '@/features/forms/fields';
 import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './orders-api';
-import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
+import { changeParams, goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery, useRefresh } from './queries';
 import { TableHead } from '@/components/TableHead';
 import { SearchField, ViewButtons } from './ListControls';
@@ -40,8 +41,8 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
   const { state } = pages;
   const refresh = useRefresh();
   useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
-  const setView = (id: ViewId) => goTo('orders', withParams(params, { view: id === 'to_pack' ? null : id, unpaid: null, after: null }));
-  const setUnpaidOnly = (only: boolean) => goTo('orders', withParams(params, { unpaid: only ? '1' : null, after: null }));
+  const setView = (id: ViewId) => changeParams('orders', params, { view: id === 'to_pack' ? null : id, unpaid: null, after: null });
+  const setUnpaidOnly = (only: boolean) => changeParams('orders', params, { unpaid: only ? '1' : null, after: null });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [shipping, setShipping] = useState<OrderListItem[] | null>(null);
   const toggle = (id: string) =>
@@ -75,9 +76,9 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
           </a>
         )}
         {view === 'to_pack' && state.status === 'ready' && state.data.length > 0 && (
-          <button type="button" className="btn-primary" aria-disabled={printing || undefined} onClick={() => !printing && void print({ toPack: true })}>
+          <ActionButton className="btn-primary" busy={printing} onClick={() => void print({ toPack: true })}>
             {printing ? 'Printing labels...' : 'Print labels for all to pack'}
-          </button>
+          </ActionButton>
         )}
       </div>
       {view === 'to_pack' && chosen.length > 0 && (
@@ -86,9 +87,9 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
           <a href={`/admin/packing-slip?order=${chosen.map((o) => o.id).join(',')}`} className="btn-secondary">
             Print their packing slips
           </a>
-          <button type="button" className="btn-secondary" aria-disabled={printing || undefined} onClick={() => !printing && void print({ orderIds: chosen.map((o) => o.id) })}>
+          <ActionButton className="btn-secondary" busy={printing} onClick={() => void print({ orderIds: chosen.map((o) => o.id) })}>
             Print their labels
-          </button>
+          </ActionButton>
           <button type="button" className="btn-primary" onClick={() => setShipping(chosen)}>
             Ship selected
           </button>

@@ -8,10 +8,11 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import type * as z from 'zod';
 import { customsGapText, fieldsOfColumns } from '@/features/customs/customs-data';
-import { FieldError, invalidProps } from '@/features/forms/fields';
+import { ActionButton, FieldError, invalidProps } from '@/features/forms/fields';
 import { allocation as allocationSchema, firstDelivery as deliverySchema, type PreorderAction, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, formatLongDate, formatPrice, orderNumber } from '@/lib/format';
+import { BackOfficeError } from './api';
 import { sendAll } from './mail-api';
 import { runOrderAction } from './orders-api';
 import { listPreorders, preorderBuyers, type PreordersOwed as Owed, type PreorderTitleRow, runPreorderAction } from './preorders-api';
@@ -51,9 +52,9 @@ function Buyers({ row }: { row: PreorderTitleRow }) {
                 </time>
                 {confirming === buyer.id ? (
                   <span className="flex flex-wrap gap-2">
-                    <button type="button" className="btn bg-red-700 px-3 py-1 text-sm text-white hover:bg-red-800" disabled={busy} onClick={() => act({ action: 'cancel', orderId: buyer.id })}>
+                    <ActionButton className="btn bg-red-700 px-3 py-1 text-sm text-white hover:bg-red-800" busy={busy} onClick={() => act({ action: 'cancel', orderId: buyer.id })}>
                       Confirm cancel and refund
-                    </button>
+                    </ActionButton>
                     <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={() => setConfirming(null)}>
                       Keep it
                     </button>
@@ -96,6 +97,8 @@ function ActionField({
   const id = useId();
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | undefined>();
+  // A refusal about the title as it stands, not the figure typed (its customs data missing, released already).
+  const [refusal, setRefusal] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -104,6 +107,7 @@ function ActionField({
     const pressed = buttons.find((button) => submitter instanceof HTMLButtonElement && button.label === submitter.value) ?? buttons[0]!;
     const problem = check(value);
     setError(problem);
+    setRefusal(undefined);
     if (problem) return;
     setBusy(true);
     try {
@@ -113,9 +117,12 @@ function ActionField({
       // Whoever waited for the book hears it can be pre-ordered, in batches, as a stock change sends them.
       toast({ title: message, description: await sendAll(mailing.id).catch((why: unknown) => `${why instanceof Error ? why.message : 'Sending failed.'} Resume sending it from Newsletter.`) });
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'The change failed.');
-      // The pressed button was disabled while it ran, so focus had fallen to the page: back to the field, once it is
-      // described by the refusal, so a screen reader says it.
+      const message = failure instanceof Error ? failure.message : 'The change failed.';
+      // Only a refusal of the figure sent (400) is marked on the field, focused once the field is described by it so a
+      // screen reader says it. Any other is about the title (or the connection): said under the buttons, as an alert,
+      // with focus left on the button pressed.
+      if (!(failure instanceof BackOfficeError && failure.status === 400)) return setRefusal(message);
+      setError(message);
       requestAnimationFrame(() => input.current?.focus());
     } finally {
       setBusy(false);
@@ -141,12 +148,17 @@ function ActionField({
           />
         </div>
         {buttons.map((button) => (
-          <button key={button.label} type="submit" value={button.label} className={`${button.className} shrink-0 px-4`} disabled={busy}>
+          <ActionButton key={button.label} type="submit" value={button.label} className={`${button.className} shrink-0 px-4`} busy={busy}>
             {button.label}
-          </button>
+          </ActionButton>
         ))}
       </div>
       <FieldError fieldId={id} message={error} />
+      {refusal && (
+        <p role="alert" className="mt-1 text-sm font-semibold text-red-800">
+          {refusal}
+        </p>
+      )}
     </form>
   );
 }

@@ -1,7 +1,8 @@
 /** Part refunds: the form that sends part of the payment back, and the list of those made. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { ActionButton, useFocusAcrossQuestion } from '@/features/forms/fields';
 import { refundForm } from '@/features/staff-actions/order-actions';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, formatPrice } from '@/lib/format';
@@ -35,6 +36,9 @@ export function RefundPartForm({ order, refunds }: { order: Order; refunds: Orde
   const [confirming, setConfirming] = useState<{ cents: number; reason: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const unconfirm = { onChange: () => setConfirming(null) };
+  const refundButton = useRef<HTMLButtonElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  useFocusAcrossQuestion(confirming !== null, () => (confirming ? confirmButton : refundButton).current);
 
   async function refund({ cents, reason }: { cents: number; reason: string }) {
     setConfirming(null);
@@ -106,7 +110,7 @@ export function RefundPartForm({ order, refunds }: { order: Order; refunds: Orde
           <span className="text-sm text-red-900" role="status">
             Refund {formatPrice(confirming.cents / 100)} to the customer’s card? It cannot be undone.
           </span>
-          <button type="button" className="btn bg-red-700 text-white hover:bg-red-800" onClick={() => void refund(confirming)}>
+          <button ref={confirmButton} type="button" className="btn bg-red-700 text-white hover:bg-red-800" onClick={() => void refund(confirming)}>
             Confirm refund of {formatPrice(confirming.cents / 100)}
           </button>
           <button type="button" className="btn-secondary" onClick={() => setConfirming(null)}>
@@ -114,9 +118,9 @@ export function RefundPartForm({ order, refunds }: { order: Order; refunds: Orde
           </button>
         </span>
       ) : (
-        <button type="submit" className="btn-primary mt-3" aria-disabled={working || undefined}>
+        <ActionButton ref={refundButton} type="submit" className="btn-primary mt-3" busy={working}>
           {busy ? 'Refunding...' : 'Refund part'}
-        </button>
+        </ActionButton>
       )}
     </form>
   );

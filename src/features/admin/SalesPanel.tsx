@@ -20,7 +20,7 @@ import { toast } from '@/features/toast/store';
 import { TableHead } from '@/components/TableHead';
 import { ViewButtons } from './ListControls';
 import { PreordersOwed } from './PreordersPanel';
-import { TextField } from '@/features/forms/fields';
+import { ActionButton, TextField } from '@/features/forms/fields';
 import { Panel, Section } from '@/components/Section';
 
 type PeriodChoice = QuickPeriod | 'range';
@@ -287,9 +287,9 @@ export function SalesPanel() {
         <p className="font-semibold" data-testid="sales-period">
           {valid ? `${fullDay.format(new Date(`${period.from}T00:00:00Z`))} to ${fullDay.format(new Date(`${period.to}T00:00:00Z`))}` : 'Choose a period'}
         </p>
-        <button type="button" className="btn-secondary" onClick={downloadCsv} disabled={!valid || downloading !== null}>
+        <ActionButton className="btn-secondary" onClick={downloadCsv} busy={downloading !== null} ready={valid}>
           Download CSV
-        </button>
+        </ActionButton>
         {downloading !== null && (
           <p role="status" className="text-sm text-slate-700">
             Writing the CSV: {downloading === 1 ? '1 order' : `${downloading.toLocaleString('en-AU')} orders`} so far...

@@ -7,7 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type SubmitEvent, useEffect, useId, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { LIMITS } from '@/config/constants';
-import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
+import { ActionButton, FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, orderNumber } from '@/lib/format';
 import type * as z from 'zod';
@@ -169,9 +169,9 @@ function StockForm({ row, onSaved, params }: { row: StockRow; onSaved: () => voi
                   {...invalidProps(`${id}-${figure.field}`, errorOf(figure.field))}
                 />
               </div>
-              <button type="submit" name="action" value={figure.action} className={`${figure.buttonClass} shrink-0 px-4`} disabled={busy}>
+              <ActionButton type="submit" name="action" value={figure.action} className={`${figure.buttonClass} shrink-0 px-4`} busy={busy}>
                 {figure.button}
-              </button>
+              </ActionButton>
             </div>
             <FieldError fieldId={`${id}-${figure.field}`} message={errorOf(figure.field)} />
           </div>

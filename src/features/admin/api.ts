@@ -6,7 +6,15 @@
 import * as z from 'zod/mini';
 import { getSupabase } from '@/lib/supabase/client';
 
-export class BackOfficeError extends Error {}
+/** A refusal to show the publisher; `status` is the staff function's (400: the figures sent are wrong). */
+export class BackOfficeError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 /** The field types the screens' schemas are built from. */
 export const money = z.coerce.number();
@@ -82,7 +90,7 @@ export async function postAsStaff(path: string, request: unknown): Promise<Recor
     body: JSON.stringify(request),
   });
   const body = z.catch(z.record(z.string(), z.unknown()), {}).parse(await response.json().catch(() => ({})));
-  if (!response.ok) throw new BackOfficeError(typeof body.error === 'string' ? body.error : 'Something went wrong on our side. Please try again in a moment.');
+  if (!response.ok) throw new BackOfficeError(typeof body.error === 'string' ? body.error : 'Something went wrong on our side. Please try again in a moment.', response.status);
   return body;
 }
 

@@ -8,6 +8,7 @@
 import { focusManager, QueryClient, QueryClientProvider, type QueryKey, type UseQueryResult, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { ORDERS_CHANGED_EVENT } from '@/features/account/account-links';
+import { ActionButton } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import type { Page } from './api';
 
@@ -212,9 +213,9 @@ export function LoadMore({ pages, what, onMore }: { pages: Pages<unknown>; what:
         </>
       ) : (
         (loading || next) && (
-          <button type="button" className="btn-secondary" aria-disabled={loading} onClick={() => !loading && next && onMore(next)}>
+          <ActionButton className="btn-secondary" busy={loading} onClick={() => next && onMore(next)}>
             {loading ? `Loading more ${what}...` : `Load more ${what}`}
-          </button>
+          </ActionButton>
         )
       )}
       <p role="status" className="sr-only">

@@ -43,16 +43,37 @@ export function withParams(params: URLSearchParams, changes: Record<string, stri
   return next;
 }
 
+/**
+ * The list's params as the address holds them now. The address may be ahead of the list as drawn: a search written,
+ * or a view chosen, a moment before the list is drawn again.
+ */
+function paramsNow(path: string, drawn: URLSearchParams): URLSearchParams {
+  const now = parseHash(window.location.hash);
+  return now.path === path ? now.params : drawn;
+}
+
+/**
+ * Shows the list at `path` with `changes` made to its params as the address holds them now (`drawn`, the params it
+ * was drawn for, when the address is elsewhere), so a view chosen keeps a search written a moment before, and the
+ * other way round.
+ */
+export function changeParams(path: string, drawn: URLSearchParams, changes: Record<string, string | readonly string[] | null>, options: { replace?: boolean } = {}): void {
+  goTo(path, withParams(paramsNow(path, drawn), changes), options);
+}
+
 /** A search typed in a list's box, written to the address (`q`) once typing pauses; Back puts the old one back. */
 export function useSearchParam(path: string, params: URLSearchParams): [string, (text: string) => void] {
   const query = params.get('q') ?? '';
   const [search, setSearch] = useState(query);
   const typed = useDebounced(search.trim(), 250);
-  // A new search starts again from the first page. Once the address has moved on from the one the list was drawn
-  // for (an order opened while the typing paused), the search is dropped: writing it would take them back to the list.
-  const drawnFor = window.location.hash;
+  // A new search starts again from the first page. Once the address has left this list (an order opened while the
+  // typing paused), the search is dropped: writing it would take them back to the list. A view chosen meanwhile is
+  // kept (changeParams). The orders list is drawn at a bare `#` too, so the path it was drawn at counts as the list.
+  const drawnAt = parseHash(window.location.hash).path;
   const searchFor = useEffectEvent((text: string) => {
-    if (text !== query && window.location.hash === drawnFor) goTo(path, withParams(params, { q: text || null, after: null }), { replace: true });
+    const now = parseHash(window.location.hash).path;
+    if (now !== path && now !== drawnAt) return;
+    if (text !== (paramsNow(path, params).get('q') ?? '')) changeParams(path, params, { q: text || null, after: null }, { replace: true });
   });
   useEffect(() => searchFor(typed), [typed]);
   // Back or a link changed the search in the address: the box shows it.

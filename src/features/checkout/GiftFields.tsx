@@ -1,17 +1,17 @@
 /**
- * The checkout's gift choices: *This is a gift* reveals the message for the recipient (with a live count of
- * the characters left, counted as the server counts them), the buyer's own name (the delivery name is the recipient's), *Show the prices on the gift slip* (left out unless
+ * The checkout's gift choices: *This is a gift* reveals the message for the recipient (with the forms' shared count
+ * of the characters left, counted as the server counts them), the buyer's own name (the delivery name is the recipient's), *Show the prices on the gift slip* (left out unless
  * asked for) and *Leave my name off the gift slip* (which otherwise says whom the gift is from).
  */
 import { get, useController, useFormContext } from 'react-hook-form';
 import { LIMITS } from '@/config/constants';
-import { errorId, FieldError, TextField } from '@/features/forms/fields';
+import { CharacterCount, countId, errorId, FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { giftMessageLength } from './gift';
 import type { CheckoutFormValues } from './use-checkout-form';
 import { fieldId, FIELD_PATHS, type CheckoutField } from './validation';
 
 const GIFT_MESSAGE_FIELD_ID = fieldId('giftMessage');
-const COUNT_ID = `${GIFT_MESSAGE_FIELD_ID}-count`;
+const GIFT_MESSAGE_HINT_ID = `${GIFT_MESSAGE_FIELD_ID}-hint`;
 const BUYER_NAME_HINT_ID = `${fieldId('buyerName')}-hint`;
 
 export default function GiftFields({ readOnly }: { readOnly: boolean }) {
@@ -21,8 +21,6 @@ export default function GiftFields({ readOnly }: { readOnly: boolean }) {
   const error = errorOf('giftMessage');
   // The box says "Show the prices"; the order keeps the opposite, hidePrices, which a gift has unless asked.
   const hidePrices = useController({ control, name: 'gift.hidePrices' }).field;
-  const length = giftMessageLength(gift.message);
-  const over = length > LIMITS.giftMessageMaxLength;
   return (
     <fieldset className="space-y-4 rounded-2xl bg-white p-6 ring-1 ring-slate-200">
       <legend className="px-2 font-display text-xl font-bold text-navy">Gift</legend>
@@ -67,11 +65,11 @@ export default function GiftFields({ readOnly }: { readOnly: boolean }) {
               rows={4}
               readOnly={readOnly}
               {...register(FIELD_PATHS.giftMessage, { onChange: () => clearErrors(FIELD_PATHS.giftMessage) })}
-              aria-describedby={error ? `${COUNT_ID} ${errorId(GIFT_MESSAGE_FIELD_ID)}` : COUNT_ID}
-              {...(error && { 'aria-invalid': true })}
+              {...invalidProps(GIFT_MESSAGE_FIELD_ID, error, `${countId(GIFT_MESSAGE_FIELD_ID)} ${GIFT_MESSAGE_HINT_ID}`)}
             />
-            <p id={COUNT_ID} className={`mt-1 text-sm ${over ? 'font-semibold text-red-800' : 'text-slate-600'}`}>
-              {over ? `${length - LIMITS.giftMessageMaxLength} characters too many` : `${LIMITS.giftMessageMaxLength - length} characters left`} · printed on a gift slip in the parcel
+            <CharacterCount fieldId={GIFT_MESSAGE_FIELD_ID} length={giftMessageLength(gift.message)} max={LIMITS.giftMessageMaxLength} />
+            <p id={GIFT_MESSAGE_HINT_ID} className="text-sm text-slate-600">
+              Printed on a gift slip in the parcel.
             </p>
             <FieldError fieldId={GIFT_MESSAGE_FIELD_ID} message={error} />
           </div>

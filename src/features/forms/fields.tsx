@@ -3,7 +3,7 @@
  * browser's own validation misses: a required field holding only spaces, and an address `type=email`
  * accepts but the shop does not (see `isEmailAddress`: no `?`, `%` or `&`, a dot in the domain, and more).
  */
-import { type ComponentProps, type ReactNode, useId } from 'react';
+import { type ComponentProps, type ReactNode, useEffect, useEffectEvent, useId, useRef } from 'react';
 import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
 import { isEmailAddress } from '@/lib/email';
@@ -108,6 +108,44 @@ export function TextAreaField({ id, label, className = '', ...textarea }: Labell
   );
 }
 
+/**
+ * A button that cannot act for now: its action is running (`busy`), or there is nothing to do yet (`ready` false, a
+ * note unchanged). It is never `disabled`, since a disabled button that has focus drops it to the page and a
+ * keyboard user is lost: it stays focusable, marked `aria-disabled` (the `btn` classes give it the disabled look),
+ * and a press, a form's Enter included, does nothing. A plain button unless `type` says submit.
+ */
+export function ActionButton({ busy, ready = true, type = 'button', onClick, ...button }: ComponentProps<'button'> & { busy: boolean; ready?: boolean }) {
+  const held = busy || !ready;
+  return (
+    <button
+      {...button}
+      type={type}
+      aria-disabled={held || undefined}
+      onClick={(event) => {
+        // The click is what submits a form (Enter in a field clicks its first submit button too): cancelled, nothing is sent.
+        if (held) event.preventDefault();
+        else onClick?.(event);
+      }}
+    />
+  );
+}
+
+/**
+ * A keyboard user's place kept while a question comes and goes (a refund to confirm, a newsletter to send): the
+ * button pressed goes as `asking` changes and takes focus with it to the page, so focus is given to `target()`,
+ * the button now standing in its place.
+ */
+export function useFocusAcrossQuestion(asking: boolean, target: () => HTMLElement | null): void {
+  const before = useRef(asking);
+  const place = useEffectEvent(() => {
+    if (document.activeElement === document.body) target()?.focus();
+  });
+  useEffect(() => {
+    if (before.current !== asking) place();
+    before.current = asking;
+  }, [asking]);
+}
+
 /** `busyText` is what screen readers hear while busy (the button's `busyLabel` unless given). */
 type SubmitButtonProps = { hydrated: boolean; busy: boolean; label: string; busyLabel: string; busyText?: string; className?: string };
 
@@ -115,9 +153,9 @@ type SubmitButtonProps = { hydrated: boolean; busy: boolean; label: string; busy
 export function SubmitButton({ hydrated, busy, label, busyLabel, busyText = busyLabel, className = '' }: SubmitButtonProps) {
   return (
     <>
-      <button type="submit" className={`btn-primary aria-disabled:cursor-wait aria-disabled:opacity-60 ${className}`} disabled={!hydrated} aria-disabled={busy || undefined}>
+      <ActionButton type="submit" className={`btn-primary ${className}`} disabled={!hydrated} busy={busy}>
         {busy ? busyLabel : label}
-      </button>
+      </ActionButton>
       <p role="status" aria-live="polite" className="sr-only">
         {busy ? busyText : ''}
       </p>

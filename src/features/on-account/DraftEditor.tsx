@@ -9,7 +9,7 @@
 import { useId, useMemo, useRef, useState } from 'react';
 import { type FieldErrors, type FieldPath, useForm, useWatch } from 'react-hook-form';
 import { LIMITS, SHIPPING } from '@/config/constants';
-import { FieldError, invalidProps, TextField } from '@/features/forms/fields';
+import { ActionButton, FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { errorAt } from './form-errors';
 import { toast } from '@/features/toast/store';
 import { formatPrice } from '@/lib/format';
@@ -218,9 +218,9 @@ export function DraftEditor({ invoice, books }: { invoice: InvoiceDetail | null;
         </section>
 
         <div className="flex flex-wrap gap-2">
-          <button type="submit" className="btn-secondary" aria-disabled={busy || undefined}>
+          <ActionButton type="submit" className="btn-secondary" busy={busy}>
             {busy ? 'Saving...' : 'Save draft'}
-          </button>
+          </ActionButton>
           <button
             type="button"
             className="btn-primary"

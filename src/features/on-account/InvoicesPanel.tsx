@@ -8,9 +8,10 @@ import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
 import { invoiceNumber } from './rules';
 import { INVOICE_VIEW_LABELS, invoiceActionMessage, type InvoiceRow, listInvoices } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
-import { goTo, useKeptScroll, useSearchParam, withParams } from '@/features/admin/route';
+import { changeParams, goTo, useKeptScroll, useSearchParam, withParams } from '@/features/admin/route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
+import { ActionButton } from '@/features/forms/fields';
 import { SearchField, ViewButtons } from '@/features/admin/ListControls';
 
 const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
@@ -52,10 +53,10 @@ export function dueText(invoice: Pick<InvoiceRow, 'due_on' | 'overdue' | 'status
 export function RemindButton({ invoice }: { invoice: Pick<InvoiceRow, 'id' | 'number'> }) {
   const { act: remind, busy } = useAction(() => invoiceActionMessage({ action: 'remind', invoiceId: invoice.id }), [keys.invoices], 'The reminder could not be sent.');
   return (
-    <button type="button" className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" aria-disabled={busy || undefined} onClick={() => !busy && void remind(undefined)}>
+    <ActionButton className="btn-secondary px-3 py-1.5 text-sm whitespace-nowrap" busy={busy} onClick={() => void remind(undefined)}>
       {busy ? 'Sending...' : 'Send reminder'}
       <span className="sr-only"> for {invoiceNumber(invoice.number)}</span>
-    </button>
+    </ActionButton>
   );
 }
 
@@ -72,7 +73,7 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
   );
   const { state } = pages;
   useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
-  const setView = (id: string) => goTo('invoices', withParams(params, { view: id === 'open' ? null : id, after: null }));
+  const setView = (id: string) => changeParams('invoices', params, { view: id === 'open' ? null : id, after: null });
   // In the list, only where it is due: an invoice not yet late is reminded from its own page.
   const remindable = (i: InvoiceRow) => i.status === 'sent' && i.overdue;
 

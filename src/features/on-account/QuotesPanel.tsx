@@ -14,6 +14,7 @@ import { Email } from '@/features/admin/OrdersPanel';
 import { goTo, useKeptScroll, withParams } from '@/features/admin/route';
 import { keys, LoadMore, LoadState, loaded, useAction, usePagedQuery } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
+import { ActionButton } from '@/features/forms/fields';
 import { BlockLines, Fact } from '@/features/admin/Facts';
 import { ViewButtons } from '@/features/admin/ListControls';
 import { StatusBadge } from '@/features/account/StatusBadge';
@@ -136,9 +137,9 @@ export function QuoteDetail({ quoteId }: { quoteId: string }) {
           <div className="flex flex-wrap gap-2">
             {state.data.status === 'new' && (
               <>
-                <button type="button" className="btn-primary" aria-disabled={making || undefined} onClick={() => !making && void make(undefined)}>
+                <ActionButton className="btn-primary" busy={making} onClick={() => void make(undefined)}>
                   {making ? 'Making the invoice...' : 'Make invoice'}
-                </button>
+                </ActionButton>
                 <button type="button" className="btn-secondary" onClick={() => setDeclining(true)}>
                   Decline
                 </button>

@@ -8,6 +8,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { keys, LoadState, loaded, useAction } from '@/features/admin/queries';
+import { ActionButton } from '@/features/forms/fields';
 import { formatDateTime } from '@/lib/format';
 import { BEST_RATING, ratingText } from '@/lib/reviews';
 import { listReviews, type ReviewCounts, type ReviewRow, reviewCounts, runReviewAction } from './admin-api';
@@ -75,8 +76,9 @@ function ReviewItem({ review }: { review: ReviewRow }) {
   const takeOff = TAKE_OFF[review.status];
   const act = async (action: Parameters<typeof runReviewAction>[0]) => {
     if (await run(action)) setNote('');
-    // The pressed button goes (Publish, Reject, Unpublish) or is disabled (Save reply): keep a keyboard user on this review.
-    heading.current?.focus();
+    // Publish, Reject and Unpublish go as the review moves, and focus with them: keep a keyboard user on this review.
+    // Save reply stays, with focus on it.
+    if (action.action !== 'reply') heading.current?.focus();
   };
   return (
     <li className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
@@ -106,9 +108,9 @@ function ReviewItem({ review }: { review: ReviewRow }) {
       <p className="mt-2 text-sm text-slate-700">{MEANS[review.status]}</p>
       <div className="mt-3 flex flex-wrap items-end gap-2">
         {review.status !== 'published' && (
-          <button type="button" className="btn-primary" disabled={busy} onClick={() => act({ action: 'publish', reviewId: review.id })}>
+          <ActionButton className="btn-primary" busy={busy} onClick={() => act({ action: 'publish', reviewId: review.id })}>
             Publish<span className="sr-only"> {review.title}</span>
-          </button>
+          </ActionButton>
         )}
         {takeOff && (
           <>
@@ -118,10 +120,10 @@ function ReviewItem({ review }: { review: ReviewRow }) {
               </label>
               <input id={`${id}-note`} className="field" maxLength={REVIEW_LIMITS.noteMax} value={note} onChange={(e) => setNote(e.target.value)} />
             </div>
-            <button type="button" className="btn-secondary" disabled={busy} onClick={() => act({ action: takeOff.action, reviewId: review.id, note })}>
+            <ActionButton className="btn-secondary" busy={busy} onClick={() => act({ action: takeOff.action, reviewId: review.id, note })}>
               {takeOff.button}
               <span className="sr-only"> {review.title}</span>
-            </button>
+            </ActionButton>
           </>
         )}
       </div>
@@ -130,9 +132,9 @@ function ReviewItem({ review }: { review: ReviewRow }) {
           Public reply (shown under the published review)
         </label>
         <textarea id={`${id}-reply`} className="field min-h-20" maxLength={REVIEW_LIMITS.replyMax} value={reply} onChange={(e) => setReply(e.target.value)} />
-        <button type="button" className="btn-secondary mt-2" disabled={busy || reply.trim() === (review.reply ?? '')} onClick={() => act({ action: 'reply', reviewId: review.id, reply })}>
+        <ActionButton className="btn-secondary mt-2" busy={busy} ready={reply.trim() !== (review.reply ?? '')} onClick={() => act({ action: 'reply', reviewId: review.id, reply })}>
           {reply.trim() === '' && review.reply ? 'Remove reply' : 'Save reply'}
-        </button>
+        </ActionButton>
       </div>
       {review.history.length > 0 && (
         <details className="mt-3 text-sm">

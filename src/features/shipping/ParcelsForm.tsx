@@ -6,6 +6,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { ActionButton } from '@/features/forms/fields';
 import { type OrderListItem, runOrderAction } from '@/features/admin/orders-api';
 import { parcelsForm, type ParcelsFormValues, shipmentOf } from '@/features/staff-actions/order-actions';
 import { orderNumber } from '@/lib/format';
@@ -82,9 +83,9 @@ export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDon
           Nothing was shipped: correct the tracking numbers marked above.
         </p>
       )}
-      <button type="submit" className="btn-primary mt-3" disabled={busy}>
+      <ActionButton type="submit" className="btn-primary mt-3" busy={busy}>
         Confirm shipments
-      </button>
+      </ActionButton>
       {outcomes.length === orders.length && outcomes.length > 0 && (
         <p role="status" className="mt-2 font-semibold">
           {outcomes.filter((o) => o.ok).length} of {orders.length} shipped; each customer has been emailed their tracking number.

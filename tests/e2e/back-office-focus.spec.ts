@@ -1,0 +1,47 @@
+/**
+ * A keyboard user in the back office keeps their place while an action runs: the pressed button keeps focus while it
+ * is busy (a disabled button would drop it to the page), ignores being pressed again, and still has focus after.
+ */
+import { expect as baseExpect, test } from '@playwright/test';
+import { grantStaff, staffSignsIn, uniqueEmail } from './support';
+
+// Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+test('Create code pressed with the keyboard: focus stays on the button while it works, a second press sends nothing, and after', async ({ page, request }) => {
+  const publisher = uniqueEmail('keyboard-publisher');
+  await grantStaff(request, publisher);
+  await staffSignsIn(page, publisher);
+  await page.goto('/admin#codes');
+  const code = `KEYS${Date.now().toString(36).toUpperCase()}`;
+  await page.getByLabel('Code', { exact: true }).fill(code);
+  await page.getByLabel('Percentage (1-100)').fill('10');
+
+  // The database's answer waits until the button has been looked at while busy.
+  let sent = 0;
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  await page.route('**/rest/v1/rpc/admin_create_code', async (route) => {
+    sent += 1;
+    await answered;
+    await route.continue();
+  });
+
+  await page.getByRole('button', { name: 'Create code' }).focus();
+  await page.keyboard.press('Enter');
+  const busy = page.getByRole('button', { name: 'Creating...' });
+  await expect(busy).toHaveAttribute('aria-disabled', 'true');
+  await expect(busy).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => sent).toBe(1);
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(false);
+
+  answer();
+  await expect(page.getByText(`Code ${code} created.`).first()).toBeVisible();
+  const done = page.getByRole('button', { name: 'Create code' });
+  await expect(done).not.toHaveAttribute('aria-disabled');
+  await expect(done).toBeFocused();
+  expect(sent).toBe(1);
+});
