@@ -13,6 +13,7 @@ import type { InvoiceAction, InvoiceTotals } from '../../src/features/on-account
 import { invoiceNumber } from '../../src/features/on-account/rules';
 import { formatAbn } from '../../src/lib/abn';
 import { formatLongDate, formatPrice } from '../../src/lib/format';
+import { DB_OUTCOMES } from '../../src/lib/db-outcomes';
 import { fromCents, toCents } from '../../src/lib/money';
 import { type ActionOutcome, moreThanIsLeft } from './back-office';
 import { confirmationEmail, newOrderNotice } from './emails';
@@ -181,7 +182,7 @@ async function close(ctx: InvoiceContext, invoice: InvoiceRecord, status: 'void'
       };
     }
   }
-  const result = await rpc(ctx.db, 'invoice_close', { p_invoice_id: invoice.id, p_provider_invoice_id: null, p_status: status, p_actor: ctx.actor }, z.string());
+  const result = await rpc(ctx.db, 'invoice_close', { p_invoice_id: invoice.id, p_provider_invoice_id: null, p_status: status, p_actor: ctx.actor }, z.enum(DB_OUTCOMES.invoice_close));
   if (result === 'not_open') return { status: 409, message: `Only a sent, unpaid invoice can be ${what}.`, invoiceId: invoice.id };
   await purgeLiveCatalog(ctx.services.cdn, `invoice ${number} ${what}`);
   return { status: 200, message: `Invoice ${number} ${what}; its copies are back in stock unless they had shipped.`, invoiceId: invoice.id };
@@ -198,7 +199,7 @@ async function remind(ctx: InvoiceContext, invoice: InvoiceRecord): Promise<Invo
     console.error(`[invoices] the reminder for ${number} failed`, error);
     return { status: 502, message: `The reminder for invoice ${number} did not go (${providerFailure(error)}). Try again in a moment.`, invoiceId: invoice.id };
   }
-  await rpc(ctx.db, 'invoice_reminded', { p_invoice_id: invoice.id, p_actor: ctx.actor }, z.string());
+  await rpc(ctx.db, 'invoice_reminded', { p_invoice_id: invoice.id, p_actor: ctx.actor }, z.enum(DB_OUTCOMES.invoice_reminded));
   return { status: 200, message: `Invoice ${number} emailed again to ${invoice.email}.`, invoiceId: invoice.id };
 }
 
@@ -265,7 +266,7 @@ export async function runInvoiceAction(ctx: InvoiceContext, action: InvoiceActio
     case 'credit':
       return credit(ctx, invoice, action.amountCents, action.reason);
     case 'ship_before_payment': {
-      const result = await rpc(ctx.db, 'invoice_set_ship_before_payment', { p_invoice_id: invoice.id, p_value: action.value, p_actor: ctx.actor }, z.string());
+      const result = await rpc(ctx.db, 'invoice_set_ship_before_payment', { p_invoice_id: invoice.id, p_value: action.value, p_actor: ctx.actor }, z.enum(DB_OUTCOMES.invoice_set_ship_before_payment));
       const number = invoiceNumber(invoice.number);
       if (result === 'changed' && action.value && invoice.order_id) await sendToShippingPlatform(ctx.db, ctx.services, invoice.order_id);
       if (result === 'not_open')

@@ -6,8 +6,10 @@ const graph = (importers: Record<string, string[]>) => ({ getModuleInfo: (id: st
 
 describe('the page scripts’ one chunk', () => {
   const layout = '/src/layouts/BaseLayout.astro?astro&type=script&index=0&lang.ts';
+  const offers = '/src/features/catalog/LiveOffers.astro?astro&type=script&index=0&lang.ts';
   const modules = graph({
     [layout]: [],
+    [offers]: [],
     '/src/features/cart/cart-link.ts': [layout],
     '/src/features/cart/store.ts': ['/src/features/cart/cart-link.ts', '/src/features/cart/CartPage.tsx'],
     '/src/features/cart/CartPage.tsx': [],
@@ -16,10 +18,14 @@ describe('the page scripts’ one chunk', () => {
     '/src/features/b.ts': ['/src/features/a.ts'],
   });
 
-  it('takes what a page script imports, directly or through other modules, and not the script itself', () => {
+  it('takes what a page script imports, directly or through other modules, and the layout’s script itself', () => {
     expect(pageChunkName('/src/features/cart/cart-link.ts', modules)).toBe('page');
     expect(pageChunkName('/src/features/cart/store.ts', modules)).toBe('page');
-    expect(pageChunkName(layout, modules)).toBeNull();
+    expect(pageChunkName(layout, modules)).toBe('page');
+  });
+
+  it('leaves every other page script a file of its own, importing the chunk', () => {
+    expect(pageChunkName(offers, modules)).toBeNull();
   });
 
   it('leaves to the bundler what only an island or an import on demand reaches, and ends on an import cycle', () => {

@@ -12,7 +12,13 @@ import { canBuy, offerState, showWhen } from './offer-state';
 import { PREORDER_LABEL, PREORDERS_FULL_LABEL, releaseLine } from './preorder-text';
 import type { Product } from './product';
 
-export default function ProductCard({ product }: { product: Product }) {
+interface Props {
+  product: Product;
+  /** The first card of a grid at the top of its page: its cover is the largest thing in the first screen. */
+  priority?: boolean;
+}
+
+export default function ProductCard({ product, priority = false }: Props) {
   const href = productPath(product.id);
   const state = offerState(product);
   const buyable = canBuy(state);
@@ -21,7 +27,7 @@ export default function ProductCard({ product }: { product: Product }) {
       <div className="relative">
         {/* biome-ignore lint/a11y/useAnchorContent: the cover repeats the title link for pointers; it is hidden from keyboards and screen readers on purpose. */}
         <a href={href} tabIndex={-1} aria-hidden="true">
-          <CoverImage product={product} alt="" sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" className="aspect-square w-full object-cover" />
+          <CoverImage product={product} alt="" sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw" className="aspect-square w-full object-cover" priority={priority} />
         </a>
         <div className="absolute top-3 right-3">
           <WishlistButton productId={product.id} productTitle={product.title} variant="heart" />

@@ -59,8 +59,9 @@ export default function StoreCatalog({ initialProducts }: { initialProducts: Pro
             // biome-ignore lint/suspicious/noArrayIndexKey: identical placeholders.
             <ProductCardSkeleton key={i} />
           ))}
-        {products.map((product) => (
-          <ProductCard key={product.id} product={product} />
+        {products.map((product, i) => (
+          // The first cover is the page's largest paint on a phone: fetched at once, not when laid out.
+          <ProductCard key={product.id} product={product} priority={i === 0} />
         ))}
       </div>
       {!showSkeleton && products.length === 0 && (
