@@ -16,6 +16,15 @@ async function openCheckout(page: Page, email: string): Promise<void> {
   await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeEnabled();
 }
 
+/** The book in the cart and the checkout filled, then Proceed: its payment page opens in a new tab, which the checkout page says. */
+async function openPaymentTab(page: Page, email: string): Promise<Page> {
+  await addToCart(page, '/store/product/book-10-reasons');
+  await openCheckout(page, email);
+  const payment = await payInNewTab(page);
+  await expect(page.getByRole('status').filter({ hasText: 'The payment page is open in another tab' })).toBeVisible();
+  return payment;
+}
+
 test.describe('one cart, one payment', () => {
   test.describe.configure({ timeout: 150_000 });
   for (const size of WIDTHS) {
@@ -24,10 +33,7 @@ test.describe('one cart, one payment', () => {
       try {
         const email = uniqueEmail(`one-cart-${size.width}`);
         const first = await context.newPage();
-        await addToCart(first, '/store/product/book-10-reasons');
-        await openCheckout(first, email);
-        const firstPayment = await payInNewTab(first);
-        await expect(first.getByRole('status').filter({ hasText: 'The payment page is open in another tab' })).toBeVisible();
+        const firstPayment = await openPaymentTab(first, email);
 
         // The same cart in a second tab: Proceed brings back the page already open, not a second order.
         const second = await context.newPage();
@@ -72,10 +78,7 @@ test.describe('one cart, one payment', () => {
       try {
         const email = uniqueEmail(`changed-open-${size.width}`);
         const page = await context.newPage();
-        await addToCart(page, '/store/product/book-10-reasons');
-        await openCheckout(page, email);
-        const oldPayment = await payInNewTab(page);
-        await expect(page.getByRole('status').filter({ hasText: 'The payment page is open in another tab' })).toBeVisible();
+        const oldPayment = await openPaymentTab(page, email);
 
         // One more copy, here, without pressing Proceed: the page made for one copy is closed at once.
         await page.getByRole('button', { name: `Increase quantity of ${BOOK.toLowerCase()}` }).click();

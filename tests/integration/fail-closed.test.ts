@@ -42,11 +42,16 @@ const checkoutBody = {
   customerEmail: 'buyer@example.com',
 };
 
+/** `select` chooses nothing in a deploy without `keys`, the stand-in on the local server, and `provider` with them. */
+function choosesOnlyWithKeys(select: (env: ReturnType<typeof readServerEnv>) => { name: string } | null, keys: Record<string, string>, provider: string) {
+  expect(select(readServerEnv({ ...NETLIFY_RUNTIME, SHOP_LOCAL_SERVER: '1' }))).toBeNull();
+  expect(select(readServerEnv({ SHOP_LOCAL_SERVER: '1' }))?.name).toBe('local-test');
+  expect(select(readServerEnv({ ...NETLIFY_RUNTIME, ...keys }))?.name).toBe(provider);
+}
+
 describe('a deploy without Starshipit’s keys sends no order anywhere', () => {
   it('no platform is chosen, the TEST shipping page answers 404 and the tracking webhook 503', async () => {
-    expect(selectShippingPlatform(readServerEnv({ ...NETLIFY_RUNTIME, SHOP_LOCAL_SERVER: '1' }))).toBeNull();
-    expect(selectShippingPlatform(readServerEnv({ SHOP_LOCAL_SERVER: '1' }))?.name).toBe('local-test');
-    expect(selectShippingPlatform(readServerEnv({ ...NETLIFY_RUNTIME, STARSHIPIT_API_KEY: 'k', STARSHIPIT_SUBSCRIPTION_KEY: 's' }))?.name).toBe('starshipit');
+    choosesOnlyWithKeys(selectShippingPlatform, { STARSHIPIT_API_KEY: 'k', STARSHIPIT_SUBSCRIPTION_KEY: 's' }, 'starshipit');
     asDeployed();
     expect((await fetch(`${t.url}/api/test-shipping`)).status).toBe(404);
     expect(await t.post('shipping-webhook', { order_number: '1042', tracking_status: 'Delivered' })).toEqual({ status: 503, body: { error: SHIPPING_PLATFORM_NOT_SET_UP } });
@@ -55,9 +60,7 @@ describe('a deploy without Starshipit’s keys sends no order anywhere', () => {
 
 describe('a deploy without a Xero app posts nothing to the books', () => {
   it('no accounting is chosen, the TEST Xero page answers 404 and the scheduled sync posts nothing', async () => {
-    expect(selectAccounting(readServerEnv({ ...NETLIFY_RUNTIME, SHOP_LOCAL_SERVER: '1' }))).toBeNull();
-    expect(selectAccounting(readServerEnv({ SHOP_LOCAL_SERVER: '1' }))?.name).toBe('local-test');
-    expect(selectAccounting(readServerEnv({ ...NETLIFY_RUNTIME, XERO_CLIENT_ID: 'id', XERO_CLIENT_SECRET: 'secret' }))?.name).toBe('xero');
+    choosesOnlyWithKeys(selectAccounting, { XERO_CLIENT_ID: 'id', XERO_CLIENT_SECRET: 'secret' }, 'xero');
     asDeployed();
     expect((await fetch(`${t.url}/api/test-xero`)).status).toBe(404);
     expect((await fetch(`${t.url}/api/xero-callback?code=c&state=s`, { redirect: 'manual' })).headers.get('location')).toContain('problem=Xero+is+not+set+up');
