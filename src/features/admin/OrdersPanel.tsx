@@ -13,7 +13,7 @@ import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery, useRefresh } from './queries';
 import { CardsOrTable } from '@/components/CardsOrTable';
 import { TableHead } from '@/components/TableHead';
-import { SearchField, ViewButtons } from './ListControls';
+import { keepNextPage, SearchField, ViewButtons } from './ListControls';
 import { Panel } from '@/components/Section';
 
 // Loaded when the publisher first ships a selection.
@@ -113,7 +113,7 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
       {state.status === 'ready' && state.data.length > 0 && (
         <>
           <OrderList orders={state.data} selection={view === 'to_pack' ? { selected, toggle } : undefined} />
-          <LoadMore pages={pages} what="orders" onMore={(cursor) => goTo('orders', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+          <LoadMore pages={pages} what="orders" onMore={keepNextPage('orders', params)} />
         </>
       )}
     </Panel>

@@ -12,7 +12,7 @@ import { goTo, useKeptScroll, useSearchParam, withParams } from '@/features/admi
 import { keys, LoadMore, LoadState, useAction, usePagedQuery } from '@/features/admin/queries';
 import { CardsOrTable } from '@/components/CardsOrTable';
 import { TableHead } from '@/components/TableHead';
-import { SearchField, ViewButtons } from '@/features/admin/ListControls';
+import { keepNextPage, SearchField, ViewButtons } from '@/features/admin/ListControls';
 
 const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
   draft: { label: 'Draft', className: 'bg-slate-200 text-slate-800' },
@@ -144,7 +144,7 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
                   </tr>
                 ))}
           />
-          <LoadMore pages={pages} what="invoices" onMore={(cursor) => goTo('invoices', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+          <LoadMore pages={pages} what="invoices" onMore={keepNextPage('invoices', params)} />
         </>
       )}
     </section>

@@ -15,7 +15,7 @@ import { goTo, useKeptScroll, withParams } from '@/features/admin/route';
 import { keys, LoadMore, LoadState, loaded, useAction, usePagedQuery } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
 import { BlockLines, Fact } from '@/features/admin/Facts';
-import { ViewButtons } from '@/features/admin/ListControls';
+import { keepNextPage, ViewButtons } from '@/features/admin/ListControls';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { Panel, RecordPanel } from '@/components/Section';
 
@@ -70,7 +70,7 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
               </li>
             ))}
           </ul>
-          <LoadMore pages={pages} what="quotes" onMore={(cursor) => goTo('quotes', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+          <LoadMore pages={pages} what="quotes" onMore={keepNextPage('quotes', params)} />
         </>
       )}
     </Panel>
