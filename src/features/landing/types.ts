@@ -1,7 +1,7 @@
 /** Types of the landing blocks, narrowed from the collection schema so each component takes exactly its block. */
 import type { LandingBlock } from '@/content.config';
 
-export type BlockOf<T extends LandingBlock['type']> = Extract<LandingBlock, { type: T }>;
+type BlockOf<T extends LandingBlock['type']> = Extract<LandingBlock, { type: T }>;
 export type BlockLinkData = BlockOf<'hero'>['buttons'][number];
 
 /** What a block's component is given: its block, and the id its heading carries. */

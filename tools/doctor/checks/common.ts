@@ -3,7 +3,7 @@ import { Unreachable } from '../http';
 import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
 
 /** A provider that gave no answer: nothing was verified, so the line fails and says what to look at. */
-export function unreachable(name: string, what: string, error: unknown, overrideVariable?: string): CheckResult {
+function unreachable(name: string, what: string, error: unknown, overrideVariable?: string): CheckResult {
   if (!(error instanceof Unreachable)) throw error;
   return {
     name,
