@@ -26,13 +26,18 @@ test.describe('sign-in, wishlist and profile', () => {
     });
     expect(wishes.filter((w) => w.user_id === mine)).toHaveLength(1);
 
-    const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', orderRow(email, {
-      subtotal: 44,
-      user_id: mine,
-      status: 'completed',
-      payment_status: 'paid',
-      shipping_address: { line1: '1 Test St', city: 'Sydney', country: 'AU' },
-    }));
+    const [order] = await asService<Array<{ id: string }>>(
+      request,
+      'POST',
+      'orders',
+      orderRow(email, {
+        subtotal: 44,
+        user_id: mine,
+        status: 'completed',
+        payment_status: 'paid',
+        shipping_address: { line1: '1 Test St', city: 'Sydney', country: 'AU' },
+      }),
+    );
     await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: 'book-10-reasons', title: 'Book', quantity: 2, price_at_time: 22 });
 
     await page.goto('/profile');

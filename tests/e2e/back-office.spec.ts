@@ -67,11 +67,16 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     const id = `refund-fixture-${Date.now()}`;
     await asService(request, 'POST', 'products', { id, title: `Refund Fixture ${id}`, price: 20, category: `Fixtures ${id}`, stock: 5 });
     const email = uniqueEmail('cancelled');
-    const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', orderRow(email, {
-      subtotal: 40,
-      checkout_session_id: `cs_local_${crypto.randomUUID()}`,
-      shipping_address: { line1: '9 Refund Rd', city: 'Sydney', postal_code: '2000', country: 'AU' },
-    }));
+    const [order] = await asService<Array<{ id: string }>>(
+      request,
+      'POST',
+      'orders',
+      orderRow(email, {
+        subtotal: 40,
+        checkout_session_id: `cs_local_${crypto.randomUUID()}`,
+        shipping_address: { line1: '9 Refund Rd', city: 'Sydney', postal_code: '2000', country: 'AU' },
+      }),
+    );
     await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: id, title: `Refund Fixture ${id}`, quantity: 2, price_at_time: 20 });
     expect(await asService(request, 'POST', 'rpc/fulfil_order', { p_order_id: order!.id })).toBe('fulfilled');
     const stockOf = async () => (await asService<Array<{ stock: number }>>(request, 'GET', `products?select=stock&id=eq.${id}`))[0]!.stock;
@@ -99,7 +104,12 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
 
   test('unpaid checkout attempts stay out of the views, and show under All only when asked for', async ({ browser, request }) => {
     const email = uniqueEmail('attempt');
-    const [attempt] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', orderRow(email, { shipping_address: { line1: '3 Unpaid Rd', city: 'Sydney', postal_code: '2000', country: 'AU' } }));
+    const [attempt] = await asService<Array<{ id: string }>>(
+      request,
+      'POST',
+      'orders',
+      orderRow(email, { shipping_address: { line1: '3 Unpaid Rd', city: 'Sydney', postal_code: '2000', country: 'AU' } }),
+    );
     await asService(request, 'POST', 'order_items', { order_id: attempt!.id, product_id: 'book-10-reasons', title: 'Book', quantity: 1, price_at_time: 22 });
     const publisherEmail = uniqueEmail('publisher');
     staffCli('add', publisherEmail);

@@ -22,13 +22,18 @@ interface OrderFixture {
 }
 
 async function placeOrder(request: APIRequestContext, { email, userId = null, status = 'processing', paymentStatus = 'paid', refunded = false }: OrderFixture) {
-  const [order] = await asService<Array<{ id: string; number: number; status_token: string }>>(request, 'POST', 'orders', orderRow(email, {
-    user_id: userId,
-    status,
-    payment_status: paymentStatus,
-    shipping_address: { addressLine1: '1 Test St', city: 'Sydney', postalCode: '2000', country: 'AU' },
-    ...(refunded && { refund_id: 're_test', refunded_at: new Date().toISOString() }),
-  }));
+  const [order] = await asService<Array<{ id: string; number: number; status_token: string }>>(
+    request,
+    'POST',
+    'orders',
+    orderRow(email, {
+      user_id: userId,
+      status,
+      payment_status: paymentStatus,
+      shipping_address: { addressLine1: '1 Test St', city: 'Sydney', postalCode: '2000', country: 'AU' },
+      ...(refunded && { refund_id: 're_test', refunded_at: new Date().toISOString() }),
+    }),
+  );
   await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: 'book-10-reasons', title: 'The Book', quantity: 1, price_at_time: 22 });
   return { id: order!.id, number: orderNumber(order!.number), token: order!.status_token };
 }

@@ -11,7 +11,6 @@ import { asService, fillCheckout, grantStaff, lookAtBothWidths, payInNewTab, sta
 
 const BOOK_PATH = '/store/product/book-10-reasons';
 
-
 const sessionOf = (payment: Page) => new URL(payment.url()).searchParams.get('session')!;
 
 async function orderOfSession(request: APIRequestContext, session: string) {

@@ -47,9 +47,7 @@ function memoryStorage() {
  * `data`: a copy of the prepared database unless the test needs one built from its own book files ('memory');
  * `env`: variables the shop's functions read (an outbox file, a provider's key), set until it closes.
  */
-export async function startTestShop(
-  options: { jwtExpirySeconds?: number; data?: DataLocation; env?: Record<string, string> } & Pick<ShopOptions, 'distDir' | 'siteBuild'> = {},
-): Promise<TestShop> {
+export async function startTestShop(options: { jwtExpirySeconds?: number; data?: DataLocation; env?: Record<string, string> } & Pick<ShopOptions, 'distDir' | 'siteBuild'> = {}): Promise<TestShop> {
   const env = setEnv(options.env ?? {});
   const shop = await startShop({
     projectRoot: process.cwd(),

@@ -24,15 +24,15 @@ async function post(path: string, body: unknown, raw = false) {
 }
 
 /** The order's `columns` as they were stored. */
-async function storedOrder(orderId: string, columns: string) {
-  const { data } = await t.service().from('orders').select(columns).eq('id', orderId).single();
-  return data as Record<string, unknown> | null;
+async function storedOrder(orderId: string, columns: string): Promise<Record<string, unknown>> {
+  const { data } = await t.service().from('orders').select(columns).eq('id', orderId).single<Record<string, unknown>>();
+  return data ?? {};
 }
 
 async function orderTotals(orderId: string) {
   const data = await storedOrder(orderId, 'subtotal_amount, shipping_amount, total_amount, customer_name');
   const { data: items } = await t.service().from('order_items').select('price_at_time, quantity').eq('order_id', orderId);
-  return { ...data, items };
+  return { ...data, items } as Record<string, unknown>;
 }
 
 describe('create-checkout charges the database price', () => {

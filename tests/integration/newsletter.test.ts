@@ -253,11 +253,8 @@ describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
   type Claim = { batch: number | null; recipients?: Array<{ email: string }>; state?: string };
   /** How many of a newsletter's deliveries stand at each status. */
   const deliveriesByStatus = async (newsletterId: string) =>
-    (
-      await db.admin.query<{ status: string; n: number }>(
-        `select status, count(*)::int as n from public.newsletter_deliveries where newsletter_id = '${newsletterId}' group by status order by status`,
-      )
-    ).rows;
+    (await db.admin.query<{ status: string; n: number }>(`select status, count(*)::int as n from public.newsletter_deliveries where newsletter_id = '${newsletterId}' group by status order by status`))
+      .rows;
 
   it('senders at once claim disjoint batches, skip the unsubscribed, take back a stale batch with its number, and finish', async () => {
     const claims = await Promise.all(Array.from({ length: 4 }, () => call<Claim>('newsletter_claim_batch', [NEWSLETTER, 100])));

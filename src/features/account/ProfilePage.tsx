@@ -118,69 +118,69 @@ function OrderHistory({ history }: { history: Loaded<OrderSummary[]> }) {
             table="w-full text-left"
             frame="overflow-x-auto"
             cards={orders.map((order) => (
-            <li key={order.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <span className="font-mono font-semibold">{orderNumber(order.number)}</span>
-                <StatusBadge status={order.status} />
-              </div>
-              <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-                <dt className="text-slate-600">Date</dt>
-                <dd>{formatShortDate(order.createdAt)}</dd>
-                <dt className="text-slate-600">Items</dt>
-                <dd>{order.itemCount}</dd>
-                <dt className="text-slate-600">Total</dt>
-                <dd className="font-semibold">{formatPrice(order.total)}</dd>
-                {order.latestTracking && (
-                  <>
-                    <dt className="text-slate-600">Tracking</dt>
-                    <dd>
-                      {order.latestTracking.status} — {formatShortDate(order.latestTracking.at)}
-                    </dd>
-                  </>
-                )}
-              </dl>
-              <div className="mt-3 flex flex-wrap gap-x-5 gap-y-2">
-                <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
-                  Track<span className="sr-only"> order {orderNumber(order.number)}</span>
-                </a>
-                <a href={taxInvoicePath(order.statusToken)} className="font-semibold text-navy underline">
-                  Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
-                </a>
-              </div>
-            </li>
-          ))}
+              <li key={order.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="font-mono font-semibold">{orderNumber(order.number)}</span>
+                  <StatusBadge status={order.status} />
+                </div>
+                <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                  <dt className="text-slate-600">Date</dt>
+                  <dd>{formatShortDate(order.createdAt)}</dd>
+                  <dt className="text-slate-600">Items</dt>
+                  <dd>{order.itemCount}</dd>
+                  <dt className="text-slate-600">Total</dt>
+                  <dd className="font-semibold">{formatPrice(order.total)}</dd>
+                  {order.latestTracking && (
+                    <>
+                      <dt className="text-slate-600">Tracking</dt>
+                      <dd>
+                        {order.latestTracking.status} — {formatShortDate(order.latestTracking.at)}
+                      </dd>
+                    </>
+                  )}
+                </dl>
+                <div className="mt-3 flex flex-wrap gap-x-5 gap-y-2">
+                  <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
+                    Track<span className="sr-only"> order {orderNumber(order.number)}</span>
+                  </a>
+                  <a href={taxInvoicePath(order.statusToken)} className="font-semibold text-navy underline">
+                    Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
+                  </a>
+                </div>
+              </li>
+            ))}
             head={
-            <TableHead
-              className="border-b border-slate-200 text-sm text-slate-600"
-              cell="px-4 py-3"
-              columns={['Order ID', 'Date', 'Items', 'Status', { label: 'Total', right: true }, { label: 'Details', srOnly: true }]}
-            />
+              <TableHead
+                className="border-b border-slate-200 text-sm text-slate-600"
+                cell="px-4 py-3"
+                columns={['Order ID', 'Date', 'Items', 'Status', { label: 'Total', right: true }, { label: 'Details', srOnly: true }]}
+              />
             }
             rows={orders.map((order) => (
-                <tr key={order.id} className="border-b border-slate-100 last:border-0">
-                  <td className="px-4 py-3 font-mono">{orderNumber(order.number)}</td>
-                  <td className="px-4 py-3">{formatShortDate(order.createdAt)}</td>
-                  <td className="px-4 py-3">{order.itemCount}</td>
-                  <td className="px-4 py-3">
-                    <StatusBadge status={order.status} />
-                    {order.latestTracking && (
-                      <span className="mt-1 block text-sm text-slate-700">
-                        {order.latestTracking.status} — {formatShortDate(order.latestTracking.at)}
-                      </span>
-                    )}
-                  </td>
-                  <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
-                  <td className="px-4 py-3">
-                    <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
-                      Track<span className="sr-only"> order {orderNumber(order.number)}</span>
-                    </a>
-                    {/* Every order listed is paid (or refunded): each has its tax invoice. */}
-                    <a href={taxInvoicePath(order.statusToken)} className="mt-1 block font-semibold whitespace-nowrap text-navy underline sm:mt-0 sm:ml-3 sm:inline">
-                      Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
-                    </a>
-                  </td>
-                </tr>
-              ))}
+              <tr key={order.id} className="border-b border-slate-100 last:border-0">
+                <td className="px-4 py-3 font-mono">{orderNumber(order.number)}</td>
+                <td className="px-4 py-3">{formatShortDate(order.createdAt)}</td>
+                <td className="px-4 py-3">{order.itemCount}</td>
+                <td className="px-4 py-3">
+                  <StatusBadge status={order.status} />
+                  {order.latestTracking && (
+                    <span className="mt-1 block text-sm text-slate-700">
+                      {order.latestTracking.status} — {formatShortDate(order.latestTracking.at)}
+                    </span>
+                  )}
+                </td>
+                <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
+                <td className="px-4 py-3">
+                  <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
+                    Track<span className="sr-only"> order {orderNumber(order.number)}</span>
+                  </a>
+                  {/* Every order listed is paid (or refunded): each has its tax invoice. */}
+                  <a href={taxInvoicePath(order.statusToken)} className="mt-1 block font-semibold whitespace-nowrap text-navy underline sm:mt-0 sm:ml-3 sm:inline">
+                    Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
+                  </a>
+                </td>
+              </tr>
+            ))}
           />
         )}
       </OwnList>
@@ -210,22 +210,22 @@ function WishlistSection({ userId }: { userId: string }) {
         empty={<p className="mt-4 rounded-2xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">Your wishlist is empty. Tap Add to Wishlist on a book to keep it here.</p>}
       >
         {(entries) => (
-        <ul className="mt-4 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
-          {entries.map((entry) => (
-            <li key={entry.productId} className="flex items-center gap-4 p-4">
-              {entry.imageUrl && <img src={entry.imageUrl} alt="" width="56" height="56" className="h-14 w-14 rounded-lg object-cover" />}
-              <div className="min-w-0 flex-1">
-                <a href={productPath(entry.productId)} className="font-semibold text-navy underline">
-                  {entry.title}
-                </a>
-                <p className="text-sm text-slate-700">{formatPrice(entry.price)}</p>
-              </div>
-              <button type="button" className="btn-secondary" onClick={() => remove(entry)}>
-                Remove<span className="sr-only"> {entry.title} from your wishlist</span>
-              </button>
-            </li>
-          ))}
-        </ul>
+          <ul className="mt-4 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
+            {entries.map((entry) => (
+              <li key={entry.productId} className="flex items-center gap-4 p-4">
+                {entry.imageUrl && <img src={entry.imageUrl} alt="" width="56" height="56" className="h-14 w-14 rounded-lg object-cover" />}
+                <div className="min-w-0 flex-1">
+                  <a href={productPath(entry.productId)} className="font-semibold text-navy underline">
+                    {entry.title}
+                  </a>
+                  <p className="text-sm text-slate-700">{formatPrice(entry.price)}</p>
+                </div>
+                <button type="button" className="btn-secondary" onClick={() => remove(entry)}>
+                  Remove<span className="sr-only"> {entry.title} from your wishlist</span>
+                </button>
+              </li>
+            ))}
+          </ul>
         )}
       </OwnList>
     </Panel>

@@ -153,59 +153,59 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
       label="Orders"
       from="sm"
       cards={orders.map((o) => (
-          <li key={o.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
-            <div className="flex items-center justify-between gap-2">
-              <span className="flex items-center gap-3">
-                {pick(o)}
-                <a href={`#order/${o.id}`} className="font-mono text-lg font-semibold text-navy underline">
-                  {orderNumber(o.number)}
-                </a>
-              </span>
-              <StatusBadge status={o.status} />
-            </div>
-            <p className="mt-1">
-              <Email address={o.customer_email} />
-            </p>
-            <p className="mt-1 text-sm font-semibold" data-testid="parcel-facts">
-              {parcelFacts(o)}
-            </p>
-            <div className="mt-1 flex items-center justify-between gap-2 text-sm text-slate-700">
-              <span>
-                {formatShortDate(o.created_at)} · {copies(o.item_count)}
-              </span>
-              <span className="text-base font-semibold text-slate-900">{formatPrice(o.total_amount)}</span>
-            </div>
-          </li>
-        ))}
+        <li key={o.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+          <div className="flex items-center justify-between gap-2">
+            <span className="flex items-center gap-3">
+              {pick(o)}
+              <a href={`#order/${o.id}`} className="font-mono text-lg font-semibold text-navy underline">
+                {orderNumber(o.number)}
+              </a>
+            </span>
+            <StatusBadge status={o.status} />
+          </div>
+          <p className="mt-1">
+            <Email address={o.customer_email} />
+          </p>
+          <p className="mt-1 text-sm font-semibold" data-testid="parcel-facts">
+            {parcelFacts(o)}
+          </p>
+          <div className="mt-1 flex items-center justify-between gap-2 text-sm text-slate-700">
+            <span>
+              {formatShortDate(o.created_at)} · {copies(o.item_count)}
+            </span>
+            <span className="text-base font-semibold text-slate-900">{formatPrice(o.total_amount)}</span>
+          </div>
+        </li>
+      ))}
       head={
-          <TableHead
-            className="border-b border-slate-200 text-slate-600"
-            cell="px-3 py-2"
-            columns={[selection && { label: 'Select', srOnly: true }, 'Order', 'Date', 'Customer', 'Items', 'Delivery', 'Status', { label: 'Total', right: true }]}
-          />
+        <TableHead
+          className="border-b border-slate-200 text-slate-600"
+          cell="px-3 py-2"
+          columns={[selection && { label: 'Select', srOnly: true }, 'Order', 'Date', 'Customer', 'Items', 'Delivery', 'Status', { label: 'Total', right: true }]}
+        />
       }
       rows={orders.map((o) => (
-              <tr key={o.id} className="border-b border-slate-100 last:border-0">
-                {selection && <td className="px-3 py-2">{pick(o)}</td>}
-                <td className="px-3 py-2">
-                  <a href={`#order/${o.id}`} className="font-mono font-semibold text-navy underline">
-                    {orderNumber(o.number)}
-                  </a>
-                </td>
-                <td className="px-3 py-2">{formatShortDate(o.created_at)}</td>
-                <td className="px-3 py-2">
-                  <Email address={o.customer_email} />
-                </td>
-                <td className="px-3 py-2">{o.item_count}</td>
-                <td className="px-3 py-2" data-testid="parcel-facts">
-                  {parcelFacts(o)}
-                </td>
-                <td className="px-3 py-2">
-                  <StatusBadge status={o.status} />
-                </td>
-                <td className="px-3 py-2 text-right font-semibold">{formatPrice(o.total_amount)}</td>
-              </tr>
-            ))}
+        <tr key={o.id} className="border-b border-slate-100 last:border-0">
+          {selection && <td className="px-3 py-2">{pick(o)}</td>}
+          <td className="px-3 py-2">
+            <a href={`#order/${o.id}`} className="font-mono font-semibold text-navy underline">
+              {orderNumber(o.number)}
+            </a>
+          </td>
+          <td className="px-3 py-2">{formatShortDate(o.created_at)}</td>
+          <td className="px-3 py-2">
+            <Email address={o.customer_email} />
+          </td>
+          <td className="px-3 py-2">{o.item_count}</td>
+          <td className="px-3 py-2" data-testid="parcel-facts">
+            {parcelFacts(o)}
+          </td>
+          <td className="px-3 py-2">
+            <StatusBadge status={o.status} />
+          </td>
+          <td className="px-3 py-2 text-right font-semibold">{formatPrice(o.total_amount)}</td>
+        </tr>
+      ))}
     />
   );
 }

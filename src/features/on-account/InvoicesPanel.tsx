@@ -127,22 +127,22 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
               />
             }
             rows={state.data.map((i) => (
-                  <tr key={i.id} className={`border-b border-slate-100 last:border-0 ${i.overdue ? 'bg-red-50' : ''}`}>
-                    <td className="px-3 py-2 whitespace-nowrap">
-                      <a href={invoiceHref(i.id)} className="font-mono font-semibold text-navy underline">
-                        {invoiceNumber(i.number)}
-                      </a>
-                    </td>
-                    <td className="px-3 py-2">
-                      <InvoiceStatus invoice={i} />
-                    </td>
-                    <td className="px-3 py-2 break-words">{i.organisation}</td>
-                    <td className="px-3 py-2 break-all">{i.po_number ?? '—'}</td>
-                    <td className="px-3 py-2 text-right font-semibold whitespace-nowrap">{formatPrice(i.total)}</td>
-                    <td className={`px-3 py-2 ${i.overdue ? 'font-semibold text-red-800' : ''}`}>{dueText(i)}</td>
-                    <td className="px-3 py-2 text-right">{remindable(i) && <RemindButton invoice={i} />}</td>
-                  </tr>
-                ))}
+              <tr key={i.id} className={`border-b border-slate-100 last:border-0 ${i.overdue ? 'bg-red-50' : ''}`}>
+                <td className="px-3 py-2 whitespace-nowrap">
+                  <a href={invoiceHref(i.id)} className="font-mono font-semibold text-navy underline">
+                    {invoiceNumber(i.number)}
+                  </a>
+                </td>
+                <td className="px-3 py-2">
+                  <InvoiceStatus invoice={i} />
+                </td>
+                <td className="px-3 py-2 break-words">{i.organisation}</td>
+                <td className="px-3 py-2 break-all">{i.po_number ?? '—'}</td>
+                <td className="px-3 py-2 text-right font-semibold whitespace-nowrap">{formatPrice(i.total)}</td>
+                <td className={`px-3 py-2 ${i.overdue ? 'font-semibold text-red-800' : ''}`}>{dueText(i)}</td>
+                <td className="px-3 py-2 text-right">{remindable(i) && <RemindButton invoice={i} />}</td>
+              </tr>
+            ))}
           />
           <LoadMore pages={pages} what="invoices" onMore={keepNextPage('invoices', params)} />
         </>

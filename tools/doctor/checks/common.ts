@@ -14,12 +14,7 @@ function unreachable(name: string, what: string, error: unknown, overrideVariabl
 }
 
 /** The answer to a request, or, when there is none, the check's failing line (`unreachable`) to return instead. */
-export async function reach(
-  context: DoctorContext,
-  failAs: { name: string; what: string; overrideVariable?: string },
-  url: string,
-  init?: RequestInit,
-): Promise<HttpAnswer | CheckResult> {
+export async function reach(context: DoctorContext, failAs: { name: string; what: string; overrideVariable?: string }, url: string, init?: RequestInit): Promise<HttpAnswer | CheckResult> {
   try {
     return await context.request(url, init);
   } catch (error) {

@@ -46,10 +46,10 @@ export async function checkGooglePlaces(context: DoctorContext): Promise<CheckRe
   if (!apiKey) return skip(NAME, `GOOGLE_PLACES_API_KEY is not set: ${OPTIONAL_VARIABLES.GOOGLE_PLACES_API_KEY}`);
   const base = context.endpoints.places.replace(/\/$/, '');
   const answer = await reach(context, { name: NAME, what: `Google Places (${base})`, overrideVariable: 'DOCTOR_GOOGLE_PLACES_API_URL' }, `${base}/v1/places:autocomplete`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'X-Goog-Api-Key': apiKey, 'X-Goog-FieldMask': 'suggestions.placePrediction.placeId' },
-      body: JSON.stringify({ input: '1 Martin Place, Sydney', includedRegionCodes: ['au'] }),
-    });
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Goog-Api-Key': apiKey, 'X-Goog-FieldMask': 'suggestions.placePrediction.placeId' },
+    body: JSON.stringify({ input: '1 Martin Place, Sydney', includedRegionCodes: ['au'] }),
+  });
   if (isCheckResult(answer)) return answer;
   if (answer.ok) return { name: NAME, status: 'pass', detail: `the key is accepted for Places API (New) autocomplete\n${PLACES_SPENDING_REMINDER}` };
 

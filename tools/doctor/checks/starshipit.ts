@@ -11,7 +11,9 @@ export async function checkStarshipit(context: DoctorContext): Promise<CheckResu
   const { STARSHIPIT_API_KEY: apiKey, STARSHIPIT_SUBSCRIPTION_KEY: subscriptionKey, STARSHIPIT_WEBHOOK_SECRET: secret } = context.env;
   if (!apiKey || !subscriptionKey) return skip(NAME, 'needs STARSHIPIT_API_KEY and STARSHIPIT_SUBSCRIPTION_KEY (see Optional variables)');
   const base = context.endpoints.starshipit.replace(/\/$/, '');
-  const answer = await reach(context, { name: NAME, what: `Starshipit (${base})`, overrideVariable: 'DOCTOR_STARSHIPIT_API_URL' }, `${base}/api/orders/unshipped?limit=1`, { headers: { 'StarShipIT-Api-Key': apiKey, 'Ocp-Apim-Subscription-Key': subscriptionKey, accept: 'application/json' } });
+  const answer = await reach(context, { name: NAME, what: `Starshipit (${base})`, overrideVariable: 'DOCTOR_STARSHIPIT_API_URL' }, `${base}/api/orders/unshipped?limit=1`, {
+    headers: { 'StarShipIT-Api-Key': apiKey, 'Ocp-Apim-Subscription-Key': subscriptionKey, accept: 'application/json' },
+  });
   if (isCheckResult(answer)) return answer;
   const webhook = `${context.site.origin}/api/shipping-webhook`;
   if (answer.status === 401 || answer.status === 403) {

@@ -48,7 +48,9 @@ export async function checkStripeWebhook(context: DoctorContext): Promise<CheckR
   let startingAfter: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const query = new URLSearchParams({ limit: '100', ...(startingAfter ? { starting_after: startingAfter } : {}) });
-    const answer = await reach(context, { name: NAME, what: `Stripe (${base})`, overrideVariable: 'DOCTOR_STRIPE_API_URL' }, `${base}/v1/webhook_endpoints?${query}`, { headers: { authorization: `Bearer ${secret}` } });
+    const answer = await reach(context, { name: NAME, what: `Stripe (${base})`, overrideVariable: 'DOCTOR_STRIPE_API_URL' }, `${base}/v1/webhook_endpoints?${query}`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
     if (isCheckResult(answer)) return answer;
     if (answer.status === 401) {
       return {

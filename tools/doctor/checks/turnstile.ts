@@ -27,10 +27,10 @@ export async function checkTurnstile(context: DoctorContext): Promise<CheckResul
 
   const base = context.endpoints.turnstile.replace(/\/$/, '');
   const answer = await reach(context, { name: NAME, what: `Cloudflare Turnstile (${base})`, overrideVariable: 'DOCTOR_TURNSTILE_API_URL' }, `${base}/turnstile/v0/siteverify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ secret, response: 'doctor-check-not-a-real-token' }).toString(),
-    });
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ secret, response: 'doctor-check-not-a-real-token' }).toString(),
+  });
   if (isCheckResult(answer)) return answer;
   const body = (answer.body ?? {}) as { success?: unknown; 'error-codes'?: unknown };
   const codes = Array.isArray(body['error-codes']) ? body['error-codes'].filter((code): code is string => typeof code === 'string') : [];
