@@ -14,18 +14,14 @@ import { toCents } from '../src/lib/money';
 import { fulfilmentServices } from './_lib/fulfilment';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { escapeHtml } from '../src/lib/html';
-import { testPage } from './_lib/test-page';
+import { standInId, testPage } from './_lib/test-page';
 import { invoicePaid } from './_lib/invoices';
 import { LOCAL_INVOICE_PREFIX, testInvoiceUrl } from './_lib/providers/local-invoicing';
 import { selectInvoiceProvider } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 
 const params = z.object({
-  invoice: z
-    .string()
-    .startsWith(LOCAL_INVOICE_PREFIX)
-    .max(100)
-    .regex(/^[A-Za-z0-9_-]+$/),
+  invoice: standInId(LOCAL_INVOICE_PREFIX),
   action: z.literal('pay').optional(),
 });
 

@@ -11,18 +11,14 @@ import { fromCents, toCents } from '../src/lib/money';
 import { fulfilmentServices, fulfilOrder } from './_lib/fulfilment';
 import { handle, problem, readBodyText, type FunctionConfig } from './_lib/http';
 import { escapeHtml } from '../src/lib/html';
-import { testPage } from './_lib/test-page';
+import { standInId, testPage } from './_lib/test-page';
 import { adoptPayerName, cancelUnpaid, findOrderBySession, getOrderItems } from './_lib/orders';
 import { LOCAL_SESSION_PREFIX, pageClosed } from './_lib/providers/local-payments';
 import { testPaymentsInUse } from './_lib/providers/select';
 import { serviceClient } from './_lib/supabase-admin';
 
 const params = z.object({
-  session: z
-    .string()
-    .startsWith(LOCAL_SESSION_PREFIX)
-    .max(100)
-    .regex(/^[A-Za-z0-9_-]+$/),
+  session: standInId(LOCAL_SESSION_PREFIX),
   success: z.url(),
   cancel: z.url(),
   /** The cardholder's name, as the card payment page asks for it. */

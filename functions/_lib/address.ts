@@ -10,6 +10,17 @@ function simplify(value: string): string {
   return value.trim().toLowerCase().replace(/\./g, '').replace(/\s+/g, ' ');
 }
 
+/** Reads a name or code as one of `codes`: the code itself in any case, else a name `names` knows; undefined otherwise. */
+function codeReader<Code extends string>(codes: readonly Code[], names: Record<string, Code>) {
+  return (nameOrCode: string | null | undefined): Code | undefined => {
+    if (!nameOrCode) return undefined;
+    const simple = simplify(nameOrCode);
+    const asCode = simple.toUpperCase();
+    if ((codes as readonly string[]).includes(asCode)) return asCode as Code;
+    return names[simple];
+  };
+}
+
 /** The allowed countries' names, and the other names and abbreviations in use for them. Codes are matched separately. */
 const COUNTRY_ALIASES: Record<string, CountryCode> = {
   ...Object.fromEntries(Object.entries(COUNTRY_NAMES).map(([code, name]) => [simplify(name), code as CountryCode])),
@@ -33,13 +44,7 @@ const COUNTRY_ALIASES: Record<string, CountryCode> = {
 };
 
 /** An allowed country code for a name or code, or undefined when the shop does not ship there. */
-export function normaliseCountry(nameOrCode: string | null | undefined): CountryCode | undefined {
-  if (!nameOrCode) return undefined;
-  const simple = simplify(nameOrCode);
-  const asCode = simple.toUpperCase();
-  if ((ALLOWED_COUNTRIES as readonly string[]).includes(asCode)) return asCode as CountryCode;
-  return COUNTRY_ALIASES[simple];
-}
+export const normaliseCountry = codeReader(ALLOWED_COUNTRIES, COUNTRY_ALIASES);
 
 const AU_STATE_NAMES: Record<string, AuStateCode> = {
   'new south wales': 'NSW',
@@ -53,13 +58,7 @@ const AU_STATE_NAMES: Record<string, AuStateCode> = {
 };
 
 /** An Australian state or territory code for a name or code (any case), or undefined. */
-export function normaliseAuState(nameOrCode: string | null | undefined): AuStateCode | undefined {
-  if (!nameOrCode) return undefined;
-  const simple = simplify(nameOrCode);
-  const asCode = simple.toUpperCase();
-  if ((AU_STATE_CODES as readonly string[]).includes(asCode)) return asCode as AuStateCode;
-  return AU_STATE_NAMES[simple];
-}
+export const normaliseAuState = codeReader(AU_STATE_CODES, AU_STATE_NAMES);
 
 /** One entry of Places API (New) `addressComponents`. */
 export interface GoogleAddressComponent {

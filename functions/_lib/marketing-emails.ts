@@ -94,15 +94,26 @@ export function alreadySignedUpEmail(input: { to: string; signUp: SignUp; unsubs
   };
 }
 
+/** How a marketing email is unsubscribed from: the page, the one-click headers, and the postal address at its foot. */
+type Unsubscribe = { pageUrl: string; headers: Record<string, string>; postalAddress: string };
+
+/** A marketing email: its words, then `unsubscribeWords` with the link, the signature and the postal address; the one-click headers with it. */
+function withUnsubscribe(message: { to: string; subject: string; idempotencyKey: string }, lines: string[], unsubscribeWords: string, unsubscribe: Unsubscribe): EmailMessage {
+  return {
+    ...message,
+    text: [...lines, `${unsubscribeWords}: ${unsubscribe.pageUrl}`, '', signature, `${SITE.publisher}, ${unsubscribe.postalAddress}`].join('\n'),
+    headers: unsubscribe.headers,
+  };
+}
+
 /**
  * The one reminder to a shopper who agreed to it at checkout and left the payment page unpaid: their books,
  * a link that puts them back in the cart at today's prices, and an unsubscribe link (in the text and the headers).
  */
-export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string, unsubscribe: { pageUrl: string; headers: Record<string, string>; postalAddress: string }): EmailMessage {
-  return {
-    to: order.customerEmail,
-    subject: `Your books are still waiting at ${SITE.name}`,
-    text: [
+export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string, unsubscribe: Unsubscribe): EmailMessage {
+  return withUnsubscribe(
+    { to: order.customerEmail, subject: `Your books are still waiting at ${SITE.name}`, idempotencyKey: `checkout-reminder-${order.id}` },
+    [
       'Hello,',
       '',
       'You left the payment page before paying, so nothing was charged. Your books are still here:',
@@ -113,14 +124,10 @@ export function checkoutReminderEmail(order: OrderWithItems, cartUrl: string, un
       'Prices and stock are checked again when you open it.',
       '',
       'You asked us for this one reminder when you checked out; we will not send another about this order.',
-      `To get no reminders from us again, unsubscribe with one click: ${unsubscribe.pageUrl}`,
-      '',
-      signature,
-      `${SITE.publisher}, ${unsubscribe.postalAddress}`,
-    ].join('\n'),
-    headers: unsubscribe.headers,
-    idempotencyKey: `checkout-reminder-${order.id}`,
-  };
+    ],
+    'To get no reminders from us again, unsubscribe with one click',
+    unsubscribe,
+  );
 }
 
 /**
@@ -155,12 +162,11 @@ export function newsletterEmail(input: {
  */
 export function reviewRequestEmail(
   request: { orderId: string; number: string; to: string; name: string | null; books: readonly { title: string; url: string }[] },
-  unsubscribe: { pageUrl: string; headers: Record<string, string>; postalAddress: string },
+  unsubscribe: Unsubscribe,
 ): EmailMessage {
-  return {
-    to: request.to,
-    subject: `How was your order ${request.number}?`,
-    text: [
+  return withUnsubscribe(
+    { to: request.to, subject: `How was your order ${request.number}?`, idempotencyKey: `review-request-${request.orderId}` },
+    [
       request.name ? `Hello ${request.name},` : 'Hello,',
       '',
       `We hope order ${request.number} reached you safely. How was the book received? A few words from you help other families, godparents and teachers choose.`,
@@ -168,12 +174,8 @@ export function reviewRequestEmail(
       ...request.books.map((book) => `Review ${book.title}: ${book.url}`),
       '',
       'We read every review before it goes on the site. We ask once per order and will not ask about this one again.',
-      `To get no more emails like this from us, unsubscribe with one click: ${unsubscribe.pageUrl}`,
-      '',
-      signature,
-      `${SITE.publisher}, ${unsubscribe.postalAddress}`,
-    ].join('\n'),
-    headers: unsubscribe.headers,
-    idempotencyKey: `review-request-${request.orderId}`,
-  };
+    ],
+    'To get no more emails like this from us, unsubscribe with one click',
+    unsubscribe,
+  );
 }

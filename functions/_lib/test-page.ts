@@ -1,5 +1,14 @@
 /** The local TEST pages (payment, invoice, shipping platform, sign-in): plain HTML, never cached, never indexed. */
+import { z } from 'zod';
 import { escapeHtml } from '../../src/lib/html';
+
+/** The id a stand-in gave (a payment page's session, an invoice), as its page's address carries it. */
+export const standInId = (prefix: string) =>
+  z
+    .string()
+    .startsWith(prefix)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/);
 
 /** A whole page: the title escaped, the style sheet and the main element's HTML as given. */
 export function testPage(title: string, css: string, main: string, status = 200): Response {

@@ -4,7 +4,7 @@
  * taxes to expect; the confirmation page and email repeat the estimate. The visitor's country is faked the way
  * the local server allows (its x-local-country header stands in for Netlify's geolocation).
  */
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { LOCAL_COUNTRY_HEADER } from '../../local/server';
 import { deliveryEstimate } from '../../src/features/checkout/delivery-estimates';
@@ -52,6 +52,17 @@ for (const size of WIDTHS) {
   });
 }
 
+/** Pays on the TEST page; the confirmation page and the buyer's confirmation email both give `estimate`. */
+async function paysAndIsToldTheEstimate(page: Page, email: string, estimate: string): Promise<void> {
+  const payment = await payInNewTab(page);
+  await payment.getByRole('button', { name: /^Pay/ }).click();
+  await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
+  await expect(payment.getByText('Estimated delivery').locator('..')).toContainText(estimate);
+  await expect
+    .poll(async () => (await readOutbox('test-results/outbox.jsonl')).find((m) => m.to === email && /is confirmed$/.test(m.subject))?.text ?? '', { timeout: 15_000 })
+    .toContain(`Estimated delivery: ${estimate}.`);
+}
+
 test.describe('a US order, paid', () => {
   test.use({ extraHTTPHeaders: { [LOCAL_COUNTRY_HEADER]: 'US' } });
   test.describe.configure({ timeout: 120_000 });
@@ -67,13 +78,7 @@ test.describe('a US order, paid', () => {
     await page.getByLabel('State').selectOption('NY');
     await page.getByLabel('ZIP code').fill('10118');
     await expect(page.getByRole('radio', { name: /International Standard/ })).toBeChecked();
-    const payment = await payInNewTab(page);
-    await payment.getByRole('button', { name: /^Pay/ }).click();
-    await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
-    await expect(payment.getByText('Estimated delivery').locator('..')).toContainText(US_RANGE);
-    await expect
-      .poll(async () => (await readOutbox('test-results/outbox.jsonl')).find((m) => m.to === email && /is confirmed$/.test(m.subject))?.text ?? '', { timeout: 15_000 })
-      .toContain(`Estimated delivery: ${US_RANGE}.`);
+    await paysAndIsToldTheEstimate(page, email, US_RANGE);
   });
 
   test('an Express order to the UK: the confirmation page and email give Express’s own estimate', async ({ page }) => {
@@ -87,12 +92,6 @@ test.describe('a US order, paid', () => {
     await page.getByLabel('Town / city').fill('London');
     await page.getByLabel('Postcode').fill('SW1A 2AA');
     await page.getByRole('radio', { name: /International Express/ }).check();
-    const payment = await payInNewTab(page);
-    await payment.getByRole('button', { name: /^Pay/ }).click();
-    await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });
-    await expect(payment.getByText('Estimated delivery').locator('..')).toContainText(express);
-    await expect
-      .poll(async () => (await readOutbox('test-results/outbox.jsonl')).find((m) => m.to === email && /is confirmed$/.test(m.subject))?.text ?? '', { timeout: 15_000 })
-      .toContain(`Estimated delivery: ${express}.`);
+    await paysAndIsToldTheEstimate(page, email, express);
   });
 });

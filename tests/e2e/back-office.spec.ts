@@ -5,6 +5,7 @@
  */
 import { expect as baseExpect, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
+import { orderRow } from '../helpers/order-row';
 import { asService, buysThroughCheckout, grantStaff, guestBuys, openFoundOrder, orderNumberOf, ownProduct, signInFromAdmin, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
@@ -68,15 +69,16 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     const id = `refund-fixture-${Date.now()}`;
     await asService(request, 'POST', 'products', { id, title: `Refund Fixture ${id}`, price: 20, category: `Fixtures ${id}`, stock: 5 });
     const email = uniqueEmail('cancelled');
-    const [order] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
-      checkout_session_id: `cs_local_${crypto.randomUUID()}`,
-      customer_email: email,
-      subtotal_amount: 40,
-      shipping_amount: 15,
-      total_amount: 55,
-      shipping_address: { line1: '9 Refund Rd', city: 'Sydney', postal_code: '2000', country: 'AU' },
-      shipping_method: { name: 'AU Standard Courier' },
-    });
+    const [order] = await asService<Array<{ id: string }>>(
+      request,
+      'POST',
+      'orders',
+      orderRow(email, {
+        subtotal: 40,
+        checkout_session_id: `cs_local_${crypto.randomUUID()}`,
+        shipping_address: { line1: '9 Refund Rd', city: 'Sydney', postal_code: '2000', country: 'AU' },
+      }),
+    );
     await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: id, title: `Refund Fixture ${id}`, quantity: 2, price_at_time: 20 });
     expect(await asService(request, 'POST', 'rpc/fulfil_order', { p_order_id: order!.id })).toBe('fulfilled');
     const stockOf = async () => (await asService<Array<{ stock: number }>>(request, 'GET', `products?select=stock&id=eq.${id}`))[0]!.stock;
@@ -104,14 +106,12 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
 
   test('unpaid checkout attempts stay out of the views, and show under All only when asked for', async ({ browser, request }) => {
     const email = uniqueEmail('attempt');
-    const [attempt] = await asService<Array<{ id: string }>>(request, 'POST', 'orders', {
-      customer_email: email,
-      subtotal_amount: 22,
-      shipping_amount: 15,
-      total_amount: 37,
-      shipping_address: { line1: '3 Unpaid Rd', city: 'Sydney', postal_code: '2000', country: 'AU' },
-      shipping_method: { name: 'AU Standard Courier' },
-    });
+    const [attempt] = await asService<Array<{ id: string }>>(
+      request,
+      'POST',
+      'orders',
+      orderRow(email, { shipping_address: { line1: '3 Unpaid Rd', city: 'Sydney', postal_code: '2000', country: 'AU' } }),
+    );
     await asService(request, 'POST', 'order_items', { order_id: attempt!.id, product_id: 'book-10-reasons', title: 'Book', quantity: 1, price_at_time: 22 });
     const publisherEmail = uniqueEmail('publisher');
     staffCli('add', publisherEmail);

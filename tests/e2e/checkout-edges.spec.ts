@@ -6,24 +6,12 @@
  */
 import { formatPrice } from '../../src/lib/format';
 import { internationalPrice } from '../../src/lib/international-rates';
-import { expect, test, type Page } from '@playwright/test';
-import { addToCart, grantStaff, lookAtBothWidths, openFoundOrder, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { expect, test } from '@playwright/test';
+import { addToCart, fillCheckout, grantStaff, lookAtBothWidths, openFoundOrder, payInNewTab, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const [PHONE, DESKTOP] = WIDTHS;
 
-async function fillAustralianAddress(page: Page, email: string) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Address line 1').fill('12 Wattle St');
-  await page.getByLabel('City / suburb').fill('Canberra');
-  await page.getByLabel('Postcode').fill('2600');
-  await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
-}
-
-async function openPayment(page: Page) {
-  const [payment] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Proceed to Payment' }).click()]);
-  await expect(payment.getByText('TEST PAYMENT')).toBeVisible();
-  return payment;
-}
+const CANBERRA = { line1: '12 Wattle St', city: 'Canberra', postcode: '2600' };
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: PHONE.width, height: PHONE.height } });
@@ -41,10 +29,10 @@ test.describe('on a phone', () => {
     test.setTimeout(120_000);
     await addToCart(page, '/store/product/book-10-reasons');
     await page.goto('/checkout');
-    await fillAustralianAddress(page, uniqueEmail('label'));
+    await fillCheckout(page, uniqueEmail('label'), CANBERRA);
     // The postcode filled in its state.
     await expect(page.getByLabel('State')).toHaveValue('ACT');
-    const payment = await openPayment(page);
+    const payment = await payInNewTab(page);
     await payment.getByLabel('Name on card').fill('Margaret Payer');
     await payment.getByRole('button', { name: /^Pay/ }).click();
     await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible();
@@ -67,7 +55,7 @@ test.describe('on a phone', () => {
   test('addresses no mail reaches are refused on the email field, which is marked, described, focused and in view', async ({ page }) => {
     await addToCart(page, '/store/product/book-10-reasons');
     await page.goto('/checkout');
-    await fillAustralianAddress(page, 'jane@example..com');
+    await fillCheckout(page, 'jane@example..com', CANBERRA);
     const email = page.getByLabel('Email');
     const refused = async () => {
       await page.getByRole('button', { name: 'Proceed to Payment' }).click();
@@ -135,7 +123,7 @@ test.describe('on a desktop', () => {
     const email = uniqueEmail('kept');
     await addToCart(page, '/store/product/book-10-reasons');
     await page.goto('/checkout');
-    await fillAustralianAddress(page, email);
+    await fillCheckout(page, email, CANBERRA);
     await page.getByLabel('Full name').fill('Kept Shopper');
     await page.goto('/store');
     await page.goBack();
@@ -148,7 +136,7 @@ test.describe('on a desktop', () => {
     await expect(page.getByLabel('State')).toHaveValue('ACT');
     await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
 
-    const payment = await openPayment(page);
+    const payment = await payInNewTab(page);
     await payment.getByRole('button', { name: 'Cancel' }).click();
     await expect(payment.getByText('Payment cancelled. Nothing was charged, and your cart is just as you left it.')).toBeVisible();
     await expect(payment).toHaveURL(/\/cart$/);
@@ -165,8 +153,8 @@ test.describe('on a desktop', () => {
   test('the tab left behind says the payment is open elsewhere, then shows the confirmation; the form is cleared once paid', async ({ page }) => {
     await addToCart(page, '/store/product/book-10-reasons');
     await page.goto('/checkout');
-    await fillAustralianAddress(page, uniqueEmail('follow'));
-    const payment = await openPayment(page);
+    await fillCheckout(page, uniqueEmail('follow'), CANBERRA);
+    const payment = await payInNewTab(page);
     await expect(page.getByText('The payment page is open in another tab.', { exact: false })).toBeVisible();
     await lookAtBothWidths(page, 'payment-open-elsewhere', { axe: false });
     await payment.getByRole('button', { name: /^Pay/ }).click();

@@ -2,7 +2,7 @@ import { formatPrice, orderNumber } from '../../src/lib/format';
 import { internationalPrice } from '../../src/lib/international-rates';
 import { expect, test, type Page } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { addToCart, asService, fillAddress, payInNewTab, signIn, uniqueEmail } from './support';
+import { addToCart, asService, fillAddress, fillCheckout, payInNewTab, signIn, uniqueEmail } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
@@ -105,9 +105,7 @@ test.describe('guest checkout on the embedded defaults', () => {
   test('delivery options that changed between the quote and the payment are offered again, with the message', async ({ page }) => {
     await addBook(page, 1);
     await page.goto('/checkout');
-    await page.getByLabel('Email').fill(uniqueEmail('changed'));
-    await fillAddress(page, { line1: '1 Church St', city: 'Parramatta', postcode: '2150' });
-    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
+    await fillCheckout(page, uniqueEmail('changed'));
     // The server now offers other options (Australia Post answered at the quote and differently at checkout).
     await page.route('**/api/create-checkout', (route) =>
       route.fulfill({
@@ -179,9 +177,7 @@ test.describe('guest checkout on the embedded defaults', () => {
 
     const email = uniqueEmail('lastcopy');
     await page.goto('/checkout');
-    await page.getByLabel('Email').fill(email);
-    await fillAddress(page, { line1: '3 Mary St', city: 'Surry Hills', postcode: '2010' });
-    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
+    await fillCheckout(page, email, { line1: '3 Mary St', city: 'Surry Hills', postcode: '2010' });
     const payment = await payInNewTab(page);
     // Another shopper takes the copy while this one is on the payment page.
     await asService(request, 'PATCH', `products?id=eq.${id}`, { stock: 0 });
@@ -203,9 +199,7 @@ test.describe('guest checkout on the embedded defaults', () => {
     await addBook(page, 1);
     await page.goto('/checkout');
     const shopper = uniqueEmail('cancel');
-    await page.getByLabel('Email').fill(shopper);
-    await fillAddress(page, { line1: '9 King St', city: 'Newtown', postcode: '2042' });
-    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
+    await fillCheckout(page, shopper, { line1: '9 King St', city: 'Newtown', postcode: '2042' });
     const payment = await payInNewTab(page);
     await payment.getByRole('button', { name: 'Cancel' }).click();
     await expect(payment.getByText('Payment cancelled.', { exact: false })).toBeVisible();

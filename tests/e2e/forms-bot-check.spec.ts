@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { botCheckPort } from './bot-check/keys';
 import { confirmationTo, mailsTo, NEWSLETTER_CONFIRMATION } from './mailbox';
-import { uniqueEmail } from './support';
+import { toasts, uniqueEmail } from './support';
 
 const BASE_URL = `http://localhost:${botCheckPort(Number(process.env.E2E_PORT ?? 4399))}`;
 const OUTBOX = 'test-results/outbox-bot-check.jsonl';
@@ -56,25 +56,25 @@ async function storedRows(table: 'contact_submissions' | 'newsletter_subscriptio
   return (await response.json()) as Array<Record<string, string>>;
 }
 
-const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/ });
+/** The form in the region `name` on the page at `path`, once its button `submit` is ready. */
+async function readyForm(page: Page, path: string, name: string, submit: string) {
+  await page.goto(path);
+  const region = page.getByRole('region', { name });
+  const button = region.getByRole('button', { name: submit });
+  await button.scrollIntoViewIfNeeded();
+  await expect(button).toBeEnabled();
+  return { region, button };
+}
 
 /** The blog's newsletter box, once its button is ready, with `email` typed in. */
 async function fillNewsletter(page: Page, email: string) {
-  await page.goto('/blog');
-  const box = page.getByRole('region', { name: 'Subscribe to Our Newsletter' });
-  const button = box.getByRole('button', { name: 'Subscribe' });
-  await button.scrollIntoViewIfNeeded();
-  await expect(button).toBeEnabled();
+  const { region: box, button } = await readyForm(page, '/blog', 'Subscribe to Our Newsletter', 'Subscribe');
   await box.getByRole('textbox', { name: 'Email address' }).fill(email);
   return { box, button };
 }
 
 async function fillContact(page: Page, email: string) {
-  await page.goto('/contact');
-  const region = page.getByRole('region', { name: 'Send Us a Message' });
-  const button = region.getByRole('button', { name: 'Send Message' });
-  await button.scrollIntoViewIfNeeded();
-  await expect(button).toBeEnabled();
+  const { region, button } = await readyForm(page, '/contact', 'Send Us a Message', 'Send Message');
   await region.getByRole('textbox', { name: 'Name' }).fill('Maria Rossi');
   await region.getByRole('textbox', { name: 'Email' }).fill(email);
   await region.getByRole('textbox', { name: 'Subject' }).fill('Parish order');

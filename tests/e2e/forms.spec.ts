@@ -9,7 +9,7 @@ import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { LOCAL_ANON_KEY, LOCAL_SERVICE_ROLE_KEY } from '../../local/backend/keys';
 import { scanPage } from '../audit/accessibility';
 import { confirmationTo, confirmWithoutPage, mailsTo, NEWSLETTER_CONFIRMATION } from './mailbox';
-import { horizontalOverflow, uniqueEmail } from './support';
+import { horizontalOverflow, toasts, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 
@@ -45,7 +45,6 @@ async function holdScripts(page: Page): Promise<() => void> {
 }
 
 /** The toast region Radix renders (one toast at a time). */
-const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/ });
 
 async function newsletterForm(page: Page) {
   await page.goto('/blog');

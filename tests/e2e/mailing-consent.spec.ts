@@ -14,7 +14,7 @@
 import { type APIRequestContext, type Browser, expect as baseExpect, type Page, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { availabilityConfirmation, confirmationTo, confirmLink, mailsTo, NEWSLETTER_CONFIRMATION, OUTBOX, signUpElsewhere, signUpsFrom, unsubscribeLink, type VisitorAddress } from './mailbox';
-import { asService, grantStaff, lookAtBothWidths, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { asService, grantStaff, lookAtBothWidths, ownProduct, staffSignsIn, toasts, uniqueEmail, WIDTHS } from './support';
 
 const [PHONE, DESKTOP] = WIDTHS;
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
@@ -28,7 +28,6 @@ test.describe.configure({ timeout: 240_000 });
  */
 const VISITORS = { browser: '127.0.4.1', elsewhere: '127.0.4.2' } as const satisfies { browser: VisitorAddress; elsewhere: VisitorAddress };
 
-const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/ });
 const backOffice = (page: Page, section: 'Newsletter' | 'Subscribers' | 'Stock') => page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: section, exact: true }).click();
 
 /** Signs `email` up on /blog as a visitor does, and waits for what the form says. */

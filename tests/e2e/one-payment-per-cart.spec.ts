@@ -6,23 +6,23 @@
  * desktop's.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { addToCart, asService, fillAddress, uniqueEmail, WIDTHS } from './support';
+import { addToCart, asService, fillCheckout, payInNewTab, uniqueEmail, WIDTHS } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
-async function proceedToPayment(page: Page): Promise<Page> {
-  const [payment] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Proceed to Payment' }).click()]);
-  await payment.waitForLoadState();
-  await expect(payment.getByText('TEST PAYMENT')).toBeVisible();
-  return payment;
+async function openCheckout(page: Page, email: string): Promise<void> {
+  await page.goto('/checkout');
+  await fillCheckout(page, email, { line1: '3 Cathedral St', city: 'Parramatta', postcode: '2150' });
+  await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeEnabled();
 }
 
-async function fillCheckout(page: Page, email: string): Promise<void> {
-  await page.goto('/checkout');
-  await page.getByLabel('Email').fill(email);
-  await fillAddress(page, { line1: '3 Cathedral St', city: 'Parramatta', postcode: '2150' });
-  await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked({ timeout: 15_000 });
-  await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeEnabled();
+/** The book in the cart and the checkout filled, then Proceed: its payment page opens in a new tab, which the checkout page says. */
+async function openPaymentTab(page: Page, email: string): Promise<Page> {
+  await addToCart(page, '/store/product/book-10-reasons');
+  await openCheckout(page, email);
+  const payment = await payInNewTab(page);
+  await expect(page.getByRole('status').filter({ hasText: 'The payment page is open in another tab' })).toBeVisible();
+  return payment;
 }
 
 test.describe('one cart, one payment', () => {
@@ -33,15 +33,12 @@ test.describe('one cart, one payment', () => {
       try {
         const email = uniqueEmail(`one-cart-${size.width}`);
         const first = await context.newPage();
-        await addToCart(first, '/store/product/book-10-reasons');
-        await fillCheckout(first, email);
-        const firstPayment = await proceedToPayment(first);
-        await expect(first.getByRole('status').filter({ hasText: 'The payment page is open in another tab' })).toBeVisible();
+        const firstPayment = await openPaymentTab(first, email);
 
         // The same cart in a second tab: Proceed brings back the page already open, not a second order.
         const second = await context.newPage();
-        await fillCheckout(second, email);
-        const again = await proceedToPayment(second);
+        await openCheckout(second, email);
+        const again = await payInNewTab(second);
         expect(again.url()).toBe(firstPayment.url());
         const orders = () =>
           asService<Array<{ id: string; payment_status: string }>>(request, 'GET', `orders?select=id,payment_status&customer_email=eq.${encodeURIComponent(email)}&order=created_at`);
@@ -58,7 +55,7 @@ test.describe('one cart, one payment', () => {
         await second.goto('/checkout');
         await expect(second.getByLabel('Email')).toHaveValue(email);
         await expect(second.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked({ timeout: 15_000 });
-        const newPayment = await proceedToPayment(second);
+        const newPayment = await payInNewTab(second);
         expect(newPayment.url()).not.toBe(firstPayment.url());
         await expect(newPayment.getByText(/× 2 at/)).toBeVisible();
 
@@ -81,10 +78,7 @@ test.describe('one cart, one payment', () => {
       try {
         const email = uniqueEmail(`changed-open-${size.width}`);
         const page = await context.newPage();
-        await addToCart(page, '/store/product/book-10-reasons');
-        await fillCheckout(page, email);
-        const oldPayment = await proceedToPayment(page);
-        await expect(page.getByRole('status').filter({ hasText: 'The payment page is open in another tab' })).toBeVisible();
+        const oldPayment = await openPaymentTab(page, email);
 
         // One more copy, here, without pressing Proceed: the page made for one copy is closed at once.
         await page.getByRole('button', { name: `Increase quantity of ${BOOK.toLowerCase()}` }).click();
@@ -99,7 +93,7 @@ test.describe('one cart, one payment', () => {
         await expect(oldPayment.getByRole('heading', { name: 'This payment page has closed' })).toBeVisible();
 
         // Proceed pays for the order as it is now.
-        const payment = await proceedToPayment(page);
+        const payment = await payInNewTab(page);
         await expect(payment.getByText(/× 2 at/)).toBeVisible();
         await payment.getByRole('button', { name: /^Pay/ }).click();
         await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });

@@ -5,6 +5,7 @@
  */
 import { expect, type APIRequestContext, test } from '@playwright/test';
 import { orderNumber } from '../../src/lib/format';
+import { orderRow } from '../helpers/order-row';
 import { asService, continueWithGoogle, uniqueEmail } from './support';
 
 const WIDTHS = [
@@ -21,18 +22,18 @@ interface OrderFixture {
 }
 
 async function placeOrder(request: APIRequestContext, { email, userId = null, status = 'processing', paymentStatus = 'paid', refunded = false }: OrderFixture) {
-  const [order] = await asService<Array<{ id: string; number: number; status_token: string }>>(request, 'POST', 'orders', {
-    user_id: userId,
-    customer_email: email,
-    status,
-    payment_status: paymentStatus,
-    subtotal_amount: 22,
-    shipping_amount: 15,
-    total_amount: 37,
-    shipping_address: { addressLine1: '1 Test St', city: 'Sydney', postalCode: '2000', country: 'AU' },
-    shipping_method: { name: 'AU Standard Courier' },
-    ...(refunded && { refund_id: 're_test', refunded_at: new Date().toISOString() }),
-  });
+  const [order] = await asService<Array<{ id: string; number: number; status_token: string }>>(
+    request,
+    'POST',
+    'orders',
+    orderRow(email, {
+      user_id: userId,
+      status,
+      payment_status: paymentStatus,
+      shipping_address: { addressLine1: '1 Test St', city: 'Sydney', postalCode: '2000', country: 'AU' },
+      ...(refunded && { refund_id: 're_test', refunded_at: new Date().toISOString() }),
+    }),
+  );
   await asService(request, 'POST', 'order_items', { order_id: order!.id, product_id: 'book-10-reasons', title: 'The Book', quantity: 1, price_at_time: 22 });
   return { id: order!.id, number: orderNumber(order!.number), token: order!.status_token };
 }

@@ -6,7 +6,7 @@
  * other refunded as sold out.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { asService, fillAddress, lookAtBothWidths, lookAtThisWidth, ownProduct, payInNewTab, PREORDER_BOOK, uniqueEmail, WIDTHS } from './support';
+import { asService, fillCheckout, lookAtBothWidths, lookAtThisWidth, ownProduct, payInNewTab, PREORDER_BOOK, uniqueEmail, WIDTHS } from './support';
 
 const DATE_LINE = 'Out 1 June 2027 — ships that week';
 const LINE_NOTE = 'Pre-order: ships when it is out, 1 June 2027';
@@ -25,11 +25,9 @@ async function preorder(page: Page, path: string, quantity?: number): Promise<vo
   await page.keyboard.press('Escape');
 }
 
-async function fillCheckout(page: Page, email: string): Promise<void> {
+async function openCheckout(page: Page, email: string): Promise<void> {
   await page.goto('/checkout');
-  await page.getByLabel('Email').fill(email);
-  await fillAddress(page, { line1: '5 Cathedral St', city: 'Parramatta', postcode: '2150' });
-  await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked({ timeout: 15_000 });
+  await fillCheckout(page, email, { line1: '5 Cathedral St', city: 'Parramatta', postcode: '2150' });
 }
 
 test.describe('a title on pre-order', () => {
@@ -90,7 +88,7 @@ test.describe('a title on pre-order', () => {
       await expect(page.getByTestId('preorder-notice')).toContainText(`Your order ships once, when ${PREORDER_BOOK.title} is out, 1 June 2027`);
       await lookAtBothWidths(page, `preorder-cart-${size.name}`);
 
-      await fillCheckout(page, uniqueEmail(`preorder-${size.width}`));
+      await openCheckout(page, uniqueEmail(`preorder-${size.width}`));
       const summary = page.getByRole('complementary', { name: 'Order Summary' });
       await expect(summary.getByTestId('preorder-note')).toHaveText(LINE_NOTE);
       await expect(summary.getByTestId('preorder-notice')).toContainText('Your card is charged today');
@@ -113,7 +111,7 @@ test.describe('a title on pre-order', () => {
       const payments: Page[] = [];
       for (const [i, page] of shoppers.entries()) {
         await preorder(page, `/store/product/${id}`);
-        await fillCheckout(page, uniqueEmail(`last-preorder-${i}`));
+        await openCheckout(page, uniqueEmail(`last-preorder-${i}`));
         payments.push(await payInNewTab(page));
       }
       // Both pay at the same moment.

@@ -7,24 +7,9 @@
  * buy a product of their own.
  */
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { asService, grantStaff, lookAtBothWidths, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { asService, fillCheckout, grantStaff, lookAtBothWidths, payInNewTab, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const BOOK_PATH = '/store/product/book-10-reasons';
-
-async function fillCheckout(page: Page, email: string) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Address line 1').fill('1 Church St');
-  await page.getByLabel('City / suburb').fill('Parramatta');
-  await page.getByLabel('Postcode').fill('2150');
-  await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
-}
-
-async function openPayment(page: Page) {
-  const [payment] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Proceed to Payment' }).click()]);
-  await payment.waitForLoadState();
-  await expect(payment.getByText('TEST PAYMENT')).toBeVisible();
-  return payment;
-}
 
 const sessionOf = (payment: Page) => new URL(payment.url()).searchParams.get('session')!;
 
@@ -133,7 +118,7 @@ test.describe('quantity prices and codes', () => {
     await expect(summary.getByText('Free')).toBeVisible();
     await expect(summary.getByText('$450.00').first()).toBeVisible();
 
-    const payment = await openPayment(page);
+    const payment = await payInNewTab(page);
     await expect(payment.getByText('10 Reasons Why Being Catholic is Awesome! × 25 at $18.00 each')).toBeVisible();
     await expect(payment.getByRole('button', { name: 'Pay $450.00' })).toBeVisible();
     await payment.screenshot({ path: test.info().outputPath(`payment-tier-${width}.png`), fullPage: true });
@@ -179,7 +164,7 @@ test.describe('quantity prices and codes', () => {
     await summary.scrollIntoViewIfNeeded();
     await lookAtBothWidths(shopper, 'checkout-code', { axe: false });
 
-    const payment = await openPayment(shopper);
+    const payment = await payInNewTab(shopper);
     await expect(payment.getByText(`Code ${code}`)).toBeVisible();
     await expect(payment.getByText('−$6.00')).toBeVisible();
     const session = sessionOf(payment);
@@ -223,7 +208,7 @@ test.describe('quantity prices and codes', () => {
       await expect(shopper.getByText(`Code ${code} applied: −$5.00`)).toBeVisible();
     }
     // Both reach a payment page with the code: an unpaid checkout holds no use.
-    const payments = await Promise.all(shoppers.map((shopper) => openPayment(shopper)));
+    const payments = await Promise.all(shoppers.map((shopper) => payInNewTab(shopper)));
     const [winner, late] = payments as [Page, Page];
     await winner.getByRole('button', { name: 'Pay $70.00' }).click();
     await expect(winner.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible();

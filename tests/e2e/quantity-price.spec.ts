@@ -3,27 +3,18 @@
  * saves; and more copies typed than one order takes offer a quote for the number typed. Before React (the purchase
  * controls) and after, at a phone's width and a desktop's.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { WIDTHS } from './support';
+import { expect, test } from '@playwright/test';
+import { liveStockOfBook, WIDTHS } from './support';
 
 // A live-catalog request still on its way when a test ends is dropped, not fetched into a closed page.
 test.afterEach(({ page }) => page.unrouteAll({ behavior: 'ignoreErrors' }));
-
-/** This page's live catalog says plenty are left (other tests buy the book, and the quantity stops at its stock). */
-async function plentyLeft(page: Page): Promise<void> {
-  await page.route('**/api/live-catalog*', async (route) => {
-    const response = await route.fetch();
-    const answer = (await response.json()) as { products: Array<{ id: string; stock: number }> };
-    for (const product of answer.products) if (product.id === 'book-10-reasons') product.stock = 500;
-    await route.fulfill({ response, json: answer });
-  });
-}
 
 for (const size of WIDTHS) {
   test(`the price follows the quantity, and 150 typed asks a quote for 150, at ${size.width} px`, async ({ page }) => {
     test.setTimeout(90_000);
     await page.setViewportSize({ width: size.width, height: size.height });
-    await plentyLeft(page);
+    // Plenty left: the quantity stops at the stock.
+    await liveStockOfBook(page, 500);
     await page.goto('/book');
     const quantity = page.getByLabel('Quantity', { exact: true });
     const price = page.locator('[data-purchase="line-price"]');

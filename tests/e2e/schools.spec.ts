@@ -9,10 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { scanPage } from '../audit/accessibility';
 import { mailsTo, signUpsFrom } from './mailbox';
-import { asService, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail } from './support';
+import { asService, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, toasts, uniqueEmail } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
-const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/ });
 const ADDRESS = { line1: '12 Mary St', city: 'Parramatta', state: 'NSW', postcode: '2150', country: 'AU' };
 
 /** A draft invoice for `copies` of a book, saved as the back office's Save draft leaves it (the service role's step). */

@@ -4,29 +4,19 @@
  * so too. At a phone's width and a desktop's. The live answer is changed for this page only, so other tests'
  * stock is untouched.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { fillAddress, ownProduct, payInNewTab, uniqueEmail, WIDTHS } from './support';
+import { expect, test } from '@playwright/test';
+import { fillAddress, liveStockOfBook, ownProduct, payInNewTab, uniqueEmail, WIDTHS } from './support';
 
 // A live-catalog request still on its way when a test ends is dropped, not fetched into a closed page.
 test.afterEach(({ page }) => page.unrouteAll({ behavior: 'ignoreErrors' }));
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
-/** This page's live catalog says 5 copies are left of the book. */
-async function fiveLeft(page: Page): Promise<void> {
-  await page.route('**/api/live-catalog*', async (route) => {
-    const response = await route.fetch();
-    const answer = (await response.json()) as { products: Array<{ id: string; stock: number }> };
-    for (const product of answer.products) if (product.id === 'book-10-reasons') product.stock = 5;
-    await route.fulfill({ response, json: answer });
-  });
-}
-
 for (const size of WIDTHS) {
   test(`a stock of 5 caps the quantity on the book page and in the cart, at ${size.width} px`, async ({ page }) => {
     test.setTimeout(90_000);
     await page.setViewportSize({ width: size.width, height: size.height });
-    await fiveLeft(page);
+    await liveStockOfBook(page, 5);
     const live = page.waitForResponse('**/api/live-catalog*');
     await page.goto('/book');
     await live;

@@ -235,6 +235,23 @@ export async function fillAddress(page: Page, address: { line1: string; city: st
   await page.getByLabel('Postcode').fill(address.postcode);
 }
 
+/** This page's live catalog says `stock` copies of the book are left (other tests buy it too). */
+export async function liveStockOfBook(page: Page, stock: number): Promise<void> {
+  await page.route('**/api/live-catalog*', async (route) => {
+    const response = await route.fetch();
+    const answer = (await response.json()) as { products: Array<{ id: string; stock: number }> };
+    for (const product of answer.products) if (product.id === 'book-10-reasons') product.stock = stock;
+    await route.fulfill({ response, json: answer });
+  });
+}
+
+/** Types the buyer's email and an address in Australia on the checkout page, and waits for the courier to be chosen. */
+export async function fillCheckout(page: Page, email: string, address = { line1: '1 Church St', city: 'Parramatta', postcode: '2150' }): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await fillAddress(page, address);
+  await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked({ timeout: 15_000 });
+}
+
 /** Proceed to Payment: the TEST payment page opens in a new tab, which is answered. */
 export async function payInNewTab(page: Page): Promise<Page> {
   const [payment] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'Proceed to Payment' }).click()]);
@@ -250,9 +267,7 @@ export async function payInNewTab(page: Page): Promise<Page> {
 export async function guestBuys(page: Page, email: string): Promise<string> {
   await addToCart(page, '/store/product/book-10-reasons');
   await page.goto('/checkout');
-  await page.getByLabel('Email').fill(email);
-  await fillAddress(page, { line1: '7 Packer Lane', city: 'Parramatta', postcode: '2150' });
-  await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked({ timeout: 15_000 });
+  await fillCheckout(page, email, { line1: '7 Packer Lane', city: 'Parramatta', postcode: '2150' });
   const payment = await payInNewTab(page);
   await payment.getByRole('button', { name: /^Pay/ }).click();
   await expect(payment.getByRole('heading', { name: 'Order Confirmed!' })).toBeVisible({ timeout: 15_000 });

@@ -1,6 +1,6 @@
 /** The local TEST payment page fits the screen it opens on: nothing cut off or scrolled sideways on a 375 px phone. */
 import { expect, test } from '@playwright/test';
-import { addToCart, fillAddress, payInNewTab, uniqueEmail, WIDTHS } from './support';
+import { addToCart, fillCheckout, payInNewTab, uniqueEmail, WIDTHS } from './support';
 
 for (const size of WIDTHS) {
   test(`the TEST payment page fits a ${size.width} px screen`, async ({ browser }) => {
@@ -8,9 +8,7 @@ for (const size of WIDTHS) {
     const page = await context.newPage();
     await addToCart(page, '/store/product/book-10-reasons');
     await page.goto('/checkout');
-    await page.getByLabel('Email').fill(uniqueEmail('test-page'));
-    await fillAddress(page, { line1: '12 Narrow Street', city: 'Parramatta', postcode: '2150' });
-    await expect(page.getByRole('radio', { name: /AU Standard Courier/ })).toBeChecked();
+    await fillCheckout(page, uniqueEmail('test-page'), { line1: '12 Narrow Street', city: 'Parramatta', postcode: '2150' });
     const payment = await payInNewTab(page);
     await expect(payment.getByRole('heading', { name: 'Pay for your order' })).toBeVisible();
     expect(payment.viewportSize()?.width).toBe(size.width);

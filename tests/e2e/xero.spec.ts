@@ -4,11 +4,10 @@
  * school invoice; Sync now, and the TEST page listing each once, paid in full or refunded, the US one GST-free;
  * Sync now again and still each once. The section and the TEST page are looked at, with axe, at 375 and 1280 px.
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { PAYOUTS_NOT_COUNTED } from '@/features/accounting/rules';
-import { asService, lookAtBothWidths, orderNumberOf, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, lookAtBothWidths, orderNumberOf, staffCli, staffSignsIn, toasts, uniqueEmail } from './support';
 
-const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications/ });
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
 /** A paid card order of `copies` of the book at $22, as the webhook leaves it. */

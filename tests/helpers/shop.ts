@@ -19,7 +19,23 @@ export interface TestShop {
   signIn: (email: string, name?: string) => Promise<SupabaseClient>;
   /** The number the database gave an order, as it is written ("1001"). */
   orderNumber: (orderId: string) => Promise<string>;
+  /** POSTs `body` as JSON to `/api/<fn>`, signed in as `as` when given: the status and the JSON answer (null when none). */
+  post: (fn: string, body: unknown, as?: SupabaseClient | null) => Promise<{ status: number; body: Record<string, unknown> }>;
   close: () => Promise<void>;
+}
+
+/** Sets the variables for as long as a shop runs: what `restore` puts back is what was there before. */
+function setEnv(env: Record<string, string>): { restore: () => void } {
+  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  return {
+    restore: () => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    },
+  };
 }
 
 function memoryStorage() {
@@ -27,8 +43,12 @@ function memoryStorage() {
   return { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
 }
 
-/** `data`: a copy of the prepared database unless the test needs one built from its own book files ('memory'). */
-export async function startTestShop(options: { jwtExpirySeconds?: number; data?: DataLocation } & Pick<ShopOptions, 'distDir' | 'siteBuild'> = {}): Promise<TestShop> {
+/**
+ * `data`: a copy of the prepared database unless the test needs one built from its own book files ('memory');
+ * `env`: variables the shop's functions read (an outbox file, a provider's key), set until it closes.
+ */
+export async function startTestShop(options: { jwtExpirySeconds?: number; data?: DataLocation; env?: Record<string, string> } & Pick<ShopOptions, 'distDir' | 'siteBuild'> = {}): Promise<TestShop> {
+  const env = setEnv(options.env ?? {});
   const shop = await startShop({
     projectRoot: process.cwd(),
     port: 0,
@@ -65,9 +85,23 @@ export async function startTestShop(options: { jwtExpirySeconds?: number; data?:
     return client;
   }
 
+  async function post(fn: string, body: unknown, as?: SupabaseClient | null) {
+    const token = as ? (await as.auth.getSession()).data.session?.access_token : undefined;
+    const response = await fetch(`${url}/api/${fn}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> };
+  }
+
   const service = () => make(LOCAL_SERVICE_ROLE_KEY);
   const orderNumber = (orderId: string) => getOrderNumber(service(), orderId);
-  return { shop, url, anon: () => make(LOCAL_ANON_KEY), service, signIn, orderNumber, close: () => shop.close() };
+  const close = async () => {
+    await shop.close();
+    env.restore();
+  };
+  return { shop, url, anon: () => make(LOCAL_ANON_KEY), service, signIn, orderNumber, post, close };
 }
 
 /** The shop as a back-office test needs it: a staff member and a shopper signed in, and an outbox of its own. */
@@ -83,20 +117,13 @@ export interface BackOfficeShop extends TestShop {
  * and `shopper` signed in; its emails go to an outbox file of its own, named after `name`.
  */
 export async function startBackOfficeShop(name: string, people: { staff: string; shopper: string; staffSignsInAs?: string }): Promise<BackOfficeShop> {
-  const savedOutbox = process.env.LOCAL_OUTBOX_FILE;
   const outbox = join(mkdtempSync(join(tmpdir(), `${name}-`)), 'outbox.jsonl');
-  process.env.LOCAL_OUTBOX_FILE = outbox;
-  const t = await startTestShop();
+  const t = await startTestShop({ env: { LOCAL_OUTBOX_FILE: outbox } });
   const added = await t.service().from('staff_members').insert({ email: people.staff });
   if (added.error) throw added.error;
   const staff = await t.signIn(people.staffSignsInAs ?? people.staff);
   const shopper = await t.signIn(people.shopper);
-  const close = async () => {
-    await t.close();
-    if (savedOutbox === undefined) delete process.env.LOCAL_OUTBOX_FILE;
-    else process.env.LOCAL_OUTBOX_FILE = savedOutbox;
-  };
-  return { ...t, staff, shopper, outbox, close };
+  return { ...t, staff, shopper, outbox };
 }
 
 /** `startBackOfficeShop` for the test file (or describe block): started before its tests, closed after them. */

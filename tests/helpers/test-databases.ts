@@ -122,6 +122,10 @@ export const staffUserSql = (id: string, email: string) => `
       insert into public.staff_members (email) values ('${email}');
       ${GOOGLE_IDENTITIES};`;
 
+/** A shopper and a staff member as fixtures: both users with their Google identities, the staff address on the list. */
+export const shopperAndStaffSql = (shopper: { id: string; email: string }, staff: { id: string; email: string }) => `
+      insert into auth.users (id, email, email_confirmed_at) values ('${shopper.id}', '${shopper.email}', now());${staffUserSql(staff.id, staff.email)}`;
+
 /** Calls public.<fn>(args…) as a request of `role` would, committed, and gives its answer. */
 export async function callFunction<T>(db: TestDatabase, fn: string, args: unknown[], role: ApiRole = 'service_role', claims: Record<string, unknown> = {}): Promise<T> {
   const placeholders = args.map((_, i) => `$${i + 1}`).join(', ');

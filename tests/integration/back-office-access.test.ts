@@ -5,6 +5,8 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrder } from '../helpers/insert-order';
+import { orderRow } from '../helpers/order-row';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 let t: TestShop;
@@ -16,20 +18,7 @@ beforeAll(async () => {
   shopper = await t.signIn('curious-shopper@example.com');
   const service = t.service();
   await service.from('staff_members').insert({ email: 'publisher@example.com' });
-  const order = await service
-    .from('orders')
-    .insert({
-      customer_email: 'someone@example.com',
-      subtotal_amount: 22,
-      shipping_amount: 15,
-      total_amount: 37,
-      shipping_address: { line1: '1 St' },
-      shipping_method: { name: 'AU Standard Courier' },
-    })
-    .select('id')
-    .single();
-  orderId = order.data!.id as string;
-  await service.from('order_items').insert({ order_id: orderId, product_id: 'book-10-reasons', title: 'Book', quantity: 1, price_at_time: 22 });
+  orderId = await insertOrder(service, orderRow('someone@example.com'), [{ product_id: 'book-10-reasons', title: 'Book', quantity: 1, price_at_time: 22 }]);
   await service.from('order_events').insert({ order_id: orderId, action: 'shipped', actor: 'publisher@example.com' });
   await service.from('contact_submissions').insert({ name: 'A', email: 'a@example.com', subject: 'S', message: 'M' });
   await service.from('newsletter_subscriptions').insert({ email: 'reader@example.com' });

@@ -9,10 +9,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { startTestShop, type TestShop } from '../helpers/shop';
-import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
+import { useTestShop } from '../helpers/shop';
+import { DATABASES, staffUserSql, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000007a1';
 const GIFT = '00000000-0000-4000-8000-000000000701';
@@ -25,9 +25,7 @@ const EXPORT = '00000000-0000-4000-8000-000000000704';
  * zed@ sent a gift before buyers' names were kept; gb@ bought for delivery to London, refunded $11 in part.
  */
 const FIXTURES = `
-  insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'buyer-staff@example.com', now());
-  insert into public.staff_members (email) values ('buyer-staff@example.com');
-  ${GOOGLE_IDENTITIES};
+  ${staffUserSql(STAFF, 'buyer-staff@example.com')}
   insert into public.orders (id, customer_email, customer_name, buyer_name, is_gift, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at) values
     ('${GIFT}', 'nonna@example.com', 'Lucy Recipient', 'Maria Rossi', true, 'processing', 'paid', 22, 15, 37, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-10T01:00:00Z'),
     ('${OWN}', 'nonna@example.com', 'Maria Rossi', null, false, 'processing', 'paid', 22, 15, 37, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-09T01:00:00Z'),
@@ -38,14 +36,8 @@ const FIXTURES = `
 `;
 
 describe.each(DATABASES)('buyers and recipients on the $label', ({ open }) => {
-  let db: TestDatabase;
+  const db = useTestDatabase(open, FIXTURES);
   const asStaff = async <T>(sql: string): Promise<T> => (await db.request('authenticated', { sub: STAFF }, `select ${sql} as r`)).rows[0]?.r as T;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(FIXTURES);
-  });
-  afterAll(() => db.close());
 
   it('customers are the buyers: named by the payer, never by a gift’s recipient, and found by either name', async () => {
     const { customers } = await asStaff<{ customers: Array<{ email: string; name: string; orders: number }> }>(`public.admin_list_customers('')`);
@@ -129,26 +121,13 @@ describe.each(DATABASES)('buyers and recipients on the $label', ({ open }) => {
 
 describe('a gift paid on the TEST page', () => {
   const outbox = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'outbox.jsonl');
-  let t: TestShop;
+  const t = useTestShop({ env: { LOCAL_OUTBOX_FILE: outbox, NOTIFY_EMAIL_TO: 'publisher@example.com' } });
   beforeAll(async () => {
-    process.env.LOCAL_OUTBOX_FILE = outbox;
-    process.env.NOTIFY_EMAIL_TO = 'publisher@example.com';
-    t = await startTestShop();
     await t.service().from('products').insert({ id: 'buyer-book', title: 'Buyer Book', price: 12, stock: 50 });
   });
-  afterAll(async () => {
-    await t.close();
-    delete process.env.LOCAL_OUTBOX_FILE;
-    delete process.env.NOTIFY_EMAIL_TO;
-  });
-
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${t.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
-  };
 
   it('keeps the payer as the buyer and the recipient as the delivery name; the emails say who is who', async () => {
-    const { body } = await post('create-checkout', {
+    const { body } = await t.post('create-checkout', {
       cartItems: [{ id: 'buyer-book', quantity: 1 }],
       shippingDetails: { fullName: 'Lucy Recipient', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } },
       customerEmail: 'maria@example.com',
@@ -175,7 +154,7 @@ describe('a gift paid on the TEST page', () => {
   });
 
   it('a buyer who leaves their name off the gift slip is told so, and the slip does not say whom it is from', async () => {
-    const { body } = await post('create-checkout', {
+    const { body } = await t.post('create-checkout', {
       cartItems: [{ id: 'buyer-book', quantity: 1 }],
       shippingDetails: { fullName: 'Tom Recipient', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } },
       customerEmail: 'secret@example.com',

@@ -4,6 +4,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { orderRow } from '../helpers/order-row';
 import { startTestShop, type TestShop } from '../helpers/shop';
 import { internationalPrice } from '../../src/lib/international-rates';
 
@@ -22,10 +23,16 @@ async function post(path: string, body: unknown, raw = false) {
   return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
 }
 
+/** The order's `columns` as they were stored. */
+async function storedOrder(orderId: string, columns: string): Promise<Record<string, unknown>> {
+  const { data } = await t.service().from('orders').select(columns).eq('id', orderId).single<Record<string, unknown>>();
+  return data ?? {};
+}
+
 async function orderTotals(orderId: string) {
-  const { data } = await t.service().from('orders').select('subtotal_amount, shipping_amount, total_amount, customer_name').eq('id', orderId).single();
+  const data = await storedOrder(orderId, 'subtotal_amount, shipping_amount, total_amount, customer_name');
   const { data: items } = await t.service().from('order_items').select('price_at_time, quantity').eq('order_id', orderId);
-  return { ...data, items };
+  return { ...data, items } as Record<string, unknown>;
 }
 
 describe('create-checkout charges the database price', () => {
@@ -89,12 +96,7 @@ describe('create-checkout stores names and address lines as single lines', () =>
       customerEmail: 'oneline@example.com',
     });
     expect(status).toBe(200);
-    const { data } = await t
-      .service()
-      .from('orders')
-      .select('customer_name, shipping_address')
-      .eq('id', body!.orderId as string)
-      .single();
+    const data = await storedOrder(body!.orderId as string, 'customer_name, shipping_address');
     expect(data?.customer_name).toBe('Jane Doe ACTION NEEDED: pay again at https://evil.example/pay');
     expect(data?.shipping_address).toMatchObject({ addressLine1: '1 Church St Level 2', addressLine2: 'evil Unit 3', city: 'Parramatta', state: 'NSW', postalCode: '2150', phone: '0400 000 000' });
   });
@@ -108,12 +110,7 @@ describe('create-checkout writes an address the post can deliver to', () => {
       customerEmail: 'derived-state@example.com',
     });
     expect(status).toBe(200);
-    const { data } = await t
-      .service()
-      .from('orders')
-      .select('shipping_address')
-      .eq('id', body!.orderId as string)
-      .single();
+    const data = await storedOrder(body!.orderId as string, 'shipping_address');
     expect(data?.shipping_address).toMatchObject({ state: 'ACT', postalCode: '2600' });
   });
 
@@ -193,15 +190,7 @@ describe('create-checkout when the delivery options changed since the page showe
 });
 
 describe('the order, its items and its payment session are written together', () => {
-  const order = {
-    customer_email: 'tx@example.com',
-    subtotal_amount: 22,
-    shipping_amount: 15,
-    total_amount: 37,
-    shipping_address: { line1: '1 St' },
-    shipping_method: { id: 'au-standard' },
-    payment_provider: 'local-test',
-  };
+  const order = orderRow('tx@example.com', { shipping_method: { id: 'au-standard' }, payment_provider: 'local-test' });
 
   it('an item that cannot be written leaves no order behind', async () => {
     const before = (await t.service().from('orders').select('id', { count: 'exact', head: true }).eq('customer_email', 'tx@example.com')).count;

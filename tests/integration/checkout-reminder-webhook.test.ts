@@ -9,43 +9,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { insertOrder } from '../helpers/insert-order';
+import { orderRow } from '../helpers/order-row';
+import { useTestShop } from '../helpers/shop';
 
 const WEBHOOK_SECRET = 'whsec_test_reminder_secret';
 const outbox = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'outbox.jsonl');
-let t: TestShop;
-
-beforeAll(async () => {
-  // Expired sessions need no call to Stripe: its API is pointed at a port nothing listens on, so none leaves the machine.
-  Object.assign(process.env, { STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE_URL: 'http://127.0.0.1:9', LOCAL_OUTBOX_FILE: outbox });
-  t = await startTestShop();
-});
-afterAll(async () => {
-  await t.close();
-  for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE_URL', 'LOCAL_OUTBOX_FILE']) delete process.env[key];
-});
+// Expired sessions need no call to Stripe: its API is pointed at a port nothing listens on, so none leaves the machine.
+const t = useTestShop({ env: { STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE_URL: 'http://127.0.0.1:9', LOCAL_OUTBOX_FILE: outbox } });
 
 async function unpaidOrder(sessionId: string, consent: boolean, email = `${sessionId}@example.com`): Promise<string> {
-  const { data, error } = await t
-    .service()
-    .from('orders')
-    .insert({
-      customer_email: email,
-      subtotal_amount: 44,
-      shipping_amount: 15,
-      total_amount: 59,
-      shipping_address: { line1: '1 St' },
-      shipping_method: { name: 'AU Standard Courier' },
-      checkout_session_id: sessionId,
-      reminder_consent_at: consent ? new Date().toISOString() : null,
-    })
-    .select('id')
-    .single();
-  if (error) throw error;
-  await t.service().from('order_items').insert({ order_id: data.id, product_id: 'book-10-reasons', title: '10 Reasons', quantity: 2, price_at_time: 22 });
-  return data.id as string;
+  return insertOrder(t.service(), orderRow(email, { subtotal: 44, checkout_session_id: sessionId, reminder_consent_at: consent ? new Date().toISOString() : null }), [
+    { product_id: 'book-10-reasons', title: '10 Reasons', quantity: 2, price_at_time: 22 },
+  ]);
 }
 
 const sessionEvent = (eventId: string, sessionId: string, type: string) =>

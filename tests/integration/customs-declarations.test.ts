@@ -35,15 +35,7 @@ async function order(country: string, items: Array<{ product: string; quantity: 
   );
 }
 
-async function declarations(client: SupabaseClient | null, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const token = client ? (await client.auth.getSession()).data.session?.access_token : undefined;
-  const response = await fetch(`${t.url}/api/admin-customs`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const declarations = (client: SupabaseClient | null, body: unknown) => t.post('admin-customs', body, client);
 
 describe('/api/admin-customs', () => {
   it('answers staff only, and refuses a body that is not a list of orders with what to send', async () => {

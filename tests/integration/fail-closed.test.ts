@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import config from '../../astro.config.mjs';
 import { readServerEnv } from '@/config/env';
 import {
@@ -23,30 +23,18 @@ import {
 } from '../../functions/_lib/providers/select';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { ConfigurationError, siteOrigin } from '../../functions/_lib/runtime';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { useTestShop } from '../helpers/shop';
 
 const NETLIFY_RUNTIME = { SITE_ID: '3f1c2a9e-0000-4000-8000-000000000000', SITE_NAME: 'catholic-kids-books', URL: 'https://shop.example.com.au' };
 const outbox = join(mkdtempSync(join(tmpdir(), 'fail-closed-')), 'outbox.jsonl');
-let t: TestShop;
+const t = useTestShop({ env: { LOCAL_OUTBOX_FILE: outbox } });
 
-beforeAll(async () => {
-  process.env.LOCAL_OUTBOX_FILE = outbox;
-  t = await startTestShop();
-});
-afterAll(async () => {
-  await t.close();
-  delete process.env.LOCAL_OUTBOX_FILE;
-});
 afterEach(() => {
   for (const name of [...Object.keys(NETLIFY_RUNTIME), 'CONTEXT', 'STRIPE_SECRET_KEY']) delete process.env[name];
   vi.restoreAllMocks();
 });
 
 const asDeployed = () => Object.assign(process.env, NETLIFY_RUNTIME);
-const post = async (path: string, body: unknown) => {
-  const response = await fetch(`${t.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
-};
 const orderCount = async () => (await t.service().from('orders').select('id', { count: 'exact', head: true })).count;
 const checkoutBody = {
   cartItems: [{ id: 'book-10-reasons', quantity: 1 }],
@@ -54,22 +42,25 @@ const checkoutBody = {
   customerEmail: 'buyer@example.com',
 };
 
+/** `select` chooses nothing in a deploy without `keys`, the stand-in on the local server, and `provider` with them. */
+function choosesOnlyWithKeys(select: (env: ReturnType<typeof readServerEnv>) => { name: string } | null, keys: Record<string, string>, provider: string) {
+  expect(select(readServerEnv({ ...NETLIFY_RUNTIME, SHOP_LOCAL_SERVER: '1' }))).toBeNull();
+  expect(select(readServerEnv({ SHOP_LOCAL_SERVER: '1' }))?.name).toBe('local-test');
+  expect(select(readServerEnv({ ...NETLIFY_RUNTIME, ...keys }))?.name).toBe(provider);
+}
+
 describe('a deploy without Starshipit’s keys sends no order anywhere', () => {
   it('no platform is chosen, the TEST shipping page answers 404 and the tracking webhook 503', async () => {
-    expect(selectShippingPlatform(readServerEnv({ ...NETLIFY_RUNTIME, SHOP_LOCAL_SERVER: '1' }))).toBeNull();
-    expect(selectShippingPlatform(readServerEnv({ SHOP_LOCAL_SERVER: '1' }))?.name).toBe('local-test');
-    expect(selectShippingPlatform(readServerEnv({ ...NETLIFY_RUNTIME, STARSHIPIT_API_KEY: 'k', STARSHIPIT_SUBSCRIPTION_KEY: 's' }))?.name).toBe('starshipit');
+    choosesOnlyWithKeys(selectShippingPlatform, { STARSHIPIT_API_KEY: 'k', STARSHIPIT_SUBSCRIPTION_KEY: 's' }, 'starshipit');
     asDeployed();
     expect((await fetch(`${t.url}/api/test-shipping`)).status).toBe(404);
-    expect(await post('shipping-webhook', { order_number: '1042', tracking_status: 'Delivered' })).toEqual({ status: 503, body: { error: SHIPPING_PLATFORM_NOT_SET_UP } });
+    expect(await t.post('shipping-webhook', { order_number: '1042', tracking_status: 'Delivered' })).toEqual({ status: 503, body: { error: SHIPPING_PLATFORM_NOT_SET_UP } });
   });
 });
 
 describe('a deploy without a Xero app posts nothing to the books', () => {
   it('no accounting is chosen, the TEST Xero page answers 404 and the scheduled sync posts nothing', async () => {
-    expect(selectAccounting(readServerEnv({ ...NETLIFY_RUNTIME, SHOP_LOCAL_SERVER: '1' }))).toBeNull();
-    expect(selectAccounting(readServerEnv({ SHOP_LOCAL_SERVER: '1' }))?.name).toBe('local-test');
-    expect(selectAccounting(readServerEnv({ ...NETLIFY_RUNTIME, XERO_CLIENT_ID: 'id', XERO_CLIENT_SECRET: 'secret' }))?.name).toBe('xero');
+    choosesOnlyWithKeys(selectAccounting, { XERO_CLIENT_ID: 'id', XERO_CLIENT_SECRET: 'secret' }, 'xero');
     asDeployed();
     expect((await fetch(`${t.url}/api/test-xero`)).status).toBe(404);
     expect((await fetch(`${t.url}/api/xero-callback?code=c&state=s`, { redirect: 'manual' })).headers.get('location')).toContain('problem=Xero+is+not+set+up');
@@ -82,23 +73,23 @@ describe('a deploy without the Stripe secret fails closed', () => {
   it('create-checkout answers 503 with a message for the shopper and writes no order', async () => {
     const before = await orderCount();
     asDeployed();
-    expect(await post('create-checkout', checkoutBody)).toEqual({ status: 503, body: { error: PAYMENTS_NOT_SET_UP } });
+    expect(await t.post('create-checkout', checkoutBody)).toEqual({ status: 503, body: { error: PAYMENTS_NOT_SET_UP } });
     expect(await orderCount()).toBe(before);
   });
 
   it('the TEST payment page answers 404, and payment-config and verify-payment 503', async () => {
     // A real session made on the local server first, so the 404 is the deploy's refusal, not an unknown session.
-    const local = await post('create-checkout', checkoutBody);
+    const local = await t.post('create-checkout', checkoutBody);
     expect(local.status).toBe(200);
     asDeployed();
     expect((await fetch(local.body!.url as string)).status).toBe(404);
-    expect(await post('payment-config', {})).toEqual({ status: 503, body: { error: PAYMENTS_NOT_SET_UP } });
-    expect((await post('verify-payment', { sessionId: local.body!.sessionId })).status).toBe(503);
+    expect(await t.post('payment-config', {})).toEqual({ status: 503, body: { error: PAYMENTS_NOT_SET_UP } });
+    expect((await t.post('verify-payment', { sessionId: local.body!.sessionId })).status).toBe(503);
   });
 
   it.each(Object.keys(NETLIFY_RUNTIME))('any one of Netlify’s run-time variables is enough (%s)', async (name) => {
     process.env[name] = NETLIFY_RUNTIME[name as keyof typeof NETLIFY_RUNTIME];
-    expect((await post('create-checkout', checkoutBody)).status).toBe(503);
+    expect((await t.post('create-checkout', checkoutBody)).status).toBe(503);
   });
 
   it('without the local server’s signal the stand-ins are refused too; with Stripe’s key Stripe is used', () => {
@@ -140,8 +131,8 @@ describe('a deploy without the Turnstile secret fails closed', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const before = await rows(table);
     asDeployed();
-    expect(await post('send-notification', { ...body, turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' })).toEqual({ status: 503, body: { error: FORMS_NOT_SET_UP } });
-    expect(await post('send-notification', body)).toEqual({ status: 503, body: { error: FORMS_NOT_SET_UP } });
+    expect(await t.post('send-notification', { ...body, turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' })).toEqual({ status: 503, body: { error: FORMS_NOT_SET_UP } });
+    expect(await t.post('send-notification', body)).toEqual({ status: 503, body: { error: FORMS_NOT_SET_UP } });
     expect(FORMS_NOT_SET_UP).toMatch(/email us at \S+@\S+/);
     expect(errors).toHaveBeenCalledWith('[/api/send-notification]', expect.stringContaining('TURNSTILE_SECRET_KEY is not set'));
     expect(await rows(table)).toBe(before);
@@ -153,7 +144,7 @@ describe('a deploy without the Turnstile secret fails closed', () => {
     expect(() => selectHumanCheck(readServerEnv({ SHOP_LOCAL_SERVER: '1', ...NETLIFY_RUNTIME }))).toThrow(/TURNSTILE_SECRET_KEY is not set/);
     expect(() => selectHumanCheck(readServerEnv({}))).toThrow(/TURNSTILE_SECRET_KEY is not set/);
     expect(selectHumanCheck(readServerEnv({ TURNSTILE_SECRET_KEY: '1x0000000000000000000000000000000AA', ...NETLIFY_RUNTIME })).verifies).toBe(true);
-    expect((await post('send-notification', { ...newsletter, data: { email: 'local-subscriber@example.com.au' } })).status).toBe(200);
+    expect((await t.post('send-notification', { ...newsletter, data: { email: 'local-subscriber@example.com.au' } })).status).toBe(200);
   });
 });
 

@@ -5,8 +5,8 @@
  * nor after the shopper has placed a newer order, or when their address had a reminder lately, and only by the
  * service role.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, isPermissionError, useTestDatabase } from '../helpers/test-databases';
 
 const ORDER = (n: number) => `00000000-0000-4000-8000-0000000007${String(n).padStart(2, '0')}`;
 const SHOPPER = '00000000-0000-4000-8000-0000000007b0';
@@ -29,16 +29,10 @@ const FIXTURES = `
 `;
 
 describe.each(DATABASES)('gift orders and checkout reminders on the $label', ({ open }) => {
-  let db: TestDatabase;
+  const db = useTestDatabase(open, FIXTURES);
   const setGift = (fields: string) => db.admin.exec(`update public.orders set ${fields} where id = '${ORDER(1)}'`);
   const claim = async (n: number, withinDays = 30) =>
     (await db.request('service_role', {}, `select public.claim_checkout_reminder('${ORDER(n)}', ${withinDays}) as token`, { commit: true })).rows[0]?.token;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(FIXTURES);
-  });
-  afterAll(() => db.close());
 
   it('keeps a gift message of up to 200 characters on a few lines, and refuses a longer one, control characters and a message without a gift', async () => {
     await setGift(`is_gift = true, gift_message = 'Happy First Communion, Lucy!' || E'\\n' || 'Love, Nonna', gift_hide_prices = true`);

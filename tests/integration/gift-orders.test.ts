@@ -8,31 +8,20 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { useTestShop } from '../helpers/shop';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'outbox.jsonl');
-let t: TestShop;
+const t = useTestShop({ env: { LOCAL_OUTBOX_FILE: outbox } });
 beforeAll(async () => {
-  process.env.LOCAL_OUTBOX_FILE = outbox;
-  t = await startTestShop();
   await t.service().from('products').insert({ id: 'gift-book', title: 'Gift Book', price: 12, stock: 50 });
-});
-afterAll(async () => {
-  await t.close();
-  delete process.env.LOCAL_OUTBOX_FILE;
 });
 
 const address = { fullName: 'Lucy Recipient', addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU', shippingMethod: { id: 'au-standard' } };
 
-async function post(path: string, body: unknown) {
-  const response = await fetch(`${t.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
-}
-
 const checkout = (extra: Record<string, unknown>, email = `buyer-${Math.random().toString(36).slice(2)}@example.com`) =>
-  post('create-checkout', { cartItems: [{ id: 'gift-book', quantity: 2 }], shippingDetails: address, customerEmail: email, ...extra });
+  t.post('create-checkout', { cartItems: [{ id: 'gift-book', quantity: 2 }], shippingDetails: address, customerEmail: email, ...extra });
 
 const orderRow = async (id: string) =>
   (await t.service().from('orders').select('customer_name, customer_email, is_gift, gift_message, gift_hide_prices, reminder_consent_at, reminder_sent_at, status_token').eq('id', id).single()).data!;
@@ -68,7 +57,7 @@ describe('a gift at checkout', () => {
     expect(confirmation?.text).toContain('  Happy First Communion, Lucy!\n  Love, Nonna');
     expect(confirmation?.text).toContain('Prices are left out of the parcel.');
 
-    const statusPage = await post('order-status', { token: (await orderRow(orderId)).status_token });
+    const statusPage = await t.post('order-status', { token: (await orderRow(orderId)).status_token });
     expect(statusPage.body?.gift).toEqual({ recipient: 'Lucy Recipient', message: 'Happy First Communion, Lucy!\nLove, Nonna', hidePrices: true });
   });
 
@@ -100,7 +89,7 @@ describe('a gift at checkout', () => {
 
   it('refuses more than six lines, and a gift without the recipient’s name', async () => {
     expect((await checkout({ gift: { isGift: true, message: 'a\nb\nc\nd\ne\nf\ng' } })).body?.error).toBe('gift.message: Please keep the gift message to 6 lines or fewer.');
-    const unnamed = await post('create-checkout', {
+    const unnamed = await t.post('create-checkout', {
       cartItems: [{ id: 'gift-book', quantity: 1 }],
       shippingDetails: { ...address, fullName: ' ' },
       customerEmail: 'x@example.com',
@@ -133,14 +122,14 @@ describe('one reminder for a payment left unpaid', () => {
 
     // Today's price, not the order's.
     await t.service().from('products').update({ price: 13 }).eq('id', 'gift-book');
-    const restored = await post('restore-cart', { token: link![2] });
+    const restored = await t.post('restore-cart', { token: link![2] });
     expect(restored).toMatchObject({ status: 200, body: { missing: 0, lines: [{ product: { id: 'gift-book', title: 'Gift Book', price: 13 }, quantity: 2 }] } });
     // Sold out since: left out, and counted so the page can say so.
     await t.service().from('products').update({ stock: 0 }).eq('id', 'gift-book');
-    expect((await post('restore-cart', { token: link![2] })).body).toEqual({ lines: [], missing: 1 });
+    expect((await t.post('restore-cart', { token: link![2] })).body).toEqual({ lines: [], missing: 1 });
     await t.service().from('products').update({ stock: 50 }).eq('id', 'gift-book');
-    expect((await post('restore-cart', { token: 'f'.repeat(64) })).status).toBe(404);
-    expect((await post('restore-cart', { token: 'not-a-token' })).status).toBe(400);
+    expect((await t.post('restore-cart', { token: 'f'.repeat(64) })).status).toBe(404);
+    expect((await t.post('restore-cart', { token: 'not-a-token' })).status).toBe(400);
   });
 
   it('a shopper who did not agree gets none', async () => {

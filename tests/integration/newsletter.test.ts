@@ -1,11 +1,11 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readMailLink, signingSecret, signMailLink } from '../../functions/_lib/mail-links';
 import { createLocalOutboxEmail, readOutbox } from '../../functions/_lib/providers/local-email';
 import { readServerEnv } from '../../src/config/env';
 import { postFrom, type VisitorAddress } from '../helpers/post-from';
 import { useBackOfficeShop } from '../helpers/shop';
-import { callFunction, DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { callFunction, DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = 'newsletter-publisher@example.com';
 
@@ -239,21 +239,22 @@ describe('the newsletter on the local shop', () => {
 });
 
 describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
-  let db: TestDatabase;
   const NEWSLETTER = '00000000-0000-4000-8000-00000000bb01';
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`
+  const db = useTestDatabase(
+    open,
+    `
       insert into public.newsletter_subscriptions (email) select 'reader' || g || '@example.com' from generate_series(1, 250) g;
       insert into public.newsletters (id, subject, body_markdown, created_by) values ('${NEWSLETTER}', 'News', 'Hello', 'publisher@example.com');
       insert into public.newsletter_deliveries (newsletter_id, email, subscription_id) select '${NEWSLETTER}', lower(email), id from public.newsletter_subscriptions;
-      update public.newsletter_subscriptions set unsubscribed_at = now() where email = 'reader7@example.com';`);
-  });
-  afterAll(() => db.close());
+      update public.newsletter_subscriptions set unsubscribed_at = now() where email = 'reader7@example.com';`,
+  );
 
   const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
   type Claim = { batch: number | null; recipients?: Array<{ email: string }>; state?: string };
+  /** How many of a newsletter's deliveries stand at each status. */
+  const deliveriesByStatus = async (newsletterId: string) =>
+    (await db.admin.query<{ status: string; n: number }>(`select status, count(*)::int as n from public.newsletter_deliveries where newsletter_id = '${newsletterId}' group by status order by status`))
+      .rows;
 
   it('senders at once claim disjoint batches, skip the unsubscribed, take back a stale batch with its number, and finish', async () => {
     const claims = await Promise.all(Array.from({ length: 4 }, () => call<Claim>('newsletter_claim_batch', [NEWSLETTER, 100])));
@@ -274,10 +275,7 @@ describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
     expect(again.recipients).toHaveLength(batches[0]!.recipients!.length);
     expect(await call<number>('newsletter_batch_sent', [NEWSLETTER, first!.batch])).toBe(0);
     expect(await call<Claim>('newsletter_claim_batch', [NEWSLETTER, 100])).toEqual({ batch: null, state: 'done' });
-    const { rows } = await db.admin.query<{ status: string; n: number }>(
-      `select status, count(*)::int as n from public.newsletter_deliveries where newsletter_id = '${NEWSLETTER}' group by status order by status`,
-    );
-    expect(rows).toEqual([
+    expect(await deliveriesByStatus(NEWSLETTER)).toEqual([
       { status: 'sent', n: 249 },
       { status: 'skipped', n: 1 },
     ]);
@@ -303,10 +301,7 @@ describe.each(DATABASES)('newsletter batches, on the $label', ({ open }) => {
     expect(next.recipients!.map((r) => r.email)).toEqual(['reader3@example.com']);
     await call('newsletter_batch_sent', [LATER, next.batch]);
     expect(await call<Claim>('newsletter_claim_batch', [LATER, 2])).toEqual({ batch: null, state: 'done' });
-    const { rows } = await db.admin.query<{ status: string; n: number }>(
-      `select status, count(*)::int as n from public.newsletter_deliveries where newsletter_id = '${LATER}' group by status order by status`,
-    );
-    expect(rows).toEqual([
+    expect(await deliveriesByStatus(LATER)).toEqual([
       { status: 'sent', n: 1 },
       { status: 'unknown', n: 2 },
     ]);

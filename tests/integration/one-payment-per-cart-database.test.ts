@@ -5,6 +5,7 @@
  * cart paid, then bought again later, is two orders as it should be.
  */
 import { describe, expect, it } from 'vitest';
+import { orderRow } from '../helpers/order-row';
 import { callFunction, DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 const BOOK = 'cart-book';
@@ -17,18 +18,9 @@ describe.each(DATABASES)('one payment per cart on the $label', ({ open }) => {
   const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
   const checkout = (cartId: string | null, key = KEY) =>
     call<string>('create_order', [
-      JSON.stringify({
-        customer_email: 'cart@example.com',
-        customer_name: 'Shopper',
-        subtotal_amount: 40,
-        shipping_amount: 0,
-        total_amount: 40,
-        shipping_address: { line1: '1 Test St' },
-        shipping_method: { name: 'AU Standard Courier' },
-        payment_provider: 'stripe',
-        cart_id: cartId,
-        cart_key: key,
-      }),
+      JSON.stringify(
+        orderRow('cart@example.com', { subtotal: 40, shipping: 0, customer_name: 'Shopper', shipping_address: { line1: '1 Test St' }, payment_provider: 'stripe', cart_id: cartId, cart_key: key }),
+      ),
       ITEMS,
     ]);
   const orderOf = async (id: string) =>

@@ -3,8 +3,8 @@
  * delivery address corrected until the parcel ships (the old one kept in the history), and a delivery marked by
  * mistake taken back to shipped. Staff only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, shopperAndStaffSql, isPermissionError, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000006a1';
 const SHOPPER = '00000000-0000-4000-8000-0000000006b0';
@@ -13,9 +13,7 @@ const SHIPPED = '00000000-0000-4000-8000-000000000602';
 const DELIVERED = '00000000-0000-4000-8000-000000000603';
 
 const FIXTURES = `
-  insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'fixer@example.com', now()), ('${SHOPPER}', 'buyer@example.com', now());
-  insert into public.staff_members (email) values ('fixer@example.com');
-  ${GOOGLE_IDENTITIES};
+  ${shopperAndStaffSql({ id: SHOPPER, email: 'buyer@example.com' }, { id: STAFF, email: 'fixer@example.com' })}
   insert into public.orders (id, customer_email, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at, tracking_number, tracking_carrier, shipped_at, delivered_at) values
     ('${PAID}', 'buyer@example.com', 'processing', 'paid', 22, 25, 47, '{"addressLine1": "1 Old Rd", "city": "London", "postalCode": "N1 1AA", "country": "GB", "phone": "+44 20 7946 0000"}', '{}', now(), null, null, null, null),
     ('${SHIPPED}', 'buyer@example.com', 'shipped', 'paid', 22, 15, 37, '{"line1": "2 Sent St", "city": "Sydney", "postal_code": "2000", "country": "AU"}', '{}', now(), '33ABC1234567', 'Australia Post', now(), null),
@@ -23,7 +21,7 @@ const FIXTURES = `
 `;
 
 describe.each(DATABASES)('order fixes on the $label', ({ open }) => {
-  let db: TestDatabase;
+  const db = useTestDatabase(open, FIXTURES);
   const asStaff = async <T>(sql: string): Promise<T> => (await db.request('authenticated', { sub: STAFF }, `select ${sql} as r`, { commit: true })).rows[0]?.r as T;
   const order = async (id: string) =>
     (
@@ -33,12 +31,6 @@ describe.each(DATABASES)('order fixes on the $label', ({ open }) => {
     ).rows[0]!;
   const history = async (id: string) =>
     (await db.admin.query<{ action: string; detail: string; actor: string }>(`select action, detail, actor from public.order_events where order_id = '${id}' order by id`)).rows;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(FIXTURES);
-  });
-  afterAll(() => db.close());
 
   it('an internal note is saved, recorded with who wrote it, and saving it unchanged records nothing', async () => {
     expect(await asStaff(`public.admin_set_order_note('${PAID}', '  Gift: no invoice in the parcel ')`)).toBe(true);

@@ -16,6 +16,7 @@ import { signStarshipitBody } from '../../functions/_lib/providers/starshipit';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { startBackOfficeShop, type BackOfficeShop } from '../helpers/shop';
 import { insertOrder } from '../helpers/insert-order';
+import { orderRow } from '../helpers/order-row';
 
 let t: BackOfficeShop;
 let staff: SupabaseClient;
@@ -31,6 +32,13 @@ afterAll(async () => {
 });
 
 const standIn = () => createLocalShipping({ file, log: () => {} });
+/** The stand-in, but the platform refuses `call` with `message`. */
+const refusing = (call: 'updateOrder' | 'deleteOrder', message: string): ShippingPlatform => ({
+  ...standIn(),
+  [call]: async () => {
+    throw new Error(message);
+  },
+});
 
 function services(shipping: ShippingPlatform | null): FulfilmentServices & { sent: EmailMessage[] } {
   const sent: EmailMessage[] = [];
@@ -47,16 +55,13 @@ async function sentOrder(): Promise<{ id: string; number: string }> {
   const service = t.service();
   const id = await insertOrder(
     service,
-    {
-      customer_email: 'mary@example.com',
+    orderRow('mary@example.com', {
+      shipping: 0,
       customer_name: 'Mary Smith',
-      subtotal_amount: 22,
-      shipping_amount: 0,
-      total_amount: 22,
       shipping_address: { addressLine1: '1 Old St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' },
       shipping_method: { id: 'standard', name: 'Standard' },
       checkout_session_id: `cs_test_${Math.random().toString(36).slice(2)}`,
-    },
+    }),
     [{ product_id: 'book-10-reasons', title: '10 Reasons', quantity: 1, price_at_time: 22 }],
   );
   await fulfilOrder(service, services(standIn()), id);
@@ -97,13 +102,7 @@ describe('a changed delivery address', () => {
 
   it('the platform refuses: the address change stands and the publisher is told the platform has the old one', async () => {
     const order = await sentOrder();
-    const down: ShippingPlatform = {
-      ...standIn(),
-      async updateOrder() {
-        throw new Error('Starshipit refused the new address of order 1 (500).');
-      },
-    };
-    const outcome = await changeAddress(down, order.id);
+    const outcome = await changeAddress(refusing('updateOrder', 'Starshipit refused the new address of order 1 (500).'), order.id);
     expect(outcome.status).toBe(200);
     expect(outcome.message).toMatch(/still has the old address/);
     const { data } = await t.service().from('orders').select('shipping_address').eq('id', order.id).single();
@@ -141,13 +140,7 @@ describe('a cancelled order', () => {
 
   it('the platform refuses the deletion: the order is cancelled and refunded all the same, and the publisher is told it is still there', async () => {
     const order = await sentOrder();
-    const down: ShippingPlatform = {
-      ...standIn(),
-      async deleteOrder() {
-        throw new Error('Starshipit refused the deletion of order 1 (500).');
-      },
-    };
-    const outcome = await cancel(down, order.id);
+    const outcome = await cancel(refusing('deleteOrder', 'Starshipit refused the deletion of order 1 (500).'), order.id);
     expect(outcome.status).toBe(200);
     expect(outcome.message).toMatch(/still at the shipping platform .*delete it there/);
     expect(await atPlatform(order.number)).toBeDefined();

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fulfilOrder, type FulfilmentServices } from '../../functions/_lib/fulfilment';
 import type { EmailMessage } from '../../functions/_lib/providers/email';
 import { ProviderError } from '../../functions/_lib/providers/errors';
@@ -17,20 +17,12 @@ import { signStarshipitBody } from '../../functions/_lib/providers/starshipit';
 import { joinLabels, printLabel } from '../../functions/_lib/shipments';
 import { TRACKING_EVENT_MAX_AGE_DAYS } from '../../functions/shipping-webhook';
 import { isAuspostTrackingNumber } from '../../src/features/shipping/shipment';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { useTestShop } from '../helpers/shop';
 import { insertOrder } from '../helpers/insert-order';
 
-let t: TestShop;
 const file = join(mkdtempSync(join(tmpdir(), 'packing-bench-')), 'shipping.jsonl');
-beforeAll(async () => {
-  // The shop's own functions use the same stand-in file as this test's platform.
-  process.env.LOCAL_SHIPPING_FILE = file;
-  t = await startTestShop();
-});
-afterAll(async () => {
-  await t.close();
-  delete process.env.LOCAL_SHIPPING_FILE;
-});
+// The shop's own functions use the same stand-in file as this test's platform.
+const t = useTestShop({ env: { LOCAL_SHIPPING_FILE: file } });
 
 /** The local stand-in (in a file of this test's own), with every call to it counted. */
 function countingPlatform(fail?: () => Error): ShippingPlatform & { created: ReturnType<typeof vi.fn> } {

@@ -1,9 +1,10 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { useBackOfficeShop } from '../helpers/shop';
-import { callFunction, DATABASES, type TestDatabase } from '../helpers/test-databases';
+import { callFunction, DATABASES, useTestDatabase } from '../helpers/test-databases';
 import { insertOrder } from '../helpers/insert-order';
+import { orderRow } from '../helpers/order-row';
 
 const STAFF = 'refunds-publisher@example.com';
 
@@ -15,16 +16,12 @@ describe('part refunds through /api/admin-order', () => {
     const service = t.service();
     const id = await insertOrder(
       service,
-      {
+      orderRow(email, {
         checkout_session_id: `cs_local_${crypto.randomUUID()}`,
-        customer_email: email,
         customer_name: 'Refund Customer',
-        subtotal_amount: 22,
-        shipping_amount: 15,
-        total_amount: 37,
         shipping_address: { addressLine1: '1 Church St', city: 'Parramatta', state: 'NSW', postalCode: '2150', country: 'AU' },
         shipping_method: { id: 'au-standard', name: 'AU Standard Courier' },
-      },
+      }),
       [{ product_id: 'book-10-reasons', title: 'The Book', quantity: 1, price_at_time: 22 }],
       { fulfil: true },
     );
@@ -196,19 +193,16 @@ describe('part refunds through /api/admin-order', () => {
 });
 
 describe.each(DATABASES)('part refunds at once, on the $label', ({ open }) => {
-  let db: TestDatabase;
   const ORDER = '00000000-0000-4000-8000-00000000ab01';
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(`
+  const db = useTestDatabase(
+    open,
+    `
       insert into public.orders (id, customer_email, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, checkout_session_id)
         values ('${ORDER}', 'race@example.com', 22, 15, 37, '{}', '{"name": "AU Standard Courier"}', 'cs_race');
       insert into public.order_items (order_id, product_id, title, quantity, price_at_time) values ('${ORDER}', 'book-10-reasons', 'Book', 1, 22);
       update public.products set stock = greatest(stock, 5) where id = 'book-10-reasons';
-      select public.fulfil_order('${ORDER}');`);
-  });
-  afterAll(() => db.close());
+      select public.fulfil_order('${ORDER}');`,
+  );
 
   const call = <T>(fn: string, args: unknown[]) => callFunction<T>(db, fn, args);
 

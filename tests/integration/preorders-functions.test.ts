@@ -35,7 +35,7 @@ const IN_THE_US = { addressLine1: '1 Main St', city: 'New York', state: 'NY', po
 
 /** A paid order of `quantity` copies through checkout and the local TEST payment page: its id and status token. */
 async function paidOrder(productId: string, quantity: number, email: string, address = IN_AUSTRALIA): Promise<{ id: string; token: string }> {
-  const checkout = await post('/api/create-checkout', {
+  const checkout = await t.post('create-checkout', {
     cartItems: [{ id: productId, quantity }],
     shippingDetails: { fullName: 'Pre Buyer', ...address },
     customerEmail: email,
@@ -49,11 +49,6 @@ async function paidOrder(productId: string, quantity: number, email: string, add
   return { id, token: (data as { status_token: string }).status_token };
 }
 
-async function post(path: string, body: unknown, client?: SupabaseClient | null): Promise<{ status: number; body: Record<string, unknown> }> {
-  const token = client ? (await client.auth.getSession()).data.session?.access_token : undefined;
-  const response = await fetch(`${t.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
 const mailsTo = async (email: string) => (await readOutbox(t.outbox)).filter((m) => m.to === email);
 const statusOf = async (id: string) => ((await t.service().from('orders').select('status').eq('id', id).single()).data as { status: string }).status;
 
@@ -72,28 +67,28 @@ describe('pre-orders through the functions', () => {
     await title('fn-admin', 5);
     await paidOrder('fn-admin', 2, 'admin-buyer@example.com');
     const release = { action: 'release', productId: 'fn-admin', firstDelivery: 10 };
-    expect(await post('/api/admin-preorders', release, null)).toEqual({ status: 401, body: { error: 'Sign in to use the back office.' } });
-    expect(await post('/api/admin-preorders', release, shopper)).toEqual({ status: 403, body: { error: "You don't have access to the back office." } });
-    expect(await post('/api/admin-preorders', { action: 'set', productId: 'fn-admin', allocation: 1, firstDelivery: null }, staff)).toEqual({
+    expect(await t.post('admin-preorders', release, null)).toEqual({ status: 401, body: { error: 'Sign in to use the back office.' } });
+    expect(await t.post('admin-preorders', release, shopper)).toEqual({ status: 403, body: { error: "You don't have access to the back office." } });
+    expect(await t.post('admin-preorders', { action: 'set', productId: 'fn-admin', allocation: 1, firstDelivery: null }, staff)).toEqual({
       status: 400,
       body: { error: 'The allocation cannot be below the 2 copies already pre-ordered.' },
     });
-    expect(await post('/api/admin-preorders', { action: 'move_date', productId: 'fn-admin', releaseDate: '2020-01-01' }, staff)).toEqual({
+    expect(await t.post('admin-preorders', { action: 'move_date', productId: 'fn-admin', releaseDate: '2020-01-01' }, staff)).toEqual({
       status: 400,
       body: { error: 'Choose a release date from today on: a date in the past cannot be a release date.' },
     });
-    expect(await post('/api/admin-preorders', { action: 'release', productId: 'fn-admin', firstDelivery: 1 }, staff)).toEqual({
+    expect(await t.post('admin-preorders', { action: 'release', productId: 'fn-admin', firstDelivery: 1 }, staff)).toEqual({
       status: 400,
       body: { error: 'The first delivery is smaller than the 2 copies pre-ordered. Enter a delivery of at least 2: every pre-order must be filled.' },
     });
-    expect(await post('/api/admin-preorders', { action: 'release', productId: 'no-such-title', firstDelivery: 1 }, staff)).toEqual({ status: 404, body: { error: 'We could not find that title.' } });
-    expect((await post('/api/admin-preorders', { action: 'release', productId: 'fn-admin', firstDelivery: -1 }, staff)).status).toBe(400);
+    expect(await t.post('admin-preorders', { action: 'release', productId: 'no-such-title', firstDelivery: 1 }, staff)).toEqual({ status: 404, body: { error: 'We could not find that title.' } });
+    expect((await t.post('admin-preorders', { action: 'release', productId: 'fn-admin', firstDelivery: -1 }, staff)).status).toBe(400);
   });
 
   it('Move the date tells each buyer once; Release now makes the order to pack, tells its buyer once and sends it to the platform', async () => {
     await title('fn-release', 5);
     const order = await paidOrder('fn-release', 1, 'release-buyer@example.com');
-    const moved = await post('/api/admin-preorders', { action: 'move_date', productId: 'fn-release', releaseDate: '2099-07-15' }, staff);
+    const moved = await t.post('admin-preorders', { action: 'move_date', productId: 'fn-release', releaseDate: '2099-07-15' }, staff);
     expect(moved).toEqual({ status: 200, body: { message: 'Title fn-release now comes out on 15 July 2099; 1 buyer emailed.', stock: null, mailing: null } });
     const dateMails = (await mailsTo('release-buyer@example.com')).filter((m) => m.subject.startsWith('A new release date'));
     expect(dateMails).toHaveLength(1);
@@ -105,7 +100,7 @@ describe('pre-orders through the functions', () => {
       .from('back_in_stock_requests')
       .insert({ product_id: 'fn-release', email: 'release-waiting@example.com', confirmation_sent_at: new Date().toISOString(), confirmed_at: new Date().toISOString() });
     if (error) throw error;
-    const released = await post('/api/admin-preorders', { action: 'release', productId: 'fn-release', firstDelivery: 30 }, staff);
+    const released = await t.post('admin-preorders', { action: 'release', productId: 'fn-release', firstDelivery: 30 }, staff);
     expect(released).toMatchObject({
       status: 200,
       body: { message: 'Title fn-release is released: 29 in stock, 1 order to pack (1 buyer emailed). Emailing 1 waiting shopper.', stock: 29, mailing: { recipients: 1 } },
@@ -114,7 +109,7 @@ describe('pre-orders through the functions', () => {
     const { data: shipment } = await t.service().from('shipments').select('state').eq('order_id', order.id).single();
     expect(shipment).toEqual({ state: 'sent' });
     // Pressed again, nothing is sent twice.
-    expect((await post('/api/admin-preorders', { action: 'release', productId: 'fn-release', firstDelivery: 30 }, staff)).status).toBe(409);
+    expect((await t.post('admin-preorders', { action: 'release', productId: 'fn-release', firstDelivery: 30 }, staff)).status).toBe(409);
     expect((await mailsTo('release-buyer@example.com')).filter((m) => m.subject.endsWith('is being packed'))).toHaveLength(1);
   });
 
@@ -160,7 +155,7 @@ describe('pre-orders through the functions', () => {
     const home = await paidOrder('fn-customs', 1, 'customs-home@example.com');
     const abroad = await paidOrder('fn-customs', 2, 'customs-abroad@example.com', IN_THE_US);
     const gap = '1 pre-order goes abroad: add customsDescription, hsCode and originCountry to content/books/fn-customs.mdx and deploy, as a parcel abroad must declare them.';
-    expect(await post('/api/admin-preorders', { action: 'release', productId: 'fn-customs', firstDelivery: 10 }, staff)).toEqual({
+    expect(await t.post('admin-preorders', { action: 'release', productId: 'fn-customs', firstDelivery: 10 }, staff)).toEqual({
       status: 409,
       body: { error: `Title fn-customs is not released, and nothing has changed. ${gap} Then press Release now again.` },
     });
@@ -172,7 +167,7 @@ describe('pre-orders through the functions', () => {
     expect(await mailsTo('customs-abroad@example.com')).not.toContainEqual(expect.objectContaining({ subject: expect.stringMatching(/is being packed$/) }));
     // Once the catalog sync has written them, it is released and both orders go to be packed.
     await t.service().from('products').update(CUSTOMS).eq('id', 'fn-customs');
-    const released = await post('/api/admin-preorders', { action: 'release', productId: 'fn-customs', firstDelivery: 10 }, staff);
+    const released = await t.post('admin-preorders', { action: 'release', productId: 'fn-customs', firstDelivery: 10 }, staff);
     expect(released.body.message).toBe('Title fn-customs is released: 7 in stock, 2 orders to pack (2 buyers emailed).');
     for (const order of [home, abroad]) expect(await statusOf(order.id)).toBe('processing');
   });
@@ -180,9 +175,9 @@ describe('pre-orders through the functions', () => {
   it('a buyer cancels their own pre-order from its status page for a full refund, while it waits and not after', async () => {
     await title('fn-cancel', 5);
     const order = await paidOrder('fn-cancel', 2, 'cancel-buyer@example.com');
-    const status = await post('/api/order-status', { token: order.token });
+    const status = await t.post('order-status', { token: order.token });
     expect(status.body).toMatchObject({ status: 'preorder', preorders: [{ title: 'Title fn-cancel', releaseDate: '2099-06-01' }] });
-    expect(await post('/api/cancel-preorder', { token: order.token })).toEqual({
+    expect(await t.post('cancel-preorder', { token: order.token })).toEqual({
       status: 200,
       body: { message: 'Your pre-order is cancelled and your payment refunded in full. We have emailed you a receipt of the refund.' },
     });
@@ -191,9 +186,9 @@ describe('pre-orders through the functions', () => {
     const { data } = await t.service().rpc('preorder_left', { p_product_id: 'fn-cancel' });
     expect(data).toBe(5);
     // A second tab's Cancel, after the first tab's: told it is cancelled already, not that it cannot be cancelled.
-    const again = await post('/api/cancel-preorder', { token: order.token });
+    const again = await t.post('cancel-preorder', { token: order.token });
     expect(again.status).toBe(409);
     expect(JSON.stringify(again.body)).toContain('This pre-order is cancelled already');
-    expect((await post('/api/cancel-preorder', { token: 'f'.repeat(64) })).status).toBe(404);
+    expect((await t.post('cancel-preorder', { token: 'f'.repeat(64) })).status).toBe(404);
   });
 });

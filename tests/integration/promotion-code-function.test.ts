@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { CartLine } from '@/features/cart/cart';
 import { checkCode, RequestError, TOO_MANY_REQUESTS } from '@/features/checkout/api';
 import { config } from '../../functions/promotion-code';
+import { orderRow } from '../helpers/order-row';
 import { startTestShop, type TestShop } from '../helpers/shop';
 
 // The checkout's calls read the sign-in state only for a bearer token; none here.
@@ -21,17 +22,7 @@ let book = '';
 /** An order of one $50 book with $1 off by `code`, written as checkout writes it. */
 const orderWithCode = (email: string, code: string) =>
   t.service().rpc('create_order', {
-    p_order: {
-      customer_email: email,
-      subtotal_amount: 50,
-      discount_amount: 1,
-      promotion_code: code,
-      shipping_amount: 0,
-      total_amount: 49,
-      shipping_address: { line1: '1 Test St' },
-      shipping_method: { name: 'AU Standard Courier' },
-      payment_provider: 'local-test',
-    },
+    p_order: orderRow(email, { subtotal: 50, discount: 1, shipping: 0, promotion_code: code, shipping_address: { line1: '1 Test St' }, payment_provider: 'local-test' }),
     p_items: [{ product_id: book, title: 'Book', quantity: 1, price_at_time: 50 }],
   });
 

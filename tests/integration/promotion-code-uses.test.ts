@@ -6,6 +6,7 @@
  * a code that does not exist.
  */
 import { describe, expect, it } from 'vitest';
+import { orderRow } from '../helpers/order-row';
 import { callFunction, DATABASES, useTestDatabase } from '../helpers/test-databases';
 
 const BOOK = 'uses-book';
@@ -24,19 +25,18 @@ describe.each(DATABASES)('promotion code uses on the $label', ({ open }) => {
   /** Checks out $50 of goods with the code as `email`, from the browser cart `cart`: the new order's id. */
   const checkout = (email: string, code: string, cart?: string) =>
     call<string>('create_order', [
-      JSON.stringify({
-        customer_email: email,
-        customer_name: 'Shopper',
-        subtotal_amount: 50,
-        discount_amount: 5,
-        promotion_code: code,
-        shipping_amount: 0,
-        total_amount: 45,
-        shipping_address: { line1: '1 Test St' },
-        shipping_method: { name: 'AU Standard Courier' },
-        payment_provider: 'stripe',
-        ...(cart && { cart_id: cart }),
-      }),
+      JSON.stringify(
+        orderRow(email, {
+          subtotal: 50,
+          discount: 5,
+          shipping: 0,
+          customer_name: 'Shopper',
+          promotion_code: code,
+          shipping_address: { line1: '1 Test St' },
+          payment_provider: 'stripe',
+          ...(cart && { cart_id: cart }),
+        }),
+      ),
       ITEMS,
     ]);
   /** Why create_order refused the checkout, or 'placed'. */

@@ -3,8 +3,8 @@
  * and on PostgreSQL 17: every figure is checked against sums worked out by hand below, including the GST (one
  * eleventh of what Australian buyers paid and kept; exports GST-free) and the Sydney day an order counts on.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, shopperAndStaffSql, isPermissionError, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000005a1';
 const SHOPPER = '00000000-0000-4000-8000-0000000005b0';
@@ -21,9 +21,7 @@ const STAFF_CLAIMS = { sub: STAFF };
  *   o5 AU eve@   unpaid checkout attempt; o8 expired attempt: never sales, never customers.
  */
 const FIXTURES = `
-  insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'sales-staff@example.com', now()), ('${SHOPPER}', 'bob@example.com', now());
-  insert into public.staff_members (email) values ('sales-staff@example.com');
-  ${GOOGLE_IDENTITIES};
+  ${shopperAndStaffSql({ id: SHOPPER, email: 'bob@example.com' }, { id: STAFF, email: 'sales-staff@example.com' })}
   insert into public.products (id, title, price, stock) values ('sales-a', 'Book A', 22, 50), ('sales-b', 'Book B', 15, 50);
   insert into public.orders (id, customer_email, customer_name, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at, refund_id, refunded_at) values
     ('00000000-0000-4000-8000-000000000501', 'Ann@example.com', 'Ann Lee', 'processing', 'paid', 44, 15, 59, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-01T23:00:00Z', null, null),
@@ -56,14 +54,8 @@ type Sales = {
 const numbers = <T extends Record<string, unknown>>(row: T) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v]));
 
 describe.each(DATABASES)('sales and customers on the $label', ({ open }) => {
-  let db: TestDatabase;
+  const db = useTestDatabase(open, FIXTURES);
   const asStaff = async <T>(sql: string): Promise<T> => (await db.request('authenticated', STAFF_CLAIMS, `select ${sql} as r`)).rows[0]?.r as T;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(FIXTURES);
-  });
-  afterAll(() => db.close());
 
   it('November by day: orders, goods, shipping, refunds, net and GST add up to the sums worked out by hand', async () => {
     const sales = await asStaff<Sales>(`public.admin_sales('2026-11-01', '2026-11-30', 'day')`);

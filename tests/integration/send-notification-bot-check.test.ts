@@ -23,6 +23,15 @@ import {
 
 useSendNotification();
 
+/** `body` posted with no token, an empty one and a blank one: each refused, 403 Verification failed. */
+async function refusedWithoutToken(body: Record<string, unknown>) {
+  for (const sent of [body, { ...body, turnstileToken: '' }, { ...body, turnstileToken: '   ' }]) {
+    const response = await post(sent);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: 'Verification failed' });
+  }
+}
+
 describe('send-notification with Turnstile (documented dummy secret keys)', () => {
   it.each([
     ['1x… (always passes)', 200, PASS_SECRET],
@@ -46,11 +55,7 @@ describe('send-notification with Turnstile (documented dummy secret keys)', () =
 
   it('blocks a contact message without a token, without asking Cloudflare or storing it', async () => {
     process.env.TURNSTILE_SECRET_KEY = PASS_SECRET;
-    for (const body of [CONTACT, { ...CONTACT, turnstileToken: '' }, { ...CONTACT, turnstileToken: '   ' }]) {
-      const response = await post(body);
-      expect(response.status).toBe(403);
-      expect(await response.json()).toEqual({ error: 'Verification failed' });
-    }
+    await refusedWithoutToken(CONTACT);
     expect(siteverifyCalls).toEqual([]);
     expect(await readOutbox(outbox)).toEqual([]);
     expect(await stored('contact_submissions')).toEqual([]);
@@ -68,11 +73,7 @@ describe('send-notification with Turnstile (documented dummy secret keys)', () =
     ['back_in_stock', { type: 'back_in_stock', data: { email: 'waiting@example.com', productId: 'book-10-reasons' } }],
   ])('a %s sign-up without a token is refused when the bot-check is on, without asking Cloudflare, storing or emailing anything', async (type, body) => {
     process.env.TURNSTILE_SECRET_KEY = PASS_SECRET;
-    for (const sent of [body, { ...body, turnstileToken: '' }, { ...body, turnstileToken: '   ' }]) {
-      const response = await post(sent);
-      expect(response.status).toBe(403);
-      expect(await response.json()).toEqual({ error: 'Verification failed' });
-    }
+    await refusedWithoutToken(body);
     expect(siteverifyCalls).toEqual([]);
     expect(await stored('newsletter_subscriptions')).toEqual([]);
     expect((await shop.service().from('back_in_stock_requests').select('email').eq('email', 'waiting@example.com')).data).toEqual([]);

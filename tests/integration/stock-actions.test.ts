@@ -54,15 +54,7 @@ function recordingServices(fail = false) {
 }
 const lowStockMails = (sent: EmailMessage[]) => sent.filter((m) => m.subject.startsWith('Low stock'));
 
-async function stockAction(client: SupabaseClient | null, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const token = client ? (await client.auth.getSession()).data.session?.access_token : undefined;
-  const response = await fetch(`${t.url}/api/admin-stock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const stockAction = (client: SupabaseClient | null, body: unknown) => t.post('admin-stock', body, client);
 
 describe('the low-stock email', () => {
   it('goes once when sales take a title below its level: concurrent fulfilments and retries send one', async () => {
@@ -134,25 +126,13 @@ describe('/api/admin-stock', () => {
 });
 
 describe('tell me when it’s back', () => {
-  type Answer = { status: number; body: Record<string, unknown> };
-  const post = async (path: string, body: unknown, token?: string): Promise<Answer> => {
-    const response = await fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-  const ask = (email: string, productId: string) => post('/api/send-notification', { type: 'back_in_stock', data: { email, productId } });
+  const ask = (email: string, productId: string) => t.post('send-notification', { type: 'back_in_stock', data: { email, productId } });
   /** Follows a link of a confirmation email as its page does: the token after `#`, posted with the answer. */
-  const follow = (mail: OutboxEntry, answer: 'confirm' | 'decline') => post('/api/email-confirm', { token: tokenOf(mail), answer });
+  const follow = (mail: OutboxEntry, answer: 'confirm' | 'decline') => t.post('email-confirm', { token: tokenOf(mail), answer });
   const tokenOf = (mail: OutboxEntry) => mail.text.match(/\/newsletter\/confirm#(\S+)/)![1]!;
   const mailsTo = async (email: string) => (await readOutbox(t.outbox)).filter((m) => m.to.toLowerCase() === email.toLowerCase());
   const confirmationsTo = async (email: string) => (await mailsTo(email)).filter((m) => m.subject.startsWith('Please confirm'));
-  async function sendMailing(newsletterId: string): Promise<Answer> {
-    const token = (await t.staff.auth.getSession()).data.session!.access_token;
-    return post('/api/admin-newsletter', { newsletterId }, token);
-  }
+  const sendMailing = (newsletterId: string) => t.post('admin-newsletter', { newsletterId }, t.staff);
   const waitingFor = async (productId: string) => ((await t.staff.rpc('admin_list_stock')).data as Array<{ id: string; waiting: number }>).find((p) => p.id === productId)?.waiting;
 
   it('a sold-out book’s list holds only addresses confirmed from their inbox; a stock change draws them into one mailing, sent once to each by the batch sender', async () => {

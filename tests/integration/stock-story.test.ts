@@ -7,8 +7,8 @@
  * gone after 7 days, and the confirmed drawn into one availability mailing once the book is for sale again, by one
  * caller only. Staff only for the history and the counts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, GOOGLE_IDENTITIES, isPermissionError, type TestDatabase } from '../helpers/test-databases';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, shopperAndStaffSql, isPermissionError, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-0000000007a1';
 const SHOPPER = '00000000-0000-4000-8000-0000000007b0';
@@ -16,9 +16,7 @@ const BOOK = 'story-book';
 const ORDERS = ['00000000-0000-4000-8000-000000000701', '00000000-0000-4000-8000-000000000702', '00000000-0000-4000-8000-000000000703', '00000000-0000-4000-8000-000000000704'];
 
 const FIXTURES = `
-  insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'counter@example.com', now()), ('${SHOPPER}', 'reader@example.com', now());
-  insert into public.staff_members (email) values ('counter@example.com');
-  ${GOOGLE_IDENTITIES};
+  ${shopperAndStaffSql({ id: SHOPPER, email: 'reader@example.com' }, { id: STAFF, email: 'counter@example.com' })}
   insert into public.products (id, title, price, stock, low_stock_level) values ('${BOOK}', 'Story Book', 20, 12, 10), ('sold-out-book', 'Sold Out', 20, 0, 10),
     ('quiet-book', 'Quiet Book', 20, 0, 10), ('expiring-book', 'Expiring Book', 20, 0, 10);
   insert into public.products (id, title, price, stock, low_stock_level, for_sale) values ('retired-book', 'Retired Book', 20, 5, 10, false);
@@ -30,7 +28,7 @@ const FIXTURES = `
 `;
 
 describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
-  let db: TestDatabase;
+  const db = useTestDatabase(open, FIXTURES);
   const as =
     (sub: string) =>
     async <T>(sql: string): Promise<T> =>
@@ -40,12 +38,6 @@ describe.each(DATABASES)('stock with its story on the $label', ({ open }) => {
   const stock = async () => (await db.admin.query<{ stock: number }>(`select stock from public.products where id = '${BOOK}'`)).rows[0]!.stock;
   const openCrossings = async () => (await db.admin.query<{ n: number }>(`select count(*)::int as n from public.low_stock_alerts where product_id = '${BOOK}' and rearmed_at is null`)).rows[0]!.n;
   const allCrossings = async () => (await db.admin.query<{ n: number }>(`select count(*)::int as n from public.low_stock_alerts where product_id = '${BOOK}'`)).rows[0]!.n;
-
-  beforeAll(async () => {
-    db = await open();
-    await db.admin.exec(FIXTURES);
-  });
-  afterAll(() => db.close());
 
   it('a delivery adds N copies with its reason; N must be a whole number of at least 1, and a reason is needed', async () => {
     expect(await asStaff(`public.admin_receive_stock('${BOOK}', 3, '  Reprint delivered ')`)).toBe(15);

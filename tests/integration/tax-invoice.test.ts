@@ -7,33 +7,22 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { LOCAL_SELLER } from '../../functions/_lib/tax-invoice';
 import type { TaxInvoice } from '../../src/features/tax-invoice/tax-invoice';
-import { startTestShop, type TestShop } from '../helpers/shop';
+import { useTestShop } from '../helpers/shop';
 import { internationalPrice } from '../../src/lib/international-rates';
 
 const outbox = join(mkdtempSync(join(tmpdir(), 'outbox-')), 'outbox.jsonl');
-let t: TestShop;
+const t = useTestShop({ env: { LOCAL_OUTBOX_FILE: outbox } });
 beforeAll(async () => {
-  process.env.LOCAL_OUTBOX_FILE = outbox;
-  t = await startTestShop();
   await t.service().from('products').insert({ id: 'invoice-book', title: 'Invoice Book', price: 22, stock: 50 });
 });
-afterAll(async () => {
-  await t.close();
-  delete process.env.LOCAL_OUTBOX_FILE;
-});
-
-async function post(path: string, body: unknown) {
-  const response = await fetch(`${t.url}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
-}
 
 /** Checks out two copies to the address and pays on the TEST page; answers the order id and its status token. */
 async function paidOrder(address: Record<string, unknown>, pay = true): Promise<{ orderId: string; token: string }> {
-  const { body } = await post('create-checkout', {
+  const { body } = await t.post('create-checkout', {
     cartItems: [{ id: 'invoice-book', quantity: 2 }],
     shippingDetails: address,
     customerEmail: `invoice-${Math.random().toString(36).slice(2)}@example.com`,
@@ -54,7 +43,7 @@ const GB = { fullName: 'Gwen Brit', addressLine1: '1 High St', city: 'London', p
 describe('the tax invoice', () => {
   it('an Australian order: seller, ABN, date, items with quantity and price, GST one eleventh, total — on the status page and in the confirmation', async () => {
     const { orderId, token } = await paidOrder(AU);
-    const status = await post('order-status', { token });
+    const status = await t.post('order-status', { token });
     const invoice = status.body!.invoice as TaxInvoice;
     expect(invoice).toMatchObject({
       title: 'Tax invoice',
@@ -81,14 +70,14 @@ describe('the tax invoice', () => {
 
   it('an export is GST-free', async () => {
     const { token } = await paidOrder(GB);
-    const invoice = (await post('order-status', { token })).body!.invoice as TaxInvoice;
+    const invoice = (await t.post('order-status', { token })).body!.invoice as TaxInvoice;
     // International Standard from the rate card (the test book has no weight: the first band).
     expect(invoice).toMatchObject({ gstApplies: false, gst: 0, total: 44 + internationalPrice('GB', 'standard', 0) });
   });
 
   it('an unpaid order has none', async () => {
     const { token } = await paidOrder(AU, false);
-    expect((await post('order-status', { token })).body!.invoice).toBeNull();
+    expect((await t.post('order-status', { token })).body!.invoice).toBeNull();
   });
 
   it('a refund in part, then the rest, each adds an adjustment note with the GST in it', async () => {
@@ -99,11 +88,11 @@ describe('the tax invoice', () => {
     expect(error).toBeNull();
     const pending = (await db.from('order_refunds').select('id').eq('order_id', orderId).single()).data!.id as string;
     expect((await db.rpc('settle_part_refund', { p_refund_id: pending, p_provider_refund_id: 're_part_1', p_failure: null })).error).toBeNull();
-    let invoice = (await post('order-status', { token })).body!.invoice as TaxInvoice;
+    let invoice = (await t.post('order-status', { token })).body!.invoice as TaxInvoice;
     expect(invoice.adjustments).toMatchObject([{ amount: 11, gst: 1, reason: 'Damaged cover', refundId: 're_part_1' }]);
 
     expect((await db.from('orders').update({ payment_status: 'refund_due', status: 'cancelled', refund_id: 're_rest', refunded_at: new Date().toISOString() }).eq('id', orderId)).error).toBeNull();
-    invoice = (await post('order-status', { token })).body!.invoice as TaxInvoice;
+    invoice = (await t.post('order-status', { token })).body!.invoice as TaxInvoice;
     expect(invoice.adjustments.map((a) => [a.amount, a.gst, a.reason])).toEqual([
       [11, 1, 'Damaged cover'],
       [48, 4.36, 'Refunded in full'],

@@ -6,7 +6,7 @@
  * holds a token.
  */
 import { describe, expect, it } from 'vitest';
-import { DATABASES, GOOGLE_IDENTITIES, useTestDatabase } from '../helpers/test-databases';
+import { DATABASES, shopperAndStaffSql, useTestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-00000000c0c1';
 const SHOPPER = '00000000-0000-4000-8000-00000000c0c2';
@@ -22,9 +22,7 @@ describe.each(DATABASES)('the Xero ledger on the $label', ({ open }) => {
   const db = useTestDatabase(
     open,
     `
-      insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'books@example.com', now()), ('${SHOPPER}', 'buyer@example.com', now());
-      insert into public.staff_members (email) values ('books@example.com');
-      ${GOOGLE_IDENTITIES};
+      ${shopperAndStaffSql({ id: SHOPPER, email: 'buyer@example.com' }, { id: STAFF, email: 'books@example.com' })}
       insert into public.products (id, title, price, stock) values ('xero-a', 'Book A', 22, 50);
       insert into public.orders (id, customer_email, customer_name, status, payment_status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at, refund_id, refunded_at) values
         ('${A}', 'ann@example.com', 'Ann Lee', 'processing', 'paid', 44, 15, 59, '{"country": "AU"}', '{"name": "AU Standard Courier"}', '2026-11-26T23:00:00Z', null, null),

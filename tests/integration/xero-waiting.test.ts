@@ -8,7 +8,7 @@
  * Stripe is asked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, GOOGLE_IDENTITIES, type TestDatabase } from '../helpers/test-databases';
+import { DATABASES, staffUserSql, type TestDatabase } from '../helpers/test-databases';
 
 const STAFF = '00000000-0000-4000-8000-00000000c0d1';
 const id = (n: number) => `00000000-0000-4000-8000-0000000f${String(n).padStart(4, '0')}`;
@@ -44,9 +44,7 @@ describe.each(DATABASES)('what waits for Xero on the $label', ({ open }) => {
       `('${id}', 'books@example.com', '${status}', 'St Mary''s Primary', 'Ann', 'office@example.com', '{"country": "AU"}', 14, 'rate_card', 'Courier', 15, 220, 235, 21.36,
         'local-test', '${orderId}', '2026-11-26T01:00:00Z', '2026-12-10', ${closed})`;
     await db.admin.exec(`
-      insert into auth.users (id, email, email_confirmed_at) values ('${STAFF}', 'waiting-books@example.com', now());
-      insert into public.staff_members (email) values ('waiting-books@example.com');
-      ${GOOGLE_IDENTITIES};
+      ${staffUserSql(STAFF, 'waiting-books@example.com')}
       update public.xero_connection set tenant_id = 'tenant-1', tenant_name = 'Publisher Pty Ltd', refresh_token_sealed = 'v1.a.b.c', start_on = '2026-11-25',
         refresh_expires_at = now() + interval '60 days';
       insert into public.orders (id, customer_email, status, subtotal_amount, shipping_amount, total_amount, shipping_address, shipping_method, paid_at,

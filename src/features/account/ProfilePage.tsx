@@ -1,6 +1,6 @@
 /** /profile: the account (read-only), Sign Out, the order history and the wishlist. Signed-out visitors go to /auth and come back. */
 import { useAuth } from './use-auth';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { orderStatusPath, productPath } from '@/lib/paths';
 import { listWishlist, removeFromWishlist, type WishlistEntry } from '@/features/wishlist/wishlist';
@@ -12,6 +12,7 @@ import { taxInvoicePath } from '@/features/tax-invoice/tax-invoice';
 import { getOrderHistory, OrderHistoryError, type OrderSummary } from './orders';
 import { StatusBadge } from './StatusBadge';
 import { signOut } from './session';
+import { CardsOrTable } from '@/components/CardsOrTable';
 import { TableHead } from '@/components/TableHead';
 import { Panel } from '@/components/Section';
 
@@ -84,98 +85,105 @@ function Account({ user }: { user: AuthUser }) {
   );
 }
 
+/** A list of the profile's: what it says while it loads, when loading failed, and when the list is empty. */
+function OwnList<T>({ loaded, what, empty, children }: { loaded: Loaded<T[]>; what: string; empty: ReactNode; children: (items: T[]) => ReactNode }) {
+  if (loaded.status === 'loading') {
+    return (
+      <p className="mt-4 text-slate-700" role="status">
+        {`Loading your ${what}...`}
+      </p>
+    );
+  }
+  if (loaded.status === 'error') return <p className="mt-4 text-slate-700">{`We couldn't load your ${what} just now.`}</p>;
+  return loaded.data.length === 0 ? empty : children(loaded.data);
+}
+
 function OrderHistory({ history }: { history: Loaded<OrderSummary[]> }) {
+  const empty = (
+    <div className="mt-4 rounded-2xl bg-white p-8 text-center ring-1 ring-slate-200">
+      <p className="text-slate-700">You haven't placed any orders yet.</p>
+      <a href="/store" className="btn-primary mt-4">
+        Go to Store
+      </a>
+    </div>
+  );
   return (
     <Panel id="orders-heading" title="Order History" className="mt-10">
-      {history.status === 'loading' && (
-        <p className="mt-4 text-slate-700" role="status">
-          Loading your orders...
-        </p>
-      )}
-      {history.status === 'error' && <p className="mt-4 text-slate-700">We couldn't load your orders just now.</p>}
-      {history.status === 'ready' && history.data.length === 0 && (
-        <div className="mt-4 rounded-2xl bg-white p-8 text-center ring-1 ring-slate-200">
-          <p className="text-slate-700">You haven't placed any orders yet.</p>
-          <a href="/store" className="btn-primary mt-4">
-            Go to Store
-          </a>
-        </div>
-      )}
-      {history.status === 'ready' && history.data.length > 0 && (
-        // Below 640 px a card per order: six columns do not fit a phone, and the total and Track would be off-screen.
-        <ul className="mt-4 space-y-3 sm:hidden" aria-label="Your orders">
-          {history.data.map((order) => (
-            <li key={order.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <span className="font-mono font-semibold">{orderNumber(order.number)}</span>
-                <StatusBadge status={order.status} />
-              </div>
-              <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-                <dt className="text-slate-600">Date</dt>
-                <dd>{formatShortDate(order.createdAt)}</dd>
-                <dt className="text-slate-600">Items</dt>
-                <dd>{order.itemCount}</dd>
-                <dt className="text-slate-600">Total</dt>
-                <dd className="font-semibold">{formatPrice(order.total)}</dd>
-                {order.latestTracking && (
-                  <>
-                    <dt className="text-slate-600">Tracking</dt>
-                    <dd>
-                      {order.latestTracking.status} — {formatShortDate(order.latestTracking.at)}
-                    </dd>
-                  </>
-                )}
-              </dl>
-              <div className="mt-3 flex flex-wrap gap-x-5 gap-y-2">
-                <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
-                  Track<span className="sr-only"> order {orderNumber(order.number)}</span>
-                </a>
-                <a href={taxInvoicePath(order.statusToken)} className="font-semibold text-navy underline">
-                  Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
-                </a>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      {history.status === 'ready' && history.data.length > 0 && (
-        <div className="mt-4 hidden overflow-x-auto rounded-2xl bg-white ring-1 ring-slate-200 sm:block">
-          <table className="w-full text-left">
-            <TableHead
-              className="border-b border-slate-200 text-sm text-slate-600"
-              cell="px-4 py-3"
-              columns={['Order ID', 'Date', 'Items', 'Status', { label: 'Total', right: true }, { label: 'Details', srOnly: true }]}
-            />
-            <tbody>
-              {history.data.map((order) => (
-                <tr key={order.id} className="border-b border-slate-100 last:border-0">
-                  <td className="px-4 py-3 font-mono">{orderNumber(order.number)}</td>
-                  <td className="px-4 py-3">{formatShortDate(order.createdAt)}</td>
-                  <td className="px-4 py-3">{order.itemCount}</td>
-                  <td className="px-4 py-3">
-                    <StatusBadge status={order.status} />
-                    {order.latestTracking && (
-                      <span className="mt-1 block text-sm text-slate-700">
+      <OwnList loaded={history} what="orders" empty={empty}>
+        {(orders) => (
+          // Below 640 px a card per order: six columns do not fit a phone, and the total and Track would be off-screen.
+          <CardsOrTable
+            label="Your orders"
+            from="sm"
+            table="w-full text-left"
+            frame="overflow-x-auto"
+            cards={orders.map((order) => (
+              <li key={order.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="font-mono font-semibold">{orderNumber(order.number)}</span>
+                  <StatusBadge status={order.status} />
+                </div>
+                <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                  <dt className="text-slate-600">Date</dt>
+                  <dd>{formatShortDate(order.createdAt)}</dd>
+                  <dt className="text-slate-600">Items</dt>
+                  <dd>{order.itemCount}</dd>
+                  <dt className="text-slate-600">Total</dt>
+                  <dd className="font-semibold">{formatPrice(order.total)}</dd>
+                  {order.latestTracking && (
+                    <>
+                      <dt className="text-slate-600">Tracking</dt>
+                      <dd>
                         {order.latestTracking.status} — {formatShortDate(order.latestTracking.at)}
-                      </span>
-                    )}
-                  </td>
-                  <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
-                  <td className="px-4 py-3">
-                    <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
-                      Track<span className="sr-only"> order {orderNumber(order.number)}</span>
-                    </a>
-                    {/* Every order listed is paid (or refunded): each has its tax invoice. */}
-                    <a href={taxInvoicePath(order.statusToken)} className="mt-1 block font-semibold whitespace-nowrap text-navy underline sm:mt-0 sm:ml-3 sm:inline">
-                      Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
-                    </a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                      </dd>
+                    </>
+                  )}
+                </dl>
+                <div className="mt-3 flex flex-wrap gap-x-5 gap-y-2">
+                  <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
+                    Track<span className="sr-only"> order {orderNumber(order.number)}</span>
+                  </a>
+                  <a href={taxInvoicePath(order.statusToken)} className="font-semibold text-navy underline">
+                    Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
+                  </a>
+                </div>
+              </li>
+            ))}
+            head={
+              <TableHead
+                className="border-b border-slate-200 text-sm text-slate-600"
+                cell="px-4 py-3"
+                columns={['Order ID', 'Date', 'Items', 'Status', { label: 'Total', right: true }, { label: 'Details', srOnly: true }]}
+              />
+            }
+            rows={orders.map((order) => (
+              <tr key={order.id} className="border-b border-slate-100 last:border-0">
+                <td className="px-4 py-3 font-mono">{orderNumber(order.number)}</td>
+                <td className="px-4 py-3">{formatShortDate(order.createdAt)}</td>
+                <td className="px-4 py-3">{order.itemCount}</td>
+                <td className="px-4 py-3">
+                  <StatusBadge status={order.status} />
+                  {order.latestTracking && (
+                    <span className="mt-1 block text-sm text-slate-700">
+                      {order.latestTracking.status} — {formatShortDate(order.latestTracking.at)}
+                    </span>
+                  )}
+                </td>
+                <td className="px-4 py-3 text-right font-semibold">{formatPrice(order.total)}</td>
+                <td className="px-4 py-3">
+                  <a href={orderStatusPath(order.statusToken)} className="font-semibold text-navy underline">
+                    Track<span className="sr-only"> order {orderNumber(order.number)}</span>
+                  </a>
+                  {/* Every order listed is paid (or refunded): each has its tax invoice. */}
+                  <a href={taxInvoicePath(order.statusToken)} className="mt-1 block font-semibold whitespace-nowrap text-navy underline sm:mt-0 sm:ml-3 sm:inline">
+                    Tax invoice<span className="sr-only"> of order {orderNumber(order.number)}</span>
+                  </a>
+                </td>
+              </tr>
+            ))}
+          />
+        )}
+      </OwnList>
     </Panel>
   );
 }
@@ -196,33 +204,30 @@ function WishlistSection({ userId }: { userId: string }) {
 
   return (
     <Panel id="wishlist-heading" title="My Wishlist" className="mt-10">
-      {wishlist.status === 'loading' && (
-        <p className="mt-4 text-slate-700" role="status">
-          Loading your wishlist...
-        </p>
-      )}
-      {wishlist.status === 'error' && <p className="mt-4 text-slate-700">We couldn't load your wishlist just now.</p>}
-      {wishlist.status === 'ready' && wishlist.data.length === 0 && (
-        <p className="mt-4 rounded-2xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">Your wishlist is empty. Tap Add to Wishlist on a book to keep it here.</p>
-      )}
-      {wishlist.status === 'ready' && wishlist.data.length > 0 && (
-        <ul className="mt-4 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
-          {wishlist.data.map((entry) => (
-            <li key={entry.productId} className="flex items-center gap-4 p-4">
-              {entry.imageUrl && <img src={entry.imageUrl} alt="" width="56" height="56" className="h-14 w-14 rounded-lg object-cover" />}
-              <div className="min-w-0 flex-1">
-                <a href={productPath(entry.productId)} className="font-semibold text-navy underline">
-                  {entry.title}
-                </a>
-                <p className="text-sm text-slate-700">{formatPrice(entry.price)}</p>
-              </div>
-              <button type="button" className="btn-secondary" onClick={() => remove(entry)}>
-                Remove<span className="sr-only"> {entry.title} from your wishlist</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <OwnList
+        loaded={wishlist}
+        what="wishlist"
+        empty={<p className="mt-4 rounded-2xl bg-white p-6 text-slate-700 ring-1 ring-slate-200">Your wishlist is empty. Tap Add to Wishlist on a book to keep it here.</p>}
+      >
+        {(entries) => (
+          <ul className="mt-4 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200">
+            {entries.map((entry) => (
+              <li key={entry.productId} className="flex items-center gap-4 p-4">
+                {entry.imageUrl && <img src={entry.imageUrl} alt="" width="56" height="56" className="h-14 w-14 rounded-lg object-cover" />}
+                <div className="min-w-0 flex-1">
+                  <a href={productPath(entry.productId)} className="font-semibold text-navy underline">
+                    {entry.title}
+                  </a>
+                  <p className="text-sm text-slate-700">{formatPrice(entry.price)}</p>
+                </div>
+                <button type="button" className="btn-secondary" onClick={() => remove(entry)}>
+                  Remove<span className="sr-only"> {entry.title} from your wishlist</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </OwnList>
     </Panel>
   );
 }

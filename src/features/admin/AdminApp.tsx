@@ -4,7 +4,8 @@
  * #messages, #subscribers, #newsletter, #reviews, #accounts); a list's view, search and pages loaded follow a `?` (route.ts).
  */
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyNamed } from '@/lib/lazy-named';
 import { MessagesPanel } from './MessagesPanel';
 import { OrdersPanel } from './OrdersPanel';
 import { keys } from './queries';
@@ -14,19 +15,19 @@ import { StockPanel } from './StockPanel';
 import { SubscribersPanel } from './SubscribersPanel';
 
 // Loaded when first opened, so the orders list the back office opens on stays small.
-const OrderDetail = lazy(() => import('./OrderDetail').then((m) => ({ default: m.OrderDetail })));
-const SalesPanel = lazy(() => import('./SalesPanel').then((m) => ({ default: m.SalesPanel })));
-const CustomersPanel = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomersPanel })));
-const CodesPanel = lazy(() => import('./CodesPanel').then((m) => ({ default: m.CodesPanel })));
-const CustomerDetail = lazy(() => import('./CustomersPanel').then((m) => ({ default: m.CustomerDetail })));
-const QuotesPanel = lazy(() => import('@/features/on-account/QuotesPanel').then((m) => ({ default: m.QuotesPanel })));
-const QuoteDetail = lazy(() => import('@/features/on-account/QuotesPanel').then((m) => ({ default: m.QuoteDetail })));
-const InvoicesPanel = lazy(() => import('@/features/on-account/InvoicesPanel').then((m) => ({ default: m.InvoicesPanel })));
-const InvoicePage = lazy(() => import('@/features/on-account/InvoiceEditor').then((m) => ({ default: m.InvoicePage })));
-const NewsletterPanel = lazy(() => import('./NewsletterPanel').then((m) => ({ default: m.NewsletterPanel })));
-const ReviewsPanel = lazy(() => import('@/features/reviews/ReviewsPanel').then((m) => ({ default: m.ReviewsPanel })));
-const AccountsPanel = lazy(() => import('@/features/accounting/AccountsPanel').then((m) => ({ default: m.AccountsPanel })));
-const PreordersPanel = lazy(() => import('./PreordersPanel').then((m) => ({ default: m.PreordersPanel })));
+const OrderDetail = lazyNamed(() => import('./OrderDetail'), 'OrderDetail');
+const SalesPanel = lazyNamed(() => import('./SalesPanel'), 'SalesPanel');
+const CustomersPanel = lazyNamed(() => import('./CustomersPanel'), 'CustomersPanel');
+const CodesPanel = lazyNamed(() => import('./CodesPanel'), 'CodesPanel');
+const CustomerDetail = lazyNamed(() => import('./CustomersPanel'), 'CustomerDetail');
+const QuotesPanel = lazyNamed(() => import('@/features/on-account/QuotesPanel'), 'QuotesPanel');
+const QuoteDetail = lazyNamed(() => import('@/features/on-account/QuotesPanel'), 'QuoteDetail');
+const InvoicesPanel = lazyNamed(() => import('@/features/on-account/InvoicesPanel'), 'InvoicesPanel');
+const InvoicePage = lazyNamed(() => import('@/features/on-account/InvoiceEditor'), 'InvoicePage');
+const NewsletterPanel = lazyNamed(() => import('./NewsletterPanel'), 'NewsletterPanel');
+const ReviewsPanel = lazyNamed(() => import('@/features/reviews/ReviewsPanel'), 'ReviewsPanel');
+const AccountsPanel = lazyNamed(() => import('@/features/accounting/AccountsPanel'), 'AccountsPanel');
+const PreordersPanel = lazyNamed(() => import('./PreordersPanel'), 'PreordersPanel');
 
 // Each section's tab says its name: 'orders' is Orders; a name of two words is written out.
 const LABELS: Record<string, string> = { preorders: 'Pre-orders' };

@@ -7,9 +7,9 @@ import { useQuery } from '@tanstack/react-query';
 import { formatPrice, formatShortDate } from '@/lib/format';
 import { getCustomer, listCustomers, type Customer } from './sales-api';
 import { Email, OrderList } from './OrdersPanel';
-import { goTo, useKeptScroll, useSearchParam, withParams } from './route';
+import { useKeptScroll, useSearchParam } from './route';
 import { keys, LoadMore, LoadState, loaded, usePagedQuery } from './queries';
-import { SearchField } from './ListControls';
+import { keepNextPage, SearchField } from './ListControls';
 import { Panel, RecordPanel } from '@/components/Section';
 
 const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
@@ -62,7 +62,7 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
               </li>
             ))}
           </ul>
-          <LoadMore pages={pages} what="customers" onMore={(cursor) => goTo('customers', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+          <LoadMore pages={pages} what="customers" onMore={keepNextPage('customers', params)} />
         </>
       )}
     </Panel>

@@ -4,7 +4,7 @@
  * everyone has it, and a send that stopped can be resumed without anyone getting it twice.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useRef, useState } from 'react';
+import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod';
 import { NEWSLETTER } from '@/config/constants';
@@ -28,6 +28,23 @@ const composeForm = z.object({
     .refine((body) => body.trim() !== '', 'Write the newsletter before sending it.')
     .max(NEWSLETTER.bodyMaxLength),
 });
+
+type Field = keyof z.infer<typeof composeForm>;
+
+/** One field of the form: its label, the field, and what it is for under it (which the field names as its description). */
+function Described({ field, label, help, children }: { field: Field; label: string; help: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={`newsletter-${field}`} className="label">
+        {label}
+      </label>
+      {children}
+      <p id={`newsletter-${field}-help`} className="mt-1 text-sm text-slate-700">
+        {help}
+      </p>
+    </div>
+  );
+}
 
 const PLACEHOLDER = '_Your newsletter appears here as you write it._';
 /** The functions print the deploy's SHOP_POSTAL_ADDRESS here; the page cannot read it. */
@@ -132,7 +149,13 @@ export function NewsletterPanel() {
     if (!busy) void run(() => sendAll(row.id, setStatus));
   };
 
-  const describedBy = (field: 'subject' | 'body') => [`newsletter-${field}-help`, error?.field === field ? 'newsletter-error' : ''].filter(Boolean).join(' ');
+  /** A field's own marks: its id, its registration, invalid while its error shows, and described by its help and that error. */
+  const fieldMarks = (field: Field) => ({
+    id: `newsletter-${field}`,
+    ...register(field),
+    'aria-invalid': error?.field === field ? true : undefined,
+    'aria-describedby': [`newsletter-${field}-help`, error?.field === field ? 'newsletter-error' : ''].filter(Boolean).join(' '),
+  });
   return (
     <Panel id="newsletter-heading" title="Newsletter" className="space-y-6">
       <div className="grid gap-6 lg:grid-cols-2">
@@ -140,38 +163,12 @@ export function NewsletterPanel() {
           <h3 id="compose-heading" className="text-lg font-bold">
             Write a newsletter
           </h3>
-          <div>
-            <label htmlFor="newsletter-subject" className="label">
-              Subject
-            </label>
-            <input
-              id="newsletter-subject"
-              className="field"
-              maxLength={NEWSLETTER.subjectMaxLength}
-              {...register('subject')}
-              aria-invalid={error?.field === 'subject' ? true : undefined}
-              aria-describedby={describedBy('subject')}
-            />
-            <p id="newsletter-subject-help" className="mt-1 text-sm text-slate-700">
-              What subscribers see in their inbox.
-            </p>
-          </div>
-          <div>
-            <label htmlFor="newsletter-body" className="label">
-              Message (Markdown)
-            </label>
-            <textarea
-              id="newsletter-body"
-              className="field min-h-64 font-mono text-sm"
-              maxLength={NEWSLETTER.bodyMaxLength}
-              {...register('body')}
-              aria-invalid={error?.field === 'body' ? true : undefined}
-              aria-describedby={describedBy('body')}
-            />
-            <p id="newsletter-body-help" className="mt-1 text-sm text-slate-700">
-              **bold**, *italic*, [a link](https://…), lines starting with - for a list, ## for a heading. HTML is shown as text.
-            </p>
-          </div>
+          <Described field="subject" label="Subject" help="What subscribers see in their inbox.">
+            <input className="field" maxLength={NEWSLETTER.subjectMaxLength} {...fieldMarks('subject')} />
+          </Described>
+          <Described field="body" label="Message (Markdown)" help="**bold**, *italic*, [a link](https://…), lines starting with - for a list, ## for a heading. HTML is shown as text.">
+            <textarea className="field min-h-64 font-mono text-sm" maxLength={NEWSLETTER.bodyMaxLength} {...fieldMarks('body')} />
+          </Described>
           {error && (
             <p id="newsletter-error" role="alert" className="text-sm font-semibold text-red-800">
               {error.message}

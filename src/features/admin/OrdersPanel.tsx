@@ -4,19 +4,21 @@
  * order on a phone, with nothing cut off. Each view pages through every order, 50 at a time (Load more orders);
  * the view, the search and the pages loaded stay in the address (#orders?view=all&q=…&after=…).
  */
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyNamed } from '@/lib/lazy-named';
 import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { ActionButton } from '@/features/forms/fields';
 import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './orders-api';
-import { changeParams, goTo, useKeptScroll, useSearchParam, withParams } from './route';
+import { changeParams, useKeptScroll, useSearchParam } from './route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery, useRefresh } from './queries';
+import { CardsOrTable } from '@/components/CardsOrTable';
 import { TableHead } from '@/components/TableHead';
-import { SearchField, ViewButtons } from './ListControls';
+import { keepNextPage, SearchField, ViewButtons } from './ListControls';
 import { Panel } from '@/components/Section';
 
 // Loaded when the publisher first ships a selection.
-const ParcelsForm = lazy(() => import('@/features/shipping/ParcelsForm').then((m) => ({ default: m.ParcelsForm })));
+const ParcelsForm = lazyNamed(() => import('@/features/shipping/ParcelsForm'), 'ParcelsForm');
 
 interface Selection {
   selected: ReadonlySet<string>;
@@ -112,7 +114,7 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
       {state.status === 'ready' && state.data.length > 0 && (
         <>
           <OrderList orders={state.data} selection={view === 'to_pack' ? { selected, toggle } : undefined} />
-          <LoadMore pages={pages} what="orders" onMore={(cursor) => goTo('orders', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+          <LoadMore pages={pages} what="orders" onMore={keepNextPage('orders', params)} />
         </>
       )}
     </Panel>
@@ -148,67 +150,63 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
   const pick = (o: OrderListItem) =>
     selection && <input type="checkbox" className="h-5 w-5" checked={selection.selected.has(o.id)} onChange={() => selection.toggle(o.id)} aria-label={`Select order ${orderNumber(o.number)}`} />;
   return (
-    <>
-      <ul className="mt-4 space-y-3 sm:hidden" aria-label="Orders">
-        {orders.map((o) => (
-          <li key={o.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
-            <div className="flex items-center justify-between gap-2">
-              <span className="flex items-center gap-3">
-                {pick(o)}
-                <a href={`#order/${o.id}`} className="font-mono text-lg font-semibold text-navy underline">
-                  {orderNumber(o.number)}
-                </a>
-              </span>
-              <StatusBadge status={o.status} />
-            </div>
-            <p className="mt-1">
-              <Email address={o.customer_email} />
-            </p>
-            <p className="mt-1 text-sm font-semibold" data-testid="parcel-facts">
-              {parcelFacts(o)}
-            </p>
-            <div className="mt-1 flex items-center justify-between gap-2 text-sm text-slate-700">
-              <span>
-                {formatShortDate(o.created_at)} · {copies(o.item_count)}
-              </span>
-              <span className="text-base font-semibold text-slate-900">{formatPrice(o.total_amount)}</span>
-            </div>
-          </li>
-        ))}
-      </ul>
-      <div className="mt-4 hidden rounded-2xl bg-white ring-1 ring-slate-200 sm:block">
-        <table className="w-full text-left text-sm">
-          <TableHead
-            className="border-b border-slate-200 text-slate-600"
-            cell="px-3 py-2"
-            columns={[selection && { label: 'Select', srOnly: true }, 'Order', 'Date', 'Customer', 'Items', 'Delivery', 'Status', { label: 'Total', right: true }]}
-          />
-          <tbody>
-            {orders.map((o) => (
-              <tr key={o.id} className="border-b border-slate-100 last:border-0">
-                {selection && <td className="px-3 py-2">{pick(o)}</td>}
-                <td className="px-3 py-2">
-                  <a href={`#order/${o.id}`} className="font-mono font-semibold text-navy underline">
-                    {orderNumber(o.number)}
-                  </a>
-                </td>
-                <td className="px-3 py-2">{formatShortDate(o.created_at)}</td>
-                <td className="px-3 py-2">
-                  <Email address={o.customer_email} />
-                </td>
-                <td className="px-3 py-2">{o.item_count}</td>
-                <td className="px-3 py-2" data-testid="parcel-facts">
-                  {parcelFacts(o)}
-                </td>
-                <td className="px-3 py-2">
-                  <StatusBadge status={o.status} />
-                </td>
-                <td className="px-3 py-2 text-right font-semibold">{formatPrice(o.total_amount)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
+    <CardsOrTable
+      label="Orders"
+      from="sm"
+      cards={orders.map((o) => (
+        <li key={o.id} className="rounded-2xl bg-white p-4 ring-1 ring-slate-200">
+          <div className="flex items-center justify-between gap-2">
+            <span className="flex items-center gap-3">
+              {pick(o)}
+              <a href={`#order/${o.id}`} className="font-mono text-lg font-semibold text-navy underline">
+                {orderNumber(o.number)}
+              </a>
+            </span>
+            <StatusBadge status={o.status} />
+          </div>
+          <p className="mt-1">
+            <Email address={o.customer_email} />
+          </p>
+          <p className="mt-1 text-sm font-semibold" data-testid="parcel-facts">
+            {parcelFacts(o)}
+          </p>
+          <div className="mt-1 flex items-center justify-between gap-2 text-sm text-slate-700">
+            <span>
+              {formatShortDate(o.created_at)} · {copies(o.item_count)}
+            </span>
+            <span className="text-base font-semibold text-slate-900">{formatPrice(o.total_amount)}</span>
+          </div>
+        </li>
+      ))}
+      head={
+        <TableHead
+          className="border-b border-slate-200 text-slate-600"
+          cell="px-3 py-2"
+          columns={[selection && { label: 'Select', srOnly: true }, 'Order', 'Date', 'Customer', 'Items', 'Delivery', 'Status', { label: 'Total', right: true }]}
+        />
+      }
+      rows={orders.map((o) => (
+        <tr key={o.id} className="border-b border-slate-100 last:border-0">
+          {selection && <td className="px-3 py-2">{pick(o)}</td>}
+          <td className="px-3 py-2">
+            <a href={`#order/${o.id}`} className="font-mono font-semibold text-navy underline">
+              {orderNumber(o.number)}
+            </a>
+          </td>
+          <td className="px-3 py-2">{formatShortDate(o.created_at)}</td>
+          <td className="px-3 py-2">
+            <Email address={o.customer_email} />
+          </td>
+          <td className="px-3 py-2">{o.item_count}</td>
+          <td className="px-3 py-2" data-testid="parcel-facts">
+            {parcelFacts(o)}
+          </td>
+          <td className="px-3 py-2">
+            <StatusBadge status={o.status} />
+          </td>
+          <td className="px-3 py-2 text-right font-semibold">{formatPrice(o.total_amount)}</td>
+        </tr>
+      ))}
+    />
   );
 }

@@ -15,6 +15,7 @@ import { type StockAction, type StockChecked, stockForm, type StockFormValues } 
 import { listStock, runStockAction, type StockRow, stockHistory } from './stock-api';
 import { sendAll } from './mail-api';
 import { goTo, withParams } from './route';
+import { keepNextPage } from './ListControls';
 import { useQuery } from '@tanstack/react-query';
 import { keys, LoadMore, LoadState, loaded, usePagedQuery, useRefresh } from './queries';
 import { Panel } from '@/components/Section';
@@ -64,7 +65,7 @@ function StockHistory({ productId, params }: { productId: string; params: URLSea
             ))}
           </ol>
         ))}
-      <LoadMore pages={pages} what="changes" onMore={(cursor) => goTo('stock', withParams(params, { after: [...cursors, cursor] }), { replace: true })} />
+      <LoadMore pages={pages} what="changes" onMore={keepNextPage('stock', params)} />
     </div>
   );
 }

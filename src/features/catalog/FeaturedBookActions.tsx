@@ -6,9 +6,9 @@
  * that the live price and stock call for.
  */
 import { formatPrice } from '@/lib/format';
-import { purchaseScope } from './ProductOffer';
+import { purchaseScope, ReleaseLine } from './ProductOffer';
 import { offerState, showWhen } from './offer-state';
-import { PREORDER_LABEL, PREORDERS_FULL_LABEL, releaseLine } from './preorder-text';
+import { PREORDER_LABEL, PREORDERS_FULL_LABEL } from './preorder-text';
 import type { Product } from './product';
 
 export default function FeaturedBookActions({ book }: { book: Product }) {
@@ -31,11 +31,7 @@ export default function FeaturedBookActions({ book }: { book: Product }) {
       <a href="/book" className="btn-secondary" {...showWhen('sold-out preorder-full', state)}>
         Email me when it's available
       </a>
-      {book.releaseDate !== undefined && (
-        <p className="w-full font-semibold text-navy" data-purchase="release-line" {...showWhen('preorder preorder-full', state)}>
-          {releaseLine(book.releaseDate)}
-        </p>
-      )}
+      <ReleaseLine product={book} state={state} className="w-full font-semibold text-navy" />
     </div>
   );
 }

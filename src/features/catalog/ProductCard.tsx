@@ -7,9 +7,9 @@ import { formatPrice } from '@/lib/format';
 import { productPath } from '@/lib/paths';
 import WishlistButton from '@/features/wishlist/WishlistButton';
 import CoverImage from './CoverImage';
-import { purchaseScope } from './ProductOffer';
+import { purchaseScope, ReleaseLine } from './ProductOffer';
 import { canBuy, offerState, showWhen } from './offer-state';
-import { PREORDER_LABEL, PREORDERS_FULL_LABEL, releaseLine } from './preorder-text';
+import { PREORDER_LABEL, PREORDERS_FULL_LABEL } from './preorder-text';
 import type { Product } from './product';
 
 interface Props {
@@ -46,11 +46,7 @@ export default function ProductCard({ product, priority = false }: Props) {
         <p className="mt-2 text-sm font-semibold text-red-800" {...showWhen('sold-out', state)}>
           Out of Stock
         </p>
-        {product.releaseDate !== undefined && (
-          <p className="mt-2 text-sm font-semibold text-navy" data-purchase="release-line" {...showWhen('preorder preorder-full', state)}>
-            {releaseLine(product.releaseDate)}
-          </p>
-        )}
+        <ReleaseLine product={product} state={state} className="mt-2 text-sm font-semibold text-navy" />
         <div className="mt-4 grid grid-cols-2 gap-2">
           <button type="button" className="btn-primary px-3 text-sm" disabled={!buyable} data-purchase="add" aria-label={`Add to Cart: ${product.title}`} {...showWhen('in-stock sold-out', state)}>
             Add to Cart

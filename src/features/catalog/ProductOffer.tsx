@@ -7,12 +7,22 @@ import type { ReactNode } from 'react';
 import { cartProductOf } from '@/features/cart/cart';
 import { formatPrice } from '@/lib/format';
 import PurchasePanel from './PurchasePanel';
-import { offerState, showWhen } from './offer-state';
+import { type OfferState, offerState, showWhen } from './offer-state';
 import { releaseLine } from './preorder-text';
 import type { Product } from './product';
 
 /** What marks an element as one product's purchase scope, for the purchase controls. */
 export const purchaseScope = (product: Product) => ({ 'data-purchase-scope': '', 'data-product': JSON.stringify(cartProductOf(product)) });
+
+/** A title's release line while it is on pre-order (its pre-orders full too); the purchase controls redraw it from the live date. */
+export function ReleaseLine({ product, state, as: Line = 'p', className }: { product: Product; state: OfferState; as?: 'p' | 'span'; className: string }) {
+  if (product.releaseDate === undefined) return null;
+  return (
+    <Line className={className} data-purchase="release-line" {...showWhen('preorder preorder-full', state)}>
+      {releaseLine(product.releaseDate)}
+    </Line>
+  );
+}
 
 export function OfferDetails({ product, children }: { product: Product; children?: ReactNode }) {
   const state = offerState(product);
@@ -28,11 +38,7 @@ export function OfferDetails({ product, children }: { product: Product; children
         <span className="text-red-800" {...showWhen('sold-out', state)}>
           Out of Stock
         </span>
-        {product.releaseDate !== undefined && (
-          <span className="text-navy" data-purchase="release-line" {...showWhen('preorder preorder-full', state)}>
-            {releaseLine(product.releaseDate)}
-          </span>
-        )}
+        <ReleaseLine product={product} state={state} as="span" className="text-navy" />
       </p>
       <div className="mt-5">
         <PurchasePanel product={product} />

@@ -8,9 +8,8 @@ import WishlistButton from '@/features/wishlist/WishlistButton';
 import { canBuy, offerState, showWhen } from './offer-state';
 import { PREORDER_LABEL, PREORDERS_FULL_LABEL } from './preorder-text';
 import type { Product } from './product';
+import QuantityField from './QuantityField';
 import { quantityLineText } from './quantity-prices';
-
-const STEP = 'h-10 w-10 text-lg font-bold text-navy hover:bg-sky disabled:opacity-40';
 
 export default function PurchasePanel({ product }: { product: Product }) {
   const state = offerState(product);
@@ -19,32 +18,14 @@ export default function PurchasePanel({ product }: { product: Product }) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <div className="inline-flex flex-wrap items-center gap-x-3 gap-y-1">
-          <div className="inline-flex items-center rounded-full border border-slate-400 bg-white">
-            <button type="button" className={`${STEP} rounded-l-full`} aria-label="Decrease quantity" disabled data-purchase="decrease">
-              −
-            </button>
-            <label htmlFor={id} className="sr-only">
-              Quantity
-            </label>
-            <input
-              id={id}
-              type="text"
-              inputMode="numeric"
-              pattern="[0-9]*"
-              defaultValue="1"
-              disabled={!buyable}
-              aria-describedby={`${id}-stock`}
-              data-purchase="quantity"
-              className="h-10 w-14 border-x border-slate-300 text-center font-semibold"
-            />
-            <button type="button" className={`${STEP} rounded-r-full`} aria-label="Increase quantity" disabled={!buyable} data-purchase="increase">
-              +
-            </button>
-          </div>
-          {/* Always there, so what appears in it is read out. */}
-          <span id={`${id}-stock`} aria-live="polite" className="text-sm font-semibold text-amber-900" data-purchase="stock-note" />
-        </div>
+        <QuantityField
+          id={id}
+          label="Quantity"
+          decrease={{ disabled: true, 'data-purchase': 'decrease' }}
+          increase={{ disabled: !buyable, 'data-purchase': 'increase' }}
+          input={{ defaultValue: '1', disabled: !buyable, 'data-purchase': 'quantity' }}
+          note={{ 'data-purchase': 'stock-note' }}
+        />
         <p aria-live="polite" className="font-semibold text-navy" data-purchase="line-price">
           {buyable ? quantityLineText(product.price, product.quantityPrices, 1) : null}
         </p>

@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { quantityLimit, stockLimitNote, toQuantity, typedQuantity } from '@/features/cart/cart';
+import QuantityField from './QuantityField';
 import { quoteQuantity, quoteRequestPath } from './quantity-prices';
 
 interface Props {
@@ -44,56 +45,26 @@ export default function QuantityStepper({ value, onChange, disabled = false, lab
   }
 
   return (
-    <div className="inline-flex flex-wrap items-center gap-x-3 gap-y-1">
-      <div className="inline-flex items-center rounded-full border border-slate-400 bg-white">
-        <button
-          type="button"
-          className="h-10 w-10 rounded-l-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40"
-          aria-label={`Decrease ${label.toLowerCase()}`}
-          disabled={disabled || value <= min}
-          onClick={() => {
-            setOverLimit(null);
-            onChange(value - 1);
-          }}
-        >
-          −
-        </button>
-        <label htmlFor={id} className="sr-only">
-          {label}
-        </label>
-        <input
-          id={id}
-          type="text"
-          inputMode="numeric"
-          pattern="[0-9]*"
-          value={draft}
-          disabled={disabled}
-          onChange={(event) => type(event.target.value)}
-          onBlur={done}
-          onKeyDown={(event) => event.key === 'Enter' && done()}
-          aria-describedby={`${id}-stock`}
-          className="h-10 w-14 border-x border-slate-300 text-center font-semibold"
-        />
-        <button
-          type="button"
-          className="h-10 w-10 rounded-r-full text-lg font-bold text-navy hover:bg-sky disabled:opacity-40"
-          aria-label={`Increase ${label.toLowerCase()}`}
-          disabled={disabled || value >= max}
-          onClick={() => onChange(Math.min(value + 1, max))}
-        >
-          +
-        </button>
-      </div>
-      {/* Always there, so what appears in it is read out. */}
-      <span id={`${id}-stock`} aria-live="polite" className="text-sm font-semibold text-amber-900">
-        {overLimit && quoteTitle ? (
-          <a href={quoteRequestPath(quoteTitle, overLimit)} className="text-navy underline underline-offset-4">
-            Request a quote for {overLimit} copies
-          </a>
-        ) : (
-          note
-        )}
-      </span>
-    </div>
+    <QuantityField
+      id={id}
+      label={label}
+      decrease={{
+        disabled: disabled || value <= min,
+        onClick: () => {
+          setOverLimit(null);
+          onChange(value - 1);
+        },
+      }}
+      increase={{ disabled: disabled || value >= max, onClick: () => onChange(Math.min(value + 1, max)) }}
+      input={{ value: draft, disabled, onChange: (event) => type(event.target.value), onBlur: done, onKeyDown: (event) => event.key === 'Enter' && done() }}
+    >
+      {overLimit && quoteTitle ? (
+        <a href={quoteRequestPath(quoteTitle, overLimit)} className="text-navy underline underline-offset-4">
+          Request a quote for {overLimit} copies
+        </a>
+      ) : (
+        note
+      )}
+    </QuantityField>
   );
 }

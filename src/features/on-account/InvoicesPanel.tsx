@@ -8,11 +8,12 @@ import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
 import { invoiceNumber } from './rules';
 import { INVOICE_VIEW_LABELS, invoiceActionMessage, type InvoiceRow, listInvoices } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
-import { changeParams, goTo, useKeptScroll, useSearchParam, withParams } from '@/features/admin/route';
+import { changeParams, useKeptScroll, useSearchParam } from '@/features/admin/route';
 import { keys, LoadMore, LoadState, useAction, usePagedQuery } from '@/features/admin/queries';
+import { CardsOrTable } from '@/components/CardsOrTable';
 import { TableHead } from '@/components/TableHead';
 import { ActionButton } from '@/features/forms/fields';
-import { SearchField, ViewButtons } from '@/features/admin/ListControls';
+import { keepNextPage, SearchField, ViewButtons } from '@/features/admin/ListControls';
 
 const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
   draft: { label: 'Draft', className: 'bg-slate-200 text-slate-800' },
@@ -95,8 +96,10 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
       {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No invoices here.</p>}
       {state.status === 'ready' && state.data.length > 0 && (
         <>
-          <ul className="mt-4 space-y-3 md:hidden" aria-label="Invoices">
-            {state.data.map((i) => (
+          <CardsOrTable
+            label="Invoices"
+            from="md"
+            cards={state.data.map((i) => (
               <li key={i.id} className={`rounded-2xl bg-white p-4 ring-1 ${i.overdue ? 'border-l-4 border-red-700 ring-red-300' : 'ring-slate-200'}`}>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <a href={invoiceHref(i.id)} className="font-mono text-lg font-semibold text-navy underline">
@@ -117,36 +120,32 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
                 )}
               </li>
             ))}
-          </ul>
-          <div className="mt-4 hidden rounded-2xl bg-white ring-1 ring-slate-200 md:block">
-            <table className="w-full text-left text-sm">
+            head={
               <TableHead
                 className="border-b border-slate-200 whitespace-nowrap text-slate-600"
                 cell="px-3 py-2"
                 columns={['Invoice', 'Status', 'Organisation', 'PO number', { label: 'Total', right: true }, 'Due', { label: 'Actions', srOnly: true }]}
               />
-              <tbody>
-                {state.data.map((i) => (
-                  <tr key={i.id} className={`border-b border-slate-100 last:border-0 ${i.overdue ? 'bg-red-50' : ''}`}>
-                    <td className="px-3 py-2 whitespace-nowrap">
-                      <a href={invoiceHref(i.id)} className="font-mono font-semibold text-navy underline">
-                        {invoiceNumber(i.number)}
-                      </a>
-                    </td>
-                    <td className="px-3 py-2">
-                      <InvoiceStatus invoice={i} />
-                    </td>
-                    <td className="px-3 py-2 break-words">{i.organisation}</td>
-                    <td className="px-3 py-2 break-all">{i.po_number ?? '—'}</td>
-                    <td className="px-3 py-2 text-right font-semibold whitespace-nowrap">{formatPrice(i.total)}</td>
-                    <td className={`px-3 py-2 ${i.overdue ? 'font-semibold text-red-800' : ''}`}>{dueText(i)}</td>
-                    <td className="px-3 py-2 text-right">{remindable(i) && <RemindButton invoice={i} />}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <LoadMore pages={pages} what="invoices" onMore={(cursor) => goTo('invoices', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+            }
+            rows={state.data.map((i) => (
+              <tr key={i.id} className={`border-b border-slate-100 last:border-0 ${i.overdue ? 'bg-red-50' : ''}`}>
+                <td className="px-3 py-2 whitespace-nowrap">
+                  <a href={invoiceHref(i.id)} className="font-mono font-semibold text-navy underline">
+                    {invoiceNumber(i.number)}
+                  </a>
+                </td>
+                <td className="px-3 py-2">
+                  <InvoiceStatus invoice={i} />
+                </td>
+                <td className="px-3 py-2 break-words">{i.organisation}</td>
+                <td className="px-3 py-2 break-all">{i.po_number ?? '—'}</td>
+                <td className="px-3 py-2 text-right font-semibold whitespace-nowrap">{formatPrice(i.total)}</td>
+                <td className={`px-3 py-2 ${i.overdue ? 'font-semibold text-red-800' : ''}`}>{dueText(i)}</td>
+                <td className="px-3 py-2 text-right">{remindable(i) && <RemindButton invoice={i} />}</td>
+              </tr>
+            ))}
+          />
+          <LoadMore pages={pages} what="invoices" onMore={keepNextPage('invoices', params)} />
         </>
       )}
     </section>

@@ -16,7 +16,7 @@ import { keys, LoadMore, LoadState, loaded, useAction, usePagedQuery } from '@/f
 import { TableHead } from '@/components/TableHead';
 import { ActionButton } from '@/features/forms/fields';
 import { BlockLines, Fact } from '@/features/admin/Facts';
-import { ViewButtons } from '@/features/admin/ListControls';
+import { keepNextPage, ViewButtons } from '@/features/admin/ListControls';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { Panel, RecordPanel } from '@/components/Section';
 
@@ -71,7 +71,7 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
               </li>
             ))}
           </ul>
-          <LoadMore pages={pages} what="quotes" onMore={(cursor) => goTo('quotes', withParams(params, { after: [...after, cursor] }), { replace: true })} />
+          <LoadMore pages={pages} what="quotes" onMore={keepNextPage('quotes', params)} />
         </>
       )}
     </Panel>

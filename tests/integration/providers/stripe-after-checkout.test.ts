@@ -51,12 +51,17 @@ describe('Stripe closing a payment page (expire)', () => {
 });
 
 describe('Stripe refunds', () => {
-  it('refunds the session’s whole payment intent once, under the idempotency key, with the order id', async () => {
+  /** Stripe as a refund meets it: the session paid by one payment intent, and the refund it makes answered as `refund`. */
+  async function refundingStripe(refund: { id: string; amount: number; status: string }) {
     const stripeOptions = await fakeStripe((seen, res) => {
       if (seen.method === 'GET') return stripeJson(res, 200, session({ status: 'complete', payment_status: 'paid', payment_intent: 'pi_3LocalFake' }));
-      stripeJson(res, 200, { id: 're_3LocalFake', object: 'refund', amount: 5900, currency: 'aud', payment_intent: 'pi_3LocalFake', status: 'succeeded' });
+      stripeJson(res, 200, { ...refund, object: 'refund', currency: 'aud', payment_intent: 'pi_3LocalFake' });
     });
-    const refund = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).refundSession('cs_test_a1b2c3', {
+    return createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions });
+  }
+
+  it('refunds the session’s whole payment intent once, under the idempotency key, with the order id', async () => {
+    const refund = await (await refundingStripe({ id: 're_3LocalFake', amount: 5900, status: 'succeeded' })).refundSession('cs_test_a1b2c3', {
       orderId: 'order-123',
       idempotencyKey: 'order-refund-order-123',
     });
@@ -72,11 +77,7 @@ describe('Stripe refunds', () => {
   });
 
   it('refunds part of the payment: the amount in cents, the publisher’s reason and the shop’s id in the metadata, under its own key', async () => {
-    const stripeOptions = await fakeStripe((seen, res) => {
-      if (seen.method === 'GET') return stripeJson(res, 200, session({ status: 'complete', payment_status: 'paid', payment_intent: 'pi_3LocalFake' }));
-      stripeJson(res, 200, { id: 're_3Part', object: 'refund', amount: 1250, currency: 'aud', payment_intent: 'pi_3LocalFake', status: 'pending' });
-    });
-    const refund = await createStripePayments({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, stripeOptions }).refundSession('cs_test_a1b2c3', {
+    const refund = await (await refundingStripe({ id: 're_3Part', amount: 1250, status: 'pending' })).refundSession('cs_test_a1b2c3', {
       orderId: 'order-123',
       idempotencyKey: 'order-part-refund-r1',
       amountCents: 1250,

@@ -5,8 +5,8 @@
  * 401/403: the key is refused and every checkout falls back to the rate card.
  */
 import { SHIPPING } from '../../../src/config/constants';
-import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
-import { errorMessage, listOf, skip, unreachable } from './common';
+import type { CheckResult, DoctorContext } from '../types';
+import { errorMessage, isCheckResult, listOf, reach, skip } from './common';
 import { OPTIONAL_VARIABLES } from './variables';
 
 const NAME = 'Australia Post rates';
@@ -14,16 +14,25 @@ const NAME = 'Australia Post rates';
 /** A board book in a small box, from the shop's postcode to Melbourne. */
 const SAMPLE_PARCEL = { from_postcode: SHIPPING.pickupPostcode, to_postcode: '3000', length: '22', width: '16', height: '4', weight: '0.5' };
 
+/** One quote from the PAC API (`domestic` or `international`), asked as checkout asks it, for the check `name`. */
+function askPac(context: DoctorContext, name: string, apiKey: string, parcel: 'domestic' | 'international', query: Record<string, string>) {
+  const base = context.endpoints.auspost.replace(/\/$/, '');
+  return reach(context, { name, what: `Australia Post (${base})`, overrideVariable: 'DOCTOR_AUSPOST_API_URL' }, `${base}/postage/parcel/${parcel}/service.json?${new URLSearchParams(query)}`, {
+    headers: { 'AUTH-KEY': apiKey, accept: 'application/json' },
+  });
+}
+
+/** The PAC API's own error message, else one in the common shapes. */
+function pacMessage(body: unknown): string | undefined {
+  const pacError = (body as { error?: { errorMessage?: unknown } } | undefined)?.error?.errorMessage;
+  return typeof pacError === 'string' ? pacError : errorMessage(body);
+}
+
 export async function checkAustraliaPost(context: DoctorContext): Promise<CheckResult> {
   const apiKey = context.env.AUSPOST_API_KEY;
   if (!apiKey) return skip(NAME, `AUSPOST_API_KEY is not set: ${OPTIONAL_VARIABLES.AUSPOST_API_KEY}`);
-  const base = context.endpoints.auspost.replace(/\/$/, '');
-  let answer: HttpAnswer;
-  try {
-    answer = await context.request(`${base}/postage/parcel/domestic/service.json?${new URLSearchParams(SAMPLE_PARCEL)}`, { headers: { 'AUTH-KEY': apiKey, accept: 'application/json' } });
-  } catch (error) {
-    return unreachable(NAME, `Australia Post (${base})`, error, 'DOCTOR_AUSPOST_API_URL');
-  }
+  const answer = await askPac(context, NAME, apiKey, 'domestic', SAMPLE_PARCEL);
+  if (isCheckResult(answer)) return answer;
   if (answer.status === 401 || answer.status === 403) {
     return {
       name: NAME,
@@ -41,8 +50,7 @@ export async function checkAustraliaPost(context: DoctorContext): Promise<CheckR
       detail: `the key is accepted (${count} service${count === 1 ? '' : 's'} quoted for a ${SAMPLE_PARCEL.weight} kg parcel ${SAMPLE_PARCEL.from_postcode} → ${SAMPLE_PARCEL.to_postcode})`,
     };
   }
-  const pacError = (answer.body as { error?: { errorMessage?: unknown } } | undefined)?.error?.errorMessage;
-  const message = typeof pacError === 'string' ? pacError : errorMessage(answer.body);
+  const message = pacMessage(answer.body);
   return {
     name: NAME,
     status: 'fail',
@@ -59,13 +67,8 @@ const SAMPLE_ABROAD = { country_code: 'US', weight: '0.3' };
 export async function checkAustraliaPostInternational(context: DoctorContext): Promise<CheckResult> {
   const apiKey = context.env.AUSPOST_API_KEY;
   if (!apiKey) return skip(INTERNATIONAL_NAME, 'AUSPOST_API_KEY is not set: parcels abroad are priced from content/shipping/international-rates.json');
-  const base = context.endpoints.auspost.replace(/\/$/, '');
-  let answer: HttpAnswer;
-  try {
-    answer = await context.request(`${base}/postage/parcel/international/service.json?${new URLSearchParams(SAMPLE_ABROAD)}`, { headers: { 'AUTH-KEY': apiKey, accept: 'application/json' } });
-  } catch (error) {
-    return unreachable(INTERNATIONAL_NAME, `Australia Post (${base})`, error, 'DOCTOR_AUSPOST_API_URL');
-  }
+  const answer = await askPac(context, INTERNATIONAL_NAME, apiKey, 'international', SAMPLE_ABROAD);
+  if (isCheckResult(answer)) return answer;
   if (answer.status === 401 || answer.status === 403) {
     return {
       name: INTERNATIONAL_NAME,
@@ -89,8 +92,7 @@ export async function checkAustraliaPostInternational(context: DoctorContext): P
       fix: 'Check content/shipping/international-rates.json against Australia Post’s current International Post guide.',
     };
   }
-  const pacError = (answer.body as { error?: { errorMessage?: unknown } } | undefined)?.error?.errorMessage;
-  const message = typeof pacError === 'string' ? pacError : errorMessage(answer.body);
+  const message = pacMessage(answer.body);
   return {
     name: INTERNATIONAL_NAME,
     status: 'fail',

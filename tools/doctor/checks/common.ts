@@ -1,9 +1,9 @@
 /** Small pieces the checks share. */
 import { Unreachable } from '../http';
-import type { CheckResult } from '../types';
+import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
 
 /** A provider that gave no answer: nothing was verified, so the line fails and says what to look at. */
-export function unreachable(name: string, what: string, error: unknown, overrideVariable?: string): CheckResult {
+function unreachable(name: string, what: string, error: unknown, overrideVariable?: string): CheckResult {
   if (!(error instanceof Unreachable)) throw error;
   return {
     name,
@@ -12,6 +12,18 @@ export function unreachable(name: string, what: string, error: unknown, override
     fix: `Check this machine's network and run the doctor again${overrideVariable ? ` (${overrideVariable}, if set, points the doctor at another address)` : ''}.`,
   };
 }
+
+/** The answer to a request, or, when there is none, the check's failing line (`unreachable`) to return instead. */
+export async function reach(context: DoctorContext, failAs: { name: string; what: string; overrideVariable?: string }, url: string, init?: RequestInit): Promise<HttpAnswer | CheckResult> {
+  try {
+    return await context.request(url, init);
+  } catch (error) {
+    return unreachable(failAs.name, failAs.what, error, failAs.overrideVariable);
+  }
+}
+
+/** Whether `reach` gave the check's line rather than an answer. */
+export const isCheckResult = (answer: HttpAnswer | CheckResult): answer is CheckResult => typeof answer.status === 'string';
 
 export function skip(name: string, detail: string): CheckResult {
   return { name, status: 'skip', detail };

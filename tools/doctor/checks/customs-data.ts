@@ -4,8 +4,8 @@
  * catalog sync wrote: GET {project}/rest/v1/products?select=…&for_sale=eq.true with the service-role key.
  */
 import { CUSTOMS_COLUMNS as COLUMN, CUSTOMS_FIELDS } from '../../../src/features/customs/customs-data';
-import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
-import { errorMessage, skip, unreachable } from './common';
+import type { CheckResult, DoctorContext } from '../types';
+import { errorMessage, isCheckResult, reach, skip } from './common';
 
 const NAME = 'Customs data';
 
@@ -20,12 +20,8 @@ export async function checkCustomsData(context: DoctorContext): Promise<CheckRes
   } catch {
     return skip(NAME, `${projectUrl} is not a URL (see Required variables)`);
   }
-  let answer: HttpAnswer;
-  try {
-    answer = await context.request(url, { headers: { apikey: key, authorization: `Bearer ${key}`, accept: 'application/json' } });
-  } catch (error) {
-    return unreachable(NAME, projectUrl, error);
-  }
+  const answer = await reach(context, { name: NAME, what: projectUrl }, url, { headers: { apikey: key, authorization: `Bearer ${key}`, accept: 'application/json' } });
+  if (isCheckResult(answer)) return answer;
   if (!answer.ok || !Array.isArray(answer.body)) {
     const message = errorMessage(answer.body);
     return {

@@ -5,8 +5,8 @@
  * 403 PERMISSION_DENIED when the API is off for the key's project or the key's restrictions block it.
  */
 import { z } from 'zod';
-import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
-import { skip, unreachable } from './common';
+import type { CheckResult, DoctorContext } from '../types';
+import { isCheckResult, reach, skip } from './common';
 import { OPTIONAL_VARIABLES } from './variables';
 
 const NAME = 'Google Places';
@@ -45,16 +45,12 @@ export async function checkGooglePlaces(context: DoctorContext): Promise<CheckRe
   const apiKey = context.env.GOOGLE_PLACES_API_KEY;
   if (!apiKey) return skip(NAME, `GOOGLE_PLACES_API_KEY is not set: ${OPTIONAL_VARIABLES.GOOGLE_PLACES_API_KEY}`);
   const base = context.endpoints.places.replace(/\/$/, '');
-  let answer: HttpAnswer;
-  try {
-    answer = await context.request(`${base}/v1/places:autocomplete`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'X-Goog-Api-Key': apiKey, 'X-Goog-FieldMask': 'suggestions.placePrediction.placeId' },
-      body: JSON.stringify({ input: '1 Martin Place, Sydney', includedRegionCodes: ['au'] }),
-    });
-  } catch (error) {
-    return unreachable(NAME, `Google Places (${base})`, error, 'DOCTOR_GOOGLE_PLACES_API_URL');
-  }
+  const answer = await reach(context, { name: NAME, what: `Google Places (${base})`, overrideVariable: 'DOCTOR_GOOGLE_PLACES_API_URL' }, `${base}/v1/places:autocomplete`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Goog-Api-Key': apiKey, 'X-Goog-FieldMask': 'suggestions.placePrediction.placeId' },
+    body: JSON.stringify({ input: '1 Martin Place, Sydney', includedRegionCodes: ['au'] }),
+  });
+  if (isCheckResult(answer)) return answer;
   if (answer.ok) return { name: NAME, status: 'pass', detail: `the key is accepted for Places API (New) autocomplete\n${PLACES_SPENDING_REMINDER}` };
 
   const parsed = googleErrorSchema.safeParse(answer.body);

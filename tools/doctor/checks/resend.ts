@@ -4,8 +4,8 @@
  * A sending-only key answers 401 restricted_api_key: right for the shop, but then the list cannot be read.
  */
 import { z } from 'zod';
-import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
-import { errorMessage, skip, unreachable } from './common';
+import type { CheckResult, DoctorContext } from '../types';
+import { errorMessage, isCheckResult, reach, skip } from './common';
 
 const NAME = 'Resend sending domain';
 
@@ -32,13 +32,11 @@ export async function checkResend(context: DoctorContext): Promise<CheckResult> 
     };
   }
   const base = context.endpoints.resend.replace(/\/$/, '');
-  let answer: HttpAnswer;
-  try {
-    // Resend refuses requests without a User-Agent.
-    answer = await context.request(`${base}/domains`, { headers: { authorization: `Bearer ${apiKey}`, 'user-agent': 'catholic-kids-books-doctor' } });
-  } catch (error) {
-    return unreachable(NAME, `Resend (${base})`, error, 'DOCTOR_RESEND_API_URL');
-  }
+  // Resend refuses requests without a User-Agent.
+  const answer = await reach(context, { name: NAME, what: `Resend (${base})`, overrideVariable: 'DOCTOR_RESEND_API_URL' }, `${base}/domains`, {
+    headers: { authorization: `Bearer ${apiKey}`, 'user-agent': 'catholic-kids-books-doctor' },
+  });
+  if (isCheckResult(answer)) return answer;
   const error = errorSchema.safeParse(answer.body);
   const errorName = error.success ? error.data.name : undefined;
   if (errorName === 'restricted_api_key') {

@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { readNetlifyRules } from '../../../local/netlify-rules';
-import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
-import { listOf, unreachable } from './common';
+import type { CheckResult, DoctorContext } from '../types';
+import { isCheckResult, listOf, reach } from './common';
 
 /** The headers a deploy must not lose; netlify.toml or the build's dist/_headers must set each for `/*`. */
 export const SECURITY_HEADERS = ['Content-Security-Policy', 'Strict-Transport-Security', 'X-Frame-Options', 'X-Content-Type-Options', 'Referrer-Policy', 'Permissions-Policy'] as const;
@@ -63,12 +63,8 @@ export async function checkSecurityHeaders(context: DoctorContext): Promise<Chec
   }
 
   const home = new URL('/', context.site).href;
-  let answer: HttpAnswer;
-  try {
-    answer = await context.request(home, { headers: { accept: 'text/html' } });
-  } catch (error) {
-    return unreachable(HEADERS_NAME, home, error);
-  }
+  const answer = await reach(context, { name: HEADERS_NAME, what: home }, home, { headers: { accept: 'text/html' } });
+  if (isCheckResult(answer)) return answer;
   if (!answer.ok) {
     return {
       name: HEADERS_NAME,
@@ -109,12 +105,8 @@ const FUNCTIONS_NAME = 'Functions';
 
 export async function checkFunctions(context: DoctorContext): Promise<CheckResult> {
   const health = new URL('/api/health', context.site).href;
-  let answer: HttpAnswer;
-  try {
-    answer = await context.request(health, { headers: { accept: 'application/json' } });
-  } catch (error) {
-    return unreachable(FUNCTIONS_NAME, health, error);
-  }
+  const answer = await reach(context, { name: FUNCTIONS_NAME, what: health }, health, { headers: { accept: 'application/json' } });
+  if (isCheckResult(answer)) return answer;
   if (answer.ok && (answer.body as { ok?: unknown } | undefined)?.ok === true) return { name: FUNCTIONS_NAME, status: 'pass', detail: `${health} answers` };
   return {
     name: FUNCTIONS_NAME,

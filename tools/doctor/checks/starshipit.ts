@@ -2,8 +2,8 @@
  * Starshipit's keys: a cheap authenticated GET (/api/orders/unshipped?limit=1) with both headers. Starshipit's API
  * does not show the tracking webhook's address, so the line says where to set it and which secret it must carry.
  */
-import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
-import { errorMessage, skip, unreachable } from './common';
+import type { CheckResult, DoctorContext } from '../types';
+import { errorMessage, isCheckResult, reach, skip } from './common';
 
 const NAME = 'Starshipit';
 
@@ -11,12 +11,10 @@ export async function checkStarshipit(context: DoctorContext): Promise<CheckResu
   const { STARSHIPIT_API_KEY: apiKey, STARSHIPIT_SUBSCRIPTION_KEY: subscriptionKey, STARSHIPIT_WEBHOOK_SECRET: secret } = context.env;
   if (!apiKey || !subscriptionKey) return skip(NAME, 'needs STARSHIPIT_API_KEY and STARSHIPIT_SUBSCRIPTION_KEY (see Optional variables)');
   const base = context.endpoints.starshipit.replace(/\/$/, '');
-  let answer: HttpAnswer;
-  try {
-    answer = await context.request(`${base}/api/orders/unshipped?limit=1`, { headers: { 'StarShipIT-Api-Key': apiKey, 'Ocp-Apim-Subscription-Key': subscriptionKey, accept: 'application/json' } });
-  } catch (error) {
-    return unreachable(NAME, `Starshipit (${base})`, error, 'DOCTOR_STARSHIPIT_API_URL');
-  }
+  const answer = await reach(context, { name: NAME, what: `Starshipit (${base})`, overrideVariable: 'DOCTOR_STARSHIPIT_API_URL' }, `${base}/api/orders/unshipped?limit=1`, {
+    headers: { 'StarShipIT-Api-Key': apiKey, 'Ocp-Apim-Subscription-Key': subscriptionKey, accept: 'application/json' },
+  });
+  if (isCheckResult(answer)) return answer;
   const webhook = `${context.site.origin}/api/shipping-webhook`;
   if (answer.status === 401 || answer.status === 403) {
     return {

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { STRIPE_WEBHOOK_EVENTS } from '../../../functions/_lib/providers/stripe';
-import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
-import { errorMessage, listOf, skip, unreachable } from './common';
+import type { CheckResult, DoctorContext } from '../types';
+import { errorMessage, isCheckResult, listOf, reach, skip } from './common';
 
 const NAME = 'Stripe webhook';
 const WEBHOOK_PATH = '/api/stripe-webhook';
@@ -48,12 +48,10 @@ export async function checkStripeWebhook(context: DoctorContext): Promise<CheckR
   let startingAfter: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const query = new URLSearchParams({ limit: '100', ...(startingAfter ? { starting_after: startingAfter } : {}) });
-    let answer: HttpAnswer;
-    try {
-      answer = await context.request(`${base}/v1/webhook_endpoints?${query}`, { headers: { authorization: `Bearer ${secret}` } });
-    } catch (error) {
-      return unreachable(NAME, `Stripe (${base})`, error, 'DOCTOR_STRIPE_API_URL');
-    }
+    const answer = await reach(context, { name: NAME, what: `Stripe (${base})`, overrideVariable: 'DOCTOR_STRIPE_API_URL' }, `${base}/v1/webhook_endpoints?${query}`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    if (isCheckResult(answer)) return answer;
     if (answer.status === 401) {
       return {
         name: NAME,

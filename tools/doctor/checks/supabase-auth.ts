@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { CheckResult, DoctorContext } from '../types';
-import { errorMessage, skip, unreachable } from './common';
+import { errorMessage, isCheckResult, reach, skip } from './common';
 
 const NAME = 'Supabase Auth';
 
@@ -34,12 +34,8 @@ export async function checkSupabaseAuth(context: DoctorContext): Promise<CheckRe
     return skip(NAME, `${projectUrl} is not a URL (see Required variables)`);
   }
 
-  let answer: Awaited<ReturnType<DoctorContext['request']>>;
-  try {
-    answer = await context.request(settingsUrl, { headers: { apikey: anonKey, accept: 'application/json' } });
-  } catch (error) {
-    return unreachable(NAME, settingsUrl, error);
-  }
+  const answer = await reach(context, { name: NAME, what: settingsUrl }, settingsUrl, { headers: { apikey: anonKey, accept: 'application/json' } });
+  if (isCheckResult(answer)) return answer;
   if (answer.status === 401 || answer.status === 403) {
     return {
       name: NAME,

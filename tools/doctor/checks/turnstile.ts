@@ -3,8 +3,8 @@
  * secret and a made-up response. A valid secret answers success:false with `invalid-input-response` (the token
  * is bad); a wrong one answers `invalid-input-secret`. Cloudflare's dummy keys (1x…, 2x…, 3x…) are for tests.
  */
-import type { CheckResult, DoctorContext, HttpAnswer } from '../types';
-import { skip, unreachable } from './common';
+import type { CheckResult, DoctorContext } from '../types';
+import { isCheckResult, reach, skip } from './common';
 
 const NAME = 'Turnstile secret';
 
@@ -26,16 +26,12 @@ export async function checkTurnstile(context: DoctorContext): Promise<CheckResul
   }
 
   const base = context.endpoints.turnstile.replace(/\/$/, '');
-  let answer: HttpAnswer;
-  try {
-    answer = await context.request(`${base}/turnstile/v0/siteverify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ secret, response: 'doctor-check-not-a-real-token' }).toString(),
-    });
-  } catch (error) {
-    return unreachable(NAME, `Cloudflare Turnstile (${base})`, error, 'DOCTOR_TURNSTILE_API_URL');
-  }
+  const answer = await reach(context, { name: NAME, what: `Cloudflare Turnstile (${base})`, overrideVariable: 'DOCTOR_TURNSTILE_API_URL' }, `${base}/turnstile/v0/siteverify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ secret, response: 'doctor-check-not-a-real-token' }).toString(),
+  });
+  if (isCheckResult(answer)) return answer;
   const body = (answer.body ?? {}) as { success?: unknown; 'error-codes'?: unknown };
   const codes = Array.isArray(body['error-codes']) ? body['error-codes'].filter((code): code is string => typeof code === 'string') : [];
 
