@@ -65,7 +65,10 @@ export function changeParams(path: string, drawn: URLSearchParams, changes: Reco
 export function useSearchParam(path: string, params: URLSearchParams): [string, (text: string) => void] {
   const query = params.get('q') ?? '';
   const [search, setSearch] = useState(query);
-  const typed = useDebounced(search.trim(), 250);
+  // Only typing writes, once it pauses. Each keystroke is a value of its own, so the same words typed again after
+  // Back emptied the box are written again; the box filled from the address writes nothing.
+  const [typing, setTyping] = useState<{ text: string } | null>(null);
+  const typed = useDebounced(typing, 250);
   // A new search starts again from the first page. Once the address has left this list (an order opened while the
   // typing paused), the search is dropped: writing it would take them back to the list. A view chosen meanwhile is
   // kept (changeParams). The orders list is drawn at a bare `#` too, so the path it was drawn at counts as the list.
@@ -75,13 +78,19 @@ export function useSearchParam(path: string, params: URLSearchParams): [string, 
     if (now !== path && now !== drawnAt) return;
     if (text !== (paramsNow(path, params).get('q') ?? '')) changeParams(path, params, { q: text || null, after: null }, { replace: true });
   });
-  useEffect(() => searchFor(typed), [typed]);
+  useEffect(() => {
+    if (typed) searchFor(typed.text.trim());
+  }, [typed]);
   // Back or a link changed the search in the address: the box shows it.
   const showSearch = useEffectEvent((text: string) => {
     if (search.trim() !== text) setSearch(text);
   });
   useEffect(() => showSearch(query), [query]);
-  return [search, setSearch];
+  const type = (text: string) => {
+    setSearch(text);
+    setTyping({ text });
+  };
+  return [search, type];
 }
 
 /**
