@@ -3,7 +3,7 @@
  * is busy (a disabled button would drop it to the page), ignores being pressed again, and still has focus after.
  */
 import { expect as baseExpect, test } from '@playwright/test';
-import { grantStaff, staffSignsIn, uniqueEmail } from './support';
+import { buysThroughCheckout, grantStaff, openFoundOrder, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail } from './support';
 
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -43,5 +43,46 @@ test('Create code pressed with the keyboard: focus stays on the button while it 
   const done = page.getByRole('button', { name: 'Create code' });
   await expect(done).not.toHaveAttribute('aria-disabled');
   await expect(done).toBeFocused();
+  expect(sent).toBe(1);
+});
+
+test('An order cancelled by keyboard alone: the question takes focus, Keep the order gives it back, and a second press while cancelling sends nothing', async ({ page, request }) => {
+  const email = uniqueEmail('keyboard-cancel');
+  const book = await ownProduct(request, 'keyboard-cancel', { stock: 5 });
+  const number = await orderNumberOf(request, await buysThroughCheckout(request, book.id, 1, email));
+  const publisher = uniqueEmail('keyboard-publisher');
+  await grantStaff(request, publisher);
+  await staffSignsIn(page, publisher);
+  await openFoundOrder(page, email, number);
+
+  // The pressed button goes with the question: focus is on the one in its place, each way.
+  await page.getByRole('button', { name: 'Cancel and refund' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Confirm cancel and refund' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Cancel and refund' })).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  let sent = 0;
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  await page.route('**/api/admin-order', async (route) => {
+    sent += 1;
+    await answered;
+    await route.continue();
+  });
+  const confirm = page.getByRole('button', { name: 'Confirm cancel and refund' });
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toHaveAttribute('aria-disabled', 'true');
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => sent).toBe(1);
+  answer();
+  // Cancelled: the question goes, with nothing sent twice.
+  await expect(confirm).toBeHidden();
   expect(sent).toBe(1);
 });
