@@ -82,6 +82,11 @@ for (const size of WIDTHS) {
     await page.goto('/admin#preorders');
     const delivery = title.getByRole('spinbutton', { name: 'First delivery (copies)' });
     const release = title.getByRole('button', { name: 'Release now' });
+    // Left empty, it is refused before anything is sent: marked and focused all the same.
+    await release.focus();
+    await page.keyboard.press('Enter');
+    await expect(delivery).toHaveAttribute('aria-invalid', 'true');
+    await expect(delivery).toBeFocused();
     await delivery.fill('1');
     await release.click();
     await expect(delivery).toHaveAccessibleDescription(/^The first delivery is smaller than the 3 copies pre-ordered\./);

@@ -108,7 +108,11 @@ function ActionField({
     const problem = check(value);
     setError(problem);
     setRefusal(undefined);
-    if (problem) return;
+    // A figure refused here is marked and focused as one the server refuses is (below).
+    if (problem) {
+      requestAnimationFrame(() => input.current?.focus());
+      return;
+    }
     setBusy(true);
     try {
       const { message, mailing } = await runPreorderAction(pressed.toAction(value));
