@@ -62,6 +62,9 @@ for (const size of WIDTHS) {
     await title.getByRole('spinbutton', { name: 'Allocation (copies)' }).fill('6');
     await title.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText(`${book.title}: 6 copies for pre-order, 3 left.`)).toBeVisible({ timeout: 15_000 });
+    // The saved figure comes back into the same field: focus is still on the button pressed.
+    await expect(title.getByRole('spinbutton', { name: 'Allocation (copies)' })).toHaveValue('6');
+    await expect(title.getByRole('button', { name: 'Save' })).toBeFocused();
     await looksAgain(other);
     await expect(otherTitle).toContainText('Pre-ordered: 3 of 6 (3 left)');
     await page.bringToFront();
