@@ -2,11 +2,26 @@
  * A keyboard user in the back office keeps their place while an action runs: the pressed button keeps focus while it
  * is busy (a disabled button would drop it to the page), ignores being pressed again, and still has focus after.
  */
-import { expect as baseExpect, test } from '@playwright/test';
-import { grantStaff, staffSignsIn, uniqueEmail } from './support';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { buysThroughCheckout, grantStaff, openFoundOrder, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail } from './support';
 
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** Requests to `url` are counted and held until `answer()`: a button can be looked at while its action runs. */
+async function holdAnswers(page: Page, url: string): Promise<{ sent: () => number; answer: () => void }> {
+  let sent = 0;
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  await page.route(url, async (route) => {
+    sent += 1;
+    await answered;
+    await route.continue();
+  });
+  return { sent: () => sent, answer: () => answer() };
+}
 
 test('Create code pressed with the keyboard: focus stays on the button while it works, a second press sends nothing, and after', async ({ page, request }) => {
   const publisher = uniqueEmail('keyboard-publisher');
@@ -18,16 +33,7 @@ test('Create code pressed with the keyboard: focus stays on the button while it 
   await page.getByLabel('Percentage (1-100)').fill('10');
 
   // The database's answer waits until the button has been looked at while busy.
-  let sent = 0;
-  let answer = () => {};
-  const answered = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
-  await page.route('**/rest/v1/rpc/admin_create_code', async (route) => {
-    sent += 1;
-    await answered;
-    await route.continue();
-  });
+  const held = await holdAnswers(page, '**/rest/v1/rpc/admin_create_code');
 
   await page.getByRole('button', { name: 'Create code' }).focus();
   await page.keyboard.press('Enter');
@@ -35,13 +41,45 @@ test('Create code pressed with the keyboard: focus stays on the button while it 
   await expect(busy).toHaveAttribute('aria-disabled', 'true');
   await expect(busy).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect.poll(() => sent).toBe(1);
+  await expect.poll(held.sent).toBe(1);
   expect(await page.evaluate(() => document.activeElement === document.body)).toBe(false);
 
-  answer();
+  held.answer();
   await expect(page.getByText(`Code ${code} created.`).first()).toBeVisible();
   const done = page.getByRole('button', { name: 'Create code' });
   await expect(done).not.toHaveAttribute('aria-disabled');
   await expect(done).toBeFocused();
-  expect(sent).toBe(1);
+  expect(held.sent()).toBe(1);
+});
+
+test('An order cancelled by keyboard alone: the question takes focus, Keep the order gives it back, and a second press while cancelling sends nothing', async ({ page, request }) => {
+  const email = uniqueEmail('keyboard-cancel');
+  const book = await ownProduct(request, 'keyboard-cancel', { stock: 5 });
+  const number = await orderNumberOf(request, await buysThroughCheckout(request, book.id, 1, email));
+  const publisher = uniqueEmail('keyboard-publisher');
+  await grantStaff(request, publisher);
+  await staffSignsIn(page, publisher);
+  await openFoundOrder(page, email, number);
+
+  // The pressed button goes with the question: focus is on the one in its place, each way.
+  await page.getByRole('button', { name: 'Cancel and refund' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Confirm cancel and refund' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Cancel and refund' })).toBeFocused();
+  await page.keyboard.press('Enter');
+
+  const held = await holdAnswers(page, '**/api/admin-order');
+  const confirm = page.getByRole('button', { name: 'Confirm cancel and refund' });
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toHaveAttribute('aria-disabled', 'true');
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(held.sent).toBe(1);
+  held.answer();
+  // Cancelled: the question goes, with nothing sent twice.
+  await expect(confirm).toBeHidden();
+  expect(held.sent()).toBe(1);
 });

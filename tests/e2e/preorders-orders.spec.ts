@@ -62,6 +62,9 @@ for (const size of WIDTHS) {
     await title.getByRole('spinbutton', { name: 'Allocation (copies)' }).fill('6');
     await title.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText(`${book.title}: 6 copies for pre-order, 3 left.`)).toBeVisible({ timeout: 15_000 });
+    // The saved figure comes back into the same field: focus is still on the button pressed.
+    await expect(title.getByRole('spinbutton', { name: 'Allocation (copies)' })).toHaveValue('6');
+    await expect(title.getByRole('button', { name: 'Save' })).toBeFocused();
     await looksAgain(other);
     await expect(otherTitle).toContainText('Pre-ordered: 3 of 6 (3 left)');
     await page.bringToFront();
@@ -82,6 +85,11 @@ for (const size of WIDTHS) {
     await page.goto('/admin#preorders');
     const delivery = title.getByRole('spinbutton', { name: 'First delivery (copies)' });
     const release = title.getByRole('button', { name: 'Release now' });
+    // Left empty, it is refused before anything is sent: marked and focused all the same.
+    await release.focus();
+    await page.keyboard.press('Enter');
+    await expect(delivery).toHaveAttribute('aria-invalid', 'true');
+    await expect(delivery).toBeFocused();
     await delivery.fill('1');
     await release.click();
     await expect(delivery).toHaveAccessibleDescription(/^The first delivery is smaller than the 3 copies pre-ordered\./);

@@ -1,6 +1,6 @@
 /** What the publisher does to an order by pressing a button: the shipping platform's panel and the order's actions. */
-import { useState } from 'react';
-import { ActionButton } from '@/features/forms/fields';
+import { useRef, useState } from 'react';
+import { ActionButton, useFocusAcrossQuestion } from '@/features/forms/fields';
 import { formatDateTime, formatPrice } from '@/lib/format';
 import type { Act } from './OrderForms';
 import { type OrderDetail as Order, printLabels, undoDelivered } from './orders-api';
@@ -22,7 +22,7 @@ const SHIPMENT_STATES: Record<NonNullable<Order['shipment']>['state'], string> =
  * The order at the shipping platform (Starshipit): where it is, Print label (the tracking number then arrives on
  * the order with nothing typed, and the customer is emailed it), and sending it again when it did not get there.
  */
-export function PlatformPanel({ order, act }: { order: Order; act: Act }) {
+export function PlatformPanel({ order, act, busy }: { order: Order; act: Act; busy: boolean }) {
   // A printed label ships the order.
   const { act: print, busy: printing } = useAction(() => printLabels({ orderIds: [order.id] }), ORDER_CHANGES, 'The label could not be printed.');
   const shipment = order.shipment ?? null;
@@ -50,9 +50,9 @@ export function PlatformPanel({ order, act }: { order: Order; act: Act }) {
           </ActionButton>
         )}
         {resendable && (
-          <button type="button" className="btn-secondary" onClick={() => act({ action: 'send_to_platform', orderId: order.id })}>
+          <ActionButton className="btn-secondary" busy={busy} onClick={() => act({ action: 'send_to_platform', orderId: order.id })}>
             Send to the platform again
-          </button>
+          </ActionButton>
         )}
       </div>
     </Section>
@@ -64,9 +64,17 @@ export function shippable(order: Order): boolean {
   return order.payment_status === 'paid' || (order.kind === 'invoice' && order.ship_before_payment === true && order.status !== 'pending');
 }
 
-export function Actions({ order, act }: { order: Order; act: Act }) {
+/** `busy` while one of the order's actions runs: the buttons that start one ignore a press meanwhile. */
+export function Actions({ order, act, busy }: { order: Order; act: Act; busy: boolean }) {
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const [confirmingDelivered, setConfirmingDelivered] = useState(false);
+  // Each question takes the place of the button that asked it: a keyboard user's focus goes across with it.
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const confirmCancelButton = useRef<HTMLButtonElement>(null);
+  const deliveredButton = useRef<HTMLButtonElement>(null);
+  const confirmDeliveredButton = useRef<HTMLButtonElement>(null);
+  useFocusAcrossQuestion(confirmingCancel, () => (confirmingCancel ? confirmCancelButton : cancelButton).current);
+  useFocusAcrossQuestion(confirmingDelivered, () => (confirmingDelivered ? confirmDeliveredButton : deliveredButton).current);
   const { act: undo } = useAction(() => undoDelivered(order.id).then(() => 'Order back to shipped.'), ORDER_CHANGES);
   const paid = order.payment_status === 'paid';
   const onAccount = order.kind === 'invoice';
@@ -79,7 +87,7 @@ export function Actions({ order, act }: { order: Order; act: Act }) {
         Print packing slip
       </a>
       {order.status === 'shipped' && !confirmingDelivered && (
-        <button type="button" className="btn-secondary" onClick={() => setConfirmingDelivered(true)}>
+        <button ref={deliveredButton} type="button" className="btn-secondary" onClick={() => setConfirmingDelivered(true)}>
           Mark as delivered
         </button>
       )}
@@ -87,6 +95,7 @@ export function Actions({ order, act }: { order: Order; act: Act }) {
         <span className="flex flex-wrap items-center gap-2 rounded-xl bg-sky p-2">
           <span className="text-sm">Has the customer received the parcel?</span>
           <button
+            ref={confirmDeliveredButton}
             type="button"
             className="btn-primary"
             onClick={() => {
@@ -107,17 +116,17 @@ export function Actions({ order, act }: { order: Order; act: Act }) {
         </button>
       )}
       {paid && order.status !== 'cancelled' && (
-        <button type="button" className="btn-secondary" onClick={() => act({ action: 'resend_confirmation', orderId: order.id })}>
+        <ActionButton className="btn-secondary" busy={busy} onClick={() => act({ action: 'resend_confirmation', orderId: order.id })}>
           Resend confirmation
-        </button>
+        </ActionButton>
       )}
       {order.payment_status === 'refund_due' && !order.refunded_at && (
-        <button type="button" className="btn-primary" onClick={() => act({ action: 'retry_refund', orderId: order.id })}>
+        <ActionButton className="btn-primary" busy={busy} onClick={() => act({ action: 'retry_refund', orderId: order.id })}>
           Retry refund
-        </button>
+        </ActionButton>
       )}
       {cancellable && !confirmingCancel && (
-        <button type="button" className="btn-secondary" onClick={() => setConfirmingCancel(true)}>
+        <button ref={cancelButton} type="button" className="btn-secondary" onClick={() => setConfirmingCancel(true)}>
           Cancel and refund
         </button>
       )}
@@ -135,9 +144,9 @@ export function Actions({ order, act }: { order: Order; act: Act }) {
       {cancellable && confirmingCancel && (
         <span className="flex flex-wrap items-center gap-2 rounded-xl bg-red-50 p-2">
           <span className="text-sm text-red-900">Refund {formatPrice(order.total_amount)} in full and put the stock back?</span>
-          <button type="button" className="btn bg-red-700 text-white hover:bg-red-800" onClick={() => act({ action: 'cancel', orderId: order.id })}>
+          <ActionButton ref={confirmCancelButton} className="btn bg-red-700 text-white hover:bg-red-800" busy={busy} onClick={() => act({ action: 'cancel', orderId: order.id })}>
             Confirm cancel and refund
-          </button>
+          </ActionButton>
           <button type="button" className="btn-secondary" onClick={() => setConfirmingCancel(false)}>
             Keep the order
           </button>

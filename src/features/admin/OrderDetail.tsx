@@ -68,11 +68,11 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         <StatusBadge status={order.status} />
         <span className="text-sm text-slate-700">payment: {paymentLabel}</span>
       </div>
-      <Actions order={order} act={act} />
+      <Actions order={order} act={act} busy={busy} />
       {order.kind === 'invoice' && <InvoiceFacts order={order} />}
       {/* A pre-order waiting for its title reaches the platform at its release, not before. */}
-      {shippable(order) && order.status !== 'cancelled' && order.status !== 'preorder' && <PlatformPanel order={order} act={act} />}
-      {shippable(order) && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} />}
+      {shippable(order) && order.status !== 'cancelled' && order.status !== 'preorder' && <PlatformPanel order={order} act={act} busy={busy} />}
+      {shippable(order) && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} busy={busy} />}
       {refunds.refundable && <RefundPartForm order={order} refunds={refunds} />}
       <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} />
       {shippable(order) && (order.status === 'processing' || order.status === 'preorder') && !order.shipped_at && (

@@ -14,7 +14,7 @@ import { ORDER_CHANGES, useAction, useRefresh } from './queries';
 export type Act = (request: OrderActionRequest) => Promise<boolean>;
 
 /** Marks the order shipped with a tracking number typed (or corrects it): the customer is emailed it. */
-export function ShipForm({ order, act }: { order: Order; act: Act }) {
+export function ShipForm({ order, act, busy }: { order: Order; act: Act; busy: boolean }) {
   const {
     register,
     handleSubmit,
@@ -50,9 +50,9 @@ export function ShipForm({ order, act }: { order: Order; act: Act }) {
           {error}
         </p>
       )}
-      <button type="submit" className="btn-primary mt-3">
+      <ActionButton type="submit" className="btn-primary mt-3" busy={busy}>
         Confirm shipment
-      </button>
+      </ActionButton>
     </form>
   );
 }

@@ -96,6 +96,12 @@ function ActionField({
 }) {
   const id = useId();
   const [value, setValue] = useState(initial);
+  // The figure saved comes back as `initial`: shown in the same field (not a new one), so focus stays on the button pressed.
+  const [shown, setShown] = useState(initial);
+  if (shown !== initial) {
+    setShown(initial);
+    setValue(initial);
+  }
   const [error, setError] = useState<string | undefined>();
   // A refusal about the title as it stands, not the figure typed (its customs data missing, released already).
   const [refusal, setRefusal] = useState<string | undefined>();
@@ -108,7 +114,11 @@ function ActionField({
     const problem = check(value);
     setError(problem);
     setRefusal(undefined);
-    if (problem) return;
+    // A figure refused here is marked and focused as one the server refuses is (below).
+    if (problem) {
+      requestAnimationFrame(() => input.current?.focus());
+      return;
+    }
     setBusy(true);
     try {
       const { message, mailing } = await runPreorderAction(pressed.toAction(value));
@@ -193,7 +203,6 @@ function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: (
       )}
       <div className="mt-3 grid gap-3 lg:grid-cols-3 lg:items-start">
         <ActionField
-          key={`allocation-${row.allocation}`}
           label="Allocation (copies)"
           type="number"
           initial={String(row.allocation)}
@@ -202,7 +211,6 @@ function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: (
           onDone={onChanged}
         />
         <ActionField
-          key={`release-${delivery}`}
           label="First delivery (copies)"
           type="number"
           initial={delivery}
@@ -215,7 +223,6 @@ function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: (
           onDone={onChanged}
         />
         <ActionField
-          key={`date-${row.release_date}`}
           label="Release date"
           type="date"
           initial={row.release_date}
