@@ -287,6 +287,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       res.end(JSON.stringify({ error: 'The local server failed to answer this request.' }));
     });
   });
+  // Node closes an idle kept-alive connection after 5 s, and a client that sends on it at that moment gets a reset
+  // (a browser or test client idle a few seconds between two requests). Idle connections are kept longer than
+  // clients keep theirs, as a hosting edge does.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);
