@@ -13,6 +13,16 @@ export function yieldToMain(): Promise<void> {
 }
 
 /**
+ * Runs `task` in a task of its own after the browser has painted the page once: a page's start-up (menus, the
+ * cart's badge, the buttons' listeners) waits one frame so the first paint never waits for it, which a slow
+ * phone otherwise does for all of its scripts. A hidden page paints nothing, so there it runs at once.
+ */
+export function afterFirstPaint(task: () => void): void {
+  if (document.visibilityState === 'hidden') setTimeout(task, 0);
+  else requestAnimationFrame(() => setTimeout(task, 0));
+}
+
+/**
  * Runs `task` once the page has loaded and the browser is idle (at most 2 s after load; 200 ms after it where
  * the browser has no idle callback, as Safari), so it never competes with the first paint.
  */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { yieldToMain } from '@/lib/idle';
+import { afterFirstPaint, yieldToMain } from '@/lib/idle';
 
 describe('yielding to the main thread', () => {
   afterEach(() => {
@@ -25,5 +25,43 @@ describe('yielding to the main thread', () => {
     await vi.runAllTimersAsync();
     await yielded;
     expect(continued).toBe(true);
+  });
+});
+
+describe('starting after the first paint', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  function pageIn(visibilityState: 'visible' | 'hidden') {
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('document', { visibilityState });
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+    return frames;
+  }
+
+  it('waits for the frame to be painted, then runs in a task of its own', async () => {
+    vi.useFakeTimers();
+    const frames = pageIn('visible');
+    const task = vi.fn();
+    afterFirstPaint(task);
+    await vi.runAllTimersAsync();
+    expect(task).not.toHaveBeenCalled();
+    expect(frames).toHaveLength(1);
+    frames[0]?.(0);
+    expect(task).not.toHaveBeenCalled();
+    await vi.runAllTimersAsync();
+    expect(task).toHaveBeenCalledOnce();
+  });
+
+  it('does not wait for a frame a hidden page never paints', async () => {
+    vi.useFakeTimers();
+    const frames = pageIn('hidden');
+    const task = vi.fn();
+    afterFirstPaint(task);
+    await vi.runAllTimersAsync();
+    expect(task).toHaveBeenCalledOnce();
+    expect(frames).toHaveLength(0);
   });
 });
