@@ -324,9 +324,10 @@ $$;
 
 -- Someone else typed this address: the request is removed, unless it was drawn into a mailing already.
 create function public.back_in_stock_decline(p_request_id uuid) returns text
-language plpgsql security definer set search_path = '' as $$
-begin
-  delete from public.back_in_stock_requests where id = p_request_id and drawn_at is null;
-  return case when found then 'declined' else 'unknown' end;
-end;
+language sql security definer set search_path = '' as $$
+  with declined as (
+    delete from public.back_in_stock_requests where id = p_request_id and drawn_at is null
+      returning 1
+  )
+  select case when exists (select 1 from declined) then 'declined' else 'unknown' end;
 $$;
