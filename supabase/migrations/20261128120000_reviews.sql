@@ -161,9 +161,8 @@ $$;
 -- What the review form of an order shows: its number, the buyer's name (for the name to show) and each book with
 -- the buyer's review of it so far. Null unless the order was sent its review request (the link comes from it).
 create function public.review_form(p_order_id uuid) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  return (select jsonb_build_object(
+language sql stable security definer set search_path = '' as $$
+  select jsonb_build_object(
     'order_id', o.id, 'number', public.order_label(o.number), 'bought_by', o.bought_by,
     'books', (
       select jsonb_agg(jsonb_build_object(
@@ -176,8 +175,7 @@ begin
     ))
     from public.orders o
    where o.id = p_order_id
-     and exists (select 1 from public.review_requests q where q.order_id = o.id and q.sent_at is not null));
-end;
+     and exists (select 1 from public.review_requests q where q.order_id = o.id and q.sent_at is not null);
 $$;
 
 -- Saves the buyer's review of one book of the order, made from the form as it was loaded: p_version is the version of
@@ -238,6 +236,21 @@ begin
 end;
 $$;
 
+-- A review the publisher acts on, under its row lock, or null when there is none. Who acts must be named (p_caller,
+-- the function asking, starts the message): the history keeps it.
+create function public.lock_review(p_review_id uuid, p_actor text, p_caller text) returns public.reviews
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_review public.reviews;
+begin
+  if p_actor is null or btrim(p_actor) = '' then
+    raise exception '%: say who is acting', p_caller using errcode = '22023';
+  end if;
+  select * into v_review from public.reviews where id = p_review_id for update;
+  return v_review;
+end;
+$$;
+
 -- The publisher publishes, rejects or unpublishes a review (the back-office endpoint checked the caller is staff;
 -- p_actor is their address): 'published', 'rejected', 'unpublished', 'already' (it was so already), 'is_published'
 -- (a published review is unpublished, never rejected), 'not_published' (only a published review can be
@@ -252,11 +265,8 @@ begin
   if p_action is null or p_action not in ('publish', 'reject', 'unpublish') then
     raise exception 'review_moderate: the action must be publish, reject or unpublish' using errcode = '22023';
   end if;
-  if p_actor is null or btrim(p_actor) = '' then
-    raise exception 'review_moderate: say who is acting' using errcode = '22023';
-  end if;
-  select * into v_review from public.reviews where id = p_review_id for update;
-  if not found then
+  v_review := public.lock_review(p_review_id, p_actor, 'review_moderate');
+  if v_review.id is null then
     return 'unknown';
   end if;
   v_status := case p_action when 'publish' then 'published' when 'reject' then 'rejected' else 'unpublished' end;
@@ -288,11 +298,8 @@ declare
   v_review public.reviews;
   v_reply text := nullif(btrim(coalesce(p_reply, '')), '');
 begin
-  if p_actor is null or btrim(p_actor) = '' then
-    raise exception 'review_reply: say who is acting' using errcode = '22023';
-  end if;
-  select * into v_review from public.reviews where id = p_review_id for update;
-  if not found then
+  v_review := public.lock_review(p_review_id, p_actor, 'review_reply');
+  if v_review.id is null then
     return 'unknown';
   end if;
   if v_review.reply is not distinct from v_reply then
@@ -307,48 +314,43 @@ $$;
 
 -- The back office's Reviews section: new reviews first, then the newest; each with its order, book and history.
 create function public.admin_list_reviews() returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  perform public.require_staff();
-  return coalesce((
-    select jsonb_agg(x.item order by (r.status = 'new') desc, r.created_at desc)
-      from (select * from public.reviews order by (status = 'new') desc, created_at desc limit 500) r
-      cross join lateral (
-        select jsonb_build_object(
-          'id', r.id, 'order_id', r.order_id, 'order_number', public.order_label(o.number), 'product_id', r.product_id,
-          'book_title', coalesce(p.title, r.product_id), 'rating', r.rating, 'title', r.title, 'body', r.body,
-          'display_name', r.display_name, 'status', r.status, 'created_at', r.created_at, 'updated_at', r.updated_at,
-          'published_at', r.published_at, 'rejection_note', r.rejection_note, 'reply', r.reply,
-          'history', coalesce((
-            select jsonb_agg(jsonb_build_object('at', h.at, 'action', h.action, 'actor', h.actor, 'rating', h.rating, 'title', h.title,
-                                                'body', h.body, 'note', h.note) order by h.at, h.id)
-              from public.review_history h where h.review_id = r.id), '[]'::jsonb)
-        ) as item
-          from public.orders o left join public.products p on p.id = r.product_id
-         where o.id = r.order_id
-      ) x
-  ), '[]'::jsonb);
-end;
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
+  select coalesce(jsonb_agg(x.item order by (r.status = 'new') desc, r.created_at desc), '[]'::jsonb)
+    from (select * from public.reviews order by (status = 'new') desc, created_at desc limit 500) r
+    cross join lateral (
+      select jsonb_build_object(
+        'id', r.id, 'order_id', r.order_id, 'order_number', public.order_label(o.number), 'product_id', r.product_id,
+        'book_title', coalesce(p.title, r.product_id), 'rating', r.rating, 'title', r.title, 'body', r.body,
+        'display_name', r.display_name, 'status', r.status, 'created_at', r.created_at, 'updated_at', r.updated_at,
+        'published_at', r.published_at, 'rejection_note', r.rejection_note, 'reply', r.reply,
+        'history', coalesce((
+          select jsonb_agg(jsonb_build_object('at', h.at, 'action', h.action, 'actor', h.actor, 'rating', h.rating, 'title', h.title,
+                                              'body', h.body, 'note', h.note) order by h.at, h.id)
+            from public.review_history h where h.review_id = r.id), '[]'::jsonb)
+      ) as item
+        from public.orders o left join public.products p on p.id = r.product_id
+       where o.id = r.order_id
+    ) x;
 $$;
 
 -- The publisher's view of it: orders asked, orders that answered, reviews published, and their average rating.
 create function public.admin_review_counts() returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  perform public.require_staff();
-  return jsonb_build_object(
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
+  select jsonb_build_object(
     'asked', (select count(*) from public.review_requests where sent_at is not null),
     'answered', (select count(distinct order_id) from public.reviews),
     'published', (select count(*) from public.reviews where status = 'published'),
     'average', (select round(avg(rating), 1) from public.reviews where status = 'published')
   );
-end;
 $$;
 
 revoke all on function public.claim_review_requests(integer, integer, integer), public.review_requests_sent(uuid[]),
   public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean, integer),
   public.review_moderate(uuid, text, text, text), public.review_reply(uuid, text, text),
   public.admin_list_reviews(), public.admin_review_counts() from public, anon, authenticated;
+revoke all on function public.lock_review(uuid, text, text) from public, anon, authenticated, service_role;
 grant execute on function public.claim_review_requests(integer, integer, integer), public.review_requests_sent(uuid[]),
   public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean, integer),
   public.review_moderate(uuid, text, text, text), public.review_reply(uuid, text, text) to service_role;
