@@ -178,6 +178,14 @@ language sql stable security definer set search_path = '' as $$
      and exists (select 1 from public.review_requests q where q.order_id = o.id and q.sent_at is not null);
 $$;
 
+-- A line of a review's history, with what the review said at that moment (before an edit, or as it stood when the
+-- publisher acted) and the action's note.
+create function public.record_review_history(p_review public.reviews, p_action text, p_actor text, p_note text default null) returns void
+language sql set search_path = '' as $$
+  insert into public.review_history (review_id, action, actor, rating, title, body, display_name, note)
+    values (p_review.id, p_action, p_actor, p_review.rating, p_review.title, p_review.body, p_review.display_name, p_note);
+$$;
+
 -- Saves the buyer's review of one book of the order, made from the form as it was loaded: p_version is the version of
 -- the review the form showed (0: none yet). Answers { outcome, version }: 'saved' (new), 'updated' or 'unchanged',
 -- with the review's version now; 'changed_elsewhere' (it is no longer the version the form loaded: saved from another
@@ -207,8 +215,7 @@ begin
     insert into public.reviews (order_id, product_id, rating, title, body, display_name, publish_consent)
       values (p_order_id, p_product_id, p_rating, btrim(p_title), btrim(p_body), btrim(p_display_name), coalesce(p_consent, false))
       returning * into v_review;
-    insert into public.review_history (review_id, action, actor, rating, title, body, display_name)
-      values (v_review.id, 'submitted', 'buyer', v_review.rating, v_review.title, v_review.body, v_review.display_name);
+    perform public.record_review_history(v_review, 'submitted', 'buyer');
     return jsonb_build_object('outcome', 'saved', 'version', v_review.version);
   end if;
   if v_review.status = 'published' then
@@ -225,8 +232,7 @@ begin
     return jsonb_build_object('outcome', 'unchanged', 'version', v_review.version);
   end if;
   -- The history keeps what it said before the edit.
-  insert into public.review_history (review_id, action, actor, rating, title, body, display_name)
-    values (v_review.id, 'edited', 'buyer', v_review.rating, v_review.title, v_review.body, v_review.display_name);
+  perform public.record_review_history(v_review, 'edited', 'buyer');
   update public.reviews
      set rating = p_rating, title = btrim(p_title), body = btrim(p_body), display_name = btrim(p_display_name),
          publish_consent = coalesce(p_consent, false), version = version + 1
@@ -284,9 +290,7 @@ begin
          published_at = case when v_status = 'published' then now() end,
          rejection_note = case when v_status = 'published' then rejection_note else nullif(btrim(coalesce(p_note, '')), '') end
    where id = p_review_id;
-  insert into public.review_history (review_id, action, actor, rating, title, body, display_name, note)
-    values (p_review_id, v_status, p_actor, v_review.rating, v_review.title, v_review.body, v_review.display_name,
-            nullif(btrim(coalesce(p_note, '')), ''));
+  perform public.record_review_history(v_review, v_status, p_actor, nullif(btrim(coalesce(p_note, '')), ''));
   return v_status;
 end;
 $$;
@@ -306,8 +310,7 @@ begin
     return 'unchanged';
   end if;
   update public.reviews set reply = v_reply, replied_at = case when v_reply is null then null else now() end where id = p_review_id;
-  insert into public.review_history (review_id, action, actor, rating, title, body, display_name, note)
-    values (p_review_id, 'replied', p_actor, v_review.rating, v_review.title, v_review.body, v_review.display_name, coalesce(v_reply, '(reply removed)'));
+  perform public.record_review_history(v_review, 'replied', p_actor, coalesce(v_reply, '(reply removed)'));
   return case when v_reply is null then 'removed' else 'replied' end;
 end;
 $$;
@@ -350,7 +353,8 @@ revoke all on function public.claim_review_requests(integer, integer, integer), 
   public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean, integer),
   public.review_moderate(uuid, text, text, text), public.review_reply(uuid, text, text),
   public.admin_list_reviews(), public.admin_review_counts() from public, anon, authenticated;
-revoke all on function public.lock_review(uuid, text, text) from public, anon, authenticated, service_role;
+revoke all on function public.lock_review(uuid, text, text), public.record_review_history(public.reviews, text, text, text)
+  from public, anon, authenticated, service_role;
 grant execute on function public.claim_review_requests(integer, integer, integer), public.review_requests_sent(uuid[]),
   public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean, integer),
   public.review_moderate(uuid, text, text, text), public.review_reply(uuid, text, text) to service_role;
