@@ -80,13 +80,13 @@ begin
   if not found then
     return null;
   end if;
-  if not exists (select 1 from public.back_in_stock_requests where product_id = p_product_id and confirmed_at is not null and drawn_at is null) then
+  if not exists (select 1 from public.waiting_for(p_product_id)) then
     return null;
   end if;
   insert into public.newsletters (subject, body_markdown, created_by, product_id) values (p_subject, p_body, p_actor, p_product_id) returning id into v_id;
   with drawn as (
     update public.back_in_stock_requests set drawn_at = now(), mailing_id = v_id
-     where product_id = p_product_id and confirmed_at is not null and drawn_at is null
+     where id in (select w.id from public.waiting_for(p_product_id) w)
      returning id, lower(email) as email
   )
   insert into public.newsletter_deliveries (newsletter_id, email, back_in_stock_request_id)

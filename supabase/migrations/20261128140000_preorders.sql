@@ -178,7 +178,7 @@ language sql stable security definer set search_path = '' as $$
           'id', p.id, 'title', p.title, 'release_date', p.release_date, 'allocation', p.preorder_allocation,
           'first_delivery', p.preorder_first_delivery, 'copies', public.preorder_copies(p.id), 'left', public.preorder_left(p.id),
           'orders', w.orders, 'money', w.money,
-          'waiting', (select count(*) from public.back_in_stock_requests r where r.product_id = p.id and r.confirmed_at is not null and r.drawn_at is null),
+          'waiting', (select count(*) from public.waiting_for(p.id)),
           'due_without_delivery', p.release_date <= (now() at time zone 'Australia/Sydney')::date and p.preorder_first_delivery is null,
           'customs', public.preorder_customs_gap(p.id)
         ) order by p.release_date, p.title), '[]'::jsonb)

@@ -172,6 +172,8 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   rearm_low_stock: [],
   // Called only from inside the sign-up functions.
   expire_pending_sign_ups: [],
+  // The people waiting for a title, called only from inside the stock and pre-order lists and the availability mailing.
+  waiting_for: [],
   // Called only from inside the code and quantity-price functions and triggers.
   promotion_code_uses: [],
   promotion_code_answer: [],
