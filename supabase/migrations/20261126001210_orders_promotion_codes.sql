@@ -27,43 +27,32 @@ $$;
 -- code that does not exist ('not_valid'): a guesser learns nothing of it. p_shopper no longer changes the answer
 -- (no checkout holds a use for anyone); it stays so the callers' signature stands.
 create function public.promotion_code_answer(p_code public.promotion_codes, p_subtotal numeric, p_shopper text default null) returns jsonb
-language plpgsql stable set search_path = '' as $$
-declare
-  v_discount numeric;
-begin
-  if p_code.id is null or not p_code.active
-     or (p_code.starts_at is not null and now() < p_code.starts_at)
-     or (p_code.ends_at is not null and now() >= p_code.ends_at)
-     or (p_code.max_uses is not null and public.promotion_code_uses(p_code.id) >= p_code.max_uses) then
-    return jsonb_build_object('status', 'not_valid');
-  end if;
-  if p_subtotal < p_code.min_subtotal then
-    return jsonb_build_object('status', 'spend_more', 'code', p_code.code, 'min_subtotal', p_code.min_subtotal, 'shortfall', p_code.min_subtotal - p_subtotal);
-  end if;
-  v_discount := case p_code.kind when 'percent' then round(p_subtotal * p_code.amount / 100, 2) else least(p_code.amount, p_subtotal) end;
-  return jsonb_build_object('status', 'ok', 'code', p_code.code, 'kind', p_code.kind, 'amount', p_code.amount, 'discount', v_discount);
-end;
+language sql stable set search_path = '' as $$
+  select case
+    when p_code.id is null or not p_code.active
+       or (p_code.starts_at is not null and now() < p_code.starts_at)
+       or (p_code.ends_at is not null and now() >= p_code.ends_at)
+       or (p_code.max_uses is not null and public.promotion_code_uses(p_code.id) >= p_code.max_uses)
+      then jsonb_build_object('status', 'not_valid')
+    when p_subtotal < p_code.min_subtotal
+      then jsonb_build_object('status', 'spend_more', 'code', p_code.code, 'min_subtotal', p_code.min_subtotal, 'shortfall', p_code.min_subtotal - p_subtotal)
+    else jsonb_build_object('status', 'ok', 'code', p_code.code, 'kind', p_code.kind, 'amount', p_code.amount,
+      'discount', case p_code.kind when 'percent' then round(p_subtotal * p_code.amount / 100, 2) else least(p_code.amount, p_subtotal) end)
+  end;
 $$;
 
 -- The shopper's check, through /api/promotion-code (the server prices the cart first). Reveals nothing about
 -- other codes, nor a code's limits beyond what the shopper needs to be told.
 create function public.check_promotion_code(p_code text, p_subtotal numeric, p_shopper text default null) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  v_code public.promotion_codes;
-begin
-  select * into v_code from public.promotion_codes where code = upper(btrim(coalesce(p_code, '')));
-  return public.promotion_code_answer(v_code, coalesce(p_subtotal, 0), nullif(btrim(coalesce(p_shopper, '')), ''));
-end;
+language sql stable security definer set search_path = '' as $$
+  select public.promotion_code_answer((select c from public.promotion_codes c where c.code = upper(btrim(coalesce(p_code, '')))),
+    coalesce(p_subtotal, 0), nullif(btrim(coalesce(p_shopper, '')), ''));
 $$;
 
 -- The publisher's codes, newest first, with the uses taken and what they took off paid orders.
 create function public.admin_list_codes() returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  v_result jsonb;
-begin
-  perform public.require_staff();
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
   select coalesce(jsonb_agg(jsonb_build_object(
       'id', c.id, 'code', c.code, 'kind', c.kind, 'amount', c.amount, 'min_subtotal', c.min_subtotal, 'starts_at', c.starts_at,
       'ends_at', c.ends_at, 'max_uses', c.max_uses, 'active', c.active, 'created_at', c.created_at, 'created_by', c.created_by,
@@ -71,9 +60,7 @@ begin
       'paid_orders', (select count(*) from public.orders o where o.promotion_code_id = c.id and o.payment_status = 'paid'),
       'discount_given', (select coalesce(sum(o.discount_amount), 0) from public.orders o where o.promotion_code_id = c.id and o.payment_status = 'paid')
     ) order by c.created_at desc, c.code), '[]'::jsonb)
-    into v_result from public.promotion_codes c;
-  return v_result;
-end;
+    from public.promotion_codes c;
 $$;
 
 -- Creates a code; answers its id. Its dates are Sydney days, both included: it starts at midnight of starts_on and
@@ -106,10 +93,11 @@ $$;
 
 -- Switches a code off (or on again); an order already paid with it keeps its discount.
 create function public.admin_set_code_active(p_id uuid, p_active boolean) returns boolean
-language plpgsql security definer set search_path = '' as $$
-begin
-  perform public.require_staff();
-  update public.promotion_codes set active = p_active where id = p_id;
-  return found;
-end;
+language sql security definer set search_path = '' as $$
+  select public.require_staff();
+  with changed as (
+    update public.promotion_codes set active = p_active where id = p_id
+      returning 1
+  )
+  select exists (select 1 from changed);
 $$;

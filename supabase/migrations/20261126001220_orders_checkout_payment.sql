@@ -184,15 +184,13 @@ $$;
 
 -- A session that expired or was cancelled before payment: the order is cancelled, stock untouched.
 create function public.cancel_unpaid_order(p_order_id uuid) returns text
-language plpgsql security definer set search_path = '' as $$
-declare
-  v_status text;
-begin
-  update public.orders set status = 'cancelled', payment_status = 'expired'
-    where id = p_order_id and payment_status = 'unpaid'
-    returning status into v_status;
-  return case when v_status is null then 'unchanged' else 'cancelled' end;
-end;
+language sql security definer set search_path = '' as $$
+  with cancelled as (
+    update public.orders set status = 'cancelled', payment_status = 'expired'
+      where id = p_order_id and payment_status = 'unpaid'
+      returning 1
+  )
+  select case when exists (select 1 from cancelled) then 'cancelled' else 'unchanged' end;
 $$;
 
 -- Marks the confirmation email as sent; true only for the one caller that claims it.

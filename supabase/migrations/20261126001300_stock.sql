@@ -193,7 +193,7 @@ declare
 begin
   perform public.require_staff();
   select coalesce(jsonb_agg(jsonb_build_object('id', p.id, 'title', p.title, 'stock', p.stock, 'low_stock_level', p.low_stock_level,
-      'waiting', (select count(*) from public.back_in_stock_requests r where r.product_id = p.id and r.confirmed_at is not null and r.drawn_at is null))
+      'waiting', (select count(*) from public.waiting_for(p.id)))
       order by p.title, p.id), '[]'::jsonb)
     into v_result
     from public.products p

@@ -146,6 +146,13 @@ create index newsletter_deliveries_batch_idx on public.newsletter_deliveries (ne
 -- address. Every one of them is recorded as an opt-out, which the checkout reminder honours.
 -- Sending: newsletters go to confirmed readers only; availability mailings to a book's confirmed requests.
 
+-- The people waiting for a title: its requests confirmed from their inbox and not yet drawn into an availability
+-- mailing. The one rule that the stock and pre-order lists count and an availability mailing draws.
+create function public.waiting_for(p_product_id text) returns setof public.back_in_stock_requests
+language sql stable set search_path = '' as $$
+  select r.* from public.back_in_stock_requests r where r.product_id = p_product_id and r.confirmed_at is not null and r.drawn_at is null
+$$;
+
 -- Sign-ups whose confirmation link has expired (7 days): a pending one is deleted; an unsubscribed address's
 -- request is forgotten.
 create function public.expire_pending_sign_ups() returns void
@@ -324,9 +331,10 @@ $$;
 
 -- Someone else typed this address: the request is removed, unless it was drawn into a mailing already.
 create function public.back_in_stock_decline(p_request_id uuid) returns text
-language plpgsql security definer set search_path = '' as $$
-begin
-  delete from public.back_in_stock_requests where id = p_request_id and drawn_at is null;
-  return case when found then 'declined' else 'unknown' end;
-end;
+language sql security definer set search_path = '' as $$
+  with declined as (
+    delete from public.back_in_stock_requests where id = p_request_id and drawn_at is null
+      returning 1
+  )
+  select case when exists (select 1 from declined) then 'declined' else 'unknown' end;
 $$;

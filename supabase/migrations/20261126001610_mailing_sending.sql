@@ -80,13 +80,13 @@ begin
   if not found then
     return null;
   end if;
-  if not exists (select 1 from public.back_in_stock_requests where product_id = p_product_id and confirmed_at is not null and drawn_at is null) then
+  if not exists (select 1 from public.waiting_for(p_product_id)) then
     return null;
   end if;
   insert into public.newsletters (subject, body_markdown, created_by, product_id) values (p_subject, p_body, p_actor, p_product_id) returning id into v_id;
   with drawn as (
     update public.back_in_stock_requests set drawn_at = now(), mailing_id = v_id
-     where product_id = p_product_id and confirmed_at is not null and drawn_at is null
+     where id in (select w.id from public.waiting_for(p_product_id) w)
      returning id, lower(email) as email
   )
   insert into public.newsletter_deliveries (newsletter_id, email, back_in_stock_request_id)
@@ -162,47 +162,44 @@ $$;
 -- The back office's list of newsletters and availability mailings (with their book), with how many were sent,
 -- skipped, set aside as unknown and still waiting.
 create function public.admin_list_newsletters() returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  v_result jsonb;
-begin
-  perform public.require_staff();
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
   select coalesce(jsonb_agg(jsonb_build_object('id', n.id, 'subject', n.subject, 'created_by', n.created_by, 'created_at', n.created_at,
       'finished_at', n.finished_at, 'product_id', n.product_id, 'recipients', d.recipients, 'sent', d.sent, 'skipped', d.skipped, 'unknown', d.unknown,
       'waiting', d.waiting)
       order by n.created_at desc), '[]'::jsonb)
-    into v_result
     from public.newsletters n
     cross join lateral (
       select count(*) as recipients, count(*) filter (where status = 'sent') as sent, count(*) filter (where status = 'skipped') as skipped,
         count(*) filter (where status = 'unknown') as unknown, count(*) filter (where status in ('pending', 'claimed')) as waiting
       from public.newsletter_deliveries where newsletter_id = n.id) d;
-  return v_result;
-end;
 $$;
 
 -- Takes a reader off the list (staff).
 create function public.admin_remove_subscriber(p_subscriber_id uuid) returns boolean
-language plpgsql security definer set search_path = '' as $$
-begin
-  perform public.require_staff();
-  delete from public.newsletter_subscriptions where id = p_subscriber_id;
-  return found;
-end;
+language sql security definer set search_path = '' as $$
+  select public.require_staff();
+  with removed as (
+    delete from public.newsletter_subscriptions where id = p_subscriber_id
+      returning 1
+  )
+  select exists (select 1 from removed);
 $$;
 
 -- ---------------------------------------------------------------------------------------------------------------
 -- Functions: contact messages
 
--- Marks a contact message handled by this staff member; false when it was handled already.
+-- Marks a contact message handled by this staff member; false when it was handled already. The check stands first,
+-- so someone not on the staff is refused even when there is nothing to mark.
 create function public.admin_mark_message_handled(p_message_id uuid) returns boolean
-language plpgsql security definer set search_path = '' as $$
-declare
-  v_actor text := public.require_staff();
-begin
-  update public.contact_submissions set handled_at = now(), handled_by = v_actor where id = p_message_id and handled_at is null;
-  return found;
-end;
+language sql security definer set search_path = '' as $$
+  select public.require_staff();
+  with handled as (
+    update public.contact_submissions set handled_at = now(), handled_by = public.require_staff()
+      where id = p_message_id and handled_at is null
+      returning 1
+  )
+  select exists (select 1 from handled);
 $$;
 
 -- ===============================================================================================================

@@ -109,7 +109,7 @@ begin
 end;
 $$;
 
--- One order as the detail view and the packing slip read it (admin_get_order and admin_get_orders share it): its
+-- One order as the detail view and the packing slip read it (admin_get_orders, and admin_get_order through it): its
 -- history in time order, its shipment at the shipping platform, and an order on account's paperwork.
 create function public.order_detail(p_order_id uuid) returns jsonb
 language sql stable as $$
@@ -126,21 +126,6 @@ language sql stable as $$
         'invoice_number', (select public.invoice_label(v.number) from public.invoices v where v.order_id = o.id),
         'account', public.order_on_account(o.id))
   from public.orders o where o.id = p_order_id;
-$$;
-
--- One order with its items, history and internal note, for the detail view and the packing slip.
-create function public.admin_get_order(p_order_id uuid) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  v_result jsonb;
-begin
-  perform public.require_staff();
-  v_result := public.order_detail(p_order_id);
-  if v_result is null then
-    raise exception 'Order % not found', p_order_id using errcode = 'P0002';
-  end if;
-  return v_result;
-end;
 $$;
 
 -- Many orders in one call, in the order asked, for printing every packing slip at once: up to 500.
@@ -163,6 +148,13 @@ begin
     from unnest(p_order_ids) with ordinality x(id, n);
   return v_result;
 end;
+$$;
+
+-- One order with its items, history and internal note, for the detail view and the packing slip: the list of one,
+-- with its checks (staff only; an order that does not exist is not found).
+create function public.admin_get_order(p_order_id uuid) returns jsonb
+language sql stable security definer set search_path = '' as $$
+  select public.admin_get_orders(array[p_order_id]) -> 0;
 $$;
 
 -- Sets the order's internal note (empty clears it).

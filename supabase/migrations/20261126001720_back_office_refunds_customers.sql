@@ -192,16 +192,12 @@ $$;
 -- One customer (by address, its case ignored) with each of their paid orders, newest first, each with its number;
 -- null when none.
 create function public.admin_get_customer(p_email text) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  v_email text := lower(btrim(coalesce(p_email, '')));
-  v_result jsonb;
-begin
-  perform public.require_staff();
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
   select jsonb_build_object(
-      'email', v_email,
+      'email', c.email,
       'name', coalesce((array_agg(o.buyer order by o.paid_at desc) filter (where o.buyer is not null))[1], ''),
-      'has_account', bool_or(o.user_id is not null) or exists (select 1 from auth.users u where lower(u.email) = v_email and u.email_confirmed_at is not null),
+      'has_account', bool_or(o.user_id is not null) or exists (select 1 from auth.users u where lower(u.email) = c.email and u.email_confirmed_at is not null),
       'orders', count(*),
       'total_spent', sum(o.total_amount - public.order_refunded_amount(o.id, o.total_amount, o.refunded_at)),
       'last_order_at', max(o.paid_at),
@@ -209,10 +205,8 @@ begin
           'customer_name', o.customer_name, 'buyer_name', o.buyer, 'is_gift', o.is_gift, 'status', o.status, 'payment_status', o.payment_status, 'total_amount', o.total_amount,
           'tracking_number', o.tracking_number, 'refunded_at', o.refunded_at, 'delivery_method', o.shipping_method ->> 'name',
           'item_count', (select coalesce(sum(i.quantity), 0) from public.order_items i where i.order_id = o.id)) order by o.paid_at desc))
-    into v_result
-    from (select x.*, public.order_buyer_name(x.buyer_name, x.customer_name, x.is_gift) as buyer from public.orders x) o
-    where lower(o.customer_email) = v_email and o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
-    having count(*) > 0;
-  return v_result;
-end;
+    from (select lower(btrim(coalesce(p_email, ''))) as email) c
+    join (select x.*, public.order_buyer_name(x.buyer_name, x.customer_name, x.is_gift) as buyer from public.orders x) o on lower(o.customer_email) = c.email
+    where o.payment_status in ('paid', 'refund_due') and o.paid_at is not null
+    group by c.email;
 $$;

@@ -161,9 +161,8 @@ $$;
 -- What the review form of an order shows: its number, the buyer's name (for the name to show) and each book with
 -- the buyer's review of it so far. Null unless the order was sent its review request (the link comes from it).
 create function public.review_form(p_order_id uuid) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  return (select jsonb_build_object(
+language sql stable security definer set search_path = '' as $$
+  select jsonb_build_object(
     'order_id', o.id, 'number', public.order_label(o.number), 'bought_by', o.bought_by,
     'books', (
       select jsonb_agg(jsonb_build_object(
@@ -176,8 +175,15 @@ begin
     ))
     from public.orders o
    where o.id = p_order_id
-     and exists (select 1 from public.review_requests q where q.order_id = o.id and q.sent_at is not null));
-end;
+     and exists (select 1 from public.review_requests q where q.order_id = o.id and q.sent_at is not null);
+$$;
+
+-- A line of a review's history, with what the review said at that moment (before an edit, or as it stood when the
+-- publisher acted) and the action's note.
+create function public.record_review_history(p_review public.reviews, p_action text, p_actor text, p_note text default null) returns void
+language sql set search_path = '' as $$
+  insert into public.review_history (review_id, action, actor, rating, title, body, display_name, note)
+    values (p_review.id, p_action, p_actor, p_review.rating, p_review.title, p_review.body, p_review.display_name, p_note);
 $$;
 
 -- Saves the buyer's review of one book of the order, made from the form as it was loaded: p_version is the version of
@@ -209,8 +215,7 @@ begin
     insert into public.reviews (order_id, product_id, rating, title, body, display_name, publish_consent)
       values (p_order_id, p_product_id, p_rating, btrim(p_title), btrim(p_body), btrim(p_display_name), coalesce(p_consent, false))
       returning * into v_review;
-    insert into public.review_history (review_id, action, actor, rating, title, body, display_name)
-      values (v_review.id, 'submitted', 'buyer', v_review.rating, v_review.title, v_review.body, v_review.display_name);
+    perform public.record_review_history(v_review, 'submitted', 'buyer');
     return jsonb_build_object('outcome', 'saved', 'version', v_review.version);
   end if;
   if v_review.status = 'published' then
@@ -227,14 +232,28 @@ begin
     return jsonb_build_object('outcome', 'unchanged', 'version', v_review.version);
   end if;
   -- The history keeps what it said before the edit.
-  insert into public.review_history (review_id, action, actor, rating, title, body, display_name)
-    values (v_review.id, 'edited', 'buyer', v_review.rating, v_review.title, v_review.body, v_review.display_name);
+  perform public.record_review_history(v_review, 'edited', 'buyer');
   update public.reviews
      set rating = p_rating, title = btrim(p_title), body = btrim(p_body), display_name = btrim(p_display_name),
          publish_consent = coalesce(p_consent, false), version = version + 1
    where id = v_review.id
   returning * into v_review;
   return jsonb_build_object('outcome', 'updated', 'version', v_review.version);
+end;
+$$;
+
+-- A review the publisher acts on, under its row lock, or null when there is none. Who acts must be named (p_caller,
+-- the function asking, starts the message): the history keeps it.
+create function public.lock_review(p_review_id uuid, p_actor text, p_caller text) returns public.reviews
+language plpgsql security definer set search_path = '' as $$
+declare
+  v_review public.reviews;
+begin
+  if p_actor is null or btrim(p_actor) = '' then
+    raise exception '%: say who is acting', p_caller using errcode = '22023';
+  end if;
+  select * into v_review from public.reviews where id = p_review_id for update;
+  return v_review;
 end;
 $$;
 
@@ -252,11 +271,8 @@ begin
   if p_action is null or p_action not in ('publish', 'reject', 'unpublish') then
     raise exception 'review_moderate: the action must be publish, reject or unpublish' using errcode = '22023';
   end if;
-  if p_actor is null or btrim(p_actor) = '' then
-    raise exception 'review_moderate: say who is acting' using errcode = '22023';
-  end if;
-  select * into v_review from public.reviews where id = p_review_id for update;
-  if not found then
+  v_review := public.lock_review(p_review_id, p_actor, 'review_moderate');
+  if v_review.id is null then
     return 'unknown';
   end if;
   v_status := case p_action when 'publish' then 'published' when 'reject' then 'rejected' else 'unpublished' end;
@@ -274,9 +290,7 @@ begin
          published_at = case when v_status = 'published' then now() end,
          rejection_note = case when v_status = 'published' then rejection_note else nullif(btrim(coalesce(p_note, '')), '') end
    where id = p_review_id;
-  insert into public.review_history (review_id, action, actor, rating, title, body, display_name, note)
-    values (p_review_id, v_status, p_actor, v_review.rating, v_review.title, v_review.body, v_review.display_name,
-            nullif(btrim(coalesce(p_note, '')), ''));
+  perform public.record_review_history(v_review, v_status, p_actor, nullif(btrim(coalesce(p_note, '')), ''));
   return v_status;
 end;
 $$;
@@ -288,67 +302,59 @@ declare
   v_review public.reviews;
   v_reply text := nullif(btrim(coalesce(p_reply, '')), '');
 begin
-  if p_actor is null or btrim(p_actor) = '' then
-    raise exception 'review_reply: say who is acting' using errcode = '22023';
-  end if;
-  select * into v_review from public.reviews where id = p_review_id for update;
-  if not found then
+  v_review := public.lock_review(p_review_id, p_actor, 'review_reply');
+  if v_review.id is null then
     return 'unknown';
   end if;
   if v_review.reply is not distinct from v_reply then
     return 'unchanged';
   end if;
   update public.reviews set reply = v_reply, replied_at = case when v_reply is null then null else now() end where id = p_review_id;
-  insert into public.review_history (review_id, action, actor, rating, title, body, display_name, note)
-    values (p_review_id, 'replied', p_actor, v_review.rating, v_review.title, v_review.body, v_review.display_name, coalesce(v_reply, '(reply removed)'));
+  perform public.record_review_history(v_review, 'replied', p_actor, coalesce(v_reply, '(reply removed)'));
   return case when v_reply is null then 'removed' else 'replied' end;
 end;
 $$;
 
 -- The back office's Reviews section: new reviews first, then the newest; each with its order, book and history.
 create function public.admin_list_reviews() returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  perform public.require_staff();
-  return coalesce((
-    select jsonb_agg(x.item order by (r.status = 'new') desc, r.created_at desc)
-      from (select * from public.reviews order by (status = 'new') desc, created_at desc limit 500) r
-      cross join lateral (
-        select jsonb_build_object(
-          'id', r.id, 'order_id', r.order_id, 'order_number', public.order_label(o.number), 'product_id', r.product_id,
-          'book_title', coalesce(p.title, r.product_id), 'rating', r.rating, 'title', r.title, 'body', r.body,
-          'display_name', r.display_name, 'status', r.status, 'created_at', r.created_at, 'updated_at', r.updated_at,
-          'published_at', r.published_at, 'rejection_note', r.rejection_note, 'reply', r.reply,
-          'history', coalesce((
-            select jsonb_agg(jsonb_build_object('at', h.at, 'action', h.action, 'actor', h.actor, 'rating', h.rating, 'title', h.title,
-                                                'body', h.body, 'note', h.note) order by h.at, h.id)
-              from public.review_history h where h.review_id = r.id), '[]'::jsonb)
-        ) as item
-          from public.orders o left join public.products p on p.id = r.product_id
-         where o.id = r.order_id
-      ) x
-  ), '[]'::jsonb);
-end;
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
+  select coalesce(jsonb_agg(x.item order by (r.status = 'new') desc, r.created_at desc), '[]'::jsonb)
+    from (select * from public.reviews order by (status = 'new') desc, created_at desc limit 500) r
+    cross join lateral (
+      select jsonb_build_object(
+        'id', r.id, 'order_id', r.order_id, 'order_number', public.order_label(o.number), 'product_id', r.product_id,
+        'book_title', coalesce(p.title, r.product_id), 'rating', r.rating, 'title', r.title, 'body', r.body,
+        'display_name', r.display_name, 'status', r.status, 'created_at', r.created_at, 'updated_at', r.updated_at,
+        'published_at', r.published_at, 'rejection_note', r.rejection_note, 'reply', r.reply,
+        'history', coalesce((
+          select jsonb_agg(jsonb_build_object('at', h.at, 'action', h.action, 'actor', h.actor, 'rating', h.rating, 'title', h.title,
+                                              'body', h.body, 'note', h.note) order by h.at, h.id)
+            from public.review_history h where h.review_id = r.id), '[]'::jsonb)
+      ) as item
+        from public.orders o left join public.products p on p.id = r.product_id
+       where o.id = r.order_id
+    ) x;
 $$;
 
 -- The publisher's view of it: orders asked, orders that answered, reviews published, and their average rating.
 create function public.admin_review_counts() returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-begin
-  perform public.require_staff();
-  return jsonb_build_object(
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
+  select jsonb_build_object(
     'asked', (select count(*) from public.review_requests where sent_at is not null),
     'answered', (select count(distinct order_id) from public.reviews),
     'published', (select count(*) from public.reviews where status = 'published'),
     'average', (select round(avg(rating), 1) from public.reviews where status = 'published')
   );
-end;
 $$;
 
 revoke all on function public.claim_review_requests(integer, integer, integer), public.review_requests_sent(uuid[]),
   public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean, integer),
   public.review_moderate(uuid, text, text, text), public.review_reply(uuid, text, text),
   public.admin_list_reviews(), public.admin_review_counts() from public, anon, authenticated;
+revoke all on function public.lock_review(uuid, text, text), public.record_review_history(public.reviews, text, text, text)
+  from public, anon, authenticated, service_role;
 grant execute on function public.claim_review_requests(integer, integer, integer), public.review_requests_sent(uuid[]),
   public.release_review_requests(uuid[]), public.review_form(uuid), public.review_submit(uuid, text, integer, text, text, text, boolean, integer),
   public.review_moderate(uuid, text, text, text), public.review_reply(uuid, text, text) to service_role;

@@ -322,32 +322,26 @@ $$;
 
 -- What the back office shows: the connection (never its token), the last run, what waits and what failed.
 create function public.admin_xero_status() returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  v_start date;
-  v_waiting bigint := 0;
-  v_refused bigint := 0;
-begin
-  perform public.require_staff();
-  select c.start_on into v_start from public.xero_connection c where c.tenant_id is not null;
-  -- What the next sync posts, as it claims it; Stripe's new payouts are not known until the sync asks Stripe.
-  if v_start is not null then
-    select count(*), count(*) filter (where w.status = 'failed') into v_waiting, v_refused from public.xero_waiting(v_start) w;
-  end if;
-  return jsonb_build_object(
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
+  select jsonb_build_object(
     'connection', (select jsonb_build_object('tenant_name', c.tenant_name, 'connected_at', c.connected_at, 'connected_by', c.connected_by,
         'start_on', c.start_on, 'refresh_expires_at', c.refresh_expires_at, 'renewal_reason', c.renewal_reason)
       from public.xero_connection c where c.tenant_id is not null),
     'last_sync', (select jsonb_build_object('started_at', s.started_at, 'finished_at', s.finished_at, 'trigger', s.trigger, 'posted', s.posted,
         'failed', s.failed, 'calls', s.calls, 'stopped', s.stopped) from public.xero_syncs s order by s.started_at desc, s.id desc limit 1),
     'posted', (select count(*) from public.xero_postings where status = 'posted'),
-    'waiting', v_waiting,
-    'refused', v_refused,
+    'waiting', n.waiting,
+    'refused', n.refused,
     'failures', (select coalesce(jsonb_agg(jsonb_build_object('key', f.key, 'kind', f.kind, 'number', o.number, 'order_id', f.order_id,
         'payout_id', f.payout ->> 'id', 'error', f.error, 'attempts', f.attempts, 'last_tried_at', f.last_tried_at) order by f.last_tried_at desc), '[]'::jsonb)
       from (select * from public.xero_postings where status = 'failed' order by last_tried_at desc limit 50) f left join public.orders o on o.id = f.order_id)
-  );
-end;
+  )
+  -- What the next sync posts, as it claims it (none before a connection); Stripe's new payouts are not known until
+  -- the sync asks Stripe.
+  from (select count(*) as waiting, count(*) filter (where w.status = 'failed') as refused
+          from public.xero_connection c cross join lateral public.xero_waiting(c.start_on) w
+         where c.tenant_id is not null) n;
 $$;
 
 revoke all on function public.xero_waiting(date, jsonb), public.xero_document(text, text, uuid, uuid, uuid), public.xero_claim(text, integer, integer, jsonb, timestamptz),

@@ -135,10 +135,8 @@ $$;
 
 -- Release now, from the back office (staff only).
 create function public.release_title(p_product_id text, p_first_delivery integer) returns jsonb
-language plpgsql security definer set search_path = '' as $$
-begin
-  return public.release_title_as(p_product_id, p_first_delivery, public.require_staff());
-end;
+language sql security definer set search_path = '' as $$
+  select public.release_title_as(p_product_id, p_first_delivery, public.require_staff());
 $$;
 
 -- The daily release: every title on pre-order whose release date has come (Sydney's day) and whose first delivery
@@ -172,51 +170,41 @@ $$;
 -- first delivery entered (the daily release then waits), and the customs data it lacks with its orders waiting
 -- that go abroad (the release refuses until it is there). With what is still owed across them for the Sales screen.
 create function public.admin_list_preorders() returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  v_titles jsonb;
-  v_owed jsonb;
-begin
-  perform public.require_staff();
-  select coalesce(jsonb_agg(jsonb_build_object(
-      'id', p.id, 'title', p.title, 'release_date', p.release_date, 'allocation', p.preorder_allocation,
-      'first_delivery', p.preorder_first_delivery, 'copies', public.preorder_copies(p.id), 'left', public.preorder_left(p.id),
-      'orders', (select count(distinct o.id) from public.orders o join public.order_items oi on oi.order_id = o.id
-                  where oi.product_id = p.id and o.status = 'preorder' and o.payment_status = 'paid'),
-      'money', (select coalesce(sum(oi.quantity * oi.price_at_time), 0) from public.orders o join public.order_items oi on oi.order_id = o.id
-                  where oi.product_id = p.id and o.status = 'preorder' and o.payment_status = 'paid'),
-      'waiting', (select count(*) from public.back_in_stock_requests r where r.product_id = p.id and r.confirmed_at is not null and r.drawn_at is null),
-      'due_without_delivery', p.release_date <= (now() at time zone 'Australia/Sydney')::date and p.preorder_first_delivery is null,
-      'customs', public.preorder_customs_gap(p.id)
-    ) order by p.release_date, p.title), '[]'::jsonb)
-    into v_titles
-    from public.products p
-   where p.for_sale and public.on_preorder(p.release_date, p.released_at);
-  -- Paid and not yet shipped: the copies of titles still on pre-order and what was paid for them.
-  select jsonb_build_object('orders', count(distinct o.id), 'copies', coalesce(sum(oi.quantity), 0), 'money', coalesce(sum(oi.quantity * oi.price_at_time), 0))
-    into v_owed
-    from public.orders o join public.order_items oi on oi.order_id = o.id join public.products p on p.id = oi.product_id
-   where o.status = 'preorder' and o.payment_status = 'paid' and public.on_preorder(p.release_date, p.released_at);
-  return jsonb_build_object('titles', v_titles, 'owed', v_owed);
-end;
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
+  select jsonb_build_object(
+    'titles', (
+      select coalesce(jsonb_agg(jsonb_build_object(
+          'id', p.id, 'title', p.title, 'release_date', p.release_date, 'allocation', p.preorder_allocation,
+          'first_delivery', p.preorder_first_delivery, 'copies', public.preorder_copies(p.id), 'left', public.preorder_left(p.id),
+          'orders', w.orders, 'money', w.money,
+          'waiting', (select count(*) from public.waiting_for(p.id)),
+          'due_without_delivery', p.release_date <= (now() at time zone 'Australia/Sydney')::date and p.preorder_first_delivery is null,
+          'customs', public.preorder_customs_gap(p.id)
+        ) order by p.release_date, p.title), '[]'::jsonb)
+        from public.products p
+        cross join lateral (
+          select count(distinct o.id) as orders, coalesce(sum(oi.quantity * oi.price_at_time), 0) as money
+            from public.orders o join public.order_items oi on oi.order_id = o.id
+           where oi.product_id = p.id and o.status = 'preorder' and o.payment_status = 'paid') w
+       where p.for_sale and public.on_preorder(p.release_date, p.released_at)),
+    -- Paid and not yet shipped: the copies of titles still on pre-order and what was paid for them.
+    'owed', (
+      select jsonb_build_object('orders', count(distinct o.id), 'copies', coalesce(sum(oi.quantity), 0), 'money', coalesce(sum(oi.quantity * oi.price_at_time), 0))
+        from public.orders o join public.order_items oi on oi.order_id = o.id join public.products p on p.id = oi.product_id
+       where o.status = 'preorder' and o.payment_status = 'paid' and public.on_preorder(p.release_date, p.released_at)));
 $$;
 
 -- The orders waiting for one title, oldest paid first: who, how many copies, what they paid for them.
 create function public.admin_preorder_buyers(p_product_id text) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  v_result jsonb;
-begin
-  perform public.require_staff();
+language sql stable security definer set search_path = '' as $$
+  select public.require_staff();
   select coalesce(jsonb_agg(jsonb_build_object(
       'id', o.id, 'number', o.number, 'bought_by', o.bought_by, 'email', o.customer_email, 'paid_at', o.paid_at,
       'quantity', oi.quantity, 'amount', oi.quantity * oi.price_at_time, 'total', o.total_amount
     ) order by o.paid_at, o.id), '[]'::jsonb)
-    into v_result
     from public.orders o join public.order_items oi on oi.order_id = o.id
    where oi.product_id = p_product_id and o.status = 'preorder' and o.payment_status = 'paid';
-  return v_result;
-end;
 $$;
 
 -- Locks a title the back office changes, which must be on pre-order (its row lock is the one payment takes).

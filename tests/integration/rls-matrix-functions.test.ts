@@ -172,6 +172,8 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   rearm_low_stock: [],
   // Called only from inside the sign-up functions.
   expire_pending_sign_ups: [],
+  // The people waiting for a title, called only from inside the stock and pre-order lists and the availability mailing.
+  waiting_for: [],
   // Called only from inside the code and quantity-price functions and triggers.
   promotion_code_uses: [],
   promotion_code_answer: [],
@@ -185,6 +187,9 @@ const FUNCTIONS: Record<string, ApiRole[]> = {
   lock_order_books: [],
   lock_invoice: [],
   lock_product: [],
+  // A review the publisher acts on, under its row lock, with who acts named; a line of a review's history.
+  lock_review: [],
+  record_review_history: [],
   // One rule each, called only from inside the database: a part refund's checks and reservation, an invoice's 1 to 20
   // books, a stock change's reason, an invoice order's copies moved with their history, an order's lines as read.
   part_refund_reason: [],
