@@ -11,7 +11,7 @@ import { readServerEnv } from '../src/config/env';
 import { REVIEW_MESSAGES, reviewFormAnswer, reviewRequestBody, reviewStatus, shortDisplayName } from '../src/features/reviews/contract';
 import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
 import { readReviewLink } from './_lib/review-links';
-import { outcomeAnswer, serviceClient } from './_lib/supabase-admin';
+import { outcomeAnswer, rpc, serviceClient } from './_lib/supabase-admin';
 import { z } from 'zod';
 
 const formRow = z.object({
@@ -56,10 +56,8 @@ export default handle(async (request) => {
   const db = serviceClient(env);
 
   if (body.action === 'read') {
-    const { data, error } = await db.rpc('review_form', { p_order_id: link.orderId });
-    if (error) throw error;
-    if (!data) return problem(404, REVIEW_MESSAGES.linkNotValid);
-    const row = formRow.parse(data);
+    const row = await rpc(db, 'review_form', { p_order_id: link.orderId }, formRow.nullable());
+    if (!row) return problem(404, REVIEW_MESSAGES.linkNotValid);
     return json(
       reviewFormAnswer.parse({
         number: row.number,

@@ -52,7 +52,7 @@ const invoiceRecord = z.object({
   emailed_at: z.string().nullable(),
 });
 type InvoiceRecord = z.infer<typeof invoiceRecord>;
-const RECORD_COLUMNS = 'id, number, status, email, organisation, po_number, total, due_on, order_id, provider_invoice_id, emailed_at';
+const RECORD_COLUMNS = Object.keys(invoiceRecord.shape).join(', ');
 
 async function findInvoice(db: SupabaseClient, column: 'id' | 'provider_invoice_id', value: string): Promise<InvoiceRecord | null> {
   const { data, error } = await db.from('invoices').select(RECORD_COLUMNS).eq(column, value).maybeSingle();

@@ -116,9 +116,7 @@ export async function sendToPlatformOnce(db: SupabaseClient, platform: ShippingP
   const actor = platformActor(platform);
   let claim: z.infer<typeof claimSchema>;
   try {
-    const { data, error } = await db.rpc('claim_shipment_send', { p_order_id: orderId, p_platform: platform.name });
-    if (error) throw error;
-    claim = claimSchema.parse(data);
+    claim = await rpc(db, 'claim_shipment_send', { p_order_id: orderId, p_platform: platform.name }, claimSchema);
   } catch (error) {
     console.error(`[shipments] could not claim the send of ${orderId}`, error);
     return { outcome: 'failed', error: error instanceof Error ? error.message : String(error) };
@@ -128,8 +126,7 @@ export async function sendToPlatformOnce(db: SupabaseClient, platform: ShippingP
   try {
     const found = claim.lost_answer ? await platform.findOrder(claim.order_number) : null;
     const { platformOrderId } = found ?? (await platform.createOrder(await platformOrderOf(db, await getOrderWithItems(db, orderId))));
-    const { error } = await db.rpc('record_shipment_sent', { p_order_id: orderId, p_platform_order_id: platformOrderId, p_actor: actor });
-    if (error) throw error;
+    await rpc(db, 'record_shipment_sent', { p_order_id: orderId, p_platform_order_id: platformOrderId, p_actor: actor }, z.unknown());
     return { outcome: 'sent' };
   } catch (cause) {
     const message = cause instanceof Error ? cause.message : String(cause);

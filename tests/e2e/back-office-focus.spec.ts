@@ -3,7 +3,7 @@
  * is busy (a disabled button would drop it to the page), ignores being pressed again, and still has focus after.
  */
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { buysThroughCheckout, grantStaff, openFoundOrder, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail } from './support';
+import { grantStaff, openFoundOrder, orderToFind, staffSignsIn, uniqueEmail } from './support';
 
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -53,9 +53,7 @@ test('Create code pressed with the keyboard: focus stays on the button while it 
 });
 
 test('An order cancelled by keyboard alone: the question takes focus, Keep the order gives it back, and a second press while cancelling sends nothing', async ({ page, request }) => {
-  const email = uniqueEmail('keyboard-cancel');
-  const book = await ownProduct(request, 'keyboard-cancel', { stock: 5 });
-  const number = await orderNumberOf(request, await buysThroughCheckout(request, book.id, 1, email));
+  const { email, number } = await orderToFind(request, 'keyboard-cancel');
   const publisher = uniqueEmail('keyboard-publisher');
   await grantStaff(request, publisher);
   await staffSignsIn(page, publisher);

@@ -6,7 +6,7 @@
 import { expect as baseExpect, test } from '@playwright/test';
 import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { orderRow } from '../helpers/order-row';
-import { asService, buysThroughCheckout, grantStaff, guestBuys, openFoundOrder, orderNumberOf, ownProduct, signInFromAdmin, staffCli, staffSignsIn, uniqueEmail } from './support';
+import { asService, grantStaff, guestBuys, openFoundOrder, orderNumberOf, orderToFind, signInFromAdmin, staffCli, staffSignsIn, uniqueEmail } from './support';
 
 const OUTBOX = 'test-results/outbox.jsonl';
 /** The params of the orders list's address, e.g. { view: 'all', q: '…' } for #orders?view=all&q=…. */
@@ -130,9 +130,7 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
   });
 
   test('a view chosen while the search is being written keeps both, whichever lands first: the address holds the view and the search, the list is searched', async ({ browser, request }) => {
-    const email = uniqueEmail('search-then-view');
-    const book = await ownProduct(request, 'search-then-view', { stock: 5 });
-    const number = await orderNumberOf(request, await buysThroughCheckout(request, book.id, 1, email));
+    const { email, number } = await orderToFind(request, 'search-then-view');
     const publisherEmail = uniqueEmail('publisher');
     await grantStaff(request, publisherEmail);
     const page = await browser.newPage();

@@ -227,6 +227,13 @@ export async function buysThroughCheckout(request: APIRequestContext, productId:
   return created.orderId;
 }
 
+/** A paid order to find in the back office: one copy of a book of the test's own, bought by a fresh address. Answers that address and the order's number. */
+export async function orderToFind(request: APIRequestContext, tag: string): Promise<{ email: string; number: string }> {
+  const email = uniqueEmail(tag);
+  const book = await ownProduct(request, tag, { stock: 5 });
+  return { email, number: await orderNumberOf(request, await buysThroughCheckout(request, book.id, 1, email)) };
+}
+
 /** Fills the checkout's address as a shopper types it (an Australian address unless `country` says otherwise). */
 export async function fillAddress(page: Page, address: { line1: string; city: string; postcode: string; country?: string }): Promise<void> {
   if (address.country) await page.getByLabel('Country').selectOption(address.country);

@@ -4,6 +4,7 @@
  * around the handler. A test file usually calls useFakeProvider() once; startFakeProvider() is the same server
  * without the lifecycle.
  */
+import type { ServerResponse } from 'node:http';
 import { afterEach } from 'vitest';
 import { type FakeProvider, type FakeProviderOptions, type Handler, type Seen, startFakeProvider } from '../../tools/fake-provider';
 
@@ -30,4 +31,10 @@ export function useFakeProvider<Body = string>(options: FakeProviderOptions<Body
     },
     close: (): Promise<void> => started().close(),
   };
+}
+
+/** A handler that answers each request with the next of `answers`, in order (`send(response, ...answer)`): one per call the test makes. */
+export function answerInTurn<Answer extends unknown[]>(answers: readonly Answer[], send: (response: ServerResponse, ...answer: Answer) => void): Handler {
+  let next = 0;
+  return (_seen, response) => send(response, ...answers[next++]!);
 }

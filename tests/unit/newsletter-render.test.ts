@@ -2,8 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NEWSLETTER } from '@/config/constants';
-import { markdownToHtml, markdownToText, renderNewsletter } from '@/features/newsletter/render';
+import { markdownToHtml, markdownToText, type NewsletterContent, renderNewsletter } from '@/features/newsletter/render';
 import { parseRefundAmount } from '@/features/staff-actions/refund';
+
+/** The newsletter as shop.example renders it, with `fields` in place of the plain defaults. */
+const render = (fields: Partial<NewsletterContent>) =>
+  renderNewsletter({ subject: 'News', siteOrigin: 'https://shop.example', markdown: 'Hello', unsubscribeUrl: 'https://shop.example/u', postalAddress: 'PO Box 1', ...fields });
 
 describe('the newsletter email', () => {
   it('renders Markdown with inline styles', () => {
@@ -29,13 +33,7 @@ describe('the newsletter email', () => {
   });
 
   it('wraps it in the shop’s name and colours, with the unsubscribe link in the HTML and the text', () => {
-    const { html, text } = renderNewsletter({
-      subject: 'Spring <news>',
-      siteOrigin: 'https://shop.example',
-      markdown: 'Hello',
-      unsubscribeUrl: 'https://shop.example/newsletter/unsubscribe#tok',
-      postalAddress: 'PO Box 1, Sydney NSW 2001',
-    });
+    const { html, text } = render({ subject: 'Spring <news>', unsubscribeUrl: 'https://shop.example/newsletter/unsubscribe#tok', postalAddress: 'PO Box 1, Sydney NSW 2001' });
     expect(html).toContain('<title>Spring &lt;news&gt;</title>');
     expect(html).toContain('Awesome Catholic Kids');
     expect(html).toContain(`background:${NEWSLETTER.colors.navy}`);
@@ -47,25 +45,12 @@ describe('the newsletter email', () => {
   });
 
   it('an availability email says why it came', () => {
-    const { text } = renderNewsletter({
-      subject: 'Back',
-      siteOrigin: 'https://shop.example',
-      markdown: 'Hello',
-      unsubscribeUrl: 'https://shop.example/u',
-      list: 'availability',
-      postalAddress: 'PO Box 1',
-    });
+    const { text } = render({ subject: 'Back', list: 'availability' });
     expect(text).toContain('you asked us on our website to tell you when this book was available, and confirmed it.');
   });
 
   it('links its heading to the shop, and makes site paths absolute to the shop in both parts', () => {
-    const { html, text } = renderNewsletter({
-      subject: 'News',
-      siteOrigin: 'https://shop.example',
-      markdown: '[See the book](/book) and ![the cover](/images/cover.png), not [this](//evil.example/x).',
-      unsubscribeUrl: 'https://shop.example/u',
-      postalAddress: 'PO Box 1',
-    });
+    const { html, text } = render({ markdown: '[See the book](/book) and ![the cover](/images/cover.png), not [this](//evil.example/x).' });
     expect(html).toMatch(/<a href="https:\/\/shop\.example\/" style="[^"]+">Awesome Catholic Kids<\/a>/);
     expect(html).toMatch(/<a style="[^"]+" href="https:\/\/shop\.example\/book">See the book<\/a>/);
     expect(html).toContain('src="https://shop.example/images/cover.png"');

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createGooglePlacesLookup } from '../../../functions/_lib/providers/google-places';
 import { ProviderError } from '../../../functions/_lib/providers/errors';
-import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
+import { answerInTurn, sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const API_KEY = 'test-places-key';
 const SESSION = '3f1c9a52-7d0e-4b8a-9c61-2f5e8d7a4b10';
@@ -127,11 +127,7 @@ describe('Google Places autocomplete', () => {
       [429, 'RESOURCE_EXHAUSTED', 'Quota exceeded.'],
       [503, 'UNAVAILABLE', 'The service is currently unavailable.'],
     ];
-    let next = 0;
-    const baseUrl = await fakeGoogle((_seen, res) => {
-      const [code, status, message] = answers[next++]!;
-      googleError(res, code, status, message);
-    });
+    const baseUrl = await fakeGoogle(answerInTurn(answers, googleError));
     const places = createGooglePlacesLookup({ apiKey: API_KEY, baseUrl });
     for (const [code, status] of answers) {
       await expect(places.suggest('10 George', 'AU', SESSION)).rejects.toMatchObject({ status: code, message: expect.stringContaining(status) });

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createResendEmail } from '../../../functions/_lib/providers/resend';
 import { ProviderError } from '../../../functions/_lib/providers/errors';
-import { sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
+import { answerInTurn, sendJson, useFakeProvider, type Handler } from '../../helpers/fake-provider';
 
 const API_KEY = 're_test_key';
 const FROM = 'Shop <orders@example.com.au>';
@@ -74,11 +74,7 @@ describe('Resend emails', () => {
       [409, 'invalid_idempotent_request', 'Same idempotency key used with a different request payload.'],
       [429, 'rate_limit_exceeded', 'Too many requests. You can only make 2 requests per second.'],
     ];
-    let next = 0;
-    const baseUrl = await fakeResend((_seen, res) => {
-      const [status, name, message] = answers[next++]!;
-      resendError(res, status, name, message);
-    });
+    const baseUrl = await fakeResend(answerInTurn(answers, resendError));
     const email = createResendEmail({ apiKey: API_KEY, from: FROM, baseUrl });
     for (const [status, name] of answers) {
       await expect(email.send({ ...MESSAGE, idempotencyKey: 'k' })).rejects.toMatchObject({ status, code: 'rejected', message: expect.stringContaining(name) });
