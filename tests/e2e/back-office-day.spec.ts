@@ -306,8 +306,13 @@ test.describe('the publisher’s day in the back office', () => {
 
     await page.goto(`/admin#order/${ids.shipped}`);
     await expect(page.getByRole('button', { name: 'Edit delivery address' })).toHaveCount(0);
-    await page.getByRole('button', { name: 'Mark as delivered' }).click();
-    await page.getByRole('button', { name: 'Not yet' }).click();
+    // By keyboard: the question takes focus as it opens, and Not yet gives it back to the button that asked.
+    await page.getByRole('button', { name: 'Mark as delivered' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Confirm delivered' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Mark as delivered' })).toBeFocused();
     await expect(page.getByText(/^shipped$/i).first()).toBeVisible();
     await page.getByRole('button', { name: 'Mark as delivered' }).click();
     await page.getByRole('button', { name: 'Confirm delivered' }).click();
