@@ -1,7 +1,11 @@
 import { changeParams } from './route';
 
-/** What Load more does on a list at `section`: the next page's cursor joins the pages the address keeps, in place. */
-export const keepNextPage = (section: string, params: URLSearchParams) => (cursor: string) => changeParams(section, params, { after: [...params.getAll('after'), cursor] }, { replace: true });
+/**
+ * What Load more does on a list at `section`: the next page's cursor joins the pages the address keeps now, in place
+ * (a second press before the list is drawn again adds it once).
+ */
+export const keepNextPage = (section: string, params: URLSearchParams) => (cursor: string) =>
+  changeParams(section, params, (now) => ({ after: [...now.getAll('after').filter((after) => after !== cursor), cursor] }), { replace: true });
 
 /** A row of toggle buttons choosing which of a list's views is shown; the pressed one is. */
 export function ViewButtons<Id extends string>({
