@@ -50,6 +50,14 @@ for (const size of WIDTHS) {
     await expect(title.getByRole('alert')).toHaveText(`${customs} Until then it cannot be released.`);
     await title.getByRole('button', { name: 'Buyers' }).click();
     await expect(title.getByRole('link', { name: `Order ${number}` })).toBeVisible();
+    // A buyer's cancel asked by keyboard: the question takes focus, and Keep it gives it back to the button that asked.
+    const bought = title.getByRole('listitem').filter({ has: page.getByRole('link', { name: `Order ${number}` }) });
+    await bought.getByRole('button', { name: 'Cancel and refund' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(bought.getByRole('button', { name: 'Confirm cancel and refund' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(bought.getByRole('button', { name: 'Cancel and refund' })).toBeFocused();
     await lookAtBothWidths(page, 'preorders');
 
     // A second tab on Pre-orders: the first tab's change shows there when it is looked at again.

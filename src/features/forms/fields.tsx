@@ -140,13 +140,12 @@ export function useQuestion<T = true>() {
   const [asked, setAsked] = useState<T | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const question = useRef<HTMLButtonElement>(null);
-  const open = asking !== null;
-  const before = useRef(open);
-  const place = useEffectEvent(() => document.activeElement === document.body && (open ? question : button).current?.focus());
+  const before = useRef(asking);
+  const place = useEffectEvent(() => document.activeElement === document.body && (asking === null ? button : question).current?.focus());
   useEffect(() => {
-    if (before.current !== open) place();
-    before.current = open;
-  }, [open]);
+    if (before.current !== asking) place();
+    before.current = asking;
+  }, [asking]);
   const ask = (value: T) => {
     setAsked(value);
     setAsking(value);
