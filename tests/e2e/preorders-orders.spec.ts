@@ -115,6 +115,9 @@ for (const size of WIDTHS) {
     await expect(delivery).not.toHaveAttribute('aria-invalid');
     await expect(release).toBeFocused();
     await lookAtBothWidths(page, 'preorders-refused');
+    // The refusal goes once the figure is edited.
+    await delivery.fill('21');
+    await expect(title.getByRole('alert').filter({ hasText: 'is not released' })).toHaveCount(0);
     await expect(title).toContainText('Pre-ordered: 3 of 6 (3 left)');
     await asService(request, 'PATCH', `products?id=eq.${book.id}`, { customs_description: 'Printed picture book', hs_code: '4903.00', origin_country: 'AU' });
     await page.reload();

@@ -158,7 +158,11 @@ function ActionField({
             type={type}
             {...(type === 'number' ? { min: 0, step: 1, inputMode: 'numeric' as const } : {})}
             value={value}
-            onChange={(event) => setValue(event.target.value)}
+            onChange={(event) => {
+              // A refusal of the figure as it was goes once the figure changes, as a server's error does in the other forms.
+              setValue(event.target.value);
+              setRefusal(undefined);
+            }}
             {...invalidProps(id, error)}
           />
         </div>
