@@ -8,7 +8,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { OUTBOX, mailsTo } from './mailbox';
-import { ADDRESS_ABROAD, asService, buysThroughCheckout, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { ADDRESS_ABROAD, asksThenKeeps, asService, buysThroughCheckout, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 /**
  * The publisher comes back to a tab or window: brought to the front, and the window's focus event, which a click
@@ -52,12 +52,7 @@ for (const size of WIDTHS) {
     await expect(title.getByRole('link', { name: `Order ${number}` })).toBeVisible();
     // A buyer's cancel asked by keyboard: the question takes focus, and Keep it gives it back to the button that asked.
     const bought = title.getByRole('listitem').filter({ has: page.getByRole('link', { name: `Order ${number}` }) });
-    await bought.getByRole('button', { name: 'Cancel and refund' }).focus();
-    await page.keyboard.press('Enter');
-    await expect(bought.getByRole('button', { name: 'Confirm cancel and refund' })).toBeFocused();
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Enter');
-    await expect(bought.getByRole('button', { name: 'Cancel and refund' })).toBeFocused();
+    await asksThenKeeps(page, bought.getByRole('button', { name: 'Cancel and refund' }), bought.getByRole('button', { name: 'Confirm cancel and refund' }));
     await lookAtBothWidths(page, 'preorders');
 
     // A second tab on Pre-orders: the first tab's change shows there when it is looked at again.
