@@ -12,7 +12,7 @@ import { readOutbox } from '../../functions/_lib/providers/local-email';
 import { scanPage } from '../audit/accessibility';
 import { quickPeriod } from '../../src/features/admin/sales-periods';
 import { shopDay } from '../../src/lib/format';
-import { asService, downloadedCsv, orderNumberOf, publisherSignsIn, uniqueEmail } from './support';
+import { asksThenKeeps, asService, downloadedCsv, orderNumberOf, publisherSignsIn, uniqueEmail } from './support';
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 
@@ -306,8 +306,8 @@ test.describe('the publisher’s day in the back office', () => {
 
     await page.goto(`/admin#order/${ids.shipped}`);
     await expect(page.getByRole('button', { name: 'Edit delivery address' })).toHaveCount(0);
-    await page.getByRole('button', { name: 'Mark as delivered' }).click();
-    await page.getByRole('button', { name: 'Not yet' }).click();
+    // By keyboard: the question takes focus as it opens, and Not yet gives it back to the button that asked.
+    await asksThenKeeps(page, page.getByRole('button', { name: 'Mark as delivered' }), page.getByRole('button', { name: 'Confirm delivered' }));
     await expect(page.getByText(/^shipped$/i).first()).toBeVisible();
     await page.getByRole('button', { name: 'Mark as delivered' }).click();
     await page.getByRole('button', { name: 'Confirm delivered' }).click();

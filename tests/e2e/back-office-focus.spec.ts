@@ -3,7 +3,7 @@
  * is busy (a disabled button would drop it to the page), ignores being pressed again, and still has focus after.
  */
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { grantStaff, openFoundOrder, orderToFind, staffSignsIn, uniqueEmail } from './support';
+import { asksThenKeeps, grantStaff, openFoundOrder, orderToFind, staffSignsIn, uniqueEmail } from './support';
 
 // Each back-office screen loads its data after the session and the staff check: allow for a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -60,12 +60,7 @@ test('An order cancelled by keyboard alone: the question takes focus, Keep the o
   await openFoundOrder(page, email, number);
 
   // The pressed button goes with the question: focus is on the one in its place, each way.
-  await page.getByRole('button', { name: 'Cancel and refund' }).focus();
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: 'Confirm cancel and refund' })).toBeFocused();
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: 'Cancel and refund' })).toBeFocused();
+  await asksThenKeeps(page, page.getByRole('button', { name: 'Cancel and refund' }), page.getByRole('button', { name: 'Confirm cancel and refund' }));
   await page.keyboard.press('Enter');
 
   const held = await holdAnswers(page, '**/api/admin-order');

@@ -8,7 +8,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { OUTBOX, mailsTo } from './mailbox';
-import { ADDRESS_ABROAD, asService, buysThroughCheckout, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { ADDRESS_ABROAD, asksThenKeeps, asService, buysThroughCheckout, grantStaff, lookAtBothWidths, orderNumberOf, ownProduct, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 /**
  * The publisher comes back to a tab or window: brought to the front, and the window's focus event, which a click
@@ -50,6 +50,9 @@ for (const size of WIDTHS) {
     await expect(title.getByRole('alert')).toHaveText(`${customs} Until then it cannot be released.`);
     await title.getByRole('button', { name: 'Buyers' }).click();
     await expect(title.getByRole('link', { name: `Order ${number}` })).toBeVisible();
+    // A buyer's cancel asked by keyboard: the question takes focus, and Keep it gives it back to the button that asked.
+    const bought = title.getByRole('listitem').filter({ has: page.getByRole('link', { name: `Order ${number}` }) });
+    await asksThenKeeps(page, bought.getByRole('button', { name: 'Cancel and refund' }), bought.getByRole('button', { name: 'Confirm cancel and refund' }));
     await lookAtBothWidths(page, 'preorders');
 
     // A second tab on Pre-orders: the first tab's change shows there when it is looked at again.
@@ -107,6 +110,9 @@ for (const size of WIDTHS) {
     await expect(delivery).not.toHaveAttribute('aria-invalid');
     await expect(release).toBeFocused();
     await lookAtBothWidths(page, 'preorders-refused');
+    // The refusal goes once the figure is edited.
+    await delivery.fill('21');
+    await expect(title.getByRole('alert').filter({ hasText: 'is not released' })).toHaveCount(0);
     await expect(title).toContainText('Pre-ordered: 3 of 6 (3 left)');
     await asService(request, 'PATCH', `products?id=eq.${book.id}`, { customs_description: 'Printed picture book', hs_code: '4903.00', origin_country: 'AU' });
     await page.reload();

@@ -164,6 +164,19 @@ export async function lookAtBothWidths(page: Page, name: string, options: { axe?
 }
 
 /**
+ * A button that asks a question, pressed with the keyboard, then the question's second button (its "no"): focus goes
+ * to the question's first button (`question`) as it opens, and back to the button that asked as it closes.
+ */
+export async function asksThenKeeps(page: Page, asker: Locator, question: Locator): Promise<void> {
+  await asker.focus();
+  await page.keyboard.press('Enter');
+  await expect(question).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(asker).toBeFocused();
+}
+
+/**
  * Adds the product shown at `path` to the cart as a shopper does: the optional quantity, Add to Cart, then
  * the drawer it opens, closed. Waiting for the drawer matters: the offer may still be hydrating when the
  * click lands, and the add follows a moment later.

@@ -2,7 +2,8 @@
  * On a phone, a toast never covers the cart drawer's content, the header or the mobile menu: checked by
  * geometry at 375 px on two phone heights, with a screenshot of each case kept with the results. In the back
  * office, at 375 and 1280 px, a toast covers neither the field the person is in (a draft invoice's street
- * address, low in the window) nor what it is about (the Sales figures under the Download CSV button).
+ * address, low in the window), nor what it is about (the Sales figures under the Download CSV button), nor the
+ * page's heading and tabs (the sign-in's toast).
  */
 import { type APIRequestContext, expect, test, type Locator, type Page } from '@playwright/test';
 import { asService, grantStaff, staffSignsIn, uniqueEmail, WIDTHS } from './support';
@@ -98,6 +99,23 @@ async function staffAt(page: Page, request: APIRequestContext) {
 for (const size of WIDTHS) {
   test.describe(`back-office toasts at ${size.width} px`, () => {
     test.use({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
+
+    test('the sign-in’s toast covers neither the back office’s heading nor its tabs', async ({ page, request }, testInfo) => {
+      const email = uniqueEmail('publisher');
+      await grantStaff(request, email);
+      await staffSignsIn(page, email);
+      const toast = page.locator('.toast-root[data-state="open"]').filter({ hasText: 'Successfully signed in!' });
+      await expect(toast).toBeVisible();
+      // Pointed at, so its clock stops while it is measured.
+      await toast.hover();
+      await settled(toast);
+      const kept = { 'the heading': page.getByRole('heading', { name: 'Back office', level: 1 }), 'the tabs': page.getByRole('navigation', { name: 'Back office' }) };
+      // Placed again as the back office draws itself under it: settled within a moment, and still showing then.
+      const boxes = () => Promise.all([toast, ...Object.values(kept)].map(async (element) => (await element.boundingBox())!));
+      await expect.poll(async () => boxes().then(([shown, ...others]) => others.some((other) => overlaps(shown!, other)))).toBe(false);
+      await page.screenshot({ path: testInfo.outputPath(`sign-in-toast-${size.width}.png`) });
+      await expectUncovered((await toast.boundingBox())!, kept);
+    });
 
     test('the draft invoice’s error leaves the street address field, low in the window, uncovered', async ({ page, request }, testInfo) => {
       const saved = await asService<{ outcome: string; invoice_id: string }>(request, 'POST', 'rpc/invoice_save_draft', {

@@ -1,6 +1,18 @@
 /** The back office's address: a section, then a list's view, search and the pages it has loaded. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { keepNextPage } from '@/features/admin/ListControls';
 import { parseHash, withParams } from '@/features/admin/route';
+
+/** A window whose address is `hash`, as much of one as the address's writers use; the location is returned to read. */
+function addressAt(hash: string): { hash: string } {
+  const location = { hash };
+  const write = (_state: unknown, _title: string, next: string) => {
+    location.hash = next;
+  };
+  vi.stubGlobal('HashChangeEvent', class extends Event {});
+  vi.stubGlobal('window', { location, history: { state: null, replaceState: write, pushState: write }, dispatchEvent: () => true });
+  return location;
+}
 
 describe('the back office address', () => {
   it('splits the section from its params', () => {
@@ -24,5 +36,19 @@ describe('the back office address', () => {
     expect(withParams(params, { q: 'bob', after: null }).toString()).toBe('view=all&q=bob');
     expect(withParams(params, { view: null }).toString()).toBe('q=ann&after=a');
     expect(params.toString()).toBe('view=all&q=ann&after=a');
+  });
+});
+
+describe('Load more', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('adds the next page to the pages the address holds now, not those the list was drawn with, and a page once', () => {
+    // Drawn with one page; the address already holds a second (pressed a moment before the list was drawn again) and a search.
+    const location = addressAt('#orders?q=ann&after=a&after=b');
+    const more = keepNextPage('orders', new URLSearchParams('after=a'));
+    more('b');
+    expect(location.hash).toBe('#orders?q=ann&after=a&after=b');
+    more('c');
+    expect(location.hash).toBe('#orders?q=ann&after=a&after=b&after=c');
   });
 });

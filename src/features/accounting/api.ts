@@ -3,12 +3,10 @@
  * actions through /api/admin-xero (as the back office's other staff actions are posted).
  */
 import * as z from 'zod/mini';
-import { postAsStaff } from '@/features/admin/api';
+import { maybeText, postAsStaff, text } from '@/features/admin/api';
 import { getSupabase } from '@/lib/supabase/client';
 import type { XeroStatus } from './contract';
 
-const text = z.string();
-const maybeText = z.nullable(z.string());
 const count = z.coerce.number();
 
 const statusSchema = z.object({

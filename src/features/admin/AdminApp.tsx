@@ -4,7 +4,7 @@
  * #messages, #subscribers, #newsletter, #reviews, #accounts); a list's view, search and pages loaded follow a `?` (route.ts).
  */
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useState } from 'react';
+import { type ComponentType, Suspense, useEffect, useState } from 'react';
 import { lazyNamed } from '@/lib/lazy-named';
 import { MessagesPanel } from './MessagesPanel';
 import { OrdersPanel } from './OrdersPanel';
@@ -14,27 +14,33 @@ import { StaffGate } from './StaffGate';
 import { StockPanel } from './StockPanel';
 import { SubscribersPanel } from './SubscribersPanel';
 
-// Loaded when first opened, so the orders list the back office opens on stays small.
+/**
+ * The sections, in their tabs' order, each with the screen of its list. All but the orders list the back office opens on
+ * (and the small stock, messages and subscribers lists) are loaded when first opened, so that first screen stays small.
+ */
+const SCREENS: Record<string, ComponentType<{ params: URLSearchParams }>> = {
+  orders: OrdersPanel,
+  preorders: lazyNamed(() => import('./PreordersPanel'), 'PreordersPanel'),
+  sales: lazyNamed(() => import('./SalesPanel'), 'SalesPanel'),
+  customers: lazyNamed(() => import('./CustomersPanel'), 'CustomersPanel'),
+  quotes: lazyNamed(() => import('@/features/on-account/QuotesPanel'), 'QuotesPanel'),
+  invoices: lazyNamed(() => import('@/features/on-account/InvoicesPanel'), 'InvoicesPanel'),
+  stock: StockPanel,
+  codes: lazyNamed(() => import('./CodesPanel'), 'CodesPanel'),
+  messages: MessagesPanel,
+  subscribers: SubscribersPanel,
+  newsletter: lazyNamed(() => import('./NewsletterPanel'), 'NewsletterPanel'),
+  reviews: lazyNamed(() => import('@/features/reviews/ReviewsPanel'), 'ReviewsPanel'),
+  accounts: lazyNamed(() => import('@/features/accounting/AccountsPanel'), 'AccountsPanel'),
+};
 const OrderDetail = lazyNamed(() => import('./OrderDetail'), 'OrderDetail');
-const SalesPanel = lazyNamed(() => import('./SalesPanel'), 'SalesPanel');
-const CustomersPanel = lazyNamed(() => import('./CustomersPanel'), 'CustomersPanel');
-const CodesPanel = lazyNamed(() => import('./CodesPanel'), 'CodesPanel');
 const CustomerDetail = lazyNamed(() => import('./CustomersPanel'), 'CustomerDetail');
-const QuotesPanel = lazyNamed(() => import('@/features/on-account/QuotesPanel'), 'QuotesPanel');
 const QuoteDetail = lazyNamed(() => import('@/features/on-account/QuotesPanel'), 'QuoteDetail');
-const InvoicesPanel = lazyNamed(() => import('@/features/on-account/InvoicesPanel'), 'InvoicesPanel');
 const InvoicePage = lazyNamed(() => import('@/features/on-account/InvoiceEditor'), 'InvoicePage');
-const NewsletterPanel = lazyNamed(() => import('./NewsletterPanel'), 'NewsletterPanel');
-const ReviewsPanel = lazyNamed(() => import('@/features/reviews/ReviewsPanel'), 'ReviewsPanel');
-const AccountsPanel = lazyNamed(() => import('@/features/accounting/AccountsPanel'), 'AccountsPanel');
-const PreordersPanel = lazyNamed(() => import('./PreordersPanel'), 'PreordersPanel');
 
 // Each section's tab says its name: 'orders' is Orders; a name of two words is written out.
 const LABELS: Record<string, string> = { preorders: 'Pre-orders' };
-const SECTIONS = ['orders', 'preorders', 'sales', 'customers', 'quotes', 'invoices', 'stock', 'codes', 'messages', 'subscribers', 'newsletter', 'reviews', 'accounts'].map((id) => ({
-  id,
-  label: LABELS[id] ?? `${id[0]?.toUpperCase()}${id.slice(1)}`,
-}));
+const SECTIONS = Object.keys(SCREENS).map((id) => ({ id, label: LABELS[id] ?? `${id[0]?.toUpperCase()}${id.slice(1)}` }));
 
 function useHash(): string {
   const [hash, setHash] = useState(() => window.location.hash.replace(/^#/, ''));
@@ -64,19 +70,8 @@ function Section({ hash }: { hash: string }) {
   if (quoteId) return <QuoteDetail quoteId={quoteId} />;
   const invoiceId = hash.match(/^invoice\/([0-9a-f-]{36}|new)$/)?.[1];
   if (invoiceId) return <InvoicePage key={invoiceId} invoiceId={invoiceId === 'new' ? null : invoiceId} />;
-  if (path === 'quotes') return <QuotesPanel params={params} />;
-  if (path === 'invoices') return <InvoicesPanel params={params} />;
-  if (path === 'sales') return <SalesPanel />;
-  if (path === 'customers') return <CustomersPanel params={params} />;
-  if (path === 'stock') return <StockPanel params={params} />;
-  if (path === 'preorders') return <PreordersPanel />;
-  if (path === 'codes') return <CodesPanel />;
-  if (path === 'messages') return <MessagesPanel />;
-  if (path === 'subscribers') return <SubscribersPanel />;
-  if (path === 'newsletter') return <NewsletterPanel />;
-  if (path === 'reviews') return <ReviewsPanel />;
-  if (path === 'accounts') return <AccountsPanel params={params} />;
-  return <OrdersPanel params={path === 'orders' ? params : new URLSearchParams()} />;
+  const Screen = Object.hasOwn(SCREENS, path) ? SCREENS[path] : undefined;
+  return Screen ? <Screen params={params} /> : <OrdersPanel params={new URLSearchParams()} />;
 }
 
 /**

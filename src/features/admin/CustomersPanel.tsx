@@ -7,9 +7,9 @@ import { useQuery } from '@tanstack/react-query';
 import { formatPrice, formatShortDate } from '@/lib/format';
 import { getCustomer, listCustomers, type Customer } from './sales-api';
 import { Email, OrderList } from './OrdersPanel';
-import { useKeptScroll, useSearchParam } from './route';
-import { keys, LoadMore, LoadState, loaded, usePagedQuery } from './queries';
-import { keepNextPage, SearchField } from './ListControls';
+import { useSearchParam } from './route';
+import { keys, LoadState, loaded, usePagedQuery } from './queries';
+import { PagedList, SearchField } from './ListControls';
 import { Panel, RecordPanel } from '@/components/Section';
 
 const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`;
@@ -23,48 +23,44 @@ const orders = (n: number) => (n === 1 ? '1 order' : `${n} orders`);
 export function CustomersPanel({ params }: { params: URLSearchParams }) {
   const [search, setSearch] = useSearchParam('customers', params);
   const query = params.get('q') ?? '';
-  const after = params.getAll('after');
   const pages = usePagedQuery(
     [...keys.customers, 'list', query],
-    after,
+    params,
     (cursor) => listCustomers(query, cursor),
     (c) => c.email,
   );
-  const { state } = pages;
-  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   return (
     <Panel id="customers-heading" title="Customers">
       <SearchField id="customer-search" label="Search by name or email" value={search} onChange={setSearch} className="mt-4 max-w-md" />
-      <LoadState state={state} what="customers" />
-      {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No customers here.</p>}
-      {state.status === 'ready' && state.data.length > 0 && (
-        <>
-          <p className="mt-3 text-sm text-slate-700">
-            {state.data.length === 1 ? '1 customer' : `${state.data.length} customers`}
-            {pages.next ? ' shown' : ''}, most recent order first.
-          </p>
-          <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Customers">
-            {state.data.map((c) => (
-              <li key={c.email} className="grid gap-1 px-4 py-3 sm:grid-cols-[1fr_auto] sm:items-center sm:gap-4">
-                <div className="min-w-0">
-                  <a href={customerHref(c.email)} className="font-semibold text-navy underline">
-                    {c.name || c.email}
-                  </a>{' '}
-                  <Kind customer={c} />
-                  <p className="text-sm text-slate-700">
-                    <Email address={c.email} />
+      <PagedList pages={pages} section="customers" params={params} what="customers">
+        {(customers) => (
+          <>
+            <p className="mt-3 text-sm text-slate-700">
+              {customers.length === 1 ? '1 customer' : `${customers.length} customers`}
+              {pages.next ? ' shown' : ''}, most recent order first.
+            </p>
+            <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Customers">
+              {customers.map((c) => (
+                <li key={c.email} className="grid gap-1 px-4 py-3 sm:grid-cols-[1fr_auto] sm:items-center sm:gap-4">
+                  <div className="min-w-0">
+                    <a href={customerHref(c.email)} className="font-semibold text-navy underline">
+                      {c.name || c.email}
+                    </a>{' '}
+                    <Kind customer={c} />
+                    <p className="text-sm text-slate-700">
+                      <Email address={c.email} />
+                    </p>
+                  </div>
+                  <p className="text-sm sm:text-right">
+                    {orders(c.orders)} · <strong>{formatPrice(c.total_spent)}</strong> spent
+                    <span className="block text-slate-700">last order {formatShortDate(c.last_order_at)}</span>
                   </p>
-                </div>
-                <p className="text-sm sm:text-right">
-                  {orders(c.orders)} · <strong>{formatPrice(c.total_spent)}</strong> spent
-                  <span className="block text-slate-700">last order {formatShortDate(c.last_order_at)}</span>
-                </p>
-              </li>
-            ))}
-          </ul>
-          <LoadMore pages={pages} what="customers" onMore={keepNextPage('customers', params)} />
-        </>
-      )}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </PagedList>
     </Panel>
   );
 }

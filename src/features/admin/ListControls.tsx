@@ -1,7 +1,45 @@
-import { changeParams } from './route';
+import type { ReactNode } from 'react';
+import { TextField } from '@/features/forms/fields';
+import { LoadMore, LoadState, type Pages } from './queries';
+import { changeParams, useKeptScroll } from './route';
 
-/** What Load more does on a list at `section`: the next page's cursor joins the pages the address keeps, in place. */
-export const keepNextPage = (section: string, params: URLSearchParams) => (cursor: string) => changeParams(section, params, { after: [...params.getAll('after'), cursor] }, { replace: true });
+/**
+ * What Load more does on a list at `section`: the next page's cursor joins the pages the address keeps now, in place
+ * (a second press before the list is drawn again adds it once).
+ */
+export const keepNextPage = (section: string, params: URLSearchParams) => (cursor: string) =>
+  changeParams(section, params, (now) => ({ after: [...now.getAll('after').filter((after) => after !== cursor), cursor] }), { replace: true });
+
+/**
+ * A keyset list at `section` whose pages loaded are the address's: its loading line or failure, `No <what> here.` when
+ * empty, else its rows and Load more <more>; scrolled back where it was once every page in the address shows.
+ */
+export function PagedList<T>({
+  pages,
+  section,
+  params,
+  what,
+  more = what,
+  children,
+}: {
+  pages: Pages<T>;
+  section: string;
+  params: URLSearchParams;
+  what: string;
+  more?: string;
+  children: (rows: T[]) => ReactNode;
+}) {
+  const { state } = pages;
+  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
+  if (state.status !== 'ready') return <LoadState state={state} what={what} />;
+  if (state.data.length === 0) return <p className="mt-4 text-slate-700">{`No ${what} here.`}</p>;
+  return (
+    <>
+      {children(state.data)}
+      <LoadMore pages={pages} what={more} onMore={keepNextPage(section, params)} />
+    </>
+  );
+}
 
 /** A row of toggle buttons choosing which of a list's views is shown; the pressed one is. */
 export function ViewButtons<Id extends string>({
@@ -31,12 +69,5 @@ export function ViewButtons<Id extends string>({
 
 /** A list's search box. */
 export function SearchField({ id, label, value, onChange, className = 'min-w-56 flex-1' }: { id: string; label: string; value: string; onChange: (value: string) => void; className?: string }) {
-  return (
-    <div className={className}>
-      <label htmlFor={id} className="label">
-        {label}
-      </label>
-      <input id={id} type="search" className="field" value={value} onChange={(e) => onChange(e.target.value)} />
-    </div>
-  );
+  return <TextField id={id} label={label} type="search" className={className} value={value} onChange={(e) => onChange(e.target.value)} />;
 }

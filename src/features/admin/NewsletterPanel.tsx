@@ -4,12 +4,12 @@
  * everyone has it, and a send that stopped can be resumed without anyone getting it twice.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod';
 import { NEWSLETTER } from '@/config/constants';
 import { formatShortDate } from '@/lib/format';
-import { ActionButton, useFocusAcrossQuestion } from '@/features/forms/fields';
+import { ActionButton, useQuestion } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { renderNewsletter } from '@/features/newsletter/render';
 import { createNewsletter, listNewsletters, listSubscribers, type Newsletter, sendAll } from './mail-api';
@@ -91,10 +91,8 @@ export function NewsletterPanel() {
     formState: { errors },
   } = useForm({ resolver: zodResolver(composeForm), defaultValues: { subject: '', body: '' } });
   const [subject, body] = watch(['subject', 'body']);
-  const [confirming, setConfirming] = useState(false);
-  const sendButton = useRef<HTMLButtonElement>(null);
-  const sendNowButton = useRef<HTMLButtonElement>(null);
-  useFocusAcrossQuestion(confirming, () => (confirming ? sendNowButton : sendButton).current);
+  const question = useQuestion();
+  const confirming = question.asking !== null;
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
   // One problem at a time, the subject's first, under both fields and tied to the one it is about.
@@ -127,13 +125,13 @@ export function NewsletterPanel() {
       setStatus('');
     } finally {
       setBusy(false);
-      setConfirming(false);
+      question.close();
       reload();
     }
   }
 
   const check = handleSubmit(() => {
-    if (!busy) setConfirming(true);
+    if (!busy) question.ask(true);
   });
 
   const send = () =>
@@ -175,7 +173,7 @@ export function NewsletterPanel() {
             </p>
           )}
           {!confirming && (
-            <ActionButton ref={sendButton} type="submit" className="btn-primary" busy={busy}>
+            <ActionButton ref={question.button} type="submit" className="btn-primary" busy={busy}>
               Send newsletter
             </ActionButton>
           )}
@@ -184,10 +182,10 @@ export function NewsletterPanel() {
               <span id="newsletter-question" className="text-sm">
                 Send “{subject.trim()}” to {audience === null ? 'every subscriber' : audience === 1 ? '1 subscriber' : `${audience} subscribers`} now? It cannot be taken back.
               </span>
-              <ActionButton ref={sendNowButton} className="btn-primary" onClick={send} busy={busy} aria-describedby="newsletter-question">
+              <ActionButton ref={question.question} className="btn-primary" onClick={send} busy={busy} aria-describedby="newsletter-question">
                 {busy ? 'Sending...' : 'Send now'}
               </ActionButton>
-              <ActionButton className="btn-secondary" onClick={() => setConfirming(false)} busy={busy}>
+              <ActionButton className="btn-secondary" onClick={question.close} busy={busy}>
                 Not yet
               </ActionButton>
             </div>

@@ -1,6 +1,5 @@
 /** What the publisher does to an order by pressing a button: the shipping platform's panel and the order's actions. */
-import { useRef, useState } from 'react';
-import { ActionButton, useFocusAcrossQuestion } from '@/features/forms/fields';
+import { ActionButton, useQuestion } from '@/features/forms/fields';
 import { formatDateTime, formatPrice } from '@/lib/format';
 import type { Act } from './OrderForms';
 import { type OrderDetail as Order, printLabels, undoDelivered } from './orders-api';
@@ -66,15 +65,8 @@ export function shippable(order: Order): boolean {
 
 /** `busy` while one of the order's actions runs: the buttons that start one ignore a press meanwhile. */
 export function Actions({ order, act, busy }: { order: Order; act: Act; busy: boolean }) {
-  const [confirmingCancel, setConfirmingCancel] = useState(false);
-  const [confirmingDelivered, setConfirmingDelivered] = useState(false);
-  // Each question takes the place of the button that asked it: a keyboard user's focus goes across with it.
-  const cancelButton = useRef<HTMLButtonElement>(null);
-  const confirmCancelButton = useRef<HTMLButtonElement>(null);
-  const deliveredButton = useRef<HTMLButtonElement>(null);
-  const confirmDeliveredButton = useRef<HTMLButtonElement>(null);
-  useFocusAcrossQuestion(confirmingCancel, () => (confirmingCancel ? confirmCancelButton : cancelButton).current);
-  useFocusAcrossQuestion(confirmingDelivered, () => (confirmingDelivered ? confirmDeliveredButton : deliveredButton).current);
+  const cancelling = useQuestion();
+  const delivering = useQuestion();
   const { act: undo } = useAction(() => undoDelivered(order.id).then(() => 'Order back to shipped.'), ORDER_CHANGES);
   const paid = order.payment_status === 'paid';
   const onAccount = order.kind === 'invoice';
@@ -86,26 +78,26 @@ export function Actions({ order, act, busy }: { order: Order; act: Act; busy: bo
       <a href={`/admin/packing-slip?order=${order.id}`} className="btn-secondary">
         Print packing slip
       </a>
-      {order.status === 'shipped' && !confirmingDelivered && (
-        <button ref={deliveredButton} type="button" className="btn-secondary" onClick={() => setConfirmingDelivered(true)}>
+      {order.status === 'shipped' && !delivering.asking && (
+        <button ref={delivering.button} type="button" className="btn-secondary" onClick={() => delivering.ask(true)}>
           Mark as delivered
         </button>
       )}
-      {order.status === 'shipped' && confirmingDelivered && (
+      {order.status === 'shipped' && delivering.asking && (
         <span className="flex flex-wrap items-center gap-2 rounded-xl bg-sky p-2">
           <span className="text-sm">Has the customer received the parcel?</span>
           <button
-            ref={confirmDeliveredButton}
+            ref={delivering.question}
             type="button"
             className="btn-primary"
             onClick={() => {
-              setConfirmingDelivered(false);
+              delivering.close();
               void act({ action: 'deliver', orderId: order.id });
             }}
           >
             Confirm delivered
           </button>
-          <button type="button" className="btn-secondary" onClick={() => setConfirmingDelivered(false)}>
+          <button type="button" className="btn-secondary" onClick={delivering.close}>
             Not yet
           </button>
         </span>
@@ -125,8 +117,8 @@ export function Actions({ order, act, busy }: { order: Order; act: Act; busy: bo
           Retry refund
         </ActionButton>
       )}
-      {cancellable && !confirmingCancel && (
-        <button ref={cancelButton} type="button" className="btn-secondary" onClick={() => setConfirmingCancel(true)}>
+      {cancellable && !cancelling.asking && (
+        <button ref={cancelling.button} type="button" className="btn-secondary" onClick={() => cancelling.ask(true)}>
           Cancel and refund
         </button>
       )}
@@ -141,13 +133,13 @@ export function Actions({ order, act, busy }: { order: Order; act: Act; busy: bo
           )}
         </p>
       )}
-      {cancellable && confirmingCancel && (
+      {cancellable && cancelling.asking && (
         <span className="flex flex-wrap items-center gap-2 rounded-xl bg-red-50 p-2">
           <span className="text-sm text-red-900">Refund {formatPrice(order.total_amount)} in full and put the stock back?</span>
-          <ActionButton ref={confirmCancelButton} className="btn bg-red-700 text-white hover:bg-red-800" busy={busy} onClick={() => act({ action: 'cancel', orderId: order.id })}>
+          <ActionButton ref={cancelling.question} className="btn bg-red-700 text-white hover:bg-red-800" busy={busy} onClick={() => act({ action: 'cancel', orderId: order.id })}>
             Confirm cancel and refund
           </ActionButton>
-          <button type="button" className="btn-secondary" onClick={() => setConfirmingCancel(false)}>
+          <button type="button" className="btn-secondary" onClick={cancelling.close}>
             Keep the order
           </button>
         </span>

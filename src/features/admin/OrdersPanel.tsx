@@ -10,11 +10,11 @@ import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/fo
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { ActionButton } from '@/features/forms/fields';
 import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './orders-api';
-import { changeParams, useKeptScroll, useSearchParam } from './route';
-import { keys, LoadMore, LoadState, useAction, usePagedQuery, useRefresh } from './queries';
+import { changeParams, useSearchParam } from './route';
+import { keys, useAction, usePagedQuery, useRefresh } from './queries';
 import { CardsOrTable } from '@/components/CardsOrTable';
 import { TableHead } from '@/components/TableHead';
-import { keepNextPage, SearchField, ViewButtons } from './ListControls';
+import { PagedList, SearchField, ViewButtons } from './ListControls';
 import { Panel } from '@/components/Section';
 
 // Loaded when the publisher first ships a selection.
@@ -32,17 +32,15 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
   const unpaidOnly = view === 'all' && params.get('unpaid') === '1';
   const [search, setSearch] = useSearchParam('orders', params);
   const query = params.get('q') ?? '';
-  const after = params.getAll('after');
   const asked: OrderView = unpaidOnly ? 'unpaid' : view;
   const pages = usePagedQuery(
     [...keys.orders, 'list', asked, query],
-    after,
+    params,
     (cursor) => listOrders(asked, query, cursor),
     (o) => o.id,
   );
   const { state } = pages;
   const refresh = useRefresh();
-  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   const setView = (id: ViewId) => changeParams('orders', params, { view: id === 'to_pack' ? null : id, unpaid: null, after: null });
   const setUnpaidOnly = (only: boolean) => changeParams('orders', params, { unpaid: only ? '1' : null, after: null });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -109,14 +107,9 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
           />
         </Suspense>
       )}
-      <LoadState state={state} what="orders" />
-      {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No orders here.</p>}
-      {state.status === 'ready' && state.data.length > 0 && (
-        <>
-          <OrderList orders={state.data} selection={view === 'to_pack' ? { selected, toggle } : undefined} />
-          <LoadMore pages={pages} what="orders" onMore={keepNextPage('orders', params)} />
-        </>
-      )}
+      <PagedList pages={pages} section="orders" params={params} what="orders">
+        {(orders) => <OrderList orders={orders} selection={view === 'to_pack' ? { selected, toggle } : undefined} />}
+      </PagedList>
     </Panel>
   );
 }

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import type * as z from 'zod';
 import { customsGapText, fieldsOfColumns } from '@/features/customs/customs-data';
-import { ActionButton, FieldError, invalidProps } from '@/features/forms/fields';
+import { ActionButton, FieldError, invalidProps, useQuestion } from '@/features/forms/fields';
 import { allocation as allocationSchema, firstDelivery as deliverySchema, type PreorderAction, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, formatLongDate, formatPrice, orderNumber } from '@/lib/format';
@@ -28,7 +28,7 @@ const problemOf = (schema: z.ZodType, value: unknown) => {
 
 function Buyers({ row }: { row: PreorderTitleRow }) {
   const state = loaded(useQuery({ queryKey: [...keys.preorders, 'buyers', row.id], queryFn: () => preorderBuyers(row.id) }));
-  const [confirming, setConfirming] = useState<string | null>(null);
+  const question = useQuestion<string>();
   const { act, busy } = useAction(runOrderAction, [...ORDER_CHANGES, keys.preorders]);
   return (
     <div className="mt-3 border-t border-slate-200 pt-3">
@@ -50,17 +50,22 @@ function Buyers({ row }: { row: PreorderTitleRow }) {
                 <time className="text-slate-700" dateTime={buyer.paid_at}>
                   {formatDateTime(buyer.paid_at)}
                 </time>
-                {confirming === buyer.id ? (
+                {question.asking === buyer.id ? (
                   <span className="flex flex-wrap gap-2">
-                    <ActionButton className="btn bg-red-700 px-3 py-1 text-sm text-white hover:bg-red-800" busy={busy} onClick={() => act({ action: 'cancel', orderId: buyer.id })}>
+                    <ActionButton
+                      ref={question.question}
+                      className="btn bg-red-700 px-3 py-1 text-sm text-white hover:bg-red-800"
+                      busy={busy}
+                      onClick={() => act({ action: 'cancel', orderId: buyer.id })}
+                    >
                       Confirm cancel and refund
                     </ActionButton>
-                    <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={() => setConfirming(null)}>
+                    <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={question.close}>
                       Keep it
                     </button>
                   </span>
                 ) : (
-                  <button type="button" className="btn-secondary px-3 py-1 text-sm" onClick={() => setConfirming(buyer.id)}>
+                  <button ref={question.buttonFor(buyer.id)} type="button" className="btn-secondary px-3 py-1 text-sm" onClick={() => question.ask(buyer.id)}>
                     Cancel and refund
                   </button>
                 )}
@@ -153,7 +158,11 @@ function ActionField({
             type={type}
             {...(type === 'number' ? { min: 0, step: 1, inputMode: 'numeric' as const } : {})}
             value={value}
-            onChange={(event) => setValue(event.target.value)}
+            onChange={(event) => {
+              // A refusal of the figure as it was goes once the figure changes, as a server's error does in the other forms.
+              setValue(event.target.value);
+              setRefusal(undefined);
+            }}
             {...invalidProps(id, error)}
           />
         </div>

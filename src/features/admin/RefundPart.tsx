@@ -1,8 +1,8 @@
 /** Part refunds: the form that sends part of the payment back, and the list of those made. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { ActionButton, useFocusAcrossQuestion } from '@/features/forms/fields';
+import { ActionButton, useQuestion } from '@/features/forms/fields';
 import { refundForm } from '@/features/staff-actions/order-actions';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, formatPrice } from '@/lib/format';
@@ -33,15 +33,13 @@ export function RefundPartForm({ order, refunds }: { order: Order; refunds: Orde
   });
   const refresh = useRefresh();
   // A checked refund waits here for the publisher's "yes": money sent back cannot be taken back.
-  const [confirming, setConfirming] = useState<{ cents: number; reason: string } | null>(null);
+  const question = useQuestion<{ cents: number; reason: string }>();
+  const confirming = question.asking;
   const [busy, setBusy] = useState(false);
-  const unconfirm = { onChange: () => setConfirming(null) };
-  const refundButton = useRef<HTMLButtonElement>(null);
-  const confirmButton = useRef<HTMLButtonElement>(null);
-  useFocusAcrossQuestion(confirming !== null, () => (confirming ? confirmButton : refundButton).current);
+  const unconfirm = { onChange: question.close };
 
   async function refund({ cents, reason }: { cents: number; reason: string }) {
-    setConfirming(null);
+    question.close();
     setBusy(true);
     try {
       toast({ title: await runOrderAction({ action: 'refund_part', orderId: order.id, amountCents: cents, reason }) });
@@ -61,7 +59,7 @@ export function RefundPartForm({ order, refunds }: { order: Order; refunds: Orde
   const working = busy || isSubmitting;
   return (
     <form
-      onSubmit={handleSubmit(({ amount, reason }) => setConfirming({ cents: amount, reason }))}
+      onSubmit={handleSubmit(({ amount, reason }) => question.ask({ cents: amount, reason }))}
       noValidate
       className="rounded-2xl bg-white p-4 ring-1 ring-slate-200"
       aria-labelledby="refund-heading"
@@ -110,15 +108,15 @@ export function RefundPartForm({ order, refunds }: { order: Order; refunds: Orde
           <span className="text-sm text-red-900" role="status">
             Refund {formatPrice(confirming.cents / 100)} to the customer’s card? It cannot be undone.
           </span>
-          <button ref={confirmButton} type="button" className="btn bg-red-700 text-white hover:bg-red-800" onClick={() => void refund(confirming)}>
+          <button ref={question.question} type="button" className="btn bg-red-700 text-white hover:bg-red-800" onClick={() => void refund(confirming)}>
             Confirm refund of {formatPrice(confirming.cents / 100)}
           </button>
-          <button type="button" className="btn-secondary" onClick={() => setConfirming(null)}>
+          <button type="button" className="btn-secondary" onClick={question.close}>
             Don’t refund
           </button>
         </span>
       ) : (
-        <ActionButton ref={refundButton} type="submit" className="btn-primary mt-3" busy={working}>
+        <ActionButton ref={question.button} type="submit" className="btn-primary mt-3" busy={working}>
           {busy ? 'Refunding...' : 'Refund part'}
         </ActionButton>
       )}

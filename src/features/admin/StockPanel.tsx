@@ -25,10 +25,9 @@ import { Panel } from '@/components/Section';
  * (#stock?history=<product>&after=…). A stock change reads it again (it is under the stock's key), so it shows the change just made.
  */
 function StockHistory({ productId, params }: { productId: string; params: URLSearchParams }) {
-  const cursors = params.getAll('after');
   const pages = usePagedQuery(
     [...keys.stock, 'history', productId],
-    cursors,
+    params,
     (cursor) => stockHistory(productId, cursor),
     (change) => String(change.id),
   );

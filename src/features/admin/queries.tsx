@@ -153,19 +153,19 @@ export interface Pages<T> {
 
 /**
  * A keyset list shown page after page: an infinite query under `queryKey` (the list: its view and search), holding
- * the first page and one more per cursor in `after` (the pages loaded before, kept in the address). Each page is
+ * the first page and one more per cursor in the params' `after` (the pages loaded before, kept in the address). Each page is
  * read from the page before's own `next`, not from the address's cursor: a row that arrived meanwhile moves the
  * rest down, and a page read from an old cursor would skip the row pushed past it. Refetching after an action
  * reads the pages again the same way.
  */
-export function usePagedQuery<T>(queryKey: QueryKey, after: readonly string[], load: (cursor: string | null) => Promise<Page<T>>, idOf: (row: T) => string): Pages<T> {
+export function usePagedQuery<T>(queryKey: QueryKey, params: URLSearchParams, load: (cursor: string | null) => Promise<Page<T>>, idOf: (row: T) => string): Pages<T> {
   const query = useInfiniteQuery({
     queryKey,
     queryFn: ({ pageParam }) => load(pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
   });
-  const wanted = after.length + 1;
+  const wanted = params.getAll('after').length + 1;
   const pages = query.data?.pages ?? [];
   const missing = pages.length > 0 && pages.length < wanted && query.hasNextPage;
   const { fetchNextPage, isFetching, isFetchNextPageError } = query;

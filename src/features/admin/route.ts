@@ -32,8 +32,10 @@ export function goTo(path: string, params: URLSearchParams, { replace = false } 
   window.dispatchEvent(new HashChangeEvent('hashchange'));
 }
 
+type Changes = Record<string, string | readonly string[] | null>;
+
 /** The params with `changes` applied: a null drops the key, an array sets one value per item. */
-export function withParams(params: URLSearchParams, changes: Record<string, string | readonly string[] | null>): URLSearchParams {
+export function withParams(params: URLSearchParams, changes: Changes): URLSearchParams {
   const next = new URLSearchParams(params);
   for (const [key, value] of Object.entries(changes)) {
     next.delete(key);
@@ -55,10 +57,11 @@ function paramsNow(path: string, drawn: URLSearchParams): URLSearchParams {
 /**
  * Shows the list at `path` with `changes` made to its params as the address holds them now (`drawn`, the params it
  * was drawn for, when the address is elsewhere), so a view chosen keeps a search written a moment before, and the
- * other way round.
+ * other way round. `changes` may be worked out from those params (`now`), as a page loaded is added to the pages there.
  */
-export function changeParams(path: string, drawn: URLSearchParams, changes: Record<string, string | readonly string[] | null>, options: { replace?: boolean } = {}): void {
-  goTo(path, withParams(paramsNow(path, drawn), changes), options);
+export function changeParams(path: string, drawn: URLSearchParams, changes: Changes | ((now: URLSearchParams) => Changes), options: { replace?: boolean } = {}): void {
+  const now = paramsNow(path, drawn);
+  goTo(path, withParams(now, typeof changes === 'function' ? changes(now) : changes), options);
 }
 
 /** A search typed in a list's box, written to the address (`q`) once typing pauses; Back puts the old one back. */
@@ -76,7 +79,8 @@ export function useSearchParam(path: string, params: URLSearchParams): [string, 
   const searchFor = useEffectEvent((text: string) => {
     const now = parseHash(window.location.hash).path;
     if (now !== path && now !== drawnAt) return;
-    if (text !== (paramsNow(path, params).get('q') ?? '')) changeParams(path, params, { q: text || null, after: null }, { replace: true });
+    const current = paramsNow(path, params);
+    if (text !== (current.get('q') ?? '')) goTo(path, withParams(current, { q: text || null, after: null }), { replace: true });
   });
   useEffect(() => {
     if (typed) searchFor(typed.text.trim());

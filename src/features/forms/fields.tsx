@@ -3,7 +3,7 @@
  * browser's own validation misses: a required field holding only spaces, and an address `type=email`
  * accepts but the shop does not (see `isEmailAddress`: no `?`, `%` or `&`, a dot in the domain, and more).
  */
-import { type ComponentProps, type ReactNode, useEffect, useEffectEvent, useId, useRef } from 'react';
+import { type ComponentProps, type ReactNode, useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import { LIMITS } from '@/config/constants';
 import { toast } from '@/features/toast/store';
 import { isEmailAddress } from '@/lib/email';
@@ -131,19 +131,26 @@ export function ActionButton({ busy, ready = true, type = 'button', onClick, ...
 }
 
 /**
- * A keyboard user's place kept while a question comes and goes (a refund to confirm, a newsletter to send): the
- * button pressed goes as `asking` changes and takes focus with it to the page, so focus is given to `target()`,
- * the button now standing in its place.
+ * A button that asks a question (a refund to confirm, an order to cancel) and the question in its place: `ask(value)`
+ * opens it, `close()` closes it. The pressed button goes, taking focus to the page, so focus is given to `question`
+ * (the question's first button) as it opens and to `button` as it closes; `buttonFor(value)`, where several ask.
  */
-export function useFocusAcrossQuestion(asking: boolean, target: () => HTMLElement | null): void {
+export function useQuestion<T = true>() {
+  const [asking, setAsking] = useState<T | null>(null);
+  const [asked, setAsked] = useState<T | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const question = useRef<HTMLButtonElement>(null);
   const before = useRef(asking);
-  const place = useEffectEvent(() => {
-    if (document.activeElement === document.body) target()?.focus();
-  });
+  const place = useEffectEvent(() => document.activeElement === document.body && (asking === null ? button : question).current?.focus());
   useEffect(() => {
     if (before.current !== asking) place();
     before.current = asking;
   }, [asking]);
+  const ask = (value: T) => {
+    setAsked(value);
+    setAsking(value);
+  };
+  return { asking, ask, close: () => setAsking(null), button, question, buttonFor: (value: T) => (asked === value ? button : undefined) };
 }
 
 /** `busyText` is what screen readers hear while busy (the button's `busyLabel` unless given). */

@@ -8,12 +8,12 @@ import { formatPrice, formatShortDate, shopDay } from '@/lib/format';
 import { invoiceNumber } from './rules';
 import { INVOICE_VIEW_LABELS, invoiceActionMessage, type InvoiceRow, listInvoices } from './invoices-api';
 import { invoiceHref } from './QuotesPanel';
-import { changeParams, useKeptScroll, useSearchParam } from '@/features/admin/route';
-import { keys, LoadMore, LoadState, useAction, usePagedQuery } from '@/features/admin/queries';
+import { changeParams, useSearchParam } from '@/features/admin/route';
+import { keys, useAction, usePagedQuery } from '@/features/admin/queries';
 import { CardsOrTable } from '@/components/CardsOrTable';
 import { TableHead } from '@/components/TableHead';
 import { ActionButton } from '@/features/forms/fields';
-import { keepNextPage, SearchField, ViewButtons } from '@/features/admin/ListControls';
+import { PagedList, SearchField, ViewButtons } from '@/features/admin/ListControls';
 
 const STATUS: Record<InvoiceRow['status'], { label: string; className: string }> = {
   draft: { label: 'Draft', className: 'bg-slate-200 text-slate-800' },
@@ -65,15 +65,12 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
   const view = INVOICE_VIEW_LABELS.find((v) => v.id === params.get('view'))?.id ?? 'open';
   const [search, setSearch] = useSearchParam('invoices', params);
   const query = params.get('q') ?? '';
-  const after = params.getAll('after');
   const pages = usePagedQuery(
     [...keys.invoices, 'list', view, query],
-    after,
+    params,
     (cursor) => listInvoices(view, query, cursor),
     (i) => i.id,
   );
-  const { state } = pages;
-  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   const setView = (id: string) => changeParams('invoices', params, { view: id === 'open' ? null : id, after: null });
   // In the list, only where it is due: an invoice not yet late is reminded from its own page.
   const remindable = (i: InvoiceRow) => i.status === 'sent' && i.overdue;
@@ -92,14 +89,12 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
         <ViewButtons label="Which invoices" views={INVOICE_VIEW_LABELS} current={view} onChoose={setView} />
         <SearchField id="invoice-search" label="Search by organisation, PO number, email or invoice number" value={search} onChange={setSearch} />
       </div>
-      <LoadState state={state} what="invoices" />
-      {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No invoices here.</p>}
-      {state.status === 'ready' && state.data.length > 0 && (
-        <>
+      <PagedList pages={pages} section="invoices" params={params} what="invoices">
+        {(invoices) => (
           <CardsOrTable
             label="Invoices"
             from="md"
-            cards={state.data.map((i) => (
+            cards={invoices.map((i) => (
               <li key={i.id} className={`rounded-2xl bg-white p-4 ring-1 ${i.overdue ? 'border-l-4 border-red-700 ring-red-300' : 'ring-slate-200'}`}>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <a href={invoiceHref(i.id)} className="font-mono text-lg font-semibold text-navy underline">
@@ -127,7 +122,7 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
                 columns={['Invoice', 'Status', 'Organisation', 'PO number', { label: 'Total', right: true }, 'Due', { label: 'Actions', srOnly: true }]}
               />
             }
-            rows={state.data.map((i) => (
+            rows={invoices.map((i) => (
               <tr key={i.id} className={`border-b border-slate-100 last:border-0 ${i.overdue ? 'bg-red-50' : ''}`}>
                 <td className="px-3 py-2 whitespace-nowrap">
                   <a href={invoiceHref(i.id)} className="font-mono font-semibold text-navy underline">
@@ -145,9 +140,8 @@ export function InvoicesPanel({ params }: { params: URLSearchParams }) {
               </tr>
             ))}
           />
-          <LoadMore pages={pages} what="invoices" onMore={keepNextPage('invoices', params)} />
-        </>
-      )}
+        )}
+      </PagedList>
     </section>
   );
 }

@@ -11,12 +11,12 @@ import { postalAddressLines } from '@/lib/postal-address';
 import { ConfirmDialog } from '@/features/admin/ConfirmDialog';
 import { getQuote, invoiceActionMessage, listQuotes, QUOTE_VIEW_LABELS, type QuoteRow, runInvoiceAction } from './invoices-api';
 import { Email } from '@/features/admin/OrdersPanel';
-import { goTo, useKeptScroll, withParams } from '@/features/admin/route';
-import { keys, LoadMore, LoadState, loaded, useAction, usePagedQuery } from '@/features/admin/queries';
+import { goTo, withParams } from '@/features/admin/route';
+import { keys, LoadState, loaded, useAction, usePagedQuery } from '@/features/admin/queries';
 import { TableHead } from '@/components/TableHead';
 import { ActionButton } from '@/features/forms/fields';
 import { BlockLines, Fact } from '@/features/admin/Facts';
-import { keepNextPage, ViewButtons } from '@/features/admin/ListControls';
+import { PagedList, ViewButtons } from '@/features/admin/ListControls';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { Panel, RecordPanel } from '@/components/Section';
 
@@ -34,25 +34,20 @@ const STATUS_CLASS: Record<QuoteRow['status'], string> = {
 
 export function QuotesPanel({ params }: { params: URLSearchParams }) {
   const view = QUOTE_VIEW_LABELS.find((v) => v.id === params.get('view'))?.id ?? 'new';
-  const after = params.getAll('after');
   const pages = usePagedQuery(
     [...keys.quotes, 'list', view],
-    after,
+    params,
     (cursor) => listQuotes(view, cursor),
     (q) => q.id,
   );
-  const { state } = pages;
-  useKeptScroll(state.status === 'ready' && pages.more.status === 'idle');
   const setView = (id: string) => goTo('quotes', withParams(params, { view: id === 'new' ? null : id, after: null }));
   return (
     <Panel id="quotes-heading" title="Quote requests">
       <ViewButtons label="Which quote requests" views={QUOTE_VIEW_LABELS} current={view} onChoose={setView} className="mt-4 flex flex-wrap gap-2" />
-      <LoadState state={state} what="quote requests" />
-      {state.status === 'ready' && state.data.length === 0 && <p className="mt-4 text-slate-700">No quote requests here.</p>}
-      {state.status === 'ready' && state.data.length > 0 && (
-        <>
+      <PagedList pages={pages} section="quotes" params={params} what="quote requests" more="quotes">
+        {(quotes) => (
           <ul className="mt-4 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Quote requests">
-            {state.data.map((q) => (
+            {quotes.map((q) => (
               <li key={q.id} className="grid gap-1 px-4 py-3 sm:grid-cols-[1fr_auto] sm:items-center sm:gap-4">
                 <div className="min-w-0">
                   <a href={quoteHref(q.id)} className="font-semibold text-navy underline">
@@ -71,9 +66,8 @@ export function QuotesPanel({ params }: { params: URLSearchParams }) {
               </li>
             ))}
           </ul>
-          <LoadMore pages={pages} what="quotes" onMore={keepNextPage('quotes', params)} />
-        </>
-      )}
+        )}
+      </PagedList>
     </Panel>
   );
 }

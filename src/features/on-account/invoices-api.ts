@@ -5,17 +5,14 @@
  */
 import * as z from 'zod/mini';
 import { getSupabase } from '@/lib/supabase/client';
-import { BackOfficeError, type Page, postAsStaff, rpc } from '@/features/admin/api';
+import { BackOfficeError, maybeText, money, type Page, postAsStaff, rpc, text } from '@/features/admin/api';
 import type { InvoiceActionInput, InvoiceDetail, InvoiceRow, QuoteRow } from './contract';
 import { INVOICE_STATUSES, type InvoiceView, QUOTE_STATUSES, type QuoteView } from './rules';
 
 export type { InvoiceDetail, InvoiceRow, QuoteRow } from './contract';
 
 // The database's answers as the contract describes them (quoteRowSchema, invoiceRowSchema, invoiceDetailSchema),
-// checked with zod/mini as the rest of the back office's reads are.
-const text = z.string();
-const maybeText = z.nullable(z.string());
-const money = z.coerce.number();
+// checked with zod/mini (and its field types) as the rest of the back office's reads are.
 const address = z.looseObject({ line1: z.optional(text), line2: z.optional(maybeText), city: z.optional(text), state: z.optional(text), postcode: z.optional(text), country: z.optional(text) });
 
 const quoteRow = z.object({

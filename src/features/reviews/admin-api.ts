@@ -4,11 +4,8 @@
  * when the action changes what it shows.
  */
 import * as z from 'zod/mini';
-import { postAsStaff, rpc } from '@/features/admin/api';
+import { maybeText, postAsStaff, rpc, text } from '@/features/admin/api';
 import { REVIEW_STATUSES, type ReviewAction } from './contract';
-
-const text = z.string();
-const maybeText = z.nullable(z.string());
 
 const reviewRow = z.object({
   id: text,

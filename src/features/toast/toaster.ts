@@ -1,11 +1,12 @@
 /**
  * The toasts, drawn without React from the toast store: one at a time (the store keeps one), each for 5 s,
  * paused while pointed at or focused; × or a swipe right past 50 px closes it, F8 reaches them from the
- * keyboard. Where it sits (placeToasts): at the top, just under the sticky header (at the left from 640 px), so
- * never over the header's menu and cart buttons; at the bottom instead when the top would cover what the person
- * is working in. While the cart drawer is open none shows on the page: a toast would cover part of it on a phone,
- * so the drawer shows the newest in its own flow, drawn by the same `toastBody`, and what it showed is gone when it
- * closes (drawer.ts). The mobile menu is a modal dialog in the top layer, above any toast.
+ * keyboard. Where it sits (placeToasts): at the top, just under the sticky header (at the left from 640 px) and
+ * the page's heading and tabs, so never over the header's menu and cart buttons nor over where the person is; at
+ * the bottom instead when there it would cover what the person is working in. While the cart drawer is open none
+ * shows on the page: a toast would cover part of it on a phone, so the drawer shows the newest in its own flow,
+ * drawn by the same `toastBody`, and what it showed is gone when it closes (drawer.ts). The mobile menu is a modal
+ * dialog in the top layer, above any toast.
  */
 import { TIMINGS, TOAST } from '@/config/constants';
 import { $drawerOpen } from '@/features/cart/store';
@@ -108,24 +109,30 @@ const FIELD = 'input, textarea, select, [contenteditable="true"]';
 type Box = Pick<DOMRect, 'top' | 'bottom' | 'left' | 'right'>;
 const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
+/** What a toast must leave in sight: the page's heading and its tabs (the back office's sections). */
+const PAGE_TOP = 'main h1, main nav';
+
 /**
  * Puts the stack at the top, under the header (whose bottom moves while the page scrolls past the banners above
- * it), unless it would cover `subject` there: then at the bottom. The top is the default because a toast usually
- * follows a press, and what the press changed (a list, the figures, the field with the error) is below it or
- * where the person already looks; the bottom edge of a phone is where a form's next field or a panel's figures
- * are. `subject` is what the person is working in: the field they are in, else the control that raised the toast.
+ * it) and under the page's heading and tabs while they show, unless it would cover `subject` there or not fit:
+ * then at the bottom. The top is the default because a toast usually follows a press, and what the press changed
+ * (a list, the figures, the field with the error) is below it or where the person already looks; the bottom edge
+ * of a phone is where a form's next field or a panel's figures are. `subject` is what the person is working in:
+ * the field they are in, else the control that raised the toast.
  */
 export function placeToasts(list: HTMLElement, subject: Element | null, header: Element | null = document.querySelector('body > header')): void {
-  list.style.top = `${Math.max(0, header?.getBoundingClientRect().bottom ?? 0)}px`;
+  const headerBottom = Math.max(0, header?.getBoundingClientRect().bottom ?? 0);
+  const shown = Array.from(document.querySelectorAll(PAGE_TOP), (element) => element.getBoundingClientRect()).filter((box) => box.bottom > headerBottom && box.top < window.innerHeight);
+  list.style.top = `${Math.max(headerBottom, ...shown.map((box) => box.bottom))}px`;
   list.style.bottom = 'auto';
   const first = list.firstElementChild as HTMLElement | null;
   const last = list.lastElementChild as HTMLElement | null;
-  if (!subject || !first || !last) return;
+  if (!first || !last) return;
   // The toasts' own boxes, not the list's padding around them; by offsets, since a toast sliding in is moved
   // sideways by a transform its final place does not have.
   const at = list.getBoundingClientRect();
   const toasts = { top: at.top + first.offsetTop, bottom: at.top + last.offsetTop + last.offsetHeight, left: at.left + first.offsetLeft, right: at.left + first.offsetLeft + first.offsetWidth };
-  if (!overlaps(toasts, subject.getBoundingClientRect())) return;
+  if (toasts.bottom <= window.innerHeight && !(subject && overlaps(toasts, subject.getBoundingClientRect()))) return;
   list.style.top = 'auto';
   list.style.bottom = '0px';
 }
@@ -198,6 +205,8 @@ export function startToaster(container: HTMLElement): void {
   document.addEventListener('focusin', place);
   window.addEventListener('scroll', place, { passive: true });
   window.addEventListener('resize', place);
+  // And as the page's content is drawn (the back office's heading and tabs appear after the sign-in's toast).
+  new MutationObserver(place).observe(document.querySelector('main') ?? document.body, { childList: true, subtree: true });
   document.addEventListener('keydown', (event) => {
     if (event.key === TOAST.hotkey) list.focus();
   });
