@@ -77,3 +77,19 @@ for (const moment of ['after load', 'after idle'] as TapMoment[]) {
     });
   }
 }
+
+// The page's start-up draws after the first paint (the badge, the account area), but what a tap needs is there as
+// soon as the page's script has run: with no frame ever drawn for the page's own code, taps are still answered.
+test('a tap before the page has drawn its first frame is answered, not lost', async ({ page }) => {
+  await liveAnswerOfTheBuild(page, BUILT_IDS);
+  await page.addInitScript(() => {
+    window.requestAnimationFrame = () => 0;
+  });
+  await page.goto('/book');
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).tap();
+  const drawer = page.getByRole('dialog', { name: 'Item added to your cart' });
+  await expect(drawer.getByText(FIRST_TAP_PAGES[0].book.title, { exact: true })).toBeVisible();
+  await drawer.getByRole('button', { name: 'Continue shopping' }).tap();
+  await page.getByRole('button', { name: 'Open menu' }).tap();
+  await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+});
