@@ -4,8 +4,9 @@
  * after every migration) and collects the words it can return, on the embedded backend and on PostgreSQL 17. A
  * word added to or renamed in the SQL fails here; the TypeScript fails its type-check when the list changes.
  *
- * The reader follows the shapes the functions use: `return 'word'`, `return case … then 'a' else 'b' end`, a
- * variable's assignments, and another function's answer passed on (`return public.f(…)`, `v := public.f(…)`). For a
+ * The reader follows the shapes the functions use: `return 'word'` or a SQL function's final `select 'word'`,
+ * `return case … then 'a' else 'b' end`, a variable's assignments, and another function's answer passed on
+ * (`return public.f(…)`, `select public.f(…)`, `v := public.f(…)`). For a
  * jsonb answer it reads the value after the outcome's key in each object built. An outcome it cannot read (a word
  * computed some other way) fails the test with the expression, so the reader or the function gets simpler.
  */
@@ -43,6 +44,13 @@ function valuesAfterKey(body: string, key: string): string[] {
   return [...body.matchAll(new RegExp(`'${key}'\\s*,\\s*(case\\b[\\s\\S]*?\\bend\\b|'\\w+'|[\\w.]+)`, 'gi'))].map((m) => m[1]!);
 }
 
+/** A `language sql` function answers its last statement: the expression of a final `select` on a line of its own. */
+function finalSelect(body: string): string[] {
+  const last = [...body.matchAll(/\n\s*select\s+/gi)].at(-1);
+  if (last === undefined || /\breturn\b/i.test(body)) return [];
+  return [body.slice(last.index + last[0].length).replace(/;\s*$/, '')];
+}
+
 /** Every word `fn` can answer (as text, or under `key` in its jsonb). */
 function wordsOfFunction(sources: Sources, fn: string, key: string | null, seen = new Set<string>()): string[] {
   if (seen.has(fn)) return [];
@@ -51,9 +59,10 @@ function wordsOfFunction(sources: Sources, fn: string, key: string | null, seen 
   if (source === undefined) throw new Error(`no function public.${fn}`);
   const body = source.replace(/--[^\n]*/g, '');
   if (key === null) {
-    return [...body.matchAll(/\breturn\s+([^;]+);/gi)].flatMap((m) => wordsOfExpression(sources, fn, body, m[1]!, key, seen));
+    const returned = [...body.matchAll(/\breturn\s+([^;]+);/gi)].map((m) => m[1]!);
+    return [...returned, ...finalSelect(body)].flatMap((expression) => wordsOfExpression(sources, fn, body, expression, key, seen));
   }
-  const passedOn = [...body.matchAll(/\breturn\s+public\.(\w+)\(/gi)].flatMap((m) => wordsOfFunction(sources, m[1]!, key, seen));
+  const passedOn = [...body.matchAll(/\b(?:return|select)\s+public\.(\w+)\(/gi)].flatMap((m) => wordsOfFunction(sources, m[1]!, key, seen));
   return [...valuesAfterKey(body, key).flatMap((value) => wordsOfExpression(sources, fn, body, value, key, seen)), ...passedOn];
 }
 
