@@ -163,9 +163,14 @@ describe.each(DATABASES)('pre-order payment and release on the $label', ({ open 
 
   it('a title open for pre-order draws its waiting list into one availability mailing, as stock back does', async () => {
     await db.admin.exec(`
-      insert into public.back_in_stock_requests (product_id, email, confirmation_sent_at, confirmed_at) values ('pre-b', 'waiting@example.com', now(), now())`);
+      insert into public.back_in_stock_requests (product_id, email, confirmation_sent_at, confirmed_at) values ('pre-b', 'waiting@example.com', now(), now());
+      insert into public.back_in_stock_requests (product_id, email, confirmation_sent_at) values ('pre-b', 'unconfirmed@example.com', now())`);
+    // The Pre-orders list counts who waits as the mailing draws them: confirmed, not yet emailed.
+    const waiting = async () => (await staff<{ titles: Array<{ id: string; waiting: number }> }>(`select public.admin_list_preorders() as result`)).titles.find((t) => t.id === 'pre-b')?.waiting;
+    expect(await waiting()).toBe(1);
     const mailing = await service<{ recipients: number } | null>(`select public.availability_create_mailing('pre-b', 'Title B can be pre-ordered', 'Hello', 'publisher@example.com') as result`);
     expect(mailing?.recipients).toBe(1);
+    expect(await waiting()).toBe(0);
   });
 
   it('a title without customs data is not released even with no pre-order going abroad, as once out it is sold abroad, and nothing changes', async () => {
