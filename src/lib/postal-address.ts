@@ -7,10 +7,10 @@ import { countryName } from './format';
 
 export interface PostalAddressFields {
   addressLine1?: string;
-  addressLine2?: string;
+  addressLine2?: string | null;
   /** Older rows' names for the same fields. */
   line1?: string;
-  line2?: string;
+  line2?: string | null;
   city?: string;
   state?: string;
   postalCode?: string;

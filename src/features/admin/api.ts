@@ -3,7 +3,7 @@
  * and RLS-protected tables (the database checks the role) and POSTs to /api/admin-* with the staff member's token.
  * Each screen's reads and writes live beside it (orders-api, stock-api, mail-api, sales-api, codes-api).
  */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import { getSupabase } from '@/lib/supabase/client';
 
 /** A refusal to show the publisher; `status` is the staff function's (400: the figures sent are wrong). */
@@ -48,7 +48,7 @@ export interface Page<T> {
 }
 
 /** Calls a staff function of the database and checks its answer; a refusal or failure throws the sentence to show. */
-export async function rpc<T>(schema: z.ZodMiniType<T>, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
+export async function rpc<T>(schema: { parse(data: unknown): T }, fn: string, args: Record<string, unknown>, what: string): Promise<T> {
   const { data, error } = await (await getSupabase()).rpc(fn, args);
   if (error) fail(error, what);
   return schema.parse(data);

@@ -9,7 +9,7 @@
  * A sent invoice is also an order (kind 'invoice'), so the bench, the packing slip, Sales and the CSV show it as
  * they show any order: it is to pack once paid, or at once when it ships before payment.
  */
-import { z } from 'zod';
+import { z } from '../../lib/zod';
 import { ALLOWED_COUNTRIES, LIMITS } from '../../config/constants';
 import { shopDay } from '../../lib/format';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
@@ -258,6 +258,9 @@ export const invoiceActionAnswerSchema = z.object({
 
 const time = z.string();
 
+/** An address as stored: every field may be missing, and an empty second line is null. */
+const storedAddressSchema = z.looseObject({ line1: z.string(), line2: z.string().nullable(), city: z.string(), state: z.string(), postcode: z.string(), country: z.string() }).partial();
+
 /** One row of admin_list_quotes(p_view, p_cursor, p_limit) → { rows, next }: newest first. */
 export const quoteRowSchema = z.object({
   id: z.uuid(),
@@ -267,7 +270,7 @@ export const quoteRowSchema = z.object({
   contact_name: z.string(),
   email: z.string(),
   phone: z.string(),
-  address: invoiceAddressSchema.partial().passthrough(),
+  address: storedAddressSchema,
   lines: z.array(z.object({ product_id: z.string(), title: z.string(), quantity: z.number() })),
   needed_by: z.string().nullable(),
   po_number: z.string().nullable(),
@@ -332,7 +335,7 @@ const creditNoteSchema = z.object({
 /** admin_get_invoice(p_invoice_id): the row and everything the detail view and the draft form need. */
 export const invoiceDetailSchema = invoiceRowSchema.extend({
   phone: z.string().nullable(),
-  address: invoiceAddressSchema.partial().passthrough(),
+  address: storedAddressSchema,
   lines: z.array(invoiceLineSchema),
   subtotal: money,
   shipping_name: z.string(),
