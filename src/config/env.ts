@@ -4,7 +4,7 @@
  * through `readServerEnv`. `.env.example` lists exactly these (a test keeps it so).
  * No variable is needed locally: without them the embedded backend and local stand-ins run.
  */
-import { z } from 'zod';
+import { z } from '../lib/zod';
 
 interface EnvVar {
   context: 'client' | 'server';

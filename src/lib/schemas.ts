@@ -4,7 +4,7 @@
  * The functions parse with them, and the forms built on their schemas (checkout, contact, newsletter) check with
  * the same ones; pages without such a form use the plain functions.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { LIMITS } from '@/config/constants';
 import { isEmailAddress } from './email';
 import { toMultiLine, toSingleLine } from './text';

@@ -34,6 +34,8 @@ export interface AxeScan {
   violations: AxeViolation[];
   /** How many px the page is wider than the window (0 or less: no sideways scrolling). */
   overflow: number;
+  /** What the page's Content-Security-Policy refused while it loaded: "directive blocked-URI", one entry each. */
+  refused: string[];
   /** Set when the page could not be opened or scanned. */
   error?: string;
 }
@@ -139,6 +141,12 @@ export async function openScanner(browser: Browser, baseUrl: string, viewport: V
     hasTouch: viewport.width < 768,
     reducedMotion: 'reduce',
   });
+  // A refusal a script catches (as a library's feature probe does) is still one the site's reports would receive.
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { cspRefused: seen });
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
   const page = await context.newPage();
   const devtools = await context.newCDPSession(page);
   const inFlight = requestsInFlight(page);
@@ -151,9 +159,10 @@ export async function openScanner(browser: Browser, baseUrl: string, viewport: V
         const status = await openForScan(page, inFlight, baseUrl, route);
         const violations = await scanPage(page);
         const overflow = await horizontalOverflow(page);
-        return { path: route.path, viewport: viewport.name, finalPath: new URL(page.url()).pathname, status, violations, overflow };
+        const refused = await page.evaluate(() => (window as unknown as { cspRefused: string[] }).cspRefused);
+        return { path: route.path, viewport: viewport.name, finalPath: new URL(page.url()).pathname, status, violations, overflow, refused };
       } catch (error) {
-        return { path: route.path, viewport: viewport.name, finalPath: route.path, status: undefined, violations: [], overflow: 0, error: (error as Error).message.split('\n')[0] };
+        return { path: route.path, viewport: viewport.name, finalPath: route.path, status: undefined, violations: [], overflow: 0, refused: [], error: (error as Error).message.split('\n')[0] };
       }
     },
     close: () => context.close(),

@@ -2,7 +2,7 @@
  * Fast quality gates in the normal test run: axe (WCAG 2.1 A/AA and best practices) and no sideways scrolling on every route —
  * every page of the site and the not-found pages at 1280 px and 375 px, every landing page from content/landing
  * at 375 px (where most of their visitors read them) and at 1280 px those that between them show every kind
- * of block — and the link check over the whole site. `npm run audit` scans every route at both widths;
+ * of block; nothing a page does is refused by its Content-Security-Policy — and the link check over the whole site. `npm run audit` scans every route at both widths;
  * Lighthouse stays in the audit only.
  */
 import { test as base, expect } from '@playwright/test';
@@ -41,6 +41,7 @@ test.describe('accessibility of every route (axe-core: WCAG 2.1 A/AA and best pr
         if (route.redirectsTo) expect(scan.finalPath, `${route.path} sends a visitor without a session to ${route.redirectsTo}`).toBe(route.redirectsTo);
         if (route.status && !scan.error) expect(scan.status, `${route.path} answers ${route.status}`).toBe(route.status);
         expect(scan.overflow, `${route.path} at ${scan.viewport} is no wider than the window`).toBeLessThanOrEqual(0);
+        expect(scan.refused, `${route.path} at ${scan.viewport} does nothing its Content-Security-Policy refuses`).toEqual([]);
       }
       expect(scans.flatMap(describeViolations), 'axe violations (route @width: rule (impact) element — what to fix)').toEqual([]);
     });

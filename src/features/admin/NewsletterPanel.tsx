@@ -6,7 +6,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import * as z from 'zod';
+import { z } from '@/lib/zod';
 import { NEWSLETTER } from '@/config/constants';
 import { formatShortDate } from '@/lib/format';
 import { ActionButton, useQuestion } from '@/features/forms/fields';

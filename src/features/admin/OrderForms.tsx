@@ -2,7 +2,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import * as z from 'zod';
+import { z } from '@/lib/zod';
 import { ActionButton, TextField } from '@/features/forms/fields';
 import { CarrierFields } from '@/features/shipping/CarrierFields';
 import { type AddressInput, addressSchema, type OrderActionRequest, shipForm, type ShipFormValues, shipmentOf } from '@/features/staff-actions/order-actions';

@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import type * as z from 'zod';
+import type { z } from '@/lib/zod';
 import { customsGapText, fieldsOfColumns } from '@/features/customs/customs-data';
 import { ActionButton, FieldError, invalidProps, useQuestion } from '@/features/forms/fields';
 import { allocation as allocationSchema, firstDelivery as deliverySchema, type PreorderAction, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';

@@ -10,7 +10,7 @@ import { LIMITS } from '@/config/constants';
 import { ActionButton, FieldError, invalidProps, TextField } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, orderNumber } from '@/lib/format';
-import type * as z from 'zod';
+import type { z } from '@/lib/zod';
 import { type StockAction, type StockChecked, stockForm, type StockFormValues } from '@/features/staff-actions/stock-actions';
 import { listStock, runStockAction, type StockRow, stockHistory } from './stock-api';
 import { sendAll } from './mail-api';

@@ -1,5 +1,5 @@
 /** Promotion codes: the list with their uses, a new code, and turning one off or on. */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import type { NewPromotionCode } from '@/features/staff-actions/promotion-codes';
 import { maybeText, money, rpc, text } from './api';
 

@@ -1,5 +1,5 @@
 /** What comes in and goes out by email: contact messages, newsletter subscribers, newsletters and their sending. */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import { toCsv } from '@/lib/csv';
 import { maybeText, money, newestFirst, postAsStaff, rpc, text } from './api';
 

@@ -1,5 +1,5 @@
 /** The orders' reads and actions: the lists by view, one order in full, its refunds, labels and the order actions. */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import { DB_OUTCOMES } from '@/lib/db-outcomes';
 import type { AddressInput, OrderActionRequest } from '@/features/staff-actions/order-actions';
 import { orderOnAccountSchema } from '@/features/on-account/paperwork';

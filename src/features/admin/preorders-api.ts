@@ -1,5 +1,5 @@
 /** Pre-orders: each title on pre-order with its figures, its buyers, and the changes made through /api/admin-preorders. */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import type { PreorderAction } from '@/features/staff-actions/preorder-actions';
 import { maybeText, money, postAsStaff, rpc, text } from './api';
 

@@ -1,5 +1,5 @@
 /** Sales (the period's figures and the CSV's orders) and customers. */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import { orderOnAccountSchema } from '@/features/on-account/paperwork';
 import { address, maybeText, money, type Page, rpc, rpcPage, text } from './api';
 import { orderListItem } from './orders-api';

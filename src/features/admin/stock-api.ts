@@ -1,5 +1,5 @@
 /** Stock: every product's count and waiting shoppers, a product's history, and the changes made through /api/admin-stock. */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import type { StockAction } from '@/features/staff-actions/stock-actions';
 import { maybeText, money, type Page, postAsStaff, rpc, rpcPage, text } from './api';
 

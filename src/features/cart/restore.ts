@@ -3,7 +3,7 @@
  * `/cart?restore=<token>`. What the link and the page agree on: the parameter, the token's form, and the
  * answer of `/api/restore-cart` (the books as they are now: today's price and stock).
  */
-import * as z from 'zod/mini';
+import * as z from '../../lib/zod-mini';
 
 export const RESTORE_PARAM = 'restore';
 export const RESTORE_TOKEN_PATTERN = /^[0-9a-f]{64}$/;

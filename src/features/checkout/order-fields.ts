@@ -5,7 +5,7 @@
  * the database checks the stored order again. Nothing here but the business constants and the checkout's own
  * rules, so the page downloads no server code with it.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { ALLOWED_COUNTRIES, LIMITS } from '@/config/constants';
 import { emailAddress, singleLine } from '@/lib/schemas';
 import { addressFormat, addressProblem, auStateOfPostcode } from './address-format';

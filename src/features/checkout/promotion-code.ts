@@ -3,7 +3,7 @@
  * one cart, and what the shopper is told. One code per order, taken off the goods (after any quantity prices),
  * never off the shipping; free shipping is judged on the goods after the code.
  */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import { DB_OUTCOMES } from '@/lib/db-outcomes';
 import { formatPrice } from '@/lib/format';
 

@@ -2,7 +2,7 @@
  * The customs declaration printed with an international order's packing slip: what /api/admin-customs answers and
  * the packing-slip page draws. The lines come from functions/_lib/customs.ts (the one place they are made).
  */
-import * as z from 'zod/mini';
+import * as z from '../../lib/zod-mini';
 
 const customsLineSchema = z.object({
   description: z.string(),

@@ -4,7 +4,7 @@
  * and its words are written once. Apart from `notification.ts`, so a form's page downloads these and not the
  * schools' quote request.
  */
-import { z } from 'zod';
+import { z } from '../../lib/zod';
 import { LIMITS } from '../../config/constants';
 import { emailAddress, multiLine, singleLine } from '../../lib/schemas';
 

@@ -2,7 +2,7 @@
  * The body of POST /api/send-notification, shared by the forms (its type) and the function (its schema).
  * The schema also cleans the text fields, so what is stored is what the publisher is emailed.
  */
-import { z } from 'zod';
+import { z } from '../../lib/zod';
 import { HUMAN_CHECK_TOKEN_MAX_LENGTH } from '../../config/constants';
 import { quoteRequestDataSchema } from '../on-account/contract';
 import { contactData, email, newsletterData } from './notification-data';

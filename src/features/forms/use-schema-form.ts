@@ -12,7 +12,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, type SubmitEvent } from 'react';
 import { get, useForm, type FieldErrors, type FieldValues } from 'react-hook-form';
-import type { z } from 'zod';
+import type { z } from '@/lib/zod';
 import { useHydrated } from '@/lib/use-hydrated';
 import { preloadHumanCheck } from './human-check';
 import { type Answered, type DataOf, type Kind, sendNotification } from './use-notification-form';

@@ -6,7 +6,7 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { toCents } from '@/lib/money';
 import { rateCard } from '@/lib/rate-card';
 import { type InvoiceDetail, type InvoiceDraft, type InvoiceDraftInput, invoiceDraftSchema, type InvoicePriceDraft } from './contract';

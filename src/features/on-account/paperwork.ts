@@ -4,7 +4,7 @@
  * words are the only ones the packing slip, the order status page, the emails and the Sales CSV use for it. A card
  * order has none (null) and is paid before anything is packed.
  */
-import * as z from 'zod/mini';
+import * as z from '../../lib/zod-mini';
 import { formatLongDate, formatPrice, shopDay } from '../../lib/format';
 
 export const orderOnAccountSchema = z.object({

@@ -5,7 +5,7 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldError, FieldErrors, Resolver } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { LIMITS } from '@/config/constants';
 import type { QuantityPrice } from '@/features/catalog/quantity-prices';
 import { QUOTE_NO_COPIES, type QuoteRequestData, quoteRequestDataSchema } from './contract';

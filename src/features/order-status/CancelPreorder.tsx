@@ -4,7 +4,7 @@
  * the order after, so it shows the cancellation.
  */
 import { useState } from 'react';
-import * as z from 'zod/mini';
+import * as z from '../../lib/zod-mini';
 
 type State = { step: 'idle' } | { step: 'asking' } | { step: 'busy' } | { step: 'done'; message: string } | { step: 'failed'; message: string };
 

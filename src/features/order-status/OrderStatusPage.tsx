@@ -1,6 +1,6 @@
 /** /order-status#<token>: a shopper's order, reached from their emails without an account. */
 import { useEffect, useState } from 'react';
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
 import TaxInvoice from '@/features/tax-invoice/TaxInvoice';
 import { quantityLine, taxInvoicePath, taxInvoiceSchema } from '@/features/tax-invoice/tax-invoice';

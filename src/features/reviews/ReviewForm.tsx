@@ -11,7 +11,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type InputHTMLAttributes, type Ref, useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import type { z } from '@/lib/zod';
 import { CharacterCount, countId, FieldError, invalidProps, SubmitButton } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { ratingText } from '@/lib/reviews';

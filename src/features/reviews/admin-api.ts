@@ -3,7 +3,7 @@
  * (`admin_list_reviews`, `admin_review_counts`), and each action sent to /api/admin-reviews, which rebuilds the site
  * when the action changes what it shows.
  */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import { maybeText, postAsStaff, rpc, text } from '@/features/admin/api';
 import { REVIEW_STATUSES, type ReviewAction } from './contract';
 

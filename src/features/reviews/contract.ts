@@ -2,7 +2,7 @@
  * What the review form, its function (/api/review) and the back office agree on: the limits of a review (the
  * database's constraints hold the same ones), the form's body, the answers, and the words both sides show.
  */
-import { z } from 'zod';
+import { z } from '../../lib/zod';
 
 export const REVIEWS = {
   /** The page a review request's link opens; the signed token rides in the fragment, never in a server log. */

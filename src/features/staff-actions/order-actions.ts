@@ -3,7 +3,7 @@
  * a changed address, …). The function parses the request with `orderActionSchema`; the order's forms check what
  * the publisher typed with the same pieces (`shipForm`, `refundForm`, `addressSchema`), so both say the same thing.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { BACK_OFFICE } from '@/config/constants';
 import { checkShipment } from '@/features/shipping/shipment';
 import { formatPrice } from '@/lib/format';

@@ -3,7 +3,7 @@
  * delivery expected, release it now with its first delivery, or move its release date. The function parses the
  * request with `preorderActionSchema`; the Pre-orders forms check what the publisher typed with the same fields.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { LIMITS } from '@/config/constants';
 
 const productId = z.string({ error: 'productId is missing.' }).trim().min(1, 'productId is missing.').max(100);

@@ -2,7 +2,7 @@
  * A new promotion code as the publisher types it, checked before `admin_create_code` is asked (which checks it
  * again as the last line): each problem on the field it is about, and the code as the database takes it.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { PROMOTION_CODES } from '@/config/constants';
 
 const typed = z.string();

@@ -3,7 +3,7 @@
  * copies, each with its reason. The function parses the request with `stockActionSchema`; the Stock form checks
  * what the publisher typed with the same fields (`stockForm`), so both say the same thing.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { LIMITS } from '@/config/constants';
 import { toSingleLine } from '@/lib/text';
 

@@ -3,7 +3,7 @@
  * from the order (the GST from the database's one rule, the sales' own: one eleventh of what an Australian delivery
  * pays, nothing on an export); the confirmation email writes it as text, the status page and its print view draw it.
  */
-import * as z from 'zod/mini';
+import * as z from '@/lib/zod-mini';
 import { formatAbn } from '@/lib/abn';
 import { formatLongDate, formatPrice } from '@/lib/format';
 
