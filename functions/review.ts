@@ -9,7 +9,7 @@
  */
 import { readServerEnv } from '../src/config/env';
 import { REVIEW_MESSAGES, reviewFormAnswer, reviewRequestBody, reviewStatus, shortDisplayName } from '../src/features/reviews/contract';
-import { handle, json, problem, readJsonBody, type FunctionConfig } from './_lib/http';
+import { handleJson, json, problem, type FunctionConfig } from './_lib/http';
 import { readReviewLink } from './_lib/review-links';
 import { outcomeAnswer, rpc, serviceClient } from './_lib/supabase-admin';
 import { z } from 'zod';
@@ -44,11 +44,7 @@ const SAVED = {
   unchanged: 'Your review is saved; nothing had changed.',
 } as const;
 
-export default handle(async (request) => {
-  if (request.method !== 'POST') return problem(405, 'Use POST.');
-  const parsed = await readJsonBody(request, reviewRequestBody);
-  if ('response' in parsed) return parsed.response;
-  const body = parsed.data;
+export default handleJson(reviewRequestBody, async (body) => {
   const env = readServerEnv();
   const link = await readReviewLink(env, body.token);
   if (link.status === 'expired') return problem(410, REVIEW_MESSAGES.linkExpired);

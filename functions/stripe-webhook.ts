@@ -24,7 +24,7 @@ import { serviceClient } from './_lib/supabase-admin';
 const MAX_EVENT_BYTES = 256 * 1024;
 
 async function receive(request: Request): Promise<Response> {
-  if (request.method !== 'POST') return problem(405, 'Use POST.');
+  if (request.method !== 'POST') return problem(405, 'Use POST with the Stripe event as JSON.');
   const env = readServerEnv();
   const rawBody = await readBodyText(request, MAX_EVENT_BYTES);
   const payments = selectPaymentProvider(env);
