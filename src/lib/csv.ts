@@ -6,6 +6,9 @@
  * that splits on `;` cannot start a new cell.
  */
 
+/** The type a CSV file is saved with. */
+export const CSV_TYPE = 'text/csv;charset=utf-8';
+
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** One cell: neutralised and quoted. A number is written as it is: a negative amount is no formula. */

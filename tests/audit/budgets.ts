@@ -59,18 +59,20 @@ const JS_APP: SizeBudget = { raw: 337, gzip: 109, brotli: 96 };
  * The checkout as JS_APP, plus its form on react-hook-form checked with the request's own zod schemas (zod's
  * classic API, the form library and the resolver, 78 KiB raw / 25 gzip, and the part of zod's core they use): 141.7
  * KiB gzip when it came. The cart and account pages' own zod checks share that core (up to 327 KiB raw, within
- * their gzip budget).
+ * their gzip budget). Raised by 1 KiB gzip and brotli on 28 November 2026 (at 149.0 / 131.1), when zod's compiled
+ * fast path was turned off, since its `new Function` probe broke the CSP: the setting is a few bytes, but the page
+ * sat at its budget's edge.
  */
-const JS_CHECKOUT: SizeBudget = { raw: 460, gzip: 149, brotli: 131 };
+const JS_CHECKOUT: SizeBudget = { raw: 460, gzip: 150, brotli: 132 };
 /**
  * The back office and its packing slips (staff only, on the publisher's own devices): the app's budget plus the
  * bench's labels, the customs declarations and buying on account, 104.6 KiB gzip at most when they came; 107.4
  * with the pages' one chunk (as JS_APP); 116.8 once the zod core its checks share with the checkout's form grew
  * with that form (356 KiB raw); 157.0 (485.7 KiB raw) once its lists read through TanStack Query and its forms run on
  * react-hook-form with the functions' zod schemas (zod's classic API). Writing those shared schemas with zod/mini is
- * the way back down.
+ * the way back down. Raised by 1 KiB brotli (at 141.0) with the checkout's, for the same reason.
  */
-const JS_BACK_OFFICE: SizeBudget = { raw: 495, gzip: 160, brotli: 141 };
+const JS_BACK_OFFICE: SizeBudget = { raw: 495, gzip: 160, brotli: 142 };
 /**
  * The review form reached from a buyer's email: React, react-hook-form and the review's zod schema (the one the
  * function parses), 131.8 KiB gzip when it came.

@@ -2,7 +2,7 @@
  * The Accounts section's calls: the state read with the staff member's own token (admin_xero_status), and the two
  * actions through /api/admin-xero (as the back office's other staff actions are posted).
  */
-import { postAsStaff } from '@/features/admin/api';
+import { postAsStaff, postForMessage } from '@/features/admin/api';
 import { getSupabase } from '@/lib/supabase/client';
 import { type XeroStatus, xeroStatusSchema } from './contract';
 
@@ -13,10 +13,7 @@ export async function readXeroStatus(): Promise<XeroStatus> {
 }
 
 /** Posts what is new at once; resolves to the sentence saying what was posted. */
-export async function syncNow(): Promise<string> {
-  const answer = await postAsStaff('/api/admin-xero', { action: 'sync' });
-  return typeof answer.message === 'string' ? answer.message : 'Done.';
-}
+export const syncNow = () => postForMessage('/api/admin-xero', { action: 'sync' });
 
 /** The address of Xero's consent screen for this Connect press. */
 export async function connectUrl(): Promise<string> {

@@ -14,7 +14,8 @@ import { getSales, listSaleOrders, type SaleOrder, type Sales, type SalesGroupin
 import type { Page } from './api';
 import { salesCsvLines, XERO_HEADER } from './sales-csv';
 import { daysIn, MAX_DAYS, monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
-import { csvLines } from '@/lib/csv';
+import { CSV_TYPE, csvLines } from '@/lib/csv';
+import { saveFile } from '@/lib/save-file';
 import { keys, LoadState, loaded } from './queries';
 import { toast } from '@/features/toast/store';
 import { TableHead } from '@/components/TableHead';
@@ -58,13 +59,6 @@ function axisLabel(period: string, by: SalesGrouping, count: number): string {
 function labelAnchor(x: number, width: number): 'start' | 'middle' | 'end' {
   if (x < 24) return 'start';
   return x > width - 24 ? 'end' : 'middle';
-}
-
-function download(parts: BlobPart[], name: string) {
-  const url = URL.createObjectURL(new Blob(parts, { type: 'text/csv;charset=utf-8' }));
-  const link = Object.assign(document.createElement('a'), { href: url, download: name });
-  link.click();
-  URL.revokeObjectURL(url);
 }
 
 /** Net takings per period as bars: plain SVG, described for screen readers; the table below holds the figures. */
@@ -234,7 +228,7 @@ export function SalesPanel() {
         count += page.rows.length;
         setDownloading(count);
       }
-      download(parts, `sales-${period.from}-to-${period.to}.csv`);
+      saveFile(parts, `sales-${period.from}-to-${period.to}.csv`, CSV_TYPE);
     } catch (error) {
       toast({ title: error instanceof Error ? error.message : 'The download failed.', variant: 'error' });
     } finally {

@@ -3,17 +3,12 @@
  * for its confirmation, an unsubscribe), remove one, Download CSV. Only confirmed readers get the newsletter.
  */
 import { formatShortDate } from '@/lib/format';
+import { CSV_TYPE } from '@/lib/csv';
+import { saveFile } from '@/lib/save-file';
 import { listSubscribers, removeSubscriber, subscribersCsv, type Subscriber } from './mail-api';
 import { useQuery } from '@tanstack/react-query';
 import { keys, LoadState, loaded, useAction } from './queries';
 import { Panel } from '@/components/Section';
-
-function download(rows: Subscriber[]) {
-  const url = URL.createObjectURL(new Blob([subscribersCsv(rows)], { type: 'text/csv;charset=utf-8' }));
-  const link = Object.assign(document.createElement('a'), { href: url, download: 'subscribers.csv' });
-  link.click();
-  URL.revokeObjectURL(url);
-}
 
 const BADGE: Record<Subscriber['status'], string> = {
   confirmed: 'bg-emerald-100 text-emerald-900',
@@ -50,7 +45,7 @@ export function SubscribersPanel() {
         <>
           <div className="mt-3 flex flex-wrap items-center gap-3">
             <p className="font-semibold">{summary(state.data)}</p>
-            <button type="button" className="btn-secondary" onClick={() => download(state.data)}>
+            <button type="button" className="btn-secondary" onClick={() => saveFile([subscribersCsv(state.data)], 'subscribers.csv', CSV_TYPE)}>
               Download CSV
             </button>
           </div>

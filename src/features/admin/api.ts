@@ -5,6 +5,7 @@
  */
 import * as z from '@/lib/zod-mini';
 import { getSupabase } from '@/lib/supabase/client';
+import { postJson } from '@/lib/post-json';
 
 /** A refusal to show the publisher; `status` is the staff function's (400: the figures sent are wrong). */
 export class BackOfficeError extends Error {
@@ -84,13 +85,8 @@ export async function newestFirst<T extends z.ZodMiniObject>(table: string, row:
 /** POSTs to a staff function with the publisher's token; resolves to its answer, or throws its message. */
 export async function postAsStaff(path: string, request: unknown): Promise<Record<string, unknown>> {
   const { data } = await (await getSupabase()).auth.getSession();
-  const response = await fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${data.session?.access_token ?? ''}` },
-    body: JSON.stringify(request),
-  });
-  const body = z.catch(z.record(z.string(), z.unknown()), {}).parse(await response.json().catch(() => ({})));
-  if (!response.ok) throw new BackOfficeError(typeof body.error === 'string' ? body.error : 'Something went wrong on our side. Please try again in a moment.', response.status);
+  const { ok, status, body } = await postJson(path, request, { authorization: `Bearer ${data.session?.access_token ?? ''}` });
+  if (!ok) throw new BackOfficeError(typeof body.error === 'string' ? body.error : 'Something went wrong on our side. Please try again in a moment.', status);
   return body;
 }
 

@@ -1,6 +1,7 @@
 /** The orders' reads and actions: the lists by view, one order in full, its refunds, labels and the order actions. */
 import * as z from '@/lib/zod-mini';
 import { DB_OUTCOMES } from '@/lib/db-outcomes';
+import { saveFile } from '@/lib/save-file';
 import type { AddressInput, OrderActionRequest } from '@/features/staff-actions/order-actions';
 import { orderOnAccountSchema } from '@/features/on-account/paperwork';
 import { address, maybeText, money, optionalText, type Page, postAsStaff, postForMessage, rpc, rpcPage, text } from './api';
@@ -142,14 +143,6 @@ const labelsAnswer = z.object({ message: text, pdf: text, fileName: text });
 export async function printLabels(request: { orderIds: string[] } | { toPack: true }): Promise<string> {
   const answer = labelsAnswer.parse(await postAsStaff('/api/admin-labels', request));
   const bytes = Uint8Array.from(atob(answer.pdf), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = answer.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Long enough for the browser to have taken the file.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveFile([bytes], answer.fileName, 'application/pdf');
   return answer.message;
 }

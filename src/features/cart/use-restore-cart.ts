@@ -3,6 +3,7 @@
  * today, puts them in the cart, and says what happened. The parameter is taken off the address at once, so a
  * reload does not restore again over the shopper's changes.
  */
+import { postJson } from '@/lib/post-json';
 import { useEffect, useState } from 'react';
 import { $cartLines } from './store';
 import type { CartLine } from './cart';
@@ -20,10 +21,9 @@ export function useRestoreCart(): RestoreState {
     const rest = params.toString();
     window.history.replaceState(window.history.state, '', `${window.location.pathname}${rest ? `?${rest}` : ''}`);
     setState({ status: 'restoring' });
-    fetch(RESTORE_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })
-      .then(async (response) => {
-        const body: unknown = await response.json().catch(() => ({}));
-        const answer = response.ok ? restoreAnswer.safeParse(body) : null;
+    postJson(RESTORE_PATH, { token })
+      .then(({ ok, body }) => {
+        const answer = ok ? restoreAnswer.safeParse(body) : null;
         if (!answer?.success) return setState({ status: 'done', ok: false, message: RESTORE_MESSAGES.unknown });
         $cartLines.set(withRestoredLines<CartLine>($cartLines.get(), answer.data.lines));
         setState({ status: 'done', ok: answer.data.lines.length > 0, message: restoreMessage(answer.data) });

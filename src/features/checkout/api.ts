@@ -4,6 +4,7 @@ import type { GiftChoice } from './gift';
 import type { CodeAnswer } from './promotion-code';
 import type { CartLine } from '@/features/cart/cart';
 import { $auth } from '@/features/account/auth';
+import { postJson } from '@/lib/post-json';
 import { nextLookupSession, withLookupSession } from './lookup-session';
 import { checkoutCartId } from './payment-tabs';
 
@@ -39,13 +40,12 @@ export function lineProblemOf(error: unknown): LineProblem | null {
 export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a minute and try again.';
 
 async function post<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const data = (await response.json().catch(() => ({}))) as T & { error?: string };
-  if (!response.ok) {
-    const fallback = response.status === 429 ? TOO_MANY_REQUESTS : `Request failed (${response.status})`;
-    throw new RequestError(data.error || fallback, response.status, data as Record<string, unknown>);
+  const answer = await postJson(path, body, headers);
+  if (!answer.ok) {
+    const fallback = answer.status === 429 ? TOO_MANY_REQUESTS : `Request failed (${answer.status})`;
+    throw new RequestError((typeof answer.body.error === 'string' && answer.body.error) || fallback, answer.status, answer.body);
   }
-  return data;
+  return answer.body as T;
 }
 
 export type PaymentConfig = { mode: 'stripe' | 'local-test'; publishableKey: string | null } | { mode: 'unavailable'; message: string };

@@ -5,14 +5,14 @@
  * once and tries again; anything else is the caller's to handle, as before.
  */
 import { LOOKUP_SESSION } from './contract';
+import { postJson } from '@/lib/post-json';
 
 let current: Promise<string> | undefined;
 
 async function ask(): Promise<string> {
-  const response = await fetch(LOOKUP_SESSION.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  const data = (await response.json().catch(() => ({}))) as { session?: string; error?: string };
-  if (!response.ok || !data.session) throw new Error(data.error || `Request failed (${response.status})`);
-  return data.session;
+  const { ok, status, body } = await postJson(LOOKUP_SESSION.path, {});
+  if (!ok || typeof body.session !== 'string' || !body.session) throw new Error((typeof body.error === 'string' && body.error) || `Request failed (${status})`);
+  return body.session;
 }
 
 function session(): Promise<string> {

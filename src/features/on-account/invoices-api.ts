@@ -3,10 +3,9 @@
  * (`admin_list_quotes`, `admin_list_invoices`, `admin_get_invoice`) and changed through /api/admin-invoice, one action
  * a call. The shapes are the contract's (`src/features/on-account/contract.ts`), which the functions share.
  */
-import * as z from '@/lib/zod-mini';
 import { getSupabase } from '@/lib/supabase/client';
-import { BackOfficeError, type Page, postAsStaff, rpc, text } from '@/features/admin/api';
-import { type InvoiceActionInput, invoiceDetailSchema, invoiceRowSchema, pageSchema, quoteRowSchema, type QuoteRow, type InvoiceRow } from './contract';
+import { BackOfficeError, type Page, postAsStaff, postForMessage, rpc } from '@/features/admin/api';
+import { type InvoiceActionInput, invoiceActionAnswerSchema, invoiceDetailSchema, invoiceRowSchema, pageSchema, quoteRowSchema, type QuoteRow, type InvoiceRow } from './contract';
 import type { InvoiceView, QuoteView } from './rules';
 
 export type { InvoiceDetail, InvoiceRow, QuoteRow } from './contract';
@@ -59,13 +58,10 @@ export const listInvoices = (view: InvoiceView, search: string, cursor: string |
 export const getInvoice = (invoiceId: string) => rpc(invoiceDetailSchema.nullable(), 'admin_get_invoice', { p_invoice_id: invoiceId }, 'load the invoice');
 
 /** Runs an invoice action on the server: its sentence, and the invoice it made or changed. */
-export async function runInvoiceAction(request: InvoiceActionInput): Promise<{ message: string; invoiceId?: string | undefined }> {
-  const answer = z.safeParse(z.object({ message: text, invoiceId: z.optional(text) }), await postAsStaff('/api/admin-invoice', request));
-  return answer.success ? answer.data : { message: 'Done.' };
-}
+export const runInvoiceAction = async (request: InvoiceActionInput) => invoiceActionAnswerSchema.catch({ message: 'Done.' }).parse(await postAsStaff('/api/admin-invoice', request));
 
 /** Runs an invoice action on the server and answers its sentence: a back-office action's toast. */
-export const invoiceActionMessage = async (request: InvoiceActionInput): Promise<string> => (await runInvoiceAction(request)).message;
+export const invoiceActionMessage = (request: InvoiceActionInput) => postForMessage('/api/admin-invoice', request);
 
 export interface InvoiceBook {
   id: string;

@@ -3,6 +3,7 @@
  * full refund (the back office's own cancel-and-refund). While it waits for its release only; the page reloads
  * the order after, so it shows the cancellation.
  */
+import { postJson } from '@/lib/post-json';
 import { useState } from 'react';
 import * as z from '../../lib/zod-mini';
 
@@ -15,12 +16,12 @@ export default function CancelPreorder({ token, onCancelled }: { token: string; 
   const cancel = async () => {
     setState({ step: 'busy' });
     try {
-      const response = await fetch('/api/cancel-preorder', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
-      const body = z.catch(answer, {}).parse(await response.json().catch(() => ({})));
-      if (!response.ok) {
+      const sent = await postJson('/api/cancel-preorder', { token });
+      const body = z.catch(answer, {}).parse(sent.body);
+      if (!sent.ok) {
         setState({ step: 'failed', message: body.error ?? 'We could not cancel your pre-order just now. Please try again.' });
         // Cancelled, packed or shipped since the page was drawn (another tab, the shop): show the order as it now is.
-        if (response.status === 409) onCancelled();
+        if (sent.status === 409) onCancelled();
         return;
       }
       setState({ step: 'done', message: body.message ?? 'Your pre-order is cancelled.' });

@@ -1,4 +1,5 @@
 /** /order-status#<token>: a shopper's order, reached from their emails without an account. */
+import { postJson } from '@/lib/post-json';
 import { useEffect, useState } from 'react';
 import * as z from '@/lib/zod-mini';
 import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
@@ -29,9 +30,8 @@ type State = { status: 'loading' } | { status: 'ready'; order: OrderStatus } | {
 
 /** The order behind a status token, with its tax invoice once paid; throws the server's message. */
 export async function fetchOrderStatus(token: string): Promise<OrderStatus> {
-  const response = await fetch('/api/order-status', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
-  const body: unknown = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(z.catch(z.object({ error: z.string() }), { error: 'We could not load your order just now.' }).parse(body).error);
+  const { ok, body } = await postJson('/api/order-status', { token });
+  if (!ok) throw new Error(z.catch(z.object({ error: z.string() }), { error: 'We could not load your order just now.' }).parse(body).error);
   return answer.parse(body);
 }
 

@@ -8,6 +8,7 @@
  * then again by /api/review and the database. The title and the review say how many characters they have left as
  * the buyer types; nothing typed is cut off, a field past its limit is refused with the limit in words.
  */
+import { postJson } from '@/lib/post-json';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type InputHTMLAttributes, type Ref, useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -20,11 +21,6 @@ import { REVIEW_LIMITS, REVIEW_MESSAGES, type ReviewFormAnswer, reviewFields, re
 type Book = ReviewFormAnswer['books'][number];
 type Loaded = { status: 'loading' } | { status: 'refused'; message: string } | { status: 'ready'; answer: ReviewFormAnswer };
 
-async function post(body: unknown): Promise<{ ok: boolean; body: Record<string, unknown> }> {
-  const response = await fetch('/api/review', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { ok: response.ok, body: ((await response.json().catch(() => ({}))) ?? {}) as Record<string, unknown> };
-}
-
 const tokenOfPage = () => decodeURIComponent(window.location.hash.replace(/^#/, ''));
 
 export default function ReviewForm() {
@@ -34,7 +30,7 @@ export default function ReviewForm() {
   useEffect(() => {
     const token = tokenOfPage();
     if (!token) return setLoaded({ status: 'refused', message: REVIEW_MESSAGES.linkNotValid });
-    post({ action: 'read', token })
+    postJson('/api/review', { action: 'read', token })
       .then(({ ok, body }) => {
         if (!ok) return setLoaded({ status: 'refused', message: typeof body.error === 'string' ? body.error : REVIEW_MESSAGES.linkNotValid });
         const answer = reviewFormAnswer.parse(body);
@@ -130,7 +126,10 @@ function BookReviewForm({ book, defaultName, onSaved }: { book: Book; defaultNam
     setSaved(null);
     // The version this form shows: a save from another window since is refused rather than overwritten.
     const version = existing?.version ?? 0;
-    const { ok, body } = await post({ action: 'save', token: tokenOfPage(), productId: book.productId, version, review }).catch(() => ({ ok: false, body: {} as Record<string, unknown> }));
+    const { ok, body } = await postJson('/api/review', { action: 'save', token: tokenOfPage(), productId: book.productId, version, review }).catch(() => ({
+      ok: false,
+      body: {} as Record<string, unknown>,
+    }));
     if (!ok) {
       toast({ title: 'Your review was not saved', description: typeof body.error === 'string' ? body.error : 'Please try again in a moment.', variant: 'error' });
       return;
