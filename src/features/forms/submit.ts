@@ -2,6 +2,7 @@
  * Sends a form to /api/send-notification, which checks the bot-check token, stores the row and tells the
  * publisher. The answer says which message the visitor sees.
  */
+import { postJson } from '@/lib/post-json';
 import type { NotificationRequest } from './notification';
 
 const SUBMIT_PATH = '/api/send-notification';
@@ -19,33 +20,18 @@ export interface SubmitAnswer {
   message?: string;
 }
 
-export async function submitForm(body: NotificationRequest, fetchImpl: typeof fetch = fetch): Promise<SubmitAnswer> {
+export async function submitForm(body: NotificationRequest): Promise<SubmitAnswer> {
   try {
-    const response = await fetchImpl(SUBMIT_PATH, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.ok) return { outcome: 'stored' };
-    if (response.status === 403) return { outcome: 'refused' };
-    const detail = await response.text().catch(() => '');
-    const message = errorMessage(detail);
-    if ((response.status === 404 || response.status === 422) && message) return { outcome: 'rejected', message };
-    console.error(`[${body.type}] ${response.status} ${detail}`.trim());
+    const answer = await postJson(SUBMIT_PATH, body);
+    if (answer.ok) return { outcome: 'stored' };
+    if (answer.status === 403) return { outcome: 'refused' };
+    const message = typeof answer.body.error === 'string' ? answer.body.error : undefined;
+    if ((answer.status === 404 || answer.status === 422) && message) return { outcome: 'rejected', message };
+    console.error(`[${body.type}] ${answer.status} ${JSON.stringify(answer.body)}`);
     return { outcome: 'failed' };
   } catch (error) {
     console.error(`[${body.type}] The request failed.`, error);
     return { outcome: 'failed' };
-  }
-}
-
-function errorMessage(body: string): string | undefined {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    const error = parsed && typeof parsed === 'object' && 'error' in parsed ? parsed.error : undefined;
-    return typeof error === 'string' ? error : undefined;
-  } catch {
-    return undefined;
   }
 }
 
