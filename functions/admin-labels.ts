@@ -5,6 +5,7 @@
  * typed. Staff only.
  */
 import { z } from 'zod';
+import { shopDay } from '../src/lib/format';
 import { sendShippingEmailOnce, staffEndpoint } from './_lib/back-office';
 import { fulfilmentServices } from './_lib/fulfilment';
 import { json, problem, type FunctionConfig } from './_lib/http';
@@ -65,7 +66,7 @@ export default staffEndpoint(bodySchema, async ({ request, env, staffEmail, body
   return json({
     message: [what, ...(notPrinted ? [`${notPrinted} not printed:`] : []), ...failed.map((f) => f.message), ...left, ...emailFailures].join(' '),
     pdf: Buffer.from(pdf).toString('base64'),
-    fileName: printed.length === 1 ? `label-${printed[0]!.number}.pdf` : `labels-${new Date().toISOString().slice(0, 10)}.pdf`,
+    fileName: printed.length === 1 ? `label-${printed[0]!.number}.pdf` : `labels-${shopDay()}.pdf`,
     printed: printed.map((o) => ({ orderId: o.orderId, number: o.number, trackingNumber: o.trackingNumber, carrier: o.carrier })),
     failed: failed.map((o) => ({ orderId: o.orderId, number: o.number, message: o.message })),
   });

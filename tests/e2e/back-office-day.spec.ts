@@ -312,6 +312,8 @@ test.describe('the publisher’s day in the back office', () => {
     await page.getByRole('button', { name: 'Mark as delivered' }).click();
     await page.getByRole('button', { name: 'Confirm delivered' }).click();
     await expect(page.getByText(/marked as delivered\./).first()).toBeVisible();
+    // Mark as delivered went with the change it made: focus is on the order's heading, not lost to the page.
+    await expect(page.getByRole('heading', { level: 2, name: /^Order / })).toBeFocused();
     await page.getByRole('button', { name: 'Undo delivered' }).click();
     await expect(page.getByText('Order back to shipped.').first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Mark as delivered' })).toBeVisible();

@@ -72,7 +72,8 @@ test('An order cancelled by keyboard alone: the question takes focus, Keep the o
   await page.keyboard.press('Enter');
   await expect.poll(held.sent).toBe(1);
   held.answer();
-  // Cancelled: the question goes, with nothing sent twice.
+  // Cancelled: the question goes, with nothing sent twice, and focus goes to the order's heading, not the page.
   await expect(confirm).toBeHidden();
   expect(held.sent()).toBe(1);
+  await expect(page.getByRole('heading', { level: 2, name: `Order ${number}` })).toBeFocused();
 });

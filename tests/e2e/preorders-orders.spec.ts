@@ -88,7 +88,19 @@ for (const size of WIDTHS) {
     await page.goto('/admin#preorders');
     const delivery = title.getByRole('spinbutton', { name: 'First delivery (copies)' });
     const release = title.getByRole('button', { name: 'Release now' });
-    // Left empty, it is refused before anything is sent: marked and focused all the same.
+    // Kept for the date, then cleared: Keep for the date saves an empty first delivery as none.
+    const keep = title.getByRole('button', { name: 'Keep for the date' });
+    const firstDelivery = async () => (await asService<Array<{ preorder_first_delivery: number | null }>>(request, 'GET', `products?id=eq.${book.id}&select=preorder_first_delivery`))[0]!.preorder_first_delivery;
+    await delivery.fill('5');
+    await keep.click();
+    await expect.poll(firstDelivery, { timeout: 15_000 }).toBe(5);
+    await expect(delivery).toHaveValue('5');
+    await delivery.fill('');
+    await keep.click();
+    await expect.poll(firstDelivery, { timeout: 15_000 }).toBeNull();
+    await expect(delivery).not.toHaveAttribute('aria-invalid');
+    await expect(delivery).toHaveValue('');
+    // Left empty, Release now is refused before anything is sent: marked and focused all the same.
     await release.focus();
     await page.keyboard.press('Enter');
     await expect(delivery).toHaveAttribute('aria-invalid', 'true');

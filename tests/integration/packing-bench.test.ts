@@ -17,6 +17,7 @@ import { signStarshipitBody } from '../../functions/_lib/providers/starshipit';
 import { joinLabels, printLabel } from '../../functions/_lib/shipments';
 import { TRACKING_EVENT_MAX_AGE_DAYS } from '../../functions/shipping-webhook';
 import { isAuspostTrackingNumber } from '../../src/features/shipping/shipment';
+import { shopDay } from '../../src/lib/format';
 import { useTestShop } from '../helpers/shop';
 import { insertOrder } from '../helpers/insert-order';
 
@@ -245,8 +246,10 @@ describe('/api/admin-labels', () => {
     const { data: toPack } = await t.service().from('orders').select('id').eq('status', 'processing').eq('payment_status', 'paid');
     const answer = await ask({ toPack: true });
     expect(answer.status).toBe(200);
-    const body = (await answer.json()) as { pdf: string; printed: Array<{ orderId: string }>; failed: unknown[]; message: string };
+    const body = (await answer.json()) as { pdf: string; fileName: string; printed: Array<{ orderId: string }>; failed: unknown[]; message: string };
     expect(body.failed).toEqual([]);
+    // Named by the shop's day in Sydney, as the orders' dates are (a morning's file is not yesterday's).
+    expect(body.fileName).toBe(`labels-${shopDay()}.pdf`);
     expect(body.printed.map((p) => p.orderId).sort()).toEqual(toPack!.map((o) => o.id).sort());
     expect((await PDFDocument.load(Buffer.from(body.pdf, 'base64'))).getPageCount()).toBe(toPack!.length);
     expect((await t.service().from('orders').select('id').eq('status', 'processing').eq('payment_status', 'paid')).data).toEqual([]);

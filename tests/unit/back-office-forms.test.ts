@@ -52,7 +52,8 @@ describe('the ship forms', () => {
     expect(problems(orderActionSchema.safeParse({ action: 'ship', orderId: ORDER, shipment: { carrier: 'auspost', trackingNumber: '12' } }))[0]).toBe(
       `shipment: ${problem!.slice('trackingNumber: '.length)}`,
     );
-    expect(problems(shipForm.safeParse({ carrier: 'other', carrierName: '', trackingNumber: 'ABC123' }))).toEqual(['trackingNumber: Name the carrier.']);
+    // A carrier's missing name is said on the name's field, not on the number.
+    expect(problems(shipForm.safeParse({ carrier: 'other', carrierName: '', trackingNumber: 'ABC123' }))).toEqual(['carrierName: Name the carrier.']);
     expect(shipForm.safeParse({ carrier: 'auspost', carrierName: '', trackingNumber: '33QRS0000001' }).success).toBe(true);
   });
 
@@ -62,6 +63,7 @@ describe('the ship forms', () => {
     expect(problems(result)).toEqual([
       `numbers.${other}: RR123456789AU is not a valid international tracking number: its check digit (the last digit) does not match. Copy it again from the label, e.g. RR123456785AU.`,
     ]);
+    expect(problems(parcelsForm.safeParse({ carrier: 'other', carrierName: ' ', numbers: { [ORDER]: 'ABC123' } }))).toEqual(['carrierName: Name the carrier.']);
   });
 });
 

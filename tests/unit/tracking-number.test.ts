@@ -31,9 +31,10 @@ describe('Australia Post tracking numbers, checked as Australia Post checks them
     const bad = checkShipment({ carrier: 'auspost', trackingNumber: 'rr 123 456 789 au' });
     expect(bad).toEqual({
       error: 'RR123456789AU is not a valid international tracking number: its check digit (the last digit) does not match. Copy it again from the label, e.g. RR123456785AU.',
+      field: 'trackingNumber',
     });
     const short = checkShipment({ carrier: 'auspost', trackingNumber: '12' });
-    expect(short).toEqual({ error: 'An Australia Post tracking number is 10 to 23 letters and digits, e.g. 33ABC1234567 or RR123456785AU.' });
+    expect(short).toEqual({ error: 'An Australia Post tracking number is 10 to 23 letters and digits, e.g. 33ABC1234567 or RR123456785AU.', field: 'trackingNumber' });
     for (const example of ['33ABC1234567', 'RR123456785AU']) {
       expect(checkShipment({ carrier: 'auspost', trackingNumber: example })).toEqual({ shipment: { carrier: 'Australia Post', trackingNumber: example } });
     }

@@ -30,7 +30,7 @@ export function ShipForm({ order, act, busy }: { order: Order; act: Act; busy: b
         {order.status === 'shipped' ? 'Correct the tracking number' : 'Mark as shipped'}
       </h3>
       <div className="mt-3 grid gap-3 sm:grid-cols-3">
-        <CarrierFields id="ship-carrier" carrier={register('carrier')} carrierName={register('carrierName')} other={watch('carrier') === 'other'} />
+        <CarrierFields id="ship-carrier" carrier={register('carrier')} carrierName={register('carrierName')} other={watch('carrier') === 'other'} nameError={errors.carrierName?.message} />
         <div>
           <label htmlFor="ship-tracking" className="label">
             Tracking number

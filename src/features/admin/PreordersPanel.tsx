@@ -9,7 +9,7 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import type { z } from '@/lib/zod';
 import { customsGapText, fieldsOfColumns } from '@/features/customs/customs-data';
 import { ActionButton, FieldError, invalidProps, useQuestion } from '@/features/forms/fields';
-import { allocation as allocationSchema, firstDelivery as deliverySchema, type PreorderAction, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';
+import { allocation as allocationSchema, type PreorderAction, preorderActionSchema, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, formatLongDate, formatPrice, orderNumber } from '@/lib/format';
 import { BackOfficeError } from './api';
@@ -96,7 +96,8 @@ function ActionField({
   type: 'number' | 'date';
   initial: string;
   buttons: FieldButton[];
-  check: (value: string) => string | undefined;
+  /** What is wrong with the figure, for the action the button pressed would send. */
+  check: (value: string, action: PreorderAction) => string | undefined;
   onDone: () => void;
 }) {
   const id = useId();
@@ -116,7 +117,8 @@ function ActionField({
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const pressed = buttons.find((button) => submitter instanceof HTMLButtonElement && button.label === submitter.value) ?? buttons[0]!;
-    const problem = check(value);
+    const action = pressed.toAction(value);
+    const problem = check(value, action);
     setError(problem);
     setRefusal(undefined);
     // A figure refused here is marked and focused as one the server refuses is (below).
@@ -126,7 +128,7 @@ function ActionField({
     }
     setBusy(true);
     try {
-      const { message, mailing } = await runPreorderAction(pressed.toAction(value));
+      const { message, mailing } = await runPreorderAction(action);
       onDone();
       if (!mailing) return toast({ title: message });
       // Whoever waited for the book hears it can be pre-ordered, in batches, as a stock change sends them.
@@ -224,11 +226,11 @@ function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: (
           type="number"
           initial={delivery}
           buttons={[
-            // Kept for the release date: the daily release sets the stock from it.
-            { label: 'Keep for the date', className: 'btn-secondary', toAction: (value) => ({ action: 'set', productId: row.id, allocation: row.allocation, firstDelivery: typed(value) }) },
+            // Kept for the release date, when the daily release sets the stock from it; left empty, it is cleared.
+            { label: 'Keep for the date', className: 'btn-secondary', toAction: (value) => ({ action: 'set', productId: row.id, allocation: row.allocation, firstDelivery: value.trim() === '' ? null : typed(value) }) },
             { label: 'Release now', className: 'btn-gold', toAction: (value) => ({ action: 'release', productId: row.id, firstDelivery: typed(value) }) },
           ]}
-          check={(value) => problemOf(deliverySchema, typed(value))}
+          check={(_, action) => problemOf(preorderActionSchema, action)}
           onDone={onChanged}
         />
         <ActionField

@@ -5,7 +5,19 @@ import { TextField } from '@/features/forms/fields';
  * The carrier of parcels shipped by hand, as a form's fields (ids `<id>` and `<id>-name`): Australia Post, or
  * another carrier by name, asked for only when chosen.
  */
-export function CarrierFields({ id, carrier, carrierName, other }: { id: string; carrier: UseFormRegisterReturn; carrierName: UseFormRegisterReturn; other: boolean }) {
+export function CarrierFields({
+  id,
+  carrier,
+  carrierName,
+  other,
+  nameError,
+}: {
+  id: string;
+  carrier: UseFormRegisterReturn;
+  carrierName: UseFormRegisterReturn;
+  other: boolean;
+  nameError: string | undefined;
+}) {
   return (
     <>
       <div>
@@ -17,7 +29,7 @@ export function CarrierFields({ id, carrier, carrierName, other }: { id: string;
           <option value="other">Another carrier</option>
         </select>
       </div>
-      {other && <TextField id={`${id}-name`} label="Carrier name" maxLength={60} {...carrierName} />}
+      {other && <TextField id={`${id}-name`} label="Carrier name" maxLength={60} error={nameError} {...carrierName} />}
     </>
   );
 }

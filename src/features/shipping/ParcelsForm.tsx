@@ -46,7 +46,7 @@ export function ParcelsForm({ orders, onDone }: { orders: OrderListItem[]; onDon
         Ship {orders.length === 1 ? '1 order' : `${orders.length} orders`}
       </h3>
       <div className="mt-3 flex flex-wrap gap-3">
-        <CarrierFields id="parcels-carrier" carrier={register('carrier')} carrierName={register('carrierName')} other={watch('carrier') === 'other'} />
+        <CarrierFields id="parcels-carrier" carrier={register('carrier')} carrierName={register('carrierName')} other={watch('carrier') === 'other'} nameError={errors.carrierName?.message} />
       </div>
       <ul className="mt-3 space-y-3">
         {orders.map((order) => {

@@ -32,25 +32,28 @@ export function isAuspostTrackingNumber(trackingNumber: string): boolean {
   return !s10 || s10CheckDigit(s10[1]!) === Number(s10[2]);
 }
 
-/** The shipment to record, or the sentence that says what to fix. */
-export function checkShipment(input: ShipmentInput): { shipment: Shipment } | { error: string } {
+/** The shipment to record, or the sentence that says what to fix and the field it is about. */
+export function checkShipment(input: ShipmentInput): { shipment: Shipment } | { error: string; field: 'carrierName' | 'trackingNumber' } {
   if (input.carrier === 'auspost') {
     const trackingNumber = input.trackingNumber.replace(/\s+/g, '').toUpperCase();
     if (!BACK_OFFICE.auspostTrackingPattern.test(trackingNumber)) {
-      return { error: 'An Australia Post tracking number is 10 to 23 letters and digits, e.g. 33ABC1234567 or RR123456785AU.' };
+      return { error: 'An Australia Post tracking number is 10 to 23 letters and digits, e.g. 33ABC1234567 or RR123456785AU.', field: 'trackingNumber' };
     }
     if (!isAuspostTrackingNumber(trackingNumber)) {
-      return { error: `${trackingNumber} is not a valid international tracking number: its check digit (the last digit) does not match. Copy it again from the label, e.g. RR123456785AU.` };
+      return {
+        error: `${trackingNumber} is not a valid international tracking number: its check digit (the last digit) does not match. Copy it again from the label, e.g. RR123456785AU.`,
+        field: 'trackingNumber',
+      };
     }
     return { shipment: { carrier: AUSPOST, trackingNumber } };
   }
   // Both go into the shipping email and the order's history: one line each.
   const carrier = toSingleLine(input.carrierName);
   const trackingNumber = toSingleLine(input.trackingNumber);
-  if (carrier.length < 2) return { error: 'Name the carrier.' };
-  if (carrier.length > 60) return { error: 'The carrier name is too long.' };
-  if (trackingNumber.length < 3) return { error: 'Enter the tracking number.' };
-  if (trackingNumber.length > 64) return { error: 'The tracking number is too long.' };
+  if (carrier.length < 2) return { error: 'Name the carrier.', field: 'carrierName' };
+  if (carrier.length > 60) return { error: 'The carrier name is too long.', field: 'carrierName' };
+  if (trackingNumber.length < 3) return { error: 'Enter the tracking number.', field: 'trackingNumber' };
+  if (trackingNumber.length > 64) return { error: 'The tracking number is too long.', field: 'trackingNumber' };
   return { shipment: { carrier, trackingNumber } };
 }
 

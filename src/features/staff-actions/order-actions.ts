@@ -73,18 +73,21 @@ type CarrierTyped = { carrier: 'auspost' | 'other'; carrierName: string };
 export const shipmentOf = ({ carrier, carrierName }: CarrierTyped, trackingNumber: string): z.input<typeof shipmentInput> =>
   carrier === 'auspost' ? { carrier, trackingNumber } : { carrier, carrierName, trackingNumber };
 
-/** The ship form: a carrier and a tracking number, its problem shown on the tracking number. */
+/** The ship form: a carrier and a tracking number, a problem shown on the field it is about. */
 export const shipForm = z.object({ ...carrierTyped, trackingNumber: z.string() }).superRefine((typed, ctx) => {
   const checked = checkShipment(shipmentOf(typed, typed.trackingNumber));
-  if ('error' in checked) ctx.addIssue({ code: 'custom', message: checked.error, path: ['trackingNumber'] });
+  if ('error' in checked) ctx.addIssue({ code: 'custom', message: checked.error, path: [checked.field] });
 });
 export type ShipFormValues = z.input<typeof shipForm>;
 
-/** Several parcels at once: one carrier, a tracking number per order (by id), each checked as the ship form checks it. */
+/**
+ * Several parcels at once: one carrier, a tracking number per order (by id), each checked as the ship form checks it;
+ * a problem with the carrier's name is said on its field.
+ */
 export const parcelsForm = z.object({ ...carrierTyped, numbers: z.record(z.string(), z.string()) }).superRefine((typed, ctx) => {
   for (const [orderId, trackingNumber] of Object.entries(typed.numbers)) {
     const checked = checkShipment(shipmentOf(typed, trackingNumber));
-    if ('error' in checked) ctx.addIssue({ code: 'custom', message: checked.error, path: ['numbers', orderId] });
+    if ('error' in checked) ctx.addIssue({ code: 'custom', message: checked.error, path: checked.field === 'carrierName' ? ['carrierName'] : ['numbers', orderId] });
   }
 });
 export type ParcelsFormValues = z.input<typeof parcelsForm>;
