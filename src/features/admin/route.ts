@@ -2,7 +2,7 @@
  * The back office's address: `#<section>[?<params>]`, e.g. `#orders?view=all&q=ann&after=<cursor>`. A list keeps
  * its view, its search and the pages loaded in the params, so Back and a reload show the same rows.
  */
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
 import { useDebounced } from '@/lib/use-debounced';
 
 export interface Route {
@@ -99,7 +99,8 @@ export function useSearchParam(path: string, params: URLSearchParams): [string, 
 
 /**
  * Where the list was scrolled to, kept in its history entry: a list loads its pages after Back or a reload, too
- * late for the browser's own restoring, so once `ready` (every page in the address shown) it scrolls back there.
+ * late for the browser's own restoring, so once `ready` (every page in the address drawn, in the same render) it
+ * scrolls back there.
  */
 export function useKeptScroll(ready: boolean): void {
   const restored = useRef(false);
@@ -118,7 +119,10 @@ export function useKeptScroll(ready: boolean): void {
       window.clearTimeout(timer);
     };
   }, []);
-  useEffect(() => {
+  // A layout effect: it runs once the commit that draws the rows has put them in the document, whichever component
+  // holds the hook, and scrolls before the frame is painted and before any passive effect (the panel's own among
+  // them, which run after a child's) or browser task can move the page; a passive one ran after those.
+  useLayoutEffect(() => {
     if (!ready || restored.current) return;
     restored.current = true;
     const y: unknown = window.history.state?.adminScroll;

@@ -1,10 +1,11 @@
 /**
- * Address line 1 with suggestions (250 ms after typing stops, from 3 characters). Choosing one fills the
- * address; any lookup failure (a refused or expired look-up session, the visitor's limit) is silent and the field
+ * Address line 1 with suggestions (250 ms after typing stops, from 3 characters): each pause in the shopper's typing
+ * is looked up once, whether or not the field still has focus, and nothing else is (the line filled by a choice, or
+ * focus coming back). Choosing one fills the address; any lookup failure (a refused or expired look-up session, the visitor's limit) is silent and the field
  * stays a plain text input. The look-up session, and with it Google's session for one address, is the page's
  * (lookup-session.ts): the suggestions and the details call of one address share it, the next address gets a new one.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { TIMINGS } from '@/config/constants';
 import { useDebounced } from '@/lib/use-debounced';
 import { FieldError, invalidProps } from '@/features/forms/fields';
@@ -26,22 +27,28 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
   const [predictions, setPredictions] = useState<Array<{ place_id: string; description: string }>>([]);
   const [active, setActive] = useState(-1);
   const [focused, setFocused] = useState(false);
-  const term = useDebounced(value, TIMINGS.addressSuggestDebounceMs);
+  // What the shopper typed, each keystroke a value of its own; null once a suggestion is chosen. Focus only decides
+  // whether the list shows: a lookup tied to it was skipped when a blur's late reset landed after the next focus.
+  const [typed, setTyped] = useState<{ text: string } | null>(null);
+  const term = useDebounced(typed, TIMINGS.addressSuggestDebounceMs);
+  // A pause that is no longer the latest typing (a choice made since, as the country it sets changes) asks nothing.
+  const stillTyped = useEffectEvent((pause: { text: string }) => pause === typed);
 
   useEffect(() => {
-    if (term.trim().length < 3 || !focused) return setPredictions([]);
+    if (!term || !stillTyped(term) || term.text.trim().length < 3) return setPredictions([]);
     let current = true;
-    suggestAddresses(term.trim(), country).then(
+    suggestAddresses(term.text.trim(), country).then(
       (r) => current && setPredictions(r.predictions),
       () => current && setPredictions([]),
     );
     return () => {
       current = false;
     };
-  }, [term, country, focused]);
+  }, [term, country]);
 
   async function choose(placeId: string) {
     setPredictions([]);
+    setTyped(null);
     try {
       const { address } = await addressDetails(placeId);
       onSelect(address);
@@ -73,10 +80,15 @@ export default function AddressAutocomplete({ value, country, onChange, onSelect
         {...invalidProps(id, error)}
         onChange={(e) => {
           onChange(e.target.value);
+          setTyped({ text: e.target.value });
           setActive(-1);
         }}
         onFocus={() => setFocused(true)}
-        onBlur={() => window.setTimeout(() => setFocused(false), 150)}
+        onBlur={(e) => {
+          // Late, so a press on a suggestion lands first; by then the field may have focus again.
+          const input = e.currentTarget;
+          window.setTimeout(() => setFocused(document.activeElement === input), 150);
+        }}
         onKeyDown={(e) => {
           if (!open) return;
           if (e.key === 'ArrowDown') setActive((i) => Math.min(i + 1, predictions.length - 1));
