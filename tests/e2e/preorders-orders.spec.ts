@@ -90,7 +90,8 @@ for (const size of WIDTHS) {
     const release = title.getByRole('button', { name: 'Release now' });
     // Kept for the date, then cleared: Keep for the date saves an empty first delivery as none.
     const keep = title.getByRole('button', { name: 'Keep for the date' });
-    const firstDelivery = async () => (await asService<Array<{ preorder_first_delivery: number | null }>>(request, 'GET', `products?id=eq.${book.id}&select=preorder_first_delivery`))[0]!.preorder_first_delivery;
+    const firstDelivery = async () =>
+      (await asService<Array<{ preorder_first_delivery: number | null }>>(request, 'GET', `products?id=eq.${book.id}&select=preorder_first_delivery`))[0]!.preorder_first_delivery;
     await delivery.fill('5');
     await keep.click();
     await expect.poll(firstDelivery, { timeout: 15_000 }).toBe(5);

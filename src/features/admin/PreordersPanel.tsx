@@ -227,7 +227,11 @@ function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: (
           initial={delivery}
           buttons={[
             // Kept for the release date, when the daily release sets the stock from it; left empty, it is cleared.
-            { label: 'Keep for the date', className: 'btn-secondary', toAction: (value) => ({ action: 'set', productId: row.id, allocation: row.allocation, firstDelivery: value.trim() === '' ? null : typed(value) }) },
+            {
+              label: 'Keep for the date',
+              className: 'btn-secondary',
+              toAction: (value) => ({ action: 'set', productId: row.id, allocation: row.allocation, firstDelivery: value.trim() === '' ? null : typed(value) }),
+            },
             { label: 'Release now', className: 'btn-gold', toAction: (value) => ({ action: 'release', productId: row.id, firstDelivery: typed(value) }) },
           ]}
           check={(_, action) => problemOf(preorderActionSchema, action)}
