@@ -103,10 +103,12 @@ function ActionField({
   const id = useId();
   const [value, setValue] = useState(initial);
   // The figure saved comes back as `initial`: shown in the same field (not a new one), so focus stays on the button pressed.
+  // A figure typed since the last send is kept: one read again (the save's, another window's) does not overwrite it.
   const [shown, setShown] = useState(initial);
+  const edited = useRef(false);
   if (shown !== initial) {
     setShown(initial);
-    setValue(initial);
+    if (!edited.current) setValue(initial);
   }
   const [error, setError] = useState<string | undefined>();
   // A refusal about the title as it stands, not the figure typed (its customs data missing, released already).
@@ -118,6 +120,7 @@ function ActionField({
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const pressed = buttons.find((button) => submitter instanceof HTMLButtonElement && button.label === submitter.value) ?? buttons[0]!;
     const action = pressed.toAction(value);
+    edited.current = false;
     const problem = check(value, action);
     setError(problem);
     setRefusal(undefined);
@@ -162,6 +165,7 @@ function ActionField({
             value={value}
             onChange={(event) => {
               // A refusal of the figure as it was goes once the figure changes, as a server's error does in the other forms.
+              edited.current = true;
               setValue(event.target.value);
               setRefusal(undefined);
             }}

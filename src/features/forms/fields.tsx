@@ -135,7 +135,7 @@ export function ActionButton({ busy, ready = true, type = 'button', onClick, ...
  * opens it, `close()` closes it. The pressed button goes, taking focus to the page, so focus is given to `question`
  * (the question's first button) as it opens and to `button` as it closes; `buttonFor(value)`, where several ask.
  * When the answer then takes the button away (Mark as delivered, a buyer refunded), focus goes to the heading of the
- * section it was in.
+ * section it was in (or to the section, where a label names it).
  */
 export function useQuestion<T = true>() {
   const [asking, setAsking] = useState<T | null>(null);
@@ -159,12 +159,14 @@ export function useQuestion<T = true>() {
   // heading of its section rather than to the page.
   useEffect(() => {
     if (!held.current || held.current.element.isConnected || document.activeElement !== document.body) return;
-    const named = held.current.section?.isConnected ? held.current.section.getAttribute('aria-labelledby') : null;
-    const heading = named ? document.getElementById(named) : null;
+    const section = held.current.section?.isConnected ? held.current.section : null;
+    const named = section?.getAttribute('aria-labelledby');
+    // Its heading, or the section itself where a label names it.
+    const target = named ? document.getElementById(named) : section;
     held.current = null;
-    if (!heading) return;
-    heading.tabIndex = -1;
-    heading.focus();
+    if (!target) return;
+    target.tabIndex = -1;
+    target.focus();
   });
   const ask = (value: T) => {
     setAsked(value);
