@@ -3,10 +3,10 @@
  * geometry at 375 px on two phone heights, with a screenshot of each case kept with the results. In the back
  * office, at 375 and 1280 px, a toast covers neither the field the person is in (a draft invoice's street
  * address, low in the window), nor what it is about (the Sales figures under the Download CSV button), nor the
- * page's heading and tabs (the sign-in's toast).
+ * page's heading and tabs (the sign-in's toast), nor an order's heading and actions (an action's answer).
  */
 import { type APIRequestContext, expect, test, type Locator, type Page } from '@playwright/test';
-import { asService, grantStaff, staffSignsIn, uniqueEmail, WIDTHS } from './support';
+import { asService, grantStaff, openFoundOrder, orderToFind, staffSignsIn, uniqueEmail, WIDTHS } from './support';
 
 const BOOK = '10 Reasons Why Being Catholic is Awesome!';
 
@@ -146,6 +146,27 @@ for (const size of WIDTHS) {
       const toast = await toastBox(page);
       await page.screenshot({ path: testInfo.outputPath(`invoice-street-toast-${size.width}.png`) });
       await expectUncovered(toast, { 'the street address field': street, 'the header’s cart link': page.getByRole('banner').getByRole('link', { name: /cart/i }).first() });
+    });
+
+    test('an order action’s toast covers neither the order’s heading nor its actions', async ({ page, request }, testInfo) => {
+      const { email, number } = await orderToFind(request, 'toast-order');
+      await staffAt(page, request);
+      await openFoundOrder(page, email, number);
+      // Shipped from the form below the record's actions, both in the window at once (scrolled to the top).
+      await page.getByLabel('Tracking number').fill('RR123456785AU');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const ship = page.getByRole('button', { name: 'Confirm shipment' });
+      await ship.click();
+      await expect(page.locator('.toast-root[role="status"]')).toContainText(`Order ${number} marked as shipped`);
+      const toast = await toastBox(page);
+      await page.screenshot({ path: testInfo.outputPath(`order-action-toast-${size.width}.png`) });
+      await expectUncovered(toast, {
+        'the order’s heading': page.getByRole('heading', { name: `Order ${number}` }),
+        'Print packing slip': page.getByRole('link', { name: 'Print packing slip' }),
+        'Resend confirmation': page.getByRole('button', { name: 'Resend confirmation' }),
+        'Confirm shipment': ship,
+        'the back office’s tabs': page.getByRole('navigation', { name: 'Back office' }),
+      });
     });
 
     test('a toast on Sales covers neither the Download CSV button nor the figures', async ({ page, request }, testInfo) => {

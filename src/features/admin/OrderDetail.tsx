@@ -58,17 +58,19 @@ export function OrderDetail({ orderId }: { orderId: string }) {
   const method = order.shipping_method;
   return (
     <article aria-labelledby="order-heading" aria-busy={busy} className="space-y-6">
-      <a href="#orders" className="font-semibold text-navy underline">
-        ← All orders
-      </a>
-      <div className="flex flex-wrap items-center gap-3">
-        <h2 id="order-heading" className="text-2xl font-bold">
-          Order <span className="font-mono">{orderNumber(order.number)}</span>
-        </h2>
-        <StatusBadge status={order.status} />
-        <span className="text-sm text-slate-700">payment: {paymentLabel}</span>
-      </div>
-      <Actions order={order} act={act} busy={busy} />
+      <header className="space-y-6">
+        <a href="#orders" className="font-semibold text-navy underline">
+          ← All orders
+        </a>
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 id="order-heading" className="text-2xl font-bold">
+            Order <span className="font-mono">{orderNumber(order.number)}</span>
+          </h2>
+          <StatusBadge status={order.status} />
+          <span className="text-sm text-slate-700">payment: {paymentLabel}</span>
+        </div>
+        <Actions order={order} act={act} busy={busy} />
+      </header>
       {order.kind === 'invoice' && <InvoiceFacts order={order} />}
       {/* A pre-order waiting for its title reaches the platform at its release, not before. */}
       {shippable(order) && order.status !== 'cancelled' && order.status !== 'preorder' && <PlatformPanel order={order} act={act} busy={busy} />}

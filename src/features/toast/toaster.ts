@@ -2,7 +2,7 @@
  * The toasts, drawn without React from the toast store: one at a time (the store keeps one), each for 5 s,
  * paused while pointed at or focused; × or a swipe right past 50 px closes it, F8 reaches them from the
  * keyboard. Where it sits (placeToasts): at the top, just under the sticky header (at the left from 640 px) and
- * the page's heading and tabs, so never over the header's menu and cart buttons nor over where the person is; at
+ * the page's heading, tabs and open record's head, so never over the header's menu and cart buttons nor over where the person is; at
  * the bottom instead when there it would cover what the person is working in. While the cart drawer is open none
  * shows on the page: a toast would cover part of it on a phone, so the drawer shows the newest in its own flow,
  * drawn by the same `toastBody`, and what it showed is gone when it closes (drawer.ts). The mobile menu is a modal
@@ -109,12 +109,12 @@ const FIELD = 'input, textarea, select, [contenteditable="true"]';
 type Box = Pick<DOMRect, 'top' | 'bottom' | 'left' | 'right'>;
 const overlaps = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-/** What a toast must leave in sight: the page's heading and its tabs (the back office's sections). */
-const PAGE_TOP = 'main h1, main nav';
+/** What a toast must leave in sight: the page's heading and its tabs (the back office's sections), and the open record's head (an order's number and actions). */
+const PAGE_TOP = 'main h1, main nav, main article > header';
 
 /**
  * Puts the stack at the top, under the header (whose bottom moves while the page scrolls past the banners above
- * it) and under the page's heading and tabs while they show, unless it would cover `subject` there or not fit:
+ * it) and under what `PAGE_TOP` names while it shows, unless it would cover `subject` there or not fit:
  * then at the bottom. The top is the default because a toast usually follows a press, and what the press changed
  * (a list, the figures, the field with the error) is below it or where the person already looks; the bottom edge
  * of a phone is where a form's next field or a panel's figures are. `subject` is what the person is working in:
