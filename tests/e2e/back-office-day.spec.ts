@@ -143,6 +143,20 @@ test.describe('the publisher’s day in the back office', () => {
     await expect(page.getByRole('row', { name: /10 Reasons Why Being Catholic is Awesome!/ })).toContainText('4');
     await page.screenshot({ path: test.info().outputPath('sales-1280.png'), fullPage: true });
     expect(await scanPage(page), 'axe on Sales at 1280 px').toEqual([]);
+    // The period is kept in the address: a reload shows the same week, and Back the period chosen before it.
+    await page.reload();
+    await expect(page.getByTestId('sales-period')).toHaveText(`${longDay(0)} to ${longDay(6)}`);
+    await expect(page.getByRole('button', { name: 'Date range' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByLabel('From', { exact: true })).toHaveValue(isoDay(0));
+    await expect(page.getByTestId('sales-orders')).toHaveText('4');
+    await page.getByRole('button', { name: 'By week' }).click();
+    await expect(page.getByRole('button', { name: 'By week' })).toHaveAttribute('aria-pressed', 'true');
+    await page.goBack();
+    await expect(page.getByRole('button', { name: 'By day' })).toHaveAttribute('aria-pressed', 'true');
+    await page.goBack();
+    await expect(page.getByRole('button', { name: 'This month' })).toHaveAttribute('aria-pressed', 'true');
+    await page.goForward();
+    await expect(page.getByTestId('sales-period')).toHaveText(`${longDay(0)} to ${longDay(6)}`);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe(`sales-${isoDay(0)}-to-${isoDay(6)}.csv`);

@@ -8,6 +8,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { changeParams } from './route';
 import { SITE } from '@/config/site';
 import { formatPrice, shopDay } from '@/lib/format';
 import { getSales, listSaleOrders, type SaleOrder, type Sales, type SalesGrouping } from './sales-api';
@@ -194,11 +195,25 @@ function SalesFigures({ sales }: { sales: Sales }) {
   );
 }
 
-export function SalesPanel() {
+const PERIODS: ReadonlyArray<{ id: PeriodChoice; label: string }> = [
+  { id: 'this_week', label: 'This week' },
+  { id: 'last_7_days', label: 'Last 7 days' },
+  { id: 'this_month', label: 'This month' },
+  { id: 'last_month', label: 'Last month' },
+  { id: 'this_year', label: 'This year' },
+  { id: 'last_5_years', label: 'Last 5 years' },
+  { id: 'range', label: 'Date range' },
+];
+const GROUPINGS = ['day', 'week', 'month', 'year'] as const satisfies readonly SalesGrouping[];
+
+/** The period and grouping are kept in the address (`#sales?period=range&from=…&to=…&by=week`), so Back and a reload show the same figures. */
+export function SalesPanel({ params }: { params: URLSearchParams }) {
   const today = shopDay();
-  const [choice, setChoice] = useState<PeriodChoice>('this_month');
-  const [by, setBy] = useState<SalesGrouping>('day');
-  const [range, setRange] = useState(() => monthOf(today, 0));
+  const choice = PERIODS.find((p) => p.id === params.get('period'))?.id ?? 'this_month';
+  const by = GROUPINGS.find((g) => g === params.get('by')) ?? 'day';
+  const thisMonth = monthOf(today, 0);
+  const range = { from: params.get('from') ?? thisMonth.from, to: params.get('to') ?? thisMonth.to };
+  const change = (changes: Record<string, string | null>, replace = false) => changeParams('sales', params, changes, { replace });
   /** While the CSV is being written: how many orders it holds so far. */
   const [downloading, setDownloading] = useState<number | null>(null);
   const period = choice === 'range' ? range : quickPeriod(choice, today);
@@ -236,29 +251,20 @@ export function SalesPanel() {
     }
   }
 
-  const periods: Array<{ id: PeriodChoice; label: string }> = [
-    { id: 'this_week', label: 'This week' },
-    { id: 'last_7_days', label: 'Last 7 days' },
-    { id: 'this_month', label: 'This month' },
-    { id: 'last_month', label: 'Last month' },
-    { id: 'this_year', label: 'This year' },
-    { id: 'last_5_years', label: 'Last 5 years' },
-    { id: 'range', label: 'Date range' },
-  ];
   return (
     <Panel id="sales-heading" title="Sales">
       <div className="mt-4 flex flex-wrap items-end gap-3">
-        <ViewButtons label="Period" views={periods} current={choice} onChoose={setChoice} />
+        <ViewButtons label="Period" views={PERIODS} current={choice} onChoose={(id) => change({ period: id === 'this_month' ? null : id })} />
         {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset. */}
         <div role="group" aria-label="Group by" className="flex flex-wrap gap-2">
-          {(['day', 'week', 'month', 'year'] as const).map((g) => (
+          {GROUPINGS.map((g) => (
             <button
               key={g}
               type="button"
               aria-pressed={grouping === g}
               disabled={!allowed(g)}
               aria-describedby={allowed(g) ? undefined : 'sales-grouping-note'}
-              onClick={() => setBy(g)}
+              onClick={() => change({ by: g === 'day' ? null : g })}
               className={grouping === g ? 'btn-primary' : 'btn-secondary'}
             >
               By {g}
@@ -273,8 +279,8 @@ export function SalesPanel() {
       )}
       {choice === 'range' && (
         <div className="mt-3 flex flex-wrap gap-3">
-          <TextField id="sales-from" label="From" type="date" value={range.from} max={range.to} onChange={(e) => setRange({ ...range, from: e.target.value })} />
-          <TextField id="sales-to" label="To" type="date" value={range.to} min={range.from} onChange={(e) => setRange({ ...range, to: e.target.value })} />
+          <TextField id="sales-from" label="From" type="date" value={range.from} max={range.to} onChange={(e) => change({ ...range, from: e.target.value }, true)} />
+          <TextField id="sales-to" label="To" type="date" value={range.to} min={range.from} onChange={(e) => change({ ...range, to: e.target.value }, true)} />
         </div>
       )}
       <div className="mt-3 flex flex-wrap items-center gap-3">
