@@ -159,6 +159,10 @@ test.describe('the back office past its first page', () => {
     await page.goBack();
     await expect(customers).toHaveCount(ORDERS);
     await expect(page.getByLabel('Search by name or email')).toHaveValue(tag);
+    // Back again: the list before the search, with the pages it had.
+    await page.goBack();
+    await expect(page.getByLabel('Search by name or email')).toHaveValue('');
+    await expect(customers).toHaveCount(100);
   });
 
   test('Sales for the last five years by month and by year; by day is not offered for them; the CSV holds the orders', async ({ browser, request }) => {

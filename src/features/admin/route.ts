@@ -21,7 +21,7 @@ function hashOf(path: string, params: URLSearchParams): string {
 }
 
 /**
- * Shows `path?params`: a new history entry, or with `replace` the same one (a search typed, a page loaded), so Back
+ * Shows `path?params`: a new history entry, or with `replace` the same one (a search refined, a page loaded), so Back
  * leaves the list rather than undoing each page. The panels read the address, so they hear of it as of a link.
  */
 export function goTo(path: string, params: URLSearchParams, { replace = false } = {}): void {
@@ -80,7 +80,8 @@ export function useSearchParam(path: string, params: URLSearchParams): [string, 
     const now = parseHash(window.location.hash).path;
     if (now !== path && now !== drawnAt) return;
     const current = paramsNow(path, params);
-    if (text !== (current.get('q') ?? '')) goTo(path, withParams(current, { q: text || null, after: null }), { replace: true });
+    // A search started is a history entry of its own, so Back returns to the list before it; refining it is not.
+    if (text !== (current.get('q') ?? '')) goTo(path, withParams(current, { q: text || null, after: null }), { replace: current.has('q') });
   });
   useEffect(() => {
     if (typed) searchFor(typed.text.trim());
