@@ -115,11 +115,14 @@ function ActionField({
   const [refusal, setRefusal] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  // The button last pressed: while its figure is marked wrong, each edit checks the figure again for that action.
+  const pressedLast = useRef(buttons[0]!);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const pressed = buttons.find((button) => submitter instanceof HTMLButtonElement && button.label === submitter.value) ?? buttons[0]!;
     const action = pressed.toAction(value);
+    pressedLast.current = pressed;
     edited.current = false;
     const problem = check(value, action);
     setError(problem);
@@ -164,10 +167,13 @@ function ActionField({
             {...(type === 'number' ? { min: 0, step: 1, inputMode: 'numeric' as const } : {})}
             value={value}
             onChange={(event) => {
-              // A refusal of the figure as it was goes once the figure changes, as a server's error does in the other forms.
+              // A refusal of the figure as it was goes once the figure changes, as a server's error does in the other
+              // forms; a figure marked wrong is checked again as it is edited, its mark gone once it is right.
+              const typed = event.target.value;
               edited.current = true;
-              setValue(event.target.value);
+              setValue(typed);
               setRefusal(undefined);
+              if (error) setError(check(typed, pressedLast.current.toAction(typed)));
             }}
             {...invalidProps(id, error)}
           />
