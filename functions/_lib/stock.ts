@@ -13,6 +13,7 @@ import { purgeLiveCatalog } from './live-catalog';
 import { getOrderNumber } from './orders';
 import { rpc } from './supabase-admin';
 import type { StockAction } from '../../src/features/staff-actions/stock-actions';
+import { countOf } from '../../src/lib/format';
 
 const alertsSchema = z.array(
   z.object({ id: z.coerce.number(), product_id: z.string(), title: z.string(), level: z.number(), stock: z.number() }).transform((a) => ({
@@ -102,6 +103,6 @@ export async function runStockAction(asStaff: SupabaseClient, db: SupabaseClient
     return { status: 200, message: `${book.title}: ${what}. The shoppers waiting for it could not be emailed just now; they stay on the list for the next change.`, stock };
   }
   if (!mailing) return { status: 200, message: `${book.title}: ${what}.`, stock };
-  const waiting = mailing.recipients === 1 ? '1 waiting shopper' : `${mailing.recipients} waiting shoppers`;
+  const waiting = countOf(mailing.recipients, 'waiting shopper');
   return { status: 200, message: `${book.title}: ${what}; emailing ${waiting}.`, stock, mailing };
 }

@@ -8,6 +8,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { z } from 'zod';
 import type { ServerEnv } from '../../src/config/env';
+import { countOf } from '../../src/lib/format';
 import { SYNC_LEASE_MINUTES } from '../../src/features/accounting/rules';
 import type { AccountingProvider, AccountingSession, Posted, PostedPayment } from './providers/accounting';
 import { ProviderError } from './providers/errors';
@@ -193,8 +194,6 @@ async function finishRun(db: SupabaseClient, id: number, outcome: SyncOutcome, s
     .eq('id', id);
 }
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-
 /** One run of the sync; answers what it did in a sentence for the publisher. */
 export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting: AccountingProvider, options: SyncOptions): Promise<SyncOutcome> {
   const settings = options.settings ?? xeroSettings(env);
@@ -292,8 +291,8 @@ export async function syncToXero(db: SupabaseClient, env: ServerEnv, accounting:
   }
   // "Nothing new" only when nothing was refused or left waiting; never "Posted 0 documents".
   const message = [
-    posted > 0 ? `Posted ${plural(posted, 'document')} to ${connection.tenantName}.` : failed === 0 && !stopped ? 'Nothing new to post to Xero.' : null,
-    failed > 0 ? `Xero refused ${plural(failed, 'document')}: see below.` : null,
+    posted > 0 ? `Posted ${countOf(posted, 'document')} to ${connection.tenantName}.` : failed === 0 && !stopped ? 'Nothing new to post to Xero.' : null,
+    failed > 0 ? `Xero refused ${countOf(failed, 'document')}: see below.` : null,
     stopped,
   ]
     .filter(Boolean)

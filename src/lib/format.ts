@@ -75,3 +75,6 @@ export function countryName(code: string | undefined): string {
   const upper = (code ?? '').trim().toUpperCase();
   return (COUNTRY_NAMES as Record<string, string>)[upper] ?? (code ?? '').trim();
 }
+
+/** `n` things in words, for every count the shop and the back office write: "1 copy", "3 copies", "1,200 orders". */
+export const countOf = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-AU')} ${n === 1 ? one : many}`;

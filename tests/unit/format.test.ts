@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { countryName, formatDateTime, formatPrice, formatShortDate, orderNumber, shopDay } from '@/lib/format';
+import { countOf, countryName, formatDateTime, formatPrice, formatShortDate, orderNumber, shopDay } from '@/lib/format';
 
 describe('formatting for en-AU', () => {
   it('formats AUD prices the way Australians read them', () => {
@@ -59,5 +59,14 @@ describe('formatDateTime', () => {
   it('names the zone, so a buyer abroad does not read Sydney’s time as their own', () => {
     expect(formatDateTime('2026-11-28T03:03:00Z')).toBe('28 Nov 2026, 2:03 pm AEDT');
     expect(formatDateTime('2026-07-01T03:03:00Z')).toMatch(/1:03 pm AEST$/);
+  });
+});
+
+describe('countOf', () => {
+  it('writes one thing singular, any other count plural, grouped in thousands', () => {
+    expect(countOf(1, 'copy', 'copies')).toBe('1 copy');
+    expect(countOf(0, 'copy', 'copies')).toBe('0 copies');
+    expect(countOf(3, 'order')).toBe('3 orders');
+    expect(countOf(1200, 'subscriber')).toBe('1,200 subscribers');
   });
 });

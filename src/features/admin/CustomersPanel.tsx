@@ -4,7 +4,7 @@
  * time (Load more customers), the search and the pages loaded kept in the address (#customers?q=…&after=…).
  */
 import { useQuery } from '@tanstack/react-query';
-import { formatPrice, formatShortDate } from '@/lib/format';
+import { countOf, formatPrice, formatShortDate } from '@/lib/format';
 import { getCustomer, listCustomers, type Customer } from './sales-api';
 import { Email, OrderList } from './OrdersPanel';
 import { useSearchParam } from './route';
@@ -17,8 +17,6 @@ const customerHref = (email: string) => `#customer/${encodeURIComponent(email)}`
 function Kind({ customer }: { customer: Pick<Customer, 'has_account'> }) {
   return <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-700">{customer.has_account ? 'Account' : 'Guest'}</span>;
 }
-
-const orders = (n: number) => (n === 1 ? '1 order' : `${n} orders`);
 
 export function CustomersPanel({ params }: { params: URLSearchParams }) {
   const [search, setSearch] = useSearchParam('customers', params);
@@ -36,7 +34,7 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
         {(customers) => (
           <>
             <p className="mt-3 text-sm text-slate-700">
-              {customers.length === 1 ? '1 customer' : `${customers.length} customers`}
+              {countOf(customers.length, 'customer')}
               {pages.next ? ' shown' : ''}, most recent order first.
             </p>
             <ul className="mt-2 divide-y divide-slate-100 rounded-2xl bg-white ring-1 ring-slate-200" aria-label="Customers">
@@ -52,7 +50,7 @@ export function CustomersPanel({ params }: { params: URLSearchParams }) {
                     </p>
                   </div>
                   <p className="text-sm sm:text-right">
-                    {orders(c.orders)} · <strong>{formatPrice(c.total_spent)}</strong> spent
+                    {countOf(c.orders, 'order')} · <strong>{formatPrice(c.total_spent)}</strong> spent
                     <span className="block text-slate-700">last order {formatShortDate(c.last_order_at)}</span>
                   </p>
                 </li>
@@ -83,7 +81,7 @@ export function CustomerDetail({ email }: { email: string }) {
             <Email address={state.data.email} />
           </p>
           <p>
-            {orders(state.data.orders)} · <strong>{formatPrice(state.data.total_spent)}</strong> spent · last order {formatShortDate(state.data.last_order_at)}
+            {countOf(state.data.orders, 'order')} · <strong>{formatPrice(state.data.total_spent)}</strong> spent · last order {formatShortDate(state.data.last_order_at)}
           </p>
           <OrderList orders={state.data.order_list} />
         </>

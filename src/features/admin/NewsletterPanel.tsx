@@ -8,7 +8,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from '@/lib/zod';
 import { NEWSLETTER } from '@/config/constants';
-import { formatShortDate } from '@/lib/format';
+import { countOf, formatShortDate } from '@/lib/format';
 import { ActionButton, useQuestion } from '@/features/forms/fields';
 import { toast } from '@/features/toast/store';
 import { renderNewsletter } from '@/features/newsletter/render';
@@ -180,7 +180,7 @@ export function NewsletterPanel() {
           {confirming && (
             <div className="flex flex-wrap items-center gap-2 rounded-xl bg-sky p-3">
               <span id="newsletter-question" className="text-sm">
-                Send “{subject.trim()}” to {audience === null ? 'every subscriber' : audience === 1 ? '1 subscriber' : `${audience} subscribers`} now? It cannot be taken back.
+                Send “{subject.trim()}” to {audience === null ? 'every subscriber' : countOf(audience, 'subscriber')} now? It cannot be taken back.
               </span>
               <ActionButton ref={question.question} className="btn-primary" onClick={send} busy={busy} aria-describedby="newsletter-question">
                 {busy ? 'Sending...' : 'Send now'}
@@ -198,7 +198,7 @@ export function NewsletterPanel() {
           <h3 id="preview-heading" className="text-lg font-bold">
             Preview
           </h3>
-          <p className="text-sm text-slate-700">As subscribers will see it{audience !== null && `, going to ${audience === 1 ? '1 subscriber' : `${audience} subscribers`}`}.</p>
+          <p className="text-sm text-slate-700">As subscribers will see it{audience !== null && `, going to ${countOf(audience, 'subscriber')}`}.</p>
           {/* Scripts never run in it (no allow-scripts); same origin, so it is drawn with the page and not as a separate process. */}
           <iframe title="Preview of the newsletter email" sandbox="allow-same-origin" srcDoc={preview} className="mt-2 h-[34rem] w-full rounded-2xl bg-white ring-1 ring-slate-200" />
         </div>

@@ -6,7 +6,7 @@
  */
 import { Suspense, useState } from 'react';
 import { lazyNamed } from '@/lib/lazy-named';
-import { countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
+import { countOf, countryName, formatPrice, formatShortDate, orderNumber } from '@/lib/format';
 import { StatusBadge } from '@/features/account/StatusBadge';
 import { ActionButton } from '@/features/forms/fields';
 import { listOrders, ORDER_VIEWS, printLabels, type OrderListItem, type OrderView } from './orders-api';
@@ -83,7 +83,7 @@ export function OrdersPanel({ params }: { params: URLSearchParams }) {
       </div>
       {view === 'to_pack' && chosen.length > 0 && (
         <div className="mt-4 flex flex-wrap items-center gap-2 rounded-2xl bg-sky p-3">
-          <span className="font-semibold">{chosen.length === 1 ? '1 order selected' : `${chosen.length} orders selected`}</span>
+          <span className="font-semibold">{countOf(chosen.length, 'order')} selected</span>
           <a href={`/admin/packing-slip?order=${chosen.map((o) => o.id).join(',')}`} className="btn-secondary">
             Print their packing slips
           </a>
@@ -130,8 +130,6 @@ export function Email({ address }: { address: string }) {
   );
 }
 
-const copies = (n: number) => (n === 1 ? '1 copy' : `${n} copies`);
-
 /** What the packer needs before picking up a parcel: Express or Standard, where it goes, and whether it is a gift. */
 function parcelFacts(o: Pick<OrderListItem, 'delivery_method' | 'country' | 'is_gift'>): string {
   const speed = /express/i.test(o.delivery_method ?? '') ? 'Express' : 'Standard';
@@ -165,7 +163,7 @@ export function OrderList({ orders, selection }: { orders: OrderListItem[]; sele
           </p>
           <div className="mt-1 flex items-center justify-between gap-2 text-sm text-slate-700">
             <span>
-              {formatShortDate(o.created_at)} · {copies(o.item_count)}
+              {formatShortDate(o.created_at)} · {countOf(o.item_count, 'copy', 'copies')}
             </span>
             <span className="text-base font-semibold text-slate-900">{formatPrice(o.total_amount)}</span>
           </div>

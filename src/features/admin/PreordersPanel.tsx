@@ -11,7 +11,7 @@ import { customsGapText, fieldsOfColumns } from '@/features/customs/customs-data
 import { ActionButton, FieldError, invalidProps, useQuestion } from '@/features/forms/fields';
 import { allocation as allocationSchema, type PreorderAction, preorderActionSchema, releaseDate as dateSchema } from '@/features/staff-actions/preorder-actions';
 import { toast } from '@/features/toast/store';
-import { formatDateTime, formatLongDate, formatPrice, orderNumber } from '@/lib/format';
+import { countOf, formatDateTime, formatLongDate, formatPrice, orderNumber } from '@/lib/format';
 import { BackOfficeError } from './api';
 import { sendAll } from './mail-api';
 import { runOrderAction } from './orders-api';
@@ -45,7 +45,7 @@ function Buyers({ row }: { row: PreorderTitleRow }) {
                 </a>
                 <span className="[overflow-wrap:anywhere]">{buyer.bought_by ?? buyer.email}</span>
                 <span className="tabular-nums">
-                  {buyer.quantity === 1 ? '1 copy' : `${buyer.quantity} copies`}, {formatPrice(buyer.amount)}
+                  {countOf(buyer.quantity, 'copy', 'copies')}, {formatPrice(buyer.amount)}
                 </span>
                 <time className="text-slate-700" dateTime={buyer.paid_at}>
                   {formatDateTime(buyer.paid_at)}
@@ -204,7 +204,7 @@ function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: (
           <p className="font-semibold">{row.title}</p>
           <p className="text-sm text-slate-700">Out {formatLongDate(row.release_date)}</p>
           <p className="text-sm text-slate-700">
-            Pre-ordered: <strong>{row.copies}</strong> of {row.allocation} ({row.left} left) · {row.orders === 1 ? '1 order' : `${row.orders} orders`} · taken <strong>{formatPrice(row.money)}</strong>
+            Pre-ordered: <strong>{row.copies}</strong> of {row.allocation} ({row.left} left) · {countOf(row.orders, 'order')} · taken <strong>{formatPrice(row.money)}</strong>
           </p>
           <p className="text-sm text-slate-700">{row.waiting === 0 ? 'Nobody on its waiting list' : `${row.waiting} on its waiting list`}</p>
         </div>
@@ -265,7 +265,7 @@ function PreorderTitle({ row, onChanged }: { row: PreorderTitleRow; onChanged: (
 function OwedLine({ owed }: { owed: Owed }) {
   return (
     <p className="mt-3 font-semibold" data-testid="preorders-owed">
-      Still owed as pre-orders: {owed.copies === 1 ? '1 copy' : `${owed.copies} copies`} on {owed.orders === 1 ? '1 order' : `${owed.orders} orders`}, {formatPrice(owed.money)} paid
+      Still owed as pre-orders: {countOf(owed.copies, 'copy', 'copies')} on {countOf(owed.orders, 'order')}, {formatPrice(owed.money)} paid
     </p>
   );
 }

@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { changeParams } from './route';
 import { SITE } from '@/config/site';
-import { formatPrice, shopDay } from '@/lib/format';
+import { countOf, formatPrice, shopDay } from '@/lib/format';
 import { getSales, listSaleOrders, type SaleOrder, type Sales, type SalesGrouping } from './sales-api';
 import type { Page } from './api';
 import { salesCsvLines, XERO_HEADER } from './sales-csv';
@@ -292,7 +292,7 @@ export function SalesPanel({ params }: { params: URLSearchParams }) {
         </ActionButton>
         {downloading !== null && (
           <p role="status" className="text-sm text-slate-700">
-            Writing the CSV: {downloading === 1 ? '1 order' : `${downloading.toLocaleString('en-AU')} orders`} so far...
+            Writing the CSV: {countOf(downloading, 'order')} so far...
           </p>
         )}
       </div>
