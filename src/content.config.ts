@@ -27,6 +27,8 @@ const sample = z.boolean().optional();
 
 const faqItem = z.object({ question: z.string().min(1), answer: z.string().min(1) });
 const card = z.object({ title: z.string().min(1), text: z.string().min(1) });
+/** A block's heading, and the optional line under it. */
+const headed = { heading: z.string().min(1), intro: z.string().optional() };
 
 /** The blocks a landing page is composed of; one component renders each type. */
 const landingBlock = z.discriminatedUnion('type', [
@@ -44,8 +46,7 @@ const landingBlock = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('cards'),
-    heading: z.string().min(1),
-    intro: z.string().optional(),
+    ...headed,
     items: z.array(card).min(1).max(6),
     /** A link under the cards (e.g. schools to the page for ordering on account). */
     link: link.optional(),
@@ -58,20 +59,17 @@ const landingBlock = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('ageGuide'),
-    heading: z.string().min(1),
-    intro: z.string().optional(),
+    ...headed,
     bands: z.array(z.object({ ages: z.string().regex(/^\d+-\d+$/), title: z.string().min(1), text: z.string().min(1) })).min(1),
   }),
   z.object({
     type: z.literal('countingList'),
-    heading: z.string().min(1),
-    intro: z.string().optional(),
+    ...headed,
     items: z.array(z.object({ number: z.number().int().min(1).max(10), word: z.string().min(1), text: z.string().min(1) })).min(1),
   }),
   z.object({
     type: z.literal('links'),
-    heading: z.string().min(1),
-    intro: z.string().optional(),
+    ...headed,
     items: z.array(link.extend({ text: z.string().optional() })).min(1),
   }),
   z.object({
@@ -85,17 +83,9 @@ const landingBlock = z.discriminatedUnion('type', [
     items: z.array(faqItem).min(1),
   }),
   /** Every book's quantity prices, from the book files. */
-  z.object({
-    type: z.literal('quantityPrices'),
-    heading: z.string().min(1),
-    intro: z.string().optional(),
-  }),
+  z.object({ type: z.literal('quantityPrices'), ...headed }),
   /** The quote request form for schools and parishes (a React island): copies of every book for sale. */
-  z.object({
-    type: z.literal('quoteForm'),
-    heading: z.string().min(1),
-    intro: z.string().optional(),
-  }),
+  z.object({ type: z.literal('quoteForm'), ...headed }),
   z.object({
     type: z.literal('cta'),
     heading: z.string().min(1),

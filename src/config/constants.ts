@@ -60,7 +60,6 @@ export const LIMITS = {
   relatedProducts: 3,
   moreArticles: 2,
   drawerOtherLines: 3,
-  guideFaqEntries: 6,
   /** Bounds on free-text inputs, enforced by forms, functions and the database. */
   emailMaxLength: 254,
   nameMaxLength: 100,
@@ -76,7 +75,6 @@ export const LIMITS = {
   giftMessageMaxLines: 6,
   maxCartLines: 50,
   maxLineQuantity: 99,
-  minimumSiteAge: 13,
 } as const;
 
 /** Copies for a class or a parish: quantity prices come from each book file; above this many copies of a book, a quote. */
@@ -99,7 +97,6 @@ export const PROMOTION_CODES = {
 export const CHECKOUT_REMINDER = { oncePerAddressWithinDays: 30 } as const;
 
 export const TIMINGS = {
-  bannerFadeInMs: 100,
   bannerFadeOutMs: 300,
   addressSuggestDebounceMs: 250,
   shippingQuoteDebounceMs: 500,
@@ -109,10 +106,7 @@ export const TIMINGS = {
   /** Once Turnstile shows its checkbox, the visitor gets this long to answer it. */
   humanCheckInteractiveTimeoutMs: 120_000,
   authCallbackRedirectMs: 2_000,
-  authRefreshCheckMs: 30_000,
-  authRefreshMarginSeconds: 90,
   toastDurationMs: 5_000,
-  toastRemoveDelayMs: 1_000_000,
 } as const;
 
 export const TOAST = { limit: 1, swipeThresholdPx: 50, hotkey: 'F8' } as const;
@@ -144,47 +138,13 @@ export const STORAGE_KEYS = {
  * members, the rest of the EEA (Iceland, Liechtenstein, Norway) and Switzerland, which Google's consent
  * policy covers too. Everywhere else analytics runs unless the visitor turns it off in Cookie settings.
  */
-export const CONSENT_REQUIRED_COUNTRIES = [
-  'GB',
-  'AT',
-  'BE',
-  'BG',
-  'HR',
-  'CY',
-  'CZ',
-  'DK',
-  'EE',
-  'FI',
-  'FR',
-  'DE',
-  'GR',
-  'HU',
-  'IE',
-  'IT',
-  'LV',
-  'LT',
-  'LU',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SK',
-  'SI',
-  'ES',
-  'SE',
-  'IS',
-  'LI',
-  'NO',
-  'CH',
-] as const;
+const EU_MEMBERS = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE'] as const;
+export const CONSENT_REQUIRED_COUNTRIES = ['GB', ...EU_MEMBERS, 'IS', 'LI', 'NO', 'CH'] as const;
 
 export const RETURNS = {
   /** Where the terms state the returns rules (the heading's anchor). */
   termsPath: '/terms-of-service#returns-and-refunds',
-  restockingFeePercent: 10,
   changeOfMindRefunded: false,
-  shippingRefunded: false,
 } as const;
 
 export const HUMAN_CHECK_ACTIONS = { newsletter: 'newsletter_subscribe', contact: 'contact_form', back_in_stock: 'back_in_stock', quote: 'quote_request' } as const;
@@ -211,7 +171,6 @@ export const BACK_OFFICE = {
   partRefundInterruptedAfterMs: 5 * 60_000,
 } as const;
 
-/** The newsletter: what the publisher writes, how it is sent, and where its unsubscribe link leads. */
 /** Confirmed opt-in for the mailing lists (the newsletter, and "Email me when it's available"). */
 export const CONSENT = {
   /** How long a confirmation link works; an unconfirmed sign-up is deleted after it (the database's rule too). */
@@ -226,6 +185,7 @@ export const CONSENT = {
   localPostalAddress: 'Sydney NSW, Australia (local shop: SHOP_POSTAL_ADDRESS is not set)',
 } as const;
 
+/** The newsletter: what the publisher writes, how it is sent, and where its unsubscribe link leads. */
 export const NEWSLETTER = {
   subjectMaxLength: 200,
   bodyMaxLength: 50_000,

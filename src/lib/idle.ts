@@ -22,12 +22,20 @@ export function afterFirstPaint(task: () => void): void {
   else requestAnimationFrame(() => setTimeout(task, 0));
 }
 
+/** The parts of `window` that wait reads: analytics passes its own, so its tests need no browser. */
+export interface IdleWindow {
+  document: { readyState: string };
+  addEventListener(type: 'load', listener: () => void, options?: { once?: boolean }): void;
+  setTimeout(callback: () => void, ms: number): unknown;
+  requestIdleCallback?(callback: () => void, options?: { timeout: number }): unknown;
+}
+
 /**
  * Runs `task` once the page has loaded and the browser is idle (at most 2 s after load; 200 ms after it where
  * the browser has no idle callback, as Safari), so it never competes with the first paint.
  */
-export function afterLoadWhenIdle(task: () => void): void {
-  const idle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(task, { timeout: 2000 }) : setTimeout(task, 200));
-  if (document.readyState === 'complete') idle();
-  else window.addEventListener('load', idle, { once: true });
+export function afterLoadWhenIdle(task: () => void, win: IdleWindow = window): void {
+  const idle = () => (win.requestIdleCallback ? win.requestIdleCallback(task, { timeout: 2000 }) : win.setTimeout(task, 200));
+  if (win.document.readyState === 'complete') idle();
+  else win.addEventListener('load', idle, { once: true });
 }

@@ -15,6 +15,7 @@ import type {
   Organization,
   Product,
   QuantitativeValue,
+  ShippingConditions,
   ShippingService,
   WebPage,
   WithContext,
@@ -45,6 +46,8 @@ export interface BookFacts {
 export const bookPagePath = (book: Pick<BookFacts, 'id' | 'featured'>) => (book.featured ? '/book' : productPath(book.id));
 
 const absolute = (site: URL, path: string) => new URL(path, site).href;
+
+const postalAddress = { '@type': 'PostalAddress', addressLocality: SITE.address.locality, addressRegion: SITE.address.region, addressCountry: SITE.address.country } as const;
 
 /** Where each market's offer ships: the AUD offer is the shop itself (every country the checkout takes). */
 const MARKET_DESTINATIONS: Record<Market, readonly CountryCode[]> = { AU: ALLOWED_COUNTRIES, US: ['US'], UK: ['GB'] };
@@ -81,6 +84,15 @@ function returnPolicy(site: URL): MerchantReturnPolicy {
   };
 }
 
+/** Shipping within Australia for an order of a value in `orderValue`. */
+const australia = (orderValue: { minValue: number; maxValue?: number }, rate: MonetaryAmount): ShippingConditions => ({
+  '@type': 'ShippingConditions',
+  shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU' },
+  orderValue: { '@type': 'MonetaryAmount', ...orderValue, currency: CURRENCY },
+  shippingRate: rate,
+  transitTime: { '@type': 'ServicePeriod', duration: days(SHIPPING.structuredData.transitDays) },
+});
+
 /** The whole rate card as the organisation's shipping policy, with the free-shipping rule by order value. */
 function shippingService(): ShippingService {
   const abroad = ALLOWED_COUNTRIES.filter((country) => country !== 'AU');
@@ -88,20 +100,8 @@ function shippingService(): ShippingService {
     '@type': 'ShippingService',
     handlingTime: { '@type': 'ServicePeriod', duration: days(SHIPPING.structuredData.handlingDays) },
     shippingConditions: [
-      {
-        '@type': 'ShippingConditions',
-        shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU' },
-        orderValue: { '@type': 'MonetaryAmount', minValue: 0, maxValue: SHIPPING.freeShippingThreshold - 0.01, currency: CURRENCY },
-        shippingRate: shippingRate('AU'),
-        transitTime: { '@type': 'ServicePeriod', duration: days(SHIPPING.structuredData.transitDays) },
-      },
-      {
-        '@type': 'ShippingConditions',
-        shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU' },
-        orderValue: { '@type': 'MonetaryAmount', minValue: SHIPPING.freeShippingThreshold, currency: CURRENCY },
-        shippingRate: { '@type': 'MonetaryAmount', value: 0, currency: CURRENCY },
-        transitTime: { '@type': 'ServicePeriod', duration: days(SHIPPING.structuredData.transitDays) },
-      },
+      australia({ minValue: 0, maxValue: SHIPPING.freeShippingThreshold - 0.01 }, shippingRate('AU')),
+      australia({ minValue: SHIPPING.freeShippingThreshold }, { '@type': 'MonetaryAmount', value: 0, currency: CURRENCY }),
       ...abroad.map((country) => ({
         '@type': 'ShippingConditions' as const,
         shippingDestination: { '@type': 'DefinedRegion' as const, addressCountry: country },
@@ -131,13 +131,14 @@ function publisherOrganization(site: URL): Exclude<Organization, string> {
     url: site.origin,
     logo: absolute(site, '/images/logo.svg'),
     email: SITE.email,
-    address: { '@type': 'PostalAddress', addressLocality: SITE.address.locality, addressRegion: SITE.address.region, addressCountry: SITE.address.country },
+    address: postalAddress,
   };
 }
 
-function priceValidUntil(now: Date): string {
-  const next = new Date(now);
-  next.setFullYear(now.getFullYear() + 1);
+/** An offer's price holds for a year from the build. */
+function aYearFromNow(): string {
+  const next = new Date();
+  next.setFullYear(next.getFullYear() + 1);
   return next.toISOString().slice(0, 10);
 }
 
@@ -166,8 +167,6 @@ export interface ProductJsonLdInput {
   offer: StructuredOffer;
   /** Which destinations the offer's shipping details name: every country for AU, else the page's own. */
   market?: Market;
-  /** Build time; price-valid-until is one year from it. */
-  now?: Date;
   /**
    * The reviews the page shows (`BookReviews.astro`), exactly: reviews and their rating are marked up only where
    * the visitor can read them, as Google's review guidelines ask. None: none marked up.
@@ -175,10 +174,9 @@ export interface ProductJsonLdInput {
   shownReviews?: readonly BookReview[];
 }
 
-export function bookProductJsonLd({ site, book, image, path, offer: stands, market = 'AU', now = new Date(), shownReviews = [] }: ProductJsonLdInput): WithContext<Product> {
+export function bookProductJsonLd({ site, book, image, path, offer: stands, market = 'AU', shownReviews = [] }: ProductJsonLdInput): WithContext<Product> {
   const audience = book.audienceAges ?? book.ages;
   const rating = averageRating(shownReviews);
-  const validUntil = priceValidUntil(now);
   const offer: Offer = {
     '@type': 'Offer',
     url: absolute(site, path),
@@ -186,7 +184,7 @@ export function bookProductJsonLd({ site, book, image, path, offer: stands, mark
     // Quantity prices stay on the page only: Google's merchant listings read one price per offer.
     price: book.price.toFixed(2),
     priceCurrency: CURRENCY,
-    priceValidUntil: validUntil,
+    priceValidUntil: aYearFromNow(),
     availability: SCHEMA_AVAILABILITY[stands.availability],
     // A pre-order states the day it can first be had.
     ...(stands.availability === 'preorder' && stands.releaseDate && { availabilityStarts: stands.releaseDate }),
@@ -269,7 +267,7 @@ export function localBusinessJsonLd(site: URL, areaServed: string, shippingDetai
     url: site.origin,
     image: absolute(site, SITE.defaultOgImage),
     email: SITE.email,
-    address: { '@type': 'PostalAddress', addressLocality: SITE.address.locality, addressRegion: SITE.address.region, addressCountry: SITE.address.country },
+    address: postalAddress,
     areaServed,
     ...(shippingDetails && {
       openingHoursSpecification: {
@@ -287,8 +285,8 @@ export function localBusinessJsonLd(site: URL, areaServed: string, shippingDetai
           shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'AU', addressRegion: SHIPPING.sydneyStructuredData.region },
           deliveryTime: {
             '@type': 'ShippingDeliveryTime',
-            handlingTime: { '@type': 'QuantitativeValue', minValue: SHIPPING.sydneyStructuredData.handlingDays[0], maxValue: SHIPPING.sydneyStructuredData.handlingDays[1], unitCode: 'DAY' },
-            transitTime: { '@type': 'QuantitativeValue', minValue: SHIPPING.sydneyStructuredData.transitDays[0], maxValue: SHIPPING.sydneyStructuredData.transitDays[1], unitCode: 'DAY' },
+            handlingTime: days(SHIPPING.sydneyStructuredData.handlingDays),
+            transitTime: days(SHIPPING.sydneyStructuredData.transitDays),
           },
         },
       },

@@ -10,6 +10,7 @@
 import { CLICK_EVENTS, type ClickEvent, GTAG_SCRIPT_URL } from '@/config/constants';
 import { analyticsPageLocation, withoutOneTimeValues } from './one-time-values';
 import { setConsentDefaults, startConsent, type ConsentDeps } from './consent';
+import { afterLoadWhenIdle, type IdleWindow } from '@/lib/idle';
 
 type EventParams = Record<string, string | number | boolean | undefined>;
 
@@ -33,7 +34,7 @@ interface ScriptLike {
 }
 
 /** The parts of `window` the module touches. */
-export interface AnalyticsWindow {
+export interface AnalyticsWindow extends IdleWindow {
   location: { origin: string; pathname: string; search: string };
   document: {
     title: string;
@@ -44,9 +45,6 @@ export interface AnalyticsWindow {
     createElement(tag: 'script'): ScriptLike;
     head: { appendChild(node: ScriptLike): unknown };
   };
-  addEventListener(type: 'load', listener: () => void, options?: { once?: boolean }): void;
-  setTimeout(callback: () => void, ms: number): unknown;
-  requestIdleCallback?(callback: () => void, options?: { timeout: number }): unknown;
   dataLayer?: unknown[];
   gtag?: Gtag;
 }
@@ -146,7 +144,7 @@ function pageLabel(pathname: string): string {
  */
 function debugLogTracker(win: AnalyticsWindow, logger: Pick<Console, 'debug'>): Tracker {
   const log = heldUntilOpen({ enabled: false, send: (name, params) => logger.debug('[analytics off]', name, JSON.stringify(params ?? {})) });
-  afterLoadAndIdle(win, log.open);
+  afterLoadWhenIdle(log.open, win);
   let starting = true;
   void Promise.resolve().then(() => {
     starting = false;
@@ -176,13 +174,6 @@ function createTracker({ win, measurementId, logger = console }: AnalyticsDeps):
   // gtag records the page's full address by default; give it one without sign-in codes or payment sessions.
   gtag('config', id, { send_page_view: false, page_location: analyticsPageLocation(win.location) });
   return { enabled: true, send: (name, params) => gtag('event', name, params ?? {}) };
-}
-
-/** Runs `task` once the page has loaded and the browser is idle, so nothing competes with first render. */
-function afterLoadAndIdle(win: AnalyticsWindow, task: () => void): void {
-  const idle = () => (win.requestIdleCallback ? win.requestIdleCallback(task, { timeout: 4000 }) : win.setTimeout(task, 1));
-  if (win.document.readyState === 'complete') idle();
-  else win.addEventListener('load', idle, { once: true });
 }
 
 function injectGtagScript(win: AnalyticsWindow, measurementId: string): void {
@@ -273,12 +264,12 @@ export function startAnalytics(deps: AnalyticsDeps): Tracker {
       gated.open();
       if (loaded) return;
       loaded = true;
-      afterLoadAndIdle(win, () => {
+      afterLoadWhenIdle(() => {
         injectGtagScript(win, id);
         loadWebVitals?.()
           .then((vitals) => reportWebVitals(tracker, vitals))
           .catch((error: unknown) => logger.warn('web-vitals failed to load', error));
-      });
+      }, win);
     };
     startConsent(win.gtag, deps.consent, load);
   }

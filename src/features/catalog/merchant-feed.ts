@@ -3,7 +3,7 @@
  * sale. Every figure comes from the book's file, the stock the build read, the checkout's rate card and its
  * free-shipping rule, so the feed, the pages and the checkout agree.
  */
-import { ALLOWED_COUNTRIES, CURRENCY, MERCHANT_FEED, SHIPPING, type CountryCode } from '@/config/constants';
+import { ALLOWED_COUNTRIES, CURRENCY, MERCHANT_FEED, SHIPPING } from '@/config/constants';
 import { SITE } from '@/config/site';
 import { applyFreeShipping } from '@/features/checkout/contract';
 import { fallbackQuotes } from '@/features/checkout/fallback-quotes';
@@ -55,19 +55,11 @@ function plainText(markdown: string): string {
 
 const amount = (value: number) => `${value.toFixed(2)} ${CURRENCY}`;
 
-export interface FeedShipping {
-  country: CountryCode;
-  service: string;
-  price: string;
-  handlingDays: readonly [number, number];
-  transitDays?: readonly [number, number];
-}
-
 /**
  * Shipping one copy of the book (its weight in grams prices it abroad) to each country the checkout takes, per
  * service of the rate card, with the free-shipping rule applied to the book's price.
  */
-export function feedShipping(price: number, weightGrams = 0): FeedShipping[] {
+export function feedShipping(price: number, weightGrams = 0) {
   return ALLOWED_COUNTRIES.flatMap((country) =>
     applyFreeShipping(fallbackQuotes(country, weightGrams), { country, subtotal: price }).map((quote) => ({
       country,
@@ -82,7 +74,7 @@ export function feedShipping(price: number, weightGrams = 0): FeedShipping[] {
 
 const element = (name: string, value: string | number) => `<g:${name}>${xmlText(String(value))}</g:${name}>`;
 
-function shippingElement(shipping: FeedShipping): string {
+function shippingElement(shipping: ReturnType<typeof feedShipping>[number]): string {
   return [
     '<g:shipping>',
     element('country', shipping.country),

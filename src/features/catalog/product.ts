@@ -117,8 +117,6 @@ function preorderFields(row: Record<string, unknown>): Pick<Product, 'releaseDat
   return { releaseDate, preorderLeft: Math.max(0, Math.trunc(finite(optional(row, 'preorder_left', isNumeric)))) };
 }
 
-export const isInStock = (product: Pick<Product, 'stock'>) => product.stock > 0;
-
 /** On pre-order: announced with a release date and not yet released (the live answer drops the date at release). */
 export const isPreorder = (product: Pick<Product, 'releaseDate'>) => product.releaseDate !== undefined;
 

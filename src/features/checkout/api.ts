@@ -145,12 +145,6 @@ export async function closeChangedPaymentPage(): Promise<void> {
   if (cartId) await post<{ closed: number }>('/api/checkout-changed', { cartId });
 }
 
-/** The title on pre-order an order waits for (the one out last), and the day it is out. */
-export interface AwaitedPreorder {
-  title: string;
-  releaseDate: string;
-}
-
 export interface VerifiedPayment {
   paymentStatus: string;
   orderId: string;
@@ -170,8 +164,8 @@ export interface VerifiedPayment {
     statusPath: string;
     /** A gift: whom it goes to, the message for the gift slip, and whether the parcel leaves prices out. */
     gift?: { recipient: string; message: string; hidePrices: boolean } | null;
-    /** An order holding a pre-order: the title it waits for and its release day ('YYYY-MM-DD'); it ships once, then. */
-    preorder?: AwaitedPreorder | null;
+    /** An order holding a pre-order: the title it waits for (the one out last) and its release day ('YYYY-MM-DD'); it ships once, then. */
+    preorder?: { title: string; releaseDate: string } | null;
   };
   shippingDetails: { shippingMethod: { name: string; estimatedDelivery: string; carrier: string } };
 }

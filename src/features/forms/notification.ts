@@ -9,11 +9,7 @@ import { contactData, email, newsletterData } from './notification-data';
 
 const token = z.string({ error: 'must be a string (the bot-check token).' }).max(HUMAN_CHECK_TOKEN_MAX_LENGTH, 'The verification token is too long.').optional();
 
-export const newsletterNotificationSchema = z.object({
-  type: z.literal('newsletter'),
-  data: newsletterData,
-  turnstileToken: token,
-});
+export const newsletterNotificationSchema = z.object({ type: z.literal('newsletter'), data: newsletterData, turnstileToken: token });
 
 /** "Email me when it's available" on a sold-out book: the address and the book's id. */
 const backInStockNotificationSchema = z.object({
@@ -33,11 +29,7 @@ const backInStockNotificationSchema = z.object({
 const quoteNotificationSchema = z.object({ type: z.literal('quote'), data: quoteRequestDataSchema, turnstileToken: token });
 export type QuoteNotification = z.infer<typeof quoteNotificationSchema>;
 
-export const contactNotificationSchema = z.object({
-  type: z.literal('contact'),
-  data: contactData,
-  turnstileToken: token,
-});
+export const contactNotificationSchema = z.object({ type: z.literal('contact'), data: contactData, turnstileToken: token });
 
 export const notificationRequestSchema = z.record(z.string(), z.unknown(), { error: 'The request body must be a JSON object with type and data.' }).pipe(
   z.discriminatedUnion('type', [newsletterNotificationSchema, contactNotificationSchema, backInStockNotificationSchema, quoteNotificationSchema], {
