@@ -121,7 +121,9 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
       // The cancellation put the copies back: the cached live stock is out of date.
       await purgeLiveCatalog(ctx.services.cdn, `cancelling order ${order.id}`);
       const stillThere = ctx.services.shipping ? await cancelAtPlatform(ctx.db, ctx.services.shipping, order.id) : null;
-      const refunded = await refund(ctx, order.id, number, 'Order cancelled and stock put back');
+      // A pre-order's copies go back to its title's pre-order allocation, a sold order's to the stock.
+      const putBack = order.status === 'preorder' ? 'its copies put back in the pre-order allocation' : 'its stock put back';
+      const refunded = await refund(ctx, order.id, number, `Order ${number} cancelled and ${putBack}`);
       return stillThere ? { ...refunded, message: `${refunded.message} ${stillThere}` } : refunded;
     }
     case 'retry_refund': {
