@@ -4,6 +4,7 @@
  * checks its fields with it, and the server checks the same rules before it takes an order.
  */
 import { AU_STATE_CODES, type AuStateCode, type CountryCode } from '@/config/constants';
+import { CHECKOUT_MESSAGES } from './contract';
 
 export interface AddressFormat {
   city: string;
@@ -96,7 +97,7 @@ export type AddressField = 'fullName' | 'addressLine1' | 'city' | 'state' | 'pos
 /** The first field of an address the post could not deliver to, with what to tell the shopper; null when fine. */
 export function addressProblem(address: { addressLine1: string; city: string; state: string; postalCode: string; country: string }): { field: AddressField; message: string } | null {
   const format = addressFormat(address.country);
-  const complete = 'Please complete your shipping address';
+  const complete = CHECKOUT_MESSAGES.address;
   if (!address.addressLine1.trim()) return { field: 'addressLine1', message: complete };
   if (!address.city.trim()) return { field: 'city', message: complete };
   const postal = address.postalCode.trim();
