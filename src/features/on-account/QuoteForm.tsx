@@ -101,8 +101,10 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       </div>
     );
 
-  // The books' one error, under the copies, every copies field marked and described by it.
-  const copiesError = errorOf(`copies.${books[0]?.id ?? ''}`);
+  // The copies' error, said once under them: the books' one (no copies at all) marks every copies field; a count
+  // that is not one marks only its own.
+  const copiesError = books.map((book) => errorOf(`copies.${book.id}`)).find(Boolean);
+  const allBooks = Object.values(errors.copies ?? {}).some((error) => error?.type === 'copies');
   return (
     <form ref={formRef} className="grid gap-6" onSubmit={onSubmit} noValidate aria-label="Quote request">
       <p className="text-sm text-slate-700">Fields marked (optional) may be left blank; all others are required.</p>
@@ -152,7 +154,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
                   // Typing in any book's copies answers the books' one error.
                   onChange: () => clearErrors('copies'),
                 })}
-                {...(copiesError && { 'aria-invalid': true, 'aria-describedby': errorId(fieldId('copies')) })}
+                {...((allBooks || errorOf(`copies.${book.id}`)) && { 'aria-invalid': true, 'aria-describedby': errorId(fieldId('copies')) })}
               />
               <LinePreview book={book} copies={copiesOf(copies?.[book.id])} />
             </div>

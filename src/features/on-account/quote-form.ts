@@ -80,17 +80,26 @@ function firstMessage(errors: unknown): string | undefined {
   return undefined;
 }
 
-/** The contract's schema over the form's fields; its errors on the books move to the first book's copies. */
+/**
+ * The contract's schema over the form's fields. A count that is not one is its own book's error; the list's error (no
+ * copies at all) is the books' one, on the first book's copies.
+ */
 export function quoteResolver(books: readonly QuoteBook[]): Resolver<QuoteFields, unknown, QuoteRequestData> {
   const resolve = zodResolver(z.preprocess((fields: QuoteFields) => readQuote(fields, books), quoteRequestDataSchema));
   return async (values, context, options) => {
     const result = await resolve(values, context, options);
-    const { lines, ...errors } = result.errors as FieldErrors<QuoteFields> & { lines?: unknown };
+    const { lines, ...errors } = result.errors as FieldErrors<QuoteFields> & { lines?: Record<string, unknown> };
     const first = books[0];
     if (!lines || !first) return result as Awaited<ReturnType<Resolver<QuoteFields, unknown, QuoteRequestData>>>;
+    const asked = readQuote(values, books).lines;
+    const own = asked.flatMap((line, index) => {
+      const message = firstMessage(lines[index]);
+      return message ? [[line.productId, { type: 'quantity', message }]] : [];
+    });
     const message = firstMessage(lines);
     // A page of one book asks simply how many copies.
-    const copies = books.length === 1 && message === QUOTE_NO_COPIES ? 'Please enter how many copies you need.' : message;
-    return { values: {}, errors: { ...errors, copies: { [first.id]: { type: 'copies', message: copies } } } as FieldErrors<QuoteFields> };
+    const all = { type: 'copies', message: books.length === 1 && message === QUOTE_NO_COPIES ? 'Please enter how many copies you need.' : message };
+    const copies = own.length > 0 ? Object.fromEntries(own) : { [first.id]: all };
+    return { values: {}, errors: { ...errors, copies } as FieldErrors<QuoteFields> };
   };
 }
