@@ -7,13 +7,12 @@
  * controlled), so what was typed before the island hydrated is read when it does.
  */
 import { type SubmitEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { type FieldPath, useForm, useWatch } from 'react-hook-form';
+import { type FieldPath, get, useForm, useWatch } from 'react-hook-form';
 import { LIMITS } from '@/config/constants';
 import { priceLine } from '@/features/catalog/quantity-prices';
 import { toast } from '@/features/toast/store';
 import { formatPrice, shopDay } from '@/lib/format';
 import { errorId, FieldError, SubmitButton, TextField } from '@/features/forms/fields';
-import { errorAt } from './form-errors';
 import { useNotificationForm } from '@/features/forms/use-notification-form';
 import type { QuoteRequestData } from './contract';
 import { StateSelect } from './StateSelect';
@@ -87,7 +86,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
     answered.current = sent !== null;
   }, [sent]);
 
-  const errorOf = (name: FieldPath<QuoteFields>) => errorAt(errors, name);
+  const errorOf = (name: FieldPath<QuoteFields>) => get<object, { message?: string } | undefined>(errors, name)?.message;
   const field = (name: FieldPath<QuoteFields>, maxLength: number) => ({ id: fieldId(name), maxLength, error: errorOf(name), ...register(name) });
 
   if (sent)

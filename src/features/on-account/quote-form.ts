@@ -43,24 +43,34 @@ export interface QuoteFields {
   note: string;
 }
 
+/** Copies as typed: a whole number, else NaN (which the contract refuses in its words). */
+export const countOf = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
+
 /** A whole number of copies from a field: blank is none; anything else that is not a count is NaN. */
-export function copiesOf(text: string | undefined): number {
-  const trimmed = (text ?? '').trim();
-  if (trimmed === '') return 0;
-  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
-}
+export const copiesOf = (text: string | undefined) => (text?.trim() ? countOf(text) : 0);
+
+/** What the schools' forms send of a field: trimmed, and an empty optional one not at all. */
+export const text = (value: string | undefined) => (value ?? '').trim();
+export const optional = (value: string | undefined) => text(value) || undefined;
+
+/** A delivery address as typed, as the contract takes it: in Australia. */
+export const auAddress = (address: Partial<QuoteFields['address']> | undefined) => ({
+  line1: text(address?.line1),
+  line2: optional(address?.line2),
+  city: text(address?.city),
+  state: text(address?.state),
+  postcode: text(address?.postcode),
+  country: 'AU' as const,
+});
 
 /** The request as the server takes it: no empty optional field, and every book with copies (a count that is not one is kept, for its error). */
 export function readQuote(fields: Partial<QuoteFields>, books: readonly QuoteBook[]): QuoteRequestData {
-  const text = (value: string | undefined) => (value ?? '').trim();
-  const optional = (value: string | undefined) => text(value) || undefined;
-  const address = fields.address;
   return {
     organisation: text(fields.organisation),
     contactName: text(fields.contactName),
     email: text(fields.email),
     phone: text(fields.phone),
-    address: { line1: text(address?.line1), line2: optional(address?.line2), city: text(address?.city), state: text(address?.state), postcode: text(address?.postcode), country: 'AU' },
+    address: auAddress(fields.address),
     lines: books.map((book) => ({ productId: book.id, quantity: copiesOf(fields.copies?.[book.id]) })).filter((line) => line.quantity !== 0),
     neededBy: optional(fields.neededBy),
     poNumber: optional(fields.poNumber),
