@@ -9,7 +9,7 @@ import type { FieldErrors, Resolver } from 'react-hook-form';
 import { z } from '@/lib/zod';
 import { toCents } from '@/lib/money';
 import { rateCard } from '@/lib/rate-card';
-import { auAddress, countOf, optional, text } from './quote-form';
+import { auAddress, countOf, optional, type SchoolFields, text } from './quote-form';
 import { type InvoiceDetail, type InvoiceDraft, type InvoiceDraftInput, invoiceDraftSchema, type InvoicePriceDraft } from './contract';
 
 // Invoices go to Australian schools and parishes: the rate card's two services at home.
@@ -25,13 +25,8 @@ interface LineForm {
   priceReason: string;
 }
 
-export interface DraftForm {
-  organisation: string;
-  contactName: string;
-  email: string;
-  phone: string;
+export interface DraftForm extends SchoolFields {
   poNumber: string;
-  address: { line1: string; line2: string; city: string; state: string; postcode: string };
   lines: LineForm[];
   shipping: { kind: 'rate_card' | 'typed'; rateId: RateId; name: string; amount: string; reason: string };
   termsDays: 14 | 30;

@@ -30,13 +30,17 @@ export interface QuoteBook {
   quantityPrices: readonly QuantityPrice[];
 }
 
-/** The form's fields, as the browser holds them; `copies` by book id. */
-export interface QuoteFields {
+/** Who a school's quote or invoice is for and where its books go, as typed (the quote form's and the editor's). */
+export interface SchoolFields {
   organisation: string;
   contactName: string;
   email: string;
   phone: string;
   address: { line1: string; line2: string; city: string; state: string; postcode: string };
+}
+
+/** The form's fields, as the browser holds them; `copies` by book id. */
+export interface QuoteFields extends SchoolFields {
   copies: Record<string, string>;
   neededBy: string;
   poNumber: string;
@@ -54,7 +58,7 @@ export const text = (value: string | undefined) => (value ?? '').trim();
 export const optional = (value: string | undefined) => text(value) || undefined;
 
 /** A delivery address as typed, as the contract takes it: in Australia. */
-export const auAddress = (address: Partial<QuoteFields['address']> | undefined) => ({
+export const auAddress = (address: Partial<SchoolFields['address']> | undefined) => ({
   line1: text(address?.line1),
   line2: optional(address?.line2),
   city: text(address?.city),
