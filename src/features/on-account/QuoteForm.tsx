@@ -15,6 +15,7 @@ import { formatPrice, shopDay } from '@/lib/format';
 import { errorId, FieldError, SubmitButton, TextField } from '@/features/forms/fields';
 import { useNotificationForm } from '@/features/forms/use-notification-form';
 import type { QuoteRequestData } from './contract';
+import { Fieldset } from './Fieldset';
 import { StateSelect } from './StateSelect';
 import { copiesOf, QUOTE_LIMITS, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
 
@@ -107,18 +108,16 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
   return (
     <form ref={formRef} className="grid gap-6" onSubmit={onSubmit} noValidate aria-label="Quote request">
       <p className="text-sm text-slate-700">Fields marked (optional) may be left blank; all others are required.</p>
-      <fieldset className="grid gap-4">
-        <legend className="mb-2 font-display text-xl font-bold text-navy">Your organisation</legend>
+      <Fieldset legend="Your organisation" className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField label="School, parish or group" autoComplete="organization" {...field('organisation', QUOTE_LIMITS.organisationMaxLength)} />
           <TextField label="Contact name" autoComplete="name" {...field('contactName', LIMITS.nameMaxLength)} />
           <TextField label="Email" type="email" autoComplete="email" {...field('email', LIMITS.emailMaxLength)} />
           <TextField label="Phone" type="tel" autoComplete="tel" {...field('phone', QUOTE_LIMITS.phoneMaxLength)} />
         </div>
-      </fieldset>
+      </Fieldset>
 
-      <fieldset className="grid gap-4">
-        <legend className="mb-2 font-display text-xl font-bold text-navy">Delivery address in Australia</legend>
+      <Fieldset legend="Delivery address in Australia" className="grid gap-4">
         <TextField label="Street address" autoComplete="address-line1" {...field('address.line1', QUOTE_LIMITS.addressLineMaxLength)} />
         <TextField label="Address line 2" optional autoComplete="address-line2" {...field('address.line2', QUOTE_LIMITS.addressLineMaxLength)} />
         <div className="grid gap-4 sm:grid-cols-3">
@@ -126,10 +125,9 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
           <StateSelect id={fieldId('address.state')} error={errorOf('address.state')} autoComplete="address-level1" defaultValue="" {...register('address.state')} />
           <TextField label="Postcode" inputMode="numeric" autoComplete="postal-code" {...field('address.postcode', 4)} />
         </div>
-      </fieldset>
+      </Fieldset>
 
-      <fieldset className="grid gap-4" aria-describedby={`${fieldId('copies')}-hint`}>
-        <legend className="mb-2 font-display text-xl font-bold text-navy">Copies</legend>
+      <Fieldset legend="Copies" className="grid gap-4" aria-describedby={`${fieldId('copies')}-hint`}>
         <p id={`${fieldId('copies')}-hint`} className="-mt-2 text-sm text-slate-700">
           How many copies of each book? Leave a book at 0 if you don't need it.
         </p>
@@ -160,10 +158,9 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
           );
         })}
         <FieldError fieldId={fieldId('copies')} message={copiesError} />
-      </fieldset>
+      </Fieldset>
 
-      <fieldset className="grid gap-4">
-        <legend className="mb-2 font-display text-xl font-bold text-navy">Your order</legend>
+      <Fieldset legend="Your order" className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField id={fieldId('neededBy')} label="Needed by" type="date" optional min={hydrated ? shopDay() : undefined} error={errorOf('neededBy')} {...register('neededBy')} />
           <TextField label="Purchase order number" optional {...field('poNumber', QUOTE_LIMITS.poNumberMaxLength)} />
@@ -177,7 +174,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
             Payment terms you need (14 or 30 days), delivery times, or anything else we should know.
           </p>
         </div>
-      </fieldset>
+      </Fieldset>
 
       <div>
         <SubmitButton className="w-full sm:w-auto" hydrated={hydrated} busy={busy} label="Request a Quote" busyLabel="Sending..." busyText="Sending your quote request..." />
