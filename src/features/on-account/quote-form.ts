@@ -6,21 +6,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FieldError, FieldErrors, Resolver } from 'react-hook-form';
 import { z } from '@/lib/zod';
-import { LIMITS } from '@/config/constants';
 import type { QuantityPrice } from '@/features/catalog/quantity-prices';
 import { QUOTE_NO_COPIES, type QuoteRequestData, quoteRequestDataSchema } from './contract';
-import { INVOICE_RULES } from './rules';
-
-/** The bounds the form holds its fields to (their `maxLength`): the invoices' own rules, which the contract checks too. */
-export const QUOTE_LIMITS = {
-  organisationMaxLength: INVOICE_RULES.organisationMaxLength,
-  phoneMaxLength: INVOICE_RULES.phoneMaxLength,
-  addressLineMaxLength: LIMITS.addressFieldMaxLength,
-  poNumberMaxLength: INVOICE_RULES.poNumberMaxLength,
-  noteMaxLength: INVOICE_RULES.noteMaxLength,
-  /** The most copies of one book a quote asks for. */
-  maxCopies: INVOICE_RULES.maxLineQuantity,
-} as const;
 
 export interface QuoteBook {
   id: string;
