@@ -1,9 +1,9 @@
-import type { ComponentProps } from 'react';
+import type { ReactNode } from 'react';
 
-/** One part of a schools' form under its legend; the invoice editor's in a white card. */
-export function Fieldset({ legend, className = 'grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6', children, ...fieldset }: { legend: string } & ComponentProps<'fieldset'>) {
+/** One part of the invoice editor's form, under its legend. */
+export function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
   return (
-    <fieldset className={className} {...fieldset}>
+    <fieldset className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-slate-200 sm:p-6">
       <legend className="mb-2 font-display text-xl font-bold text-navy">{legend}</legend>
       {children}
     </fieldset>

@@ -15,7 +15,6 @@ import { formatPrice, shopDay } from '@/lib/format';
 import { errorId, FieldError, SubmitButton, TextField } from '@/features/forms/fields';
 import { useNotificationForm } from '@/features/forms/use-notification-form';
 import type { QuoteRequestData } from './contract';
-import { Fieldset } from './Fieldset';
 import { StateSelect } from './StateSelect';
 import { INVOICE_RULES } from './rules';
 import { copiesOf, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
@@ -109,16 +108,18 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
   return (
     <form ref={formRef} className="grid gap-6" onSubmit={onSubmit} noValidate aria-label="Quote request">
       <p className="text-sm text-slate-700">Fields marked (optional) may be left blank; all others are required.</p>
-      <Fieldset legend="Your organisation" className="grid gap-4">
+      <fieldset className="grid gap-4">
+        <legend className="mb-2 font-display text-xl font-bold text-navy">Your organisation</legend>
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField label="School, parish or group" autoComplete="organization" {...field('organisation', INVOICE_RULES.organisationMaxLength)} />
           <TextField label="Contact name" autoComplete="name" {...field('contactName', LIMITS.nameMaxLength)} />
           <TextField label="Email" type="email" autoComplete="email" {...field('email', LIMITS.emailMaxLength)} />
           <TextField label="Phone" type="tel" autoComplete="tel" {...field('phone', INVOICE_RULES.phoneMaxLength)} />
         </div>
-      </Fieldset>
+      </fieldset>
 
-      <Fieldset legend="Delivery address in Australia" className="grid gap-4">
+      <fieldset className="grid gap-4">
+        <legend className="mb-2 font-display text-xl font-bold text-navy">Delivery address in Australia</legend>
         <TextField label="Street address" autoComplete="address-line1" {...field('address.line1', LIMITS.addressFieldMaxLength)} />
         <TextField label="Address line 2" optional autoComplete="address-line2" {...field('address.line2', LIMITS.addressFieldMaxLength)} />
         <div className="grid gap-4 sm:grid-cols-3">
@@ -126,9 +127,10 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
           <StateSelect id={fieldId('address.state')} error={errorOf('address.state')} autoComplete="address-level1" defaultValue="" {...register('address.state')} />
           <TextField label="Postcode" inputMode="numeric" autoComplete="postal-code" {...field('address.postcode', 4)} />
         </div>
-      </Fieldset>
+      </fieldset>
 
-      <Fieldset legend="Copies" className="grid gap-4" aria-describedby={`${fieldId('copies')}-hint`}>
+      <fieldset className="grid gap-4" aria-describedby={`${fieldId('copies')}-hint`}>
+        <legend className="mb-2 font-display text-xl font-bold text-navy">Copies</legend>
         <p id={`${fieldId('copies')}-hint`} className="-mt-2 text-sm text-slate-700">
           How many copies of each book? Leave a book at 0 if you don't need it.
         </p>
@@ -159,9 +161,10 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
           );
         })}
         <FieldError fieldId={fieldId('copies')} message={copiesError} />
-      </Fieldset>
+      </fieldset>
 
-      <Fieldset legend="Your order" className="grid gap-4">
+      <fieldset className="grid gap-4">
+        <legend className="mb-2 font-display text-xl font-bold text-navy">Your order</legend>
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField id={fieldId('neededBy')} label="Needed by" type="date" optional min={hydrated ? shopDay() : undefined} error={errorOf('neededBy')} {...register('neededBy')} />
           <TextField label="Purchase order number" optional {...field('poNumber', INVOICE_RULES.poNumberMaxLength)} />
@@ -175,7 +178,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
             Payment terms you need (14 or 30 days), delivery times, or anything else we should know.
           </p>
         </div>
-      </Fieldset>
+      </fieldset>
 
       <div>
         <SubmitButton className="w-full sm:w-auto" hydrated={hydrated} busy={busy} label="Request a Quote" busyLabel="Sending..." busyText="Sending your quote request..." />
