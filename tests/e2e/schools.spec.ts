@@ -100,6 +100,18 @@ test.describe('schools and parishes on account', () => {
     await send.click();
     await expect(form.getByLabel(BOOK)).toHaveAccessibleDescription(/from 0 to 5,000/);
     await expect(form.getByText(/^100000 ×/)).toHaveCount(0);
+    // A count that is not one marks its own field only, which is focused; the other books' fields stay unmarked.
+    const copies = form.getByRole('group', { name: 'Copies' }).getByRole('spinbutton');
+    const other = copies.nth((await copies.first().getAttribute('id')) === (await form.getByLabel(BOOK).getAttribute('id')) ? 1 : 0);
+    await form.getByLabel(BOOK).fill('40');
+    await other.fill('-3');
+    await send.click();
+    await expect(other).toBeFocused();
+    await expect(other).toHaveAttribute('aria-invalid', 'true');
+    await expect(other).toHaveAccessibleDescription(/from 0 to 5,000/);
+    await expect(form.getByLabel(BOOK)).not.toHaveAttribute('aria-invalid');
+    await expect(form.locator('input[type=number][aria-invalid]')).toHaveCount(1);
+    await other.fill('0');
     await form.getByLabel(BOOK).fill('40');
     await expect(form.getByText('40 × $18.00 each = $720.00, you save $160.00')).toBeVisible();
     await form.getByLabel('Note (optional)').fill('Please deliver to the front office.');

@@ -112,6 +112,14 @@ describe('the quote form', () => {
     expect(copiesOf('-3')).toBeNaN();
   });
 
+  it("puts a count that is not one on its own book's copies, not on every book's", async () => {
+    const form = values({ 'copies-book-two': '-3' });
+    const errors = await errorsBy(quoteResolver([BOOK, OTHER]) as Resolver<QuoteFields, unknown, unknown>, form, true);
+    expect(errors).toEqual({ 'copies.book-two': 'Please enter a whole number of copies, from 0 to 5,000.' });
+    const none = await errorsBy(quoteResolver([BOOK, OTHER]) as Resolver<QuoteFields, unknown, unknown>, values({ 'copies-book-10-reasons': '0' }), true);
+    expect(none).toEqual({ 'copies.book-10-reasons': 'Please enter how many copies you need of at least one book.' });
+  });
+
   it('is refused by the contract where the form refuses it: a day past, letters in the phone, an address outside Australia', () => {
     const data = readQuote(values({ neededBy: '' }), [BOOK]);
     expect(quoteRequestDataSchema.safeParse(data).success).toBe(true);

@@ -11,7 +11,6 @@ export interface OrderSummary {
   number: number;
   createdAt: string;
   status: string;
-  paymentStatus: string;
   total: number;
   itemCount: number;
   /** Opens the order's status page (items, delivery method, tracking). */
@@ -55,7 +54,6 @@ export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
     number: o.number,
     createdAt: o.created_at,
     status: o.status,
-    paymentStatus: o.payment_status,
     total: Number(o.total_amount),
     itemCount: counts.get(o.id) ?? 0,
     statusToken: o.status_token,
@@ -64,19 +62,11 @@ export async function getOrderHistory(userId: string): Promise<OrderSummary[]> {
 }
 
 /** Badge colours by status: completed green, processing blue, shipped purple, pending yellow, cancelled red, else grey. */
-export function statusBadgeClass(status: string): string {
-  switch (status) {
-    case 'completed':
-      return 'bg-green-100 text-green-900';
-    case 'processing':
-      return 'bg-blue-100 text-blue-900';
-    case 'shipped':
-      return 'bg-purple-100 text-purple-900';
-    case 'pending':
-      return 'bg-yellow-100 text-yellow-900';
-    case 'cancelled':
-      return 'bg-red-100 text-red-900';
-    default:
-      return 'bg-slate-100 text-slate-800';
-  }
-}
+const BADGE_CLASS: Record<string, string> = {
+  completed: 'bg-green-100 text-green-900',
+  processing: 'bg-blue-100 text-blue-900',
+  shipped: 'bg-purple-100 text-purple-900',
+  pending: 'bg-yellow-100 text-yellow-900',
+  cancelled: 'bg-red-100 text-red-900',
+};
+export const statusBadgeClass = (status: string) => (Object.hasOwn(BADGE_CLASS, status) ? BADGE_CLASS[status]! : 'bg-slate-100 text-slate-800');

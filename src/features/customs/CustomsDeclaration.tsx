@@ -110,12 +110,9 @@ function Lines({ lines, shippingAmount, shippingName }: { lines: readonly Custom
       <div className="mt-3 overflow-x-auto">
         <table className="w-full table-fixed border-collapse text-left text-xs sm:text-sm print:text-sm">
           <colgroup>
-            <col className="w-[25%]" />
-            <col className="w-[8%]" />
-            <col className="w-[13%]" />
-            <col className="w-[20%]" />
-            <col className="w-[18%]" />
-            <col className="w-[16%]" />
+            {['w-[25%]', 'w-[8%]', 'w-[13%]', 'w-[20%]', 'w-[18%]', 'w-[16%]'].map((width) => (
+              <col key={width} className={width} />
+            ))}
           </colgroup>
           <TableHead
             className="bg-slate-100 text-xs"

@@ -53,22 +53,15 @@ const STYLES: Record<string, string> = {
 };
 const STYLED_TAG = new RegExp(`<(${Object.keys(STYLES).join('|')})(?=[\\s>/])`, 'g');
 
-/** A site path (one slash, not two) made absolute against the shop's origin; anything else as written. */
-function absolute(href: string, siteOrigin: string | undefined): string {
+/**
+ * The address a link or image may go to (by `protocol`), a site path (one slash, not two) made absolute against the
+ * shop's origin; undefined when it is shown as plain text.
+ */
+function target(protocol: RegExp, href: string, siteOrigin: string | undefined): string | undefined {
   const trimmed = href.trim();
-  if (siteOrigin && /^\/(?!\/)/.test(trimmed)) return new URL(trimmed, siteOrigin).href;
-  return trimmed;
+  const address = siteOrigin && /^\/(?!\/)/.test(trimmed) ? new URL(trimmed, siteOrigin).href : trimmed;
+  return protocol.test(address) ? address : undefined;
 }
-
-/** The address a link may go to, or undefined when it is shown as plain text. */
-const linkTarget = (href: string, siteOrigin: string | undefined) => {
-  const target = absolute(href, siteOrigin);
-  return LINK_PROTOCOL.test(target) ? target : undefined;
-};
-const imageSource = (href: string, siteOrigin: string | undefined) => {
-  const target = absolute(href, siteOrigin);
-  return IMAGE_PROTOCOL.test(target) ? target : undefined;
-};
 
 function htmlMarkdown(siteOrigin: string | undefined): Marked {
   return new Marked({
@@ -82,12 +75,12 @@ function htmlMarkdown(siteOrigin: string | undefined): Marked {
       },
       link(this: { parser: { parseInline: (tokens: Tokens.Generic[]) => string } }, token: Tokens.Link) {
         const text = this.parser.parseInline(token.tokens);
-        const href = linkTarget(token.href, siteOrigin);
+        const href = target(LINK_PROTOCOL, token.href, siteOrigin);
         if (!href) return text;
         return `<a href="${escapeHtml(href)}"${token.title ? ` title="${escapeHtml(token.title)}"` : ''}>${text}</a>`;
       },
       image(token: Tokens.Image) {
-        const src = imageSource(token.href, siteOrigin);
+        const src = target(IMAGE_PROTOCOL, token.href, siteOrigin);
         if (!src) return escapeHtml(token.text);
         return `<img src="${escapeHtml(src)}" alt="${escapeHtml(token.text)}"${token.title ? ` title="${escapeHtml(token.title)}"` : ''}>`;
       },
@@ -122,13 +115,13 @@ function inlineText(tokens: readonly Token[] | undefined, siteOrigin: string | u
           return '\n';
         case 'link': {
           const text = inlineText(token.tokens, siteOrigin);
-          const href = linkTarget(token.href, siteOrigin);
+          const href = target(LINK_PROTOCOL, token.href, siteOrigin);
           if (!href) return text;
           const bare = href.replace(/^mailto:/i, '');
           return text === href || text === bare || text === token.href.trim() ? bare : `${text} (${bare})`;
         }
         case 'image': {
-          const src = imageSource(token.href, siteOrigin);
+          const src = target(IMAGE_PROTOCOL, token.href, siteOrigin);
           return src ? `${token.text} (${src})` : token.text;
         }
         default:

@@ -7,10 +7,9 @@
  * and its sentence is what the toast says.
  */
 import { useId, useMemo, useRef, useState } from 'react';
-import { type FieldErrors, type FieldPath, useForm, useWatch } from 'react-hook-form';
+import { type FieldErrors, type FieldPath, get, useForm, useWatch } from 'react-hook-form';
 import { LIMITS, SHIPPING } from '@/config/constants';
 import { ActionButton, FieldError, invalidProps, TextField } from '@/features/forms/fields';
-import { errorAt } from './form-errors';
 import { toast } from '@/features/toast/store';
 import { formatPrice } from '@/lib/format';
 import { ConfirmDialog } from '@/features/admin/ConfirmDialog';
@@ -46,7 +45,7 @@ export function DraftEditor({ invoice, books }: { invoice: InvoiceDetail | null;
   // Compared as the server reads them: "18.5" saved comes back "18.50", and is the same draft.
   const saved = useMemo(() => (invoice ? JSON.stringify(draftOf(formOf(invoice))) === JSON.stringify(draftOf(form)) : false), [invoice, form]);
 
-  const errorOf = (name: string) => errorAt(errors, name);
+  const errorOf = (name: string, found: object = errors) => get<object, { message?: string } | undefined>(found, name)?.message;
   const text = (name: FieldPath<DraftForm>, label: string, maxLength: number, extra: { optional?: boolean; type?: string } = {}) => (
     <TextField id={fieldId(name)} label={label} maxLength={maxLength} error={errorOf(name)} {...extra} {...register(name)} />
   );
@@ -54,7 +53,7 @@ export function DraftEditor({ invoice, books }: { invoice: InvoiceDetail | null;
   /** The first error in the page's order, named in a toast; react-hook-form focuses its field. */
   const invalid = (found: FieldErrors<DraftForm>) => {
     const first = fieldOrder(getValues())
-      .map((name) => errorAt(found, name))
+      .map((name) => errorOf(name, found))
       .find(Boolean);
     toast({ title: 'Please check the invoice', description: first, variant: 'error' });
   };

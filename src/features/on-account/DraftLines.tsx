@@ -2,9 +2,8 @@
  * The draft's books: each at its quantity price as the database prices it (the running totals' figures), unless the
  * publisher charges another price and says why; a book added or removed.
  */
-import { type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue, useFieldArray } from 'react-hook-form';
+import { type Control, type FieldErrors, get, type UseFormRegister, type UseFormSetValue, useFieldArray } from 'react-hook-form';
 import { TextField } from '@/features/forms/fields';
-import { errorAt } from './form-errors';
 import { formatPrice } from '@/lib/format';
 import type { InvoiceDraft, InvoiceTotals } from './contract';
 import { type DraftForm, money2, newLine } from './draft-form';
@@ -25,7 +24,7 @@ interface DraftLinesProps {
 
 export function DraftLines({ form, books, totals, control, register, setValue, errors, fieldId }: DraftLinesProps) {
   const { fields, append, remove } = useFieldArray({ control, name: 'lines' });
-  const errorOf = (name: string) => errorAt(errors, name);
+  const errorOf = (name: string) => get<object, { message?: string } | undefined>(errors, name)?.message;
   const unused = books.filter((b) => !form.lines.some((l) => l.productId === b.id));
   const bookOf = (productId: string) => books.find((b) => b.id === productId);
   const linesError = errorOf('lines.root') ?? errorOf('lines');

@@ -7,24 +7,24 @@
  * controlled), so what was typed before the island hydrated is read when it does.
  */
 import { type SubmitEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { type FieldPath, useForm, useWatch } from 'react-hook-form';
+import { type FieldPath, get, useForm, useWatch } from 'react-hook-form';
 import { LIMITS } from '@/config/constants';
 import { priceLine } from '@/features/catalog/quantity-prices';
 import { toast } from '@/features/toast/store';
 import { formatPrice, shopDay } from '@/lib/format';
 import { errorId, FieldError, SubmitButton, TextField } from '@/features/forms/fields';
-import { errorAt } from './form-errors';
 import { useNotificationForm } from '@/features/forms/use-notification-form';
 import type { QuoteRequestData } from './contract';
 import { StateSelect } from './StateSelect';
-import { copiesOf, QUOTE_LIMITS, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
+import { INVOICE_RULES } from './rules';
+import { copiesOf, type QuoteBook, type QuoteFields, quoteResolver } from './quote-form';
 
 export type { QuoteBook } from './quote-form';
 
 /** "40 × $18.00 each = $720.00": what these copies come to at their quantity price, as the book pages say it. */
 function LinePreview({ book, copies }: { book: QuoteBook; copies: number }) {
   // A quantity the form refuses gets no price beside its error.
-  if (!Number.isInteger(copies) || copies <= 0 || copies > QUOTE_LIMITS.maxCopies) return null;
+  if (!Number.isInteger(copies) || copies <= 0 || copies > INVOICE_RULES.maxLineQuantity) return null;
   const line = priceLine(book.price, book.quantityPrices, copies);
   return (
     <p className="mt-1 text-sm text-slate-700">
@@ -87,7 +87,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
     answered.current = sent !== null;
   }, [sent]);
 
-  const errorOf = (name: FieldPath<QuoteFields>) => errorAt(errors, name);
+  const errorOf = (name: FieldPath<QuoteFields>) => get<object, { message?: string } | undefined>(errors, name)?.message;
   const field = (name: FieldPath<QuoteFields>, maxLength: number) => ({ id: fieldId(name), maxLength, error: errorOf(name), ...register(name) });
 
   if (sent)
@@ -101,27 +101,29 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
       </div>
     );
 
-  // The books' one error, under the copies, every copies field marked and described by it.
-  const copiesError = errorOf(`copies.${books[0]?.id ?? ''}`);
+  // The copies' error, said once under them: the books' one (no copies at all) marks every copies field; a count
+  // that is not one marks only its own.
+  const copiesError = books.map((book) => errorOf(`copies.${book.id}`)).find(Boolean);
+  const allBooks = Object.values(errors.copies ?? {}).some((error) => error?.type === 'copies');
   return (
     <form ref={formRef} className="grid gap-6" onSubmit={onSubmit} noValidate aria-label="Quote request">
       <p className="text-sm text-slate-700">Fields marked (optional) may be left blank; all others are required.</p>
       <fieldset className="grid gap-4">
         <legend className="mb-2 font-display text-xl font-bold text-navy">Your organisation</legend>
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="School, parish or group" autoComplete="organization" {...field('organisation', QUOTE_LIMITS.organisationMaxLength)} />
+          <TextField label="School, parish or group" autoComplete="organization" {...field('organisation', INVOICE_RULES.organisationMaxLength)} />
           <TextField label="Contact name" autoComplete="name" {...field('contactName', LIMITS.nameMaxLength)} />
           <TextField label="Email" type="email" autoComplete="email" {...field('email', LIMITS.emailMaxLength)} />
-          <TextField label="Phone" type="tel" autoComplete="tel" {...field('phone', QUOTE_LIMITS.phoneMaxLength)} />
+          <TextField label="Phone" type="tel" autoComplete="tel" {...field('phone', INVOICE_RULES.phoneMaxLength)} />
         </div>
       </fieldset>
 
       <fieldset className="grid gap-4">
         <legend className="mb-2 font-display text-xl font-bold text-navy">Delivery address in Australia</legend>
-        <TextField label="Street address" autoComplete="address-line1" {...field('address.line1', QUOTE_LIMITS.addressLineMaxLength)} />
-        <TextField label="Address line 2" optional autoComplete="address-line2" {...field('address.line2', QUOTE_LIMITS.addressLineMaxLength)} />
+        <TextField label="Street address" autoComplete="address-line1" {...field('address.line1', LIMITS.addressFieldMaxLength)} />
+        <TextField label="Address line 2" optional autoComplete="address-line2" {...field('address.line2', LIMITS.addressFieldMaxLength)} />
         <div className="grid gap-4 sm:grid-cols-3">
-          <TextField label="Suburb or town" autoComplete="address-level2" {...field('address.city', QUOTE_LIMITS.addressLineMaxLength)} />
+          <TextField label="Suburb or town" autoComplete="address-level2" {...field('address.city', LIMITS.addressFieldMaxLength)} />
           <StateSelect id={fieldId('address.state')} error={errorOf('address.state')} autoComplete="address-level1" defaultValue="" {...register('address.state')} />
           <TextField label="Postcode" inputMode="numeric" autoComplete="postal-code" {...field('address.postcode', 4)} />
         </div>
@@ -143,7 +145,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
                 id={inputId}
                 type="number"
                 min={0}
-                max={QUOTE_LIMITS.maxCopies}
+                max={INVOICE_RULES.maxLineQuantity}
                 step={1}
                 inputMode="numeric"
                 defaultValue={0}
@@ -152,7 +154,7 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
                   // Typing in any book's copies answers the books' one error.
                   onChange: () => clearErrors('copies'),
                 })}
-                {...(copiesError && { 'aria-invalid': true, 'aria-describedby': errorId(fieldId('copies')) })}
+                {...((allBooks || errorOf(`copies.${book.id}`)) && { 'aria-invalid': true, 'aria-describedby': errorId(fieldId('copies')) })}
               />
               <LinePreview book={book} copies={copiesOf(copies?.[book.id])} />
             </div>
@@ -165,13 +167,13 @@ export default function QuoteForm({ books }: { books: readonly QuoteBook[] }) {
         <legend className="mb-2 font-display text-xl font-bold text-navy">Your order</legend>
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField id={fieldId('neededBy')} label="Needed by" type="date" optional min={hydrated ? shopDay() : undefined} error={errorOf('neededBy')} {...register('neededBy')} />
-          <TextField label="Purchase order number" optional {...field('poNumber', QUOTE_LIMITS.poNumberMaxLength)} />
+          <TextField label="Purchase order number" optional {...field('poNumber', INVOICE_RULES.poNumberMaxLength)} />
         </div>
         <div>
           <label htmlFor={fieldId('note')} className="label">
             Note<span className="font-normal text-slate-600"> (optional)</span>
           </label>
-          <textarea id={fieldId('note')} {...register('note')} rows={4} className="field" maxLength={QUOTE_LIMITS.noteMaxLength} aria-describedby={`${fieldId('note')}-hint`} />
+          <textarea id={fieldId('note')} {...register('note')} rows={4} className="field" maxLength={INVOICE_RULES.noteMaxLength} aria-describedby={`${fieldId('note')}-hint`} />
           <p id={`${fieldId('note')}-hint`} className="mt-1 text-sm text-slate-700">
             Payment terms you need (14 or 30 days), delivery times, or anything else we should know.
           </p>

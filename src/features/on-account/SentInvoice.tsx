@@ -83,20 +83,16 @@ export function SentInvoice({ invoice }: { invoice: InvoiceDetail }) {
       </p>
       <div className="flex flex-wrap gap-2">
         {open && <RemindButton invoice={invoice} />}
-        {invoice.hosted_url && (
-          <a href={invoice.hosted_url} className="btn-secondary px-3 py-1.5 text-sm" target="_blank" rel="noopener">
-            Open the invoice page
-          </a>
-        )}
-        {invoice.order_id && (
-          <a href={`#order/${invoice.order_id}`} className="btn-secondary px-3 py-1.5 text-sm">
-            Open its order
-          </a>
-        )}
-        {invoice.quote_id && (
-          <a href={quoteHref(invoice.quote_id)} className="btn-secondary px-3 py-1.5 text-sm">
-            Open its quote request
-          </a>
+        {[
+          { href: invoice.hosted_url, label: 'Open the invoice page', external: true },
+          { href: invoice.order_id && `#order/${invoice.order_id}`, label: 'Open its order' },
+          { href: invoice.quote_id && quoteHref(invoice.quote_id), label: 'Open its quote request' },
+        ].map(({ href, label, external }) =>
+          href ? (
+            <a key={label} href={href} className="btn-secondary px-3 py-1.5 text-sm" {...(external && { target: '_blank', rel: 'noopener' })}>
+              {label}
+            </a>
+          ) : null,
         )}
       </div>
 

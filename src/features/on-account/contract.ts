@@ -26,9 +26,10 @@ const line = (what: string, max: number) =>
     .min(1, `Please enter ${what}.`)
     .max(max, `The ${what.replace(/^(a|an|the|your) /, '')} can be at most ${max} characters.`);
 
-const optionalLine = (what: string, max: number) =>
-  singleLine()
-    .max(max, `The ${what} can be at most ${max} characters.`)
+/** A field that may be left blank (then absent); `text` is `multiLine()` for a note. */
+const optionalLine = (what: string, max: number, tooLong = `The ${what} can be at most ${max} characters.`, text = singleLine()) =>
+  text
+    .max(max, tooLong)
     .optional()
     .transform((v) => (v ? v : undefined));
 
@@ -64,10 +65,7 @@ const cents = (what: string) =>
     .int(`${what} must be a whole number of cents.`)
     .min(0, `${what} cannot be negative.`)
     .max(INVOICE_RULES.maxAmountCents, `${what} is more than any invoice.`);
-const note = multiLine()
-  .max(INVOICE_RULES.noteMaxLength, `The note can be at most ${INVOICE_RULES.noteMaxLength} characters.`)
-  .optional()
-  .transform((v) => (v ? v : undefined));
+const note = optionalLine('note', INVOICE_RULES.noteMaxLength, undefined, multiLine());
 const reason = (what: string) => line(`a reason for ${what}`, INVOICE_RULES.reasonMaxLength);
 
 /** 'YYYY-MM-DD', a real date. */
@@ -105,10 +103,7 @@ export const quoteRequestDataSchema = z.object(
       .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one quote.`)
       .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once, please: give its total quantity.'),
     neededBy: isoDate.refine((day) => day >= shopDay(), 'That date has passed. Please choose today or a later day.').optional(),
-    poNumber: singleLine()
-      .max(INVOICE_RULES.poNumberMaxLength, `A purchase order number can be at most ${INVOICE_RULES.poNumberMaxLength} characters.`)
-      .optional()
-      .transform((v) => (v ? v : undefined)),
+    poNumber: optionalLine('PO number', INVOICE_RULES.poNumberMaxLength, `A purchase order number can be at most ${INVOICE_RULES.poNumberMaxLength} characters.`),
     note,
   },
   { error: 'must be an object with organisation, contactName, email, phone, address and lines.' },
@@ -136,6 +131,13 @@ const invoiceLineInputSchema = z
   })
   .refine((l) => l.unitPriceCents === undefined || l.priceReason !== undefined, { message: 'Give a reason for the changed price.', path: ['priceReason'] });
 
+/** An invoice's books: one at least, at most the rule's number. */
+const invoiceLines = <T extends z.ZodType>(line: T) =>
+  z
+    .array(line, { error: 'lines must be a list of books and quantities.' })
+    .min(1, 'An invoice needs at least one book.')
+    .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one invoice.`);
+
 const rateCardShipping = z.object({
   kind: z.literal('rate_card'),
   rateId: z.string({ error: 'Choose a rate of the rate card.' }).trim().min(1, 'Choose a rate of the rate card.').max(60),
@@ -156,11 +158,7 @@ export const invoiceDraftSchema = z.object(
     phone: optionalLine('phone number', INVOICE_RULES.phoneMaxLength),
     address: invoiceAddressSchema,
     poNumber,
-    lines: z
-      .array(invoiceLineInputSchema, { error: 'lines must be a list of books and quantities.' })
-      .min(1, 'An invoice needs at least one book.')
-      .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one invoice.`)
-      .refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once: give its total quantity on one line.'),
+    lines: invoiceLines(invoiceLineInputSchema).refine((lines) => new Set(lines.map((l) => l.productId)).size === lines.length, 'Each book once: give its total quantity on one line.'),
     shipping: invoiceShippingInputSchema,
     termsDays: z.union([z.literal(14), z.literal(30)], { error: 'Payment terms are 14 or 30 days.' }),
     note,
@@ -179,10 +177,7 @@ export type InvoiceDraftInput = z.input<typeof invoiceDraftSchema>;
 const invoicePriceDraftSchema = z.object(
   {
     address: z.object({ country: invoiceAddressSchema.shape.country }),
-    lines: z
-      .array(z.object(pricedLineFields), { error: 'lines must be a list of books and quantities.' })
-      .min(1, 'An invoice needs at least one book.')
-      .max(INVOICE_RULES.maxLines, `At most ${INVOICE_RULES.maxLines} books on one invoice.`),
+    lines: invoiceLines(z.object(pricedLineFields)),
     shipping: z.discriminatedUnion('kind', [rateCardShipping, z.object({ kind: z.literal('typed'), name: z.string().max(100).optional(), amountCents: cents('The shipping') })], {
       error: "shipping must be { kind: 'rate_card', rateId } or { kind: 'typed', amountCents }.",
     }),

@@ -9,6 +9,7 @@ import type { FieldErrors, Resolver } from 'react-hook-form';
 import { z } from '@/lib/zod';
 import { toCents } from '@/lib/money';
 import { rateCard } from '@/lib/rate-card';
+import { auAddress, countOf, optional, type SchoolFields, text } from './quote-form';
 import { type InvoiceDetail, type InvoiceDraft, type InvoiceDraftInput, invoiceDraftSchema, type InvoicePriceDraft } from './contract';
 
 // Invoices go to Australian schools and parishes: the rate card's two services at home.
@@ -24,13 +25,8 @@ interface LineForm {
   priceReason: string;
 }
 
-export interface DraftForm {
-  organisation: string;
-  contactName: string;
-  email: string;
-  phone: string;
+export interface DraftForm extends SchoolFields {
   poNumber: string;
-  address: { line1: string; line2: string; city: string; state: string; postcode: string };
   lines: LineForm[];
   shipping: { kind: 'rate_card' | 'typed'; rateId: RateId; name: string; amount: string; reason: string };
   termsDays: 14 | 30;
@@ -100,26 +96,14 @@ export function centsOf(text: string): number {
   return /^\d+(\.\d{1,2})?$/.test(cleaned) ? toCents(Number(cleaned)) : Number.NaN;
 }
 
-/** Copies as typed: a whole number, else NaN (which the contract refuses in its words). */
-const countOf = (text: string) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
-
 /** The form as the server's draft; fields the form holds as text become numbers (NaN when not, which the schema refuses). */
 export function draftOf(form: DraftForm): InvoiceDraftInput {
-  const text = (v: string) => v.trim();
-  const optional = (v: string) => text(v) || undefined;
   return {
     organisation: text(form.organisation),
     contactName: text(form.contactName),
     email: text(form.email),
     phone: optional(form.phone),
-    address: {
-      line1: text(form.address.line1),
-      line2: optional(form.address.line2),
-      city: text(form.address.city),
-      state: text(form.address.state),
-      postcode: text(form.address.postcode),
-      country: 'AU',
-    },
+    address: auAddress(form.address),
     poNumber: optional(form.poNumber),
     lines: form.lines.map((l) => ({
       productId: l.productId,

@@ -34,10 +34,7 @@ export const listQuotes = (view: QuoteView, cursor: string | null = null, limit 
   rpc(quotePage, 'admin_list_quotes', { p_view: view, p_cursor: cursor, p_limit: limit }, 'load the quote requests');
 
 /** How many quote requests wait for an answer, up to `cap` (the tab says "99+" past it). */
-export async function countNewQuotes(cap = 99): Promise<number> {
-  const page = await listQuotes('new', null, cap + 1);
-  return page.rows.length;
-}
+export const countNewQuotes = async (cap = 99): Promise<number> => (await listQuotes('new', null, cap + 1)).rows.length;
 
 /** One quote request, found among every page of All (the list holds everything the detail shows). */
 export async function getQuote(quoteId: string): Promise<QuoteRow | null> {

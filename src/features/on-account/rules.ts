@@ -10,10 +10,8 @@ export const QUOTE_STATUSES = ['new', 'invoiced', 'declined'] as const;
 export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'void', 'uncollectible'] as const;
 
 /** The lists of the invoices panel. 'overdue' is computed: sent, and past its due date (Sydney days). */
-const INVOICE_VIEWS = ['draft', 'open', 'overdue', 'paid', 'closed', 'all'] as const;
-export type InvoiceView = (typeof INVOICE_VIEWS)[number];
-const QUOTE_VIEWS = ['new', 'invoiced', 'declined', 'all'] as const;
-export type QuoteView = (typeof QUOTE_VIEWS)[number];
+export type InvoiceView = 'draft' | 'open' | 'overdue' | 'paid' | 'closed' | 'all';
+export type QuoteView = 'new' | 'invoiced' | 'declined' | 'all';
 
 export const INVOICE_RULES = {
   /** Days the school has to pay, from the day the invoice is sent. */

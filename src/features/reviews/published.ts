@@ -63,15 +63,11 @@ export async function readPublishedReviews(env: Record<string, string | undefine
   return byBook;
 }
 
-let once: Promise<PublishedReviews> | undefined;
-
 /** The build's one read, shared by every page. */
-export function publishedReviews(): Promise<PublishedReviews> {
-  once ??= readPublishedReviews(process.env);
-  return once;
-}
+let once: Promise<PublishedReviews> | undefined;
 
 /** What a book's page shows: its buyers' published reviews, newest first, then the reviews in its file. */
 export async function reviewsShownFor(bookId: string, fileReviews: readonly BookReview[]): Promise<readonly BookReview[]> {
-  return [...((await publishedReviews()).get(bookId) ?? []), ...fileReviews];
+  once ??= readPublishedReviews(process.env);
+  return [...((await once).get(bookId) ?? []), ...fileReviews];
 }

@@ -8,8 +8,7 @@
 import { SITE } from '@/config/site';
 import { formatPrice, orderNumber } from '@/lib/format';
 import { giftSlipSender } from '@/features/checkout/gift';
-import type { CustomsAnswer } from '@/features/customs/declaration';
-import { needsDeclaration } from '@/features/customs/declaration';
+import { type CustomsAnswer, needsDeclaration } from '@/features/customs/declaration';
 import { lazy, Suspense } from 'react';
 import { allPages } from '@/features/admin/api';
 import { getOrders, listOrders, type OrderDetail } from '@/features/admin/orders-api';

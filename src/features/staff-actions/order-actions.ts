@@ -38,21 +38,18 @@ const shipmentSchema = shipmentInput.transform((input, ctx) => {
   return z.NEVER;
 });
 
+const orderId = z.uuid('orderId must be an order id');
 export const orderActionSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('ship'), orderId: z.uuid('orderId must be an order id'), shipment: shipmentSchema }),
-  z.object({ action: z.literal('deliver'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({ action: z.literal('cancel'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({ action: z.literal('retry_refund'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({ action: z.literal('resend_confirmation'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({ action: z.literal('send_to_platform'), orderId: z.uuid('orderId must be an order id') }),
-  z.object({
-    action: z.literal('change_address'),
-    orderId: z.uuid('orderId must be an order id'),
-    address: addressSchema,
-  }),
+  z.object({ action: z.literal('ship'), orderId, shipment: shipmentSchema }),
+  z.object({ action: z.literal('deliver'), orderId }),
+  z.object({ action: z.literal('cancel'), orderId }),
+  z.object({ action: z.literal('retry_refund'), orderId }),
+  z.object({ action: z.literal('resend_confirmation'), orderId }),
+  z.object({ action: z.literal('send_to_platform'), orderId }),
+  z.object({ action: z.literal('change_address'), orderId, address: addressSchema }),
   z.object({
     action: z.literal('refund_part'),
-    orderId: z.uuid('orderId must be an order id'),
+    orderId,
     amountCents: z
       .number({ error: 'amountCents must be the amount in cents.' })
       .int('amountCents must be a whole number of cents.')

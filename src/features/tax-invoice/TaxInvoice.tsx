@@ -97,11 +97,9 @@ export default function TaxInvoice({ invoice, headingLevel = 2 }: { invoice: Inv
           <p className="text-sm">
             Refunded: <strong>{formatPrice(adjustment.amount)}</strong> {invoice.currency} ({adjustment.reason})
           </p>
-          <GstOfRefund line={adjustmentGstLine(invoice, adjustment)} />
+          {adjustmentGstLine(invoice, adjustment) && <p className="text-sm">{adjustmentGstLine(invoice, adjustment)}</p>}
         </section>
       ))}
     </div>
   );
 }
-
-const GstOfRefund = ({ line }: { line: string | null }) => (line ? <p className="text-sm">{line}</p> : null);
