@@ -160,8 +160,17 @@ test('a buyer sees their pre-order waiting on its status page and cancels it the
   await expect(page.getByTestId('order-stage')).toHaveText('Pre-ordered');
   await expect(page.getByTestId('preorder-dates')).toHaveText(`Ships when ${book.title} is out, 1 June 2099.`);
   await lookAtBothWidths(page, 'preorder-status');
-  await page.getByRole('button', { name: 'Cancel my pre-order' }).click();
-  await page.getByRole('button', { name: 'Yes, cancel and refund' }).click();
+  // By keyboard: the question takes focus, Keep my pre-order gives it back; once cancelled, the sentence saying so
+  // has it, over the order read again.
+  const asker = page.getByRole('button', { name: 'Cancel my pre-order' });
+  const yes = page.getByRole('button', { name: 'Yes, cancel and refund' });
+  await asksThenKeeps(page, asker, yes);
+  await page.keyboard.press('Enter');
+  await expect(yes).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('order-stage')).toHaveText(/Cancelled/, { timeout: 15_000 });
+  const said = page.getByRole('status').filter({ hasText: 'Your pre-order is cancelled and your payment refunded in full. We have emailed you a receipt of the refund.' });
+  await expect(said).toBeFocused();
+  await expect(asker).toHaveCount(0);
   await expect.poll(async () => (await mailsTo(buyer, OUTBOX)).map((m) => m.subject)).toContain(`Your order ${await orderNumberOf(request, orderId)} has been cancelled and refunded`);
 });

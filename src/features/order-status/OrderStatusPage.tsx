@@ -1,6 +1,6 @@
 /** /order-status#<token>: a shopper's order, reached from their emails without an account. */
 import { postJson } from '@/lib/post-json';
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import * as z from '@/lib/zod-mini';
 import { ORDER_STAGE_TEXT, orderStage } from '@/features/account/order-stage';
 import TaxInvoice from '@/features/tax-invoice/TaxInvoice';
@@ -37,21 +37,34 @@ export async function fetchOrderStatus(token: string): Promise<OrderStatus> {
 
 export default function OrderStatusPage() {
   const [state, setState] = useState<State>({ status: 'loading' });
-  useEffect(() => {
-    let current = 0;
-    const load = () => {
-      const request = ++current;
-      setState({ status: 'loading' });
-      fetchOrderStatus(window.location.hash.replace(/^#/, '')).then(
-        (order) => request === current && setState({ status: 'ready', order }),
-        (error: Error) => request === current && setState({ status: 'error', message: error.message }),
-      );
-    };
+  // What the buyer's own change did (their pre-order cancelled), said over the order read again after it.
+  const [notice, setNotice] = useState<string | null>(null);
+  const latest = useRef(0);
+  /** Reads the order; `quiet` keeps the order shown while it is read again. */
+  const load = (quiet = false) => {
+    const request = ++latest.current;
+    if (!quiet) setState({ status: 'loading' });
+    fetchOrderStatus(window.location.hash.replace(/^#/, '')).then(
+      (order) => request === latest.current && setState({ status: 'ready', order }),
+      (error: Error) => request === latest.current && setState({ status: 'error', message: error.message }),
+    );
+  };
+  const open = useEffectEvent(() => {
+    setNotice(null);
     load();
+  });
+  useEffect(() => {
+    open();
     // Another order's link opened in the same tab changes only the fragment.
-    window.addEventListener('hashchange', load);
-    return () => window.removeEventListener('hashchange', load);
+    const opened = () => open();
+    window.addEventListener('hashchange', opened);
+    return () => window.removeEventListener('hashchange', opened);
   }, []);
+  // The question's button is gone with the answer: focus goes to the sentence saying what happened.
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (notice) said.current?.focus();
+  }, [notice]);
 
   if (state.status === 'loading')
     return (
@@ -80,6 +93,11 @@ export default function OrderStatusPage() {
         {stage.label}
       </h2>
       <p className="mt-1 text-slate-700">{stage.text}</p>
+      {notice && (
+        <p ref={said} role="status" tabIndex={-1} className="mt-3 font-semibold">
+          {notice}
+        </p>
+      )}
       {order.status === 'preorder' && (
         <>
           <ul className="mt-2" data-testid="preorder-dates">
@@ -89,7 +107,13 @@ export default function OrderStatusPage() {
               </li>
             ))}
           </ul>
-          <CancelPreorder token={window.location.hash.replace(/^#/, '')} onCancelled={() => window.dispatchEvent(new HashChangeEvent('hashchange'))} />
+          <CancelPreorder
+            token={window.location.hash.replace(/^#/, '')}
+            onChanged={(message) => {
+              setNotice(message);
+              load(true);
+            }}
+          />
         </>
       )}
       <h2 className="mt-6 text-lg font-bold">Items</h2>
