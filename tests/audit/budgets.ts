@@ -52,9 +52,10 @@ const JS_SHOP_START: SizeBudget = { raw: 62, gzip: 26, brotli: 23 };
  * 0.14 gzip, in the page chunk) and the tax invoice reached 335.3 KiB raw; and by 1 KiB more the same day, when the
  * page chunk's after-load work moved into tasks of its own for a slower phone (0.2 KiB raw) and the drawer came to
  * say that a cart's books in stock wait for its pre-order (the tax invoice at 336.5 KiB raw, 107.7 gzip: within the
- * gzip budget).
+ * gzip budget); and by 1 KiB raw on 29 November 2026, when a buyer's own pre-order cancel came to keep focus and
+ * say what it did over the order read again (the tax invoice at 337.4 KiB raw, 109.0 gzip).
  */
-const JS_APP: SizeBudget = { raw: 337, gzip: 109, brotli: 96 };
+const JS_APP: SizeBudget = { raw: 338, gzip: 109, brotli: 96 };
 /**
  * The checkout as JS_APP, plus its form on react-hook-form checked with the request's own zod schemas (zod's
  * classic API, the form library and the resolver, 78 KiB raw / 25 gzip, and the part of zod's core they use): 141.7

@@ -1,5 +1,6 @@
 /** What the publisher does to an order by pressing a button: the shipping platform's panel and the order's actions. */
-import { ActionButton, useQuestion } from '@/features/forms/fields';
+import { ActionButton } from '@/features/forms/fields';
+import { useQuestion } from '@/features/forms/use-question';
 import { formatDateTime, formatPrice } from '@/lib/format';
 import type { Act } from './OrderForms';
 import { type OrderDetail as Order, printLabels, undoDelivered } from './orders-api';

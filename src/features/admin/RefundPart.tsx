@@ -2,7 +2,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { ActionButton, useQuestion } from '@/features/forms/fields';
+import { ActionButton } from '@/features/forms/fields';
+import { useQuestion } from '@/features/forms/use-question';
 import { refundForm } from '@/features/staff-actions/order-actions';
 import { toast } from '@/features/toast/store';
 import { formatDateTime, formatPrice } from '@/lib/format';

@@ -5,7 +5,7 @@
  */
 import { postJson } from '@/lib/post-json';
 import { useState } from 'react';
-import { useQuestion } from '@/features/forms/fields';
+import { useQuestion } from '@/features/forms/use-question';
 import * as z from '../../lib/zod-mini';
 
 const answer = z.object({ message: z.optional(z.string()), error: z.optional(z.string()) });
