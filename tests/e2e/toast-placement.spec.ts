@@ -152,6 +152,15 @@ for (const size of WIDTHS) {
       const { email, number } = await orderToFind(request, 'toast-order');
       await staffAt(page, request);
       await openFoundOrder(page, email, number);
+      // Pressed in the record's actions, the page at its top: on a phone they sit at the window's bottom edge.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const resend = page.getByRole('button', { name: 'Resend confirmation' });
+      await resend.click();
+      await expect(page.locator('.toast-root[role="status"]')).toContainText(`Confirmation resent to ${email}.`);
+      await page.screenshot({ path: testInfo.outputPath(`order-resend-toast-${size.width}.png`) });
+      await expectUncovered(await toastBox(page), { 'Resend confirmation': resend, 'Print packing slip': page.getByRole('link', { name: 'Print packing slip' }) });
+      await page.locator('.toast-root').getByRole('button', { name: 'Close' }).click();
+      await expect(page.locator('.toast-root')).toHaveCount(0);
       // Shipped from the form below the record's actions, both in the window at once (scrolled to the top).
       await page.getByLabel('Tracking number').fill('RR123456785AU');
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -167,6 +176,18 @@ for (const size of WIDTHS) {
         'Confirm shipment': ship,
         'the back office’s tabs': page.getByRole('navigation', { name: 'Back office' }),
       });
+      await expect(ship).toBeFocused();
+      // A note saved with its field just under the header: the toast leaves the note in sight, and focus on the button.
+      const note = page.getByLabel('Internal note (the customer never sees it)');
+      await note.fill('Wrap in tissue');
+      await note.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - (document.querySelector('body > header')?.getBoundingClientRect().bottom ?? 0) - 8));
+      const save = page.getByRole('button', { name: 'Save note' });
+      await save.focus();
+      await page.keyboard.press('Enter');
+      await expect(page.locator('.toast-root[role="status"]')).toContainText('Note saved.');
+      await expect(save).toBeFocused();
+      await page.screenshot({ path: testInfo.outputPath(`order-note-toast-${size.width}.png`) });
+      await expectUncovered(await toastBox(page), { 'the note': note, 'Save note': save });
     });
 
     test('a toast on Sales covers neither the Download CSV button nor the figures', async ({ page, request }, testInfo) => {

@@ -74,9 +74,9 @@ export function OrderDetail({ orderId }: { orderId: string }) {
       {order.kind === 'invoice' && <InvoiceFacts order={order} />}
       {/* A pre-order waiting for its title reaches the platform at its release, not before. */}
       {shippable(order) && order.status !== 'cancelled' && order.status !== 'preorder' && <PlatformPanel order={order} act={act} busy={busy} />}
-      {shippable(order) && (order.status === 'processing' || order.status === 'shipped') && <ShipForm key={order.tracking_number ?? ''} order={order} act={act} busy={busy} />}
+      {shippable(order) && (order.status === 'processing' || order.status === 'shipped') && <ShipForm order={order} act={act} busy={busy} />}
       {refunds.refundable && <RefundPartForm order={order} refunds={refunds} />}
-      <NoteForm key={`note-${order.internal_note ?? ''}`} order={order} />
+      <NoteForm order={order} />
       {shippable(order) && (order.status === 'processing' || order.status === 'preorder') && !order.shipped_at && (
         <AddressForm key={`address-${JSON.stringify(order.shipping_address)}`} order={order} />
       )}

@@ -15,12 +15,13 @@ export type Act = (request: OrderActionRequest) => Promise<boolean>;
 
 /** Marks the order shipped with a tracking number typed (or corrects it): the customer is emailed it. */
 export function ShipForm({ order, act, busy }: { order: Order; act: Act; busy: boolean }) {
+  // The number saved comes back into the same form (`values`), so focus stays on the button pressed.
   const {
     register,
     handleSubmit,
     watch,
     formState: { errors },
-  } = useForm<ShipFormValues>({ resolver: zodResolver(shipForm), defaultValues: { carrier: 'auspost', carrierName: '', trackingNumber: order.tracking_number ?? '' } });
+  } = useForm<ShipFormValues>({ resolver: zodResolver(shipForm), values: { carrier: 'auspost', carrierName: '', trackingNumber: order.tracking_number ?? '' } });
   const error = errors.trackingNumber?.message;
   const ship = (typed: ShipFormValues) => act({ action: 'ship', orderId: order.id, shipment: shipmentOf(typed, typed.trackingNumber) });
 
@@ -62,7 +63,8 @@ const noteForm = z.object({ note: z.string().max(2000) });
 /** The publisher's own note on the order: never shown to the customer. */
 export function NoteForm({ order }: { order: Order }) {
   const saved = order.internal_note ?? '';
-  const { register, handleSubmit, watch } = useForm({ resolver: zodResolver(noteForm), defaultValues: { note: saved } });
+  // The note saved comes back into the same form (`values`), not a new one, so focus stays on Save note.
+  const { register, handleSubmit, watch } = useForm({ resolver: zodResolver(noteForm), values: { note: saved } });
   const { act, busy } = useAction(({ note }: { note: string }) => setOrderNote(order.id, note).then(() => 'Note saved.'), ORDER_CHANGES);
   return (
     <form className="rounded-2xl bg-white p-4 ring-1 ring-slate-200" onSubmit={handleSubmit(act)}>

@@ -114,25 +114,35 @@ const PAGE_TOP = 'main h1, main nav, main article > header';
 
 /**
  * Puts the stack at the top, under the header (whose bottom moves while the page scrolls past the banners above
- * it) and under what `PAGE_TOP` names while it shows, unless it would cover `subject` there or not fit:
- * then at the bottom. The top is the default because a toast usually follows a press, and what the press changed
- * (a list, the figures, the field with the error) is below it or where the person already looks; the bottom edge
- * of a phone is where a form's next field or a panel's figures are. `subject` is what the person is working in:
- * the field they are in, else the control that raised the toast.
+ * it) and under what `PAGE_TOP` names while it shows, unless it would cover `subject` there or not fit: then at
+ * the bottom, unless that covers what `PAGE_TOP` names or `subject` (a phone's record with its actions low in the
+ * window): then just under the header, over the heading rather than the control in use. Each place is tried first
+ * clear of the whole form `subject` is in, then clear of `subject` alone. The top is the default
+ * because a toast usually follows a press, and what the press changed (a list, the figures, the field with the
+ * error) is below it or where the person already looks; the bottom edge of a phone is where a form's next field or
+ * a panel's figures are. `subject` is what the person is working in: the field they are in, else the control that
+ * raised the toast.
  */
 export function placeToasts(list: HTMLElement, subject: Element | null, header: Element | null = document.querySelector('body > header')): void {
   const headerBottom = Math.max(0, header?.getBoundingClientRect().bottom ?? 0);
-  const shown = Array.from(document.querySelectorAll(PAGE_TOP), (element) => element.getBoundingClientRect()).filter((box) => box.bottom > headerBottom && box.top < window.innerHeight);
-  list.style.top = `${Math.max(headerBottom, ...shown.map((box) => box.bottom))}px`;
-  list.style.bottom = 'auto';
+  const kept = Array.from(document.querySelectorAll(PAGE_TOP), (element) => element.getBoundingClientRect()).filter((box) => box.bottom > headerBottom && box.top < window.innerHeight);
   const first = list.firstElementChild as HTMLElement | null;
   const last = list.lastElementChild as HTMLElement | null;
-  if (!first || !last) return;
-  // The toasts' own boxes, not the list's padding around them; by offsets, since a toast sliding in is moved
-  // sideways by a transform its final place does not have.
-  const at = list.getBoundingClientRect();
-  const toasts = { top: at.top + first.offsetTop, bottom: at.top + last.offsetTop + last.offsetHeight, left: at.left + first.offsetLeft, right: at.left + first.offsetLeft + first.offsetWidth };
-  if (toasts.bottom <= window.innerHeight && !(subject && overlaps(toasts, subject.getBoundingClientRect()))) return;
+  const places = [`${Math.max(headerBottom, ...kept.map((box) => box.bottom))}px`, 'bottom', `${headerBottom}px`];
+  // A form's button raised it: the form's fields are in use too (a note just saved), unless no place clears the form.
+  const used = subject ? [subject, subject.closest('form')].filter((box) => box !== null).map((box) => box.getBoundingClientRect()) : [];
+  for (const around of [used, used.slice(0, 1)])
+    for (const [index, place] of places.entries()) {
+      list.style.top = place === 'bottom' ? 'auto' : place;
+      list.style.bottom = place === 'bottom' ? '0px' : 'auto';
+      if (!first || !last) return;
+      // The toasts' own boxes, not the list's padding around them; by offsets, since a toast sliding in is moved
+      // sideways by a transform its final place does not have.
+      const at = list.getBoundingClientRect();
+      const toasts = { top: at.top + first.offsetTop, bottom: at.top + last.offsetTop + last.offsetHeight, left: at.left + first.offsetLeft, right: at.left + first.offsetLeft + first.offsetWidth };
+      const covers = [...(index === 1 ? kept : []), ...around].some((box) => overlaps(toasts, box));
+      if (toasts.bottom <= window.innerHeight && !covers) return;
+    }
   list.style.top = 'auto';
   list.style.bottom = '0px';
 }
