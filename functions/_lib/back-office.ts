@@ -121,9 +121,8 @@ export async function runOrderAction(ctx: BackOfficeContext, action: OrderAction
       // The cancellation put the copies back: the cached live stock is out of date.
       await purgeLiveCatalog(ctx.services.cdn, `cancelling order ${order.id}`);
       const stillThere = ctx.services.shipping ? await cancelAtPlatform(ctx.db, ctx.services.shipping, order.id) : null;
-      // A pre-order's copies go back to its title's pre-order allocation, a sold order's to the stock.
-      const putBack = order.status === 'preorder' ? 'its copies put back in the pre-order allocation' : 'its stock put back';
-      const refunded = await refund(ctx, order.id, number, `Order ${number} cancelled and ${putBack}`);
+      // Where the copies go is the database's (a title's stock, or its pre-order allocation, or both in one order).
+      const refunded = await refund(ctx, order.id, number, `Order ${number} cancelled and its copies put back`);
       return stillThere ? { ...refunded, message: `${refunded.message} ${stillThere}` } : refunded;
     }
     case 'retry_refund': {

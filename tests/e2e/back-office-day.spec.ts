@@ -157,6 +157,12 @@ test.describe('the publisher’s day in the back office', () => {
     await expect(page.getByRole('button', { name: 'This month' })).toHaveAttribute('aria-pressed', 'true');
     await page.goForward();
     await expect(page.getByTestId('sales-period')).toHaveText(`${longDay(0)} to ${longDay(6)}`);
+    // An address edited by hand to a day the calendar has not: the screen's own sentence, nothing asked of the database.
+    await page.goto('/admin#sales?period=range&from=2026-02-31&to=2026-03-05');
+    await expect(page.getByRole('alert').filter({ hasText: 'Choose a start date and an end date.' })).toBeVisible();
+    await expect(page.getByTestId('sales-period')).toHaveText('Choose a period');
+    await page.goBack();
+    await expect(page.getByTestId('sales-period')).toHaveText(`${longDay(0)} to ${longDay(6)}`);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe(`sales-${isoDay(0)}-to-${isoDay(6)}.csv`);

@@ -92,7 +92,7 @@ test.describe('the publisher runs an order from payment to the shopper’s door'
     await openFoundOrder(page, email, number);
     await page.getByRole('button', { name: 'Cancel and refund', exact: true }).click();
     await page.getByRole('button', { name: 'Confirm cancel and refund' }).click();
-    await expect(page.getByText(new RegExp(`Order ${number} cancelled and its stock put back; refund re_local_\\S+ recorded and the customer emailed\\.`)).first()).toBeVisible();
+    await expect(page.getByText(new RegExp(`Order ${number} cancelled and its copies put back; refund re_local_\\S+ recorded and the customer emailed\\.`)).first()).toBeVisible();
     await expect(page.getByText(/^re_local_/)).toBeVisible();
 
     expect(await stockOf()).toBe(5);

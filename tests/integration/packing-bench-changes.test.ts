@@ -121,7 +121,7 @@ describe('a cancelled order', () => {
     expect(await atPlatform(order.number)).toBeDefined();
     const outcome = await cancel(standIn(), order.id);
     expect(outcome.status).toBe(200);
-    expect(outcome.message).toMatch(new RegExp(`^Order ${order.number} cancelled and its stock put back`));
+    expect(outcome.message).toMatch(new RegExp(`^Order ${order.number} cancelled and its copies put back`));
     expect(await atPlatform(order.number)).toBeUndefined();
     expect(await shipmentState(order.id)).toBe('cancelled');
     expect(await historyOf(order.id)).toContainEqual({ action: 'cancelled', detail: 'Deleted at the shipping platform.' });

@@ -192,13 +192,13 @@ describe('pre-orders through the functions', () => {
     expect((await t.post('cancel-preorder', { token: 'f'.repeat(64) })).status).toBe(404);
   });
 
-  it('the publisher cancels a pre-order: the answer names the order, and its copies go back to the allocation, not the stock', async () => {
+  it('the publisher cancels a pre-order: the answer names the order, and its copies go back to the allocation', async () => {
     await title('fn-staff-cancel', 5);
     const order = await paidOrder('fn-staff-cancel', 2, 'staff-cancel@example.com');
     const number = await t.orderNumber(order.id);
     const cancelled = await t.post('admin-order', { action: 'cancel', orderId: order.id }, staff);
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.message).toMatch(new RegExp(`^Order ${number} cancelled and its copies put back in the pre-order allocation; refund re_local_\\S+ recorded and the customer emailed\\.$`));
+    expect(cancelled.body.message).toMatch(new RegExp(`^Order ${number} cancelled and its copies put back; refund re_local_\\S+ recorded and the customer emailed\\.$`));
     expect(await statusOf(order.id)).toBe('cancelled');
     expect((await t.service().rpc('preorder_left', { p_product_id: 'fn-staff-cancel' })).data).toBe(5);
   });

@@ -1,6 +1,6 @@
 /** The Sales panel's quick periods: Sydney days, weeks from Monday, across month and year ends. */
 import { describe, expect, it } from 'vitest';
-import { daysIn, quickPeriod } from '@/features/admin/sales-periods';
+import { daysIn, isDay, quickPeriod } from '@/features/admin/sales-periods';
 import { shopDay } from '@/lib/format';
 
 describe('the quick periods of the Sales panel', () => {
@@ -40,5 +40,16 @@ describe('the quick periods of the Sales panel', () => {
     const today = shopDay(new Date('2026-11-25T14:30:00Z'));
     expect(today).toBe('2026-11-26');
     expect(quickPeriod('last_7_days', today)).toEqual({ from: '2026-11-20', to: '2026-11-26' });
+  });
+});
+
+describe('isDay', () => {
+  it('takes a real calendar day and refuses one the calendar has not, or another way of writing it', () => {
+    expect(isDay('2028-02-29')).toBe(true);
+    expect(isDay('2026-02-29')).toBe(false);
+    expect(isDay('2026-02-31')).toBe(false);
+    expect(isDay('2026-13-01')).toBe(false);
+    expect(isDay('2026-1-01')).toBe(false);
+    expect(isDay('')).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ import { countOf, formatPrice, shopDay } from '@/lib/format';
 import { getSales, listSaleOrders, type SaleOrder, type Sales, type SalesGrouping } from './sales-api';
 import type { Page } from './api';
 import { salesCsvLines, XERO_HEADER } from './sales-csv';
-import { daysIn, MAX_DAYS, monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
+import { daysIn, isDay, MAX_DAYS, monthOf, quickPeriod, type QuickPeriod } from './sales-periods';
 import { CSV_TYPE, csvLines } from '@/lib/csv';
 import { saveFile } from '@/lib/save-file';
 import { keys, LoadState, loaded } from './queries';
@@ -217,7 +217,8 @@ export function SalesPanel({ params }: { params: URLSearchParams }) {
   /** While the CSV is being written: how many orders it holds so far. */
   const [downloading, setDownloading] = useState<number | null>(null);
   const period = choice === 'range' ? range : quickPeriod(choice, today);
-  const valid = /^\d{4}-\d{2}-\d{2}$/.test(period.from) && /^\d{4}-\d{2}-\d{2}$/.test(period.to) && period.from <= period.to;
+  const dated = isDay(period.from) && isDay(period.to);
+  const valid = dated && period.from <= period.to;
   // By day and by week only for a period a table of them can show; a longer one is shown by month until another grouping is chosen.
   const days = valid ? daysIn(period.from, period.to) : 0;
   const allowed = (g: SalesGrouping) => !(g === 'day' || g === 'week') || days <= MAX_DAYS[g];
@@ -225,7 +226,8 @@ export function SalesPanel({ params }: { params: URLSearchParams }) {
   const state = loaded(
     useQuery({
       queryKey: [...keys.sales, period.from, period.to, grouping],
-      queryFn: () => (valid ? getSales(period.from, period.to, grouping) : Promise.reject(new Error('Choose a start date on or before the end date.'))),
+      queryFn: () =>
+        valid ? getSales(period.from, period.to, grouping) : Promise.reject(new Error(dated ? 'Choose a start date on or before the end date.' : 'Choose a start date and an end date.')),
     }),
   );
 

@@ -24,6 +24,9 @@ const plusDays = (day: string, days: number) => {
   return iso(d);
 };
 
+/** Whether `day` is a real calendar day written yyyy-mm-dd (not 2026-02-31). */
+export const isDay = (day: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(day) && iso(utc(day)) === day;
+
 /** How many days from `from` to `to`, both included. */
 export function daysIn(from: string, to: string): number {
   return Math.round((utc(to).getTime() - utc(from).getTime()) / 86_400_000) + 1;
