@@ -130,7 +130,7 @@ export function placeToasts(list: HTMLElement, subject: Element | null, header: 
   const last = list.lastElementChild as HTMLElement | null;
   const places = [`${Math.max(headerBottom, ...kept.map((box) => box.bottom))}px`, 'bottom', `${headerBottom}px`];
   // A form's button raised it: the form's fields are in use too (a note just saved), unless no place clears the form.
-  const used = subject ? [subject, subject.closest('form')].filter((box) => box !== null).map((box) => box.getBoundingClientRect()) : [];
+  const used = subject ? [subject, subject.closest('form') ?? subject].map((box) => box.getBoundingClientRect()) : [];
   for (const around of [used, used.slice(0, 1)])
     for (const [index, place] of places.entries()) {
       list.style.top = place === 'bottom' ? 'auto' : place;
